@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+// Layout and dependency direction: see SPEC §2 and docs/architecture.md.
+import PackageDescription
+
+let package = Package(
+    name: "gpsfence",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "gpsfence", targets: ["gpsfence"]),
+        .library(name: "NMEA", targets: ["NMEA"]),
+        .library(name: "Geofence", targets: ["Geofence"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    ],
+    targets: [
+        // bytes -> sentences -> typed sentences -> fixes. No I/O, no Foundation.
+        .target(name: "NMEA"),
+        .systemLibrary(
+            name: "CUdev",
+            pkgConfig: "libudev",
+            providers: [.apt(["libudev-dev"])]
+        ),
+        // termios, poll and libudev wrappers; the only place those are called.
+        .target(
+            name: "Serial",
+            dependencies: [
+                "NMEA", "CUdev",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // fences, file formats, spatial index, SIMD containment, event state machine.
+        .target(name: "Geofence"),
+        // event sinks.
+        .target(name: "Alerts", dependencies: ["Geofence"]),
+        // persistent state.
+        .target(name: "Store", dependencies: ["Geofence"]),
+        // reader -> ring -> engine -> sinks.
+        .target(name: "Runtime", dependencies: ["NMEA", "Serial", "Geofence", "Alerts", "Store"]),
+        // argument parsing and wiring only.
+        .executableTarget(
+            name: "gpsfence",
+            dependencies: [
+                "NMEA", "Serial", "Geofence", "Alerts", "Store", "Runtime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,205 @@
+/// Merges the sentences of one receiver cycle into one fix.
+///
+/// Sentences that carry the same UTC time of day form one epoch; sentences without a time (GSA,
+/// VTG, GSV) belong to the epoch in progress. A fix is emitted as soon as the epoch is complete:
+///
+/// - the assembler learns which timestamped sentence ends the receiver's cycle (the last one seen
+///   before the time of day changes, twice in a row) and from then on emits when it arrives;
+/// - until that is learned, or when a cycle is cut short, it emits when the time of day changes;
+/// - `finish()` emits what is left at the end of the input.
+///
+/// See docs/nmea.md for the merge rules. No allocation.
+public struct FixAssembler: Sendable {
+    public var rollover: WeekRollover
+    public var accuracyModel: AccuracyModel
+
+    private var epoch = Epoch()
+    /// Date of the most recent dated epoch, and that epoch's time of day, to carry the date forward.
+    private var lastDate: CivilDate?
+    private var lastDateTimeOfDay = TimeOfDay(milliseconds: 0)
+    /// The last fix type a GSA reported; receivers often send GSA after the cycle's last timed
+    /// sentence, so it describes the fix being built next.
+    private var lastGSAFixType: Int?
+
+    /// The timestamped sentence that ends a cycle, once learned.
+    public private(set) var cycleEnder: SentenceAddress?
+    private var enderCandidate: SentenceAddress?
+
+    public init(rollover: WeekRollover = .captures, accuracyModel: AccuracyModel = AccuracyModel()) {
+        self.rollover = rollover
+        self.accuracyModel = accuracyModel
+    }
+
+    /// Adds one decoded sentence; calls `emit` for each fix it completes (at most two: the epoch
+    /// that a time change closes, and the new one when this very sentence ends it).
+    public mutating func add(_ sentence: Sentence, address: SentenceAddress, _ emit: (Fix) throws -> Void) rethrows {
+        if let time = sentence.timeOfDay {
+            if let current = epoch.timeOfDay, current != time {
+                learnCycleEnd()
+                if !epoch.emitted, let fix = makeFix() { try emit(fix) }
+                epoch = Epoch()
+            }
+            epoch.timeOfDay = time
+            epoch.lastTimedAddress = address
+        } else if epoch.emitted {
+            // An untimed sentence after the cycle ended opens the next cycle.
+            epoch = Epoch()
+        }
+        merge(sentence)
+        if let ender = cycleEnder, address == ender, epoch.timeOfDay != nil, !epoch.emitted {
+            epoch.emitted = true
+            if let fix = makeFix() { try emit(fix) }
+        }
+    }
+
+    /// Ends the input: emits the epoch in progress if it was not emitted yet.
+    public mutating func finish(_ emit: (Fix) throws -> Void) rethrows {
+        if !epoch.emitted, epoch.timeOfDay != nil, let fix = makeFix() { try emit(fix) }
+        epoch = Epoch()
+    }
+
+    private mutating func learnCycleEnd() {
+        guard let last = epoch.lastTimedAddress else { return }
+        if last == enderCandidate {
+            cycleEnder = last
+        } else if cycleEnder != nil, last != cycleEnder {
+            // The receiver changed its cycle (or this one was cut short): start learning again
+            // rather than waiting for a sentence that may no longer come last.
+            cycleEnder = nil
+        }
+        enderCandidate = last
+    }
+
+    private mutating func merge(_ sentence: Sentence) {
+        switch sentence {
+        case .gga(let gga):
+            if let quality = gga.quality, quality > 0 {
+                epoch.setPosition(gga.latitude, gga.longitude)
+                if let altitude = gga.altitude { epoch.altitude = altitude }
+            } else {
+                epoch.noFixReported = true
+            }
+            epoch.quality = gga.quality ?? epoch.quality
+            epoch.satellitesUsed = gga.satellitesUsed ?? epoch.satellitesUsed
+            epoch.hdop = gga.hdop ?? epoch.hdop
+        case .rmc(let rmc):
+            if rmc.isValid {
+                epoch.setPosition(rmc.latitude, rmc.longitude)
+                if let knots = rmc.speedKnots { epoch.speed = knots * Self.metresPerSecondPerKnot }
+                if let track = rmc.track { epoch.track = track }
+            } else {
+                epoch.noFixReported = true
+            }
+            if let day = rmc.day, let month = rmc.month, let year = rmc.twoDigitYear {
+                // Two-digit years: 80-99 are the 1900s (GPS began in 1980), the rest the 2000s.
+                let date = CivilDate(year: year >= 80 ? 1900 + year : 2000 + year, month: month, day: day)
+                if date.isValid { epoch.date = rollover.resolve(date) }
+            }
+        case .gll(let gll):
+            // Early GLL has no status field: its position stands unless another sentence says no fix.
+            if gll.status == nil || gll.isValid {
+                epoch.setPosition(gll.latitude, gll.longitude)
+            } else {
+                epoch.noFixReported = true
+            }
+        case .gns(let gns):
+            if gns.hasFix {
+                epoch.setPosition(gns.latitude, gns.longitude)
+                if let altitude = gns.altitude { epoch.altitude = altitude }
+                epoch.satellitesUsed = gns.satellitesUsed ?? epoch.satellitesUsed
+                epoch.hdop = gns.hdop ?? epoch.hdop
+            } else {
+                epoch.noFixReported = true
+            }
+        case .gsa(let gsa):
+            if let fixType = gsa.fixType, (1...3).contains(fixType) {
+                lastGSAFixType = fixType
+                epoch.gsaFixType = fixType
+            }
+        case .vtg(let vtg):
+            guard vtg.isValid else { break }
+            if let knots = vtg.speedKnots {
+                epoch.speed = knots * Self.metresPerSecondPerKnot
+            } else if let kmh = vtg.speedKmh {
+                epoch.speed = kmh / 3.6
+            }
+            if let track = vtg.trackTrue { epoch.track = track }
+        case .gst(let gst):
+            epoch.gstError = gst.horizontalError ?? epoch.gstError
+        case .zda(let zda):
+            if let date = zda.date { epoch.date = rollover.resolve(date) }
+        case .gsv, .txt, .other:
+            break
+        }
+    }
+
+    private mutating func makeFix() -> Fix? {
+        guard let timeOfDay = epoch.timeOfDay, let latitude = epoch.latitude, let longitude = epoch.longitude,
+              !(latitude == 0 && longitude == 0)
+        else { return nil }
+        // An altitude in the epoch means a 3D solution, whatever a GSA said earlier (receivers
+        // send GSA after the cycle or stale); otherwise the GSA fix type decides, else 2D.
+        let fixType = epoch.gsaFixType ?? lastGSAFixType
+        if fixType == 1 && epoch.gsaFixType != nil && epoch.altitude == nil { return nil }
+        let mode: Fix.Mode = epoch.altitude != nil || fixType == 3 ? .threeD : .twoD
+        let date = resolveDate(timeOfDay)
+        return Fix(
+            time: date.map { UTCTime(date: $0, timeOfDay: timeOfDay) },
+            timeOfDay: timeOfDay,
+            latitude: latitude,
+            longitude: longitude,
+            altitude: epoch.altitude,
+            speed: epoch.speed,
+            track: epoch.track,
+            mode: mode,
+            quality: epoch.quality,
+            satellitesUsed: epoch.satellitesUsed,
+            hdop: epoch.hdop,
+            accuracy: accuracyModel.horizontalAccuracy(
+                gstError: epoch.gstError, hdop: epoch.hdop, quality: epoch.quality))
+    }
+
+    /// The epoch's own date, else the last known one, moved to the next day when the time of day
+    /// wrapped past midnight since.
+    private mutating func resolveDate(_ timeOfDay: TimeOfDay) -> CivilDate? {
+        if let date = epoch.date {
+            lastDate = date
+            lastDateTimeOfDay = timeOfDay
+            return date
+        }
+        guard var date = lastDate else { return nil }
+        if timeOfDay.milliseconds + TimeOfDay.millisecondsPerDay / 2 < lastDateTimeOfDay.milliseconds {
+            date = CivilDate(daysSinceEpoch: date.daysSinceEpoch + 1)
+            lastDate = date
+            lastDateTimeOfDay = timeOfDay
+        }
+        return date
+    }
+
+    static let metresPerSecondPerKnot = 1852.0 / 3600.0
+}
+
+/// What one cycle has said so far.
+private struct Epoch: Sendable {
+    var timeOfDay: TimeOfDay?
+    var lastTimedAddress: SentenceAddress?
+    var emitted = false
+    var date: CivilDate?
+    var latitude: Double?
+    var longitude: Double?
+    var altitude: Double?
+    var speed: Double?
+    var track: Double?
+    var quality: Int?
+    var satellitesUsed: Int?
+    var hdop: Double?
+    var gstError: Double?
+    var gsaFixType: Int?
+    var noFixReported = false
+
+    mutating func setPosition(_ latitude: Double?, _ longitude: Double?) {
+        guard let latitude, let longitude else { return }
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}

@@ -1,0 +1,152 @@
+/// Turns an arbitrary byte stream into NMEA 0183 sentences.
+///
+/// Bytes arrive as `read()` returns them: one at a time, a few, or kilobytes with a sentence cut at
+/// either end. The framer keeps at most one partial sentence between calls and resynchronises on
+/// anything that is not NMEA: junk and binary noise between sentences, a sentence cut short by the
+/// next `$`, NUL bytes and ANSI escapes inside a sentence, over-long lines. See docs/nmea.md.
+///
+/// It allocates once, at creation; `push` never allocates.
+public final class Framer {
+    /// Longest sentence accepted, from `$` to the last checksum digit. The standard says 82;
+    /// some receivers exceed it (SPEC §4).
+    public static let maximumLength = 120
+
+    public private(set) var counters = FramerCounters()
+
+    private let buffer: UnsafeMutablePointer<UInt8>
+    private var length = 0
+    private var state = State.hunting
+
+    private enum State {
+        /// Between sentences: every byte that is not a start character is junk.
+        case hunting
+        /// Inside a sentence that is still short enough to keep.
+        case collecting
+        /// Inside a line that already broke the length limit; skip to its end.
+        case discarding
+    }
+
+    public init() {
+        buffer = .allocate(capacity: Self.maximumLength)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// Feeds bytes; calls `body` once for every complete sentence whose checksum is good or absent.
+    ///
+    /// The sentence passed to `body` points into the framer's own storage and is valid only during
+    /// the call.
+    public func push(_ bytes: UnsafeRawBufferPointer, _ body: (RawSentence) throws -> Void) rethrows {
+        for byte in bytes {
+            switch byte {
+            case ASCII.dollar, ASCII.bang:
+                abandonSentence()
+                buffer[0] = byte
+                length = 1
+                state = .collecting
+            case ASCII.cr, ASCII.lf:
+                if state == .collecting { try finishSentence(body) }
+                state = .hunting
+                length = 0
+            case 0x20...0x7E:
+                switch state {
+                case .collecting:
+                    if length == Self.maximumLength {
+                        counters.overlong += 1
+                        length = 0
+                        state = .discarding
+                    } else {
+                        buffer[length] = byte
+                        length += 1
+                    }
+                case .discarding: break
+                case .hunting: counters.junkBytes += 1
+                }
+            default:
+                // NUL, binary noise, ESC of an ANSI sequence: never part of a sentence.
+                abandonSentence()
+                counters.junkBytes += 1
+                state = .hunting
+            }
+        }
+    }
+
+    /// Feeds bytes from any collection (an array, a `Data`, a slice).
+    public func push<Bytes: Collection<UInt8>>(
+        contentsOf bytes: Bytes, _ body: (RawSentence) throws -> Void
+    ) rethrows {
+        let handled: Void? = try bytes.withContiguousStorageIfAvailable { buffer in
+            try push(UnsafeRawBufferPointer(buffer), body)
+        }
+        if handled == nil {
+            try Array(bytes).withUnsafeBytes { try push($0, body) }
+        }
+    }
+
+    /// Ends the stream: a partial sentence left at the end is counted as cut short.
+    public func finish() {
+        abandonSentence()
+        state = .hunting
+    }
+
+    private func abandonSentence() {
+        if state == .collecting {
+            if length > 1 {
+                counters.truncated += 1
+            } else {
+                counters.junkBytes += UInt64(length)
+            }
+        }
+        length = 0
+    }
+
+    private func finishSentence(_ body: (RawSentence) throws -> Void) rethrows {
+        let sentence = UnsafeBufferPointer(start: buffer, count: length)
+        switch RawSentence.validate(sentence) {
+        case .good(let raw):
+            counters.sentences += 1
+            if !raw.hasChecksum { counters.withoutChecksum += 1 }
+            try body(raw)
+        case .badChecksum:
+            counters.badChecksum += 1
+        case .malformed:
+            counters.malformed += 1
+        }
+    }
+}
+
+/// What the framer saw, as counts since it was created.
+public struct FramerCounters: Equatable, Sendable {
+    /// Sentences passed on: checksum good, or no checksum at all.
+    public var sentences: UInt64 = 0
+    /// Of `sentences`, those that carried no checksum.
+    public var withoutChecksum: UInt64 = 0
+    /// Sentences dropped because the checksum did not match.
+    public var badChecksum: UInt64 = 0
+    /// Lines dropped for being longer than `Framer.maximumLength`.
+    public var overlong: UInt64 = 0
+    /// Sentences cut short: by the next start character, by a control byte, or by the end of input.
+    public var truncated: UInt64 = 0
+    /// Framed lines that are not sentences: no address, or a broken checksum field.
+    public var malformed: UInt64 = 0
+    /// Bytes outside any sentence (noise, text lines, escape sequences).
+    public var junkBytes: UInt64 = 0
+
+    public init() {}
+}
+
+
+enum ASCII {
+    static let dollar: UInt8 = 0x24
+    static let bang: UInt8 = 0x21
+    static let cr: UInt8 = 0x0D
+    static let lf: UInt8 = 0x0A
+    static let comma: UInt8 = 0x2C
+    static let star: UInt8 = 0x2A
+    static let dot: UInt8 = 0x2E
+    static let minus: UInt8 = 0x2D
+    static let plus: UInt8 = 0x2B
+    static let zero: UInt8 = 0x30
+}

@@ -1,0 +1,31 @@
+/// GGA: time, position, fix quality, satellites used, HDOP, altitude above mean sea level.
+///
+/// `$GPGGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,h.h,a.a,M,g.g,M,age,sta*hh`
+public struct GGA: Equatable, Sendable {
+    public var time: TimeOfDay?
+    public var latitude: Double?
+    public var longitude: Double?
+    /// 0 no fix, 1 GPS, 2 DGPS, 3 PPS, 4 RTK fixed, 5 RTK float, 6 dead reckoning, 7 manual, 8 simulator.
+    public var quality: Int?
+    public var satellitesUsed: Int?
+    public var hdop: Double?
+    /// Metres above mean sea level (the geoid).
+    public var altitude: Double?
+    /// Geoid height above the WGS84 ellipsoid, metres.
+    public var geoidSeparation: Double?
+    public var dgpsAge: Double?
+    public var dgpsStation: Int?
+
+    public init(_ f: Fields) {
+        time = f.timeOfDay(1)
+        latitude = f.latitude(2, 3)
+        longitude = f.longitude(4, 5)
+        quality = f.integer(6)
+        satellitesUsed = f.integer(7)
+        hdop = f.decimal(8)
+        altitude = f.decimal(9)
+        geoidSeparation = f.decimal(11)
+        dgpsAge = f.decimal(13)
+        dgpsStation = f.integer(14)
+    }
+}

@@ -1,0 +1,20 @@
+/// GLL: geographic position with time and status.
+///
+/// `$GPGLL,llll.ll,a,yyyyy.yy,a,hhmmss.ss,A[,m]*hh` — early receivers stop after the longitude.
+public struct GLL: Equatable, Sendable {
+    public var latitude: Double?
+    public var longitude: Double?
+    public var time: TimeOfDay?
+    public var status: UInt8?
+    public var mode: UInt8?
+
+    public init(_ f: Fields) {
+        latitude = f.latitude(1, 2)
+        longitude = f.longitude(3, 4)
+        time = f.timeOfDay(5)
+        status = f.character(6)
+        mode = f.character(7)
+    }
+
+    public var isValid: Bool { status == 0x41 && mode != 0x4E }
+}

@@ -1,0 +1,26 @@
+/// ZDA: time and full date.
+///
+/// `$GPZDA,hhmmss.ss,dd,mm,yyyy,zh,zm*hh`
+public struct ZDA: Equatable, Sendable {
+    public var time: TimeOfDay?
+    public var day: Int?
+    public var month: Int?
+    public var year: Int?
+    public var localZoneHours: Int?
+    public var localZoneMinutes: Int?
+
+    public init(_ f: Fields) {
+        time = f.timeOfDay(1)
+        day = f.integer(2)
+        month = f.integer(3)
+        year = f.integer(4)
+        localZoneHours = f.integer(5)
+        localZoneMinutes = f.integer(6)
+    }
+
+    public var date: CivilDate? {
+        guard let day, let month, let year, year >= 1980 else { return nil }
+        let date = CivilDate(year: year, month: month, day: day)
+        return date.isValid ? date : nil
+    }
+}

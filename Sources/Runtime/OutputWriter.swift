@@ -1,0 +1,39 @@
+import Synchronization
+import SystemPackage
+
+/// Buffered line output to a file descriptor (stdout, stderr), written with `write(2)` in large
+/// chunks so that decoding a big capture is not bound by one syscall per line. Safe to share
+/// between threads: lines are never interleaved.
+public final class OutputWriter: Sendable {
+    private let descriptor: FileDescriptor
+    private let buffer = Mutex<[UInt8]>([])
+    private let flushThreshold: Int
+
+    public static let standardOutput = OutputWriter(descriptor: .standardOutput)
+    public static let standardError = OutputWriter(descriptor: .standardError, flushThreshold: 0)
+
+    public init(descriptor: FileDescriptor, flushThreshold: Int = 64 * 1024) {
+        self.descriptor = descriptor
+        self.flushThreshold = flushThreshold
+    }
+
+    deinit { flush() }
+
+    public func write(line: String) {
+        buffer.withLock { buffer in
+            buffer.append(contentsOf: line.utf8)
+            buffer.append(0x0A)
+            if buffer.count > flushThreshold { write(&buffer) }
+        }
+    }
+
+    public func flush() {
+        buffer.withLock { write(&$0) }
+    }
+
+    private func write(_ buffer: inout [UInt8]) {
+        guard !buffer.isEmpty else { return }
+        _ = try? buffer.withUnsafeBytes { try descriptor.writeAll($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
