@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
 // Layout and dependency direction: see SPEC §2 and docs/architecture.md.
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -51,3 +52,21 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Benchmarks (ordo-one/benchmark) are built only when asked for, so that the everyday build and CI
+// never fetch or compile the benchmark framework:
+//   GPSFENCE_BENCHMARKS=1 swift package --disable-sandbox benchmark
+if ProcessInfo.processInfo.environment["GPSFENCE_BENCHMARKS"] != nil {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    let benchmark: [Target.Dependency] = [.product(name: "Benchmark", package: "benchmark")]
+    let plugins: [Target.PluginUsage] = [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    package.targets += [
+        .executableTarget(
+            name: "NMEABenchmarks", dependencies: ["NMEA"] + benchmark,
+            path: "Benchmarks/NMEABenchmarks", plugins: plugins),
+        .executableTarget(
+            name: "GeofenceBenchmarks", dependencies: ["Geofence"] + benchmark,
+            path: "Benchmarks/GeofenceBenchmarks", plugins: plugins),
+    ]
+}
