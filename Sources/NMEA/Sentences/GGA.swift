@@ -16,6 +16,13 @@ public struct GGA: Equatable, Sendable {
     public var dgpsAge: Double?
     public var dgpsStation: Int?
 
+    /// Whether the quality describes a real position: 1-6 and 9 (autonomous, differential, PPS,
+    /// RTK, dead reckoning, SBAS). 0 is no fix, 7 a position typed in by hand, 8 a simulator.
+    public var hasRealFix: Bool {
+        guard let quality else { return false }
+        return (1...6).contains(quality) || quality == 9
+    }
+
     public init(_ f: Fields) {
         time = f.timeOfDay(1)
         latitude = f.latitude(2, 3)
