@@ -57,6 +57,11 @@ public struct FixAssembler: Sendable {
         epoch.timeOfDay = time
         epoch.lastTimedAddress = address
         epoch.merge(sentence, rollover)
+        if let date = epoch.date {
+            // Remembered even from cycles without a position: the first fix may come without RMC.
+            lastDate = date
+            lastDateTimeOfDay = time
+        }
         if let ender = cycleEnder, address == ender, !epoch.emitted {
             epoch.emitted = true
             if let fix = makeFix() { try emit(fix) }
@@ -133,11 +138,7 @@ public struct FixAssembler: Sendable {
     /// The epoch's own date, else the last known one, moved to the next day when the time of day
     /// wrapped past midnight since.
     private mutating func resolveDate(_ timeOfDay: TimeOfDay) -> CivilDate? {
-        if let date = epoch.date {
-            lastDate = date
-            lastDateTimeOfDay = timeOfDay
-            return date
-        }
+        if let date = epoch.date { return date }
         guard var date = lastDate else { return nil }
         if timeOfDay.milliseconds + TimeOfDay.millisecondsPerDay / 2 < lastDateTimeOfDay.milliseconds {
             date = CivilDate(daysSinceEpoch: date.daysSinceEpoch + 1)
