@@ -416,9 +416,9 @@ def damage(lines, seed):
         elif k == 5:
             out.append(line[:rnd.randint(8, len(line) - 5)].encode())  # cut short by the next `$`
         elif k == 6:
-            wrong = line[:-3] + '*%02X' % ((int(line[-2:], 16) + 1) % 256)
-            wrong = wrong.replace(',1,08,', ',1,09,')
-            out.append(wrong.encode() + b'\r\n')
+            # A different position under the original checksum, XORed so it can never match.
+            body = line[1:-3].replace(',40', ',41').replace(',1,08,', ',1,09,')
+            out.append(('$%s*%02X' % (body, int(line[-2:], 16) ^ 0x5A)).encode() + b'\r\n')
         out.append(line.encode() + b'\r\n')
     return b''.join(out)
 
