@@ -22,7 +22,7 @@ public final class Decoder {
 
     /// Feeds bytes; calls `onFix` for every completed fix.
     public func push(_ bytes: UnsafeRawBufferPointer, onFix: (Fix) throws -> Void) rethrows {
-        try push(bytes, onSentence: { _, _ in }, onFix: onFix)
+        try push(bytes, onSentence: { _, _ in }, onFix: onFix, onNoFix: { _ in })
     }
 
     /// Feeds bytes; calls `onSentence` for every good sentence (before fix assembly sees it) and
@@ -32,8 +32,19 @@ public final class Decoder {
         onSentence: (RawSentence, Sentence) throws -> Void,
         onFix: (Fix) throws -> Void
     ) rethrows {
+        try push(bytes, onSentence: onSentence, onFix: onFix, onNoFix: { _ in })
+    }
+
+    /// Feeds bytes; also calls `onNoFix` for every completed receiver cycle without a usable
+    /// position (the event engine's clock while the fix is lost).
+    public func push(
+        _ bytes: UnsafeRawBufferPointer,
+        onSentence: (RawSentence, Sentence) throws -> Void,
+        onFix: (Fix) throws -> Void,
+        onNoFix: (EpochTime) throws -> Void
+    ) rethrows {
         guard skipsCommentLines else {
-            return try decode(bytes, onSentence: onSentence, onFix: onFix)
+            return try decode(bytes, onSentence, onFix, onNoFix)
         }
         // Pass on the spans between comment lines; a comment runs from a `#` at the start of a
         // line to the line end.
@@ -48,40 +59,48 @@ public final class Decoder {
                 }
             } else if atLineStart, byte == 0x23 {
                 if spanStart < index {
-                    try decode(UnsafeRawBufferPointer(rebasing: bytes[spanStart..<index]), onSentence: onSentence, onFix: onFix)
+                    try decode(UnsafeRawBufferPointer(rebasing: bytes[spanStart..<index]), onSentence, onFix, onNoFix)
                 }
                 inComment = true
             }
             atLineStart = isLineEnd
         }
         if !inComment, spanStart < bytes.count {
-            try decode(UnsafeRawBufferPointer(rebasing: bytes[spanStart...]), onSentence: onSentence, onFix: onFix)
+            try decode(UnsafeRawBufferPointer(rebasing: bytes[spanStart...]), onSentence, onFix, onNoFix)
         }
     }
 
     private func decode(
         _ bytes: UnsafeRawBufferPointer,
-        onSentence: (RawSentence, Sentence) throws -> Void,
-        onFix: (Fix) throws -> Void
+        _ onSentence: (RawSentence, Sentence) throws -> Void,
+        _ onFix: (Fix) throws -> Void,
+        _ onNoFix: (EpochTime) throws -> Void
     ) rethrows {
         try framer.push(bytes) { raw in
             let sentence = Sentence(raw)
             counts.add(raw.address.type)
             try onSentence(raw, sentence)
-            try assembler.add(sentence, address: raw.address) { fix in
-                fixes += 1
-                try onFix(fix)
-            }
+            try assembler.add(
+                sentence, address: raw.address,
+                onFix: { fix in
+                    fixes += 1
+                    try onFix(fix)
+                }, onNoFix: onNoFix)
         }
     }
 
     /// Ends the input: a partial last sentence is counted as cut short, and the epoch in progress is
     /// emitted.
     public func finish(onFix: (Fix) throws -> Void) rethrows {
+        try finish(onFix: onFix, onNoFix: { _ in })
+    }
+
+    public func finish(onFix: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void) rethrows {
         framer.finish()
-        try assembler.finish { fix in
-            fixes += 1
-            try onFix(fix)
-        }
+        try assembler.finish(
+            onFix: { fix in
+                fixes += 1
+                try onFix(fix)
+            }, onNoFix: onNoFix)
     }
 }

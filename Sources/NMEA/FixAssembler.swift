@@ -35,6 +35,16 @@ public struct FixAssembler: Sendable {
     /// Adds one decoded sentence; calls `emit` for each fix it completes (at most two: the epoch
     /// that a time change closes, and the new one when this very sentence ends it).
     public mutating func add(_ sentence: Sentence, address: SentenceAddress, _ emit: (Fix) throws -> Void) rethrows {
+        try add(sentence, address: address, onFix: emit, onNoFix: { _ in })
+    }
+
+    /// Like `add(_:address:_:)`, and also calls `onNoFix` for each completed epoch that has no
+    /// usable position: its time still tells the event engine that the receiver is alive but has
+    /// no fix (`fix_lost` runs on receiver time, SPEC §6).
+    public mutating func add(
+        _ sentence: Sentence, address: SentenceAddress, onFix emit: (Fix) throws -> Void,
+        onNoFix: (EpochTime) throws -> Void
+    ) rethrows {
         if case .gsa(let gsa) = sentence, let fixType = gsa.trustedFixType {
             lastGSAFixType = fixType
         }
@@ -51,7 +61,7 @@ public struct FixAssembler: Sendable {
         }
         if let current = epoch.timeOfDay, current != time {
             learnCycleEnd()
-            if !epoch.emitted, let fix = makeFix() { try emit(fix) }
+            if !epoch.emitted { try close(emit, onNoFix) }
             epoch = Epoch()
         }
         epoch.timeOfDay = time
@@ -64,14 +74,27 @@ public struct FixAssembler: Sendable {
         }
         if let ender = cycleEnder, address == ender, !epoch.emitted {
             epoch.emitted = true
-            if let fix = makeFix() { try emit(fix) }
+            try close(emit, onNoFix)
         }
     }
 
     /// Ends the input: emits the epoch in progress if it was not emitted yet.
     public mutating func finish(_ emit: (Fix) throws -> Void) rethrows {
-        if !epoch.emitted, epoch.timeOfDay != nil, let fix = makeFix() { try emit(fix) }
+        try finish(onFix: emit, onNoFix: { _ in })
+    }
+
+    public mutating func finish(onFix emit: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void) rethrows {
+        if !epoch.emitted, epoch.timeOfDay != nil { try close(emit, onNoFix) }
         epoch = Epoch()
+    }
+
+    private mutating func close(_ emit: (Fix) throws -> Void, _ onNoFix: (EpochTime) throws -> Void) rethrows {
+        if let fix = makeFix() {
+            try emit(fix)
+        } else if let timeOfDay = epoch.timeOfDay {
+            let date = resolveDate(timeOfDay)
+            try onNoFix(EpochTime(time: date.map { UTCTime(date: $0, timeOfDay: timeOfDay) }, timeOfDay: timeOfDay))
+        }
     }
 
     /// A sentence of an epoch that was already emitted: the learned cycle end is not where this
@@ -149,6 +172,13 @@ public struct FixAssembler: Sendable {
     }
 
     static let metresPerSecondPerKnot = 1852.0 / 3600.0
+}
+
+/// The time of a receiver cycle that produced no fix.
+public struct EpochTime: Equatable, Sendable, BitwiseCopyable {
+    /// Nil until the receiver has sent a date.
+    public var time: UTCTime?
+    public var timeOfDay: TimeOfDay
 }
 
 /// What one cycle has said so far.
