@@ -150,8 +150,13 @@ enum Scan {
         _ field: UnsafeBufferPointer<UInt8>, hemisphere: UInt8?, positive: UInt8, negative: UInt8, limit: Double
     ) -> Double? {
         guard let hemisphere, hemisphere == positive || hemisphere == negative,
-              let (mantissa, fractionDigits, sign) = decimalParts(field), !sign
+              var (mantissa, fractionDigits, sign) = decimalParts(field), !sign
         else { return nil }
+        // Twelve decimals of a minute are nanometres; beyond that `100 * scale` would overflow.
+        while fractionDigits > 12 {
+            mantissa /= 10
+            fractionDigits -= 1
+        }
         let scale = UInt64(powerOfTen(fractionDigits))
         let degrees = mantissa / (100 * scale)
         let minutesScaled = mantissa - degrees * 100 * scale
