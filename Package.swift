@@ -48,6 +48,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
+        .testTarget(name: "GeofenceTests", dependencies: ["Geofence"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),
     ],
     swiftLanguageModes: [.v6]
