@@ -33,9 +33,12 @@ let package = Package(
             ]
         ),
         // fences, file formats, spatial index, SIMD containment, event state machine.
-        .target(name: "Geofence"),
+        .target(name: "Geofence", dependencies: ["NMEA"]),
         // event sinks.
-        .target(name: "Alerts", dependencies: ["Geofence"]),
+        .target(
+            name: "Alerts",
+            dependencies: ["Geofence", "NMEA", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // persistent state.
         .target(name: "Store", dependencies: ["Geofence"]),
         // reader -> ring -> engine -> sinks.

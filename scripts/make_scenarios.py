@@ -241,14 +241,15 @@ def jitter():
 def start_inside():
     """The first usable fix is already inside a fence: `enter` with "initial": true.
 
-    Fence: circle r = 100 m (a depot). The receiver starts 30 m from the centre and drives out
-    east at 10 m/s: fix t at x = 30 + 10 t. 110 m (threshold) is passed after t = 8 (110 m is not
-    beyond): t = 9 (120 m) is the 1st, t = 10 (130 m) the 2nd: exit at t = 10. Stay 10 s: no visit.
+    Fence: circle r = 100 m (a depot). The receiver starts 35 m from the centre and drives out
+    east at 10 m/s: fix t at x = 35 + 10 t. The exit distance is 110 m from the centre: t = 7
+    (105 m) is within it, t = 8 (115 m) is the 1st beyond, t = 9 (125 m) the 2nd: exit at t = 9.
+    Stay 9 s: no dwell, no visit.
     """
     lat0, lon0 = 35.681236, 139.767125
     fences = [circle('depot', 'Depot', lat0, lon0, 100.0)]
-    samples = line_samples(lat0, lon0, 90, [30 + 10 * t for t in range(14)], 10.0)
-    events = [ev(0, 'registered', fences=['depot']), ev(0, 'enter', 'depot', initial=True), ev(10, 'exit', 'depot')]
+    samples = line_samples(lat0, lon0, 90, [35 + 10 * t for t in range(14)], 10.0)
+    events = [ev(0, 'registered', fences=['depot']), ev(0, 'enter', 'depot', initial=True), ev(9, 'exit', 'depot')]
     return fences, samples, events
 
 
