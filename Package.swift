@@ -59,7 +59,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
-        .testTarget(name: "GeofenceTests", dependencies: ["Geofence"], exclude: ["Fixtures"]),
+        .testTarget(name: "GeofenceTests", dependencies: ["Geofence", "NMEA"], exclude: ["Fixtures"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "NMEA"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),
     ],
