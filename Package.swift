@@ -81,5 +81,8 @@ if ProcessInfo.processInfo.environment["GPSFENCE_BENCHMARKS"] != nil {
         .executableTarget(
             name: "GeofenceBenchmarks", dependencies: ["Geofence"] + benchmark,
             path: "Benchmarks/GeofenceBenchmarks", plugins: plugins),
+        .executableTarget(
+            name: "EngineBenchmarks", dependencies: ["Geofence", "NMEA"] + benchmark,
+            path: "Benchmarks/EngineBenchmarks", plugins: plugins),
     ]
 }

@@ -176,16 +176,32 @@ extension FenceHits {
 }
 
 /// A segment between two fixes as one or two pieces in plain (lon, lat): split at the antimeridian
-/// when the short way between the fixes crosses it.
-func unwrappedPieces(_ a: GeoPoint, _ b: GeoPoint) -> [(GeoPoint, GeoPoint)] {
+/// when the short way between the fixes crosses it. A value, not an array: the engine calls this
+/// for every fix and must not allocate.
+func unwrappedPieces(_ a: GeoPoint, _ b: GeoPoint) -> SegmentPieces {
     let d = b.lon - a.lon
-    guard abs(d) > 180 else { return [(a, b)] }
+    guard abs(d) > 180 else { return SegmentPieces(first: (a, b), second: nil) }
     // the short way crosses ±180: cut there
     let bl = d > 0 ? b.lon - 360 : b.lon + 360
     let edge = d > 0 ? -180.0 : 180.0
     let t = (edge - a.lon) / (bl - a.lon)
     let lat = a.lat + t * (b.lat - a.lat)
-    return [(a, GeoPoint(lat: lat, lon: edge)), (GeoPoint(lat: lat, lon: -edge), b)]
+    return SegmentPieces(first: (a, GeoPoint(lat: lat, lon: edge)), second: (GeoPoint(lat: lat, lon: -edge), b))
+}
+
+/// One or two (start, end) pieces of a segment.
+struct SegmentPieces: Sequence, IteratorProtocol {
+    var first: (GeoPoint, GeoPoint)?
+    var second: (GeoPoint, GeoPoint)?
+
+    mutating func next() -> (GeoPoint, GeoPoint)? {
+        if let piece = first {
+            first = nil
+            return piece
+        }
+        defer { second = nil }
+        return second
+    }
 }
 
 /// Distance from a point to a segment in the plane.

@@ -189,11 +189,11 @@ public final class EventEngine {
     /// must be early; exits are the ones confirmed).
     private func enterContaining(time: UTCTime, location: GeofenceEvent.Location) {
         let isFirstFix = previous == nil
-        var entered = false
         for stored in containing.indices where !inside[Int(stored)] {
             let fence = Int(stored)
             inside[fence] = true
-            entered = true
+            // Kept sorted by file order; the list is short, so a linear insert is cheapest.
+            insideList.insert(stored, at: insideList.firstIndex { $0 > stored } ?? insideList.endIndex)
             enterTime[fence] = time.millisecondsSinceEpoch
             exitCount[fence] = 0
             dwellFired[fence] = false
@@ -210,10 +210,6 @@ public final class EventEngine {
                 dwell.duration = 0
                 append(dwell, settings: fenceSettings)
             }
-        }
-        if entered {
-            insideList.append(contentsOf: containing.indices.filter { !insideList.contains($0) })
-            insideList.sort()
         }
     }
 
