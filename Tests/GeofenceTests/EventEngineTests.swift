@@ -182,3 +182,36 @@ import NMEA
         #expect(json.contains(#""note":"two  spaces\nand an escaped newline""#))
     }
 }
+
+@Suite struct EngineStateTests {
+    @Test func restoredInsideStateGivesNoSecondEnter() throws {
+        let fences = try FenceSet.parse(EventEngineTests.circle(radius: 50))
+        let first = EventEngine(fences: fences)
+        first.process(EventEngineTests.fix(0, 0)) { _ in }
+        let saved = first.snapshot()
+        #expect(saved.count == 1 && saved.first?.inside == true)
+
+        let second = EventEngine(fences: fences)
+        second.restore(saved)
+        var kinds: [String] = []
+        for (second_, offset) in [(100.0, 0.0), (101, 80), (102, 80)] {
+            second.process(EventEngineTests.fix(second_, offset)) { kinds.append($0.kind.rawValue) }
+        }
+        // No enter: it was inside and still is. The stay began at second 0, so the dwell fires,
+        // and the visit at the exit counts from the saved enter time.
+        #expect(kinds == ["registered", "dwell", "exit", "visit"])
+    }
+
+    @Test func aChangedFenceStartsFresh() throws {
+        let before = try FenceSet.parse(EventEngineTests.circle(radius: 50))
+        let after = try FenceSet.parse(EventEngineTests.circle(radius: 60))
+        #expect(before.geometryHash(0) != after.geometryHash(0))
+        let engine = EventEngine(fences: before)
+        engine.process(EventEngineTests.fix(0, 0)) { _ in }
+        let resumed = EventEngine(fences: after)
+        resumed.restore(engine.snapshot())
+        var kinds: [String] = []
+        resumed.process(EventEngineTests.fix(1, 0)) { kinds.append($0.kind.rawValue) }
+        #expect(kinds == ["registered", "enter"])
+    }
+}

@@ -123,6 +123,20 @@ public final class EventEngine {
     /// Fence indices the receiver is inside of now, ascending.
     public var insideFences: [Int] { insideList.map(Int.init) }
 
+    func enterTimeOf(_ fence: Int) -> Int64 { enterTime[fence] }
+    func dwellFiredOf(_ fence: Int) -> Bool { dwellFired[fence] }
+
+    /// Restored state: inside since `time`, without an event.
+    func markInside(_ fence: Int, since time: Int64, dwellFired fired: Bool) {
+        guard !inside[fence] else { return }
+        inside[fence] = true
+        enterTime[fence] = time
+        dwellFired[fence] = fired
+        exitCount[fence] = 0
+        let stored = Int32(fence)
+        insideList.insert(stored, at: insideList.firstIndex { $0 > stored } ?? insideList.endIndex)
+    }
+
     // MARK: - Per-fence rules
 
     private func startIfNeeded(_ time: UTCTime, _ emit: (GeofenceEvent) throws -> Void) rethrows {
