@@ -16,8 +16,20 @@ public enum Sentence: Equatable, Sendable {
 
     /// Decodes by sentence type, whatever the talker.
     public init(_ raw: RawSentence) {
+        self.init(raw, fields: Fields(raw.body))
+    }
+
+    /// Decodes only the types fix assembly reads; GSV, TXT and the rest become `.other` without
+    /// their fields being scanned (half of a typical stream is GSV).
+    public init(forFixes raw: RawSentence) {
+        switch raw.address.type {
+        case .gga, .rmc, .gll, .gns, .gsa, .gst, .vtg, .zda: self.init(raw, fields: Fields(raw.body))
+        default: self = .other(raw.address.type)
+        }
+    }
+
+    private init(_ raw: RawSentence, fields: borrowing Fields) {
         let type = raw.address.type
-        let fields = Fields(raw.body)
         switch type {
         case .gga: self = .gga(GGA(fields))
         case .rmc: self = .rmc(RMC(fields))

@@ -118,7 +118,7 @@ final class CaptureReader: @unchecked Sendable {
             do {
                 try CaptureInput.read(descriptor) { chunk in
                     decoder.push(
-                        chunk, onSentence: { _, _ in }, onFix: { self.push(.fix($0), at: $0.time) },
+                        chunk, onFix: { self.push(.fix($0), at: $0.time) },
                         onNoFix: { self.push(.silentCycle($0), at: $0.time) })
                     progress?.advance(by: chunk.count)
                 }

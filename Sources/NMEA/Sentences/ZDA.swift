@@ -9,7 +9,7 @@ public struct ZDA: Equatable, Sendable {
     public var localZoneHours: Int?
     public var localZoneMinutes: Int?
 
-    public init(_ f: Fields) {
+    public init(_ f: borrowing Fields) {
         time = f.timeOfDay(1)
         day = f.integer(2)
         month = f.integer(3)
