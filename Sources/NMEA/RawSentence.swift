@@ -125,15 +125,6 @@ public struct SentenceType: Hashable, Sendable, CustomStringConvertible {
         self.length = length
     }
 
-    init(_ literal: StaticString) {
-        var packed: UInt64 = 0
-        let count = literal.utf8CodeUnitCount
-        literal.withUTF8Buffer { buffer in
-            for (index, byte) in buffer.enumerated() { packed |= UInt64(byte) << (8 * UInt64(index)) }
-        }
-        self.init(packed: packed, length: count)
-    }
-
     public var description: String { SentenceAddress.text(packed, length) }
 
     // Constants rather than stored statics: dispatch compares against immediates, with no lazy

@@ -19,15 +19,6 @@ public enum Sentence: Equatable, Sendable {
         self.init(raw, fields: Fields(raw.body))
     }
 
-    /// Decodes only the types fix assembly reads; GSV, TXT and the rest become `.other` without
-    /// their fields being scanned (half of a typical stream is GSV).
-    public init(forFixes raw: RawSentence) {
-        switch raw.address.type {
-        case .gga, .rmc, .gll, .gns, .gsa, .gst, .vtg, .zda: self.init(raw, fields: Fields(raw.body))
-        default: self = .other(raw.address.type)
-        }
-    }
-
     private init(_ raw: RawSentence, fields: borrowing Fields) {
         let type = raw.address.type
         switch type {
