@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Geofence
 import NMEA
+import Store
 import SystemPackage
 
 #if canImport(Glibc)
@@ -29,6 +30,9 @@ public struct ReplayJob {
     public var ringCapacity = 4096
     /// Draws a progress bar on standard error (only when it is a terminal).
     public var showsProgress = false
+    /// The SPEC §8 state file: restored at the start, and every fix's events are committed to it
+    /// before they reach the sinks.
+    public var statePath: String?
 
     public init(captures: [CaptureInput], fencesPath: String) {
         self.captures = captures
@@ -45,8 +49,15 @@ public struct ReplayJob {
     /// throw `InputError` before anything is printed.
     public func run(sinks: [EventSink]) throws -> Summary {
         let fences = try FenceFile.load(fencesPath)
+        let store: StateStore?
+        do {
+            store = try statePath.map { path throws(StoreError) in try StateStore(path: path) }
+        } catch {
+            throw InputError(message: error.description)
+        }
         let opened = try CaptureInput.open(captures)
         let engine = EventEngine(fences: fences, settings: settings)
+        if let store { engine.restore(try store.fenceStates()) }
         let ring = SPSCRing<EngineInput>(capacity: ringCapacity)
         let doorbell = DispatchSemaphore(value: 0)
         let reader = CaptureReader(opened: opened, ring: ring, doorbell: doorbell, speed: speed, showsProgress: showsProgress)
@@ -55,11 +66,8 @@ public struct ReplayJob {
         readerThread.start()
 
         var summary = Summary()
-        let deliver: (GeofenceEvent) -> Void = { event in
-            summary.events += 1
-            let outgoing = OutgoingEvent(event, fences: fences)
-            for sink in sinks { sink.deliver(outgoing, fences: fences) }
-        }
+        var batch: [OutgoingEvent] = []
+        let collect: (GeofenceEvent) -> Void = { batch.append(OutgoingEvent($0, fences: fences)) }
         consume: while true {
             guard let input = ring.pop() else {
                 doorbell.wait()
@@ -68,12 +76,20 @@ public struct ReplayJob {
             switch input {
             case .fix(let fix):
                 summary.fixes += 1
-                engine.process(fix, deliver)
+                engine.process(fix, collect)
             case .silentCycle(let cycle):
-                if let time = cycle.time { engine.tick(time, deliver) }
+                if let time = cycle.time { engine.tick(time, collect) }
             case .endOfInput:
                 break consume
             }
+            guard !batch.isEmpty else { continue }
+            // Durable first, printed second: a kill at any moment loses no printed event.
+            let delivered = try store?.commit(events: batch, insideStates: engine.snapshot(), fences: fences) ?? batch
+            for outgoing in delivered {
+                summary.events += 1
+                for sink in sinks { sink.deliver(outgoing, fences: fences) }
+            }
+            batch.removeAll(keepingCapacity: true)
         }
         for sink in sinks { sink.finish() }
         summary.overflow = ring.overflow

@@ -31,6 +31,9 @@ struct Replay: ParsableCommand {
     @Flag(help: "Print events as JSON Lines.")
     var json = false
 
+    @Option(help: ArgumentHelp("State file (SPEC §8): fence states restored at the start, events logged.", valueName: "path"))
+    var state: String?
+
     @OptionGroup var semantics: SemanticsOptions
 
     func validate() throws {
@@ -51,6 +54,7 @@ struct Replay: ParsableCommand {
         job.speed = try replaySpeed()
         job.settings = semantics.settings
         job.showsProgress = true
+        job.statePath = state
         let style: ConsoleSink.Style = json ? .json : .human(color: isatty(1) == 1)
         _ = try runReportingInputErrors { try job.run(sinks: [ConsoleSink(style: style)]) }
     }

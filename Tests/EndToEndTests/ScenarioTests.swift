@@ -78,3 +78,44 @@ import Testing
         }
     }
 }
+
+@Suite struct ReplayStateTests {
+    /// The gym capture replayed in two halves with one state file, as a run restarted in the middle
+    /// of the visit: the second half gives no second enter, and the visit counts from the first
+    /// half's enter.
+    @Test func stateCarriesAVisitAcrossARestart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // "\r\n" is one Character in Swift: split the text on the two-byte line end itself.
+        let lines = try String(contentsOf: packageRoot.appendingPathComponent("captures/gym/capture.nmea"), encoding: .utf8)
+            .components(separatedBy: "\r\n")
+        let half = lines.count / 2 - (lines.count / 2) % 3  // whole GGA/RMC/GSA epochs
+        let first = folder.appendingPathComponent("first.nmea"), second = folder.appendingPathComponent("second.nmea")
+        try lines[..<half].joined(separator: "\r\n").appending("\r\n").write(to: first, atomically: true, encoding: .utf8)
+        try lines[half...].joined(separator: "\r\n").write(to: second, atomically: true, encoding: .utf8)
+        let state = folder.appendingPathComponent("state.sqlite").path
+
+        func types(_ capture: URL) throws -> [String] {
+            let result = try runGPSFence(["replay", capture.path, "--fences", "captures/gym/fences.geojson", "--json", "--state", state])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String
+            }
+        }
+        let firstTypes = try types(first)
+        #expect(firstTypes == ["registered", "enter", "dwell"], "\(firstTypes)")
+        let resumed = try runGPSFence(["replay", second.path, "--fences", "captures/gym/fences.geojson", "--json", "--state", state])
+        let events = resumed.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(events.compactMap { $0["type"] as? String } == ["registered", "exit", "visit"])
+        #expect(events.last?["duration"] as? Double == 1248)
+        let mode = try FileManager.default.attributesOfItem(atPath: state)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        // The same second half again: the saved state is now "outside" (the visit ended), so its
+        // first fix is a new initial enter, and the dwell follows; the exit and the visit are the
+        // same events as before (same ids) and are not printed or logged twice.
+        let replayed = try types(second)
+        #expect(replayed == ["enter", "dwell"], "\(replayed)")
+    }
+}
