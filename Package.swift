@@ -66,6 +66,7 @@ let package = Package(
         .testTarget(name: "GeofenceTests", dependencies: ["Geofence", "NMEA"], exclude: ["Fixtures"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "NMEA"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA"]),
+        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),
     ],
     swiftLanguageModes: [.v6]
