@@ -64,7 +64,7 @@ let package = Package(
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
         .testTarget(name: "GeofenceTests", dependencies: ["Geofence", "NMEA"], exclude: ["Fixtures"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "NMEA"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "NMEA", "Store", "Alerts", "Geofence"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),
