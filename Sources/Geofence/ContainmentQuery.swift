@@ -34,30 +34,34 @@ extension FenceSet {
         points.withUnsafeBufferPointer { fences(containing: $0, into: &out, scratch: hits) }
     }
 
-    /// One cell per grid level: SIMD over the cell's circles, band-indexed point-in-polygon over its
-    /// polygons (after their box test).
+    /// One cell per grid level: SIMD over the cell's circles, then the box test and band-indexed
+    /// point-in-polygon for its polygons.
     @inline(__always)
     func collect(lat: Double, lon: Double, into hits: FenceHits) {
         var ux = 0.0, uy = 0.0, uz = 0.0, haveUnit = false
         let polygons = self.polygons
-        for level in levels {
+        let views = levelViews.base
+        for l in 0..<levelViews.count {
+            let level = views[l]
             let cell = level.cell(x: lon, y: lat)
             if cell < 0 { continue }
-            let cs = Int(level.circleStart[cell]), ce = Int(level.circleStart[cell + 1])
+            let cs = Int(level.starts[2 * cell]), ps = Int(level.starts[2 * cell + 1])
+            let ce = Int(level.starts[2 * cell + 2]), pe = Int(level.starts[2 * cell + 3])
             if cs < ce {
                 if !haveUnit {
                     (ux, uy, uz) = Geodesy.unitVector(lat: lat, lon: lon)
                     haveUnit = true
                 }
-                let fence = level.cfence.base
-                CircleKernel.scan(ux: ux, uy: uy, uz: uz, cx: level.cx.base, cy: level.cy.base, cz: level.cz.base,
-                                  limit: level.climit.base, from: cs, to: ce) { hits.append(fence[$0]) }
+                let fence = level.cfence
+                CircleKernel.scan(ux: ux, uy: uy, uz: uz, blocks: level.cblocks, from: cs, to: ce) { hits.append(fence[$0]) }
             }
-            let ps = Int(level.polyStart[cell]), pe = Int(level.polyStart[cell + 1])
             var k = ps
             while k < pe {
-                let p = Int(level.poly[k])
-                if polygons.contains(p, x: lon, y: lat) { hits.append(polygons.fence[p]) }
+                let b = level.pbox[k]
+                if lon >= b[0] && lat >= b[1] && lon <= b[2] && lat <= b[3] {
+                    let p = Int(level.poly[k])
+                    if polygons.containsInBox(p, x: lon, y: lat) { hits.append(polygons.fence[p]) }
+                }
                 k += 1
             }
         }

@@ -15,6 +15,7 @@ public final class FenceSet: Sendable {
     let circleLat: [Double], circleLon: [Double], circleRadius: [Double]
     let polygons: FrozenPolygons
     let levels: [GridLevel]
+    let levelViews: FrozenArray<LevelView>
 
     init(builder b: FenceSetBuilder, cellScale: Double) {
         count = b.ids.count
@@ -48,6 +49,7 @@ public final class FenceSet: Sendable {
                                    shape: ~Int32(i)))
         }
         levels = GridBuilder.build(items: items, circles: b.circles, unit: (ux, uy, uz, limit), cellScale: cellScale)
+        levelViews = FrozenArray(levels.map(\.view))
     }
 
     /// Metadata of fence `index` (file order).

@@ -20,7 +20,15 @@ public struct FenceSetBuilder {
 
     public init(file: String = "<fences>", expectedCount: Int = 0) {
         self.file = file
-        if expectedCount > 0 { seen.reserveCapacity(expectedCount) }
+        if expectedCount > 0 {
+            seen.reserveCapacity(expectedCount)
+            ids.reserveCapacity(expectedCount)
+            names.reserveCapacity(expectedCount)
+            kinds.reserveCapacity(expectedCount)
+            shapeIndex.reserveCapacity(expectedCount)
+            settingsIndex.reserveCapacity(expectedCount)
+            propertiesEnd.reserveCapacity(expectedCount)
+        }
     }
 
     public var count: Int { ids.count }
@@ -131,8 +139,10 @@ public struct FenceSetBuilder {
     }
 
     /// Builds the index and freezes the arrays. `cellScale` tunes the grid (see `GridBuilder`).
-    public func build(cellScale: Double = 1) -> FenceSet {
-        FenceSet(builder: self, cellScale: cellScale)
+    public consuming func build(cellScale: Double = 2) -> FenceSet {
+        seen = [:]  // the id table is only needed while adding
+        scratch = []
+        return FenceSet(builder: self, cellScale: cellScale)
     }
 }
 

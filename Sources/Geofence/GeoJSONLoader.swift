@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Streams a GeoJSON FeatureCollection (RFC 7946) into a `FenceSetBuilder` without building a
 /// document tree: coordinates go straight into one reused flat buffer, properties are kept as the
 /// raw JSON text of the object, and only the keys that matter are decoded.
@@ -10,6 +16,8 @@ struct GeoJSONLoader {
     /// ends[1]: ring ends (in positions); ends[2]: part ends (in rings); ends[3]: multipolygon ends.
     var ends: [[Int]] = [[], [], [], [], []]
     var featureIndex = 0
+    /// The bytes are a read-only file mapping whose parsed pages may be dropped.
+    var releasable = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
         scanner = JSONScanner(bytes)
@@ -73,9 +81,11 @@ struct GeoJSONLoader {
     mutating func features() throws {
         try scanner.expect(0x5B, "the features array '['")
         if scanner.consume(0x5D) { return }
+        var released = 0
         repeat {
             try feature()
             featureIndex += 1
+            if scanner.pos - released > 32 << 20 { released = releasePages(upTo: scanner.pos) }
         } while try scanner.next(close: 0x5D)
     }
 
@@ -251,6 +261,17 @@ struct GeoJSONLoader {
             ends[depth].append(depth == 1 ? coords.count / 2 : ends[depth - 1].count)
         }
         return depth
+    }
+
+    /// Drops the file pages already parsed, so a file of hundreds of MB is never all resident.
+    /// Returns the new release mark (page aligned). Only effective for memory-mapped files.
+    func releasePages(upTo pos: Int) -> Int {
+        let page = 4096
+        let base = Int(bitPattern: scanner.base)
+        guard releasable, base % page == 0 else { return pos }
+        let end = (pos / page) * page
+        _ = madvise(UnsafeMutableRawPointer(mutating: scanner.base), end, MADV_DONTNEED)
+        return end
     }
 
     func snippet(_ start: Int) -> String {

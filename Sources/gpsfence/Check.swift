@@ -60,10 +60,11 @@ struct Check: ParsableCommand {
         try runReportingInputErrors {
             let t0 = monotonicSeconds()
             let set: FenceSet
-            do { set = try FenceSet.load(path: fences) } catch let e as FenceLoadError { throw InputError(message: e.message) }
+            do { set = try FenceSet.load(path: fences, cellScale: Double(String(cString: getenv("GPSFENCE_CELL_SCALE") ?? strdup("1"))) ?? 1) } catch let e as FenceLoadError { throw InputError(message: e.message) }
             let t1 = monotonicSeconds()
             if stats {
-                OutputWriter.standardError.write(line: "loaded \(set.count) fences in \(String(format3(t1 - t0))) s")
+                OutputWriter.standardError.write(
+                    line: "loaded \(set.count) fences in \(format3(t1 - t0)) s; resident \(memoryStatus())")
             }
             if let points {
                 try checkPoints(set, path: points, loadedAt: t1)
@@ -236,4 +237,20 @@ func formatMetres(_ v: Double) -> String {
     let dm = Int((v * 10).rounded())
     let sign = dm < 0 ? "-" : ""
     return "\(sign)\(abs(dm) / 10).\(abs(dm) % 10)"
+}
+
+/// "VmRSS now, VmHWM peak" from /proc/self/status (Linux), for --stats.
+func memoryStatus() -> String {
+    guard let f = fopen("/proc/self/status", "r") else { return "unknown" }
+    defer { fclose(f) }
+    var rss = "?", peak = "?"
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, 256, f) != nil {
+        let text = String(cString: line)
+        let value = text.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? "?"
+        if text.hasPrefix("VmRSS:") { rss = value }
+        if text.hasPrefix("VmHWM:") { peak = value }
+    }
+    let mb = { (kb: String) in Int(kb).map { String($0 / 1024) } ?? kb }
+    return "\(mb(rss)) MB (peak \(mb(peak)) MB)"
 }
