@@ -34,7 +34,8 @@ public struct FenceSetBuilder {
     public var count: Int { ids.count }
 
     func error(_ problem: String, id: FenceID?) -> FenceLoadError {
-        FenceLoadError(file: file, featureIndex: ids.count, featureID: id?.json, problem: problem)
+        FenceLoadError(file: file, featureIndex: ids.count, featureID: (id ?? .number(String(ids.count))).json,
+                       problem: problem)
     }
 
     /// Adds a fence from in-memory geometry. `id` nil means the feature's index in the file.

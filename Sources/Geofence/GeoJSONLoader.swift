@@ -33,8 +33,11 @@ struct GeoJSONLoader {
                               problem: "malformed JSON at line \(line), column \(column): \(e.problem)")
     }
 
+    /// A problem with the current feature, found once it has been read whole: without an id, its
+    /// id is its index.
     func featureError(_ problem: String, id: FenceID?) -> FenceLoadError {
-        FenceLoadError(file: file, featureIndex: featureIndex, featureID: id?.json, problem: problem)
+        FenceLoadError(file: file, featureIndex: featureIndex, featureID: (id ?? .number(String(featureIndex))).json,
+                       problem: problem)
     }
 
     mutating func load() throws(FenceLoadError) -> FenceSetBuilder {
@@ -190,7 +193,9 @@ struct GeoJSONLoader {
         if scanner.atNumber() {
             let start = scanner.pos
             let v = try scanner.number()
-            guard v.isFinite else { throw featureError("id is not a finite number", id: nil) }
+            guard v.isFinite else {
+                throw FenceLoadError(file: file, featureIndex: featureIndex, problem: "id is not a finite number")
+            }
             return .number(String(decoding: UnsafeBufferPointer(start: scanner.base + start, count: scanner.pos - start),
                                   as: UTF8.self))
         }
@@ -198,7 +203,8 @@ struct GeoJSONLoader {
         let start = scanner.pos
         try scanner.skipValue()
         let text = String(decoding: UnsafeBufferPointer(start: scanner.base + start, count: scanner.pos - start), as: UTF8.self)
-        throw featureError("id must be a string or a number, not \(text.prefix(40))", id: nil)
+        throw FenceLoadError(file: file, featureIndex: featureIndex,
+                             problem: "id must be a string or a number, not \(text.prefix(40))")
     }
 
     /// Parses a coordinates value into `coords` and `ends`; returns its nesting depth (0 for a

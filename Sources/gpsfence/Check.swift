@@ -17,6 +17,7 @@ struct Check: ParsableCommand {
 
             Examples:
               gpsfence check --fences fences.geojson 41.8781 -87.6298
+              gpsfence check --fences gyms.csv 41.8781 -87.6298 --nearest 3
               gpsfence check --fences fences.geojson --points points.csv > hits.jsonl
             """
     )
@@ -33,31 +34,35 @@ struct Check: ParsableCommand {
     @Flag(help: "Print load and query timings on standard error.")
     var stats = false
 
-    @Argument(help: ArgumentHelp("Latitude and longitude in degrees (negative allowed: '-- 41.9 -87.6' or '41.9 -87.6').",
+    @Argument(parsing: .allUnrecognized,
+              help: ArgumentHelp("Latitude and longitude in degrees (negative values need no quoting).",
                                  valueName: "lat lon"))
-    var coordinates: [Double] = []
+    var coordinates: [String] = []
 
-    func validate() throws {
+    /// The point from LAT LON; bad usage is a message and exit status 2 (SPEC §9).
+    func point() throws -> GeoPoint? {
         if points != nil && !coordinates.isEmpty {
-            throw ValidationError("give either LAT LON or --points FILE, not both")
+            throw InputError(message: "give either LAT LON or --points FILE, not both")
         }
-        if points == nil && coordinates.count != 2 {
-            throw ValidationError("give a point as LAT LON, or --points FILE")
+        if points != nil { return nil }
+        guard coordinates.count == 2 else {
+            throw InputError(message: coordinates.isEmpty
+                ? "give a point as LAT LON, or --points FILE (see gpsfence check --help)"
+                : "want exactly two numbers LAT LON, got '\(coordinates.joined(separator: " "))'")
         }
-        if coordinates.count == 2 {
-            try checkRange(lat: coordinates[0], lon: coordinates[1])
+        guard let lat = Double(coordinates[0]), let lon = Double(coordinates[1]) else {
+            throw InputError(message: "LAT LON must be numbers, got '\(coordinates.joined(separator: " "))'")
         }
-    }
-
-    func checkRange(lat: Double, lon: Double) throws {
-        guard lat.isFinite, lat >= -90, lat <= 90 else { throw ValidationError("latitude \(lat) is out of range [-90, 90]") }
+        guard lat.isFinite, lat >= -90, lat <= 90 else { throw InputError(message: "latitude \(lat) is out of range [-90, 90]") }
         guard lon.isFinite, lon >= -180, lon <= 180 else {
-            throw ValidationError("longitude \(lon) is out of range [-180, 180]")
+            throw InputError(message: "longitude \(lon) is out of range [-180, 180]")
         }
+        return GeoPoint(lat: lat, lon: lon)
     }
 
     func run() throws {
         try runReportingInputErrors {
+            let single = try point()
             let t0 = monotonicSeconds()
             let set: FenceSet
             do { set = try FenceSet.load(path: fences, cellScale: Double(String(cString: getenv("GPSFENCE_CELL_SCALE") ?? strdup("1"))) ?? 1) } catch let e as FenceLoadError { throw InputError(message: e.message) }
@@ -66,10 +71,10 @@ struct Check: ParsableCommand {
                 OutputWriter.standardError.write(
                     line: "loaded \(set.count) fences in \(format3(t1 - t0)) s; resident \(memoryStatus())")
             }
-            if let points {
+            if let single {
+                checkOne(set, lat: single.lat, lon: single.lon)
+            } else if let points {
                 try checkPoints(set, path: points, loadedAt: t1)
-            } else {
-                checkOne(set, lat: coordinates[0], lon: coordinates[1])
             }
         }
     }
