@@ -14,19 +14,56 @@ extension FenceSet {
         return !hits.isEmpty
     }
 
-    /// Batch path: the fences of every point, appended to `out` (cleared first).
+    /// Batch path: the fences of every point, into `out` (cleared first), in input order.
+    ///
+    /// When the index is much bigger than the caches, the points are visited in grid-cell order
+    /// (chunks of 64k sorted by finest-level cell), so consecutive queries share cache lines; the
+    /// results are put back in input order. Small indexes are queried in input order.
     public func fences(containing points: UnsafeBufferPointer<GeoPoint>, into out: inout FenceBatchHits,
                        scratch hits: FenceHits) {
         out.offsets.removeAll(keepingCapacity: true)
         out.fences.removeAll(keepingCapacity: true)
         out.offsets.reserveCapacity(points.count + 1)
         out.offsets.append(0)
-        for p in points {
-            hits.removeAll()
-            collect(lat: p.lat, lon: Geodesy.normalizedLongitude(p.lon), into: hits)
-            hits.sortUnique()
-            out.fences.append(contentsOf: hits.indices)
-            out.offsets.append(out.fences.count)
+        guard indexBytes > 16 << 20, points.count >= 1024, let finest = levels.first?.view else {
+            for p in points {
+                hits.removeAll()
+                collect(lat: p.lat, lon: Geodesy.normalizedLongitude(p.lon), into: hits)
+                hits.sortUnique()
+                out.fences.append(contentsOf: hits.indices)
+                out.offsets.append(out.fences.count)
+            }
+            return
+        }
+        let chunk = 1 << 16
+        var keys = [UInt64](repeating: 0, count: min(chunk, points.count))
+        var start = [Int](repeating: 0, count: keys.count), length = start
+        var found: [Int32] = []
+        var base = 0
+        while base < points.count {
+            let n = min(chunk, points.count - base)
+            for i in 0..<n {
+                let p = points[base + i]
+                let cell = finest.cell(x: Geodesy.normalizedLongitude(p.lon), y: p.lat)
+                keys[i] = UInt64(bitPattern: Int64(cell < 0 ? Int(Int32.max) : cell)) << 16 | UInt64(i)
+            }
+            keys[0..<n].sort()
+            found.removeAll(keepingCapacity: true)
+            for k in 0..<n {
+                let i = Int(keys[k] & 0xFFFF)
+                let p = points[base + i]
+                hits.removeAll()
+                collect(lat: p.lat, lon: Geodesy.normalizedLongitude(p.lon), into: hits)
+                hits.sortUnique()
+                start[i] = found.count
+                length[i] = hits.count
+                found.append(contentsOf: hits.indices)
+            }
+            for i in 0..<n {
+                out.fences.append(contentsOf: found[start[i]..<(start[i] + length[i])])
+                out.offsets.append(out.fences.count)
+            }
+            base += n
         }
     }
 

@@ -65,7 +65,7 @@ struct Check: ParsableCommand {
             let single = try point()
             let t0 = monotonicSeconds()
             let set: FenceSet
-            do { set = try FenceSet.load(path: fences, cellScale: Double(String(cString: getenv("GPSFENCE_CELL_SCALE") ?? strdup("1"))) ?? 1) } catch let e as FenceLoadError { throw InputError(message: e.message) }
+            do { set = try FenceSet.load(path: fences) } catch let e as FenceLoadError { throw InputError(message: e.message) }
             let t1 = monotonicSeconds()
             if stats {
                 OutputWriter.standardError.write(
