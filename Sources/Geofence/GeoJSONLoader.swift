@@ -210,6 +210,9 @@ struct GeoJSONLoader {
     /// Parses a coordinates value into `coords` and `ends`; returns its nesting depth (0 for a
     /// position) through `depth`, and a problem (non-numeric coordinate, ragged nesting) if any.
     mutating func coordinates(depth: inout Int) throws -> String? {
+        // a repeated "coordinates" member replaces the earlier one
+        coords.removeAll(keepingCapacity: true)
+        for k in ends.indices { ends[k].removeAll(keepingCapacity: true) }
         var problem: String?
         depth = try array(level: 0, problem: &problem)
         return problem
