@@ -26,19 +26,20 @@ extension FenceSet {
         out.offsets.reserveCapacity(points.count + 1)
         out.offsets.append(0)
         guard indexBytes > 16 << 20, points.count >= 1024, let finest = levels.first?.view else {
+            // all results go into `hits` back to back; one copy at the end
+            hits.removeAll()
             for p in points {
-                hits.removeAll()
+                let start = hits.count
                 collect(lat: p.lat, lon: Geodesy.normalizedLongitude(p.lon), into: hits)
-                hits.sortUnique()
-                out.fences.append(contentsOf: hits.indices)
-                out.offsets.append(out.fences.count)
+                hits.sortUnique(from: start)
+                out.offsets.append(hits.count)
             }
+            out.fences.append(contentsOf: hits.indices)
             return
         }
         let chunk = 1 << 16
         var keys = [UInt64](repeating: 0, count: min(chunk, points.count))
         var start = [Int](repeating: 0, count: keys.count), length = start
-        var found: [Int32] = []
         var base = 0
         while base < points.count {
             let n = min(chunk, points.count - base)
@@ -48,19 +49,19 @@ extension FenceSet {
                 keys[i] = UInt64(bitPattern: Int64(cell < 0 ? Int(Int32.max) : cell)) << 16 | UInt64(i)
             }
             keys[0..<n].sort()
-            found.removeAll(keepingCapacity: true)
+            hits.removeAll()
             for k in 0..<n {
                 let i = Int(keys[k] & 0xFFFF)
                 let p = points[base + i]
-                hits.removeAll()
+                let first = hits.count
                 collect(lat: p.lat, lon: Geodesy.normalizedLongitude(p.lon), into: hits)
-                hits.sortUnique()
-                start[i] = found.count
-                length[i] = hits.count
-                found.append(contentsOf: hits.indices)
+                hits.sortUnique(from: first)
+                start[i] = first
+                length[i] = hits.count - first
             }
+            let found = hits.storage
             for i in 0..<n {
-                out.fences.append(contentsOf: found[start[i]..<(start[i] + length[i])])
+                out.fences.append(contentsOf: UnsafeBufferPointer(start: found + start[i], count: length[i]))
                 out.offsets.append(out.fences.count)
             }
             base += n
