@@ -143,7 +143,7 @@ public struct FenceSetBuilder {
     public consuming func build(cellScale: Double = 2) -> FenceSet {
         seen = [:]  // the id table is only needed while adding
         scratch = []
-        return FenceSet(builder: self, cellScale: cellScale)
+        return FenceSet(builder: &self, cellScale: cellScale)
     }
 }
 

@@ -21,7 +21,7 @@ struct PolygonStore {
 
     /// Adds one polygon fence; `ringEnds` are the end positions of its closed rings (all parts).
     mutating func add(fence f: Int32, coordinates c: UnsafeBufferPointer<Double>, ringEnds: ArraySlice<Int>,
-                      edgesPerBand: Int = 4) {
+                      edgesPerBand requested: Int? = nil) {
         var lx = Double.infinity, ly = Double.infinity, hx = -Double.infinity, hy = -Double.infinity
         var edges = 0, start = 0
         for end in ringEnds {
@@ -34,6 +34,9 @@ struct PolygonStore {
         }
         minX.append(lx); minY.append(ly); maxX.append(hx); maxY.append(hy)
         fence.append(f)
+        // about 4 edges per band; 8 for big polygons, where the padding of each band to whole
+        // blocks of four would otherwise cost a third more memory
+        let edgesPerBand = requested ?? (edges > 4096 ? 8 : 4)
         let height = hy - ly
         var bands = edges <= 2 * edgesPerBand || !(height > 0) ? 1 : min(edges / edgesPerBand, 1 << 22)
         var inv = 0.0
