@@ -164,14 +164,7 @@ extension FenceSet {
             hits.storage[w] = hits.storage[k]
             w += 1
         }
-        hits.truncate(w)
-    }
-}
-
-extension FenceHits {
-    func truncate(_ n: Int) {
-        precondition(n <= count)
-        while count > n { removeLast() }
+        hits.count = w
     }
 }
 
