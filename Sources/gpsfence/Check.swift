@@ -41,6 +41,7 @@ struct Check: ParsableCommand {
 
     /// The point from LAT LON; bad usage is a message and exit status 2 (SPEC §9).
     func point() throws -> GeoPoint? {
+        let coordinates = self.coordinates.filter { $0 != "--" }  // '--' before negative numbers is allowed
         if points != nil && !coordinates.isEmpty {
             throw InputError(message: "give either LAT LON or --points FILE, not both")
         }
