@@ -11,19 +11,16 @@ import Darwin
 /// inside the contract's centimetre. Runs are padded to a multiple of four with never-matching
 /// lanes (threshold -1).
 enum CircleKernel {
-    /// Calls `hit(k)` for each entry k in `from ..< to` (a multiple-of-four run) containing the point.
+    /// Calls `hit(k)` for each entry k in `from ..< to` (whole blocks of
+    /// `[x×4, y×4, z×4, chord²×4]`) whose circle contains the point.
     @inline(__always)
-    static func scan(ux: Double, uy: Double, uz: Double,
-                     cx: UnsafePointer<Double>, cy: UnsafePointer<Double>, cz: UnsafePointer<Double>,
-                     limit: UnsafePointer<Double>, from s: Int, to e: Int, _ hit: (Int) -> Void) {
+    static func scan(ux: Double, uy: Double, uz: Double, blocks: UnsafePointer<SIMD4<Double>>, from s: Int, to e: Int,
+                     _ hit: (Int) -> Void) {
         let px = SIMD4<Double>(repeating: ux), py = SIMD4<Double>(repeating: uy), pz = SIMD4<Double>(repeating: uz)
         var i = s
         while i < e {
-            let dx = UnsafeRawPointer(cx + i).loadUnaligned(as: SIMD4<Double>.self) - px
-            let dy = UnsafeRawPointer(cy + i).loadUnaligned(as: SIMD4<Double>.self) - py
-            let dz = UnsafeRawPointer(cz + i).loadUnaligned(as: SIMD4<Double>.self) - pz
-            let d2 = dx * dx + dy * dy + dz * dz
-            let inside = d2 .<= UnsafeRawPointer(limit + i).loadUnaligned(as: SIMD4<Double>.self)
+            let dx = blocks[i] - px, dy = blocks[i + 1] - py, dz = blocks[i + 2] - pz
+            let inside = dx * dx + dy * dy + dz * dz .<= blocks[i + 3]
             if any(inside) {
                 for lane in 0..<4 where inside[lane] { hit(i + lane) }
             }

@@ -32,15 +32,15 @@ extension FenceSet {
     /// Calls `body(x1, y1, x2, y2)` for the edges of polygon `p` in the bands covering the
     /// latitude range (an edge spanning several bands may come more than once).
     func forEachEdge(polygon p: Int, latFrom: Double, latTo: Double, _ body: (Double, Double, Double, Double) -> Void) {
-        let bands = Int(polygons.bandCount[p]), base = Int(polygons.bandBase[p])
+        let h = polygons.headers[p]
+        let bands = Int(h.bandCount), base = Int(h.bandBase)
         var lo = 0, hi = bands - 1
         if latFrom.isFinite && latTo.isFinite {
             if latTo < polygons.minY[p] || latFrom > polygons.maxY[p] { return }
-            lo = bandIndex(latFrom, polygons.bandY0[p], polygons.bandInv[p], bands)
-            hi = bandIndex(latTo, polygons.bandY0[p], polygons.bandInv[p], bands)
+            lo = bandIndex(latFrom, h.y0, h.inv, bands)
+            hi = bandIndex(latTo, h.y0, h.inv, bands)
         }
-        let s = Int(polygons.bandStart[base + lo]), e = Int(polygons.bandStart[base + hi + 1])
-        for k in s..<e { body(polygons.x1[k], polygons.y1[k], polygons.x2[k], polygons.y2[k]) }
+        polygons.forEachEdge(from: Int(polygons.bandStart[base + lo]), to: Int(polygons.bandStart[base + hi + 1]), body)
     }
 
     /// Whether the segment between two fixes passes through fence `index` (touching counts).
@@ -142,15 +142,15 @@ extension FenceSet {
 
     /// Appends every fence whose indexed box may meet `box` (unsorted, with repeats).
     func candidates(in box: BoundingBox, into hits: FenceHits) {
-        for level in levels {
+        for level in levels.map(\.view) {
             guard let (x0, x1, y0, y1) = level.cellRange(box) else { continue }
             for row in y0...y1 {
                 for col in x0...x1 {
                     let cell = row * level.nx + col
-                    for k in Int(level.circleStart[cell])..<Int(level.circleStart[cell + 1]) where level.cfence[k] >= 0 {
+                    for k in Int(level.starts[2 * cell])..<Int(level.starts[2 * cell + 2]) where level.cfence[k] >= 0 {
                         hits.append(level.cfence[k])
                     }
-                    for k in Int(level.polyStart[cell])..<Int(level.polyStart[cell + 1]) {
+                    for k in Int(level.starts[2 * cell + 1])..<Int(level.starts[2 * cell + 3]) {
                         hits.append(polygons.fence[Int(level.poly[k])])
                     }
                 }
@@ -164,14 +164,7 @@ extension FenceSet {
             hits.storage[w] = hits.storage[k]
             w += 1
         }
-        hits.truncate(w)
-    }
-}
-
-extension FenceHits {
-    func truncate(_ n: Int) {
-        precondition(n <= count)
-        while count > n { removeLast() }
+        hits.count = w
     }
 }
 

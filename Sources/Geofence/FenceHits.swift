@@ -2,7 +2,7 @@
 /// only when a query finds more fences than it has ever held, so in steady state a query allocates
 /// nothing. Not thread-safe: one per thread.
 public final class FenceHits: @unchecked Sendable {
-    public private(set) var count = 0
+    public internal(set) var count = 0
     var storage: UnsafeMutablePointer<Int32>
     var capacity: Int
 
@@ -81,8 +81,4 @@ public struct FenceBatchHits: Sendable {
     public init() {}
     public var pointCount: Int { offsets.count - 1 }
     public func fences(ofPoint i: Int) -> ArraySlice<Int32> { fences[offsets[i]..<offsets[i + 1]] }
-}
-
-extension FenceHits {
-    func removeLast() { count -= 1 }
 }

@@ -2,14 +2,17 @@
 extension FenceSet {
     /// Loads a fence file: CSV when the name ends in `.csv`, GeoJSON otherwise. Bad input refuses
     /// the whole file with a `FenceLoadError` naming the file, the feature and the problem.
-    public static func load(path: String, cellScale: Double = 1) throws(FenceLoadError) -> FenceSet {
+    public static func load(path: String, cellScale: Double = 2) throws(FenceLoadError) -> FenceSet {
         try loadBuilder(path: path).build(cellScale: cellScale)
     }
 
     /// Parses and validates a fence file without building the index.
     public static func loadBuilder(path: String) throws(FenceLoadError) -> FenceSetBuilder {
         let bytes = try FileBytes(path: path)
-        return try parse(bytes: bytes.buffer, file: path, csv: path.lowercased().hasSuffix(".csv"))
+        if path.lowercased().hasSuffix(".csv") { return try CSVLoader(bytes: bytes.buffer, file: path).load() }
+        var loader = GeoJSONLoader(bytes: bytes.buffer, file: path)
+        loader.releasable = bytes.mapped
+        return try loader.load()
     }
 
     /// Parses fence text (GeoJSON, or CSV when `csv`); `file` names it in messages.

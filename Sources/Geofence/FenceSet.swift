@@ -15,8 +15,11 @@ public final class FenceSet: Sendable {
     let circleLat: [Double], circleLon: [Double], circleRadius: [Double]
     let polygons: FrozenPolygons
     let levels: [GridLevel]
+    let levelViews: FrozenArray<LevelView>
 
-    init(builder b: FenceSetBuilder, cellScale: Double) {
+    /// Takes the builder's arrays; the big ones are frozen and dropped from the builder one by one,
+    /// so building never holds two copies of the polygon edges.
+    init(builder b: inout FenceSetBuilder, cellScale: Double) {
         count = b.ids.count
         ids = b.ids
         names = b.names
@@ -30,6 +33,8 @@ public final class FenceSet: Sendable {
         circleLon = b.circles.lon
         circleRadius = b.circles.radius
         polygons = b.polygons.frozen()
+        b.polygons = PolygonStore()
+        let p = polygons
         let n = b.circles.count
         var ux = [Double](repeating: 0, count: n), uy = ux, uz = ux, limit = ux
         var items: [IndexItem] = []
@@ -42,12 +47,12 @@ public final class FenceSet: Sendable {
             items.append(IndexItem(box: first, shape: Int32(i)))
             if let second { items.append(IndexItem(box: second, shape: Int32(i))) }
         }
-        let p = b.polygons
         for i in 0..<p.count {
             items.append(IndexItem(box: BoundingBox(minX: p.minX[i], minY: p.minY[i], maxX: p.maxX[i], maxY: p.maxY[i]),
                                    shape: ~Int32(i)))
         }
         levels = GridBuilder.build(items: items, circles: b.circles, unit: (ux, uy, uz, limit), cellScale: cellScale)
+        levelViews = FrozenArray(levels.map(\.view))
     }
 
     /// Metadata of fence `index` (file order).

@@ -20,13 +20,22 @@ public struct FenceSetBuilder {
 
     public init(file: String = "<fences>", expectedCount: Int = 0) {
         self.file = file
-        if expectedCount > 0 { seen.reserveCapacity(expectedCount) }
+        if expectedCount > 0 {
+            seen.reserveCapacity(expectedCount)
+            ids.reserveCapacity(expectedCount)
+            names.reserveCapacity(expectedCount)
+            kinds.reserveCapacity(expectedCount)
+            shapeIndex.reserveCapacity(expectedCount)
+            settingsIndex.reserveCapacity(expectedCount)
+            propertiesEnd.reserveCapacity(expectedCount)
+        }
     }
 
     public var count: Int { ids.count }
 
     func error(_ problem: String, id: FenceID?) -> FenceLoadError {
-        FenceLoadError(file: file, featureIndex: ids.count, featureID: id?.json, problem: problem)
+        FenceLoadError(file: file, featureIndex: ids.count, featureID: (id ?? .number(String(ids.count))).json,
+                       problem: problem)
     }
 
     /// Adds a fence from in-memory geometry. `id` nil means the feature's index in the file.
@@ -131,8 +140,10 @@ public struct FenceSetBuilder {
     }
 
     /// Builds the index and freezes the arrays. `cellScale` tunes the grid (see `GridBuilder`).
-    public func build(cellScale: Double = 1) -> FenceSet {
-        FenceSet(builder: self, cellScale: cellScale)
+    public consuming func build(cellScale: Double = 2) -> FenceSet {
+        seen = [:]  // the id table is only needed while adding
+        scratch = []
+        return FenceSet(builder: &self, cellScale: cellScale)
     }
 }
 

@@ -9,7 +9,8 @@ import Darwin
 final class FileBytes {
     let base: UnsafePointer<UInt8>
     let count: Int
-    private let mapped: Bool
+    /// Whether the bytes are a read-only file mapping (pages can be dropped and re-read).
+    let mapped: Bool
 
     init(path: String) throws(FenceLoadError) {
         let fd = open(path, O_RDONLY)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Streams a GeoJSON FeatureCollection (RFC 7946) into a `FenceSetBuilder` without building a
 /// document tree: coordinates go straight into one reused flat buffer, properties are kept as the
 /// raw JSON text of the object, and only the keys that matter are decoded.
@@ -10,6 +16,8 @@ struct GeoJSONLoader {
     /// ends[1]: ring ends (in positions); ends[2]: part ends (in rings); ends[3]: multipolygon ends.
     var ends: [[Int]] = [[], [], [], [], []]
     var featureIndex = 0
+    /// The bytes are a read-only file mapping whose parsed pages may be dropped.
+    var releasable = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
         scanner = JSONScanner(bytes)
@@ -25,8 +33,11 @@ struct GeoJSONLoader {
                               problem: "malformed JSON at line \(line), column \(column): \(e.problem)")
     }
 
+    /// A problem with the current feature, found once it has been read whole: without an id, its
+    /// id is its index.
     func featureError(_ problem: String, id: FenceID?) -> FenceLoadError {
-        FenceLoadError(file: file, featureIndex: featureIndex, featureID: id?.json, problem: problem)
+        FenceLoadError(file: file, featureIndex: featureIndex, featureID: (id ?? .number(String(featureIndex))).json,
+                       problem: problem)
     }
 
     mutating func load() throws(FenceLoadError) -> FenceSetBuilder {
@@ -73,9 +84,11 @@ struct GeoJSONLoader {
     mutating func features() throws {
         try scanner.expect(0x5B, "the features array '['")
         if scanner.consume(0x5D) { return }
+        var released = 0
         repeat {
             try feature()
             featureIndex += 1
+            if scanner.pos - released > 32 << 20 { released = releasePages(upTo: scanner.pos) }
         } while try scanner.next(close: 0x5D)
     }
 
@@ -180,7 +193,9 @@ struct GeoJSONLoader {
         if scanner.atNumber() {
             let start = scanner.pos
             let v = try scanner.number()
-            guard v.isFinite else { throw featureError("id is not a finite number", id: nil) }
+            guard v.isFinite else {
+                throw FenceLoadError(file: file, featureIndex: featureIndex, problem: "id is not a finite number")
+            }
             return .number(String(decoding: UnsafeBufferPointer(start: scanner.base + start, count: scanner.pos - start),
                                   as: UTF8.self))
         }
@@ -188,12 +203,16 @@ struct GeoJSONLoader {
         let start = scanner.pos
         try scanner.skipValue()
         let text = String(decoding: UnsafeBufferPointer(start: scanner.base + start, count: scanner.pos - start), as: UTF8.self)
-        throw featureError("id must be a string or a number, not \(text.prefix(40))", id: nil)
+        throw FenceLoadError(file: file, featureIndex: featureIndex,
+                             problem: "id must be a string or a number, not \(text.prefix(40))")
     }
 
     /// Parses a coordinates value into `coords` and `ends`; returns its nesting depth (0 for a
     /// position) through `depth`, and a problem (non-numeric coordinate, ragged nesting) if any.
     mutating func coordinates(depth: inout Int) throws -> String? {
+        // a repeated "coordinates" member replaces the earlier one
+        coords.removeAll(keepingCapacity: true)
+        for k in ends.indices { ends[k].removeAll(keepingCapacity: true) }
         var problem: String?
         depth = try array(level: 0, problem: &problem)
         return problem
@@ -251,6 +270,17 @@ struct GeoJSONLoader {
             ends[depth].append(depth == 1 ? coords.count / 2 : ends[depth - 1].count)
         }
         return depth
+    }
+
+    /// Drops the file pages already parsed, so a file of hundreds of MB is never all resident.
+    /// Returns the new release mark (page aligned). Only effective for memory-mapped files.
+    func releasePages(upTo pos: Int) -> Int {
+        let page = 4096
+        let base = Int(bitPattern: scanner.base)
+        guard releasable, base % page == 0 else { return pos }
+        let end = (pos / page) * page
+        _ = madvise(UnsafeMutableRawPointer(mutating: scanner.base), end, MADV_DONTNEED)
+        return end
     }
 
     func snippet(_ start: Int) -> String {

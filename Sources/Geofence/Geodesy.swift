@@ -25,11 +25,10 @@ public enum Geodesy {
 
     /// Unit vector of a point on the sphere. The squared chord between two unit vectors is
     /// 4·hav(θ), so `|p − c|² ≤ 4 sin²(r / 2R)` is the haversine test without trigonometry per pair.
-    @inlinable
+    @inline(__always)
     public static func unitVector(lat: Double, lon: Double) -> (x: Double, y: Double, z: Double) {
-        let p = lat * degree, l = lon * degree
-        let cp = cos(p)
-        return (cp * cos(l), cp * sin(l), sin(p))
+        let p = FastTrig.sincos(lat * degree), l = FastTrig.sincos(lon * degree)
+        return (p.cos * l.cos, p.cos * l.sin, p.sin)
     }
 
     /// Squared chord length of the arc of `radius` metres.

@@ -5,32 +5,44 @@ import Darwin
 #endif
 
 /// One level of the hierarchical grid: a regular grid of (lon, lat) cells over the extent of the
-/// fences assigned to it, with its entries in compressed rows (CSR). Circle entries carry copies
-/// of the circle's unit vector and squared chord so the SIMD kernel reads them contiguously; each
-/// cell's circle run is padded to a multiple of four. Polygon entries are polygon indices.
+/// fences assigned to it, with its entries in compressed rows (CSR). `starts[2c]`, `starts[2c+1]`
+/// are the first circle and polygon entries of cell c (so one cache line holds a cell's ranges).
+/// Circle entries are blocks of four `[x×4, y×4, z×4, chord²×4]` (unit vector and squared chord
+/// copied from the circle, so the SIMD kernel reads 128 contiguous bytes); each cell's circle run
+/// is padded to whole blocks with chord² = -1. Polygon entries carry the polygon's box inline.
 final class GridLevel: @unchecked Sendable {
+    let starts: FrozenArray<Int32>
+    let cblocks: FrozenArray<SIMD4<Double>>
+    let cfence: FrozenArray<Int32>
+    let pbox: FrozenArray<SIMD4<Double>>
+    let poly: FrozenArray<Int32>
+    let view: LevelView
+
+    init(x0: Double, y0: Double, sx: Double, sy: Double, nx: Int, ny: Int, starts: FrozenArray<Int32>,
+         cblocks: FrozenArray<SIMD4<Double>>, cfence: FrozenArray<Int32>, pbox: FrozenArray<SIMD4<Double>>,
+         poly: FrozenArray<Int32>) {
+        self.starts = starts
+        self.cblocks = cblocks
+        self.cfence = cfence
+        self.pbox = pbox
+        self.poly = poly
+        view = LevelView(x0: x0, y0: y0, invX: 1 / sx, invY: 1 / sy, nx: nx, ny: ny, starts: self.starts.base,
+                         cblocks: self.cblocks.base, cfence: self.cfence.base, pbox: self.pbox.base, poly: self.poly.base)
+    }
+
+    var bytes: Int { starts.bytes + cblocks.bytes + cfence.bytes + pbox.bytes + poly.bytes }
+}
+
+/// A level's geometry and raw pointers, for the query loop (no reference counting there). The
+/// pointers stay valid as long as the owning `GridLevel` (held by the `FenceSet`).
+struct LevelView: @unchecked Sendable {
     let x0: Double, y0: Double, invX: Double, invY: Double
     let nx: Int, ny: Int
-    let circleStart: FrozenArray<Int32>
-    let cx: FrozenArray<Double>, cy: FrozenArray<Double>, cz: FrozenArray<Double>, climit: FrozenArray<Double>
-    let cfence: FrozenArray<Int32>
-    let polyStart: FrozenArray<Int32>
-    let poly: FrozenArray<Int32>
-    let cellSizeY: Double
-
-    init(x0: Double, y0: Double, sx: Double, sy: Double, nx: Int, ny: Int, circleStart: [Int32], cx: [Double],
-         cy: [Double], cz: [Double], climit: [Double], cfence: [Int32], polyStart: [Int32], poly: [Int32]) {
-        self.x0 = x0; self.y0 = y0; invX = 1 / sx; invY = 1 / sy; self.nx = nx; self.ny = ny
-        cellSizeY = sy
-        self.circleStart = FrozenArray(circleStart)
-        self.cx = FrozenArray(cx); self.cy = FrozenArray(cy); self.cz = FrozenArray(cz)
-        self.climit = FrozenArray(climit); self.cfence = FrozenArray(cfence)
-        self.polyStart = FrozenArray(polyStart); self.poly = FrozenArray(poly)
-    }
-
-    var bytes: Int {
-        circleStart.bytes + cx.bytes * 4 + cfence.bytes + polyStart.bytes + poly.bytes
-    }
+    let starts: UnsafeMutablePointer<Int32>
+    let cblocks: UnsafeMutablePointer<SIMD4<Double>>
+    let cfence: UnsafeMutablePointer<Int32>
+    let pbox: UnsafeMutablePointer<SIMD4<Double>>
+    let poly: UnsafeMutablePointer<Int32>
 
     /// The cell holding (x, y), or -1 outside the level's extent.
     @inline(__always)
@@ -65,7 +77,8 @@ struct IndexItem {
 
 /// Builds the hierarchical grid. Level k has cells of `s0·2^k` degrees of latitude (and that times
 /// 1/cos(mean latitude) of longitude); a box goes to the lowest level whose cell is at least its
-/// size, so it covers at most 2×2 cells there. `s0` is the median box size (times `cellScale`), so
+/// size, so it covers at most 2×2 cells there. `s0` is the median box size times `cellScale` (2 by
+/// default: measured best on the 10k-mixed and 1M-circle workloads, see docs/fences.md), so
 /// most fences share level 0 and a point query reads one cell per non-empty level. Cells per level
 /// are capped near four per entry, so memory stays proportional to the fences whatever their spread.
 /// Cost: two linear passes per level after one sample sort, O(n).
@@ -137,21 +150,23 @@ enum GridBuilder {
                 }
             }
         }
-        // prefix sums (circle runs padded to multiples of four)
-        var cstart = [Int32](repeating: 0, count: cells + 1)
-        var pstart = [Int32](repeating: 0, count: cells + 1)
+        // prefix sums (circle runs padded to whole blocks of four)
+        // filled in place: no second copy of the big arrays while building
+        let starts = FrozenArray<Int32>(repeating: 0, count: 2 * (cells + 1))
         var ct = 0, pt = 0
         for c in 0..<cells {
-            cstart[c] = Int32(ct); pstart[c] = Int32(pt)
+            starts[2 * c] = Int32(ct); starts[2 * c + 1] = Int32(pt)
             ct += (Int(ccount[c]) + 3) & ~3
             pt += Int(pcount[c])
         }
-        cstart[cells] = Int32(ct); pstart[cells] = Int32(pt)
-        var cx = [Double](repeating: 0, count: ct), cy = cx, cz = cx
-        var climit = [Double](repeating: -1, count: ct)
-        var cfence = [Int32](repeating: -1, count: ct)
-        var poly = [Int32](repeating: 0, count: pt)
-        var cfill = cstart, pfill = pstart
+        starts[2 * cells] = Int32(ct); starts[2 * cells + 1] = Int32(pt)
+        let cblocks = FrozenArray<SIMD4<Double>>(repeating: .zero, count: ct)
+        for b in stride(from: 3, to: ct, by: 4) { cblocks[b] = SIMD4(repeating: -1) }
+        let cfence = FrozenArray<Int32>(repeating: -1, count: ct)
+        let pbox = FrozenArray<SIMD4<Double>>(repeating: .zero, count: pt)
+        let poly = FrozenArray<Int32>(repeating: 0, count: pt)
+        var cfill = [Int32](repeating: 0, count: cells), pfill = cfill
+        for c in 0..<cells { cfill[c] = starts[2 * c]; pfill[c] = starts[2 * c + 1] }
         for (i, item) in items.enumerated() where levelOf[i] == l {
             let (a, b, c, d) = range(item.box)
             for row in c...d {
@@ -159,17 +174,21 @@ enum GridBuilder {
                     let cell = row * nx + col
                     if item.shape >= 0 {
                         let s = Int(item.shape), o = Int(cfill[cell])
-                        cx[o] = unit.x[s]; cy[o] = unit.y[s]; cz[o] = unit.z[s]; climit[o] = unit.limit[s]
+                        let blk = o & ~3, lane = o & 3
+                        cblocks.base[blk][lane] = unit.x[s]; cblocks.base[blk + 1][lane] = unit.y[s]
+                        cblocks.base[blk + 2][lane] = unit.z[s]; cblocks.base[blk + 3][lane] = unit.limit[s]
                         cfence[o] = circleFence[s]
                         cfill[cell] += 1
                     } else {
-                        poly[Int(pfill[cell])] = ~item.shape
+                        let o = Int(pfill[cell])
+                        poly[o] = ~item.shape
+                        pbox[o] = SIMD4(item.box.minX, item.box.minY, item.box.maxX, item.box.maxY)
                         pfill[cell] += 1
                     }
                 }
             }
         }
-        return GridLevel(x0: lx, y0: ly, sx: sx, sy: sy, nx: nx, ny: ny, circleStart: cstart, cx: cx, cy: cy, cz: cz,
-                         climit: climit, cfence: cfence, polyStart: pstart, poly: poly)
+        return GridLevel(x0: lx, y0: ly, sx: sx, sy: sy, nx: nx, ny: ny, starts: starts, cblocks: cblocks,
+                         cfence: cfence, pbox: pbox, poly: poly)
     }
 }

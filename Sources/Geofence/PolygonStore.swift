@@ -1,29 +1,27 @@
-/// Every polygon fence as edges in struct-of-arrays form, grouped per polygon into horizontal bands
-/// (slabs) of equal height: an edge is listed in every band its latitude span touches. A
+/// Every polygon fence as edges in struct-of-arrays blocks, grouped per polygon into horizontal
+/// bands (slabs) of equal height: an edge is listed in every band its latitude span touches. A
 /// point-in-polygon test only needs the edges whose span contains the point's latitude, so it reads
 /// one band and never scans a huge polygon's other edges.
+///
+/// Edges are stored four to a block as `[x1×4, y1×4, x2×4, y2×4]` (one `SIMD4<Double>` each, 128
+/// bytes, two cache lines); each band's run is padded to whole blocks with edges at latitude +∞,
+/// which never cross and are never on the boundary.
 ///
 /// Even-odd crossing over all rings of all parts is exact for valid (Multi)Polygons: holes lie in
 /// their exterior ring and parts are disjoint (they may touch along an antimeridian split).
 struct PolygonStore {
-    // per polygon
     var minX: [Double] = [], minY: [Double] = [], maxX: [Double] = [], maxY: [Double] = []
-    var bandY0: [Double] = [], bandInv: [Double] = []
-    var bandCount: [Int32] = []
-    /// Index into `bandStart` of the polygon's first band; its bands are `bandBase ..< bandBase+count`.
-    var bandBase: [Int32] = []
+    var headers: [PolygonHeader] = []
     var fence: [Int32] = []
-    var vertexCount: [Int32] = []
-    // per band: edges bandStart[b] ..< bandStart[b+1]
+    /// Per band: first edge entry; the bands of polygon p are headers[p].bandBase ..< +bandCount.
     var bandStart: [Int32] = [0]
-    // per band entry (an edge, repeated in each band it spans)
-    var x1: [Double] = [], y1: [Double] = [], x2: [Double] = [], y2: [Double] = []
+    var blocks: [SIMD4<Double>] = []
 
     var count: Int { fence.count }
 
-    /// Adds one polygon fence; `rings` are closed rings of (lon, lat) in any order (all parts).
+    /// Adds one polygon fence; `ringEnds` are the end positions of its closed rings (all parts).
     mutating func add(fence f: Int32, coordinates c: UnsafeBufferPointer<Double>, ringEnds: ArraySlice<Int>,
-                      edgesPerBand: Int = 4) {
+                      edgesPerBand requested: Int? = nil) {
         var lx = Double.infinity, ly = Double.infinity, hx = -Double.infinity, hy = -Double.infinity
         var edges = 0, start = 0
         for end in ringEnds {
@@ -36,7 +34,9 @@ struct PolygonStore {
         }
         minX.append(lx); minY.append(ly); maxX.append(hx); maxY.append(hy)
         fence.append(f)
-        vertexCount.append(Int32(clamping: start - ringEnds.count))
+        // about 4 edges per band; 8 for big polygons, where the padding of each band to whole
+        // blocks of four would otherwise cost a third more memory
+        let edgesPerBand = requested ?? (edges > 4096 ? 8 : 4)
         let height = hy - ly
         var bands = edges <= 2 * edgesPerBand || !(height > 0) ? 1 : min(edges / edgesPerBand, 1 << 22)
         var inv = 0.0
@@ -49,56 +49,58 @@ struct PolygonStore {
             for end in ringEnds {
                 for k in start..<(end - 1) {
                     let a = c[2 * k + 1], b = c[2 * k + 3]
-                    entries += band(max(a, b), ly, inv, bands) - band(min(a, b), ly, inv, bands) + 1
+                    entries += bandIndex(max(a, b), ly, inv, bands) - bandIndex(min(a, b), ly, inv, bands) + 1
                 }
                 start = end
             }
             if entries <= 3 * edges + bands { break }
             bands /= 2
         }
-        bandY0.append(ly); bandInv.append(inv)
-        bandCount.append(Int32(bands))
-        bandBase.append(Int32(bandStart.count - 1))
-        // counting pass, then fill, band by band (CSR)
-        let base = x1.count
+        headers.append(PolygonHeader(y0: ly, inv: inv, bandBase: Int32(bandStart.count - 1), bandCount: Int32(bands)))
         var counts = [Int](repeating: 0, count: bands)
         start = 0
         for end in ringEnds {
             for k in start..<(end - 1) {
                 let a = c[2 * k + 1], b = c[2 * k + 3]
-                for i in band(min(a, b), ly, inv, bands)...band(max(a, b), ly, inv, bands) { counts[i] += 1 }
+                for i in bandIndex(min(a, b), ly, inv, bands)...bandIndex(max(a, b), ly, inv, bands) { counts[i] += 1 }
             }
             start = end
         }
+        let base = blocks.count  // in SIMD4 units: 4 per block of 4 edges
         var offsets = [Int](repeating: 0, count: bands)
         var total = 0
         for i in 0..<bands {
-            offsets[i] = base + total
-            total += counts[i]
+            offsets[i] = base + total  // entry index = base/1 in edge units (base is 4·blocks = edges)
+            total += (counts[i] + 3) & ~3
             bandStart.append(Int32(base + total))
         }
-        x1.append(contentsOf: repeatElement(0, count: total)); y1.append(contentsOf: repeatElement(0, count: total))
-        x2.append(contentsOf: repeatElement(0, count: total)); y2.append(contentsOf: repeatElement(0, count: total))
+        let padding = SIMD4<Double>(repeating: .infinity)
+        for _ in 0..<(total / 4) {
+            blocks.append(.zero); blocks.append(padding); blocks.append(.zero); blocks.append(padding)
+        }
         start = 0
         for end in ringEnds {
             for k in start..<(end - 1) {
                 let ax = c[2 * k], ay = c[2 * k + 1], bx = c[2 * k + 2], by = c[2 * k + 3]
-                for i in band(min(ay, by), ly, inv, bands)...band(max(ay, by), ly, inv, bands) {
-                    let o = offsets[i]
-                    x1[o] = ax; y1[o] = ay; x2[o] = bx; y2[o] = by
-                    offsets[i] = o + 1
+                for i in bandIndex(min(ay, by), ly, inv, bands)...bandIndex(max(ay, by), ly, inv, bands) {
+                    let e = offsets[i], b = e & ~3, lane = e & 3
+                    blocks[b][lane] = ax; blocks[b + 1][lane] = ay; blocks[b + 2][lane] = bx; blocks[b + 3][lane] = by
+                    offsets[i] = e + 1
                 }
             }
             start = end
         }
     }
 
-    @inline(__always)
-    func band(_ y: Double, _ y0: Double, _ inv: Double, _ bands: Int) -> Int {
-        bandIndex(y, y0, inv, bands)
-    }
-
     func frozen() -> FrozenPolygons { FrozenPolygons(self) }
+}
+
+/// Where a polygon's bands are, and how to find the band of a latitude.
+struct PolygonHeader {
+    var y0: Double
+    var inv: Double
+    var bandBase: Int32
+    var bandCount: Int32
 }
 
 /// Band of latitude `y`; monotonic in `y`, so an edge spanning [a, b] is in every band a point with
@@ -113,28 +115,26 @@ func bandIndex(_ y: Double, _ y0: Double, _ inv: Double, _ bands: Int) -> Int {
 
 /// The polygon store behind raw pointers, for the query kernels.
 final class FrozenPolygons: @unchecked Sendable {
-    let minX, minY, maxX, maxY, bandY0, bandInv: FrozenArray<Double>
-    let bandCount, bandBase, bandStart, fence, vertexCount: FrozenArray<Int32>
-    let x1, y1, x2, y2: FrozenArray<Double>
+    let minX, minY, maxX, maxY: FrozenArray<Double>
+    let headers: FrozenArray<PolygonHeader>
+    let bandStart, fence: FrozenArray<Int32>
+    let blocks: FrozenArray<SIMD4<Double>>
     var count: Int { fence.count }
 
     init(_ s: PolygonStore) {
         minX = FrozenArray(s.minX); minY = FrozenArray(s.minY); maxX = FrozenArray(s.maxX); maxY = FrozenArray(s.maxY)
-        bandY0 = FrozenArray(s.bandY0); bandInv = FrozenArray(s.bandInv)
-        bandCount = FrozenArray(s.bandCount); bandBase = FrozenArray(s.bandBase)
-        bandStart = FrozenArray(s.bandStart); fence = FrozenArray(s.fence); vertexCount = FrozenArray(s.vertexCount)
-        x1 = FrozenArray(s.x1); y1 = FrozenArray(s.y1); x2 = FrozenArray(s.x2); y2 = FrozenArray(s.y2)
+        headers = FrozenArray(s.headers)
+        bandStart = FrozenArray(s.bandStart); fence = FrozenArray(s.fence)
+        blocks = FrozenArray(s.blocks)
     }
 
-    var bytes: Int {
-        [minX, minY, maxX, maxY, bandY0, bandInv, x1, y1, x2, y2].reduce(0) { $0 + $1.bytes }
-            + [bandCount, bandBase, bandStart, fence, vertexCount].reduce(0) { $0 + $1.bytes }
-    }
+    var bytes: Int { minX.bytes * 4 + headers.bytes + bandStart.bytes + fence.bytes + blocks.bytes }
 
-    /// Edge-entry range of the band holding latitude `y` in polygon `p`.
+    /// Edge-entry range (multiples of four) of the band holding latitude `y` in polygon `p`.
     @inline(__always)
     func bandRange(_ p: Int, _ y: Double) -> (Int, Int) {
-        let b = Int(bandBase[p]) + bandIndex(y, bandY0[p], bandInv[p], Int(bandCount[p]))
+        let h = headers[p]
+        let b = Int(h.bandBase) + bandIndex(y, h.y0, h.inv, Int(h.bandCount))
         return (Int(bandStart[b]), Int(bandStart[b + 1]))
     }
 
@@ -142,7 +142,23 @@ final class FrozenPolygons: @unchecked Sendable {
     @inline(__always)
     func contains(_ p: Int, x: Double, y: Double) -> Bool {
         if x < minX[p] || x > maxX[p] || y < minY[p] || y > maxY[p] { return false }
+        return containsInBox(p, x: x, y: y)
+    }
+
+    /// The same, for a point already known to be inside the polygon's box.
+    @inline(__always)
+    func containsInBox(_ p: Int, x: Double, y: Double) -> Bool {
         let (s, e) = bandRange(p, y)
-        return PolygonKernel.contains(x: x, y: y, x1: x1.base, y1: y1.base, x2: x2.base, y2: y2.base, from: s, to: e)
+        return PolygonKernel.contains(x: x, y: y, blocks: blocks.base, from: s, to: e)
+    }
+
+    /// Calls `body(x1, y1, x2, y2)` for the real (not padding) edge entries in `from ..< to`.
+    func forEachEdge(from s: Int, to e: Int, _ body: (Double, Double, Double, Double) -> Void) {
+        for k in s..<e {
+            let b = k & ~3, lane = k & 3
+            let ay = blocks[b + 1][lane]
+            if ay == .infinity { continue }
+            body(blocks[b][lane], ay, blocks[b + 2][lane], blocks[b + 3][lane])
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Geofence
 
@@ -59,5 +60,38 @@ import Testing
     @Test func nearest() {
         let near = set.nearestFences(lat: 0, lon: 0.008, count: 2)
         #expect(near.map(\.fence) == [1, 0])
+    }
+}
+
+@Suite struct EngineGeometryAntimeridianTests {
+    @Test func crossingASplitPolygonAcrossTheAntimeridian() throws {
+        let east = square(179.99, -0.01, 180, 0.01), west = square(-180, -0.01, -179.99, 0.01)
+        let set = try fenceSet(collection(multiPolygonFeature(id: "\"dateline\"", parts: [[east], [west]])))
+        let h = FenceHits()
+        // from 0.02° east of the fence to 0.02° west of it, the short way (across 180)
+        set.fences(crossedFrom: GeoPoint(lat: 0, lon: -179.97), to: GeoPoint(lat: 0, lon: 179.97), into: h)
+        #expect(h.array == [0])
+        // the same longitudes 0.05° further north miss it
+        set.fences(crossedFrom: GeoPoint(lat: 0.05, lon: -179.97), to: GeoPoint(lat: 0.05, lon: 179.97), into: h)
+        #expect(h.isEmpty)
+        // heading west from -179.97 reaches the west part's edge at -179.99 after 0.02° (2,224 m)
+        let d = try #require(set.distanceAlongRay(toFence: 0, lat: 0, lon: -179.97, bearing: 270, maxDistance: 5000))
+        #expect(abs(d - 0.02 * Geodesy.metresPerDegree) < 1)
+    }
+
+    @Test func signedDistanceOnAHugePolygonWithALimit() throws {
+        var ring: [(Double, Double)] = []
+        let n = 100_000
+        for k in 0..<n {
+            let a = 2 * Double.pi * Double(k) / Double(n)
+            ring.append((cos(a), sin(a)))  // unit circle in degrees around (0, 0)
+        }
+        ring.append(ring[0])
+        let set = try fenceSet(collection(polygonFeature(id: "0", rings: [ring])))
+        // 0.001° inside the ring at lat 0: 111 m from the boundary
+        let d = set.signedDistance(fence: 0, lat: 0, lon: 0.999, limit: 500)
+        #expect(abs(d + 0.001 * Geodesy.metresPerDegree) < 0.5)
+        // far from the boundary the limit is reported
+        #expect(set.signedDistance(fence: 0, lat: 0, lon: 0, limit: 500) == -500)
     }
 }

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// `gpsfence check` through the real binary (SPEC §9).
+@Suite struct CheckCommandTests {
+    let fences = """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","id":"gym","geometry":{"type":"Point","coordinates":[-87.6298,41.8781]},"properties":{"name":"Gym","radius":100}},
+        {"type":"Feature","id":7,"geometry":{"type":"Polygon","coordinates":[[[-87.64,41.87],[-87.62,41.87],[-87.62,41.89],[-87.64,41.89],[-87.64,41.87]],[[-87.635,41.875],[-87.635,41.877],[-87.633,41.877],[-87.633,41.875],[-87.635,41.875]]]},"properties":{"name":"Loop"}},
+        {"type":"Feature","geometry":{"type":"Point","coordinates":[179.999,-16.5]},"properties":{"radius":500}}
+        ]}
+        """
+
+    func temporaryFile(_ name: String, _ text: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    @Test func pointsFileGivesOneJSONArrayPerLineInFileOrder() throws {
+        let f = try temporaryFile("fences.geojson", fences)
+        let points = """
+            41.8781,-87.6298
+            41.8800,-87.6390
+            41.876,-87.634
+            41.875,-87.634
+
+            # comment
+            -16.5,-179.999
+            0,0
+            """
+        let p = try temporaryFile("points.csv", points)
+        let result = try runGPSFence(["check", "--fences", f, "--points", p])
+        #expect(result.status == 0)
+        // inside both; polygon only; in the hole; on the hole's edge; across the antimeridian; nothing
+        #expect(result.stdout == "[\"gym\",7]\n[7]\n[]\n[7]\n[2]\n[]\n")
+        let stdin = try runGPSFence(["check", "--fences", f, "--points", "-"], stdin: Data("41.8781,-87.6298\n".utf8))
+        #expect(stdin.stdout == "[\"gym\",7]\n")
+    }
+
+    @Test func singlePointListsContainingAndNearestFences() throws {
+        let f = try temporaryFile("fences.geojson", fences)
+        let result = try runGPSFence(["check", "--fences", f, "41.8781", "-87.6298"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("is inside 2 fences"))
+        #expect(result.stdout.contains("id \"gym\" \"Gym\" (circle r=100.0 m)"))
+        #expect(result.stdout.contains("-100.0  id \"gym\""))
+        let separated = try runGPSFence(["check", "--fences", f, "--", "41.8781", "-87.6298"])
+        #expect(separated.status == 0)
+        #expect(separated.stdout.contains("is inside 2 fences"))
+        let outside = try runGPSFence(["check", "--fences", f, "41.8781", "-87.6", "--nearest", "1"])
+        #expect(outside.stdout.hasPrefix("(41.8781, -87.6) is inside no fence"))
+        // 0.02° of longitude east of the polygon at this latitude: 1,655.8 m (0.02° × 111,195 m × cos 41.8781°)
+        #expect(outside.stdout.contains("  1655.8  id 7"))
+    }
+
+    @Test func csvFences() throws {
+        let f = try temporaryFile("gyms.csv", "id,name,lat,lon,radius_m\n1,North,41.9,-87.6,200\nb,\"South, old\",41.8,-87.6,200\n")
+        let p = try temporaryFile("points.csv", "41.9,-87.6\n41.8,-87.6\n41.85,-87.6\n")
+        let result = try runGPSFence(["check", "--fences", f, "--points", p])
+        #expect(result.stdout == "[1]\n[\"b\"]\n[]\n")
+    }
+
+    @Test func badFenceFileIsExitTwoNamingFeatureAndID() throws {
+        let bad = fences.replacingOccurrences(of: "\"radius\":500", with: "\"radius\":-5")
+        let f = try temporaryFile("bad.geojson", bad)
+        let result = try runGPSFence(["check", "--fences", f, "1", "1"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "gpsfence: \(f): feature 2 (id 2): radius -5 must be a positive number of metres\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func badPointsAndUsageAreExitTwo() throws {
+        let f = try temporaryFile("fences.geojson", fences)
+        let p = try temporaryFile("points.csv", "41.9,-87.6\n41.9;-87.6\n")
+        let badLine = try runGPSFence(["check", "--fences", f, "--points", p])
+        #expect(badLine.status == 2)
+        #expect(badLine.stderr.contains("points.csv: line 2: want 'lat,lon', found '41.9;-87.6'"))
+        let range = try runGPSFence(["check", "--fences", f, "91", "0"])
+        #expect(range.status == 2)
+        #expect(range.stderr.contains("latitude 91.0 is out of range"))
+        let missing = try runGPSFence(["check", "--fences", f])
+        #expect(missing.status == 2)
+        let both = try runGPSFence(["check", "--fences", f, "--points", p, "1", "2"])
+        #expect(both.status == 2)
+        let noFile = try runGPSFence(["check", "--fences", "/nonexistent/f.geojson", "1", "2"])
+        #expect(noFile.status == 2)
+        #expect(noFile.stderr.contains("/nonexistent/f.geojson"))
+    }
+
+    @Test func helpHasAnExample() throws {
+        let result = try runGPSFence(["check", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("gpsfence check --fences fences.geojson --points points.csv"))
+    }
+}
