@@ -48,6 +48,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
+        .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Runtime"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),
     ],
     swiftLanguageModes: [.v6]

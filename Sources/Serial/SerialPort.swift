@@ -56,6 +56,15 @@ public final class SerialPort {
         _ = try retryingInterrupts { ioctl(descriptor.rawValue, UInt(TIOCEXCL)) }.get("ioctl(TIOCEXCL)", path)
     }
 
+    /// Whether the port is claimed with TIOCEXCL (root can still open it; others get EBUSY).
+    /// The corresponding C function is `ioctl` with `TIOCGEXCL` (`_IOR('T', 0x40, int)`, which
+    /// Swift cannot import as a macro).
+    public var isExclusive: Bool {
+        var flag: Int32 = 0
+        let result = retryingInterrupts { ioctl(descriptor.rawValue, UInt(0x8004_5440), &flag) }
+        return (try? result.get()) != nil && flag != 0
+    }
+
     /// Changes the line speed and drops whatever arrived at the old one.
     /// The corresponding C functions are `tcsetattr` and `tcflush`.
     public func setRate(_ rate: BaudRate) throws(SerialError) {

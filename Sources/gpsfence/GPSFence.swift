@@ -5,6 +5,6 @@ struct GPSFence: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gpsfence",
         abstract: "Geofence alarms from a USB GPS: decode, check, replay and run.",
-        subcommands: [Decode.self]
+        subcommands: [Decode.self, Simulate.self]
     )
 }
