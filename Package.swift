@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
     ],
     targets: [
         // bytes -> sentences -> typed sentences -> fixes. No I/O, no Foundation.
@@ -38,7 +39,14 @@ let package = Package(
         // persistent state.
         .target(name: "Store", dependencies: ["Geofence"]),
         // reader -> ring -> engine -> sinks.
-        .target(name: "Runtime", dependencies: ["NMEA", "Serial", "Geofence", "Alerts", "Store"]),
+        .target(
+            name: "Runtime",
+            dependencies: [
+                "NMEA", "Serial", "Geofence", "Alerts", "Store",
+                .product(name: "Atomics", package: "swift-atomics"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         // argument parsing and wiring only.
         .executableTarget(
             name: "gpsfence",
@@ -48,6 +56,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "NMEA"]),
         .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Runtime"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),
     ],

@@ -1,5 +1,5 @@
 /// Milliseconds since UTC midnight, as the time fields of NMEA sentences carry it.
-public struct TimeOfDay: Hashable, Comparable, Sendable {
+public struct TimeOfDay: Hashable, Comparable, Sendable, BitwiseCopyable {
     public static let millisecondsPerDay = 86_400_000
     public var milliseconds: Int
 
@@ -67,7 +67,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// A UTC instant with millisecond resolution, counted from 1970-01-01T00:00:00Z (leap seconds are
 /// not counted, as in POSIX time).
-public struct UTCTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct UTCTime: Hashable, Comparable, Sendable, BitwiseCopyable, CustomStringConvertible {
     public var millisecondsSinceEpoch: Int64
 
     public init(millisecondsSinceEpoch: Int64) { self.millisecondsSinceEpoch = millisecondsSinceEpoch }

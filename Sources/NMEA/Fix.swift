@@ -1,6 +1,6 @@
 /// One position fix: everything the receiver said about one epoch (one UTC time of day).
-public struct Fix: Equatable, Sendable {
-    public enum Mode: Int, Sendable {
+public struct Fix: Equatable, Sendable, BitwiseCopyable {
+    public enum Mode: Int, Sendable, BitwiseCopyable {
         case twoD = 2
         case threeD = 3
     }

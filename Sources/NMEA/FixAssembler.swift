@@ -20,10 +20,12 @@ public struct FixAssembler: Sendable {
     /// The last fix type a GSA reported; receivers often send GSA after the cycle's last timed
     /// sentence, so it describes the fix being built next.
     private var lastGSAFixType: Int?
+    private var lastMode: Fix.Mode?
 
     /// The timestamped sentence that ends a cycle, once learned.
     public private(set) var cycleEnder: SentenceAddress?
     private var enderCandidate: SentenceAddress?
+    private var learnsCycleEnd = true
 
     public init(rollover: WeekRollover = .captures, accuracyModel: AccuracyModel = AccuracyModel()) {
         self.rollover = rollover
@@ -33,20 +35,34 @@ public struct FixAssembler: Sendable {
     /// Adds one decoded sentence; calls `emit` for each fix it completes (at most two: the epoch
     /// that a time change closes, and the new one when this very sentence ends it).
     public mutating func add(_ sentence: Sentence, address: SentenceAddress, _ emit: (Fix) throws -> Void) rethrows {
-        if let time = sentence.timeOfDay {
-            if let current = epoch.timeOfDay, current != time {
-                learnCycleEnd()
-                if !epoch.emitted, let fix = makeFix() { try emit(fix) }
-                epoch = Epoch()
-            }
-            epoch.timeOfDay = time
-            epoch.lastTimedAddress = address
-        } else if epoch.emitted {
-            // An untimed sentence after the cycle ended opens the next cycle.
+        if case .gsa(let gsa) = sentence, let fixType = gsa.trustedFixType {
+            lastGSAFixType = fixType
+        }
+        guard let time = sentence.timeOfDay else {
+            // Untimed sentences after the cycle's last timed one (GSA, GSV, VTG) still describe
+            // that cycle, as gpsd takes them; its fix is out already, so only the GSA fix type,
+            // which receivers keep from cycle to cycle, is carried on (above).
+            if !epoch.emitted { epoch.merge(sentence, rollover) }
+            return
+        }
+        if epoch.emitted, epoch.timeOfDay == time {
+            lateSentence(sentence, time: time)
+            return
+        }
+        if let current = epoch.timeOfDay, current != time {
+            learnCycleEnd()
+            if !epoch.emitted, let fix = makeFix() { try emit(fix) }
             epoch = Epoch()
         }
-        merge(sentence)
-        if let ender = cycleEnder, address == ender, epoch.timeOfDay != nil, !epoch.emitted {
+        epoch.timeOfDay = time
+        epoch.lastTimedAddress = address
+        epoch.merge(sentence, rollover)
+        if let date = epoch.date {
+            // Remembered even from cycles without a position: the first fix may come without RMC.
+            lastDate = date
+            lastDateTimeOfDay = time
+        }
+        if let ender = cycleEnder, address == ender, !epoch.emitted {
             epoch.emitted = true
             if let fix = makeFix() { try emit(fix) }
         }
@@ -58,79 +74,33 @@ public struct FixAssembler: Sendable {
         epoch = Epoch()
     }
 
+    /// A sentence of an epoch that was already emitted: the learned cycle end is not where this
+    /// receiver's cycle ends (its cycles vary, as with a 10 Hz GGA and a 1 Hz RMC). Emitting again
+    /// would duplicate the fix, so only its date is kept, and from now on fixes are emitted at
+    /// the time change, which is always right.
+    private mutating func lateSentence(_ sentence: Sentence, time: TimeOfDay) {
+        cycleEnder = nil
+        learnsCycleEnd = false
+        var late = Epoch()
+        late.merge(sentence, rollover)
+        if let date = late.date {
+            lastDate = date
+            lastDateTimeOfDay = time
+        }
+    }
+
+    /// Learns only from cycles that had a position: without a fix, receivers leave the time out of
+    /// some sentences (an empty GGA or RMC), so those cycles end elsewhere.
     private mutating func learnCycleEnd() {
-        guard let last = epoch.lastTimedAddress else { return }
+        guard learnsCycleEnd, epoch.latitude != nil, let last = epoch.lastTimedAddress else { return }
         if last == enderCandidate {
             cycleEnder = last
         } else if cycleEnder != nil, last != cycleEnder {
-            // The receiver changed its cycle (or this one was cut short): start learning again
-            // rather than waiting for a sentence that may no longer come last.
+            // The receiver changed its cycle (or this one was cut short): learn again rather than
+            // wait for a sentence that may no longer come last.
             cycleEnder = nil
         }
         enderCandidate = last
-    }
-
-    private mutating func merge(_ sentence: Sentence) {
-        switch sentence {
-        case .gga(let gga):
-            if let quality = gga.quality, quality > 0 {
-                epoch.setPosition(gga.latitude, gga.longitude)
-                if let altitude = gga.altitude { epoch.altitude = altitude }
-            } else {
-                epoch.noFixReported = true
-            }
-            epoch.quality = gga.quality ?? epoch.quality
-            epoch.satellitesUsed = gga.satellitesUsed ?? epoch.satellitesUsed
-            epoch.hdop = gga.hdop ?? epoch.hdop
-        case .rmc(let rmc):
-            if rmc.isValid {
-                epoch.setPosition(rmc.latitude, rmc.longitude)
-                if let knots = rmc.speedKnots { epoch.speed = knots * Self.metresPerSecondPerKnot }
-                if let track = rmc.track { epoch.track = track }
-            } else {
-                epoch.noFixReported = true
-            }
-            if let day = rmc.day, let month = rmc.month, let year = rmc.twoDigitYear {
-                // Two-digit years: 80-99 are the 1900s (GPS began in 1980), the rest the 2000s.
-                let date = CivilDate(year: year >= 80 ? 1900 + year : 2000 + year, month: month, day: day)
-                if date.isValid { epoch.date = rollover.resolve(date) }
-            }
-        case .gll(let gll):
-            // Early GLL has no status field: its position stands unless another sentence says no fix.
-            if gll.status == nil || gll.isValid {
-                epoch.setPosition(gll.latitude, gll.longitude)
-            } else {
-                epoch.noFixReported = true
-            }
-        case .gns(let gns):
-            if gns.hasFix {
-                epoch.setPosition(gns.latitude, gns.longitude)
-                if let altitude = gns.altitude { epoch.altitude = altitude }
-                epoch.satellitesUsed = gns.satellitesUsed ?? epoch.satellitesUsed
-                epoch.hdop = gns.hdop ?? epoch.hdop
-            } else {
-                epoch.noFixReported = true
-            }
-        case .gsa(let gsa):
-            if let fixType = gsa.fixType, (1...3).contains(fixType) {
-                lastGSAFixType = fixType
-                epoch.gsaFixType = fixType
-            }
-        case .vtg(let vtg):
-            guard vtg.isValid else { break }
-            if let knots = vtg.speedKnots {
-                epoch.speed = knots * Self.metresPerSecondPerKnot
-            } else if let kmh = vtg.speedKmh {
-                epoch.speed = kmh / 3.6
-            }
-            if let track = vtg.trackTrue { epoch.track = track }
-        case .gst(let gst):
-            epoch.gstError = gst.horizontalError ?? epoch.gstError
-        case .zda(let zda):
-            if let date = zda.date { epoch.date = rollover.resolve(date) }
-        case .gsv, .txt, .other:
-            break
-        }
     }
 
     private mutating func makeFix() -> Fix? {
@@ -141,7 +111,13 @@ public struct FixAssembler: Sendable {
         // send GSA after the cycle or stale); otherwise the GSA fix type decides, else 2D.
         let fixType = epoch.gsaFixType ?? lastGSAFixType
         if fixType == 1 && epoch.gsaFixType != nil && epoch.altitude == nil { return nil }
-        let mode: Fix.Mode = epoch.altitude != nil || fixType == 3 ? .threeD : .twoD
+        // Receivers that rotate their sentences (GGA one second, RMC or GLL the next) keep the
+        // dimension of their last solution.
+        let mode: Fix.Mode =
+            if epoch.altitude != nil || fixType == 3 { .threeD } else if fixType == 2 { .twoD } else {
+                lastMode ?? .twoD
+            }
+        lastMode = mode
         let date = resolveDate(timeOfDay)
         return Fix(
             time: date.map { UTCTime(date: $0, timeOfDay: timeOfDay) },
@@ -162,11 +138,7 @@ public struct FixAssembler: Sendable {
     /// The epoch's own date, else the last known one, moved to the next day when the time of day
     /// wrapped past midnight since.
     private mutating func resolveDate(_ timeOfDay: TimeOfDay) -> CivilDate? {
-        if let date = epoch.date {
-            lastDate = date
-            lastDateTimeOfDay = timeOfDay
-            return date
-        }
+        if let date = epoch.date { return date }
         guard var date = lastDate else { return nil }
         if timeOfDay.milliseconds + TimeOfDay.millisecondsPerDay / 2 < lastDateTimeOfDay.milliseconds {
             date = CivilDate(daysSinceEpoch: date.daysSinceEpoch + 1)
@@ -195,7 +167,59 @@ private struct Epoch: Sendable {
     var hdop: Double?
     var gstError: Double?
     var gsaFixType: Int?
-    var noFixReported = false
+
+    /// Takes what one sentence says into the  A sentence that reports no fix adds no position.
+    mutating func merge(_ sentence: Sentence, _ rollover: WeekRollover) {
+        switch sentence {
+        case .gga(let gga):
+            if gga.hasRealFix {
+                setPosition(gga.latitude, gga.longitude)
+                if let value = gga.altitude { altitude = value }
+            }
+            quality = gga.quality ?? quality
+            satellitesUsed = gga.satellitesUsed ?? satellitesUsed
+            hdop = gga.hdop ?? hdop
+        case .rmc(let rmc):
+            if rmc.isValid {
+                setPosition(rmc.latitude, rmc.longitude)
+                if let knots = rmc.speedKnots { speed = knots * FixAssembler.metresPerSecondPerKnot }
+                if let value = rmc.track { track = value }
+            }
+            if let day = rmc.day, let month = rmc.month, let year = rmc.twoDigitYear {
+                // Two-digit years: 80-99 are the 1900s (GPS began in 1980), the rest the 2000s.
+                let reported = CivilDate(year: year >= 80 ? 1900 + year : 2000 + year, month: month, day: day)
+                if reported.isValid { date = rollover.resolve(reported) }
+            }
+        case .gll(let gll):
+            // Early GLL has no status field: its position stands unless another sentence says no fix.
+            if gll.status == nil || gll.isValid {
+                setPosition(gll.latitude, gll.longitude)
+            }
+        case .gns(let gns):
+            if gns.hasFix {
+                setPosition(gns.latitude, gns.longitude)
+                if let value = gns.altitude { altitude = value }
+                satellitesUsed = gns.satellitesUsed ?? satellitesUsed
+                hdop = gns.hdop ?? hdop
+            }
+        case .gsa(let gsa):
+            if let fixType = gsa.trustedFixType { gsaFixType = fixType }
+        case .vtg(let vtg):
+            guard vtg.isValid else { break }
+            if let knots = vtg.speedKnots {
+                speed = knots * FixAssembler.metresPerSecondPerKnot
+            } else if let kmh = vtg.speedKmh {
+                speed = kmh / 3.6
+            }
+            if let value = vtg.trackTrue { track = value }
+        case .gst(let gst):
+            gstError = gst.horizontalError ?? gstError
+        case .zda(let zda):
+            if let value = zda.date { date = rollover.resolve(value) }
+        case .gsv, .txt, .other:
+            break
+        }
+    }
 
     mutating func setPosition(_ latitude: Double?, _ longitude: Double?) {
         guard let latitude, let longitude else { return }

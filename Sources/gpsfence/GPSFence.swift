@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct GPSFence: ParsableCommand {
@@ -7,4 +8,20 @@ struct GPSFence: ParsableCommand {
         abstract: "Geofence alarms from a USB GPS: decode, check, replay and run.",
         subcommands: [Decode.self, Simulate.self]
     )
+
+    /// Exit statuses of SPEC §9: 0 success, 1 runtime failure, 2 bad usage or bad input files.
+    /// (ArgumentParser's own code for bad usage is 64.)
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -27,16 +27,26 @@ func runGPSFence(_ arguments: [String], stdin: Data = Data()) throws -> CommandR
     process.standardOutput = output
     process.standardError = errors
     try process.run()
-    input.fileHandleForWriting.write(stdin)
-    try input.fileHandleForWriting.close()
-    // Read both pipes to the end before waiting, so a large output cannot block the child.
-    nonisolated(unsafe) var errorData = Data()
-    let errorReader = Thread { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
-    errorReader.start()
+    // Feed stdin and drain stderr on their own threads while this one drains stdout, so that no
+    // pipe can fill up and block the child.
+    let group = DispatchGroup()
+    let collected = ErrorOutput()
+    DispatchQueue.global().async(group: group) {
+        input.fileHandleForWriting.write(stdin)
+        try? input.fileHandleForWriting.close()
+    }
+    DispatchQueue.global().async(group: group) {
+        collected.data = errors.fileHandleForReading.readDataToEndOfFile()
+    }
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
     process.waitUntilExit()
-    while !errorReader.isFinished { usleep(1000) }
+    let errorData = collected.data
     return CommandResult(
         status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
         stderr: String(decoding: errorData, as: UTF8.self))
+}
+
+private final class ErrorOutput: @unchecked Sendable {
+    var data = Data()
 }

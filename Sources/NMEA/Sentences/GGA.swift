@@ -16,6 +16,19 @@ public struct GGA: Equatable, Sendable {
     public var dgpsAge: Double?
     public var dgpsStation: Int?
 
+    /// Whether the quality describes a real position: 1-6 and 9 (autonomous, differential, PPS,
+    /// RTK, dead reckoning, SBAS). 0 is no fix, 7 a position typed in by hand, 8 a simulator.
+    /// A satellite fix that says it used no satellites (Hemisphere receivers coasting, `1,00`) is
+    /// not believed; dead reckoning (6) needs none.
+    public var hasRealFix: Bool {
+        guard let quality else { return false }
+        switch quality {
+        case 6: return true
+        case 1...5, 9: return satellitesUsed != 0
+        default: return false
+        }
+    }
+
     public init(_ f: Fields) {
         time = f.timeOfDay(1)
         latitude = f.latitude(2, 3)

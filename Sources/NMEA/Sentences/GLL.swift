@@ -16,5 +16,6 @@ public struct GLL: Equatable, Sendable {
         mode = f.character(7)
     }
 
-    public var isValid: Bool { status == 0x41 && mode != 0x4E }
+    /// Status `A`, and a mode that is not no-fix, simulator or manual (see `FAAMode`).
+    public var isValid: Bool { status == 0x41 && FAAMode.isRealFix(mode) }
 }

@@ -14,6 +14,14 @@ public struct GSA: Equatable, Sendable {
     /// NMEA 4.1 GNSS system id (1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou, ...).
     public var systemID: Int?
 
+    /// The fix type, unless the sentence contradicts itself: a 2D or 3D fix with no satellite
+    /// listed (the i.Trek M3 and some SiRF III send `$GPGSA,A,2,,,,,,,,,,,,,50.0,50.0,50.0` while
+    /// they have no fix), or a value outside 1...3.
+    public var trustedFixType: Int? {
+        guard let fixType, (1...3).contains(fixType) else { return nil }
+        return fixType == 1 || satellitesUsed > 0 ? fixType : nil
+    }
+
     public init?(_ f: Fields) {
         guard f.count >= 6 else { return nil }
         selection = f.character(1)

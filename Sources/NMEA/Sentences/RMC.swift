@@ -39,8 +39,9 @@ public struct RMC: Equatable, Sendable {
         navigationalStatus = f.character(13)
     }
 
-    /// Whether the receiver vouches for the position: status `A` and a mode that is not `N`.
+    /// Whether the receiver vouches for a real position: status `A`, and a mode that is not
+    /// `N` (no fix), `S` (simulator) or `M` (manual input).
     public var isValid: Bool {
-        status == 0x41 && mode != 0x4E
+        status == 0x41 && FAAMode.isRealFix(mode)
     }
 }

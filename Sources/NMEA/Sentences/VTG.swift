@@ -24,5 +24,5 @@ public struct VTG: Equatable, Sendable {
         }
     }
 
-    public var isValid: Bool { mode != 0x4E }
+    public var isValid: Bool { FAAMode.isRealFix(mode) }
 }

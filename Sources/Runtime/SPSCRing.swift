@@ -1,0 +1,67 @@
+import Atomics
+
+/// The fixed-capacity single-producer single-consumer ring between the reader thread and the
+/// engine thread (SPEC §2).
+///
+/// - The capacity is fixed at creation and the storage never grows.
+/// - `push` never blocks and never waits for the consumer: when the ring is full the new element
+///   is dropped and counted in `overflow` (the engine is stalled; the reader must keep draining the
+///   port or the kernel's buffer overflows instead, losing bytes mid-sentence).
+/// - Exactly one thread may push and exactly one thread may pop.
+///
+/// The head and tail are monotonically increasing counters (never wrapped, 2^63 elements is
+/// centuries at 10 Hz): the producer publishes `tail` with release ordering after writing the slot,
+/// the consumer publishes `head` with release ordering after reading it, and each side reads the
+/// other's counter with acquire ordering. Elements must be trivially copyable (a `Fix` is), so a
+/// slot can be overwritten without deinitialising it.
+public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
+    public let capacity: Int
+    private let slots: UnsafeMutablePointer<Element>
+    private let mask: Int
+    private let head = ManagedAtomic<Int>(0)
+    private let tail = ManagedAtomic<Int>(0)
+    private let dropped = ManagedAtomic<Int>(0)
+
+    /// - Parameter capacity: rounded up to a power of two, at least 2.
+    public init(capacity: Int) {
+        var size = 2
+        while size < capacity { size <<= 1 }
+        self.capacity = size
+        mask = size - 1
+        slots = .allocate(capacity: size)
+    }
+
+    deinit { slots.deallocate() }
+
+    /// Producer side. Returns false (and counts the element as overflow) when the ring is full.
+    @discardableResult
+    public func push(_ element: Element) -> Bool {
+        let tail = tail.load(ordering: .relaxed)
+        let head = head.load(ordering: .acquiring)
+        guard tail - head < capacity else {
+            dropped.wrappingIncrement(ordering: .relaxed)
+            return false
+        }
+        (slots + (tail & mask)).initialize(to: element)
+        self.tail.store(tail + 1, ordering: .releasing)
+        return true
+    }
+
+    /// Consumer side. Nil when the ring is empty.
+    public func pop() -> Element? {
+        let head = head.load(ordering: .relaxed)
+        let tail = tail.load(ordering: .acquiring)
+        guard head != tail else { return nil }
+        let element = slots[head & mask]
+        self.head.store(head + 1, ordering: .releasing)
+        return element
+    }
+
+    /// Elements waiting; exact on the consumer's thread, a snapshot elsewhere.
+    public var count: Int {
+        tail.load(ordering: .acquiring) - head.load(ordering: .acquiring)
+    }
+
+    /// Elements dropped because the ring was full, since creation.
+    public var overflow: Int { dropped.load(ordering: .relaxed) }
+}
