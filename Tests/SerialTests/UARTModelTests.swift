@@ -30,9 +30,13 @@ import Testing
     }
 
     @Test func aFramingErrorIsDeliveredAsNUL() {
-        // 0x00 sent at 9600 read at 4800: the line is low through where the reader wants its stop bit.
-        let received = UARTModel.receive([0x00], sentAt: BaudRate(9600)!, readAt: BaudRate(4800)!)
+        // 0x00 sent at 4800 read at 9600: nine low sender bits last 18 reader bits, so the line is
+        // still low where the reader samples its stop bit.
+        let received = UARTModel.receive([0x00], sentAt: BaudRate(4800)!, readAt: BaudRate(9600)!)
         #expect(received.map(\.byte) == [0x00])
+        // 0x00 sent at 9600 read at 4800: the reader's last data samples fall on the sender's stop
+        // bit and the idle line after it: 0xF8 with a good stop bit.
+        #expect(UARTModel.receive([0x00], sentAt: BaudRate(9600)!, readAt: BaudRate(4800)!).map(\.byte) == [0xF8])
         // 0xFF sent at 4800 read at 9600: start bit, then high: the reader assembles 0xFE (its second
         // sample is still inside the sender's start bit) with a good stop bit.
         #expect(UARTModel.receive([0xFF], sentAt: BaudRate(4800)!, readAt: BaudRate(9600)!).map(\.byte) == [0xFE])

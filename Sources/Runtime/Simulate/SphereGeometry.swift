@@ -28,6 +28,10 @@ public enum SphereGeometry {
     public static func intermediate(_ a: RoutePoint, _ b: RoutePoint, fraction: Double) -> RoutePoint {
         var altitude: Double?
         if let altitudeA = a.altitude, let altitudeB = b.altitude { altitude = altitudeA + (altitudeB - altitudeA) * fraction }
+        // The ends exactly, not as slerp's rounding leaves them: a route's vertices are what a test
+        // (and a fence at a vertex) compares with.
+        if fraction <= 0 { return RoutePoint(latitude: a.latitude, longitude: a.longitude, altitude: altitude ?? a.altitude) }
+        if fraction >= 1 { return RoutePoint(latitude: b.latitude, longitude: b.longitude, altitude: altitude ?? b.altitude) }
         let angular = distance(a, b) / earthRadius
         guard angular > 1e-12 else {
             return RoutePoint(latitude: a.latitude, longitude: a.longitude, altitude: altitude ?? a.altitude)
