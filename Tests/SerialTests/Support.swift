@@ -34,10 +34,10 @@ final class SimulatorThread: @unchecked Sendable {
     }
 }
 
-/// A GeoJSON-like straight route, walked at `speed`: `count` fixes at `rate` Hz from a fixed time.
+/// A route with a corner: about 99 m east, then 78 m north.
 func straightRoute() -> [RoutePoint] {
-    [RoutePoint(latitude: 42.2806, longitude: -83.7519), RoutePoint(latitude: 42.2806, longitude: -83.7400),
-     RoutePoint(latitude: 42.2900, longitude: -83.7400)]
+    [RoutePoint(latitude: 42.2806, longitude: -83.7519), RoutePoint(latitude: 42.2806, longitude: -83.7507),
+     RoutePoint(latitude: 42.2813, longitude: -83.7507)]
 }
 
 let fixedStart = UTCTime(date: CivilDate(year: 2026, month: 2, day: 3), timeOfDay: TimeOfDay(milliseconds: 36_902_000))
