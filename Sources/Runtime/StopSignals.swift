@@ -15,6 +15,13 @@ public enum StopSignals {
         action.sa_flags = 0  // no SA_RESTART: let a blocking call return EINTR and the loop look at the flag
         sigaction(SIGINT, &action, nil)
         sigaction(SIGTERM, &action, nil)
+        // A parent may have started us with these blocked (a spawning thread's mask is inherited);
+        // a stop request must still get through.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     public static var isRaised: Bool { raised.load(ordering: .relaxed) != 0 }
