@@ -100,3 +100,35 @@ import Testing
         #expect(viaUdev?.map(\.node) == SysfsDevices().devices().map(\.node))
     }
 }
+
+/// The udev rules cover what discovery recognises, and never open a device to every user.
+@Suite struct UdevRulesTests {
+    let rules: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return (try? String(contentsOf: root.appendingPathComponent("udev/60-gpsfence.rules"), encoding: .utf8)) ?? ""
+    }()
+
+    @Test func everyRecognisedIdHasARule() {
+        #expect(!rules.isEmpty)
+        // Garmin's USB receivers speak a binary protocol through the garmin_gps driver by default: recognised
+        // by `devices` (with a note), but not given GPS access rules.
+        for receiver in KnownReceiver.all where receiver.vendorID != 0x091E {
+            for product in receiver.productIDs {
+                let vendor = String(format: "%04x", receiver.vendorID), id = String(format: "%04x", product)
+                #expect(rules.contains(#"ATTRS{idVendor}=="\#(vendor)", ATTRS{idProduct}=="\#(id)""#), "\(receiver.name)")
+            }
+        }
+    }
+
+    @Test func rulesGrantByGroupOrSeatAndKeepModemManagerAway() {
+        let modes = rules.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line -> String? in
+            guard let range = line.range(of: #"MODE=""#) else { return nil }
+            return String(line[range.upperBound...].prefix(4))
+        }
+        #expect(modes == ["0660"])
+        #expect(rules.contains(#"TAG+="uaccess""#))
+        #expect(rules.contains(#"ENV{ID_MM_DEVICE_IGNORE}="1""#))
+        #expect(rules.contains(#"ENV{SYSTEMD_WANTS}+="gpsfence@%k.service""#))
+        #expect(rules.contains(#"SYMLINK+="gps%n""#))
+    }
+}

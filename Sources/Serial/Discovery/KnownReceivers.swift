@@ -34,7 +34,6 @@ public struct KnownReceiver: Sendable, Equatable {
         KnownReceiver(vendorID: 0x0403, productIDs: 0x6001...0x6001, name: "FTDI FT232R", confidence: .bridge),
         KnownReceiver(vendorID: 0x0403, productIDs: 0x6015...0x6015, name: "FTDI FT-X", confidence: .bridge),
         KnownReceiver(vendorID: 0x1A86, productIDs: 0x7523...0x7523, name: "WCH CH340", confidence: .bridge),
-        KnownReceiver(vendorID: 0x0557, productIDs: 0x2008...0x2008, name: "ATEN UC-232A (PL2303)", confidence: .bridge),
     ]
 
     public static func match(vendor: UInt16?, product: UInt16?) -> KnownReceiver? {
