@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import NMEA
 import Runtime
 import Serial
@@ -92,3 +93,7 @@ func readFor(_ port: SerialPort, seconds: Double) throws -> [UInt8] {
     }
     return bytes
 }
+
+/// Every test that times bytes on a pseudo-terminal runs inside this suite, one at a time, so
+/// that autobaud windows and pacing are not squeezed by each other on a 2-core CI machine.
+@Suite(.serialized) struct PseudoTerminalTests {}
