@@ -51,20 +51,32 @@ public struct DevicePermissions: Sendable, Equatable {
         }
     }
 
-    /// The fix for a user who cannot open the device.
-    public var fix: String {
+    /// Why the user cannot open the device.
+    public var explanation: String {
         let user = userName ?? "this user"
         guard let groupName, groupMayReadWrite, groupName != "root" else {
-            return "\(path) is mode \(String(mode, radix: 8)) owned by uid \(ownerUID); give it a group the user is in "
-                + "(see udev/ in the gpsfence sources)"
+            return "\(path) is mode \(String(mode, radix: 8)), owner uid \(ownerUID), group \(groupName ?? String(groupID)): "
+                + "no group the user could join may read and write it"
         }
         if userListedInGroup, !processHasGroup {
-            return "\(path) belongs to group '\(groupName)'; \(user) was added to '\(groupName)' but this login "
-                + "session predates it: log out and back in (or run 'newgrp \(groupName)')"
+            return "\(path) belongs to group '\(groupName)'; \(user) was added to '\(groupName)' but this login session predates it"
         }
-        return "\(path) belongs to group '\(groupName)', which \(user) is not in; fix: "
-            + "sudo usermod -aG \(groupName) $USER, then log out and back in"
+        return "\(path) belongs to group '\(groupName)', which \(user) is not in"
     }
+
+    /// What to do about it.
+    public var remedy: String {
+        guard let groupName, groupMayReadWrite, groupName != "root" else {
+            return "install udev/60-gpsfence.rules (group dialout, mode 0660, uaccess), then unplug and replug the receiver"
+        }
+        if userListedInGroup, !processHasGroup {
+            return "log out and back in (or run 'newgrp \(groupName)')"
+        }
+        return "sudo usermod -aG \(groupName) $USER, then log out and back in"
+    }
+
+    /// Explanation and remedy in one line, for an error message.
+    public var fix: String { explanation + "; fix: " + remedy }
 
     /// The process's effective group and supplementary groups.
     /// The corresponding C function is `getgroups`.

@@ -230,4 +230,45 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         #expect(missing.status == 1)
         #expect(missing.stdout.contains("PROBLEM /dev/ttyNOSUCH9 does not exist"))
     }
+
+    /// Permission denied, for real: the device is given to group dialout (mode 0660) and the binary
+    /// runs as user nobody. Needs root to arrange (CI and this machine run tests as root).
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func permissionDeniedNamesTheGroupAndTheFix() throws {
+        let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", gpsfenceBinary().path]
+        guard let dialout = getgrnam("dialout")?.pointee.gr_gid, try run(asNobody + ["--help"]).status == 0 else {
+            return  // no dialout group, or the build folder is not reachable for nobody: nothing to test
+        }
+        let directory = temporaryDirectory()
+        let route = directory.appendingPathComponent("track.gpx")
+        try gpxTrack(points: 30).text.write(to: route, atomically: true, encoding: .utf8)
+        let simulator = try BackgroundGPSFence(["simulate", route.path, "--baud", "115200", "--loop"])
+        let pty = simulator.readFirstLine()
+        defer {
+            simulator.signal(SIGTERM)
+            _ = simulator.finish()
+        }
+        #expect(chown(pty, 0, dialout) == 0 && chmod(pty, 0o660) == 0)
+        let result = try run(asNobody + ["record", "--device", pty, "--output", "/dev/null", "--duration", "1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("open '\(pty)' failed: Permission denied"))
+        #expect(result.stderr.contains("belongs to group 'dialout', which nobody is not in"))
+        #expect(result.stderr.contains("sudo usermod -aG dialout $USER, then log out and back in"))
+    }
+
+    /// Runs any program, collecting its output.
+    func run(_ command: [String]) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CommandResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                             stderr: String(decoding: err, as: UTF8.self))
+    }
 }

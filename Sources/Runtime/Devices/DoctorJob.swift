@@ -59,7 +59,7 @@ public struct DoctorJob {
                 add(.ok, "\(path): mode \(mode), group \(permissions.groupName ?? String(permissions.groupID)); this user can open it")
             } else {
                 add(.problem, "\(path): mode \(mode), group \(permissions.groupName ?? String(permissions.groupID)); this user cannot open it",
-                    fix: permissions.fix)
+                    fix: permissions.explanation + ": " + permissions.remedy)
             }
             if permissions.isWorldWritable {
                 add(.warning, "\(path) is writable by every user", fix: "install udev/60-gpsfence.rules (group dialout, or uaccess for the desktop user)")
