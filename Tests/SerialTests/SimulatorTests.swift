@@ -108,6 +108,25 @@ extension PseudoTerminalTests {
             #expect(wire.counters.clean == 4)
         }
 
+        @Test func onARealTerminalDeviceTheWireWritesTheSentencesAsTheyAre() throws {
+            // `simulate --device`: here the "device" is the slave of a pseudo-terminal, read at the master.
+            let terminal = try PseudoTerminal.open(rate: BaudRate(9600)!)
+            let port = try SerialPort.open(terminal.slavePath, rate: BaudRate(9600)!)
+            let wire = SimulatedWire(port: .device(port), rate: BaudRate(9600)!)
+            let lines = EpochSentences.lines(for: TrackPlayer.fixes(straightRoute(), rate: 1, speed: 10, start: fixedStart)[0])
+            for line in lines { try wire.send(line) }
+            var received: [UInt8] = []
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+            defer { buffer.deallocate() }
+            while received.count < lines.joined().count {
+                let count = terminal.read(into: buffer, timeout: 1)
+                if count == 0 { break }
+                received += buffer[0..<count]
+            }
+            #expect(received == Array(lines.joined()))
+            #expect(wire.counters.clean == lines.count)
+        }
+
         @Test func withNobodyListeningTheBytesFallOnTheFloor() throws {
             let terminal = try PseudoTerminal.open(rate: BaudRate(115200)!)
             let wire = SimulatedWire(port: .pseudoTerminal(terminal), rate: BaudRate(115200)!)
