@@ -120,6 +120,34 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         }
     }
 
+    @Test func aRecordedCaptureReplayedBySimulateRecordsTheSameFixes() throws {
+        let directory = temporaryDirectory()
+        let route = directory.appendingPathComponent("track.gpx")
+        try gpxTrack(points: 15).text.write(to: route, atomically: true, encoding: .utf8)
+        func simulateAndRecord(_ source: URL, _ capture: URL) throws {
+            let simulator = try BackgroundGPSFence(["simulate", source.path, "--baud", "115200", "--rate", "5"])
+            let pty = simulator.readFirstLine()
+            _ = try runGPSFence(["record", "--device", pty, "--baud", "115200", "--output", capture.path, "--duration", "30"], environment: [:])
+            _ = simulator.finish()
+        }
+        let first = directory.appendingPathComponent("first.nmea"), second = directory.appendingPathComponent("second.nmea")
+        try simulateAndRecord(route, first)
+        try simulateAndRecord(first, second)  // an NMEA capture as the route: replayed with its own timing
+        let original = decodedFixes(try runGPSFence(["decode", first.path]).stdout)
+        let replayed = decodedFixes(try runGPSFence(["decode", second.path]).stdout)
+        #expect(original.count >= 10)
+        #expect(replayed.count >= original.count - 2, "the replay's first epoch may pass before record opens the port")
+        let times = replayed.compactMap { $0["time"] as? String }
+        #expect(times == Array(original.compactMap { $0["time"] as? String }.suffix(times.count)))
+    }
+
+    @Test func recordWithAutoOnAMachineWithoutUSBSaysSo() throws {
+        guard !FileManager.default.fileExists(atPath: "/sys/bus/usb") else { return }
+        let result = try runGPSFence(["record", "--output", temporaryDirectory().appendingPathComponent("x.nmea").path], environment: [:])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no USB bus"))
+    }
+
     @Test func recordStopsCleanlyOnSIGINTWithEveryByteWritten() throws {
         let directory = temporaryDirectory()
         let route = directory.appendingPathComponent("track.gpx")
