@@ -63,14 +63,9 @@ extension PseudoTerminalTests {
             #expect(reader.events.first == "connected 38400")
             #expect(reader.events.dropFirst().first == "lost", "the simulator's exit is a hang-up")
             #expect(memory.recall(simulator.path) == BaudRate(38400))
-            // Autobaud spent two wrong windows (9600, 4800) of 0.5 s; the epochs sent meanwhile were
-            // garbage to the reader. Everything after that arrives: a contiguous run to the route's end.
-            let received = reader.collector.fixes
-            #expect(received.count >= fixes.count - 20)
-            let offset = fixes.count - received.count
-            for (index, fix) in received.enumerated() {
-                #expect(matches(fix, fixes[offset + index]), "fix \(index)")
-            }
+            // The simulator stayed silent until the reader set its rate: every fix of the route arrives.
+            #expect(reader.collector.fixes.count == fixes.count)
+            for (fix, expected) in zip(reader.collector.fixes, fixes) { #expect(matches(fix, expected)) }
         }
 
         @Test func survivesTheSimulatorDyingMidSentenceAndLosesNothingAfterReconnecting() throws {
@@ -118,6 +113,36 @@ extension PseudoTerminalTests {
             let wanted = Array(fixes[..<cut]) + Array(fixes[(cut + 1)...])
             #expect(reader.collector.fixes.count == wanted.count)
             for (fix, expected) in zip(reader.collector.fixes, wanted) { #expect(matches(fix, expected)) }
+        }
+
+        @Test func theLiveSourceReportsConnectFixesAndLossInOrder() throws {
+            let simulator = try SimulatorThread(job: job(rate: 10, speed: 40), rate: 38400, waitForReader: true)
+            let memory = BaudMemory(directory: temporaryDirectory())
+            memory.remember(BaudRate(38400)!, for: simulator.path)
+            let source = LiveFixSource(configuration(simulator.path, memory: memory), rollover: .captures)
+            nonisolated(unsafe) var events: [String] = []
+            let done = Atomic<Bool>(false)
+            Thread {
+                source.run { event in
+                    switch event {
+                    case .fix(let fix): events.append("fix \(fix.time?.description ?? "?")")
+                    case .deviceConnected(_, let rate): events.append("connected \(rate?.description ?? "-")")
+                    case .deviceLost: events.append("lost")
+                    case .problem: events.append("problem")
+                    }
+                }
+                done.store(true, ordering: .releasing)
+            }.start()
+            while !simulator.isFinished { usleep(10_000) }
+            simulator.stop()
+            usleep(300_000)
+            source.stop()
+            while !done.load(ordering: .acquiring) { usleep(1000) }
+            let fixes = TrackPlayer.fixes(straightRoute(), rate: 10, speed: 40, start: fixedStart)
+            #expect(events.first == "connected 38400")
+            let lostIndex = try #require(events.firstIndex(of: "lost"))
+            // Every fix of the route, between the connection and the loss, in order.
+            #expect(Array(events[1..<lostIndex]) == fixes.map { "fix \($0.time)" })
         }
 
         @Test func aDeviceThatIsNotThereIsReportedOnceAndWaitedFor() throws {

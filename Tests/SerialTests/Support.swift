@@ -13,11 +13,18 @@ final class SimulatorThread: @unchecked Sendable {
     private let finished = Atomic<Bool>(false)
     private var thread: Thread?
 
+    /// `waitForReader`: stay silent until a reader has opened the port and set the simulator's
+    /// rate (the line starts at another rate so that this is seen), then a little longer, past the
+    /// reader's `tcflush`: the test then knows that every epoch sent is heard.
     init(job: SimulateJob, rate: Int, waitForReader: Bool = false) throws {
-        terminal = try PseudoTerminal.open(rate: BaudRate(rate)!)
-        wire = SimulatedWire(port: .pseudoTerminal(terminal), rate: BaudRate(rate)!)
+        let lineRate = BaudRate(rate)!
+        terminal = try PseudoTerminal.open(rate: waitForReader ? BaudRate(rate == 1200 ? 2400 : 1200)! : lineRate)
+        wire = SimulatedWire(port: .pseudoTerminal(terminal), rate: lineRate)
         let thread = Thread { [self] in
-            if waitForReader { while !terminal.hasReader, !stopped.load(ordering: .relaxed) { usleep(1000) } }
+            if waitForReader {
+                while !(terminal.hasReader && terminal.lineRate() == lineRate), !stopped.load(ordering: .relaxed) { usleep(1000) }
+                usleep(50_000)
+            }
             try? job.run(wire: wire, now: currentUTCTime, shouldStop: { self.stopped.load(ordering: .relaxed) })
             finished.store(true, ordering: .relaxed)
         }
