@@ -137,3 +137,22 @@ extension PseudoTerminalTests {
         }
     }
 }
+
+@Suite struct SimulateJobTests {
+    @Test func aLoopingTrackKeepsItsClockGoingForward() {
+        var loop = job(rate: 5, speed: 40)
+        loop.loop = true
+        let first = loop.epochs(pass: 0, now: fixedStart)
+        let second = loop.epochs(pass: 1, now: fixedStart)
+        let collector = FixCollector()
+        for epoch in first + second { for line in epoch.lines { collector.push(line) } }
+        collector.decoder.finish { collector.fixes.append($0) }
+        let times = collector.fixes.compactMap { $0.time?.millisecondsSinceEpoch }
+        #expect(times.count == first.count + second.count)
+        // One epoch every 0.2 s (the route's last vertex may come sooner), and one epoch from the
+        // end of a pass to the start of the next.
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 > 0 && $1 - $0 <= 200 })
+        #expect(times[first.count] - times[first.count - 1] == 200)
+        #expect(times[first.count] - times[0] > 0)
+    }
+}

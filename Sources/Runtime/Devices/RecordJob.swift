@@ -50,6 +50,9 @@ public struct RecordJob {
             rateNote = "none (CDC-ACM: the USB link has no baud rate)"
         } else {
             let outcome = try autobaud.detect(port, remembered: memory?.recall(device.path), shouldStop: shouldStop)
+            if outcome.rate == nil, shouldStop() {
+                throw RuntimeFailure(message: "stopped while looking for the baud rate of \(device.path); nothing recorded")
+            }
             guard let found = outcome.rate else {
                 let tried = outcome.attempts.map { "\($0.rate) (\($0.bytes) bytes, \($0.checksummedSentences) sentences)" }
                 throw RuntimeFailure(message: "\(device.path): no valid NMEA at any rate; tried " + tried.joined(separator: ", "))

@@ -55,8 +55,9 @@ public struct SimulateJob: Sendable {
     public func run(wire: SimulatedWire, now: () -> UTCTime, shouldStop: () -> Bool) throws(SerialError) {
         var pass = 0
         var due = monotonicSeconds()
+        let origin = now()  // once: later passes are shifted from the same start
         repeat {
-            for epoch in epochs(pass: pass, now: now()) {
+            for epoch in epochs(pass: pass, now: origin) {
                 while monotonicSeconds() < due {
                     if shouldStop() { return }
                     sleepSeconds(min(0.05, due - monotonicSeconds()))
