@@ -56,3 +56,14 @@ extension PseudoTerminalTests {
         }
     }
 }
+
+@Suite struct KernelConsoleTests {
+    @Test func aSerialConsoleOnTheGPSUARTIsFound() {
+        let pi = "coherent_pool=1M 8250.nr_uarts=1 console=serial0,115200 console=tty1 root=PARTUUID=1-02 rootwait\n"
+        #expect(DoctorJob.kernelConsoleUses("ttyAMA0", commandLine: pi))
+        #expect(DoctorJob.kernelConsoleUses("ttyS0", commandLine: pi))
+        #expect(!DoctorJob.kernelConsoleUses("ttyACM0", commandLine: pi))
+        #expect(DoctorJob.kernelConsoleUses("ttyS0", commandLine: "console=ttyS0,9600n8 quiet"))
+        #expect(!DoctorJob.kernelConsoleUses("ttyAMA0", commandLine: "console=tty1 root=/dev/mmcblk0p2"))
+    }
+}

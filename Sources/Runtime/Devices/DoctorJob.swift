@@ -100,12 +100,18 @@ public struct DoctorJob {
     private func checkConsole(_ path: String, _ add: (Finding.Level, String, String?) -> Void) {
         guard let commandLine = try? String(contentsOfFile: kernelCommandLine, encoding: .utf8) else { return }
         let name = URL(fileURLWithPath: resolvePath(path)).lastPathComponent
-        let consoles = commandLine.split(separator: " ").filter { $0.hasPrefix("console=") }
-            .map { $0.dropFirst("console=".count).split(separator: ",").first.map(String.init) ?? "" }
-        if consoles.contains(where: { $0 == name || ($0 == "serial0" && ["ttyAMA0", "ttyS0"].contains(name)) }) {
+        if Self.kernelConsoleUses(name, commandLine: commandLine) {
             add(.problem, "the kernel console runs on \(name): a login prompt and boot messages share the GPS's UART",
                 "Raspberry Pi: sudo raspi-config -> Interface Options -> Serial Port: login shell NO, hardware YES; then reboot")
         }
+    }
+
+    /// Whether a `console=` argument of the kernel command line names the device (`serial0` is the
+    /// Raspberry Pi's alias for its primary UART, ttyAMA0 or ttyS0).
+    public static func kernelConsoleUses(_ name: String, commandLine: String) -> Bool {
+        let consoles = commandLine.split(whereSeparator: { $0 == " " || $0 == "\n" }).filter { $0.hasPrefix("console=") }
+            .map { $0.dropFirst("console=".count).split(separator: ",").first.map(String.init) ?? "" }
+        return consoles.contains { $0 == name || ($0 == "serial0" && ["ttyAMA0", "ttyS0"].contains(name)) }
     }
 
     private func checkData(_ path: String, _ add: (Finding.Level, String, String?) -> Void) {
