@@ -11,7 +11,6 @@ final class SimulatorThread: @unchecked Sendable {
     let wire: SimulatedWire
     private let stopped = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
-    private var thread: Thread?
 
     /// `waitForReader`: stay silent until a reader has opened the port and set the simulator's
     /// rate (the line starts at another rate so that this is seen), then a little longer, past the
@@ -28,8 +27,7 @@ final class SimulatorThread: @unchecked Sendable {
             try? job.run(wire: wire, now: currentUTCTime, shouldStop: { self.stopped.load(ordering: .relaxed) })
             finished.store(true, ordering: .relaxed)
         }
-        self.thread = thread
-        thread.start()
+        thread.start()  // not kept: the thread holds us until it finishes, never the other way round
     }
 
     var path: String { terminal.slavePath }
