@@ -104,23 +104,34 @@ public final class Reader: Sendable {
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
         defer { buffer.deallocate() }
+        var pathCheckDue = monotonicSeconds() + 1
         while !isStopped {
-                switch try port.read(into: buffer, timeout: 0.1) {
-                case .timeout: continue
-                case .hangUp: throw SerialError(operation: "read", path: port.path, errno: .ioError, hint: "end of file: the device hung up")
-                case .data(let count):
-                    let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-                    if let framer = validator {
-                        // Pinned rate or CDC-ACM: connected once the first checksummed sentence arrives.
-                        var valid = false
-                        framer.push(chunk) { raw in if raw.hasChecksum { valid = true } }
-                        if valid {
-                            validator = nil
-                            connected = true
-                            handler(.connected(path: configuration.path, rate: kind == .cdcACM ? nil : port.rate, kind: kind))
-                        }
+            switch try port.read(into: buffer, timeout: 0.1) {
+            case .timeout:
+                // A silent port may be one whose path has gone or moved on (EIO never comes from a
+                // descriptor nobody writes to any more): look once a second.
+                if monotonicSeconds() >= pathCheckDue {
+                    pathCheckDue = monotonicSeconds() + 1
+                    if !port.isStillAtPath {
+                        throw SerialError(operation: "stat", path: port.path, errno: .noSuchFileOrDirectory,
+                                          hint: "the path no longer leads to the open device")
                     }
-                    handler(.data(chunk))
+                }
+            case .hangUp:
+                throw SerialError(operation: "read", path: port.path, errno: .ioError, hint: "end of file: the device hung up")
+            case .data(let count):
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+                if let framer = validator {
+                    // Pinned rate or CDC-ACM: connected once the first checksummed sentence arrives.
+                    var valid = false
+                    framer.push(chunk) { raw in if raw.hasChecksum { valid = true } }
+                    if valid {
+                        validator = nil
+                        connected = true
+                        handler(.connected(path: configuration.path, rate: kind == .cdcACM ? nil : port.rate, kind: kind))
+                    }
+                }
+                handler(.data(chunk))
             }
         }
     }

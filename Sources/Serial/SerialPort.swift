@@ -65,6 +65,16 @@ public final class SerialPort {
         return (try? result.get()) != nil && flag != 0
     }
 
+    /// Whether `path` still leads to the device we have open. False once the node is gone (USB
+    /// unplugged, a simulator's pseudo-terminal closed) or the path now names another device (a
+    /// by-id or `--link` symlink moved to a replugged receiver) while our descriptor lingers.
+    /// The corresponding C functions are `fstat` and `stat`.
+    public var isStillAtPath: Bool {
+        var open = stat(), named = stat()
+        guard fstat(descriptor.rawValue, &open) == 0, stat(path, &named) == 0 else { return false }
+        return open.st_rdev == named.st_rdev
+    }
+
     /// Changes the line speed and drops whatever arrived at the old one.
     /// The corresponding C functions are `tcsetattr` and `tcflush`.
     public func setRate(_ rate: BaudRate) throws(SerialError) {

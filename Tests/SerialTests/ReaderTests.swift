@@ -145,6 +145,35 @@ extension PseudoTerminalTests {
             #expect(Array(events[1..<lostIndex]) == fixes.map { "fix \($0.time)" })
         }
 
+        @Test func aPathThatMovesToAnotherDeviceIsALossAndTheNewDeviceIsRead() throws {
+            // The old device stays open but silent (a lingering descriptor); only the path says it
+            // is gone. Both lines run at the remembered rate.
+            let directory = temporaryDirectory()
+            let link = directory + "/gps0"
+            let memory = BaudMemory(directory: directory)
+            memory.remember(BaudRate(115200)!, for: link)
+            let old = try PseudoTerminal.open(rate: BaudRate(115200)!)
+            try replaceSymlink(link, pointingTo: old.slavePath)
+            let oldWire = SimulatedWire(port: .pseudoTerminal(old), rate: BaudRate(115200)!)
+            let reader = ReaderThread(configuration(link, memory: memory))
+            let epochs = job(rate: 10, speed: 40).epochs(pass: 0, now: fixedStart)
+            while !old.hasReader { usleep(1000) }
+            usleep(50_000)
+            for epoch in epochs[..<5] { for line in epoch.lines { try oldWire.send(line) } }
+            let new = try PseudoTerminal.open(rate: BaudRate(9600)!)
+            try replaceSymlink(link, pointingTo: new.slavePath)
+            let deadline = monotonicSeconds() + 10
+            while !(new.hasReader && new.lineRate() == BaudRate(115200)), monotonicSeconds() < deadline { usleep(2000) }
+            usleep(50_000)
+            #expect(!old.hasReader, "the reader let go of the old device")
+            let newWire = SimulatedWire(port: .pseudoTerminal(new), rate: BaudRate(115200)!)
+            for epoch in epochs[5..<10] { for line in epoch.lines { try newWire.send(line) } }
+            usleep(100_000)
+            reader.stop()
+            #expect(reader.events.filter { $0 != "unavailable \(Errno.noSuchFileOrDirectory)" } == ["connected 115200", "lost", "connected 115200"])
+            #expect(reader.collector.fixes.count >= 9)
+        }
+
         @Test func aDeviceThatIsNotThereIsReportedOnceAndWaitedFor() throws {
             let directory = temporaryDirectory()
             let reader = ReaderThread(configuration(directory + "/gps9", memory: BaudMemory(directory: directory)))
