@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // bytes -> sentences -> typed sentences -> fixes. No I/O, no Foundation.
@@ -33,11 +34,17 @@ let package = Package(
             ]
         ),
         // fences, file formats, spatial index, SIMD containment, event state machine.
-        .target(name: "Geofence"),
+        .target(name: "Geofence", dependencies: ["NMEA"]),
         // event sinks.
-        .target(name: "Alerts", dependencies: ["Geofence"]),
+        .target(
+            name: "Alerts",
+            dependencies: ["Geofence", "NMEA", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // persistent state.
-        .target(name: "Store", dependencies: ["Geofence"]),
+        .target(
+            name: "Store",
+            dependencies: ["Geofence", "Alerts", "NMEA", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // reader -> ring -> engine -> sinks.
         .target(
             name: "Runtime",
@@ -56,7 +63,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
+        .testTarget(name: "GeofenceTests", dependencies: ["Geofence", "NMEA"], exclude: ["Fixtures"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "NMEA"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA"]),
+        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA"]),
         .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Runtime"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),
     ],
@@ -78,5 +88,8 @@ if ProcessInfo.processInfo.environment["GPSFENCE_BENCHMARKS"] != nil {
         .executableTarget(
             name: "GeofenceBenchmarks", dependencies: ["Geofence"] + benchmark,
             path: "Benchmarks/GeofenceBenchmarks", plugins: plugins),
+        .executableTarget(
+            name: "EngineBenchmarks", dependencies: ["Geofence", "NMEA"] + benchmark,
+            path: "Benchmarks/EngineBenchmarks", plugins: plugins),
     ]
 }

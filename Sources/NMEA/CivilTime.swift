@@ -21,11 +21,14 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.day = day
     }
 
+    /// Years whose day counts stay far from integer overflow in every computation here.
+    public static let supportedYears = 0...9999
+
     /// Parses `YYYY-MM-DD`.
     public init?(iso text: String) {
         let parts = text.split(separator: "-")
         guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month), (1...31).contains(day)
+              Self.supportedYears.contains(year), (1...12).contains(month), (1...31).contains(day)
         else { return nil }
         self.init(year: year, month: month, day: day)
     }
@@ -54,7 +57,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Whether the day exists (no 31 April, 29 February only in leap years).
     public var isValid: Bool {
-        guard (1...12).contains(month), day >= 1 else { return false }
+        guard Self.supportedYears.contains(year), (1...12).contains(month), (1...31).contains(day) else { return false }
         return CivilDate(daysSinceEpoch: daysSinceEpoch) == self
     }
 

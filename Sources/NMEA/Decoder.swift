@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The whole NMEA path in one object: bytes in, sentences and fixes out.
 ///
 /// `Framer` -> `Sentence` -> `FixAssembler`, with the counts `decode --stats` prints. Allocates only
@@ -22,7 +28,16 @@ public final class Decoder {
 
     /// Feeds bytes; calls `onFix` for every completed fix.
     public func push(_ bytes: UnsafeRawBufferPointer, onFix: (Fix) throws -> Void) rethrows {
-        try push(bytes, onSentence: { _, _ in }, onFix: onFix)
+        try push(bytes, onFix: onFix, onNoFix: { _ in })
+    }
+
+    /// Feeds bytes; calls `onFix` for every completed fix and `onNoFix` for every completed cycle
+    /// without one. Sentences that fix assembly does not read are framed, checked and counted,
+    /// not decoded: this is the live path.
+    public func push(
+        _ bytes: UnsafeRawBufferPointer, onFix: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void
+    ) rethrows {
+        try push(bytes, decodesEverySentence: false, onSentence: { _, _ in }, onFix: onFix, onNoFix: onNoFix)
     }
 
     /// Feeds bytes; calls `onSentence` for every good sentence (before fix assembly sees it) and
@@ -32,45 +47,106 @@ public final class Decoder {
         onSentence: (RawSentence, Sentence) throws -> Void,
         onFix: (Fix) throws -> Void
     ) rethrows {
+        try push(bytes, onSentence: onSentence, onFix: onFix, onNoFix: { _ in })
+    }
+
+    /// Feeds bytes; also calls `onNoFix` for every completed receiver cycle without a usable
+    /// position (the event engine's clock while the fix is lost).
+    public func push(
+        _ bytes: UnsafeRawBufferPointer,
+        onSentence: (RawSentence, Sentence) throws -> Void,
+        onFix: (Fix) throws -> Void,
+        onNoFix: (EpochTime) throws -> Void
+    ) rethrows {
+        try push(bytes, decodesEverySentence: true, onSentence: onSentence, onFix: onFix, onNoFix: onNoFix)
+    }
+
+    private func push(
+        _ bytes: UnsafeRawBufferPointer,
+        decodesEverySentence: Bool,
+        onSentence: (RawSentence, Sentence) throws -> Void,
+        onFix: (Fix) throws -> Void,
+        onNoFix: (EpochTime) throws -> Void
+    ) rethrows {
         guard skipsCommentLines else {
-            return try decode(bytes, onSentence: onSentence, onFix: onFix)
+            return try decode(bytes, decodesEverySentence, onSentence, onFix, onNoFix)
         }
         // Pass on the spans between comment lines; a comment runs from a `#` at the start of a
-        // line to the line end.
+        // line to the line end. memchr jumps from `#` to `#`, so text without comments costs one
+        // vectorised scan.
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let count = bytes.count
+        var index = 0
         var spanStart = 0
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            let isLineEnd = byte == 0x0A || byte == 0x0D
+        while index < count {
             if inComment {
-                if isLineEnd {
-                    inComment = false
-                    spanStart = index
+                guard let end = Self.firstLineEnd(base, from: index, to: count) else {
+                    index = count
+                    break
                 }
-            } else if atLineStart, byte == 0x23 {
-                if spanStart < index {
-                    try decode(UnsafeRawBufferPointer(rebasing: bytes[spanStart..<index]), onSentence: onSentence, onFix: onFix)
+                inComment = false
+                spanStart = end
+                index = end
+                continue
+            }
+            guard let hash = memchr(base + index, 0x23, count - index) else { break }
+            let position = base.distance(to: hash.assumingMemoryBound(to: UInt8.self))
+            let atStartOfLine = position == 0 ? atLineStart : Self.isLineEnd(base[position - 1])
+            if atStartOfLine {
+                if spanStart < position {
+                    try decode(
+                        UnsafeRawBufferPointer(start: base + spanStart, count: position - spanStart),
+                        decodesEverySentence, onSentence, onFix, onNoFix)
                 }
                 inComment = true
             }
-            atLineStart = isLineEnd
+            index = position + 1
         }
-        if !inComment, spanStart < bytes.count {
-            try decode(UnsafeRawBufferPointer(rebasing: bytes[spanStart...]), onSentence: onSentence, onFix: onFix)
+        if count > 0 { atLineStart = Self.isLineEnd(base[count - 1]) }
+        if !inComment, spanStart < count {
+            try decode(
+                UnsafeRawBufferPointer(start: base + spanStart, count: count - spanStart), decodesEverySentence,
+                onSentence, onFix, onNoFix)
         }
+    }
+
+    @inline(__always)
+    static func isLineEnd(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+
+    static func firstLineEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        var index = start
+        while index < end {
+            if isLineEnd(base[index]) { return index }
+            index += 1
+        }
+        return nil
     }
 
     private func decode(
         _ bytes: UnsafeRawBufferPointer,
-        onSentence: (RawSentence, Sentence) throws -> Void,
-        onFix: (Fix) throws -> Void
+        _ decodesEverySentence: Bool,
+        _ onSentence: (RawSentence, Sentence) throws -> Void,
+        _ onFix: (Fix) throws -> Void,
+        _ onNoFix: (EpochTime) throws -> Void
     ) rethrows {
         try framer.push(bytes) { raw in
-            let sentence = Sentence(raw)
             counts.add(raw.address.type)
-            try onSentence(raw, sentence)
-            try assembler.add(sentence, address: raw.address) { fix in
-                fixes += 1
-                try onFix(fix)
+            if decodesEverySentence {
+                let sentence = Sentence(raw)
+                try onSentence(raw, sentence)
+                try assembler.add(
+                    sentence, address: raw.address,
+                    onFix: { fix in
+                        fixes += 1
+                        try onFix(fix)
+                    }, onNoFix: onNoFix)
+            } else {
+                try assembler.add(
+                    raw: raw,
+                    onFix: { fix in
+                        fixes += 1
+                        try onFix(fix)
+                    }, onNoFix: onNoFix)
             }
         }
     }
@@ -78,10 +154,15 @@ public final class Decoder {
     /// Ends the input: a partial last sentence is counted as cut short, and the epoch in progress is
     /// emitted.
     public func finish(onFix: (Fix) throws -> Void) rethrows {
+        try finish(onFix: onFix, onNoFix: { _ in })
+    }
+
+    public func finish(onFix: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void) rethrows {
         framer.finish()
-        try assembler.finish { fix in
-            fixes += 1
-            try onFix(fix)
-        }
+        try assembler.finish(
+            onFix: { fix in
+                fixes += 1
+                try onFix(fix)
+            }, onNoFix: onNoFix)
     }
 }

@@ -7,38 +7,44 @@ public struct Fields {
     /// More than a 120-character sentence can hold.
     public static let capacity = 64
 
-    private var starts = InlineArray<64, UInt8>(repeating: 0)
+    /// `ends[i]` is the offset of the comma (or the end) after field `i`; field `i` starts one past
+    /// the end of field `i - 1`. One byte per field, filled as the body is scanned once.
     private var ends = InlineArray<64, UInt8>(repeating: 0)
     public private(set) var count = 0
     private let body: UnsafeBufferPointer<UInt8>
 
     public init(_ body: UnsafeBufferPointer<UInt8>) {
         self.body = body
-        var start = 0
+        // Every index below is < capacity by the loop's own bound; bodies are at most 120 bytes.
+        var count = 0
         for index in 0..<body.count where body[index] == ASCII.comma {
-            append(start, index)
-            start = index + 1
+            guard count < Self.capacity - 1 else { break }
+            ends[unchecked: count] = UInt8(truncatingIfNeeded: index)
+            count += 1
         }
-        append(start, body.count)
+        ends[unchecked: count] = UInt8(truncatingIfNeeded: body.count)
+        self.count = count + 1
     }
 
-    private mutating func append(_ start: Int, _ end: Int) {
-        guard count < Self.capacity else { return }
-        starts[count] = UInt8(truncatingIfNeeded: start)
-        ends[count] = UInt8(truncatingIfNeeded: end)
-        count += 1
+    /// Field `index` runs from one past the end of field `index - 1` to `ends[index]`; callers
+    /// check `index < count`.
+    @inline(__always)
+    private func bounds(_ index: Int) -> Range<Int> {
+        let start = index == 0 ? 0 : Int(ends[unchecked: index - 1]) + 1
+        return start..<Int(ends[unchecked: index])
     }
 
     /// The bytes of field `index`; empty when the field is empty or absent.
     public subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
-        guard index < count else { return UnsafeBufferPointer(start: body.baseAddress, count: 0) }
-        return UnsafeBufferPointer(rebasing: body[Int(starts[index])..<Int(ends[index])])
+        guard index >= 0, index < count else { return UnsafeBufferPointer(start: body.baseAddress, count: 0) }
+        let range = bounds(index)
+        return UnsafeBufferPointer(start: body.baseAddress.map { $0 + range.lowerBound }, count: range.count)
     }
 
     /// The byte range of field `index` within the body (for text fields that outlive decoding as ranges).
     public func range(_ index: Int) -> Range<Int> {
-        guard index < count else { return body.count..<body.count }
-        return Int(starts[index])..<Int(ends[index])
+        guard index >= 0, index < count else { return body.count..<body.count }
+        return bounds(index)
     }
 
     public func isEmpty(_ index: Int) -> Bool { self[index].isEmpty }
@@ -150,8 +156,13 @@ enum Scan {
         _ field: UnsafeBufferPointer<UInt8>, hemisphere: UInt8?, positive: UInt8, negative: UInt8, limit: Double
     ) -> Double? {
         guard let hemisphere, hemisphere == positive || hemisphere == negative,
-              let (mantissa, fractionDigits, sign) = decimalParts(field), !sign
+              var (mantissa, fractionDigits, sign) = decimalParts(field), !sign
         else { return nil }
+        // Twelve decimals of a minute are nanometres; beyond that `100 * scale` would overflow.
+        while fractionDigits > 12 {
+            mantissa /= 10
+            fractionDigits -= 1
+        }
         let scale = UInt64(powerOfTen(fractionDigits))
         let degrees = mantissa / (100 * scale)
         let minutesScaled = mantissa - degrees * 100 * scale

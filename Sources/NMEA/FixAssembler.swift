@@ -35,14 +35,60 @@ public struct FixAssembler: Sendable {
     /// Adds one decoded sentence; calls `emit` for each fix it completes (at most two: the epoch
     /// that a time change closes, and the new one when this very sentence ends it).
     public mutating func add(_ sentence: Sentence, address: SentenceAddress, _ emit: (Fix) throws -> Void) rethrows {
-        if case .gsa(let gsa) = sentence, let fixType = gsa.trustedFixType {
+        try add(sentence, address: address, onFix: emit, onNoFix: { _ in })
+    }
+
+    /// Like `add(_:address:_:)`, and also calls `onNoFix` for each completed epoch that has no
+    /// usable position: its time still tells the event engine that the receiver is alive but has
+    /// no fix (`fix_lost` runs on receiver time, SPEC §6).
+    public mutating func add(
+        _ sentence: Sentence, address: SentenceAddress, onFix emit: (Fix) throws -> Void,
+        onNoFix: (EpochTime) throws -> Void
+    ) rethrows {
+        switch sentence {
+        case .gga(let s): try add(s, address, emit, onNoFix)
+        case .rmc(let s): try add(s, address, emit, onNoFix)
+        case .gll(let s): try add(s, address, emit, onNoFix)
+        case .gns(let s): try add(s, address, emit, onNoFix)
+        case .gsa(let s): try add(s, address, emit, onNoFix)
+        case .gst(let s): try add(s, address, emit, onNoFix)
+        case .vtg(let s): try add(s, address, emit, onNoFix)
+        case .zda(let s): try add(s, address, emit, onNoFix)
+        // Untimed and contributing nothing to a fix.
+        case .gsv, .txt, .other: break
+        }
+    }
+
+    /// The live path: decodes only the sentence types a fix is made of, straight from the raw
+    /// sentence into the epoch, with no `Sentence` value in between.
+    public mutating func add(
+        raw: RawSentence, onFix emit: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void
+    ) rethrows {
+        let address = raw.address
+        switch address.type {
+        case .gga: try add(GGA(Fields(raw.body)), address, emit, onNoFix)
+        case .rmc: try add(RMC(Fields(raw.body)), address, emit, onNoFix)
+        case .gll: try add(GLL(Fields(raw.body)), address, emit, onNoFix)
+        case .gns: try add(GNS(Fields(raw.body)), address, emit, onNoFix)
+        case .gsa: if let gsa = GSA(Fields(raw.body)) { try add(gsa, address, emit, onNoFix) }
+        case .gst: try add(GST(Fields(raw.body)), address, emit, onNoFix)
+        case .vtg: try add(VTG(Fields(raw.body)), address, emit, onNoFix)
+        case .zda: try add(ZDA(Fields(raw.body)), address, emit, onNoFix)
+        default: break
+        }
+    }
+
+    private mutating func add<S: EpochContribution>(
+        _ sentence: S, _ address: SentenceAddress, _ emit: (Fix) throws -> Void, _ onNoFix: (EpochTime) throws -> Void
+    ) rethrows {
+        if let fixType = sentence.carriedFixType {
             lastGSAFixType = fixType
         }
         guard let time = sentence.timeOfDay else {
             // Untimed sentences after the cycle's last timed one (GSA, GSV, VTG) still describe
             // that cycle, as gpsd takes them; its fix is out already, so only the GSA fix type,
             // which receivers keep from cycle to cycle, is carried on (above).
-            if !epoch.emitted { epoch.merge(sentence, rollover) }
+            if !epoch.emitted { sentence.contribute(to: &epoch, rollover) }
             return
         }
         if epoch.emitted, epoch.timeOfDay == time {
@@ -51,12 +97,12 @@ public struct FixAssembler: Sendable {
         }
         if let current = epoch.timeOfDay, current != time {
             learnCycleEnd()
-            if !epoch.emitted, let fix = makeFix() { try emit(fix) }
+            if !epoch.emitted { try close(emit, onNoFix) }
             epoch = Epoch()
         }
         epoch.timeOfDay = time
         epoch.lastTimedAddress = address
-        epoch.merge(sentence, rollover)
+        sentence.contribute(to: &epoch, rollover)
         if let date = epoch.date {
             // Remembered even from cycles without a position: the first fix may come without RMC.
             lastDate = date
@@ -64,25 +110,38 @@ public struct FixAssembler: Sendable {
         }
         if let ender = cycleEnder, address == ender, !epoch.emitted {
             epoch.emitted = true
-            if let fix = makeFix() { try emit(fix) }
+            try close(emit, onNoFix)
         }
     }
 
     /// Ends the input: emits the epoch in progress if it was not emitted yet.
     public mutating func finish(_ emit: (Fix) throws -> Void) rethrows {
-        if !epoch.emitted, epoch.timeOfDay != nil, let fix = makeFix() { try emit(fix) }
+        try finish(onFix: emit, onNoFix: { _ in })
+    }
+
+    public mutating func finish(onFix emit: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void) rethrows {
+        if !epoch.emitted, epoch.timeOfDay != nil { try close(emit, onNoFix) }
         epoch = Epoch()
+    }
+
+    private mutating func close(_ emit: (Fix) throws -> Void, _ onNoFix: (EpochTime) throws -> Void) rethrows {
+        if let fix = makeFix() {
+            try emit(fix)
+        } else if let timeOfDay = epoch.timeOfDay {
+            let date = resolveDate(timeOfDay)
+            try onNoFix(EpochTime(time: date.map { UTCTime(date: $0, timeOfDay: timeOfDay) }, timeOfDay: timeOfDay))
+        }
     }
 
     /// A sentence of an epoch that was already emitted: the learned cycle end is not where this
     /// receiver's cycle ends (its cycles vary, as with a 10 Hz GGA and a 1 Hz RMC). Emitting again
     /// would duplicate the fix, so only its date is kept, and from now on fixes are emitted at
     /// the time change, which is always right.
-    private mutating func lateSentence(_ sentence: Sentence, time: TimeOfDay) {
+    private mutating func lateSentence<S: EpochContribution>(_ sentence: S, time: TimeOfDay) {
         cycleEnder = nil
         learnsCycleEnd = false
         var late = Epoch()
-        late.merge(sentence, rollover)
+        sentence.contribute(to: &late, rollover)
         if let date = late.date {
             lastDate = date
             lastDateTimeOfDay = time
@@ -151,8 +210,15 @@ public struct FixAssembler: Sendable {
     static let metresPerSecondPerKnot = 1852.0 / 3600.0
 }
 
+/// The time of a receiver cycle that produced no fix.
+public struct EpochTime: Equatable, Sendable, BitwiseCopyable {
+    /// Nil until the receiver has sent a date.
+    public var time: UTCTime?
+    public var timeOfDay: TimeOfDay
+}
+
 /// What one cycle has said so far.
-private struct Epoch: Sendable {
+struct Epoch: Sendable {
     var timeOfDay: TimeOfDay?
     var lastTimedAddress: SentenceAddress?
     var emitted = false
@@ -167,59 +233,6 @@ private struct Epoch: Sendable {
     var hdop: Double?
     var gstError: Double?
     var gsaFixType: Int?
-
-    /// Takes what one sentence says into the  A sentence that reports no fix adds no position.
-    mutating func merge(_ sentence: Sentence, _ rollover: WeekRollover) {
-        switch sentence {
-        case .gga(let gga):
-            if gga.hasRealFix {
-                setPosition(gga.latitude, gga.longitude)
-                if let value = gga.altitude { altitude = value }
-            }
-            quality = gga.quality ?? quality
-            satellitesUsed = gga.satellitesUsed ?? satellitesUsed
-            hdop = gga.hdop ?? hdop
-        case .rmc(let rmc):
-            if rmc.isValid {
-                setPosition(rmc.latitude, rmc.longitude)
-                if let knots = rmc.speedKnots { speed = knots * FixAssembler.metresPerSecondPerKnot }
-                if let value = rmc.track { track = value }
-            }
-            if let day = rmc.day, let month = rmc.month, let year = rmc.twoDigitYear {
-                // Two-digit years: 80-99 are the 1900s (GPS began in 1980), the rest the 2000s.
-                let reported = CivilDate(year: year >= 80 ? 1900 + year : 2000 + year, month: month, day: day)
-                if reported.isValid { date = rollover.resolve(reported) }
-            }
-        case .gll(let gll):
-            // Early GLL has no status field: its position stands unless another sentence says no fix.
-            if gll.status == nil || gll.isValid {
-                setPosition(gll.latitude, gll.longitude)
-            }
-        case .gns(let gns):
-            if gns.hasFix {
-                setPosition(gns.latitude, gns.longitude)
-                if let value = gns.altitude { altitude = value }
-                satellitesUsed = gns.satellitesUsed ?? satellitesUsed
-                hdop = gns.hdop ?? hdop
-            }
-        case .gsa(let gsa):
-            if let fixType = gsa.trustedFixType { gsaFixType = fixType }
-        case .vtg(let vtg):
-            guard vtg.isValid else { break }
-            if let knots = vtg.speedKnots {
-                speed = knots * FixAssembler.metresPerSecondPerKnot
-            } else if let kmh = vtg.speedKmh {
-                speed = kmh / 3.6
-            }
-            if let value = vtg.trackTrue { track = value }
-        case .gst(let gst):
-            gstError = gst.horizontalError ?? gstError
-        case .zda(let zda):
-            if let value = zda.date { date = rollover.resolve(value) }
-        case .gsv, .txt, .other:
-            break
-        }
-    }
 
     mutating func setPosition(_ latitude: Double?, _ longitude: Double?) {
         guard let latitude, let longitude else { return }

@@ -15,6 +15,8 @@ public final class Framer {
 
     private let buffer: UnsafeMutablePointer<UInt8>
     private var length = 0
+    /// XOR of the bytes collected after the start character so far.
+    private var checksum: UInt8 = 0
     private var state = State.hunting
 
     private enum State {
@@ -39,38 +41,94 @@ public final class Framer {
     /// The sentence passed to `body` points into the framer's own storage and is valid only during
     /// the call.
     public func push(_ bytes: UnsafeRawBufferPointer, _ body: (RawSentence) throws -> Void) rethrows {
-        for byte in bytes {
-            switch byte {
-            case ASCII.dollar, ASCII.bang:
-                abandonSentence()
-                buffer[0] = byte
-                length = 1
-                state = .collecting
-            case ASCII.cr, ASCII.lf:
-                if state == .collecting { try finishSentence(body) }
-                state = .hunting
-                length = 0
-            case 0x20...0x7E:
-                switch state {
-                case .collecting:
-                    if length == Self.maximumLength {
-                        counters.overlong += 1
-                        length = 0
-                        state = .discarding
-                    } else {
-                        buffer[length] = byte
-                        length += 1
-                    }
-                case .discarding: break
-                case .hunting: counters.junkBytes += 1
+        guard let input = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            switch state {
+            case .hunting:
+                // Skip to the next start character; everything but line ends on the way is junk.
+                var junk: UInt64 = 0
+                while index < count {
+                    let byte = input[index]
+                    if byte == ASCII.dollar || byte == ASCII.bang { break }
+                    if byte != ASCII.cr && byte != ASCII.lf { junk += 1 }
+                    index += 1
                 }
-            default:
-                // NUL, binary noise, ESC of an ANSI sequence: never part of a sentence.
-                abandonSentence()
-                counters.junkBytes += 1
-                state = .hunting
+                counters.junkBytes += junk
+                if index < count {
+                    start(with: input[index])
+                    index += 1
+                }
+            case .collecting:
+                // Copy the run of sentence characters up to the byte that ends or breaks the
+                // sentence, folding each into the checksum on the way (one pass over each byte).
+                var filled = length
+                var sum = checksum
+                while index < count {
+                    let byte = input[index]
+                    guard Self.isSentenceCharacter(byte) else { break }
+                    guard filled < Self.maximumLength else { break }
+                    buffer[filled] = byte
+                    sum ^= byte
+                    filled += 1
+                    index += 1
+                }
+                length = filled
+                checksum = sum
+                if filled == Self.maximumLength, index < count, Self.isSentenceCharacter(input[index]) {
+                    counters.overlong += 1
+                    length = 0
+                    state = .discarding
+                    continue
+                }
+                guard index < count else { break }
+                let byte = input[index]
+                index += 1
+                switch byte {
+                case ASCII.cr, ASCII.lf:
+                    try finishSentence(body)
+                    state = .hunting
+                    length = 0
+                case ASCII.dollar, ASCII.bang:
+                    abandonSentence()
+                    start(with: byte)
+                default:
+                    // NUL, binary noise, ESC of an ANSI sequence: never part of a sentence.
+                    abandonSentence()
+                    counters.junkBytes += 1
+                    state = .hunting
+                }
+            case .discarding:
+                while index < count, Self.isSentenceCharacter(input[index]) { index += 1 }
+                guard index < count else { break }
+                let byte = input[index]
+                index += 1
+                switch byte {
+                case ASCII.dollar, ASCII.bang:
+                    start(with: byte)
+                case ASCII.cr, ASCII.lf:
+                    state = .hunting
+                default:
+                    counters.junkBytes += 1
+                    state = .hunting
+                }
             }
         }
+    }
+
+    /// Printable ASCII other than the start characters: what a sentence is made of.
+    @inline(__always)
+    static func isSentenceCharacter(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte <= 0x7E && byte != ASCII.dollar && byte != ASCII.bang
+    }
+
+    @inline(__always)
+    private func start(with byte: UInt8) {
+        buffer[0] = byte
+        length = 1
+        checksum = 0
+        state = .collecting
     }
 
     /// Feeds bytes from any collection (an array, a `Data`, a slice).
@@ -104,7 +162,7 @@ public final class Framer {
 
     private func finishSentence(_ body: (RawSentence) throws -> Void) rethrows {
         let sentence = UnsafeBufferPointer(start: buffer, count: length)
-        switch RawSentence.validate(sentence) {
+        switch RawSentence.validate(sentence, xorAfterStart: checksum) {
         case .good(let raw):
             counters.sentences += 1
             if !raw.hasChecksum { counters.withoutChecksum += 1 }

@@ -19,8 +19,10 @@ public struct RawSentence {
     }
 
     /// Checks the checksum and the address field. The checksum is the XOR of every byte between the
-    /// start character and the `*`, written as two hex digits in either case.
-    static func validate(_ bytes: UnsafeBufferPointer<UInt8>) -> Validation {
+    /// start character and the `*`, written as two hex digits in either case. `xorAfterStart` is
+    /// the XOR of every byte after the start character, which the framer folds in as it copies; the
+    /// `*HH` at the end is taken back out of it.
+    static func validate(_ bytes: UnsafeBufferPointer<UInt8>, xorAfterStart: UInt8) -> Validation {
         let count = bytes.count
         guard count >= 2 else { return .malformed }
         var bodyEnd = count
@@ -31,8 +33,7 @@ public struct RawSentence {
             }
             bodyEnd = count - 3
             hasChecksum = true
-            var sum: UInt8 = 0
-            for index in 1..<bodyEnd { sum ^= bytes[index] }
+            let sum = xorAfterStart ^ ASCII.star ^ bytes[count - 2] ^ bytes[count - 1]
             guard sum == high << 4 | low else { return .badChecksum }
         }
         let body = UnsafeBufferPointer(rebasing: bytes[1..<bodyEnd])
@@ -124,25 +125,18 @@ public struct SentenceType: Hashable, Sendable, CustomStringConvertible {
         self.length = length
     }
 
-    init(_ literal: StaticString) {
-        var packed: UInt64 = 0
-        let count = literal.utf8CodeUnitCount
-        literal.withUTF8Buffer { buffer in
-            for (index, byte) in buffer.enumerated() { packed |= UInt64(byte) << (8 * UInt64(index)) }
-        }
-        self.init(packed: packed, length: count)
-    }
-
     public var description: String { SentenceAddress.text(packed, length) }
 
-    public static let gga = SentenceType("GGA")
-    public static let rmc = SentenceType("RMC")
-    public static let gll = SentenceType("GLL")
-    public static let gns = SentenceType("GNS")
-    public static let gsa = SentenceType("GSA")
-    public static let gsv = SentenceType("GSV")
-    public static let gst = SentenceType("GST")
-    public static let vtg = SentenceType("VTG")
-    public static let zda = SentenceType("ZDA")
-    public static let txt = SentenceType("TXT")
+    // Constants rather than stored statics: dispatch compares against immediates, with no lazy
+    // initialisation check per sentence.
+    public static var gga: SentenceType { SentenceType(packed: 0x414747, length: 3) }  // "GGA"
+    public static var rmc: SentenceType { SentenceType(packed: 0x434D52, length: 3) }  // "RMC"
+    public static var gll: SentenceType { SentenceType(packed: 0x4C4C47, length: 3) }  // "GLL"
+    public static var gns: SentenceType { SentenceType(packed: 0x534E47, length: 3) }  // "GNS"
+    public static var gsa: SentenceType { SentenceType(packed: 0x415347, length: 3) }  // "GSA"
+    public static var gsv: SentenceType { SentenceType(packed: 0x565347, length: 3) }  // "GSV"
+    public static var gst: SentenceType { SentenceType(packed: 0x545347, length: 3) }  // "GST"
+    public static var vtg: SentenceType { SentenceType(packed: 0x475456, length: 3) }  // "VTG"
+    public static var zda: SentenceType { SentenceType(packed: 0x41445A, length: 3) }  // "ZDA"
+    public static var txt: SentenceType { SentenceType(packed: 0x545854, length: 3) }  // "TXT"
 }

@@ -16,8 +16,11 @@ public enum Sentence: Equatable, Sendable {
 
     /// Decodes by sentence type, whatever the talker.
     public init(_ raw: RawSentence) {
+        self.init(raw, fields: Fields(raw.body))
+    }
+
+    private init(_ raw: RawSentence, fields: borrowing Fields) {
         let type = raw.address.type
-        let fields = Fields(raw.body)
         switch type {
         case .gga: self = .gga(GGA(fields))
         case .rmc: self = .rmc(RMC(fields))

@@ -1,4 +1,5 @@
 import NMEA
+import Alerts
 import SystemPackage
 
 /// `gpsfence decode`: captures in, one JSON line per fix (or per sentence) out.

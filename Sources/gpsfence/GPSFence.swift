@@ -6,12 +6,15 @@ struct GPSFence: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gpsfence",
         abstract: "Geofence alarms from a USB GPS: decode, check, replay and run.",
-        subcommands: [Decode.self, Simulate.self, Record.self, Devices.self, Doctor.self]
+        subcommands: [Decode.self, Check.self, Replay.self, Visits.self, Simulate.self, Record.self, Devices.self, Doctor.self]
     )
 
     /// Exit statuses of SPEC §9: 0 success, 1 runtime failure, 2 bad usage or bad input files.
     /// (ArgumentParser's own code for bad usage is 64.)
     static func main() {
+        // Writes to a closed pipe (a hook that did not read, `gpsfence ... | head`) fail with EPIPE
+        // where they are made, instead of killing the process.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()

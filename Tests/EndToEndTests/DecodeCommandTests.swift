@@ -73,3 +73,17 @@ import Testing
         #expect(result.stdout.contains("Example:"))
     }
 }
+
+@Suite struct DamagedCaptureTests {
+    /// captures/damaged is the gym capture with junk lines, NUL and binary noise, ANSI escapes,
+    /// glued and doubled `$`, sentences cut short, and copies with a wrong position under a wrong
+    /// checksum: every fix must come out exactly as from the clean capture.
+    @Test func damageChangesNoFix() throws {
+        let clean = try runGPSFence(["decode", "captures/gym/capture.nmea"])
+        let damaged = try runGPSFence(["decode", "--stats", "captures/damaged/capture.nmea"])
+        #expect(clean.status == 0 && damaged.status == 0)
+        #expect(clean.stdout.split(separator: "\n").count == 1300)
+        #expect(damaged.stdout == clean.stdout)
+        #expect(damaged.stderr.contains("433 bad checksum, 433 cut short"))
+    }
+}

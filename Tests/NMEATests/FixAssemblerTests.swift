@@ -109,3 +109,25 @@ import Testing
         #expect(result.first?.fix.time == nil)
     }
 }
+
+@Suite struct NoFixEpochTests {
+    @Test func cyclesWithoutAFixStillReportTheirTime() {
+        let lines = [
+            nmea("GPRMC,120000.00,A,4807.038,N,01131.000,E,0.0,0.0,230324,,,A"),
+            nmea("GPGGA,120001.00,,,,,0,00,99.99,,M,,M,,"),
+            nmea("GPRMC,120001.00,V,,,,,,,230324,,,N"),
+            nmea("GPGGA,120002.00,,,,,0,00,99.99,,M,,M,,"),
+        ]
+        let decoder = Decoder()
+        var fixTimes: [String] = []
+        var silentTimes: [String] = []
+        Array(lines.map { $0 + "\r\n" }.joined().utf8).withUnsafeBytes { bytes in
+            decoder.push(
+                bytes, onSentence: { _, _ in }, onFix: { fixTimes.append($0.time!.description) },
+                onNoFix: { silentTimes.append($0.time!.description) })
+        }
+        decoder.finish(onFix: { fixTimes.append($0.time!.description) }, onNoFix: { silentTimes.append($0.time!.description) })
+        #expect(fixTimes == ["2024-03-23T12:00:00.000Z"])
+        #expect(silentTimes == ["2024-03-23T12:00:01.000Z", "2024-03-23T12:00:02.000Z"])
+    }
+}

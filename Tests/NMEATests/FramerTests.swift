@@ -98,3 +98,28 @@ func frame(_ text: String, chunk: Int = 4096, framer: Framer = Framer()) -> [Str
         #expect(framer.counters.sentences == 1)
     }
 }
+
+@Suite struct CommentLineTests {
+    /// `#` lines are dropped whole, wherever the chunks split them; a `#` inside a line is not a
+    /// comment.
+    @Test func commentLinesAreSkippedAtEveryChunkSize() {
+        let rmc = "$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230324,003.1,W*61"
+        let commented = "# Date: 2024 $GPRMC,000000,A,0101.000,N,00101.000,E,0,0,010124,,,A*4C\r\n"
+        let stream = commented + rmc + "\r\n#\r\n" + "x#y" + rmc.replacingOccurrences(of: "123519", with: "123520")
+            .replacingOccurrences(of: "*61", with: "*6B") + "\r\n"
+        for chunk in [1, 2, 3, 5, 8, 13, 4096] {
+            let decoder = Decoder(skipsCommentLines: true)
+            var times: [String] = []
+            let bytes = Array(stream.utf8)
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + chunk)
+                bytes[start..<end].withUnsafeBytes { decoder.push($0) { times.append($0.time!.description) } }
+                start = end
+            }
+            decoder.finish { times.append($0.time!.description) }
+            #expect(times == ["2024-03-23T12:35:19.000Z", "2024-03-23T12:35:20.000Z"], "chunk \(chunk)")
+            #expect(decoder.framer.counters.junkBytes == 3, "chunk \(chunk): only 'x#y' is junk")
+        }
+    }
+}

@@ -29,7 +29,7 @@ public struct GGA: Equatable, Sendable {
         }
     }
 
-    public init(_ f: Fields) {
+    public init(_ f: borrowing Fields) {
         time = f.timeOfDay(1)
         latitude = f.latitude(2, 3)
         longitude = f.longitude(4, 5)

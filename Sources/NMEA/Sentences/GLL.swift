@@ -8,7 +8,7 @@ public struct GLL: Equatable, Sendable {
     public var status: UInt8?
     public var mode: UInt8?
 
-    public init(_ f: Fields) {
+    public init(_ f: borrowing Fields) {
         latitude = f.latitude(1, 2)
         longitude = f.longitude(3, 4)
         time = f.timeOfDay(5)

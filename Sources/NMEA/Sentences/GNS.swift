@@ -14,7 +14,7 @@ public struct GNS: Equatable, Sendable {
     public var geoidSeparation: Double?
     public var navigationalStatus: UInt8?
 
-    public init(_ f: Fields) {
+    public init(_ f: borrowing Fields) {
         time = f.timeOfDay(1)
         latitude = f.latitude(2, 3)
         longitude = f.longitude(4, 5)

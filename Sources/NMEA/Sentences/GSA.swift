@@ -22,25 +22,28 @@ public struct GSA: Equatable, Sendable {
         return fixType == 1 || satellitesUsed > 0 ? fixType : nil
     }
 
-    public init?(_ f: Fields) {
-        guard f.count >= 6 else { return nil }
+    public init?(_ f: borrowing Fields) {
+        let count = f.count
+        guard count >= 6 else { return nil }
         selection = f.character(1)
         fixType = f.integer(2)
         // Standard layout: 12 slots in fields 3...14, then PDOP, HDOP, VDOP (15...17), then sys (18).
         // With another slot count, the three DOPs are the last three fields (before a system id
         // when the count says there is one).
         let dopStart: Int
-        if f.count == 18 || f.count == 19 {
+        if count == 18 || count == 19 {
             dopStart = 15
         } else {
-            dopStart = f.count - 3
+            dopStart = count - 3
         }
         var used = 0
-        for index in 3..<max(3, dopStart) where !f.isEmpty(index) { used += 1 }
+        for index in 3..<max(3, dopStart) {
+            if !f.isEmpty(index) { used += 1 }
+        }
         satellitesUsed = used
         pdop = f.decimal(dopStart)
         hdop = f.decimal(dopStart + 1)
         vdop = f.decimal(dopStart + 2)
-        systemID = f.count == 19 ? f.integer(18) : nil
+        systemID = count == 19 ? f.integer(18) : nil
     }
 }

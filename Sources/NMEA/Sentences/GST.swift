@@ -12,7 +12,7 @@ public struct GST: Equatable, Sendable {
     public var longitudeError: Double?
     public var altitudeError: Double?
 
-    public init(_ f: Fields) {
+    public init(_ f: borrowing Fields) {
         time = f.timeOfDay(1)
         rangeRMS = f.decimal(2)
         semiMajor = f.decimal(3)

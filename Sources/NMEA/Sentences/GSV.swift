@@ -25,7 +25,7 @@ public struct GSV: Equatable, Sendable {
     /// NMEA 4.1 signal id.
     public var signalID: Int?
 
-    public init?(_ f: Fields) {
+    public init?(_ f: borrowing Fields) {
         guard f.count >= 4 else { return nil }
         totalMessages = f.integer(1)
         messageNumber = f.integer(2)

@@ -20,7 +20,7 @@ public struct RMC: Equatable, Sendable {
     /// Navigational status (NMEA 4.1): S safe, C caution, U unsafe, V not valid.
     public var navigationalStatus: UInt8?
 
-    public init(_ f: Fields) {
+    public init(_ f: borrowing Fields) {
         time = f.timeOfDay(1)
         status = f.character(2)
         latitude = f.latitude(3, 4)

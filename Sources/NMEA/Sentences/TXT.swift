@@ -8,7 +8,7 @@ public struct TXT: Equatable, Sendable {
     public var identifier: Int?
     public var text: Range<Int>
 
-    public init(_ f: Fields) {
+    public init(_ f: borrowing Fields) {
         totalMessages = f.integer(1)
         messageNumber = f.integer(2)
         identifier = f.integer(3)

@@ -9,8 +9,10 @@ public struct VTG: Equatable, Sendable {
     public var speedKmh: Double?
     public var mode: UInt8?
 
-    public init(_ f: Fields) {
-        if f.character(2) == 0x54 || f.count >= 9 {
+    public init(_ f: borrowing Fields) {
+        let count = f.count
+        let unitLetter = f.character(2)
+        if count >= 9 || unitLetter == 0x54 {
             trackTrue = f.decimal(1)
             trackMagnetic = f.decimal(3)
             speedKnots = f.decimal(5)

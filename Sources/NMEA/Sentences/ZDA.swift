@@ -9,7 +9,7 @@ public struct ZDA: Equatable, Sendable {
     public var localZoneHours: Int?
     public var localZoneMinutes: Int?
 
-    public init(_ f: Fields) {
+    public init(_ f: borrowing Fields) {
         time = f.timeOfDay(1)
         day = f.integer(2)
         month = f.integer(3)
@@ -19,7 +19,7 @@ public struct ZDA: Equatable, Sendable {
     }
 
     public var date: CivilDate? {
-        guard let day, let month, let year, year >= 1980 else { return nil }
+        guard let day, let month, let year, CivilDate.supportedYears.contains(year), year >= 1980 else { return nil }
         let date = CivilDate(year: year, month: month, day: day)
         return date.isValid ? date : nil
     }

@@ -1,0 +1,49 @@
+import Foundation
+import Geofence
+
+/// `--bell [TYPES]` (SPEC §7): rings the terminal bell, a BEL byte written to the controlling
+/// terminal (`/dev/tty`), on the chosen event types (default enter and approach). Inside tmux or
+/// screen the multiplexer passes it on to the client terminal. Without a controlling terminal (a
+/// service), it says so once and does nothing.
+public final class BellSink: EventSink {
+    public static let defaultTypes: Set<GeofenceEvent.Kind> = [.enter, .approach]
+
+    public let types: Set<GeofenceEvent.Kind>
+    private let terminal: FileHandle?
+
+    /// - Parameter device: the terminal to ring; `/dev/tty` is the controlling terminal.
+    public init(types: Set<GeofenceEvent.Kind> = BellSink.defaultTypes, device: String = "/dev/tty",
+                report: (String) -> Void) {
+        self.types = types
+        let descriptor = open(device, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        if descriptor >= 0 {
+            terminal = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        } else {
+            terminal = nil
+            report("--bell: no terminal to ring (\(device): \(String(cString: strerror(errno)))); carrying on without it")
+        }
+    }
+
+    public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+        guard types.contains(event.event.kind), let terminal else { return }
+        try? terminal.write(contentsOf: [0x07])
+    }
+
+    public func finish() {}
+
+    /// Parses `enter,approach`; nil names the first unknown type.
+    public static func types(_ list: String) -> Result<Set<GeofenceEvent.Kind>, BellTypeError> {
+        var types = Set<GeofenceEvent.Kind>()
+        for name in list.split(separator: ",") {
+            guard let kind = GeofenceEvent.Kind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                return .failure(BellTypeError(name: String(name)))
+            }
+            types.insert(kind)
+        }
+        return .success(types)
+    }
+}
+
+public struct BellTypeError: Error, Sendable {
+    public let name: String
+}

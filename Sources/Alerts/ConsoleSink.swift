@@ -1,0 +1,98 @@
+import Geofence
+import NMEA
+
+/// SPEC §7 console output: one human line per event (coloured on a terminal), or JSON Lines with
+/// `--json`, on standard output.
+public final class ConsoleSink: EventSink {
+    public enum Style: Sendable {
+        case human(color: Bool)
+        case json
+    }
+
+    private let output: OutputWriter
+    private let style: Style
+
+    public init(output: OutputWriter = .standardOutput, style: Style) {
+        self.output = output
+        self.style = style
+    }
+
+    public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+        switch style {
+        case .json: output.write(line: event.json)
+        case .human(let color): output.write(line: Self.humanLine(event.event, fences: fences, color: color))
+        }
+    }
+
+    public func finish() { output.flush() }
+
+    /// `2026-02-03 10:15:36Z  approach  Low bridge 10'6" [bridge-1]  1588 m ahead, eta 1 min 4 s`
+    public static func humanLine(_ event: GeofenceEvent, fences: FenceSet, color: Bool) -> String {
+        let stamp = event.time.description
+        let time = String(stamp.prefix(10)) + " " + String(stamp.dropFirst(11).prefix(8)) + "Z"
+        var kind = event.kind.rawValue
+        kind += String(repeating: " ", count: max(0, 12 - kind.count))
+        if color { kind = Self.color(for: event.kind) + kind + "\u{1B}[0m" }
+        var parts = [time, kind]
+        if let fence = event.fence {
+            let name = fences.name(fence).map { Self.printable($0) + " " } ?? ""
+            parts.append(name + "[" + Self.plain(fences.ids[fence]) + "]")
+        }
+        var details: [String] = []
+        if event.initial == true { details.append("already inside at start") }
+        if let distance = event.distance { details.append("\(Int(distance.rounded())) m ahead") }
+        if let eta = event.eta { details.append("eta " + Self.duration(eta)) }
+        if event.kind == .visit, let duration = event.duration { details.append("stayed " + Self.duration(duration)) }
+        if event.kind == .dwell, let duration = event.duration { details.append("inside for " + Self.duration(duration)) }
+        if let list = event.fences {
+            let shown = list.prefix(5).map { Self.plain(fences.ids[$0]) }.joined(separator: ", ")
+            let label = event.kind == .heartbeat ? "inside" : "fences"
+            details.append("\(list.count) \(label)" + (list.isEmpty ? "" : ": " + shown + (list.count > 5 ? ", ..." : "")))
+        }
+        if let location = event.location, event.kind == .heartbeat || event.kind == .fixLost {
+            details.append("at \(Self.coordinate(location.latitude)), \(Self.coordinate(location.longitude))")
+        }
+        if let message = event.message { details.append(Self.printable(message)) }
+        if !details.isEmpty { parts.append(details.joined(separator: ", ")) }
+        return parts.joined(separator: "  ")
+    }
+
+    /// An id as people read it: `bridge-1`, `7`.
+    static func plain(_ id: FenceID) -> String {
+        switch id {
+        case .number(let text): text
+        case .string(let text): printable(text)
+        }
+    }
+
+    static func color(for kind: GeofenceEvent.Kind) -> String {
+        switch kind {
+        case .enter: "\u{1B}[32m"
+        case .exit: "\u{1B}[33m"
+        case .approach: "\u{1B}[1;31m"
+        case .cross: "\u{1B}[35m"
+        case .dwell, .visit: "\u{1B}[36m"
+        case .fixLost, .deviceLost, .error: "\u{1B}[31m"
+        default: "\u{1B}[2m"
+        }
+    }
+
+    /// `64 s`, `1 min 4 s`, `2 h 5 min`.
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        if total < 60 { return "\(total) s" }
+        if total < 3600 { return "\(total / 60) min" + (total % 60 == 0 ? "" : " \(total % 60) s") }
+        return "\(total / 3600) h" + (total % 3600 / 60 == 0 ? "" : " \(total % 3600 / 60) min")
+    }
+
+    static func coordinate(_ value: Double) -> String {
+        let scaled = (value * 1_000_000).rounded() / 1_000_000
+        return scaled.description
+    }
+
+    /// Fence names come from files: control characters (a terminal escape in a name) are shown as
+    /// `?` so that a fence file cannot drive the user's terminal.
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+    }
+}

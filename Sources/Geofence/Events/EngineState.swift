@@ -1,0 +1,71 @@
+/// What the engine must remember across restarts (SPEC §8): per fence, whether the receiver is
+/// inside and since when, plus a hash of the fence's geometry so that a changed fence starts fresh.
+/// The store persists these records; the engine takes them back with `restore`.
+public struct FenceStateRecord: Sendable, Equatable {
+    public var fenceID: FenceID
+    public var geometryHash: UInt64
+    public var inside: Bool
+    public var enterTime: Int64
+    public var dwellFired: Bool
+
+    public init(fenceID: FenceID, geometryHash: UInt64, inside: Bool, enterTime: Int64, dwellFired: Bool) {
+        self.fenceID = fenceID
+        self.geometryHash = geometryHash
+        self.inside = inside
+        self.enterTime = enterTime
+        self.dwellFired = dwellFired
+    }
+}
+
+extension EventEngine {
+    /// The fences the receiver is inside of, as records to save.
+    public func snapshot() -> [FenceStateRecord] {
+        insideFences.map { fence in
+            FenceStateRecord(
+                fenceID: fences.ids[fence], geometryHash: fences.geometryHash(fence), inside: true,
+                enterTime: enterTimeOf(fence), dwellFired: dwellFiredOf(fence))
+        }
+    }
+
+    /// Takes saved states back silently (SPEC §6): a receiver that was inside and still is gets no
+    /// second `enter`. Records of fences that are gone, or whose geometry changed, are ignored:
+    /// those fences start fresh. Call before the first fix.
+    public func restore(_ records: [FenceStateRecord]) {
+        var indexByID: [FenceID: Int] = [:]
+        for index in 0..<fences.count { indexByID[fences.ids[index]] = index }
+        for record in records where record.inside {
+            guard let fence = indexByID[record.fenceID], fences.geometryHash(fence) == record.geometryHash else { continue }
+            markInside(fence, since: record.enterTime, dwellFired: record.dwellFired)
+        }
+    }
+}
+
+extension FenceSet {
+    /// A 64-bit FNV-1a hash of the fence's shape (kind and coordinates as bits), for "same id and
+    /// geometry keep their state" (SPEC §6 reload, SPEC §8 restart).
+    public func geometryHash(_ index: Int) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ value: UInt64) {
+            var v = value
+            for _ in 0..<8 {
+                hash ^= v & 0xff
+                hash = hash &* 0x0000_0100_0000_01b3
+                v >>= 8
+            }
+        }
+        mix(UInt64(kinds[index].rawValue))
+        if let circle = circle(index) {
+            mix(circle.lat.bitPattern)
+            mix(circle.lon.bitPattern)
+            mix(circle.radius.bitPattern)
+        } else {
+            forEachEdge(polygon: Int(shapeIndex[index]), latFrom: -.infinity, latTo: .infinity) { x1, y1, x2, y2 in
+                mix(x1.bitPattern)
+                mix(y1.bitPattern)
+                mix(x2.bitPattern)
+                mix(y2.bitPattern)
+            }
+        }
+        return hash
+    }
+}

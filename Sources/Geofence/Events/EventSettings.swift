@@ -1,0 +1,39 @@
+/// The event semantics of SPEC §6 with their defaults; the command line sets them (`--dwell`,
+/// `--hysteresis`, ...) and a fence's own properties override the per-fence ones.
+/// docs/events.md gives the reasoning behind each default.
+public struct EventSettings: Sendable, Equatable {
+    /// Seconds inside before `dwell` (per fence: `dwell`).
+    public var dwell = 60.0
+    /// Metres outside the boundary before an exit counts (per fence: `hysteresis`).
+    public var hysteresis = 10.0
+    /// Consecutive usable fixes beyond the exit distance that confirm an exit.
+    public var exitConfirm = 2
+    /// A fix is usable when its accuracy estimate is within this many metres.
+    public var maxAccuracy = 100.0
+    /// The exit distance also grows with the fix's own accuracy estimate, up to this cap.
+    public var accuracyCap = 50.0
+    /// Seconds without a usable fix before `fix_lost`.
+    public var stale = 10.0
+    /// Whether a fence that contains the first usable fix gets an `enter` (with `initial: true`).
+    public var initial = true
+    /// Look-ahead metres for `approach`, for fences without their own `approach`; nil: none.
+    public var approach: Double?
+    /// Seconds between `heartbeat` events; nil: none.
+    public var heartbeat: Double?
+    /// Below this speed (m/s) the track is noise: no `approach` is raised or re-armed.
+    public var minimumApproachSpeed = 1.0
+
+    public init() {}
+
+    /// Checks the values a user can set; nil when they make sense, else what is wrong.
+    public var problem: String? {
+        if !(dwell >= 0) { return "--dwell must be 0 or more seconds" }
+        if !(hysteresis >= 0) { return "--hysteresis must be 0 or more metres" }
+        if exitConfirm < 1 { return "--exit-confirm must be at least 1" }
+        if !(maxAccuracy > 0) { return "--max-accuracy must be more than 0 metres" }
+        if !(stale > 0) { return "--stale must be more than 0 seconds" }
+        if let approach, !(approach > 0) { return "--approach must be more than 0 metres" }
+        if let heartbeat, !(heartbeat > 0) { return "--heartbeat must be more than 0 seconds" }
+        return nil
+    }
+}

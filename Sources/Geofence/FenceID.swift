@@ -1,0 +1,51 @@
+/// A fence id as the file gave it: a JSON number (kept as written, so it prints back unchanged) or a
+/// string. Without one, the loaders use the feature's index in the file (a number).
+public enum FenceID: Hashable, Sendable, CustomStringConvertible {
+    case number(String)
+    case string(String)
+
+    /// The id as JSON: numbers as written, strings quoted and escaped.
+    public var json: String {
+        switch self {
+        case .number(let text): return text
+        case .string(let s): return JSONText.quoted(s)
+        }
+    }
+
+    public var description: String { json }
+
+    /// Key for duplicate detection: numbers compare by value (`1` and `1.0` are the same id).
+    var key: Key {
+        switch self {
+        case .number(let text): return .number(Double(text) ?? .nan)
+        case .string(let s): return .string(s)
+        }
+    }
+
+    enum Key: Hashable { case number(Double), string(String) }
+}
+
+/// JSON text helpers used by ids, names and the CLI's output.
+public enum JSONText {
+    /// `s` as a JSON string literal.
+    public static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,28 @@
+/// Why a fence file was refused (SPEC §5): the whole file is refused, and the message names the
+/// file, the feature (index and id, when known) and the problem.
+public struct FenceLoadError: Error, CustomStringConvertible, Sendable {
+    public let file: String
+    /// Feature index in the file (0-based), when the problem belongs to one feature.
+    public let featureIndex: Int?
+    /// The feature's id as JSON text, when known.
+    public let featureID: String?
+    public let problem: String
+
+    public init(file: String, featureIndex: Int? = nil, featureID: String? = nil, problem: String) {
+        self.file = file
+        self.featureIndex = featureIndex
+        self.featureID = featureID
+        self.problem = problem
+    }
+
+    public var message: String {
+        var where_ = file
+        if let featureIndex {
+            where_ += ": feature \(featureIndex)"
+            if let featureID { where_ += " (id \(featureID))" }
+        }
+        return where_ + ": " + problem
+    }
+
+    public var description: String { message }
+}

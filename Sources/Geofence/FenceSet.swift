@@ -1,0 +1,104 @@
+/// An immutable, indexed set of fences: struct-of-arrays geometry (circles, polygon edges in
+/// bands), the hierarchical grid over them, and per-fence metadata in file order. Safe to share
+/// between threads; queries take a caller-owned `FenceQuery` for their scratch space.
+public final class FenceSet: Sendable {
+    public let count: Int
+    public let ids: [FenceID]
+    let names: [String?]
+    public let kinds: [FenceKind]
+    /// Index into the circle or polygon store, by kind.
+    let shapeIndex: [Int32]
+    let settingsIndex: [Int32]
+    let settingsTable: [FenceSettings]
+    let propertiesText: [UInt8]
+    let propertiesEnd: [Int]
+    let circleLat: [Double], circleLon: [Double], circleRadius: [Double]
+    let polygons: FrozenPolygons
+    let levels: [GridLevel]
+
+    init(builder b: FenceSetBuilder, cellScale: Double) {
+        count = b.ids.count
+        ids = b.ids
+        names = b.names
+        kinds = b.kinds
+        shapeIndex = b.shapeIndex
+        settingsIndex = b.settingsIndex
+        settingsTable = b.settingsTable
+        propertiesText = b.propertiesText
+        propertiesEnd = b.propertiesEnd
+        circleLat = b.circles.lat
+        circleLon = b.circles.lon
+        circleRadius = b.circles.radius
+        polygons = b.polygons.frozen()
+        let n = b.circles.count
+        var ux = [Double](repeating: 0, count: n), uy = ux, uz = ux, limit = ux
+        var items: [IndexItem] = []
+        items.reserveCapacity(n + b.polygons.count)
+        for i in 0..<n {
+            let c = CircleShape(lat: b.circles.lat[i], lon: b.circles.lon[i], radius: b.circles.radius[i])
+            (ux[i], uy[i], uz[i]) = Geodesy.unitVector(lat: c.lat, lon: c.lon)
+            limit[i] = Geodesy.chordSquared(radius: c.radius)
+            let (first, second) = circleBoxes(c)
+            items.append(IndexItem(box: first, shape: Int32(i)))
+            if let second { items.append(IndexItem(box: second, shape: Int32(i))) }
+        }
+        let p = b.polygons
+        for i in 0..<p.count {
+            items.append(IndexItem(box: BoundingBox(minX: p.minX[i], minY: p.minY[i], maxX: p.maxX[i], maxY: p.maxY[i]),
+                                   shape: ~Int32(i)))
+        }
+        levels = GridBuilder.build(items: items, circles: b.circles, unit: (ux, uy, uz, limit), cellScale: cellScale)
+    }
+
+    /// Metadata of fence `index` (file order).
+    public func info(_ index: Int) -> FenceInfo {
+        let s = settingsIndex[index]
+        let start = index == 0 ? 0 : propertiesEnd[index - 1]
+        return FenceInfo(index: index, id: ids[index], name: names[index], kind: kinds[index],
+                         settings: s < 0 ? FenceSettings() : settingsTable[Int(s)],
+                         propertiesJSON: String(decoding: propertiesText[start..<propertiesEnd[index]], as: UTF8.self))
+    }
+
+    public func name(_ index: Int) -> String? { names[index] }
+
+    public func settings(_ index: Int) -> FenceSettings {
+        let s = settingsIndex[index]
+        return s < 0 ? FenceSettings() : settingsTable[Int(s)]
+    }
+
+    /// The circle of fence `index`, or nil for a polygon.
+    public func circle(_ index: Int) -> CircleShape? {
+        guard kinds[index] == .circle else { return nil }
+        let s = Int(shapeIndex[index])
+        return CircleShape(lat: circleLat[s], lon: circleLon[s], radius: circleRadius[s])
+    }
+
+    /// Box of fence `index` in degrees (for a circle across the antimeridian: the part east of it).
+    public func boundingBoxes(_ index: Int) -> [BoundingBox] {
+        let s = Int(shapeIndex[index])
+        if let c = circle(index) {
+            let (a, b) = circleBoxes(c)
+            return b.map { [a, $0] } ?? [a]
+        }
+        return [BoundingBox(minX: polygons.minX[s], minY: polygons.minY[s], maxX: polygons.maxX[s], maxY: polygons.maxY[s])]
+    }
+
+    /// Exact containment test against one fence (SPEC §5).
+    public func contains(fence index: Int, lat: Double, lon: Double) -> Bool {
+        let s = Int(shapeIndex[index])
+        if kinds[index] == .circle {
+            let u = Geodesy.unitVector(lat: lat, lon: lon)
+            let c = Geodesy.unitVector(lat: circleLat[s], lon: circleLon[s])
+            let dx = c.x - u.x, dy = c.y - u.y, dz = c.z - u.z
+            return dx * dx + dy * dy + dz * dz <= Geodesy.chordSquared(radius: circleRadius[s])
+        }
+        return polygons.contains(s, x: lon, y: lat)
+    }
+
+    /// Approximate bytes held by the geometry and index (not counting ids, names and properties).
+    public var indexBytes: Int {
+        polygons.bytes + levels.reduce(0) { $0 + $1.bytes } + circleLat.count * 24
+    }
+
+    public var levelCount: Int { levels.count }
+}

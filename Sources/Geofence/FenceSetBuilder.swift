@@ -1,0 +1,143 @@
+/// Collects validated fences in file order and builds a `FenceSet`. Both loaders feed it, and so can
+/// code (tests, the engine). Every check of SPEC §5 that is not about JSON syntax lives here, so
+/// GeoJSON and CSV refuse the same things with the same words.
+public struct FenceSetBuilder {
+    public let file: String
+    var ids: [FenceID] = []
+    var names: [String?] = []
+    var kinds: [FenceKind] = []
+    var shapeIndex: [Int32] = []
+    var settingsIndex: [Int32] = []
+    var settingsTable: [FenceSettings] = []
+    var propertiesText: [UInt8] = []
+    var propertiesEnd: [Int] = []
+    var seen: [FenceID.Key: Int32] = [:]
+    var circles = CircleStore()
+    var polygons = PolygonStore()
+    var scratch: [Double] = []
+    var scratchEnds: [Int] = []
+    var scratchParts: [Int] = []
+
+    public init(file: String = "<fences>", expectedCount: Int = 0) {
+        self.file = file
+        if expectedCount > 0 { seen.reserveCapacity(expectedCount) }
+    }
+
+    public var count: Int { ids.count }
+
+    func error(_ problem: String, id: FenceID?) -> FenceLoadError {
+        FenceLoadError(file: file, featureIndex: ids.count, featureID: id?.json, problem: problem)
+    }
+
+    /// Adds a fence from in-memory geometry. `id` nil means the feature's index in the file.
+    public mutating func add(id: FenceID?, name: String? = nil, settings: FenceSettings = FenceSettings(),
+                             propertiesJSON: String = "null", shape: FenceShape) throws(FenceLoadError) {
+        switch shape {
+        case .circle(let c):
+            try addCircle(id: id, name: name, settings: settings, properties: Array(propertiesJSON.utf8), c)
+        case .polygon(let parts):
+            scratch.removeAll(keepingCapacity: true)
+            scratchEnds.removeAll(keepingCapacity: true)
+            scratchParts.removeAll(keepingCapacity: true)
+            for part in parts {
+                for ring in part {
+                    for p in ring { scratch.append(p.lon); scratch.append(p.lat) }
+                    scratchEnds.append(scratch.count / 2)
+                }
+                scratchParts.append(scratchEnds.count)
+            }
+            let (c, e, p) = (scratch, scratchEnds, scratchParts)
+            try c.withUnsafeBufferPointer { (buffer) throws(FenceLoadError) in
+                try addPolygon(id: id, name: name, settings: settings, properties: Array(propertiesJSON.utf8),
+                               coordinates: buffer, ringEnds: e[...], partEnds: p[...])
+            }
+        }
+    }
+
+    mutating func register<P: Collection<UInt8>>(id: FenceID?, name: String?, settings: FenceSettings,
+                                                 properties: P, kind: FenceKind, shape: Int32) throws(FenceLoadError) {
+        let fenceID = id ?? .number(String(ids.count))
+        let index = Int32(ids.count)
+        if let first = seen.updateValue(index, forKey: fenceID.key) {
+            seen[fenceID.key] = first
+            throw error("duplicate id \(fenceID.json) (first used by feature \(first))", id: fenceID)
+        }
+        ids.append(fenceID)
+        names.append(name)
+        kinds.append(kind)
+        shapeIndex.append(shape)
+        if settings.isDefault {
+            settingsIndex.append(-1)
+        } else {
+            settingsIndex.append(Int32(settingsTable.count))
+            settingsTable.append(settings)
+        }
+        propertiesText.append(contentsOf: properties)
+        propertiesEnd.append(propertiesText.count)
+    }
+
+    mutating func addCircle<P: Collection<UInt8>>(id: FenceID?, name: String?, settings: FenceSettings, properties: P,
+                                                  _ c: CircleShape) throws(FenceLoadError) {
+        try checkPosition(lon: c.lon, lat: c.lat, id: id, what: "circle centre")
+        guard c.radius.isFinite, c.radius > 0 else {
+            throw error("radius \(formatNumber(c.radius)) must be a positive number of metres", id: id)
+        }
+        try register(id: id, name: name, settings: settings, properties: properties, kind: .circle,
+                     shape: Int32(circles.count))
+        circles.add(fence: Int32(ids.count - 1), c)
+    }
+
+    /// Adds a polygon fence from flat (lon, lat) pairs; `ringEnds` are the end positions of each
+    /// ring, `partEnds` the end ring of each part (Polygon: one part; MultiPolygon: several).
+    mutating func addPolygon<P: Collection<UInt8>>(id: FenceID?, name: String?, settings: FenceSettings, properties: P,
+                                                   coordinates c: UnsafeBufferPointer<Double>, ringEnds: ArraySlice<Int>,
+                                                   partEnds: ArraySlice<Int>) throws(FenceLoadError) {
+        if partEnds.isEmpty { throw error("polygon has no rings", id: id) }
+        var ring = ringEnds.startIndex, start = 0, firstRing = 0
+        for (part, partEnd) in partEnds.enumerated() {
+            if partEnd == firstRing { throw error("polygon part \(part) has no rings", id: id) }
+            for r in firstRing..<partEnd {
+                let end = ringEnds[ring]
+                let what = partEnds.count > 1 ? "part \(part) ring \(r - firstRing)" : "ring \(r - firstRing)"
+                let n = end - start
+                if n < 4 {
+                    throw error("\(what) has \(n) position\(n == 1 ? "" : "s"); a closed ring needs at least 4", id: id)
+                }
+                for k in start..<end {
+                    try checkPosition(lon: c[2 * k], lat: c[2 * k + 1], id: id, what: "\(what) position \(k - start)")
+                }
+                if c[2 * start] != c[2 * end - 2] || c[2 * start + 1] != c[2 * end - 1] {
+                    throw error("\(what) is not closed: first position [\(formatNumber(c[2 * start])), "
+                        + "\(formatNumber(c[2 * start + 1]))] differs from last [\(formatNumber(c[2 * end - 2])), "
+                        + "\(formatNumber(c[2 * end - 1]))]", id: id)
+                }
+                start = end
+                ring += 1
+            }
+            firstRing = partEnd
+        }
+        try register(id: id, name: name, settings: settings, properties: properties, kind: .polygon,
+                     shape: Int32(polygons.count))
+        polygons.add(fence: Int32(ids.count - 1), coordinates: c, ringEnds: ringEnds)
+    }
+
+    func checkPosition(lon: Double, lat: Double, id: FenceID?, what: String) throws(FenceLoadError) {
+        guard lon.isFinite, lon >= -180, lon <= 180 else {
+            throw error("\(what): longitude \(formatNumber(lon)) is out of range [-180, 180]", id: id)
+        }
+        guard lat.isFinite, lat >= -90, lat <= 90 else {
+            throw error("\(what): latitude \(formatNumber(lat)) is out of range [-90, 90]", id: id)
+        }
+    }
+
+    /// Builds the index and freezes the arrays. `cellScale` tunes the grid (see `GridBuilder`).
+    public func build(cellScale: Double = 1) -> FenceSet {
+        FenceSet(builder: self, cellScale: cellScale)
+    }
+}
+
+/// A number as a short human string (integers without ".0").
+func formatNumber(_ v: Double) -> String {
+    if v.isFinite && v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
+    return String(v)
+}

@@ -1,0 +1,29 @@
+/// Event types a fence may ask for in its `notify` property (SPEC §6).
+public enum FenceEventType: String, CaseIterable, Sendable {
+    case enter, exit, dwell, visit, cross, approach
+}
+
+/// Per-fence settings read from the feature's properties; `nil` means "use the command-line default".
+public struct FenceSettings: Equatable, Sendable {
+    /// Seconds inside before `dwell`.
+    public var dwell: Double?
+    /// Metres outside needed before `exit`.
+    public var hysteresis: Double?
+    /// Look-ahead distance in metres for `approach`; `nil` means no approach events.
+    public var approach: Double?
+    /// Event types to emit for this fence; `nil` means all.
+    public var notify: [FenceEventType]?
+    /// Free-form tags.
+    public var tags: [String]?
+
+    public init(dwell: Double? = nil, hysteresis: Double? = nil, approach: Double? = nil,
+                notify: [FenceEventType]? = nil, tags: [String]? = nil) {
+        self.dwell = dwell
+        self.hysteresis = hysteresis
+        self.approach = approach
+        self.notify = notify
+        self.tags = tags
+    }
+
+    public var isDefault: Bool { self == FenceSettings() }
+}

@@ -1,0 +1,352 @@
+/// Streams a GeoJSON FeatureCollection (RFC 7946) into a `FenceSetBuilder` without building a
+/// document tree: coordinates go straight into one reused flat buffer, properties are kept as the
+/// raw JSON text of the object, and only the keys that matter are decoded.
+struct GeoJSONLoader {
+    var scanner: JSONScanner
+    var builder: FenceSetBuilder
+    let file: String
+    // per-feature scratch, reused
+    var coords: [Double] = []
+    /// ends[1]: ring ends (in positions); ends[2]: part ends (in rings); ends[3]: multipolygon ends.
+    var ends: [[Int]] = [[], [], [], [], []]
+    var featureIndex = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
+        scanner = JSONScanner(bytes)
+        self.file = file
+        // a circle feature is about 110 bytes: reserve the id table once
+        builder = FenceSetBuilder(file: file, expectedCount: bytes.count / 128)
+    }
+
+    /// Malformed JSON, named by line and column, and by feature when inside one.
+    func syntaxError(_ e: JSONSyntaxError, inFeature: Bool, id: FenceID?) -> FenceLoadError {
+        let (line, column) = scanner.lineColumn(e.offset)
+        return FenceLoadError(file: file, featureIndex: inFeature ? featureIndex : nil, featureID: id?.json,
+                              problem: "malformed JSON at line \(line), column \(column): \(e.problem)")
+    }
+
+    func featureError(_ problem: String, id: FenceID?) -> FenceLoadError {
+        FenceLoadError(file: file, featureIndex: featureIndex, featureID: id?.json, problem: problem)
+    }
+
+    mutating func load() throws(FenceLoadError) -> FenceSetBuilder {
+        do {
+            try scanner.expect(0x7B, "a GeoJSON FeatureCollection object '{'")
+            var type: String?
+            var sawFeatures = false
+            if !scanner.consume(0x7D) {
+                repeat {
+                    let key = try scanner.stringSpan()
+                    try scanner.expect(0x3A, "':'")
+                    if scanner.spanEquals(key, "type") {
+                        type = try scanner.string(scanner.stringSpan())
+                        if type != "FeatureCollection" {
+                            throw FenceLoadError(file: file, problem: "top-level type is '\(type!)', want 'FeatureCollection'")
+                        }
+                    } else if scanner.spanEquals(key, "features") {
+                        sawFeatures = true
+                        try features()
+                    } else {
+                        try scanner.skipValue()
+                    }
+                } while try scanner.next(close: 0x7D)
+            }
+            if scanner.peek() != 0 {
+                throw JSONSyntaxError(offset: scanner.pos, problem: "unexpected data after the FeatureCollection")
+            }
+            if type == nil {
+                throw FenceLoadError(file: file, problem: "not a GeoJSON FeatureCollection (no \"type\")")
+            }
+            if !sawFeatures {
+                throw FenceLoadError(file: file, problem: "FeatureCollection has no \"features\" array")
+            }
+        } catch let e as JSONSyntaxError {
+            throw syntaxError(e, inFeature: false, id: nil)
+        } catch let e as FenceLoadError {
+            throw e
+        } catch {
+            throw FenceLoadError(file: file, problem: "\(error)")
+        }
+        return builder
+    }
+
+    mutating func features() throws {
+        try scanner.expect(0x5B, "the features array '['")
+        if scanner.consume(0x5D) { return }
+        repeat {
+            try feature()
+            featureIndex += 1
+        } while try scanner.next(close: 0x5D)
+    }
+
+    mutating func feature() throws {
+        var id: FenceID?
+        do {
+            try scanner.expect(0x7B, "a Feature object '{'")
+            var geometryType: String?
+            var geometryMissing = true
+            var pending: String?  // a problem found mid-feature, reported once the id is known
+            var name: String?
+            var radius: Double?
+            var radiusProblem: String?
+            var settings = FenceSettings()
+            var properties = (start: 0, end: 0)
+            var typeProblem: String?
+            var depth = 0
+            coords.removeAll(keepingCapacity: true)
+            for k in ends.indices { ends[k].removeAll(keepingCapacity: true) }
+            if !scanner.consume(0x7D) {
+                repeat {
+                    let key = try scanner.stringSpan()
+                    try scanner.expect(0x3A, "':'")
+                    if scanner.spanEquals(key, "id") {
+                        id = try readID()
+                    } else if scanner.spanEquals(key, "geometry") {
+                        if scanner.consumeNull() { continue }
+                        geometryMissing = false
+                        try scanner.expect(0x7B, "a geometry object '{'")
+                        if !scanner.consume(0x7D) {
+                            repeat {
+                                let gkey = try scanner.stringSpan()
+                                try scanner.expect(0x3A, "':'")
+                                if scanner.spanEquals(gkey, "type") {
+                                    geometryType = try scanner.string(scanner.stringSpan())
+                                } else if scanner.spanEquals(gkey, "coordinates") {
+                                    if let problem = try coordinates(depth: &depth) { pending = pending ?? problem }
+                                } else {
+                                    try scanner.skipValue()
+                                }
+                            } while try scanner.next(close: 0x7D)
+                        }
+                    } else if scanner.spanEquals(key, "properties") {
+                        scanner.skipWhitespace()
+                        let start = scanner.pos
+                        if !scanner.consumeNull() {
+                            try readProperties(name: &name, radius: &radius, radiusProblem: &radiusProblem,
+                                               settings: &settings, pending: &pending)
+                        }
+                        properties = (start, scanner.pos)
+                    } else if scanner.spanEquals(key, "type") {
+                        let t = try scanner.string(scanner.stringSpan())
+                        if t != "Feature" { typeProblem = "type is '\(t)', want 'Feature'" }
+                    } else {
+                        try scanner.skipValue()
+                    }
+                } while try scanner.next(close: 0x7D)
+            }
+            if let typeProblem { throw featureError(typeProblem, id: id) }
+            if let pending { throw featureError(pending, id: id) }
+            let props = UnsafeBufferPointer(start: scanner.base + properties.start, count: properties.end - properties.start)
+            let propsOrNull: UnsafeBufferPointer<UInt8> = props.isEmpty ? nullText : props
+            guard !geometryMissing, let geometryType else {
+                throw featureError(geometryMissing ? "feature has no geometry" : "geometry has no \"type\"", id: id)
+            }
+            switch geometryType {
+            case "Point":
+                guard depth == 0, coords.count == 2 else {
+                    throw featureError("Point coordinates must be one position [lon, lat]", id: id)
+                }
+                if let radiusProblem { throw featureError(radiusProblem, id: id) }
+                guard let radius else {
+                    throw featureError("a circle (Point) needs properties.radius in metres", id: id)
+                }
+                try builder.addCircle(id: id, name: name, settings: settings, properties: propsOrNull,
+                                      CircleShape(lat: coords[1], lon: coords[0], radius: radius))
+            case "Polygon", "MultiPolygon":
+                let want = geometryType == "Polygon" ? 2 : 3
+                if coords.isEmpty && depth <= want {
+                    throw featureError("\(geometryType) has no coordinates", id: id)
+                }
+                guard depth == want else {
+                    throw featureError("\(geometryType) coordinates must be nested \(want + 1) arrays deep", id: id)
+                }
+                if geometryType == "Polygon" { ends[2] = [ends[1].count] }
+                try coords.withUnsafeBufferPointer { (c) throws(FenceLoadError) in
+                    try builder.addPolygon(id: id, name: name, settings: settings, properties: propsOrNull,
+                                           coordinates: c, ringEnds: ends[1][...], partEnds: ends[2][...])
+                }
+            default:
+                throw featureError("unsupported geometry type '\(geometryType)' (fences are Point with "
+                    + "properties.radius, Polygon or MultiPolygon)", id: id)
+            }
+        } catch let e as JSONSyntaxError {
+            throw syntaxError(e, inFeature: true, id: id)
+        }
+    }
+
+    mutating func readID() throws -> FenceID? {
+        scanner.skipWhitespace()
+        if scanner.consumeNull() { return nil }
+        if scanner.atNumber() {
+            let start = scanner.pos
+            let v = try scanner.number()
+            guard v.isFinite else { throw featureError("id is not a finite number", id: nil) }
+            return .number(String(decoding: UnsafeBufferPointer(start: scanner.base + start, count: scanner.pos - start),
+                                  as: UTF8.self))
+        }
+        if scanner.peek() == 0x22 { return .string(try scanner.string(scanner.stringSpan())) }
+        let start = scanner.pos
+        try scanner.skipValue()
+        let text = String(decoding: UnsafeBufferPointer(start: scanner.base + start, count: scanner.pos - start), as: UTF8.self)
+        throw featureError("id must be a string or a number, not \(text.prefix(40))", id: nil)
+    }
+
+    /// Parses a coordinates value into `coords` and `ends`; returns its nesting depth (0 for a
+    /// position) through `depth`, and a problem (non-numeric coordinate, ragged nesting) if any.
+    mutating func coordinates(depth: inout Int) throws -> String? {
+        var problem: String?
+        depth = try array(level: 0, problem: &problem)
+        return problem
+    }
+
+    /// One array of the coordinates tree; returns its depth (0 = a position).
+    mutating func array(level: Int, problem: inout String?) throws -> Int {
+        if level > 4 {
+            try scanner.skipValue()
+            problem = problem ?? "coordinates nested too deep"
+            return 9
+        }
+        guard scanner.peek() == 0x5B else {
+            let start = scanner.pos
+            try scanner.skipValue()
+            problem = problem ?? "coordinates must be arrays, found \(snippet(start))"
+            return 0
+        }
+        scanner.pos += 1
+        if scanner.consume(0x5D) {
+            problem = problem ?? "empty coordinate array"
+            return 1
+        }
+        let c = scanner.peek()
+        if c != 0x5B {
+            // a position: numbers [lon, lat] or [lon, lat, alt]
+            var n = 0
+            repeat {
+                if scanner.atNumber() {
+                    let v = try scanner.number()
+                    if n < 2 { coords.append(v) }
+                } else {
+                    let start = scanner.pos
+                    try scanner.skipValue()
+                    problem = problem ?? "coordinate \(snippet(start)) is not a number"
+                    if n < 2 { coords.append(.nan) }
+                }
+                n += 1
+            } while try scanner.next(close: 0x5D)
+            if n < 2 || n > 3 {
+                problem = problem ?? "a position has \(n) number\(n == 1 ? "" : "s"); want [lon, lat] or [lon, lat, altitude]"
+                if n < 2 { coords.append(.nan) }
+            }
+            return 0
+        }
+        var childDepth = -1
+        repeat {
+            let d = try array(level: level + 1, problem: &problem)
+            if childDepth < 0 { childDepth = d } else if d != childDepth {
+                problem = problem ?? "coordinates mix positions and arrays at one level"
+            }
+        } while try scanner.next(close: 0x5D)
+        let depth = childDepth + 1
+        if depth >= 1 && depth < ends.count {
+            ends[depth].append(depth == 1 ? coords.count / 2 : ends[depth - 1].count)
+        }
+        return depth
+    }
+
+    func snippet(_ start: Int) -> String {
+        let text = String(decoding: UnsafeBufferPointer(start: scanner.base + start, count: min(scanner.pos - start, 40)),
+                          as: UTF8.self)
+        return "'\(text)'"
+    }
+
+    mutating func readProperties(name: inout String?, radius: inout Double?, radiusProblem: inout String?,
+                                 settings: inout FenceSettings, pending: inout String?) throws {
+        try scanner.expect(0x7B, "a properties object '{' or null")
+        if scanner.consume(0x7D) { return }
+        repeat {
+            let key = try scanner.stringSpan()
+            try scanner.expect(0x3A, "':'")
+            let start = scanner.pos
+            if scanner.spanEquals(key, "radius") {
+                if scanner.atNumber() {
+                    radius = try scanner.number()
+                } else {
+                    try scanner.skipValue()
+                    radiusProblem = "radius \(snippet(start)) is not a number of metres"
+                }
+            } else if scanner.spanEquals(key, "name") {
+                if scanner.peek() == 0x22 {
+                    name = try scanner.string(scanner.stringSpan())
+                } else if !scanner.consumeNull() {
+                    try scanner.skipValue()
+                    pending = pending ?? "name \(snippet(start)) is not a string"
+                }
+            } else if scanner.spanEquals(key, "dwell") {
+                settings.dwell = try setting("dwell", unit: "seconds", pending: &pending)
+            } else if scanner.spanEquals(key, "hysteresis") {
+                settings.hysteresis = try setting("hysteresis", unit: "metres", pending: &pending)
+            } else if scanner.spanEquals(key, "approach") {
+                settings.approach = try setting("approach", unit: "metres", pending: &pending)
+            } else if scanner.spanEquals(key, "notify") {
+                var list: [FenceEventType] = []
+                for s in try stringList("notify", pending: &pending) {
+                    if let t = FenceEventType(rawValue: s) {
+                        list.append(t)
+                    } else {
+                        pending = pending ?? "notify: unknown event type '\(s)' (known: "
+                            + FenceEventType.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+                    }
+                }
+                settings.notify = list
+            } else if scanner.spanEquals(key, "tags") {
+                settings.tags = try stringList("tags", pending: &pending)
+            } else {
+                try scanner.skipValue()
+            }
+        } while try scanner.next(close: 0x7D)
+    }
+
+    mutating func setting(_ key: String, unit: String, pending: inout String?) throws -> Double? {
+        let start = scanner.pos
+        if scanner.consumeNull() { return nil }
+        if scanner.atNumber() {
+            let v = try scanner.number()
+            if v.isFinite && v >= 0 { return v }
+        } else {
+            try scanner.skipValue()
+        }
+        pending = pending ?? "\(key) \(snippet(start)) must be a non-negative number of \(unit)"
+        return nil
+    }
+
+    mutating func stringList(_ key: String, pending: inout String?) throws -> [String] {
+        let start = scanner.pos
+        if scanner.consumeNull() { return [] }
+        if scanner.peek() == 0x22 { return [try scanner.string(scanner.stringSpan())] }
+        var out: [String] = []
+        if scanner.peek() == 0x5B {
+            scanner.pos += 1
+            if scanner.consume(0x5D) { return out }
+            repeat {
+                if scanner.peek() == 0x22 {
+                    out.append(try scanner.string(scanner.stringSpan()))
+                } else {
+                    let s = scanner.pos
+                    try scanner.skipValue()
+                    pending = pending ?? "\(key): \(snippet(s)) is not a string"
+                }
+            } while try scanner.next(close: 0x5D)
+            return out
+        }
+        try scanner.skipValue()
+        pending = pending ?? "\(key) \(snippet(start)) must be a list of strings"
+        return out
+    }
+}
+
+nonisolated(unsafe) let nullBytes: UnsafeMutablePointer<UInt8> = {
+    let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 4)
+    p.initialize(from: Array("null".utf8), count: 4)
+    return p
+}()
+nonisolated(unsafe) let nullText = UnsafeBufferPointer(start: UnsafePointer(nullBytes), count: 4)

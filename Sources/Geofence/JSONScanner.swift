@@ -1,0 +1,294 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A JSON syntax error at a byte offset.
+struct JSONSyntaxError: Error {
+    let offset: Int
+    let problem: String
+}
+
+/// A forward-only JSON tokenizer over bytes in memory, strict about the grammar (RFC 8259), that
+/// never builds a document tree: the loader pulls exactly the values it needs and skips the rest.
+/// Numbers take a correctly rounded fast path (Clinger: up to 19 digits and 10^±22 exactly) and fall
+/// back to `strtod` otherwise, so every coordinate is the double Python's `float()` gives.
+struct JSONScanner {
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    var pos = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        end = bytes.count
+        // UTF-8 byte order mark
+        if end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { pos = 3 }
+    }
+
+    func fail(_ problem: String, at offset: Int? = nil) -> JSONSyntaxError {
+        JSONSyntaxError(offset: offset ?? pos, problem: problem)
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while pos < end {
+            let c = base[pos]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { return }
+        }
+    }
+
+    /// Next non-blank byte, not consumed; 0 at the end.
+    @inline(__always)
+    mutating func peek() -> UInt8 {
+        skipWhitespace()
+        return pos < end ? base[pos] : 0
+    }
+
+    @inline(__always)
+    mutating func expect(_ c: UInt8, _ what: String) throws(JSONSyntaxError) {
+        if peek() != c { throw fail("expected \(what)\(describeHere())") }
+        pos += 1
+    }
+
+    /// Consumes `c` if it is next.
+    @inline(__always)
+    mutating func consume(_ c: UInt8) -> Bool {
+        if peek() == c {
+            pos += 1
+            return true
+        }
+        return false
+    }
+
+    func describeHere() -> String {
+        if pos >= end { return ", found the end of the file" }
+        let c = base[pos]
+        if c >= 0x21 && c < 0x7F { return ", found '\(Character(Unicode.Scalar(c)))'" }
+        return ", found byte 0x\(String(c, radix: 16))"
+    }
+
+    /// After an element of an object or array: true when another follows (','), false at `close`.
+    @inline(__always)
+    mutating func next(close: UInt8) throws(JSONSyntaxError) -> Bool {
+        let c = peek()
+        if c == 0x2C { pos += 1; return true }
+        if c == close { pos += 1; return false }
+        throw fail("expected ',' or '\(Character(Unicode.Scalar(close)))'\(describeHere())")
+    }
+
+    /// A string token: the byte range between the quotes and whether it holds escapes.
+    mutating func stringSpan() throws(JSONSyntaxError) -> (start: Int, end: Int, escaped: Bool) {
+        if peek() != 0x22 { throw fail("expected a string\(describeHere())") }
+        pos += 1
+        let start = pos
+        var escaped = false
+        while pos < end {
+            let c = base[pos]
+            if c == 0x22 { pos += 1; return (start, pos - 1, escaped) }
+            if c == 0x5C {
+                escaped = true
+                pos += 2
+                continue
+            }
+            if c < 0x20 { throw fail("control character in a string") }
+            pos += 1
+        }
+        throw fail("unterminated string", at: start - 1)
+    }
+
+    /// Whether a span without escapes equals an ASCII key.
+    @inline(__always)
+    func spanEquals(_ s: (start: Int, end: Int, escaped: Bool), _ key: StaticString) -> Bool {
+        if s.escaped || s.end - s.start != key.utf8CodeUnitCount { return false }
+        let k = key.utf8Start
+        for i in 0..<(s.end - s.start) where base[s.start + i] != k[i] { return false }
+        return true
+    }
+
+    /// Decodes a string span (escapes included) to a Swift string.
+    func string(_ s: (start: Int, end: Int, escaped: Bool)) throws(JSONSyntaxError) -> String {
+        let raw = UnsafeBufferPointer(start: base + s.start, count: s.end - s.start)
+        if !s.escaped { return String(decoding: raw, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var i = 0
+        func hex4(_ at: Int) throws(JSONSyntaxError) -> UInt32 {
+            guard at + 4 <= raw.count else { throw fail("bad \\u escape", at: s.start + at) }
+            var v: UInt32 = 0
+            for k in 0..<4 {
+                let c = raw[at + k]
+                let d: UInt32
+                switch c {
+                case 0x30...0x39: d = UInt32(c - 0x30)
+                case 0x41...0x46: d = UInt32(c - 0x41 + 10)
+                case 0x61...0x66: d = UInt32(c - 0x61 + 10)
+                default: throw fail("bad \\u escape", at: s.start + at)
+                }
+                v = v << 4 | d
+            }
+            return v
+        }
+        while i < raw.count {
+            let c = raw[i]
+            if c != 0x5C { out.append(c); i += 1; continue }
+            guard i + 1 < raw.count else { throw fail("bad escape", at: s.start + i) }
+            let e = raw[i + 1]
+            i += 2
+            switch e {
+            case 0x22: out.append(0x22)
+            case 0x5C: out.append(0x5C)
+            case 0x2F: out.append(0x2F)
+            case 0x62: out.append(0x08)
+            case 0x66: out.append(0x0C)
+            case 0x6E: out.append(0x0A)
+            case 0x72: out.append(0x0D)
+            case 0x74: out.append(0x09)
+            case 0x75:
+                var v = try hex4(i)
+                i += 4
+                if v >= 0xD800 && v < 0xDC00, i + 6 <= raw.count, raw[i] == 0x5C, raw[i + 1] == 0x75 {
+                    let low = try hex4(i + 2)
+                    if low >= 0xDC00 && low < 0xE000 {
+                        v = 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
+                        i += 6
+                    }
+                }
+                let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
+                out.append(contentsOf: Array(String(Character(scalar)).utf8))
+            default: throw fail("bad escape '\\\(Character(Unicode.Scalar(e)))'", at: s.start + i - 2)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether the next token starts a number.
+    @inline(__always)
+    mutating func atNumber() -> Bool {
+        let c = peek()
+        return c == 0x2D || (c >= 0x30 && c <= 0x39)
+    }
+
+    /// A number token (strict JSON grammar) as a correctly rounded double.
+    @inline(__always)
+    mutating func number() throws(JSONSyntaxError) -> Double {
+        skipWhitespace()
+        let start = pos
+        var negative = false
+        if pos < end && base[pos] == 0x2D { negative = true; pos += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        let intStart = pos
+        while pos < end, base[pos] &- 0x30 < 10 {
+            if digits < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(base[pos] &- 0x30)
+                if mantissa != 0 { digits += 1 }
+            } else {
+                exponent += 1
+            }
+            pos += 1
+        }
+        let intDigits = pos - intStart
+        if intDigits == 0 { throw fail("expected a number\(describeHere())", at: start) }
+        if intDigits > 1 && base[intStart] == 0x30 { throw fail("number with a leading zero", at: start) }
+        if pos < end && base[pos] == 0x2E {
+            pos += 1
+            let fracStart = pos
+            while pos < end, base[pos] &- 0x30 < 10 {
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(base[pos] &- 0x30)
+                    if mantissa != 0 { digits += 1 }
+                    exponent -= 1
+                }
+                pos += 1
+            }
+            if pos == fracStart { throw fail("expected digits after '.'", at: start) }
+        }
+        var exactDigits = digits < 19
+        if pos < end && (base[pos] == 0x65 || base[pos] == 0x45) {
+            pos += 1
+            var expNegative = false
+            if pos < end && (base[pos] == 0x2B || base[pos] == 0x2D) { expNegative = base[pos] == 0x2D; pos += 1 }
+            let expStart = pos
+            var e = 0
+            while pos < end, base[pos] &- 0x30 < 10 {
+                if e < 100_000 { e = e * 10 + Int(base[pos] &- 0x30) }
+                pos += 1
+            }
+            if pos == expStart { throw fail("expected digits in the exponent", at: start) }
+            exponent += expNegative ? -e : e
+            if e >= 100_000 { exactDigits = false }
+        }
+        if exactDigits && mantissa <= (1 << 53) && exponent >= -22 && exponent <= 22 {
+            var v = Double(mantissa)
+            if exponent < 0 { v /= powersOfTen[-exponent] } else if exponent > 0 { v *= powersOfTen[exponent] }
+            return negative ? -v : v
+        }
+        return slowNumber(from: start, to: pos)
+    }
+
+    func slowNumber(from s: Int, to e: Int) -> Double {
+        var text = [CChar](repeating: 0, count: e - s + 1)
+        for i in s..<e { text[i - s] = CChar(bitPattern: base[i]) }
+        return strtod(text, nil)
+    }
+
+    /// Skips one value of any kind, checking its syntax.
+    mutating func skipValue(depth: Int = 0) throws(JSONSyntaxError) {
+        if depth > 512 { throw fail("nesting deeper than 512 levels") }
+        let c = peek()
+        switch c {
+        case 0x7B:
+            pos += 1
+            if consume(0x7D) { return }
+            repeat {
+                _ = try stringSpan()
+                try expect(0x3A, "':'")
+                try skipValue(depth: depth + 1)
+            } while try next(close: 0x7D)
+        case 0x5B:
+            pos += 1
+            if consume(0x5D) { return }
+            repeat { try skipValue(depth: depth + 1) } while try next(close: 0x5D)
+        case 0x22: _ = try stringSpan()
+        case 0x74: try literal("true")
+        case 0x66: try literal("false")
+        case 0x6E: try literal("null")
+        default:
+            if atNumber() { _ = try number() } else { throw fail("expected a value\(describeHere())") }
+        }
+    }
+
+    mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let n = word.utf8CodeUnitCount
+        guard pos + n <= end else { throw fail("expected '\(word)'") }
+        for i in 0..<n where base[pos + i] != word.utf8Start[i] { throw fail("expected a value\(describeHere())") }
+        pos += n
+    }
+
+    /// Consumes `null` if it is next.
+    mutating func consumeNull() -> Bool {
+        if peek() == 0x6E, pos + 4 <= end, base[pos + 1] == 0x75, base[pos + 2] == 0x6C, base[pos + 3] == 0x6C {
+            pos += 4
+            return true
+        }
+        return false
+    }
+
+    /// Line and column (1-based) of a byte offset, for messages.
+    func lineColumn(_ offset: Int) -> (Int, Int) {
+        var line = 1, lineStart = 0
+        for i in 0..<min(offset, end) where base[i] == 0x0A {
+            line += 1
+            lineStart = i + 1
+        }
+        return (line, offset - lineStart + 1)
+    }
+}
+
+let powersOfTen: [Double] = (0...22).map { e in
+    var v = 1.0
+    for _ in 0..<e { v *= 10 }
+    return v
+}

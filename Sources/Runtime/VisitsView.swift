@@ -1,0 +1,102 @@
+import Foundation
+import NMEA
+import Store
+
+/// Text and JSON for `gpsfence visits`: per fence the month's visit count, total and mean time and
+/// days with visits, and a month calendar whose days are coloured by the number of visits (like a
+/// gym member's visit history).
+public enum VisitsView {
+    public static func json(_ report: VisitReport) -> String {
+        var fences: [String] = []
+        for fence in report.fences {
+            var line = JSONLine()
+            line.addRaw("id", json: fence.fenceID)
+            line.add("name", fence.name)
+            line.add("visits", fence.count)
+            line.add("total_seconds", fence.totalSeconds)
+            line.add("mean_seconds", fence.meanSeconds)
+            line.add("days_with_visits", fence.daysWithVisits)
+            line.addRaw("per_day", json: "[" + fence.perDay.map(String.init).joined(separator: ",") + "]")
+            fences.append(line.string)
+        }
+        var line = JSONLine()
+        line.add("year", report.year)
+        line.add("month", report.month)
+        line.addRaw("fences", json: "[" + fences.joined(separator: ",") + "]")
+        return line.string
+    }
+
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "November", "December",
+    ]
+
+    public static func text(_ report: VisitReport, color: Bool) -> String {
+        let title = "\(monthNames[report.month - 1]) \(report.year)"
+        guard !report.fences.isEmpty else { return "\(title): no visits recorded." }
+        var lines: [String] = []
+        for fence in report.fences {
+            let id = plainID(fence.fenceID)
+            lines.append("\(fence.name ?? id) [\(id)] — \(title)")
+            lines.append(
+                "  \(fence.count) visit\(fence.count == 1 ? "" : "s"), total \(duration(fence.totalSeconds)), "
+                    + "mean \(duration(fence.meanSeconds)), \(fence.daysWithVisits) day\(fence.daysWithVisits == 1 ? "" : "s") with visits")
+            lines += calendar(year: report.year, month: report.month, perDay: fence.perDay, color: color)
+            lines.append("")
+        }
+        if color { lines.append("  \u{1B}[2mday colours: \u{1B}[0m\(shade(0, color: true))none\u{1B}[0m \(shade(1, color: true))1\u{1B}[0m \(shade(2, color: true))2\u{1B}[0m \(shade(3, color: true))3+\u{1B}[0m") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A Monday-first month grid; without colour, a day with visits shows its count after it.
+    static func calendar(year: Int, month: Int, perDay: [Int], color: Bool) -> [String] {
+        // 1970-01-01 was a Thursday: weekday index 3 with Monday = 0.
+        let first = CivilDate(year: year, month: month, day: 1).daysSinceEpoch
+        let offset = ((first % 7) + 7 + 3) % 7
+        var lines = ["  Mo   Tu   We   Th   Fr   Sa   Su"]
+        var cells: [String] = Array(repeating: "     ", count: offset)
+        for (index, visits) in perDay.enumerated() {
+            let day = String(index + 1)
+            let padded = String(repeating: " ", count: 2 - day.count) + day
+            if color {
+                cells.append(shade(visits, color: true) + padded + "\u{1B}[0m" + "   ")
+            } else {
+                cells.append(padded + (visits > 0 ? "*" + (visits > 9 ? "+" : String(visits)) : "  ") + " ")
+            }
+        }
+        while !cells.isEmpty {
+            lines.append("  " + cells.prefix(7).joined().trimmingTrailingSpaces())
+            cells.removeFirst(min(7, cells.count))
+        }
+        return lines
+    }
+
+    /// `"gym"` -> `gym`: the store keeps ids as JSON; people read them plain.
+    static func plainID(_ json: String) -> String {
+        guard json.count >= 2, json.hasPrefix("\""), json.hasSuffix("\"") else { return json }
+        return String(json.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+    }
+
+    static func shade(_ visits: Int, color: Bool) -> String {
+        switch visits {
+        case 0: "\u{1B}[2m"
+        case 1: "\u{1B}[30;42m"
+        case 2: "\u{1B}[30;102m"
+        default: "\u{1B}[1;30;103m"
+        }
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        if total < 3600 { return "\(total / 60) min" }
+        return "\(total / 3600) h \(total % 3600 / 60) min"
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,189 @@
+import Alerts
+import Foundation
+import GRDB
+import Geofence
+
+/// The state file of SPEC §8: SQLite in WAL mode holding each fence's state, the event log, the
+/// visits and the webhook outbox. Created with mode 0600 (it records where someone has been).
+///
+/// Crash safety comes from the order of work, not from this class alone: the runtime commits a
+/// fix's events and the resulting fence states in one transaction *before* printing them, so a
+/// `kill -9` at any moment loses no printed event, and a restart restores the committed states
+/// silently (no second `enter`).
+public final class StateStore: @unchecked Sendable {
+    public let path: String
+    let database: DatabaseQueue
+
+    /// Opens (or creates) the store at `path`, creating missing parent folders.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(path: path, problem: "cannot create its folder: \(error.localizedDescription)")
+        }
+        // Create the file ourselves so that it is 0600 from its first byte; SQLite gives the -wal
+        // and -shm files the same permissions as the database file.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw StoreError(path: path, problem: String(cString: strerror(errno)))
+        }
+        close(descriptor)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            // A committed transaction survives a kill -9 of the process (the WAL is written before
+            // COMMIT returns); NORMAL only risks the last transactions on a power cut.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.migrator.migrate(database)
+        } catch {
+            throw StoreError(path: path, problem: "\(error)")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE fence_state (
+                    fence_id TEXT PRIMARY KEY,
+                    geometry_hash INTEGER NOT NULL,
+                    inside INTEGER NOT NULL,
+                    enter_time INTEGER NOT NULL,
+                    dwell_fired INTEGER NOT NULL
+                );
+                CREATE TABLE event (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    type TEXT NOT NULL,
+                    time INTEGER NOT NULL,
+                    fence_id TEXT,
+                    json TEXT NOT NULL
+                );
+                CREATE TABLE visit (
+                    event_id TEXT PRIMARY KEY,
+                    fence_id TEXT NOT NULL,
+                    fence_name TEXT,
+                    enter_time INTEGER NOT NULL,
+                    exit_time INTEGER NOT NULL,
+                    duration REAL NOT NULL
+                );
+                CREATE INDEX visit_by_time ON visit(enter_time);
+                CREATE TABLE outbox (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    endpoint TEXT NOT NULL,
+                    event_id TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt INTEGER NOT NULL DEFAULT 0,
+                    delivered_at INTEGER,
+                    last_error TEXT,
+                    UNIQUE(endpoint, event_id)
+                );
+                CREATE INDEX outbox_pending ON outbox(endpoint, delivered_at, seq);
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: - Fence states
+
+    /// The states saved by the last run, for `EventEngine.restore`.
+    public func fenceStates() throws -> [FenceStateRecord] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM fence_state WHERE inside = 1").compactMap { row in
+                guard let id = FenceID(storedJSON: row["fence_id"]) else { return nil }
+                let hash: Int64 = row["geometry_hash"]
+                return FenceStateRecord(
+                    fenceID: id, geometryHash: UInt64(bitPattern: hash), inside: true,
+                    enterTime: row["enter_time"], dwellFired: row["dwell_fired"])
+            }
+        }
+    }
+
+    // MARK: - Committing a fix's events
+
+    /// Records the events of one fix, the fence states after it, the visits among the events, and
+    /// one outbox row per event and webhook endpoint, in one transaction. Events already in the
+    /// log (same id: the same input replayed after a restart) are not recorded twice; the events
+    /// that were new are returned, in order.
+    @discardableResult
+    public func commit(
+        events: [OutgoingEvent], insideStates: [FenceStateRecord], fences: FenceSet, webhookEndpoints: [String] = []
+    ) throws -> [OutgoingEvent] {
+        try database.write { db in
+            var fresh: [OutgoingEvent] = []
+            for outgoing in events {
+                let event = outgoing.event
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO event (id, type, time, fence_id, json) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [
+                        outgoing.id, event.kind.rawValue, event.time.millisecondsSinceEpoch,
+                        event.fence.map { fences.ids[$0].json }, outgoing.json,
+                    ])
+                guard db.changesCount > 0 else { continue }
+                fresh.append(outgoing)
+                if event.kind == .visit, let fence = event.fence, let enter = event.enterTime, let exit = event.exitTime {
+                    try db.execute(
+                        sql: """
+                            INSERT OR IGNORE INTO visit (event_id, fence_id, fence_name, enter_time, exit_time, duration)
+                            VALUES (?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            outgoing.id, fences.ids[fence].json, fences.name(fence), enter.millisecondsSinceEpoch,
+                            exit.millisecondsSinceEpoch, event.duration ?? 0,
+                        ])
+                }
+                for endpoint in webhookEndpoints {
+                    try db.execute(
+                        sql: "INSERT OR IGNORE INTO outbox (endpoint, event_id, body) VALUES (?, ?, ?)",
+                        arguments: [endpoint, outgoing.id, outgoing.json])
+                }
+            }
+            try db.execute(sql: "DELETE FROM fence_state")
+            for state in insideStates {
+                try db.execute(
+                    sql: """
+                        INSERT INTO fence_state (fence_id, geometry_hash, inside, enter_time, dwell_fired)
+                        VALUES (?, ?, 1, ?, ?)
+                        """,
+                    arguments: [
+                        state.fenceID.json, Int64(bitPattern: state.geometryHash), state.enterTime, state.dwellFired,
+                    ])
+            }
+            return fresh
+        }
+    }
+
+    /// The event log, oldest first (the JSON lines as printed).
+    public func eventLog() throws -> [String] {
+        try database.read { db in try String.fetchAll(db, sql: "SELECT json FROM event ORDER BY seq") }
+    }
+}
+
+/// A store that cannot be opened or written: names the file.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let problem: String
+    public var description: String { "state file '\(path)': \(problem)" }
+}
+
+extension FenceID {
+    /// Parses the JSON form the store keeps: a quoted string or a number.
+    init?(storedJSON text: String) {
+        if text.hasPrefix("\"") {
+            guard let value = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) as? String
+            else { return nil }
+            self = .string(value)
+        } else if Double(text) != nil {
+            self = .number(text)
+        } else {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import GRDB
+import NMEA
+
+/// Visits per fence in one calendar month (UTC), for `gpsfence visits`.
+public struct VisitReport: Sendable, Equatable {
+    public struct FenceVisits: Sendable, Equatable {
+        /// The fence id as JSON, as the store keeps it.
+        public var fenceID: String
+        public var name: String?
+        public var count: Int
+        public var totalSeconds: Double
+        public var meanSeconds: Double { count == 0 ? 0 : totalSeconds / Double(count) }
+        /// Visits per day of the month (index 0 is the 1st).
+        public var perDay: [Int]
+        public var daysWithVisits: Int { perDay.filter { $0 > 0 }.count }
+    }
+
+    public var year: Int
+    public var month: Int
+    public var daysInMonth: Int
+    /// Fences with at least one visit that month, by id.
+    public var fences: [FenceVisits]
+}
+
+extension StateStore {
+    /// The visits that began in `month` of `year` (UTC), grouped by fence.
+    public func visitReport(year: Int, month: Int) throws -> VisitReport {
+        let first = CivilDate(year: year, month: month, day: 1)
+        let next = month == 12 ? CivilDate(year: year + 1, month: 1, day: 1) : CivilDate(year: year, month: month + 1, day: 1)
+        let days = next.daysSinceEpoch - first.daysSinceEpoch
+        let dayMilliseconds = Int64(TimeOfDay.millisecondsPerDay)
+        let from = Int64(first.daysSinceEpoch) * dayMilliseconds
+        let to = Int64(next.daysSinceEpoch) * dayMilliseconds
+        let rows = try database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT fence_id, fence_name, enter_time, duration FROM visit WHERE enter_time >= ? AND enter_time < ? ORDER BY fence_id, enter_time",
+                arguments: [from, to])
+        }
+        var byFence: [String: VisitReport.FenceVisits] = [:]
+        var order: [String] = []
+        for row in rows {
+            let id: String = row["fence_id"]
+            if byFence[id] == nil {
+                order.append(id)
+                byFence[id] = VisitReport.FenceVisits(
+                    fenceID: id, name: row["fence_name"], count: 0, totalSeconds: 0, perDay: Array(repeating: 0, count: days))
+            }
+            let enter: Int64 = row["enter_time"]
+            let day = Int((enter - from) / dayMilliseconds)
+            byFence[id]!.count += 1
+            byFence[id]!.totalSeconds += row["duration"]
+            byFence[id]!.perDay[day] += 1
+        }
+        return VisitReport(year: year, month: month, daysInMonth: days, fences: order.map { byFence[$0]! })
+    }
+}

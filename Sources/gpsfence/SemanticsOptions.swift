@@ -1,0 +1,46 @@
+import ArgumentParser
+import Geofence
+
+/// The event semantics flags of SPEC §6, shared by `replay` and `run`.
+struct SemanticsOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Seconds inside before a dwell event (default 60).", valueName: "seconds"))
+    var dwell: Double?
+
+    @Option(help: ArgumentHelp("Metres outside the boundary before an exit counts (default 10).", valueName: "metres"))
+    var hysteresis: Double?
+
+    @Option(help: ArgumentHelp("Consecutive usable fixes outside that confirm an exit (default 2).", valueName: "fixes"))
+    var exitConfirm: Int?
+
+    @Option(help: ArgumentHelp("Fixes with a worse accuracy estimate are not used (default 100).", valueName: "metres"))
+    var maxAccuracy: Double?
+
+    @Option(help: ArgumentHelp("Seconds without a usable fix before fix_lost (default 10).", valueName: "seconds"))
+    var stale: Double?
+
+    @Flag(help: "No enter event for fences that contain the first fix.")
+    var noInitial = false
+
+    @Option(help: ArgumentHelp("Approach look-ahead for fences without their own 'approach' property.", valueName: "metres"))
+    var approach: Double?
+
+    @Option(help: ArgumentHelp("Emit a heartbeat event this often.", valueName: "seconds"))
+    var heartbeat: Double?
+
+    func validate() throws {
+        if let problem = settings.problem { throw ValidationError(problem) }
+    }
+
+    var settings: EventSettings {
+        var settings = EventSettings()
+        if let dwell { settings.dwell = dwell }
+        if let hysteresis { settings.hysteresis = hysteresis }
+        if let exitConfirm { settings.exitConfirm = exitConfirm }
+        if let maxAccuracy { settings.maxAccuracy = maxAccuracy }
+        if let stale { settings.stale = stale }
+        settings.initial = !noInitial
+        settings.approach = approach
+        settings.heartbeat = heartbeat
+        return settings
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Runtime
+import Store
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Visits: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Visits per fence in a month, with a calendar.",
+        discussion: """
+            Reads the visits recorded in the state file (by 'run', or 'replay --state') and prints, \
+            per fence, the month's visit count, total and mean time and days with visits, with a \
+            calendar coloured by visits on a terminal. Months are UTC.
+
+            Example:
+              gpsfence visits --month 2 --year 2026
+            """
+    )
+
+    @Option(help: ArgumentHelp("State file (default: $XDG_STATE_HOME/gpsfence/state.sqlite).", valueName: "path"))
+    var state: String?
+
+    @Option(help: "Month, 1-12 (default: this month).")
+    var month: Int?
+
+    @Option(help: "Year (default: this year).")
+    var year: Int?
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func validate() throws {
+        if let month, !(1...12).contains(month) { throw ValidationError("--month must be 1 to 12, not \(month)") }
+        if let year, !(1970...9999).contains(year) { throw ValidationError("--year must be 1970 to 9999, not \(year)") }
+    }
+
+    func run() throws {
+        let path = state ?? StateLocation.defaultPath
+        try runReportingInputErrors {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw InputError(message: "no state file at '\(path)': visits are recorded by 'gpsfence run' or 'gpsfence replay --state'")
+            }
+            let now = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date())
+            let store: StateStore
+            do { store = try StateStore(path: path) } catch let error as StoreError { throw InputError(message: error.description) }
+            let report = try store.visitReport(year: year ?? now.year!, month: month ?? now.month!)
+            let text = json ? VisitsView.json(report) : VisitsView.text(report, color: isatty(1) == 1)
+            OutputWriter.standardOutput.write(line: text)
+            OutputWriter.standardOutput.flush()
+        }
+    }
+}

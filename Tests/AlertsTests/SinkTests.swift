@@ -1,0 +1,179 @@
+import Foundation
+import NMEA
+import Synchronization
+import Testing
+@testable import Alerts
+@testable import Geofence
+
+/// A fence whose name and properties are hostile to shells.
+let hostileName = #"Bridge "$(touch /tmp/PWNED)"; rm -rf ~ `id` \n"#
+let fencesJSON = """
+    {"type":"FeatureCollection","features":[{"type":"Feature","id":"b-1","geometry":{"type":"Point","coordinates":[8.5,47.3]},
+     "properties":{"radius":20,"name":\(JSONText.quoted(hostileName)),"note":"$HOME;|&"}}]}
+    """
+
+func enterEvent(_ fences: FenceSet) -> OutgoingEvent {
+    var event = GeofenceEvent(
+        kind: .enter, time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000), fence: 0,
+        location: GeofenceEvent.Location(latitude: 47.3, longitude: 8.5, accuracy: 4.5, speed: 25, track: 90))
+    event.initial = false
+    return OutgoingEvent(event, fences: fences)
+}
+
+func temporaryFolder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-alerts-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// Writes an executable script (the hook a user would write; gpsfence itself never runs a shell).
+func script(_ folder: URL, _ name: String, _ body: String) throws -> String {
+    let url = folder.appendingPathComponent(name)
+    try ("#!/bin/sh\n" + body).write(to: url, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+    return url.path
+}
+
+final class Reports: @unchecked Sendable {
+    let lines = Mutex<[String]>([])
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+@Suite struct ExecHookTests {
+    @Test func hookGetsTheEventOnStdinAndInItsEnvironmentWithoutAShell() throws {
+        let folder = try temporaryFolder()
+        let out = folder.appendingPathComponent("out")
+        // The hook copies its stdin and environment to files; `env` output is data, not code.
+        let hook = try script(folder, "hook", "cat > '\(out.path).json'\nenv > '\(out.path).env'\n")
+        let fences = try FenceSet.parse(fencesJSON)
+        let reports = Reports()
+        let sink = try ExecHookSink(programs: [hook], report: reports.add)
+        let event = enterEvent(fences)
+        sink.deliver(event, fences: fences)
+        sink.finish()
+        #expect(reports.all.isEmpty)
+        let json = try String(contentsOf: URL(fileURLWithPath: out.path + ".json"), encoding: .utf8)
+        #expect(json == event.json + "\n")
+        let environment = try String(contentsOf: URL(fileURLWithPath: out.path + ".env"), encoding: .utf8)
+        #expect(environment.contains("GPSFENCE_EVENT=enter\n"))
+        #expect(environment.contains("GPSFENCE_FENCE_ID=b-1\n"))
+        #expect(environment.contains("GPSFENCE_FENCE_NAME=" + hostileName))
+        #expect(environment.contains("GPSFENCE_LAT=47.3\n"))
+        #expect(environment.contains("GPSFENCE_LON=8.5\n"))
+        #expect(environment.contains("GPSFENCE_TIME=2026-02-03T10:15:40.000Z\n"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/PWNED"), "a fence name ran as shell code")
+    }
+
+    @Test func failingAndHangingHooksAreReportedAndKilled() throws {
+        let folder = try temporaryFolder()
+        let failing = try script(folder, "fails", "exit 3\n")
+        let hanging = try script(folder, "hangs", "exec sleep 30\n")
+        let fences = try FenceSet.parse(fencesJSON)
+        let reports = Reports()
+        let sink = try ExecHookSink(programs: [failing, hanging], timeout: 0.5, report: reports.add)
+        sink.deliver(enterEvent(fences), fences: fences)
+        sink.finish()
+        let all = reports.all.sorted()
+        #expect(all.count == 2)
+        #expect(all.contains { $0.contains("fails exited with status 3") })
+        #expect(all.contains { $0.contains("hangs took longer than") && $0.contains("killed") })
+    }
+
+    @Test func atMostTheConcurrencyBoundRunAtOnce() throws {
+        let folder = try temporaryFolder()
+        let log = folder.appendingPathComponent("log").path
+        // Each run records "+" when it starts and "-" when it ends.
+        let hook = try script(folder, "slow", "echo + >> '\(log)'\nsleep 0.3\necho - >> '\(log)'\n")
+        let fences = try FenceSet.parse(fencesJSON)
+        let sink = try ExecHookSink(programs: [hook], concurrency: 2, report: { _ in })
+        for _ in 0..<6 { sink.deliver(enterEvent(fences), fences: fences) }
+        sink.finish()
+        var running = 0, most = 0
+        for mark in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") {
+            running += mark == "+" ? 1 : -1
+            most = max(most, running)
+        }
+        #expect(most == 2)
+        #expect(running == 0)
+    }
+
+    @Test func deliverNeverWaitsForAHook() throws {
+        let folder = try temporaryFolder()
+        let marker = folder.appendingPathComponent("done").path
+        let hook = try script(folder, "late", "sleep 1\ntouch '\(marker)'\n")
+        let fences = try FenceSet.parse(fencesJSON)
+        let sink = try ExecHookSink(programs: [hook], report: { _ in })
+        sink.deliver(enterEvent(fences), fences: fences)
+        // deliver returned while the hook is still sleeping.
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        sink.finish()
+        #expect(FileManager.default.fileExists(atPath: marker))
+    }
+
+    @Test func unknownProgramIsRefusedUpFront() throws {
+        #expect(throws: HookError.self) { try ExecHookSink(programs: ["no-such-hook-program-here"], report: { _ in }) }
+        let plain = try temporaryFolder().appendingPathComponent("not-executable").path
+        FileManager.default.createFile(atPath: plain, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o644])
+        #expect(throws: HookError.self) { try ExecHookSink(programs: [plain], report: { _ in }) }
+    }
+}
+
+@Suite struct BellAndNotifyTests {
+    @Test func bellWritesBELForTheChosenTypesOnly() throws {
+        let folder = try temporaryFolder()
+        let device = folder.appendingPathComponent("tty").path
+        FileManager.default.createFile(atPath: device, contents: nil)
+        let fences = try FenceSet.parse(fencesJSON)
+        let sink = BellSink(device: device, report: { _ in })
+        sink.deliver(enterEvent(fences), fences: fences)
+        var exit = enterEvent(fences).event
+        exit.kind = .exit
+        sink.deliver(OutgoingEvent(exit, fences: fences), fences: fences)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: device)) == Data([0x07]))
+    }
+
+    @Test func bellWithoutATerminalSaysSoOnce() {
+        let reports = Reports()
+        _ = BellSink(device: "/nonexistent/tty", report: reports.add)
+        #expect(reports.all.count == 1)
+        #expect(reports.all.first?.contains("no terminal") == true)
+    }
+
+    @Test func bellTypesParse() {
+        #expect((try? BellSink.types("enter,exit").get()) == [.enter, .exit])
+        guard case .failure(let error) = BellSink.types("enter,bogus") else { Issue.record("accepted bogus"); return }
+        #expect(error.name == "bogus")
+    }
+
+    @Test func notifyWithoutADesktopSessionSaysSoOnceAndCarriesOn() throws {
+        let reports = Reports()
+        let sink = NotifySink(environment: ["PATH": "/usr/bin:/bin"], report: reports.add)
+        #expect(!sink.isActive)
+        #expect(reports.all.count == 1 && reports.all[0].contains("no desktop session"))
+        let fences = try FenceSet.parse(fencesJSON)
+        sink.deliver(enterEvent(fences), fences: fences)
+        sink.finish()
+        #expect(reports.all.count == 1)
+    }
+
+    /// No desktop session exists on CI: a stand-in `notify-send` records its arguments, to show the
+    /// name arrives as one argument and never as shell code.
+    @Test func notifyPassesTheNameAsAnArgument() throws {
+        let folder = try temporaryFolder()
+        let record = folder.appendingPathComponent("argv").path
+        _ = try script(folder, "notify-send", "for a in \"$@\"; do printf '%s\\n--\\n' \"$a\" >> '\(record)'; done\n")
+        let path = folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        setenv("PATH", path, 1)
+        defer { setenv("PATH", String(path.dropFirst(folder.path.count + 1)), 1) }
+        let sink = NotifySink(environment: ["DISPLAY": ":0", "PATH": path], report: { _ in })
+        #expect(sink.isActive)
+        let fences = try FenceSet.parse(fencesJSON)
+        sink.deliver(enterEvent(fences), fences: fences)
+        sink.finish()
+        let arguments = try String(contentsOfFile: record, encoding: .utf8).components(separatedBy: "\n--\n")
+        #expect(arguments.contains("gpsfence: enter"))
+        #expect(arguments.contains(hostileName + " (b-1) at 10:15:40Z"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/PWNED"))
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+@Suite struct VisitsCommandTests {
+    @Test func visitsFromAReplayedGymSession() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-visits-\(UUID().uuidString).sqlite").path
+        let replay = try runGPSFence(["replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--state", state])
+        #expect(replay.status == 0)
+
+        let json = try runGPSFence(["visits", "--state", state, "--month", "2", "--year", "2026", "--json"])
+        #expect(json.status == 0)
+        let report = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let fences = try #require(report["fences"] as? [[String: Any]])
+        #expect(fences.count == 1)
+        #expect(fences.first?["id"] as? String == "gym")
+        #expect(fences.first?["visits"] as? Int == 1)
+        #expect(fences.first?["total_seconds"] as? Double == 1248)
+        #expect(fences.first?["days_with_visits"] as? Int == 1)
+        #expect((fences.first?["per_day"] as? [Int])?[2] == 1, "the visit began on 3 February")
+
+        let text = try runGPSFence(["visits", "--state", state, "--month", "2", "--year", "2026"])
+        #expect(text.stdout.contains("Iron Temple gym [gym] — February 2026"))
+        #expect(text.stdout.contains("1 visit, total 20 min, mean 20 min, 1 day with visits"))
+        // 1 February 2026 is a Sunday: the first week has only it, in the last column.
+        let week = text.stdout.split(separator: "\n").first { $0.contains(" 3*1") }
+        #expect(week?.hasPrefix("   2") == true)
+
+        let empty = try runGPSFence(["visits", "--state", state, "--month", "3", "--year", "2026"])
+        #expect(empty.stdout.contains("March 2026: no visits recorded."))
+    }
+
+    @Test func missingStateFileIsExitStatusTwo() throws {
+        let result = try runGPSFence(["visits", "--state", "/nonexistent/state.sqlite"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/nonexistent/state.sqlite"))
+    }
+}

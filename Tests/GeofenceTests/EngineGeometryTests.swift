@@ -1,0 +1,63 @@
+import Testing
+@testable import Geofence
+
+@Suite struct EngineGeometryTests {
+    let set: FenceSet
+
+    init() throws {
+        set = try fenceSet(collection(
+            circleFeature(id: "\"c\"", lon: 0, lat: 0, radius: 100),
+            polygonFeature(id: "\"sq\"", rings: [square(0.01, -0.001, 0.012, 0.001)]),
+            circleFeature(id: "\"am\"", lon: 179.9995, lat: 0, radius: 50)))
+    }
+
+    @Test func signedDistance() {
+        #expect(abs(set.signedDistance(fence: 0, lat: 0, lon: 0) + 100) < 1e-9)
+        let p = Geodesy.destination(lat: 0, lon: 0, bearing: 90, distance: 130)
+        #expect(abs(set.signedDistance(fence: 0, lat: p.lat, lon: p.lon) - 30) < 1e-6)
+        // square: west edge at lon 0.01; a point 0.0001 deg (11.1 m) west of it
+        let d = set.signedDistance(fence: 1, lat: 0, lon: 0.0099)
+        #expect(abs(d - 0.0001 * Geodesy.metresPerDegree) < 0.01)
+        let inside = set.signedDistance(fence: 1, lat: 0, lon: 0.0101)
+        #expect(abs(inside + 0.0001 * Geodesy.metresPerDegree) < 0.01)
+        // with a limit, a far boundary is reported as the limit
+        #expect(set.signedDistance(fence: 1, lat: 0.5, lon: 0.011, limit: 60) == 60)
+    }
+
+    @Test func segmentCrossing() {
+        let h = FenceHits()
+        // passes through the circle's middle without either fix inside
+        set.fences(crossedFrom: GeoPoint(lat: -0.002, lon: 0), to: GeoPoint(lat: 0.002, lon: 0), into: h)
+        #expect(h.array == [0])
+        // passes through the square
+        set.fences(crossedFrom: GeoPoint(lat: 0, lon: 0.009), to: GeoPoint(lat: 0, lon: 0.013), into: h)
+        #expect(h.array == [1])
+        // misses everything
+        set.fences(crossedFrom: GeoPoint(lat: 0.01, lon: 0), to: GeoPoint(lat: 0.01, lon: 0.02), into: h)
+        #expect(h.isEmpty)
+        // across the antimeridian, through the circle at 179.9995
+        set.fences(crossedFrom: GeoPoint(lat: 0, lon: 179.998), to: GeoPoint(lat: 0, lon: -179.999), into: h)
+        #expect(h.array == [2])
+        #expect(!set.segmentIntersects(fence: 2, from: GeoPoint(lat: 0.01, lon: 179.998), to: GeoPoint(lat: 0.01, lon: -179.999)))
+    }
+
+    @Test func approachAlongRay() throws {
+        // heading east from 1 km west of the circle's centre: reaches the edge after 900 m
+        let start = Geodesy.destination(lat: 0, lon: 0, bearing: 270, distance: 1000)
+        let d = try #require(set.distanceAlongRay(toFence: 0, lat: start.lat, lon: start.lon, bearing: 90, maxDistance: 2000))
+        #expect(abs(d - 900) < 0.5)
+        #expect(set.distanceAlongRay(toFence: 0, lat: start.lat, lon: start.lon, bearing: 90, maxDistance: 800) == nil)
+        #expect(set.distanceAlongRay(toFence: 0, lat: start.lat, lon: start.lon, bearing: 0, maxDistance: 5000) == nil)
+        #expect(set.distanceAlongRay(toFence: 0, lat: 0, lon: 0, bearing: 0, maxDistance: 10) == 0)
+        // the square's west edge is at lon 0.01: 1111.95 m east of (0, 0)
+        let list = set.fences(approachedFromLat: 0, lon: 0.002, bearing: 90, maxDistance: 2000, scratch: FenceHits())
+        #expect(list.count == 1)
+        #expect(list.first?.fence == 1)
+        #expect(abs((list.first?.distance ?? 0) - 0.008 * Geodesy.metresPerDegree) < 0.5)
+    }
+
+    @Test func nearest() {
+        let near = set.nearestFences(lat: 0, lon: 0.008, count: 2)
+        #expect(near.map(\.fence) == [1, 0])
+    }
+}
