@@ -8,6 +8,12 @@ public struct DeviceChoice: Sendable {
     /// For `auto`: which device was picked, among how many, to tell the user.
     public var note: String?
 
+    public init(path: String, info: SerialDeviceInfo?, note: String?) {
+        self.path = path
+        self.info = info
+        self.note = note
+    }
+
     public static func resolve(_ argument: String?, discovery: () -> DeviceDiscovery = { .scan() }) throws(DiscoveryProblem) -> DeviceChoice {
         let scan = discovery()
         guard let argument, argument != "auto" else {
