@@ -174,6 +174,36 @@ extension PseudoTerminalTests {
             #expect(reader.collector.fixes.count >= 9)
         }
 
+        @Test func randomBytesFromThePortNeverCrashAndNeverMakeAFix() throws {
+            let terminal = try PseudoTerminal.open(rate: BaudRate(115200)!)
+            var configuration = configuration(terminal.slavePath, memory: BaudMemory(directory: temporaryDirectory()))
+            configuration.rate = BaudRate(115200)
+            let reader = ReaderThread(configuration)
+            while !terminal.hasReader { usleep(1000) }
+            usleep(50_000)
+            // A fixed-seed generator: the same 256 KiB of noise every run, biased towards the
+            // characters NMEA is made of so that the framer has plenty to chew on.
+            var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+            var noise = [UInt8](repeating: 0, count: 256 * 1024)
+            let alphabet = Array("$!*,.0123456789ABCDEFGNPRMV\r\n".utf8)
+            for index in noise.indices {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let value = UInt8(truncatingIfNeeded: state >> 33)
+                noise[index] = value < 128 ? alphabet[Int(value) % alphabet.count] : value
+            }
+            var offset = 0
+            while offset < noise.count {
+                let written = noise[offset...].withUnsafeBytes { terminal.writeAvailable(UnsafeRawBufferPointer(rebasing: $0.prefix(4096))) }
+                offset += written
+                if written == 0 { usleep(1000) }
+            }
+            usleep(200_000)
+            reader.stop()
+            #expect(reader.collector.fixes.isEmpty)
+            #expect(reader.collector.decoder.framer.counters.junkBytes > 0)
+            #expect(!reader.events.contains("lost"))
+        }
+
         @Test func aDeviceThatIsNotThereIsReportedOnceAndWaitedFor() throws {
             let directory = temporaryDirectory()
             let reader = ReaderThread(configuration(directory + "/gps9", memory: BaudMemory(directory: directory)))
