@@ -36,7 +36,15 @@ final class BackgroundGPSFence {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-    func finish() -> (status: Int32, stderr: String) {
+    /// Waits for the exit, at most `timeout` seconds: a process that ignores its stop signal is
+    /// killed and recorded as a failure, rather than hanging the whole test run.
+    func finish(timeout: Double = 60) -> (status: Int32, stderr: String) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            Issue.record("gpsfence \(process.arguments ?? []) still running after \(timeout) s; killed")
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (process.terminationStatus, stderr)
