@@ -67,6 +67,7 @@ let package = Package(
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "NMEA", "Store", "Alerts", "Geofence"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA"]),
+        .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Runtime"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),
     ],
     swiftLanguageModes: [.v6]

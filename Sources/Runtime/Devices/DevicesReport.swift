@@ -1,0 +1,56 @@
+import NMEA
+import Serial
+
+/// `gpsfence devices`: the USB serial devices found, as text or JSON.
+public enum DevicesReport {
+    public static func text(_ discovery: DeviceDiscovery) -> [String] {
+        if discovery.devices.isEmpty {
+            return [discovery.hasUSBBus
+                ? "no USB serial devices found (via \(discovery.source)); plug the receiver in and check 'dmesg'"
+                : DiscoveryProblem.noUSBBus.description]
+        }
+        var lines: [String] = []
+        for device in discovery.devices {
+            var line = device.node + "  " + (device.usbID ?? "????:????")
+            let names = [device.manufacturer, device.product].compactMap { $0 }.joined(separator: " ")
+            if !names.isEmpty { line += "  " + names }
+            if let serial = device.serial { line += "  serial " + serial }
+            line += "  driver " + (device.driver ?? "?")
+            if let known = device.known {
+                line += known.confidence == .receiver ? "  [GPS: \(known.name)]" : "  [bridge used by GPS receivers: \(known.name)]"
+            }
+            lines.append(line)
+            if let byID = device.byID { lines.append("    " + byID) }
+            if let note = device.known?.note { lines.append("    note: " + note) }
+        }
+        if case .success(let chosen) = discovery.choose() {
+            lines.append("--device auto would use \(chosen.preferredPath)")
+        }
+        return lines
+    }
+
+    /// One JSON array; unknown values are null.
+    public static func json(_ discovery: DeviceDiscovery) -> String {
+        let objects = discovery.devices.map { device in
+            var line = JSONLine()
+            line.add("node", device.node)
+            line.add("by_id", device.byID)
+            line.add("vendor_id", device.vendorID.map { hex4($0) })
+            line.add("product_id", device.productID.map { hex4($0) })
+            line.add("manufacturer", device.manufacturer)
+            line.add("product", device.product)
+            line.add("serial", device.serial)
+            line.add("driver", device.driver)
+            line.add("kind", device.kind.rawValue)
+            line.add("receiver", device.known?.name)
+            line.add("recognised", device.known?.confidence.rawValue)
+            return line.string
+        }
+        return "[" + objects.joined(separator: ",") + "]"
+    }
+
+    static func hex4(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 4 - digits.count) + digits
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import NMEA
+import Serial
+
+/// `gpsfence doctor`: everything that commonly stops a USB GPS from working on Linux, each with
+/// its fix. Checks run in the order a user would fix them: the device, access to it, programs
+/// that take it, then the data itself.
+public struct DoctorJob {
+    public struct Finding: Sendable, Equatable {
+        public enum Level: String, Sendable { case ok, warning, problem }
+        public var level: Level
+        public var text: String
+        public var fix: String?
+    }
+
+    public var device: String?
+    public var rate: BaudRate?
+    public var autobaud = Autobaud()
+    public var processes = ProcessTable()
+    public var discovery: () -> DeviceDiscovery = { .scan() }
+    public var kernelCommandLine = "/proc/cmdline"
+
+    public init(device: String?) { self.device = device }
+
+    public func run(report: (Finding) -> Void) -> [Finding] {
+        var findings: [Finding] = []
+        func add(_ level: Finding.Level, _ text: String, fix: String? = nil) {
+            let finding = Finding(level: level, text: text, fix: fix)
+            findings.append(finding)
+            report(finding)
+        }
+
+        // 1. Which device.
+        let choice: DeviceChoice
+        do {
+            choice = try DeviceChoice.resolve(device, discovery: discovery)
+        } catch {
+            add(.problem, "no device to check: \(error.description)",
+                fix: "plug the receiver in, or name it: gpsfence doctor --device /dev/ttyACM0")
+            checkServices(add)
+            return findings
+        }
+        let path = choice.path
+        if let note = choice.note { add(.ok, note) }
+        if let info = choice.info {
+            add(.ok, "\(info.node): USB \(info.usbID ?? "?") \(info.known?.name ?? "unrecognised device"), driver \(info.driver ?? "none")",
+                fix: info.known?.note)
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            add(.problem, "\(path) does not exist", fix: "check the path; 'gpsfence devices' lists USB serial devices")
+            checkServices(add)
+            return findings
+        }
+
+        // 2. Access.
+        if let permissions = DevicePermissions.inspect(path) {
+            let mode = String(permissions.mode, radix: 8)
+            if access(path, R_OK | W_OK) == 0 {
+                add(.ok, "\(path): mode \(mode), group \(permissions.groupName ?? String(permissions.groupID)); this user can open it")
+            } else {
+                add(.problem, "\(path): mode \(mode), group \(permissions.groupName ?? String(permissions.groupID)); this user cannot open it",
+                    fix: permissions.explanation + ": " + permissions.remedy)
+            }
+            if permissions.isWorldWritable {
+                add(.warning, "\(path) is writable by every user", fix: "install udev/60-gpsfence.rules (group dialout, or uaccess for the desktop user)")
+            }
+        }
+        checkConsole(path, add)
+
+        // 3. Other programs.
+        checkServices(add)
+        let (holders, unreadable) = processes.holders(of: path)
+        if holders.isEmpty {
+            add(.ok, "no other process has \(path) open" + (unreadable > 0 ? " (\(unreadable) processes could not be inspected; run as root to see all)" : ""))
+        } else {
+            add(.problem, "\(path) is open in " + holders.map { "\($0.name) (pid \($0.pid))" }.joined(separator: ", "),
+                fix: "stop it (gpsd: sudo systemctl stop gpsd.socket gpsd), or read positions from it instead")
+        }
+
+        // 4. The data.
+        checkData(path, add)
+        return findings
+    }
+
+    private func checkServices(_ add: (Finding.Level, String, String?) -> Void) {
+        if let modemManager = processes.running("ModemManager").first {
+            add(.warning, "ModemManager is running (pid \(modemManager.pid)); it probes new serial ports with AT commands and can hold a GPS for seconds after plug-in",
+                "install udev/60-gpsfence.rules (it sets ID_MM_DEVICE_IGNORE), or: sudo systemctl disable --now ModemManager")
+        } else {
+            add(.ok, "ModemManager is not running", nil)
+        }
+        if let gpsd = processes.running("gpsd").first {
+            add(.warning, "gpsd is running (pid \(gpsd.pid)); it opens USB GPS receivers on plug-in",
+                "sudo systemctl stop gpsd.socket gpsd (and 'disable' them to keep it so)")
+        } else {
+            add(.ok, "gpsd is not running", nil)
+        }
+    }
+
+    private func checkConsole(_ path: String, _ add: (Finding.Level, String, String?) -> Void) {
+        guard let commandLine = try? String(contentsOfFile: kernelCommandLine, encoding: .utf8) else { return }
+        let name = URL(fileURLWithPath: resolvePath(path)).lastPathComponent
+        if Self.kernelConsoleUses(name, commandLine: commandLine) {
+            add(.problem, "the kernel console runs on \(name): a login prompt and boot messages share the GPS's UART",
+                "Raspberry Pi: sudo raspi-config -> Interface Options -> Serial Port: login shell NO, hardware YES; then reboot")
+        }
+    }
+
+    /// Whether a `console=` argument of the kernel command line names the device (`serial0` is the
+    /// Raspberry Pi's alias for its primary UART, ttyAMA0 or ttyS0).
+    public static func kernelConsoleUses(_ name: String, commandLine: String) -> Bool {
+        let consoles = commandLine.split(whereSeparator: { $0 == " " || $0 == "\n" }).filter { $0.hasPrefix("console=") }
+            .map { $0.dropFirst("console=".count).split(separator: ",").first.map(String.init) ?? "" }
+        return consoles.contains { $0 == name || ($0 == "serial0" && ["ttyAMA0", "ttyS0"].contains(name)) }
+    }
+
+    private func checkData(_ path: String, _ add: (Finding.Level, String, String?) -> Void) {
+        let port: SerialPort
+        do {
+            port = try SerialPort.open(path, rate: rate)
+        } catch {
+            add(.problem, "cannot open \(path): \(error.description)", nil)
+            return
+        }
+        defer { port.close() }
+        let kind = DeviceKind.of(path)
+        do {
+            if rate == nil, kind.huntsBaud {
+                let outcome = try autobaud.detect(port)
+                let tried = outcome.attempts.map { "\($0.rate): \($0.bytes) bytes, \($0.checksummedSentences) good sentences" }
+                if let found = outcome.rate {
+                    add(.ok, "valid NMEA at \(found) baud (\(tried.joined(separator: "; ")))", nil)
+                } else if outcome.attempts.allSatisfy({ $0.bytes == 0 }) {
+                    add(.problem, "no bytes at all from \(path) at any rate",
+                        "check the receiver has power and its TX reaches our RX; a module may be set to binary output (u-blox UBX: enable NMEA on the port with u-center)")
+                } else {
+                    add(.problem, "bytes arrive but no valid NMEA at any rate (\(tried.joined(separator: "; ")))",
+                        "the receiver may send a binary protocol (SiRF, UBX) or use a rate outside \(BaudRate.huntOrder.map(\.description).joined(separator: ", ")); try --baud")
+                }
+            } else {
+                let window = max(autobaud.window, 1)
+                let framer = Framer()
+                var bytes = 0
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+                defer { buffer.deallocate() }
+                let deadline = monotonicSeconds() + window
+                while monotonicSeconds() < deadline {
+                    if case .data(let count) = try port.read(into: buffer, timeout: 0.1) {
+                        bytes += count
+                        framer.push(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { _ in }
+                    }
+                }
+                let counters = framer.counters
+                let where_ = kind == .cdcACM ? "(CDC-ACM, no baud rate)" : "at \(rate.map(\.description) ?? "the current rate") baud"
+                if counters.sentences > counters.withoutChecksum {
+                    add(.ok, "valid NMEA \(where_): \(counters.sentences) sentences, \(counters.badChecksum) bad checksums in \(bytes) bytes", nil)
+                } else {
+                    add(.problem, "no valid NMEA \(where_) in \(Int(window)) s (\(bytes) bytes, \(counters.badChecksum) bad checksums)",
+                        kind == .cdcACM ? "the receiver may be in a binary mode, or still starting" : "try --baud auto")
+                }
+            }
+        } catch {
+            add(.problem, "reading \(path) failed: \(error)", nil)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import NMEA
+
+/// Samples a track at the receiver's rate: the positions a receiver moving along it would report.
+///
+/// A track whose every point has a time (GPX from a logger) is replayed on those times, positions
+/// interpolated between points. One without times (GeoJSON) is walked at a constant `speed` from
+/// `start`. Positions between vertices follow the great circle; times are whole centiseconds,
+/// the resolution of an NMEA time field, so that what is sent is exactly what decodes.
+public enum TrackPlayer {
+    public static func fixes(_ points: [RoutePoint], rate: Double, speed: Double, start: UTCTime) -> [SimulatedFix] {
+        let times = points.compactMap(\.time)
+        if times.count == points.count, points.count > 1, zip(times, times.dropFirst()).allSatisfy({ $0 <= $1 }),
+           times.last! > times.first!
+        {
+            return timed(points, times: times, rate: rate)
+        }
+        return walked(points, rate: rate, speed: speed, start: start)
+    }
+
+    static func centiseconds(_ milliseconds: Double) -> Int64 { Int64((milliseconds / 10).rounded()) * 10 }
+
+    static func walked(_ points: [RoutePoint], rate: Double, speed: Double, start: UTCTime) -> [SimulatedFix] {
+        let startMilliseconds = centiseconds(Double(start.millisecondsSinceEpoch))
+        var cumulative: [Double] = [0]
+        for (a, b) in zip(points, points.dropFirst()) { cumulative.append(cumulative.last! + SphereGeometry.distance(a, b)) }
+        let length = cumulative.last!
+        var distances: [Double] = []
+        var k = 0.0
+        while k * speed / rate < length - 1e-6 {
+            distances.append(k * speed / rate)
+            k += 1
+        }
+        distances.append(length)
+        var segment = 0
+        var lastTrack = points.count > 1 ? SphereGeometry.bearing(points[0], points[1]) : 0
+        return distances.map { distance in
+            while segment < points.count - 2, cumulative[segment + 1] <= distance { segment += 1 }
+            let time = UTCTime(millisecondsSinceEpoch: startMilliseconds + centiseconds(distance / speed * 1000))
+            guard points.count > 1 else {
+                return fix(points[0], time: time, speed: 0, track: 0)
+            }
+            let a = points[segment], b = points[segment + 1]
+            let span = cumulative[segment + 1] - cumulative[segment]
+            let fraction = span > 0 ? min(1, (distance - cumulative[segment]) / span) : 0
+            if span > 0 { lastTrack = SphereGeometry.bearing(a, b) }
+            return fix(SphereGeometry.intermediate(a, b, fraction: fraction), time: time, speed: speed, track: lastTrack)
+        }
+    }
+
+    static func timed(_ points: [RoutePoint], times: [UTCTime], rate: Double) -> [SimulatedFix] {
+        let first = times.first!.millisecondsSinceEpoch, last = times.last!.millisecondsSinceEpoch
+        var sampleTimes: [Int64] = []
+        var k = 0.0
+        while true {
+            let time = first + centiseconds(k * 1000 / rate)
+            if time >= last { break }
+            sampleTimes.append(time)
+            k += 1
+        }
+        sampleTimes.append(last)
+        var segment = 0
+        var lastTrack = SphereGeometry.bearing(points[0], points[1])
+        return sampleTimes.map { time in
+            while segment < points.count - 2, times[segment + 1].millisecondsSinceEpoch <= time { segment += 1 }
+            let a = points[segment], b = points[segment + 1]
+            let t0 = times[segment].millisecondsSinceEpoch, t1 = times[segment + 1].millisecondsSinceEpoch
+            let fraction = t1 > t0 ? min(1, Double(time - t0) / Double(t1 - t0)) : 1
+            let distance = SphereGeometry.distance(a, b)
+            let speed = t1 > t0 ? distance / (Double(t1 - t0) / 1000) : 0
+            if distance > 0 { lastTrack = SphereGeometry.bearing(a, b) }
+            return fix(SphereGeometry.intermediate(a, b, fraction: fraction), time: UTCTime(millisecondsSinceEpoch: time),
+                       speed: speed, track: lastTrack)
+        }
+    }
+
+    static func fix(_ point: RoutePoint, time: UTCTime, speed: Double, track: Double) -> SimulatedFix {
+        SimulatedFix(time: time, latitude: point.latitude, longitude: point.longitude, altitude: point.altitude,
+                     speed: speed, track: track)
+    }
+}

@@ -1,0 +1,70 @@
+import Glibc
+import SystemPackage
+
+/// The last rate that worked, per device, kept in `$XDG_STATE_HOME/gpsfence/baud-rates` (else
+/// `~/.local/state/gpsfence/baud-rates`), so that the next start tries it first instead of
+/// spending 2.5 s on each wrong rate before it.
+///
+/// One line per device: the rate, a tab, the device path as the user named it (a by-id path stays
+/// the same when ttyUSB0 becomes ttyUSB1). Written to a temporary file and renamed into place, so
+/// a crash never leaves half a file.
+public struct BaudMemory: Sendable {
+    public let directory: String
+    public var file: String { directory + "/baud-rates" }
+
+    public init(directory: String) { self.directory = directory }
+
+    /// The standard place, or nil when neither XDG_STATE_HOME nor HOME is set.
+    public static func standard() -> BaudMemory? {
+        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
+            return BaudMemory(directory: state + "/gpsfence")
+        }
+        if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty {
+            return BaudMemory(directory: home + "/.local/state/gpsfence")
+        }
+        return nil
+    }
+
+    public func recall(_ device: String) -> BaudRate? {
+        entries().first { $0.device == device }?.rate
+    }
+
+    /// Best effort: a state directory we cannot write only costs a slower next start.
+    public func remember(_ rate: BaudRate, for device: String) {
+        var lines = entries().filter { $0.device != device }
+        lines.append((device, rate))
+        let text = lines.map { "\($0.rate.bitsPerSecond)\t\($0.device)\n" }.joined()
+        makeDirectories(directory)
+        let temporary = file + ".\(getpid()).tmp"
+        guard let descriptor = try? FileDescriptor.open(
+            FilePath(temporary), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite])
+        else { return }
+        _ = try? descriptor.closeAfter { try descriptor.writeAll(Array(text.utf8)) }
+        if rename(temporary, file) != 0 { unlink(temporary) }
+    }
+
+    func entries() -> [(device: String, rate: BaudRate)] {
+        guard let descriptor = try? FileDescriptor.open(FilePath(file), .readOnly) else { return [] }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while let count = try? chunk.withUnsafeMutableBytes({ try descriptor.read(into: $0) }), count > 0 {
+            bytes += chunk[0..<count]
+        }
+        try? descriptor.close()
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            guard parts.count == 2, let value = Int(parts[0]), let rate = BaudRate(value) else { return nil }
+            return (String(parts[1]), rate)
+        }
+    }
+}
+
+/// `mkdir -p`, mode 0700 (state is per user).
+/// The corresponding C function is `mkdir`.
+func makeDirectories(_ path: String) {
+    var prefix = ""
+    for component in path.split(separator: "/") {
+        prefix += "/" + component
+        _ = mkdir(prefix, 0o700)
+    }
+}

@@ -1,0 +1,34 @@
+import Glibc
+import SystemPackage
+
+/// What `poll` reported for one descriptor.
+public struct PollEvents: OptionSet, Sendable {
+    public let rawValue: Int16
+    public init(rawValue: Int16) { self.rawValue = rawValue }
+
+    public static let readable = PollEvents(rawValue: Int16(POLLIN))
+    public static let writable = PollEvents(rawValue: Int16(POLLOUT))
+    public static let error = PollEvents(rawValue: Int16(POLLERR))
+    /// The other end is gone: a USB device unplugged, the last slave of a pseudo-terminal closed,
+    /// or its master closed.
+    public static let hangUp = PollEvents(rawValue: Int16(POLLHUP))
+    public static let invalid = PollEvents(rawValue: Int16(POLLNVAL))
+}
+
+/// Waits until one of `descriptors` is ready, or `timeout` seconds pass (nil waits forever).
+/// Returns the events per descriptor, in order; all empty on timeout. A signal ends the wait early
+/// with no events, so that a caller can look at its stop flag.
+/// The corresponding C function is `poll`.
+public func poll(
+    _ descriptors: [(FileDescriptor, PollEvents)], timeout: Double?
+) throws(Errno) -> [PollEvents] {
+    var fds = descriptors.map { pollfd(fd: $0.0.rawValue, events: $0.1.rawValue, revents: 0) }
+    let milliseconds: Int32 = timeout.map { Int32(max(0, min($0 * 1000, 3_600_000)).rounded(.up)) } ?? -1
+    let result = fds.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), milliseconds) }
+    if result == -1 {
+        let error = Errno(rawValue: Glibc.errno)
+        if error == .interrupted { return descriptors.map { _ in [] } }
+        throw error
+    }
+    return fds.map { PollEvents(rawValue: $0.revents) }
+}

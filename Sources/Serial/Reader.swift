@@ -1,0 +1,160 @@
+import NMEA
+import Synchronization
+import SystemPackage
+
+/// What happened to the device, in order, as the reader sees it.
+public enum ReaderEvent {
+    /// The device is open and produced valid NMEA (SPEC §6 `device_connected`). `rate` is nil on
+    /// CDC-ACM, where the line has no rate.
+    case connected(path: String, rate: BaudRate?, kind: DeviceKind)
+    /// Bytes as the device sent them; valid only during the callback.
+    case data(UnsafeRawBufferPointer)
+    /// The connected device went away: unplugged, hung up, or its path vanished (SPEC §6
+    /// `device_lost`). The reader is already waiting for it to come back.
+    case lost(path: String, reason: String)
+    /// The device cannot be used right now (absent, permission denied, held by another program,
+    /// no rate gives NMEA). Reported once per distinct problem; the reader keeps retrying.
+    case unavailable(SerialError)
+    /// Autobaud gave up on a full round of rates (no NMEA at any); it starts another round.
+    case noNMEA(path: String, attempts: [Autobaud.Attempt])
+}
+
+/// Reads a serial GPS for as long as it is asked to, across unplugs and replugs.
+///
+/// Open, find the rate (pinned, remembered, or hunted), read; on EIO, ENXIO, end of file (hang up)
+/// or a vanished path, close and reopen with exponential backoff, woken early by a udev "add" for
+/// a tty where a udev daemon runs. Runs on the caller's thread until `stop()`.
+public final class Reader: Sendable {
+    public struct Configuration: Sendable {
+        public var path: String
+        /// nil: autobaud (on ports that have a rate); else this rate, no hunting.
+        public var rate: BaudRate?
+        public var autobaud = Autobaud()
+        public var memory: BaudMemory? = BaudMemory.standard()
+        /// First reopen delay after a loss; doubles up to `maximumBackoff`.
+        public var initialBackoff = 0.1
+        public var maximumBackoff = 2.0
+        /// Whether to watch udev for the device coming back.
+        public var watchesUdev = true
+
+        public init(path: String, rate: BaudRate? = nil) {
+            self.path = path
+            self.rate = rate
+        }
+    }
+
+    public let configuration: Configuration
+    private let stopped = Atomic<Bool>(false)
+
+    public init(_ configuration: Configuration) { self.configuration = configuration }
+
+    /// Asks `run` to return; safe from any thread and from a signal handler's flag check.
+    public func stop() { stopped.store(true, ordering: .relaxed) }
+    public var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    /// Reads until `stop()`, delivering events to `handler` on this thread.
+    public func run(_ handler: (ReaderEvent) -> Void) {
+        let monitor = configuration.watchesUdev ? UdevMonitor() : nil
+        var backoff = configuration.initialBackoff
+        var lastProblem: SerialError?
+        while !isStopped {
+            var connected = false
+            do throws(SerialError) {
+                let port = try SerialPort.open(configuration.path, rate: configuration.rate)
+                defer { port.close() }
+                try session(port, handler, connected: &connected)
+            } catch {
+                if connected, error.isDisconnect {
+                    handler(.lost(path: configuration.path, reason: error.description))
+                    backoff = configuration.initialBackoff
+                } else if error != lastProblem {
+                    handler(.unavailable(error))
+                    lastProblem = error
+                }
+            }
+            if connected { lastProblem = nil }
+            if isStopped { break }
+            wait(backoff, monitor: monitor)
+            backoff = min(backoff * 2, configuration.maximumBackoff)
+        }
+    }
+
+    /// One open of the device: find the rate, then read until it goes away (thrown as a loss) or
+    /// `stop()` (returns).
+    private func session(
+        _ port: SerialPort, _ handler: (ReaderEvent) -> Void, connected: inout Bool
+    ) throws(SerialError) {
+        let kind = DeviceKind.of(configuration.path)
+        var validator: Framer? = Framer()
+        var rate = configuration.rate
+        if rate == nil, kind.huntsBaud {
+            let remembered = configuration.memory?.recall(configuration.path)
+            let outcome = try configuration.autobaud.detect(port, remembered: remembered, shouldStop: { isStopped })
+            if isStopped { return }
+            guard let found = outcome.rate else {
+                handler(.noNMEA(path: configuration.path, attempts: outcome.attempts))
+                return
+            }
+            rate = found
+            configuration.memory?.remember(found, for: configuration.path)
+            validator = nil
+            connected = true
+            handler(.connected(path: configuration.path, rate: found, kind: kind))
+            outcome.bytes.withUnsafeBytes { handler(.data($0)) }
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+        defer { buffer.deallocate() }
+        var pathCheckDue = monotonicSeconds() + 1
+        while !isStopped {
+            switch try port.read(into: buffer, timeout: 0.1) {
+            case .timeout:
+                // A silent port may be one whose path has gone or moved on (EIO never comes from a
+                // descriptor nobody writes to any more): look once a second.
+                if monotonicSeconds() >= pathCheckDue {
+                    pathCheckDue = monotonicSeconds() + 1
+                    if !port.isStillAtPath {
+                        throw SerialError(operation: "stat", path: port.path, errno: .noSuchFileOrDirectory,
+                                          hint: "the path no longer leads to the open device")
+                    }
+                }
+            case .hangUp:
+                throw SerialError(operation: "read", path: port.path, errno: .ioError, hint: "end of file: the device hung up")
+            case .data(let count):
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+                if let framer = validator {
+                    // Pinned rate or CDC-ACM: connected once the first checksummed sentence arrives.
+                    var valid = false
+                    framer.push(chunk) { raw in if raw.hasChecksum { valid = true } }
+                    if valid {
+                        validator = nil
+                        connected = true
+                        handler(.connected(path: configuration.path, rate: kind == .cdcACM ? nil : port.rate, kind: kind))
+                    }
+                }
+                handler(.data(chunk))
+            }
+        }
+    }
+
+    /// Sleeps for the backoff, or less when udev announces a new tty.
+    private func wait(_ seconds: Double, monitor: UdevMonitor?) {
+        let deadline = monotonicSeconds() + seconds
+        while !isStopped {
+            let remaining = deadline - monotonicSeconds()
+            if remaining <= 0 { return }
+            guard let monitor else {
+                sleepSeconds(min(remaining, 0.1))
+                continue
+            }
+            let events = (try? poll([(monitor.descriptor, .readable)], timeout: min(remaining, 0.1))) ?? [[]]
+            if events[0].contains(.readable) {
+                var added = false
+                while let event = monitor.next() {
+                    if event.action == "add" { added = true }
+                }
+                if added { return }
+            }
+        }
+    }
+}
+

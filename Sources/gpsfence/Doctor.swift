@@ -1,0 +1,43 @@
+import ArgumentParser
+import Runtime
+import Serial
+
+struct Doctor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Diagnose why a GPS is not working: permissions, groups, ModemManager, port holders, data.",
+        discussion: """
+            Each finding is printed with its fix. Exit status 1 when something is wrong.
+
+            Example:
+              gpsfence doctor --device /dev/ttyUSB0
+            """
+    )
+
+    @Option(help: "Device path, or 'auto' for the USB GPS found by libudev.")
+    var device = "auto"
+
+    @Option(help: "Line speed to check, or 'auto' to detect it.")
+    var baud = "auto"
+
+    @Option(help: ArgumentHelp("Seconds autobaud listens at each rate.", visibility: .hidden))
+    var autobaudWindow = 2.5
+
+    func validate() throws { _ = try parseBaud(baud) }
+
+    func run() throws {
+        var doctor = DoctorJob(device: device)
+        doctor.rate = try parseBaud(baud)
+        doctor.autobaud = Autobaud(window: autobaudWindow)
+        let findings = doctor.run { finding in
+            let label = switch finding.level {
+            case .ok: "ok      "
+            case .warning: "warning "
+            case .problem: "PROBLEM "
+            }
+            OutputWriter.standardOutput.write(line: label + finding.text)
+            if let fix = finding.fix { OutputWriter.standardOutput.write(line: "        fix: " + fix) }
+            OutputWriter.standardOutput.flush()
+        }
+        if findings.contains(where: { $0.level == .problem }) { throw ExitCode(1) }
+    }
+}

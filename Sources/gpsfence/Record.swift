@@ -1,0 +1,66 @@
+import ArgumentParser
+import Runtime
+import Serial
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record a receiver's raw bytes into a capture file.",
+        discussion: """
+            Writes '#' header lines (device, USB ids, baud, start time) and then the bytes exactly as \
+            they arrive, for 'decode' and 'replay'. Stops after --duration seconds, or cleanly on \
+            Ctrl-C (SIGINT) or SIGTERM with everything received written.
+
+            Example:
+              gpsfence record --device auto --output drive.nmea --duration 600
+            """
+    )
+
+    @Option(help: "Device path, or 'auto' for the USB GPS found by libudev.")
+    var device = "auto"
+
+    @Option(help: "Line speed, or 'auto' to detect it.")
+    var baud = "auto"
+
+    @Option(help: "Capture file to write.")
+    var output: String
+
+    @Option(help: "Seconds to record; until Ctrl-C when absent.")
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("Seconds autobaud listens at each rate.", visibility: .hidden))
+    var autobaudWindow = 2.5
+
+    func validate() throws {
+        _ = try parseBaud(baud)
+        if let duration, duration <= 0 { throw ValidationError("--duration must be more than 0 seconds") }
+        guard autobaudWindow > 0 else { throw ValidationError("--autobaud-window must be more than 0") }
+    }
+
+    func run() throws {
+        StopSignals.install()
+        let summary = try runReportingSerialErrors {
+            var job = RecordJob(device: try DeviceChoice.resolve(device), output: output)
+            if let note = job.device.note { OutputWriter.standardError.write(line: "gpsfence: \(note)") }
+            job.rate = try parseBaud(baud)
+            job.duration = duration
+            job.autobaud = Autobaud(window: autobaudWindow)
+            return try job.run(now: currentUTCTime, shouldStop: { StopSignals.isRaised }) {
+                OutputWriter.standardError.write(line: "gpsfence: \($0)")
+            }
+        }
+        OutputWriter.standardError.write(line: "gpsfence: recorded \(summary.bytes) bytes in \(Int(summary.seconds.rounded())) s to \(output)")
+        if summary.hungUp {
+            OutputWriter.standardError.write(line: "gpsfence: \(device) hung up (unplugged?); the capture is complete up to there")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// `--baud N|auto`: nil for auto.
+func parseBaud(_ text: String) throws -> BaudRate? {
+    if text == "auto" { return nil }
+    guard let value = Int(text), let rate = BaudRate(value) else {
+        throw ValidationError("--baud wants 'auto' or one of \(BaudRate.supported.map(String.init).joined(separator: ", ")), not '\(text)'")
+    }
+    return rate
+}

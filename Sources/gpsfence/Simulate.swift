@@ -1,0 +1,91 @@
+import ArgumentParser
+import NMEA
+import Runtime
+import Serial
+
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play a route as a simulated serial GPS on a pseudo-terminal (or a real port).",
+        discussion: """
+            ROUTE is a GPX track (replayed on its own times, or at --speed when it has none), a \
+            GeoJSON LineString (walked at --speed), or an NMEA capture (replayed with its own timing). \
+            The pseudo-terminal's path is the first line on standard output. Bytes are paced at \
+            --baud, and a reader that sets a different line speed receives framing garbage, as from \
+            a real UART, so autobaud can be tested.
+
+            Example:
+              gpsfence simulate route.gpx --baud 4800 --rate 1 --loop --link /tmp/gps0 &
+              gpsfence record --device /tmp/gps0 --output drive.nmea --duration 60
+            """
+    )
+
+    @Argument(help: "GPX track, GeoJSON LineString or NMEA capture.")
+    var route: String
+
+    @Flag(help: "Create a pseudo-terminal (the default).")
+    var pty = false
+
+    @Option(help: "Drive this real serial port instead of a pseudo-terminal.")
+    var device: String?
+
+    @Option(help: "Line speed of the simulated receiver.")
+    var baud = 9600
+
+    @Option(help: "Epochs per second.")
+    var rate = 1.0
+
+    @Option(help: "Speed along a route without times, m/s.")
+    var speed = 10.0
+
+    @Flag(help: "Start again at the end of the route.")
+    var loop = false
+
+    @Option(help: "Also make this symlink to the pseudo-terminal (a stable path across restarts, like /dev/serial/by-id).")
+    var link: String?
+
+    @Option(help: "Time of the first fix for a route without times (ISO 8601); default now.")
+    var start: String?
+
+    func validate() throws {
+        guard BaudRate(baud) != nil else {
+            throw ValidationError("--baud \(baud) is not a rate termios supports (\(BaudRate.supported.map(String.init).joined(separator: ", ")))")
+        }
+        guard rate > 0, rate <= 50 else { throw ValidationError("--rate must be more than 0 and at most 50 Hz") }
+        guard speed > 0 else { throw ValidationError("--speed must be more than 0 m/s") }
+        if pty, device != nil { throw ValidationError("--pty and --device exclude each other") }
+        if let start, parseISOTime(start) == nil { throw ValidationError("--start wants an ISO 8601 time, not '\(start)'") }
+    }
+
+    func run() throws {
+        var job = SimulateJob(route: try runReportingInputErrors { try Route.load(path: route) })
+        job.rate = rate
+        job.speed = speed
+        job.loop = loop
+        job.start = start.flatMap(parseISOTime)
+        let lineRate = BaudRate(baud)!
+        try runReportingSerialErrors {
+            let port: SimulatedWire.Port
+            if let device {
+                port = .device(try SerialPort.open(device, rate: lineRate))
+                OutputWriter.standardOutput.write(line: device)
+            } else {
+                let terminal = try PseudoTerminal.open(rate: lineRate)
+                if let link { try replaceSymlink(link, pointingTo: terminal.slavePath) }
+                port = .pseudoTerminal(terminal)
+                OutputWriter.standardOutput.write(line: terminal.slavePath)
+            }
+            OutputWriter.standardOutput.flush()
+            let needed = job.bytesPerSecond(now: currentUTCTime())
+            if needed > lineRate.bytesPerSecond {
+                OutputWriter.standardError.write(line: """
+                    gpsfence: warning: \(Int(needed)) bytes/s of sentences at --rate \(rate) do not fit \
+                    \(baud) baud (\(Int(lineRate.bytesPerSecond)) bytes/s); epochs will stretch
+                    """)
+            }
+            StopSignals.install()
+            let wire = SimulatedWire(port: port, rate: lineRate)
+            defer { if let link { removeSymlink(link) } }
+            try job.run(wire: wire, now: currentUTCTime, shouldStop: { StopSignals.isRaised })
+        }
+    }
+}

@@ -1,0 +1,310 @@
+import Foundation
+import Testing
+
+/// A `gpsfence` process running in the background, with its first line of standard output.
+final class BackgroundGPSFence {
+    let process = Process()
+    let output = Pipe()
+    let errors = Pipe()
+    private(set) var firstLine = ""
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = gpsfenceBinary()
+        // Remembered baud rates go to a private state directory, never the user's.
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["XDG_STATE_HOME": NSTemporaryDirectory() + "gpsfence-e2e-state-\(UUID().uuidString)"]) { $1 }
+            .merging(environment) { $1 }
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits for the first line of standard output (the simulator's pseudo-terminal path).
+    func readFirstLine() -> String {
+        var bytes = Data()
+        while !bytes.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            bytes.append(chunk)
+        }
+        firstLine = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
+        return firstLine
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the exit, at most `timeout` seconds: a process that ignores its stop signal is
+    /// killed and recorded as a failure, rather than hanging the whole test run.
+    func finish(timeout: Double = 60) -> (status: Int32, stderr: String) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            Issue.record("gpsfence \(process.arguments ?? []) still running after \(timeout) s; killed")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationStatus, stderr)
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// `runGPSFence` with extra environment variables.
+func runGPSFence(_ arguments: [String], environment: [String: String]) throws -> CommandResult {
+    let background = try BackgroundGPSFence(arguments, environment: environment)
+    let output = background.output.fileHandleForReading.readDataToEndOfFile()
+    let (status, stderr) = background.finish()
+    return CommandResult(status: status, stdout: String(decoding: output, as: UTF8.self), stderr: stderr)
+}
+
+func temporaryDirectory() -> URL {
+    let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("gpsfence-e2e-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A GPX track with one point every 0.2 s: simulated at 5 Hz, every fix is a track point.
+func gpxTrack(points: Int) -> (text: String, points: [(lat: Double, lon: Double, time: String)]) {
+    var list: [(Double, Double, String)] = []
+    var text = #"<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>"# + "\n"
+    for index in 0..<points {
+        let lat = 42.2806 + Double(index) * 0.00002, lon = -83.7519 + Double(index) * 0.00003
+        let ms = index * 200
+        let time = String(format: "2026-02-03T10:15:%02d.%03dZ", 2 + ms / 1000, ms % 1000)
+        list.append((lat, lon, time))
+        text += #"<trkpt lat="\#(lat)" lon="\#(lon)"><time>\#(time)</time></trkpt>"# + "\n"
+    }
+    return (text + "</trkseg></trk></gpx>\n", list)
+}
+
+func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
+    jsonLines.split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+}
+
+@Suite(.serialized) struct SerialCommandTests {
+    @Test func simulateThenRecordThenDecodeGivesBackTheTrack() throws {
+        let directory = temporaryDirectory()
+        let (gpx, points) = gpxTrack(points: 30)
+        let route = directory.appendingPathComponent("track.gpx")
+        try gpx.write(to: route, atomically: true, encoding: .utf8)
+        let simulator = try BackgroundGPSFence(["simulate", route.path, "--baud", "57600", "--rate", "5"])
+        let pty = simulator.readFirstLine()
+        #expect(pty.hasPrefix("/dev/pts/"))
+
+        let capture = directory.appendingPathComponent("capture.nmea")
+        let record = try runGPSFence(
+            ["record", "--device", pty, "--output", capture.path, "--duration", "30", "--autobaud-window", "0.3"],
+            environment: ["XDG_STATE_HOME": directory.path])
+        // The simulator's end is a hang-up: the recording stops there, complete, with status 1.
+        #expect(record.status == 1)
+        #expect(record.stderr.contains("57600 baud"))
+        #expect(record.stderr.contains("hung up"))
+        _ = simulator.finish()
+
+        let text = String(decoding: try Data(contentsOf: capture), as: UTF8.self)
+        #expect(text.hasPrefix("# gpsfence record\n# device: \(pty)\n# baud: 57600 (autobaud)\n# start: "))
+        let decode = try runGPSFence(["decode", capture.path])
+        #expect(decode.status == 0)
+        let fixes = decodedFixes(decode.stdout)
+        // Autobaud spent 9600, 4800 and 38400 windows on garbage; from then on every point arrives.
+        #expect(fixes.count >= points.count - 12)
+        let offset = points.count - fixes.count
+        for (index, fix) in fixes.enumerated() {
+            let point = points[offset + index]
+            #expect(fix["time"] as? String == point.time)
+            #expect(abs((fix["lat"] as? Double ?? 0) - point.lat) < 1e-6)
+            #expect(abs((fix["lon"] as? Double ?? 0) - point.lon) < 1e-6)
+        }
+    }
+
+    @Test func aRecordedCaptureReplayedBySimulateRecordsTheSameFixes() throws {
+        let directory = temporaryDirectory()
+        let route = directory.appendingPathComponent("track.gpx")
+        try gpxTrack(points: 15).text.write(to: route, atomically: true, encoding: .utf8)
+        func simulateAndRecord(_ source: URL, _ capture: URL) throws {
+            let simulator = try BackgroundGPSFence(["simulate", source.path, "--baud", "115200", "--rate", "5"])
+            let pty = simulator.readFirstLine()
+            _ = try runGPSFence(["record", "--device", pty, "--baud", "115200", "--output", capture.path, "--duration", "30"], environment: [:])
+            _ = simulator.finish()
+        }
+        let first = directory.appendingPathComponent("first.nmea"), second = directory.appendingPathComponent("second.nmea")
+        try simulateAndRecord(route, first)
+        try simulateAndRecord(first, second)  // an NMEA capture as the route: replayed with its own timing
+        let original = decodedFixes(try runGPSFence(["decode", first.path]).stdout)
+        let replayed = decodedFixes(try runGPSFence(["decode", second.path]).stdout)
+        #expect(original.count >= 10)
+        #expect(replayed.count >= original.count - 2, "the replay's first epoch may pass before record opens the port")
+        let times = replayed.compactMap { $0["time"] as? String }
+        #expect(times == Array(original.compactMap { $0["time"] as? String }.suffix(times.count)))
+    }
+
+    @Test func recordWithAutoOnAMachineWithoutUSBSaysSo() throws {
+        guard !FileManager.default.fileExists(atPath: "/sys/bus/usb") else { return }
+        let result = try runGPSFence(["record", "--output", temporaryDirectory().appendingPathComponent("x.nmea").path], environment: [:])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no USB bus"))
+    }
+
+    @Test func recordStopsCleanlyOnSIGINTWithEveryByteWritten() throws {
+        let directory = temporaryDirectory()
+        let route = directory.appendingPathComponent("track.gpx")
+        try gpxTrack(points: 30).text.write(to: route, atomically: true, encoding: .utf8)
+        let simulator = try BackgroundGPSFence(["simulate", route.path, "--baud", "115200", "--rate", "5", "--loop"])
+        let pty = simulator.readFirstLine()
+        let capture = directory.appendingPathComponent("capture.nmea")
+        let recorder = try BackgroundGPSFence(["record", "--device", pty, "--baud", "115200", "--output", capture.path])
+        usleep(1_500_000)
+        recorder.signal(SIGINT)
+        let result = recorder.finish()
+        simulator.signal(SIGTERM)
+        #expect(simulator.finish().status == 0)
+
+        #expect(result.status == 0)
+        let data = try Data(contentsOf: capture)
+        let header = String(decoding: data, as: UTF8.self).split(separator: "\n").prefix { $0.hasPrefix("#") }
+        #expect(header.contains("# baud: 115200 (pinned)"))
+        let headerBytes = header.reduce(0) { $0 + $1.utf8.count + 1 }
+        // "recorded N bytes": every byte counted is in the file after the header.
+        #expect(result.stderr.contains("recorded \(data.count - headerBytes) bytes"))
+        let decode = try runGPSFence(["decode", "--stats", capture.path])
+        #expect(decodedFixes(decode.stdout).count >= 4)
+        #expect(decode.stderr.contains("0 bad checksum"))
+    }
+
+    @Test func aWrongPinnedBaudRecordsGarbageThatDecodesToNothing() throws {
+        let directory = temporaryDirectory()
+        let route = directory.appendingPathComponent("track.gpx")
+        try gpxTrack(points: 30).text.write(to: route, atomically: true, encoding: .utf8)
+        let simulator = try BackgroundGPSFence(["simulate", route.path, "--baud", "57600", "--rate", "5", "--loop"])
+        let pty = simulator.readFirstLine()
+        let capture = directory.appendingPathComponent("garbage.nmea")
+        let record = try runGPSFence(["record", "--device", pty, "--baud", "9600", "--output", capture.path, "--duration", "1"], environment: [:])
+        simulator.signal(SIGTERM)
+        _ = simulator.finish()
+        #expect(record.status == 0)
+        let bytes = try Data(contentsOf: capture).count
+        let decode = try runGPSFence(["decode", "--stats", capture.path])
+        #expect(decode.stdout.isEmpty, "no fix from framing garbage")
+        #expect(decode.stderr.contains(": 0 fixes"))
+        #expect(bytes > 100, "the garbage itself was recorded")
+    }
+
+    @Test func simulateMakesAndRemovesItsLinkAndStopsOnSIGTERM() throws {
+        let directory = temporaryDirectory()
+        let route = directory.appendingPathComponent("route.geojson")
+        try #"{"type":"LineString","coordinates":[[-83.7519,42.2806],[-83.7500,42.2806]]}"#.write(to: route, atomically: true, encoding: .utf8)
+        let link = directory.appendingPathComponent("gps0").path
+        let simulator = try BackgroundGPSFence(["simulate", route.path, "--pty", "--link", link, "--loop"])
+        let pty = simulator.readFirstLine()
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == pty)
+        simulator.signal(SIGTERM)
+        #expect(simulator.finish().status == 0)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil)
+    }
+
+    @Test func simulateRefusesBadInputWithStatusTwo() throws {
+        let missing = try runGPSFence(["simulate", "/nonexistent/route.gpx"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/route.gpx"))
+        let directory = temporaryDirectory()
+        let bad = directory.appendingPathComponent("bad.gpx")
+        try #"<gpx><trk><trkseg><trkpt lat="42" lon="x"/></trkseg></trk></gpx>"#.write(to: bad, atomically: true, encoding: .utf8)
+        let badPoint = try runGPSFence(["simulate", bad.path])
+        #expect(badPoint.status == 2)
+        #expect(badPoint.stderr.contains("\(bad.path): point 1: lon must be a number"))
+        let baud = try runGPSFence(["simulate", bad.path, "--baud", "1234"])
+        #expect(baud.status == 2)
+        #expect(baud.stderr.contains("--baud 1234"))
+    }
+
+    @Test func aDeviceThatCannotBeOpenedIsARuntimeFailureNamingIt() throws {
+        let directory = temporaryDirectory()
+        let result = try runGPSFence(["record", "--device", "/dev/ttyNOSUCH9", "--output", directory.appendingPathComponent("x.nmea").path], environment: [:])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/dev/ttyNOSUCH9"))
+        #expect(result.stderr.contains("gpsfence devices"))
+    }
+
+    @Test func devicesListsAsJSONAndSaysWhenThereIsNoUSBBus() throws {
+        let result = try runGPSFence(["devices", "--json"])
+        #expect(result.status == 0)
+        let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        #expect(parsed is [Any])
+        let text = try runGPSFence(["devices"])
+        #expect(text.status == 0)
+        if !FileManager.default.fileExists(atPath: "/sys/bus/usb") {
+            #expect(text.stdout.contains("no USB bus"))
+            #expect(result.stderr.contains("no USB bus"))
+        }
+    }
+
+    @Test func doctorFindsValidNMEAAtTheSimulatorsRate() throws {
+        let directory = temporaryDirectory()
+        let route = directory.appendingPathComponent("track.gpx")
+        try gpxTrack(points: 30).text.write(to: route, atomically: true, encoding: .utf8)
+        let simulator = try BackgroundGPSFence(["simulate", route.path, "--baud", "38400", "--rate", "5", "--loop"])
+        let pty = simulator.readFirstLine()
+        let doctor = try runGPSFence(["doctor", "--device", pty, "--autobaud-window", "0.4"], environment: [:])
+        simulator.signal(SIGTERM)
+        _ = simulator.finish()
+        #expect(doctor.status == 0, "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("valid NMEA at 38400 baud"))
+        #expect(doctor.stdout.contains("no other process has \(pty) open"))
+
+        let missing = try runGPSFence(["doctor", "--device", "/dev/ttyNOSUCH9"])
+        #expect(missing.status == 1)
+        #expect(missing.stdout.contains("PROBLEM /dev/ttyNOSUCH9 does not exist"))
+    }
+
+    /// Permission denied, for real: the device is given to group dialout (mode 0660) and the binary
+    /// runs as user nobody. Needs root to arrange (CI and this machine run tests as root).
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func permissionDeniedNamesTheGroupAndTheFix() throws {
+        let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", gpsfenceBinary().path]
+        guard let dialout = getgrnam("dialout")?.pointee.gr_gid, try run(asNobody + ["--help"]).status == 0 else {
+            return  // no dialout group, or the build folder is not reachable for nobody: nothing to test
+        }
+        let directory = temporaryDirectory()
+        let route = directory.appendingPathComponent("track.gpx")
+        try gpxTrack(points: 30).text.write(to: route, atomically: true, encoding: .utf8)
+        let simulator = try BackgroundGPSFence(["simulate", route.path, "--baud", "115200", "--loop"])
+        let pty = simulator.readFirstLine()
+        defer {
+            simulator.signal(SIGTERM)
+            _ = simulator.finish()
+        }
+        #expect(chown(pty, 0, dialout) == 0 && chmod(pty, 0o660) == 0)
+        let result = try run(asNobody + ["record", "--device", pty, "--output", "/dev/null", "--duration", "1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("open '\(pty)' failed: Permission denied"))
+        #expect(result.stderr.contains("belongs to group 'dialout', which nobody is not in"))
+        #expect(result.stderr.contains("sudo usermod -aG dialout $USER, then log out and back in"))
+    }
+
+    /// Runs any program, collecting its output.
+    func run(_ command: [String]) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CommandResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                             stderr: String(decoding: err, as: UTF8.self))
+    }
+}

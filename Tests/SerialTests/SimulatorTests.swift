@@ -1,0 +1,158 @@
+import Foundation
+import NMEA
+import Runtime
+import Serial
+import Testing
+
+extension PseudoTerminalTests {
+    /// The simulated receiver: routes, sentences, pacing.
+    @Suite struct SimulatorTests {
+        @Test func everyEpochDecodesToTheFixItWasMadeFrom() {
+            var route = straightRoute()
+            route[0].altitude = 250
+            route[1].altitude = 260
+            route[2].altitude = 240
+            let fixes = TrackPlayer.fixes(route, rate: 2, speed: 25, start: fixedStart)
+            let collector = FixCollector()
+            for fix in fixes { for line in EpochSentences.lines(for: fix) { collector.push(line) } }
+            collector.decoder.finish { collector.fixes.append($0) }
+            #expect(collector.fixes.count == fixes.count)
+            #expect(collector.decoder.framer.counters.badChecksum == 0)
+            for (decoded, expected) in zip(collector.fixes, fixes) {
+                #expect(matches(decoded, expected))
+                #expect(decoded.mode == .threeD)
+                #expect(abs((decoded.altitude ?? 0) - (expected.altitude ?? -1)) <= 0.05)
+            }
+        }
+
+        @Test func aWalkedRouteKeepsItsSpeedAndEndsOnTheLastVertex() {
+            let route = straightRoute()
+            let fixes = TrackPlayer.fixes(route, rate: 4, speed: 20, start: fixedStart)
+            for (a, b) in zip(fixes, fixes.dropFirst().dropLast()) {
+                let step = SphereGeometry.distance(
+                    RoutePoint(latitude: a.latitude, longitude: a.longitude), RoutePoint(latitude: b.latitude, longitude: b.longitude))
+                // 5 m per epoch, a little less where the step cuts the corner.
+                #expect(step <= 5.0001 && step > 3.5)
+                #expect(b.time.millisecondsSinceEpoch - a.time.millisecondsSinceEpoch == 250)
+            }
+            #expect(fixes.first!.latitude == route[0].latitude && fixes.first!.longitude == route[0].longitude)
+            #expect(abs(fixes.last!.latitude - route[2].latitude) < 1e-9)
+            #expect(abs(fixes.last!.longitude - route[2].longitude) < 1e-9)
+            #expect(abs(fixes[1].track - 90) < 0.01, "first leg heads east")
+            #expect(abs(fixes[fixes.count - 2].track) < 0.01 || abs(fixes[fixes.count - 2].track - 360) < 0.01, "last leg heads north")
+        }
+
+        @Test func aGPXTrackIsReplayedOnItsOwnTimes() throws {
+            let gpx = """
+                <?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>
+                <trkpt lat="42.2806" lon="-83.7519"><ele>250.5</ele><time>2026-02-03T10:15:02Z</time></trkpt>
+                <trkpt lat='42.2807' lon='-83.7518'><time>2026-02-03T10:15:03.5Z</time></trkpt>
+                <trkpt lat="42.2808" lon="-83.7517"><time>2026-02-03T10:15:04Z</time></trkpt>
+                </trkseg></trk></gpx>
+                """
+            let path = temporaryDirectory() + "/track.gpx"
+            try gpx.write(toFile: path, atomically: true, encoding: .utf8)
+            guard case .track(let points) = try Route.load(path: path) else {
+                Issue.record("not a track")
+                return
+            }
+            #expect(points.count == 3)
+            #expect(points[0].altitude == 250.5)
+            #expect(points[1].time?.description == "2026-02-03T10:15:03.500Z")
+            let fixes = TrackPlayer.fixes(points, rate: 2, speed: 99, start: fixedStart)
+            #expect(fixes.map(\.time.description) == [
+                "2026-02-03T10:15:02.000Z", "2026-02-03T10:15:02.500Z", "2026-02-03T10:15:03.000Z",
+                "2026-02-03T10:15:03.500Z", "2026-02-03T10:15:04.000Z",
+            ])
+            #expect(abs(fixes[3].latitude - 42.2807) < 1e-9)
+        }
+
+        @Test func badRouteFilesAreRefusedWithWhereAndWhat() throws {
+            let directory = temporaryDirectory()
+            let gpx = directory + "/bad.gpx"
+            try #"<gpx><trk><trkseg><trkpt lat="91" lon="0"></trkpt></trkseg></trk></gpx>"#.write(toFile: gpx, atomically: true, encoding: .utf8)
+            #expect { try Route.load(path: gpx) } throws: { ($0 as? InputError)?.message == "\(gpx): point 1: lat must be a number from -90 to 90" }
+            let json = directory + "/bad.geojson"
+            try #"{"type":"Point","coordinates":[1,2]}"#.write(toFile: json, atomically: true, encoding: .utf8)
+            #expect { try Route.load(path: json) } throws: { ($0 as? InputError)?.message.contains("no LineString") == true }
+            #expect { try Route.load(path: directory + "/missing.gpx") } throws: { ($0 as? InputError)?.message.contains("missing.gpx") == true }
+        }
+
+        @Test func aCaptureIsCutIntoEpochsWithItsOwnTiming() throws {
+            let path = temporaryDirectory() + "/capture.nmea"
+            let text = "# a comment\r\n"
+                + String(decoding: SentenceWriter.sentence("GPRMC,101502.00,A,4216.83600,N,08345.11400,W,0.0,0.0,030226,,,A"), as: UTF8.self)
+                + String(decoding: SentenceWriter.sentence("GPGSA,A,3,02,,,,,,,,,,,,1.6,0.9,1.3"), as: UTF8.self)
+                + String(decoding: SentenceWriter.sentence("GPRMC,101502.50,A,4216.83600,N,08345.11400,W,0.0,0.0,030226,,,A"), as: UTF8.self)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            var job = SimulateJob(route: try Route.load(path: path))
+            job.rate = 1
+            let epochs = job.epochs(pass: 0, now: fixedStart)
+            #expect(epochs.map(\.lines.count) == [2, 1])
+            #expect(epochs[0].interval == 0.5)
+            #expect(epochs[1].interval == 1)
+        }
+
+        @Test func theWireNeverDeliversFasterThanItsBaudRate() throws {
+            let terminal = try PseudoTerminal.open(rate: BaudRate(4800)!)
+            let port = try SerialPort.open(terminal.slavePath, rate: BaudRate(4800)!)
+            let wire = SimulatedWire(port: .pseudoTerminal(terminal), rate: BaudRate(4800)!)
+            let line = SentenceWriter.sentence("GPTXT,01,01,02,0123456789012345678901234567890123456789012345678901234567")
+            let started = monotonicSeconds()
+            for _ in 0..<4 { try wire.send(line) }
+            let elapsed = monotonicSeconds() - started
+            // 4 x 80 bytes at 480 bytes/s: a lower bound only (a loaded machine may be slower).
+            #expect(elapsed >= Double(4 * line.count) / 480 * 0.99)
+            let bytes = try readFor(port, seconds: 0.1)
+            #expect(bytes == Array([line, line, line, line].joined()))
+            #expect(wire.counters.clean == 4)
+        }
+
+        @Test func onARealTerminalDeviceTheWireWritesTheSentencesAsTheyAre() throws {
+            // `simulate --device`: here the "device" is the slave of a pseudo-terminal, read at the master.
+            let terminal = try PseudoTerminal.open(rate: BaudRate(9600)!)
+            let port = try SerialPort.open(terminal.slavePath, rate: BaudRate(9600)!)
+            let wire = SimulatedWire(port: .device(port), rate: BaudRate(9600)!)
+            let lines = EpochSentences.lines(for: TrackPlayer.fixes(straightRoute(), rate: 1, speed: 10, start: fixedStart)[0])
+            for line in lines { try wire.send(line) }
+            var received: [UInt8] = []
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+            defer { buffer.deallocate() }
+            while received.count < lines.joined().count {
+                let count = terminal.read(into: buffer, timeout: 1)
+                if count == 0 { break }
+                received += buffer[0..<count]
+            }
+            #expect(received == Array(lines.joined()))
+            #expect(wire.counters.clean == lines.count)
+        }
+
+        @Test func withNobodyListeningTheBytesFallOnTheFloor() throws {
+            let terminal = try PseudoTerminal.open(rate: BaudRate(115200)!)
+            let wire = SimulatedWire(port: .pseudoTerminal(terminal), rate: BaudRate(115200)!)
+            try wire.send(SentenceWriter.sentence("GPTXT,01,01,02,unheard"))
+            #expect(wire.counters.unheard == 1)
+            let port = try SerialPort.open(terminal.slavePath, rate: nil)
+            #expect(try readFor(port, seconds: 0.1).isEmpty)
+        }
+    }
+}
+
+@Suite struct SimulateJobTests {
+    @Test func aLoopingTrackKeepsItsClockGoingForward() {
+        var loop = job(rate: 5, speed: 40)
+        loop.loop = true
+        let first = loop.epochs(pass: 0, now: fixedStart)
+        let second = loop.epochs(pass: 1, now: fixedStart)
+        let collector = FixCollector()
+        for epoch in first + second { for line in epoch.lines { collector.push(line) } }
+        collector.decoder.finish { collector.fixes.append($0) }
+        let times = collector.fixes.compactMap { $0.time?.millisecondsSinceEpoch }
+        #expect(times.count == first.count + second.count)
+        // One epoch every 0.2 s (the route's last vertex may come sooner), and one epoch from the
+        // end of a pass to the start of the next.
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 > 0 && $1 - $0 <= 200 })
+        #expect(times[first.count] - times[first.count - 1] == 200)
+        #expect(times[first.count] - times[0] > 0)
+    }
+}
