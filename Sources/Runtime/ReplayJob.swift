@@ -66,8 +66,9 @@ public struct ReplayJob {
         readerThread.start()
 
         var summary = Summary()
-        var batch: [OutgoingEvent] = []
-        let collect: (GeofenceEvent) -> Void = { batch.append(OutgoingEvent($0, fences: fences)) }
+        let pipeline = EventPipeline(fences: fences, store: store, sinks: sinks, webhooks: [])
+        var batch: [GeofenceEvent] = []
+        let collect: (GeofenceEvent) -> Void = { batch.append($0) }
         consume: while true {
             guard let input = ring.pop() else {
                 doorbell.wait()
@@ -83,15 +84,11 @@ public struct ReplayJob {
                 break consume
             }
             guard !batch.isEmpty else { continue }
-            // Durable first, printed second: a kill at any moment loses no printed event.
-            let delivered = try store?.commit(events: batch, insideStates: engine.snapshot(), fences: fences) ?? batch
-            for outgoing in delivered {
-                summary.events += 1
-                for sink in sinks { sink.deliver(outgoing, fences: fences) }
-            }
+            try pipeline.deliver(batch, insideStates: store == nil ? [] : engine.snapshot())
             batch.removeAll(keepingCapacity: true)
         }
-        for sink in sinks { sink.finish() }
+        pipeline.finish()
+        summary.events = pipeline.delivered
         summary.overflow = ring.overflow
         if let failure = reader.failure { throw failure }
         return summary

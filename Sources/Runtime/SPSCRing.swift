@@ -12,9 +12,9 @@ import Atomics
 /// The head and tail are monotonically increasing counters (never wrapped, 2^63 elements is
 /// centuries at 10 Hz): the producer publishes `tail` with release ordering after writing the slot,
 /// the consumer publishes `head` with release ordering after reading it, and each side reads the
-/// other's counter with acquire ordering. Elements must be trivially copyable (a `Fix` is), so a
-/// slot can be overwritten without deinitialising it.
-public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
+/// other's counter with acquire ordering. Elements are moved in and out of their slots, so any
+/// type works; trivially copyable ones (a `Fix`) cost a plain copy and never touch the heap.
+public final class SPSCRing<Element>: @unchecked Sendable {
     public let capacity: Int
     private let slots: UnsafeMutablePointer<Element>
     private let mask: Int
@@ -31,7 +31,15 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         slots = .allocate(capacity: size)
     }
 
-    deinit { slots.deallocate() }
+    deinit {
+        var head = head.load(ordering: .relaxed)
+        let tail = tail.load(ordering: .relaxed)
+        while head != tail {
+            (slots + (head & mask)).deinitialize(count: 1)
+            head += 1
+        }
+        slots.deallocate()
+    }
 
     /// Producer side. Returns false (and counts the element as overflow) when the ring is full.
     @discardableResult
@@ -52,7 +60,7 @@ public final class SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
         let head = head.load(ordering: .relaxed)
         let tail = tail.load(ordering: .acquiring)
         guard head != tail else { return nil }
-        let element = slots[head & mask]
+        let element = (slots + (head & mask)).move()
         self.head.store(head + 1, ordering: .releasing)
         return element
     }

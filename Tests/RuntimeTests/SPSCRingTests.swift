@@ -63,3 +63,25 @@ final class ManagedCounter: @unchecked Sendable {
     private(set) var value = 0
     func increment() { value += 1 }
 }
+
+@Suite struct SPSCRingOwnershipTests {
+    final class Tracked: @unchecked Sendable {
+        nonisolated(unsafe) static var alive = 0
+        init() { Tracked.alive += 1 }
+        deinit { Tracked.alive -= 1 }
+    }
+
+    /// Non-trivial elements (device events carry strings) are moved through, and the ones left
+    /// in the ring are released with it.
+    @Test func referenceElementsAreNeitherLeakedNorFreedTwice() {
+        do {
+            let ring = SPSCRing<Tracked>(capacity: 4)
+            for _ in 0..<4 { ring.push(Tracked()) }
+            #expect(!ring.push(Tracked()), "full")
+            #expect(Tracked.alive == 4)
+            _ = ring.pop()
+            #expect(Tracked.alive == 3)
+        }
+        #expect(Tracked.alive == 0)
+    }
+}

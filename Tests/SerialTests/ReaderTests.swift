@@ -129,6 +129,7 @@ extension PseudoTerminalTests {
                     case .deviceConnected(_, let rate): events.append("connected \(rate?.description ?? "-")")
                     case .deviceLost: events.append("lost")
                     case .problem: events.append("problem")
+                    case .silentCycle: break
                     }
                 }
                 done.store(true, ordering: .releasing)

@@ -5,6 +5,8 @@ import Serial
 /// `device_connected` / `device_lost`; the event JSON is the engine's business).
 public enum LiveEvent {
     case fix(Fix)
+    /// A receiver cycle without a usable fix: its time keeps the engine's clock running.
+    case silentCycle(EpochTime)
     case deviceConnected(path: String, rate: BaudRate?)
     case deviceLost(path: String, reason: String)
     /// The device cannot be used yet (absent, permission denied, busy, no NMEA at any rate): for
@@ -35,9 +37,9 @@ public final class LiveFixSource: Sendable {
                 decoder = Decoder(rollover: rollover)
                 handler(.deviceConnected(path: path, rate: rate))
             case .data(let bytes):
-                decoder.push(bytes) { handler(.fix($0)) }
+                decoder.push(bytes, onFix: { handler(.fix($0)) }, onNoFix: { handler(.silentCycle($0)) })
             case .lost(let path, let reason):
-                decoder.finish { handler(.fix($0)) }
+                decoder.finish(onFix: { handler(.fix($0)) }, onNoFix: { handler(.silentCycle($0)) })
                 handler(.deviceLost(path: path, reason: reason))
             case .unavailable(let error):
                 handler(.problem(error.description))
