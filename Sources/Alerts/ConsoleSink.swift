@@ -11,10 +11,14 @@ public final class ConsoleSink: EventSink {
 
     private let output: OutputWriter
     private let style: Style
+    private let flushesEveryEvent: Bool
 
-    public init(output: OutputWriter = .standardOutput, style: Style) {
+    /// - Parameter flushesEveryEvent: a live run writes each event at once (an alert that waits in
+    ///   a buffer is late); a replay lets lines collect and writes them in large blocks.
+    public init(output: OutputWriter = .standardOutput, style: Style, flushesEveryEvent: Bool = false) {
         self.output = output
         self.style = style
+        self.flushesEveryEvent = flushesEveryEvent
     }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
@@ -22,6 +26,7 @@ public final class ConsoleSink: EventSink {
         case .json: output.write(line: event.json)
         case .human(let color): output.write(line: Self.humanLine(event.event, fences: fences, color: color))
         }
+        if flushesEveryEvent { output.flush() }
     }
 
     public func finish() { output.flush() }

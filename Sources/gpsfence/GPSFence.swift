@@ -6,7 +6,7 @@ struct GPSFence: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gpsfence",
         abstract: "Geofence alarms from a USB GPS: decode, check, replay and run.",
-        subcommands: [Decode.self, Check.self, Replay.self, Visits.self, Simulate.self, Record.self, Devices.self, Doctor.self]
+        subcommands: [Run.self, Replay.self, Decode.self, Check.self, Simulate.self, Record.self, Devices.self, Doctor.self, Visits.self]
     )
 
     /// Exit statuses of SPEC §9: 0 success, 1 runtime failure, 2 bad usage or bad input files.

@@ -139,6 +139,12 @@ public final class EventEngine {
 
     // MARK: - Per-fence rules
 
+    /// Emits `registered` now, with `time`, instead of at the first receiver time: a live run
+    /// announces its fences when it starts (wall clock); a replay keeps to the capture's clock.
+    public func start(at time: UTCTime, _ emit: (GeofenceEvent) throws -> Void) rethrows {
+        try startIfNeeded(time, emit)
+    }
+
     private func startIfNeeded(_ time: UTCTime, _ emit: (GeofenceEvent) throws -> Void) rethrows {
         guard !started else { return }
         started = true
