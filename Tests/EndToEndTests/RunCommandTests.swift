@@ -163,3 +163,118 @@ final class BackgroundProcess {
 
     deinit { kill() }
 }
+
+@Suite(.serialized) struct RunReloadAndCrashTests {
+    func fenceFile(_ ids: [String], radius: Double = 30) -> String {
+        let features = ids.enumerated().map { index, id in
+            """
+            {"type":"Feature","id":"\(id)","geometry":{"type":"Point","coordinates":[\(8.0 + Double(index) * 0.01),47.0]},"properties":{"radius":\(radius)}}
+            """
+        }
+        return #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
+    }
+
+    /// SIGHUP and an edited fence file reload the fences; a broken file keeps the old ones.
+    @Test func reloadOnSignalAndOnEdit() throws {
+        let folder = temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let fences = folder.appendingPathComponent("fences.geojson")
+        try fenceFile(["a", "b"]).write(to: fences, atomically: true, encoding: .utf8)
+        // A receiver that never comes: the run still loads, reloads and reports.
+        let run = try BackgroundGPSFence([
+            "run", "--device", folder.appendingPathComponent("no-such-gps").path, "--baud", "9600", "--fences", fences.path,
+            "--state", folder.appendingPathComponent("state.sqlite").path, "--json",
+        ])
+        let output = LineCollector(run.output.fileHandleForReading)
+        #expect(output.wait { types($0).contains("registered") })
+
+        try fenceFile(["b", "c"]).write(to: fences, atomically: true, encoding: .utf8)
+        #expect(output.wait { types($0).contains("unregistered") }, "edit: \(output.all)")
+
+        try "{ not json".write(to: fences, atomically: true, encoding: .utf8)
+        run.signal(SIGHUP)
+        #expect(output.wait { $0.contains { $0.contains("reload failed, keeping the 2 fences loaded") } }, "bad file: \(output.all)")
+
+        run.signal(SIGTERM)
+        let stopped = run.finish()
+        output.finish()
+        #expect(stopped.status == 0)
+        let lines = output.all.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let unregistered = lines.first { $0["type"] as? String == "unregistered" }
+        #expect(unregistered?["fences"] as? [String] == ["a"])
+        let registrations = lines.filter { $0["type"] as? String == "registered" }.map { $0["fences"] as? [String] ?? [] }
+        #expect(registrations == [["a", "b"], ["b", "c"]])
+        #expect(lines.contains { ($0["message"] as? String)?.contains("no-such-gps") == true }, "the missing device is reported")
+    }
+
+    /// SPEC §8: `run` killed with SIGKILL at arbitrary moments and restarted, many times, on one
+    /// state file: no printed event is missing from the log, and no fence is entered twice
+    /// without an exit in between.
+    @Test func killNineNeverLosesAPrintedEventNorDuplicatesAnEnter() throws {
+        let folder = temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let fences = folder.appendingPathComponent("fences.geojson")
+        try fenceFile(["a", "b", "c"], radius: 300).write(to: fences, atomically: true, encoding: .utf8)
+        // A route back and forth through the three fences, looped, at 10 Hz.
+        let route = folder.appendingPathComponent("route.geojson")
+        try #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[7.99,47.0],[8.03,47.0],[7.99,47.0]]},"properties":{}}"#
+            .write(to: route, atomically: true, encoding: .utf8)
+        let link = folder.appendingPathComponent("gps0").path
+        let simulator = try BackgroundGPSFence([
+            "simulate", route.path, "--baud", "115200", "--rate", "10", "--speed", "200", "--loop", "--link", link,
+            "--start", "2026-02-03T10:15:00Z",
+        ])
+        _ = simulator.readFirstLine()
+        let state = folder.appendingPathComponent("state.sqlite").path
+        var printed: [String] = []
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<8 {
+            let run = try BackgroundGPSFence([
+                "run", "--device", link, "--baud", "115200", "--fences", fences.path, "--state", state, "--json",
+            ])
+            let output = LineCollector(run.output.fileHandleForReading)
+            usleep(UInt32.random(in: 600_000...1_600_000, using: &generator))
+            run.signal(SIGKILL)
+            _ = run.finish()
+            output.finish()
+            printed += output.all
+        }
+        simulator.signal(SIGINT)
+        _ = simulator.finish()
+
+        let printedEvents = printed.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(printedEvents.filter { $0["type"] as? String == "enter" }.count >= 2, "the runs saw fences")
+        // Every printed event is in the log.
+        let log = try runGPSFence(["visits", "--state", state, "--json"])  // opens and migrates: the file is sound
+        #expect(log.status == 0)
+        let logged = try eventLog(state)
+        for event in printedEvents {
+            #expect(logged.contains(event["id"] as? String ?? "?"), "printed but not logged: \(event)")
+        }
+        // No enter twice for a fence without an exit in between, across all the restarts.
+        var inside = Set<String>()
+        for event in printedEvents {
+            guard let fence = (event["fence"] as? [String: Any])?["id"] as? String else { continue }
+            switch event["type"] as? String {
+            case "enter":
+                #expect(!inside.contains(fence), "second enter for \(fence): \(event)")
+                inside.insert(fence)
+            case "exit": inside.remove(fence)
+            default: break
+            }
+        }
+    }
+
+    /// The event ids in the state file, read with the sqlite3 command-line shell.
+    func eventLog(_ state: String) throws -> Set<String> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sqlite3", state, "SELECT id FROM event"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Set(String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
+    }
+}
