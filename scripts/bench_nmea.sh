@@ -23,12 +23,18 @@ python3 -c 'import pynmea2' 2>/dev/null || python3 -m pip install -q -r "$SHARED
 GPSDECODE="${GPSDECODE:-$(command -v gpsdecode || echo /opt/gpsd-clients/usr/bin/gpsdecode)}"
 if [ ! -x "$GPSDECODE" ]; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -qq --no-install-recommends libgps28 >/dev/null
   tmp="$(mktemp -d)"; chmod 755 "$tmp"
   (cd "$tmp" && apt-get download -qq gpsd-clients && dpkg -x gpsd-clients_*.deb /opt/gpsd-clients)
   rm -rf "$tmp"
   GPSDECODE=/opt/gpsd-clients/usr/bin/gpsdecode
 fi
+# The unpacked binary's own libraries (install_peers.sh installs only libgps28; gpsdecode also
+# links libusb and libbluetooth).
+if ldd "$GPSDECODE" | grep -q "not found"; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    libgps28 libusb-1.0-0 libbluetooth3 >/dev/null
+fi
+echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # 3. Ours (release build, one thread).
 GPSFENCE_NMEA_BENCH_DATA="$DATA" GPSFENCE_BENCHMARKS=1 \

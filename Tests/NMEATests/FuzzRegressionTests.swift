@@ -9,8 +9,9 @@ import NMEA
 /// lands, `withKnownIssue` reports "known issue was not recorded" — then delete the wrapper and
 /// keep the `#expect`.
 @Suite struct FuzzRegressionTests {
-    /// Fields.swift `Scan.angle`: 18 fraction digits make `scale` 10^18 and `100 * scale`
-    /// overflows UInt64.
+    /// Found by reading the code, confirmed with the fuzz target (not yet found by the fuzzer):
+    /// in Fields.swift `Scan.angle`, 18 fraction digits make `scale` 10^18 and `100 * scale`
+    /// overflows UInt64 (Fields.swift:156).
     @Test func latitudeWithEighteenFractionDigits() async {
         await withKnownIssue("overflow in Scan.angle (Fields.swift:156), fix pending in Sources/NMEA") {
             await #expect(processExitsWith: .success) {
@@ -19,24 +20,25 @@ import NMEA
         }
     }
 
-    /// ZDA year 999999999 passes `year >= 1980`; the fix's UTCTime then multiplies ~3.6e11 days by
-    /// 86,400,000 ms and overflows Int64 (CivilTime.swift:76).
+    /// Found by the fuzzer (Fuzz/crash-8cb1bf41…, minimized by libFuzzer): a ZDA year of
+    /// 370951615 passes `year >= 1980` and `isValid`; the fix's `UTCTime` then multiplies about
+    /// 1.35e11 days by 86,400,000 ms and overflows Int64 (CivilTime.swift:76). The GGA (no time,
+    /// quality 4) supplies the position that makes a fix.
     @Test func zdaYearNineDigits() async {
         await withKnownIssue("overflow in UTCTime.init (CivilTime.swift:76), fix pending in Sources/NMEA") {
             await #expect(processExitsWith: .success) {
-                decodeEveryWay(
-                    "$GPZDA,201530.00,04,07,999999999,00,00*59\r\n"
-                        + "$GPGGA,201530.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*61\r\n")
+                decodeEveryWay("$ZDA,055242,5,8,370951615\n$GGA,,5,N,3,W,4\n")
             }
         }
     }
 
-    /// ZDA year 99999999999999999: `CivilDate.isValid` already overflows in `era * 146_097`
-    /// (CivilTime.swift:52), before any fix is made.
-    @Test func zdaYearSeventeenDigits() async {
+    /// Found by the fuzzer (Fuzz/crash-3fd6fadb… and crash-b23ef6c7…, minimized): an 18-digit ZDA
+    /// year overflows `era * 146_097` in `CivilDate.daysSinceEpoch` (CivilTime.swift:52), called
+    /// by `isValid` from `ZDA.date`, before any fix is made. No checksum, no talker: both accepted.
+    @Test func zdaYearEighteenDigits() async {
         await withKnownIssue("overflow in CivilDate.daysSinceEpoch (CivilTime.swift:52), fix pending") {
             await #expect(processExitsWith: .success) {
-                decodeEveryWay("$GPZDA,201530.00,04,07,99999999999999999,00,00*59\r\n")
+                decodeEveryWay("$ZDA,,8,3,294111111111111158\r")
             }
         }
     }
