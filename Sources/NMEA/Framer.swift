@@ -5,8 +5,7 @@
 /// anything that is not NMEA: junk and binary noise between sentences, a sentence cut short by the
 /// next `$`, NUL bytes and ANSI escapes inside a sentence, over-long lines. See docs/nmea.md.
 ///
-/// It allocates once, at creation; `push` never allocates. A sentence that lies whole inside
-/// one `push` is validated in place; only one cut by a chunk boundary is copied.
+/// It allocates once, at creation; `push` never allocates.
 public final class Framer {
     /// Longest sentence accepted, from `$` to the last checksum digit. The standard says 82;
     /// some receivers exceed it (SPEC §4).
@@ -37,99 +36,40 @@ public final class Framer {
 
     /// Feeds bytes; calls `body` once for every complete sentence whose checksum is good or absent.
     ///
-    /// The sentence passed to `body` points into the framer's own storage or into `bytes`, and is
-    /// valid only during the call.
+    /// The sentence passed to `body` points into the framer's own storage and is valid only during
+    /// the call.
     public func push(_ bytes: UnsafeRawBufferPointer, _ body: (RawSentence) throws -> Void) rethrows {
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        let count = bytes.count
-        var index = 0
-        while index < count {
-            // Fast path, the usual case: between sentences, a start character whose sentence ends
-            // inside this chunk with nothing but ordinary bytes. It is validated where it lies,
-            // which is what feeding it byte by byte through `step` would do, without the copy.
-            let byte = base[index]
-            if state == .hunting, byte == ASCII.dollar || byte == ASCII.bang,
-               let end = Self.lineEnd(base, sentenceStart: index, count: count) {
-                try finishSentence(UnsafeBufferPointer(start: base + index, count: end - index), body)
-                index = end + 1
-                continue
-            }
-            try step(byte, body)
-            index += 1
-        }
-    }
-
-    /// The index of the CR or LF ending the sentence that starts at `start`, when every byte
-    /// before it is printable and not a start character, the sentence is not over-long, and the
-    /// line end is before `count`; otherwise nil (the byte-by-byte path decides).
-    @inline(__always)
-    static func lineEnd(_ base: UnsafePointer<UInt8>, sentenceStart start: Int, count: Int) -> Int? {
-        // A line end may follow the longest sentence: at most `maximumLength` bytes from `start`.
-        let limit = min(count, start + maximumLength + 1)
-        var index = start + 1
-        while index + 8 <= limit {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            if hasUnusualByte(word) { break }
-            index += 8
-        }
-        while index < limit {
-            let byte = base[index]
-            if byte == ASCII.cr || byte == ASCII.lf { return index }
-            if byte &- 0x20 > 0x5E || byte == ASCII.dollar || byte == ASCII.bang { return nil }
-            index += 1
-        }
-        return nil
-    }
-
-    /// Whether any of the 8 bytes is not an ordinary sentence byte: below 0x20 (CR, LF, NUL,
-    /// ESC…), above 0x7E, `$` or `!`. Exact for "any" (the classic SWAR byte tests; they can
-    /// only mis-mark bytes above a true hit).
-    @inline(__always)
-    static func hasUnusualByte(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let below20 = (word &- ones &* 0x20) & ~word & highs
-        let above7E = ((word &+ ones) | word) & highs
-        let dollar = word ^ (ones &* UInt64(ASCII.dollar))
-        let bang = word ^ (ones &* UInt64(ASCII.bang))
-        let starts = ((dollar &- ones) & ~dollar | (bang &- ones) & ~bang) & highs
-        return below20 | above7E | starts != 0
-    }
-
-    /// One byte through the state machine.
-    @inline(__always)
-    private func step(_ byte: UInt8, _ body: (RawSentence) throws -> Void) rethrows {
-        switch byte {
-        case ASCII.dollar, ASCII.bang:
-            abandonSentence()
-            buffer[0] = byte
-            length = 1
-            state = .collecting
-        case ASCII.cr, ASCII.lf:
-            if state == .collecting {
-                try finishSentence(UnsafeBufferPointer(start: buffer, count: length), body)
-            }
-            state = .hunting
-            length = 0
-        case 0x20...0x7E:
-            switch state {
-            case .collecting:
-                if length == Self.maximumLength {
-                    counters.overlong += 1
-                    length = 0
-                    state = .discarding
-                } else {
-                    buffer[length] = byte
-                    length += 1
+        for byte in bytes {
+            switch byte {
+            case ASCII.dollar, ASCII.bang:
+                abandonSentence()
+                buffer[0] = byte
+                length = 1
+                state = .collecting
+            case ASCII.cr, ASCII.lf:
+                if state == .collecting { try finishSentence(body) }
+                state = .hunting
+                length = 0
+            case 0x20...0x7E:
+                switch state {
+                case .collecting:
+                    if length == Self.maximumLength {
+                        counters.overlong += 1
+                        length = 0
+                        state = .discarding
+                    } else {
+                        buffer[length] = byte
+                        length += 1
+                    }
+                case .discarding: break
+                case .hunting: counters.junkBytes += 1
                 }
-            case .discarding: break
-            case .hunting: counters.junkBytes += 1
+            default:
+                // NUL, binary noise, ESC of an ANSI sequence: never part of a sentence.
+                abandonSentence()
+                counters.junkBytes += 1
+                state = .hunting
             }
-        default:
-            // NUL, binary noise, ESC of an ANSI sequence: never part of a sentence.
-            abandonSentence()
-            counters.junkBytes += 1
-            state = .hunting
         }
     }
 
@@ -162,9 +102,8 @@ public final class Framer {
         length = 0
     }
 
-    private func finishSentence(
-        _ sentence: UnsafeBufferPointer<UInt8>, _ body: (RawSentence) throws -> Void
-    ) rethrows {
+    private func finishSentence(_ body: (RawSentence) throws -> Void) rethrows {
+        let sentence = UnsafeBufferPointer(start: buffer, count: length)
         switch RawSentence.validate(sentence) {
         case .good(let raw):
             counters.sentences += 1

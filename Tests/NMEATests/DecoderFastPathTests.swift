@@ -57,33 +57,3 @@ import Testing
         }
     }
 }
-
-/// The framer's 8-bytes-at-a-time test must flag a word exactly when a byte-by-byte test would.
-@Suite struct FramerWordTestTests {
-    static func isOrdinary(_ byte: UInt8) -> Bool {
-        (0x20...0x7E).contains(byte) && byte != 0x24 && byte != 0x21
-    }
-
-    @Test func everyByteValueAtEveryPosition() {
-        for position in 0..<8 {
-            for value in 0...255 {
-                var bytes = [UInt8](repeating: 0x41, count: 8)
-                bytes[position] = UInt8(value)
-                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                #expect(Framer.hasUnusualByte(word) == !Self.isOrdinary(UInt8(value)), "byte \(value) at \(position)")
-            }
-        }
-    }
-
-    @Test func pseudoRandomWords() {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for _ in 0..<200_000 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            // Bias towards ordinary bytes so that words with exactly one unusual byte are common.
-            var word = state
-            if state & 1 == 0 { word = (state & 0x3F3F_3F3F_3F3F_3F3F) | 0x4040_4040_4040_4040 }
-            let bytes = withUnsafeBytes(of: word) { Array($0) }
-            #expect(Framer.hasUnusualByte(word) == !bytes.allSatisfy(Self.isOrdinary))
-        }
-    }
-}
