@@ -22,7 +22,7 @@ public final class Decoder {
 
     /// Feeds bytes; calls `onFix` for every completed fix.
     public func push(_ bytes: UnsafeRawBufferPointer, onFix: (Fix) throws -> Void) rethrows {
-        try push(bytes, decodesEverything: false, onSentence: { _, _ in }, onFix: onFix)
+        try push(bytes, onSentence: { _, _ in }, onFix: onFix)
     }
 
     /// Feeds bytes; calls `onSentence` for every good sentence (before fix assembly sees it) and
@@ -32,56 +32,40 @@ public final class Decoder {
         onSentence: (RawSentence, Sentence) throws -> Void,
         onFix: (Fix) throws -> Void
     ) rethrows {
-        try push(bytes, decodesEverything: true, onSentence: onSentence, onFix: onFix)
-    }
-
-    /// `decodesEverything: false` when nobody looks at the sentences: GSV and TXT are then not
-    /// decoded (see `Sentence.init(_:forFixAssemblyOnly:)`).
-    private func push(
-        _ bytes: UnsafeRawBufferPointer, decodesEverything: Bool,
-        onSentence: (RawSentence, Sentence) throws -> Void,
-        onFix: (Fix) throws -> Void
-    ) rethrows {
         guard skipsCommentLines else {
-            return try decode(bytes, decodesEverything, onSentence: onSentence, onFix: onFix)
+            return try decode(bytes, onSentence: onSentence, onFix: onFix)
         }
         // Pass on the spans between comment lines; a comment runs from a `#` at the start of a
-        // line to the line end. Jump from `#` to `#` and from a comment to its line end rather than
-        // testing every byte for all three: `#` is rare outside comments.
+        // line to the line end.
         var spanStart = 0
-        var index = 0
-        let count = bytes.count
-        while index < count {
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let isLineEnd = byte == 0x0A || byte == 0x0D
             if inComment {
-                guard let end = bytes[index...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else { break }
-                inComment = false
-                spanStart = end
-                index = end + 1
-                continue
-            }
-            guard let hash = bytes[index...].firstIndex(of: 0x23) else { break }
-            let startsLine = hash == 0 ? atLineStart : bytes[hash - 1] == 0x0A || bytes[hash - 1] == 0x0D
-            if startsLine {
-                if spanStart < hash {
-                    try decode(UnsafeRawBufferPointer(rebasing: bytes[spanStart..<hash]), decodesEverything, onSentence: onSentence, onFix: onFix)
+                if isLineEnd {
+                    inComment = false
+                    spanStart = index
+                }
+            } else if atLineStart, byte == 0x23 {
+                if spanStart < index {
+                    try decode(UnsafeRawBufferPointer(rebasing: bytes[spanStart..<index]), onSentence: onSentence, onFix: onFix)
                 }
                 inComment = true
             }
-            index = hash + 1
+            atLineStart = isLineEnd
         }
-        if let last = bytes.last { atLineStart = last == 0x0A || last == 0x0D }
-        if !inComment, spanStart < count {
-            try decode(UnsafeRawBufferPointer(rebasing: bytes[spanStart...]), decodesEverything, onSentence: onSentence, onFix: onFix)
+        if !inComment, spanStart < bytes.count {
+            try decode(UnsafeRawBufferPointer(rebasing: bytes[spanStart...]), onSentence: onSentence, onFix: onFix)
         }
     }
 
     private func decode(
-        _ bytes: UnsafeRawBufferPointer, _ decodesEverything: Bool,
+        _ bytes: UnsafeRawBufferPointer,
         onSentence: (RawSentence, Sentence) throws -> Void,
         onFix: (Fix) throws -> Void
     ) rethrows {
         try framer.push(bytes) { raw in
-            let sentence = Sentence(raw, forFixAssemblyOnly: !decodesEverything)
+            let sentence = Sentence(raw)
             counts.add(raw.address.type)
             try onSentence(raw, sentence)
             try assembler.add(sentence, address: raw.address) { fix in

@@ -135,17 +135,14 @@ public struct SentenceType: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { SentenceAddress.text(packed, length) }
 
-    // Literal packed values rather than `SentenceType("GGA")`: a `static let` with a computed
-    // initializer costs a swift_once check on every use, and `Sentence.init` compares against
-    // all of them for every sentence. Checked against the text form in the tests.
-    public static var gga: SentenceType { SentenceType(packed: 0x414747, length: 3) }
-    public static var rmc: SentenceType { SentenceType(packed: 0x434D52, length: 3) }
-    public static var gll: SentenceType { SentenceType(packed: 0x4C4C47, length: 3) }
-    public static var gns: SentenceType { SentenceType(packed: 0x534E47, length: 3) }
-    public static var gsa: SentenceType { SentenceType(packed: 0x415347, length: 3) }
-    public static var gsv: SentenceType { SentenceType(packed: 0x565347, length: 3) }
-    public static var gst: SentenceType { SentenceType(packed: 0x545347, length: 3) }
-    public static var vtg: SentenceType { SentenceType(packed: 0x475456, length: 3) }
-    public static var zda: SentenceType { SentenceType(packed: 0x41445A, length: 3) }
-    public static var txt: SentenceType { SentenceType(packed: 0x545854, length: 3) }
+    public static let gga = SentenceType("GGA")
+    public static let rmc = SentenceType("RMC")
+    public static let gll = SentenceType("GLL")
+    public static let gns = SentenceType("GNS")
+    public static let gsa = SentenceType("GSA")
+    public static let gsv = SentenceType("GSV")
+    public static let gst = SentenceType("GST")
+    public static let vtg = SentenceType("VTG")
+    public static let zda = SentenceType("ZDA")
+    public static let txt = SentenceType("TXT")
 }

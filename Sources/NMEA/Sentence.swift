@@ -16,17 +16,7 @@ public enum Sentence: Equatable, Sendable {
 
     /// Decodes by sentence type, whatever the talker.
     public init(_ raw: RawSentence) {
-        self.init(raw, forFixAssemblyOnly: false)
-    }
-
-    /// With `forFixAssemblyOnly`, GSV and TXT (about half of a typical stream) are left undecoded
-    /// as `.other`: fix assembly treats them exactly alike (untimed, nothing to merge).
-    init(_ raw: RawSentence, forFixAssemblyOnly: Bool) {
         let type = raw.address.type
-        if forFixAssemblyOnly, type == .gsv || type == .txt {
-            self = .other(type)
-            return
-        }
         let fields = Fields(raw.body)
         switch type {
         case .gga: self = .gga(GGA(fields))

@@ -3,33 +3,17 @@
 /// `$GPGSV,3,1,11,03,03,111,00,04,15,270,00,06,01,010,00,13,06,292,00[,sig]*hh`
 public struct GSV: Equatable, Sendable {
     public struct Satellite: Equatable, Sendable {
-        // Stored as Int32 with `Int32.min` for unknown: four inline satellites of four `Int?` made
-        // GSV (and so every `Sentence`, whatever its case) 321 bytes, copied several times per
-        // sentence. Values beyond Int32 are no satellite's and read as unknown.
-        private var values: (Int32, Int32, Int32, Int32) = (.min, .min, .min, .min)
-
-        public var prn: Int? { get { Self.read(values.0) } set { values.0 = Self.store(newValue) } }
-        public var elevation: Int? { get { Self.read(values.1) } set { values.1 = Self.store(newValue) } }
-        public var azimuth: Int? { get { Self.read(values.2) } set { values.2 = Self.store(newValue) } }
+        public var prn: Int?
+        public var elevation: Int?
+        public var azimuth: Int?
         /// Signal to noise ratio, dB-Hz; nil when not tracking.
-        public var snr: Int? { get { Self.read(values.3) } set { values.3 = Self.store(newValue) } }
+        public var snr: Int?
 
         public init(prn: Int? = nil, elevation: Int? = nil, azimuth: Int? = nil, snr: Int? = nil) {
             self.prn = prn
             self.elevation = elevation
             self.azimuth = azimuth
             self.snr = snr
-        }
-
-        static func read(_ value: Int32) -> Int? { value == .min ? nil : Int(value) }
-        static func store(_ value: Int?) -> Int32 {
-            guard let value, value > Int(Int32.min), value <= Int(Int32.max) else { return .min }
-            return Int32(value)
-        }
-
-        public static func == (lhs: Satellite, rhs: Satellite) -> Bool {
-            lhs.values.0 == rhs.values.0 && lhs.values.1 == rhs.values.1 && lhs.values.2 == rhs.values.2
-                && lhs.values.3 == rhs.values.3
         }
     }
 
