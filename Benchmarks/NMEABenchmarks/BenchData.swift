@@ -1,3 +1,4 @@
+import Benchmark
 import Foundation
 
 /// The benchmark input: the gpsd captures concatenated to >= 50 MB (SPEC §10), read once.
@@ -12,23 +13,23 @@ enum BenchData {
         return root.appendingPathComponent("bench-data/captures.nmea").path
     }()
 
-    /// The bytes; exits with the command that makes the file when it is missing, rather than
-    /// letting every benchmark fail on an empty input.
-    static let bytes: [UInt8] = {
-        guard let data = FileManager.default.contents(atPath: path), data.count > 0 else {
-            let message = """
-                NMEABenchmarks: no input at \(path).
-                Generate it (from the package root) with
-                  python3 ../shared/bench/gen_nmea.py --out bench-data/captures.nmea --mb 50 \\
-                      --from-captures ../shared/captures
-                or run scripts/bench_nmea.sh, or point GPSFENCE_NMEA_BENCH_DATA at an NMEA file.
+    /// The bytes, or nil when the file is missing or empty.
+    static let loaded: [UInt8]? = FileManager.default.contents(atPath: path).flatMap { $0.isEmpty ? nil : [UInt8]($0) }
 
-                """
-            FileHandle.standardError.write(message.data(using: .utf8)!)
-            exit(2)
-        }
-        return [UInt8](data)
-    }()
+    static var bytes: [UInt8] { loaded ?? [] }
+
+    /// Whether there is input; if not, fails `benchmark` with the command that makes the file
+    /// (the harness reports `error` messages; the process's stderr is not shown).
+    static func isAvailable(for benchmark: Benchmark) -> Bool {
+        guard loaded == nil else { return true }
+        benchmark.error("""
+            no input at \(path). Generate it from the package root with \
+            `python3 ../shared/bench/gen_nmea.py --out bench-data/captures.nmea --mb 50 \
+            --from-captures ../shared/captures` (or run scripts/bench_nmea.sh), or point \
+            GPSFENCE_NMEA_BENCH_DATA at an NMEA file.
+            """)
+        return false
+    }
 
     /// Line feeds in the input: the "lines" of lines/s, counted as the peer script counts them.
     static let lines: Int = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }

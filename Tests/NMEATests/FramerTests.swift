@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 @testable import NMEA
 
 /// Frames `text` delivered in chunks of `chunk` bytes and returns the sentences as strings.

@@ -1,0 +1,23 @@
+// swift-tools-version: 6.1
+// libFuzzer target for the NMEA decoder. A package of its own so that the everyday build and
+// `swift test` never need libFuzzer. Build and run with Fuzz/run.sh; see docs/fuzzing.md.
+import Foundation
+import PackageDescription
+
+// SwiftPM names a path dependency after its folder (`main`, `nmeaperf`, whatever CI cloned into),
+// lowercased; compute it from where this manifest sits instead of hard-coding one checkout's name.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+let rootIdentity = root.standardizedFileURL.lastPathComponent.lowercased()
+
+let package = Package(
+    name: "NMEAFuzz",
+    dependencies: [.package(path: "..")],
+    targets: [
+        // Built with `-Xswiftc -sanitize=fuzzer,address` (run.sh): libFuzzer supplies `main`.
+        .executableTarget(
+            name: "NMEAFuzz",
+            dependencies: [.product(name: "NMEA", package: rootIdentity)]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
