@@ -46,28 +46,31 @@ let package = Package(
             dependencies: ["Geofence", "Alerts", "NMEA", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // reader -> ring -> engine -> sinks.
+        // Named FenceRuntime, kept in Sources/Runtime: a module called `Runtime` would shadow the
+        // toolchain's own `Runtime` module, which ordo-one/benchmark imports.
         .target(
-            name: "Runtime",
+            name: "FenceRuntime",
             dependencies: [
                 "NMEA", "Serial", "Geofence", "Alerts", "Store",
                 .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            ],
+            path: "Sources/Runtime"
         ),
         // argument parsing and wiring only.
         .executableTarget(
             name: "gpsfence",
             dependencies: [
-                "NMEA", "Serial", "Geofence", "Alerts", "Store", "Runtime",
+                "NMEA", "Serial", "Geofence", "Alerts", "Store", "FenceRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
         .testTarget(name: "GeofenceTests", dependencies: ["Geofence", "NMEA"], exclude: ["Fixtures"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "NMEA", "Store", "Alerts", "Geofence"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["FenceRuntime", "NMEA", "Store", "Alerts", "Geofence"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA"]),
-        .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Runtime"]),
+        .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "FenceRuntime"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Geofence
-import Runtime
+import FenceRuntime
 
 #if canImport(Glibc)
 import Glibc

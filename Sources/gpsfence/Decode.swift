@@ -1,6 +1,6 @@
 import ArgumentParser
 import NMEA
-import Runtime
+import FenceRuntime
 
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(

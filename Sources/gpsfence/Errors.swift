@@ -1,5 +1,5 @@
 import ArgumentParser
-import Runtime
+import FenceRuntime
 
 /// Runs a job; bad input becomes a message on standard error and exit status 2 (SPEC §9).
 func runReportingInputErrors<T>(_ body: () throws -> T) throws -> T {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Runtime
+import FenceRuntime
 import Serial
 
 struct Record: ParsableCommand {

@@ -1,6 +1,6 @@
 import Alerts
 import ArgumentParser
-import Runtime
+import FenceRuntime
 
 #if canImport(Glibc)
 import Glibc

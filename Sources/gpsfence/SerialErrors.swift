@@ -1,5 +1,5 @@
 import ArgumentParser
-import Runtime
+import FenceRuntime
 import Serial
 
 /// Runs a job on a device. Bad input stays exit status 2; a device that cannot be used (missing,

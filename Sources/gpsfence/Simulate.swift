@@ -1,6 +1,6 @@
 import ArgumentParser
 import NMEA
-import Runtime
+import FenceRuntime
 import Serial
 
 struct Simulate: ParsableCommand {

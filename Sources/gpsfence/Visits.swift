@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Runtime
+import FenceRuntime
 import Store
 
 #if canImport(Glibc)

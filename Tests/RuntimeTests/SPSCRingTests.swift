@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import NMEA
-@testable import Runtime
+@testable import FenceRuntime
 
 @Suite struct SPSCRingTests {
     @Test func capacityIsFixedAndRoundedToAPowerOfTwo() {

@@ -3,7 +3,7 @@ import Foundation
 import NMEA
 import Testing
 @testable import Geofence
-@testable import Runtime
+@testable import FenceRuntime
 @testable import Store
 
 /// A real HTTP server process on 127.0.0.1 (Tests/Support/webhook_server.py).

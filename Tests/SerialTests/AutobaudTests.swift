@@ -1,5 +1,5 @@
 import NMEA
-import Runtime
+import FenceRuntime
 import Serial
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import Runtime
+import FenceRuntime
 import Serial
 import Testing
 

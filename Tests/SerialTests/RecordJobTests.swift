@@ -1,6 +1,6 @@
 import Foundation
 import NMEA
-import Runtime
+import FenceRuntime
 import Serial
 import Testing
 

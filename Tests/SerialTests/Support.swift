@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import NMEA
-import Runtime
+import FenceRuntime
 import Serial
 import Synchronization
 
