@@ -2,14 +2,16 @@
 """Live latency of `gpsfence run` (SPEC §10): from the last byte of a sentence written to a
 pseudo-terminal to the event line `run` writes, over N events (default 10,000).
 
-    python3 scripts/bench_latency.py [--events 10000] [--bin .build/release/gpsfence]
+    swift build -c release && python3 scripts/bench_latency.py [--events 10000]
 
 The script plays the receiver on the master side of a real pseudo-terminal; `run` reads the slave
-like a USB GPS. Each epoch is GGA + RMC (RMC last, so once `run` has learned that RMC ends the
-cycle it emits the fix on RMC's last byte). Fixes alternate between the centre of a 30 m fence and
-a point 200 m away, with `--exit-confirm 1`, so every fix raises one event (enter, exit, enter,
-...). One epoch is written at a time and the next only after its event has been read, so the
-latencies never queue. The clock is time.perf_counter_ns() around os.write() and os.read().
+like a USB GPS (pinned at 115200 baud). Each epoch is GGA + RMC, RMC last, so once `run` has learned
+that RMC ends the cycle it emits the fix on RMC's last byte. Fixes alternate between the centre
+of a 30 m fence and a point 200 m away, with `--exit-confirm 1`, so every fix raises one event
+(enter, exit, enter, ...). One epoch is written at a time and the next only after its event has
+been read, so latencies never queue. The clock is time.perf_counter_ns(), taken right after the
+os.write() of RMC's last byte and right after the os.read() that returned the event line.
+Nothing else may have the pseudo-terminal open (a stray reader steals bytes).
 """
 import argparse
 import json
@@ -21,7 +23,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import tty
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -41,12 +42,13 @@ def angle(value, width, pos, neg):
 
 
 def epoch(t, lat, lon):
-    hms = '%02d%02d%06.3f' % (10 + t // 3600 % 14, t // 60 % 60, t % 60)
+    """GGA and RMC for second t after 2026-02-03 00:00:00 UTC."""
+    day, second = divmod(t, 86400)
+    hms = '%02d%02d%02d.000' % (second // 3600, second // 60 % 60, second % 60)
     la, ns = angle(lat, 2, 'N', 'S')
     lo, ew = angle(lon, 3, 'E', 'W')
-    day = 3 + t // 50000
     gga = sentence('GPGGA,%s,%s,%s,%s,%s,1,09,0.8,100.0,M,0.0,M,,' % (hms, la, ns, lo, ew))
-    rmc = sentence('GPRMC,%s,A,%s,%s,%s,%s,0.0,0.0,%02d0226,,,A' % (hms, la, ns, lo, ew, day))
+    rmc = sentence('GPRMC,%s,A,%s,%s,%s,%s,0.0,0.0,%02d0226,,,A' % (hms, la, ns, lo, ew, 3 + day))
     return gga, rmc
 
 
@@ -58,23 +60,21 @@ def main():
     folder = tempfile.mkdtemp(prefix='gpsfence-latency-')
     fences = os.path.join(folder, 'fences.geojson')
     lat0, lon0 = 47.0, 8.0
+    far = lon0 + 200.0 / (6371008.8 * math.pi / 180 * math.cos(math.radians(lat0)))
     with open(fences, 'w') as fh:
         json.dump({'type': 'FeatureCollection', 'features': [{'type': 'Feature', 'id': 'f', 'geometry': {
             'type': 'Point', 'coordinates': [lon0, lat0]}, 'properties': {'radius': 30}}]}, fh)
     master, slave = pty.openpty()
-    tty.setraw(master)
     slave_path = os.ttyname(slave)
-    env = dict(os.environ, XDG_STATE_HOME=folder)
+    os.close(slave)
     run = subprocess.Popen(
         [a.bin, 'run', '--device', slave_path, '--baud', '115200', '--fences', fences, '--json',
-         '--state', os.path.join(folder, 'state.sqlite'), '--exit-confirm', '1', '--hysteresis', '0',
-         '--dwell', '1000000'],
-        stdout=subprocess.PIPE, stderr=None if os.environ.get('DEBUG') else subprocess.DEVNULL, env=env)
+         '--state', os.path.join(folder, 'state.sqlite'), '--exit-confirm', '1', '--hysteresis', '0'],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ, XDG_STATE_HOME=folder))
     out = run.stdout.fileno()
-    os.set_blocking(out, True)
     buffered = b''
 
-    def read_line(timeout=5.0):
+    def read_line(timeout):
         nonlocal buffered
         stamp = time.perf_counter_ns()
         deadline = time.monotonic() + timeout
@@ -90,54 +90,42 @@ def main():
         line, buffered = buffered.split(b'\n', 1)
         return line, stamp
 
-    far = 200.0 / (6371008.8 * math.pi / 180 * math.cos(math.radians(lat0)))
-    # Wait for `registered` and the connection, then let `run` learn the cycle (a few epochs).
-    t = 0
-    seen = []
-    while True:
+    try:
         line, _ = read_line(10)
-        if line is None:
-            sys.exit('run printed nothing: is the binary built (swift build -c release)?')
-        kind = json.loads(line)['type']
-        seen.append(kind)
-        if kind == 'registered':
-            break
-    # Warm-up: until `run` has seen the cycle end twice it emits a fix only when the next epoch
-    # begins, so these epochs go out back to back and their events are read afterwards.
-    for i in range(4):
-        gga, rmc = epoch(t, lat0, lon0 if i % 2 == 0 else lon0 + far)
-        t += 1
-        os.write(master, gga + rmc)
-        time.sleep(0.05)
-    while True:
-        line = read_line(1.0)[0]
-        if line is None:
-            break
-        if os.environ.get('DEBUG'):
-            print('warm-up:', line[:120], file=sys.stderr)
-    latencies = []
-    for i in range(a.events):
-        inside = i % 2 == 0
-        gga, rmc = epoch(t, lat0, lon0 if inside else lon0 + far)
-        t += 1
-        os.write(master, gga)
-        os.write(master, rmc[:-1])
-        os.write(master, rmc[-1:])
-        sent = time.perf_counter_ns()
-        while True:
-            line, stamp = read_line()
-            if line is None:
-                sys.exit('no event for epoch %d (%d measured so far)' % (i, len(latencies)))
-            if os.environ.get('DEBUG'):
-                print('measured:', line[:120], file=sys.stderr)
-            kind = json.loads(line)['type']
-            if kind in ('enter', 'exit'):
-                break
-        latencies.append((stamp - sent) / 1e3)
-    run.send_signal(2)
-    run.wait(timeout=10)
-    os.close(master)
-    os.close(slave)
+        if line is None or json.loads(line)['type'] != 'registered':
+            sys.exit('run did not start: is it built (swift build -c release)?')
+        time.sleep(0.3)  # let it open the device
+        # Warm-up: until `run` has seen RMC end the cycle twice it emits a fix when the next epoch
+        # begins, so these go out back to back and their events are read afterwards.
+        t = 0
+        for i in range(4):
+            gga, rmc = epoch(t, lat0, lon0 if i % 2 == 0 else far)
+            t += 1
+            os.write(master, gga + rmc)
+            time.sleep(0.05)
+        while read_line(1.0)[0] is not None:
+            pass
+        latencies = []
+        for i in range(a.events):
+            gga, rmc = epoch(t, lat0, lon0 if i % 2 == 0 else far)
+            t += 1
+            os.write(master, gga + rmc[:-1])
+            os.write(master, rmc[-1:])
+            sent = time.perf_counter_ns()
+            while True:
+                line, stamp = read_line(5.0)
+                if line is None:
+                    sys.exit('no event for epoch %d (%d measured)' % (i, len(latencies)))
+                if json.loads(line)['type'] in ('enter', 'exit'):
+                    break
+            latencies.append((stamp - sent) / 1e3)
+    finally:
+        run.send_signal(2)
+        try:
+            run.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            run.kill()
+        os.close(master)
     latencies.sort()
     n = len(latencies)
 
