@@ -1,3 +1,5 @@
+import NMEA
+
 /// A fence id as the file gave it: a JSON number (kept as written, so it prints back unchanged) or a
 /// string. Without one, the loaders use the feature's index in the file (a number).
 public enum FenceID: Hashable, Sendable, CustomStringConvertible {
@@ -27,25 +29,6 @@ public enum FenceID: Hashable, Sendable, CustomStringConvertible {
 
 /// JSON text helpers used by ids, names and the CLI's output.
 public enum JSONText {
-    /// `s` as a JSON string literal.
-    public static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// `s` as a JSON string literal (the NMEA module's writer does the escaping).
+    public static func quoted(_ s: String) -> String { JSONLine.quoted(s) }
 }

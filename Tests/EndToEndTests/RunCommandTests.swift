@@ -144,15 +144,7 @@ final class BackgroundProcess {
         try process.run()
     }
 
-    func readFirstLine() -> String {
-        var bytes = Data()
-        while !bytes.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            bytes.append(chunk)
-        }
-        return String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
-    }
+    func readFirstLine() -> String { firstLineOf(output) }
 
     func kill() {
         if process.isRunning {

@@ -24,13 +24,7 @@ final class BackgroundGPSFence {
 
     /// Waits for the first line of standard output (the simulator's pseudo-terminal path).
     func readFirstLine() -> String {
-        var bytes = Data()
-        while !bytes.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            bytes.append(chunk)
-        }
-        firstLine = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
+        firstLine = firstLineOf(output)
         return firstLine
     }
 
@@ -56,6 +50,17 @@ final class BackgroundGPSFence {
             process.waitUntilExit()
         }
     }
+}
+
+/// Reads a pipe up to its first line feed and returns that line.
+func firstLineOf(_ pipe: Pipe) -> String {
+    var bytes = Data()
+    while !bytes.contains(0x0A) {
+        let chunk = pipe.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        bytes.append(chunk)
+    }
+    return String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
 }
 
 /// `runGPSFence` with extra environment variables.
