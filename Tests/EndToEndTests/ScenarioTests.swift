@@ -119,3 +119,28 @@ import Testing
         #expect(replayed == ["enter", "dwell"], "\(replayed)")
     }
 }
+
+@Suite struct ReplayProgressTests {
+    /// The progress bar is drawn on standard error only when it is a terminal: `script` (util-linux)
+    /// runs the replay on a real pseudo-terminal and records what the terminal showed.
+    @Test func progressBarOnATerminalOnly() throws {
+        let command = [gpsfenceBinary().path, "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson"]
+            .map { "'\($0)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["script", "-q", "-e", "-c", command, "/dev/null"]
+        process.currentDirectoryURL = packageRoot
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let shown = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(shown.contains("[##############################] 100%"), "\(shown.suffix(400))")
+        #expect(shown.contains("visit"))
+
+        let piped = try runGPSFence(["replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson"])
+        #expect(!piped.stderr.contains("%"), "no bar when standard error is not a terminal")
+    }
+}
