@@ -127,17 +127,20 @@ public final class RunJob {
 
         while !StopSignals.isRaised {
             if doorbell.wait(timeout: .now() + 0.5) == .timedOut,
-               DispatchTime.now().uptimeNanoseconds - lastInput.uptimeNanoseconds > 1_000_000_000
+               Double(DispatchTime.now().uptimeNanoseconds - lastInput.uptimeNanoseconds) / 1e9 >= options.settings.stale
             {
-                // The receiver fell silent: the wall clock drives fix_lost (SPEC §6).
-                engine.tick(currentUTCTime(), collect)
+                // The receiver fell silent for `stale` seconds: fix_lost on the wall clock (SPEC §6).
+                engine.silence(at: currentUTCTime(), collect)
             }
             while let input = ring.pop() {
-                lastInput = DispatchTime.now()
                 switch input {
                 case .fix(let fix):
+                    // Only the receiver's own data counts as "not silent"; device problems repeat
+                    // while it is unplugged and must not hold fix_lost back.
+                    lastInput = DispatchTime.now()
                     engine.process(fix, collect)
                 case .silentCycle(let cycle):
+                    lastInput = DispatchTime.now()
                     if let time = cycle.time { engine.tick(time, collect) }
                 case .connected(let path, let rate):
                     var event = GeofenceEvent(kind: .deviceConnected, time: currentUTCTime())

@@ -215,3 +215,20 @@ import NMEA
         #expect(kinds == ["registered", "enter"])
     }
 }
+
+@Suite struct SilenceTests {
+    /// A receiver whose clock is far from the system's: silence measured by the caller raises
+    /// fix_lost once, on the wall clock, and the next fix acquires it again.
+    @Test func silenceRaisesFixLostOnceWhateverTheReceiverClock() throws {
+        let engine = EventEngine(fences: try FenceSet.parse(EventEngineTests.circle(radius: 50)))
+        var kinds: [String] = []
+        engine.silence(at: UTCTime(millisecondsSinceEpoch: 1_800_000_000_000)) { kinds.append($0.kind.rawValue) }
+        #expect(kinds.isEmpty, "no fix yet: nothing to lose")
+        engine.process(EventEngineTests.fix(0, 0)) { kinds.append($0.kind.rawValue) }
+        let wall = UTCTime(millisecondsSinceEpoch: 1_800_000_000_000)
+        engine.silence(at: wall) { kinds.append($0.kind.rawValue) }
+        engine.silence(at: wall) { kinds.append($0.kind.rawValue) }
+        engine.process(EventEngineTests.fix(1, 0)) { kinds.append($0.kind.rawValue) }
+        #expect(kinds == ["registered", "enter", "fix_lost", "fix_acquired"])
+    }
+}

@@ -120,6 +120,16 @@ public final class EventEngine {
         try emit(GeofenceEvent(kind: .fixLost, time: time, location: previous.map(GeofenceEvent.Location.init)))
     }
 
+    /// The receiver fell silent (no bytes at all) for `stale` seconds of wall-clock time, as the
+    /// caller measured it: `fix_lost` at the wall-clock `time`, if there was a fix to lose. The
+    /// caller measures the silence itself because the receiver's clock and the system clock need
+    /// not agree (a receiver replaying an old route, a machine without NTP).
+    public func silence(at time: UTCTime, _ emit: (GeofenceEvent) throws -> Void) rethrows {
+        guard !lost, lastUsableTime != nil else { return }
+        lost = true
+        try emit(GeofenceEvent(kind: .fixLost, time: time, location: previous.map(GeofenceEvent.Location.init)))
+    }
+
     /// Fence indices the receiver is inside of now, ascending.
     public var insideFences: [Int] { insideList.map(Int.init) }
 
