@@ -89,13 +89,15 @@ func types(_ lines: [String]) -> [String] {
         let first = try simulator(start: "2026-02-03T10:15:00Z")
         let run = try BackgroundGPSFence([
             "run", "--device", link, "--baud", "38400", "--fences", fences, "--state", folder.appendingPathComponent("state.sqlite").path,
-            "--json", "--exec", hook.path, "--webhook", "http://127.0.0.1:\(port)/events",
+            "--json", "--exec", hook.path, "--webhook", "http://127.0.0.1:\(port)/events", "--stale", "1",
         ])
         let output = LineCollector(run.output.fileHandleForReading)
         #expect(output.wait { types($0).contains("exit") }, "first pass: \(output.all)")
         let firstPass = first.finish()
         #expect(firstPass.status == 0, "\(firstPass.stderr)")
         #expect(output.wait { types($0).contains("device_lost") }, "unplug: \(output.all)")
+        // A second of silence from the receiver (--stale 1): the fix is lost, on the wall clock.
+        #expect(output.wait { types($0).contains("fix_lost") }, "silence: \(output.all)")
 
         // The receiver comes back at the same path, later.
         let second = try simulator(start: "2026-02-03T10:20:00Z")
@@ -113,6 +115,7 @@ func types(_ lines: [String]) -> [String] {
         #expect(events.first == "registered")
         #expect(events.filter { $0 == "device_connected" }.count == 2)
         #expect(events.filter { $0 == "device_lost" }.count >= 1)
+        #expect(events.filter { $0 == "fix_acquired" }.count == 1, "the second pass acquires the fix again")
         let lostIndex = try #require(events.firstIndex(of: "device_lost"))
         #expect(events[..<lostIndex].filter { $0 == "exit" }.count == 1, "lost after the first pass")
 
