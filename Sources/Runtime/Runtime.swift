@@ -1,3 +1,0 @@
-/// Module `Runtime` (SPEC §2). Filled by a later issue; present now so that the folders and the
-/// dependency direction of the package exist from the start.
-public enum Runtime {}
