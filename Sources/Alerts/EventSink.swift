@@ -1,23 +1,36 @@
 import Geofence
 
-/// An event on its way to the sinks, rendered to JSON once for all of them.
-public struct OutgoingEvent: Sendable {
-    public let event: GeofenceEvent
-    /// The SPEC §6 object, one line.
-    public let json: String
-    public let id: String
-
-    public init(_ event: GeofenceEvent, fences: FenceSet) {
-        self.event = event
-        json = event.json(fences: fences)
-        id = event.id(fences: fences)
-    }
-}
-
 /// Where events go. Sinks are called on the engine thread and must return quickly: anything slow
 /// (a hook, a webhook) queues the event and works on it elsewhere (SPEC §2).
 public protocol EventSink: AnyObject {
+    /// The outbox target this sink delivers from (a webhook URL, a broker), if any: the engine
+    /// commits one outbox row per event for it before `deliver` is called.
+    var outboxTarget: String? { get }
+    /// Called once before the first event, on the engine thread.
+    func start()
     func deliver(_ event: OutgoingEvent, fences: FenceSet)
     /// Called once at the end of a run: flush what is buffered.
     func finish()
+}
+
+extension EventSink {
+    public var outboxTarget: String? { nil }
+    public func start() {}
+}
+
+/// What a sink may need from the run that holds it.
+public struct SinkContext: Sendable {
+    /// Messages for `error` events (a hook failing, a webhook down), raised on the engine thread.
+    public let report: @Sendable (String) -> Void
+    /// The durable outbox (the state file), when the run has one.
+    public let outbox: (any EventOutbox)?
+    /// Whether the input is a replay that ends: delivery sinks then finish their queue before the
+    /// process exits.
+    public let inputEnds: Bool
+
+    public init(report: @escaping @Sendable (String) -> Void, outbox: (any EventOutbox)?, inputEnds: Bool) {
+        self.report = report
+        self.outbox = outbox
+        self.inputEnds = inputEnds
+    }
 }

@@ -43,10 +43,3 @@ public struct CaptureInput: Sendable {
         }
     }
 }
-
-/// Bad input or usage: reported as a message and exit status 2.
-public struct InputError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public init(message: String) { self.message = message }
-    public var description: String { message }
-}

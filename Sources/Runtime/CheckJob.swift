@@ -1,3 +1,4 @@
+import Alerts
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,29 +1,11 @@
 import GRDB
+import Geofence
 
-/// One event waiting for (or past) delivery to one webhook endpoint.
-public struct OutboxItem: Sendable, Equatable {
-    public var seq: Int64
-    public var endpoint: String
-    public var eventID: String
-    public var body: String
-    public var attempts: Int
-    /// Wall clock, ms since 1970: not before then.
-    public var nextAttempt: Int64
-}
-
-/// Delivery counters of one endpoint (SPEC §7: "delivery counters are visible").
-public struct OutboxCounters: Sendable, Equatable {
-    public var delivered: Int
-    public var pending: Int
-    /// POSTs that failed, over all events.
-    public var failedAttempts: Int
-    public var lastError: String?
-}
-
-extension StateStore {
-    /// The oldest undelivered event for `endpoint`: delivery is in order, so only this one may be
-    /// tried (a later event never overtakes it).
-    public func nextUndelivered(endpoint: String) throws -> OutboxItem? {
+/// The state file is the durable outbox of SPEC §7: `commit` adds one row per event and target in
+/// the same transaction as the event; the delivery sinks take rows out in order. (The column keeps
+/// its first name, `endpoint`, from when webhooks were the only target.)
+extension StateStore: EventOutbox {
+    public func nextUndelivered(target: String) throws -> OutboxItem? {
         try database.read { db in
             try Row.fetchOne(
                 db,
@@ -31,10 +13,10 @@ extension StateStore {
                     SELECT seq, endpoint, event_id, body, attempts, next_attempt FROM outbox
                     WHERE endpoint = ? AND delivered_at IS NULL ORDER BY seq LIMIT 1
                     """,
-                arguments: [endpoint]
+                arguments: [target]
             ).map { row in
                 OutboxItem(
-                    seq: row["seq"], endpoint: row["endpoint"], eventID: row["event_id"], body: row["body"],
+                    seq: row["seq"], target: row["endpoint"], eventID: row["event_id"], body: row["body"],
                     attempts: row["attempts"], nextAttempt: row["next_attempt"])
             }
         }
@@ -47,15 +29,15 @@ extension StateStore {
         }
     }
 
-    public func markFailed(_ item: OutboxItem, error: String, retryAt: Int64) throws {
+    public func markFailed(_ item: OutboxItem, error: String, retryAt time: Int64) throws {
         try database.write { db in
             try db.execute(
                 sql: "UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ? WHERE seq = ?",
-                arguments: [retryAt, error, item.seq])
+                arguments: [time, error, item.seq])
         }
     }
 
-    public func outboxCounters(endpoint: String) throws -> OutboxCounters {
+    public func counters(target: String) throws -> OutboxCounters {
         try database.read { db in
             let row = try Row.fetchOne(
                 db,
@@ -66,10 +48,10 @@ extension StateStore {
                       SUM(CASE WHEN delivered_at IS NOT NULL THEN attempts - 1 ELSE attempts END) AS failed
                     FROM outbox WHERE endpoint = ?
                     """,
-                arguments: [endpoint])
+                arguments: [target])
             let lastError = try String.fetchOne(
                 db, sql: "SELECT last_error FROM outbox WHERE endpoint = ? AND last_error IS NOT NULL ORDER BY seq DESC LIMIT 1",
-                arguments: [endpoint])
+                arguments: [target])
             return OutboxCounters(
                 delivered: row?["delivered"] ?? 0, pending: row?["pending"] ?? 0, failedAttempts: row?["failed"] ?? 0,
                 lastError: lastError)

@@ -1,4 +1,3 @@
-import Alerts
 import Foundation
 import GRDB
 import Geofence
@@ -109,12 +108,12 @@ public final class StateStore: @unchecked Sendable {
     // MARK: - Committing a fix's events
 
     /// Records the events of one fix, the fence states after it, the visits among the events, and
-    /// one outbox row per event and webhook endpoint, in one transaction. Events already in the
+    /// one outbox row per event and outbox target (webhook, broker), in one transaction. Events already in the
     /// log (same id: the same input replayed after a restart) are not recorded twice; the events
     /// that were new are returned, in order.
     @discardableResult
     public func commit(
-        events: [OutgoingEvent], insideStates: [FenceStateRecord], fences: FenceSet, webhookEndpoints: [String] = []
+        events: [OutgoingEvent], insideStates: [FenceStateRecord], fences: FenceSet, outboxTargets: [String] = []
     ) throws -> [OutgoingEvent] {
         try database.write { db in
             var fresh: [OutgoingEvent] = []
@@ -139,10 +138,10 @@ public final class StateStore: @unchecked Sendable {
                             exit.millisecondsSinceEpoch, event.duration ?? 0,
                         ])
                 }
-                for endpoint in webhookEndpoints {
+                for target in outboxTargets {
                     try db.execute(
                         sql: "INSERT OR IGNORE INTO outbox (endpoint, event_id, body) VALUES (?, ?, ?)",
-                        arguments: [endpoint, outgoing.id, outgoing.json])
+                        arguments: [target, outgoing.id, outgoing.json])
                 }
             }
             try db.execute(sql: "DELETE FROM fence_state")

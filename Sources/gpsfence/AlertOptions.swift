@@ -1,8 +1,9 @@
 import Alerts
+import Alerts
 import ArgumentParser
 import Geofence
 
-/// The alert flags of SPEC §7, for `run`.
+/// The alert flags of SPEC §7, for `run` and `replay`.
 struct AlertOptions: ParsableArguments {
     @Flag(help: "Print events as JSON Lines instead of human lines.")
     var json = false
@@ -40,17 +41,29 @@ struct AlertOptions: ParsableArguments {
         }
     }
 
+    /// Whether a sink delivers through the state file's outbox.
+    var needsOutbox: Bool { !webhook.isEmpty }
+
     /// The sinks, in the order they see each event: the console first.
-    func sinks(color: Bool, report: @escaping @Sendable (String) -> Void) throws -> [EventSink] {
-        var sinks: [EventSink] = [ConsoleSink(style: json ? .json : .human(color: color), flushesEveryEvent: true)]
+    /// - Parameter live: a live run writes each console line at once (an alert that waits in a
+    ///   buffer is late); a replay lets lines collect and writes them in large blocks.
+    func sinks(color: Bool, live: Bool, context: SinkContext) throws -> [EventSink] {
+        var sinks: [EventSink] = [ConsoleSink(style: json ? .json : .human(color: color), flushesEveryEvent: live)]
         if bell {
             let types = bellOn.flatMap { try? BellSink.types($0).get() } ?? BellSink.defaultTypes
-            sinks.append(BellSink(types: types, report: report))
+            sinks.append(BellSink(types: types, report: context.report))
         }
         if !exec.isEmpty {
-            sinks.append(try ExecHookSink(programs: exec, timeout: execTimeout, concurrency: execConcurrency, report: report))
+            sinks.append(try ExecHookSink(programs: exec, timeout: execTimeout, concurrency: execConcurrency, report: context.report))
         }
-        if notify { sinks.append(NotifySink(report: report)) }
+        if notify { sinks.append(NotifySink(report: context.report)) }
+        for endpoint in webhook {
+            guard let outbox = context.outbox else { preconditionFailure("webhooks need the outbox (needsOutbox)") }
+            sinks.append(
+                OutboxDelivery(
+                    transport: try WebhookTransport(endpoint: endpoint), outbox: outbox, drainsOnFinish: context.inputEnds,
+                    report: context.report))
+        }
         return sinks
     }
 }

@@ -62,7 +62,7 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        try runReportingInputErrors {
+        do {
             let single = try point()
             var job = CheckJob(fencesPath: fences)
             job.nearest = nearest

@@ -1,3 +1,4 @@
+import Alerts
 import ArgumentParser
 import NMEA
 import FenceRuntime
@@ -37,7 +38,7 @@ struct Decode: ParsableCommand {
             }
             job.rollover = WeekRollover(pivot: pivot)
         }
-        let summaries = try runReportingInputErrors { try job.run(output: .standardOutput) }
+        let summaries = try job.run(output: .standardOutput)
         if stats {
             for summary in summaries { OutputWriter.standardError.write(line: summary.report) }
         }

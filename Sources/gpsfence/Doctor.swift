@@ -1,3 +1,4 @@
+import Alerts
 import ArgumentParser
 import FenceRuntime
 import Serial

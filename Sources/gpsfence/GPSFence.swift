@@ -1,4 +1,7 @@
+import Alerts
+import Alerts
 import ArgumentParser
+import FenceRuntime
 import Foundation
 
 @main
@@ -10,7 +13,8 @@ struct GPSFence: ParsableCommand {
     )
 
     /// Exit statuses of SPEC §9: 0 success, 1 runtime failure, 2 bad usage or bad input files.
-    /// (ArgumentParser's own code for bad usage is 64.)
+    /// Every error ends here; `classify` decides which is which. (ArgumentParser's own code for bad
+    /// usage is 64; SPEC §9 wants 2.)
     static func main() {
         // Writes to a closed pipe (a hook that did not read, `gpsfence ... | head`) fail with EPIPE
         // where they are made, instead of killing the process.
@@ -19,10 +23,14 @@ struct GPSFence: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+            OutputWriter.standardOutput.flush()
+            if let (status, message) = classify(error) {
+                OutputWriter.standardError.write(line: "gpsfence: \(message)")
+                Foundation.exit(status.rawValue)
+            }
+            if exitCode(for: error) == .validationFailure {
+                OutputWriter.standardError.write(line: fullMessage(for: error))
+                Foundation.exit(ExitStatus.badInput.rawValue)
             }
             exit(withError: error)
         }

@@ -1,3 +1,4 @@
+import Alerts
 import ArgumentParser
 import FenceRuntime
 import Serial
@@ -38,20 +39,17 @@ struct Record: ParsableCommand {
 
     func run() throws {
         StopSignals.install()
-        let summary = try runReportingSerialErrors {
-            var job = RecordJob(device: try DeviceChoice.resolve(device), output: output)
-            if let note = job.device.note { OutputWriter.standardError.write(line: "gpsfence: \(note)") }
-            job.rate = try parseBaud(baud)
-            job.duration = duration
-            job.autobaud = Autobaud(window: autobaudWindow)
-            return try job.run(now: currentUTCTime, shouldStop: { StopSignals.isRaised }) {
-                OutputWriter.standardError.write(line: "gpsfence: \($0)")
-            }
+        var job = RecordJob(device: try DeviceChoice.resolve(device), output: output)
+        if let note = job.device.note { OutputWriter.standardError.write(line: "gpsfence: \(note)") }
+        job.rate = try parseBaud(baud)
+        job.duration = duration
+        job.autobaud = Autobaud(window: autobaudWindow)
+        let summary = try job.run(now: currentUTCTime, shouldStop: { StopSignals.isRaised }) {
+            OutputWriter.standardError.write(line: "gpsfence: \($0)")
         }
         OutputWriter.standardError.write(line: "gpsfence: recorded \(summary.bytes) bytes in \(Int(summary.seconds.rounded())) s to \(output)")
         if summary.hungUp {
-            OutputWriter.standardError.write(line: "gpsfence: \(device) hung up (unplugged?); the capture is complete up to there")
-            throw ExitCode(1)
+            throw RuntimeFailure(message: "\(device) hung up (unplugged?); the capture is complete up to there")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Alerts
+import Alerts
 import ArgumentParser
 import FenceRuntime
 
@@ -28,12 +29,10 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("Real time scaled by this factor, or 'max' (default) for as fast as possible.", valueName: "x|max"))
     var speed = "max"
 
-    @Flag(help: "Print events as JSON Lines.")
-    var json = false
-
     @Option(help: ArgumentHelp("State file (SPEC §8): fence states restored at the start, events logged.", valueName: "path"))
     var state: String?
 
+    @OptionGroup var alerts: AlertOptions
     @OptionGroup var semantics: SemanticsOptions
 
     func validate() throws {
@@ -55,7 +54,8 @@ struct Replay: ParsableCommand {
         job.settings = semantics.settings
         job.showsProgress = true
         job.statePath = state
-        let style: ConsoleSink.Style = json ? .json : .human(color: isatty(1) == 1)
-        _ = try runReportingInputErrors { try job.run(sinks: [ConsoleSink(style: style)]) }
+        _ = try job.run(needsOutbox: alerts.needsOutbox) { context in
+            try alerts.sinks(color: isatty(1) == 1, live: false, context: context)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Alerts
+import Alerts
 import ArgumentParser
 import FenceRuntime
 import Serial
@@ -45,22 +46,14 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        try runReportingSerialErrors {
-            let choice = try DeviceChoice.resolve(device)
-            if let note = choice.note { OutputWriter.standardError.write(line: "gpsfence: \(note)") }
-            var options = RunJob.Options(device: choice, fencesPath: fences, statePath: state ?? StateLocation.defaultPath)
-            options.rate = try parseBaud(baud)
-            options.autobaud = Autobaud(window: autobaudWindow)
-            options.settings = semantics.settings
-            let job: RunJob
-            do {
-                job = try RunJob(options: options, webhooks: alerts.webhook) { report in
-                    try alerts.sinks(color: isatty(1) == 1, report: report)
-                }
-            } catch let error as HookError {
-                throw InputError(message: error.message)
-            }
-            try job.run()
+        let choice = try DeviceChoice.resolve(device)
+        if let note = choice.note { OutputWriter.standardError.write(line: "gpsfence: \(note)") }
+        var options = RunJob.Options(device: choice, fencesPath: fences, statePath: state ?? StateLocation.defaultPath)
+        options.rate = try parseBaud(baud)
+        options.autobaud = Autobaud(window: autobaudWindow)
+        options.settings = semantics.settings
+        try RunJob(options: options).run { context in
+            try alerts.sinks(color: isatty(1) == 1, live: true, context: context)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Alerts
 import ArgumentParser
 import NMEA
 import FenceRuntime
@@ -57,13 +58,13 @@ struct Simulate: ParsableCommand {
     }
 
     func run() throws {
-        var job = SimulateJob(route: try runReportingInputErrors { try Route.load(path: route) })
+        var job = SimulateJob(route: try Route.load(path: route))
         job.rate = rate
         job.speed = speed
         job.loop = loop
         job.start = start.flatMap(parseISOTime)
         let lineRate = BaudRate(baud)!
-        try runReportingSerialErrors {
+        do {
             let port: SimulatedWire.Port
             if let device {
                 port = .device(try SerialPort.open(device, rate: lineRate))

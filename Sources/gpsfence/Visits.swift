@@ -1,3 +1,4 @@
+import Alerts
 import ArgumentParser
 import Foundation
 import FenceRuntime
@@ -39,13 +40,12 @@ struct Visits: ParsableCommand {
 
     func run() throws {
         let path = state ?? StateLocation.defaultPath
-        try runReportingInputErrors {
+        do {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw InputError(message: "no state file at '\(path)': visits are recorded by 'gpsfence run' or 'gpsfence replay --state'")
             }
             let now = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date())
-            let store: StateStore
-            do { store = try StateStore(path: path) } catch let error as StoreError { throw InputError(message: error.description) }
+            let store = try StateStore(path: path)
             let report = try store.visitReport(year: year ?? now.year!, month: month ?? now.month!)
             let text = json ? VisitsView.json(report) : VisitsView.text(report, color: isatty(1) == 1)
             OutputWriter.standardOutput.write(line: text)

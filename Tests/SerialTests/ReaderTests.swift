@@ -119,17 +119,17 @@ extension PseudoTerminalTests {
             let simulator = try SimulatorThread(job: job(rate: 10, speed: 40), rate: 38400, waitForReader: true)
             let memory = BaudMemory(directory: temporaryDirectory())
             memory.remember(BaudRate(38400)!, for: simulator.path)
-            let source = LiveFixSource(configuration(simulator.path, memory: memory), rollover: .captures)
+            let source = SerialFixSource(configuration(simulator.path, memory: memory), rollover: .captures)
             nonisolated(unsafe) var events: [String] = []
             let done = Atomic<Bool>(false)
             Thread {
                 source.run { event in
                     switch event {
                     case .fix(let fix): events.append("fix \(fix.time?.description ?? "?")")
-                    case .deviceConnected(_, let rate): events.append("connected \(rate?.description ?? "-")")
-                    case .deviceLost: events.append("lost")
+                    case .connected(_, let detail): events.append("connected \(detail ?? "-")")
+                    case .lost: events.append("lost")
                     case .problem: events.append("problem")
-                    case .silentCycle: break
+                    case .silentCycle, .endOfInput: break
                     }
                 }
                 done.store(true, ordering: .releasing)
@@ -140,7 +140,7 @@ extension PseudoTerminalTests {
             source.stop()
             while !done.load(ordering: .acquiring) { usleep(1000) }
             let fixes = TrackPlayer.fixes(straightRoute(), rate: 10, speed: 40, start: fixedStart)
-            #expect(events.first == "connected 38400")
+            #expect(events.first == "connected at 38400 baud")
             let lostIndex = try #require(events.firstIndex(of: "lost"))
             // Every fix of the route, between the connection and the loss, in order.
             #expect(Array(events[1..<lostIndex]) == fixes.map { "fix \($0.time)" })

@@ -31,7 +31,7 @@ import Testing
             var events: [OutgoingEvent] = []
             engine.process(fix) { events.append(OutgoingEvent($0, fences: engine.fences)) }
             let fresh = try store.commit(
-                events: events, insideStates: engine.snapshot(), fences: engine.fences, webhookEndpoints: endpoints)
+                events: events, insideStates: engine.snapshot(), fences: engine.fences, outboxTargets: endpoints)
             printed += fresh.map(\.event.kind.rawValue)
         }
         return printed

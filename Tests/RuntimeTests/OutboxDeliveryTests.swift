@@ -1,4 +1,4 @@
-import Alerts
+@testable import Alerts
 import Foundation
 import NMEA
 import Testing
@@ -68,25 +68,25 @@ final class WebhookServer {
         #expect(server.port > 0)
         let endpoint = "http://127.0.0.1:\(server.port)/events"
         let store = try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
-        var policy = WebhookDelivery.Policy()
+        var policy = OutboxDelivery.Policy()
         policy.baseDelay = 0.05
         policy.maximumDelay = 0.2
         let reports = ReportLog()
-        let delivery = try WebhookDelivery(endpoint: endpoint, store: store, policy: policy, report: reports.add)
+        let delivery = OutboxDelivery(transport: try WebhookTransport(endpoint: endpoint), outbox: store, policy: policy, report: reports.add)
         delivery.start()
         defer { delivery.stop() }
 
         let first = (1...3).map { event($0) }
-        try store.commit(events: first, insideStates: [], fences: Self.fences, webhookEndpoints: [endpoint])
-        delivery.notify()
+        try store.commit(events: first, insideStates: [], fences: Self.fences, outboxTargets: [endpoint])
+        delivery.deliver(first[0], fences: Self.fences)
         #expect(delivery.drain(timeout: 10))
         #expect(server.received == first.map(\.json))
 
         // The endpoint goes down; events keep coming.
         server.stop()
         let second = (4...6).map { event($0) }
-        try store.commit(events: second, insideStates: [], fences: Self.fences, webhookEndpoints: [endpoint])
-        delivery.notify()
+        try store.commit(events: second, insideStates: [], fences: Self.fences, outboxTargets: [endpoint])
+        delivery.deliver(first[0], fences: Self.fences)
         var waited = 0
         while (delivery.counters?.failedAttempts ?? 0) < 2 && waited < 200 {
             usleep(20_000)
@@ -109,7 +109,7 @@ final class WebhookServer {
 
     @Test func backoffGrowsAndIsCapped() throws {
         let store = try StateStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-backoff-\(UUID().uuidString).sqlite").path)
-        let delivery = try WebhookDelivery(endpoint: "http://127.0.0.1:9/", store: store, report: { _ in })
+        let delivery = OutboxDelivery(transport: try WebhookTransport(endpoint: "http://127.0.0.1:9/"), outbox: store, report: { _ in })
         for attempts in 1...12 {
             let delay = delivery.backoff(afterAttempts: attempts)
             let nominal = min(300, pow(2, Double(attempts - 1)))
@@ -118,8 +118,7 @@ final class WebhookServer {
     }
 
     @Test func notAnHTTPURLIsRefused() throws {
-        let store = try StateStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-url-\(UUID().uuidString).sqlite").path)
-        #expect(throws: WebhookError.self) { try WebhookDelivery(endpoint: "ftp://example/x", store: store, report: { _ in }) }
+        #expect(throws: WebhookError.self) { try WebhookTransport(endpoint: "ftp://example/x") }
     }
 }
 

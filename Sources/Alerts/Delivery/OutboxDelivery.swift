@@ -1,0 +1,142 @@
+import Foundation
+import Geofence
+import Synchronization
+
+/// How one outbox target is reached: a webhook POST, an MQTT publish. `send` blocks until the
+/// far end acknowledged the event (a 2xx, a PUBACK) or failed.
+public protocol OutboxTransport: Sendable {
+    /// The target's key in the outbox.
+    var target: String { get }
+    /// How messages name it: `webhook http://...`, `mqtt broker ...` (no password).
+    var displayName: String { get }
+    func send(_ item: OutboxItem) -> DeliveryOutcome
+}
+
+public enum DeliveryOutcome: Sendable, Equatable {
+    case delivered
+    case failed(String)
+}
+
+/// The delivery sink of SPEC §7: takes the events the engine committed to the outbox for one
+/// target and hands them to its transport, on a thread of its own.
+///
+/// - At least once: an event leaves the outbox only after the transport's acknowledgement; a crash
+///   between the two sends it again, and the event `id` lets the receiver drop the copy.
+/// - In order: only the oldest undelivered event is ever tried; later ones wait behind it.
+/// - While the target is down: exponential backoff with jitter (base doubling per attempt,
+///   capped), and nothing is dropped however long it stays down.
+public final class OutboxDelivery: EventSink, @unchecked Sendable {
+    public struct Policy: Sendable {
+        public var baseDelay = 1.0
+        public var maximumDelay = 300.0
+        /// At the end of a replay, how long `finish` waits for the queue to empty.
+        public var drainTimeout = 30.0
+        public init() {}
+    }
+
+    public let transport: any OutboxTransport
+    private let outbox: any EventOutbox
+    private let policy: Policy
+    private let report: @Sendable (String) -> Void
+    private let drainsOnFinish: Bool
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let running = Atomic<Bool>(true)
+    private var thread: Thread?
+
+    public var outboxTarget: String? { transport.target }
+
+    public init(
+        transport: any OutboxTransport, outbox: any EventOutbox, policy: Policy = Policy(),
+        drainsOnFinish: Bool = false, report: @escaping @Sendable (String) -> Void
+    ) {
+        self.transport = transport
+        self.outbox = outbox
+        self.policy = policy
+        self.drainsOnFinish = drainsOnFinish
+        self.report = report
+    }
+
+    public func start() {
+        guard thread == nil else { return }
+        let thread = Thread { [self] in loop() }
+        thread.name = "gpsfence delivery"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// The event is already in the outbox (committed before sinks are called): try now rather than
+    /// at the next poll.
+    public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+        start()
+        wakeUp.signal()
+    }
+
+    /// A replay waits (bounded) for its queue to empty; a live run stops after the current attempt.
+    /// Undelivered events stay in the outbox for the next run, and the count is said.
+    public func finish() {
+        if drainsOnFinish, thread != nil, !drain(timeout: policy.drainTimeout), let pending = counters?.pending, pending > 0 {
+            OutputWriter.standardError.write(
+                line: "gpsfence: \(transport.displayName): \(pending) events remain queued in the state file")
+        }
+        stop()
+    }
+
+    public func stop() {
+        running.store(false, ordering: .relaxed)
+        wakeUp.signal()
+        while thread?.isFinished == false { usleep(1000) }
+    }
+
+    /// Waits until nothing is pending (or `timeout` passes).
+    @discardableResult
+    public func drain(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if (try? outbox.counters(target: transport.target).pending) == 0 { return true }
+            wakeUp.signal()
+            usleep(20_000)
+        }
+        return false
+    }
+
+    public var counters: OutboxCounters? { try? outbox.counters(target: transport.target) }
+
+    private func loop() {
+        var reportedDown = false
+        while running.load(ordering: .relaxed) {
+            guard let item = try? outbox.nextUndelivered(target: transport.target) else {
+                _ = wakeUp.wait(timeout: .now() + 1)
+                continue
+            }
+            let now = Self.nowMilliseconds()
+            if item.nextAttempt > now {
+                _ = wakeUp.wait(timeout: .now() + Double(item.nextAttempt - now) / 1000)
+                continue
+            }
+            switch transport.send(item) {
+            case .delivered:
+                try? outbox.markDelivered(item, at: Self.nowMilliseconds())
+                if reportedDown {
+                    report("\(transport.displayName) is reachable again")
+                    reportedDown = false
+                }
+            case .failed(let problem):
+                let delay = backoff(afterAttempts: item.attempts + 1)
+                try? outbox.markFailed(item, error: problem, retryAt: Self.nowMilliseconds() + Int64(delay * 1000))
+                if !reportedDown {
+                    report("\(transport.displayName): \(problem); retrying with backoff, nothing is dropped")
+                    reportedDown = true
+                }
+            }
+        }
+    }
+
+    /// Full jitter over the upper half: between d/2 and d, d = base x 2^(attempts-1), capped.
+    func backoff(afterAttempts attempts: Int) -> Double {
+        let exponent = min(max(attempts - 1, 0), 30)
+        let delay = min(policy.maximumDelay, policy.baseDelay * pow(2, Double(exponent)))
+        return Double.random(in: delay / 2...delay)
+    }
+
+    static func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}

@@ -1,0 +1,45 @@
+import Alerts
+import Geofence
+import Serial
+import Store
+
+/// Bad input or usage: a message and exit status 2 (SPEC §9).
+public struct InputError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A failure at run time that is not the user's input: a device that gives no NMEA, a device that
+/// vanished, a disk that refuses a write. A message and exit status 1 (SPEC §9).
+public struct RuntimeFailure: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The exit statuses of SPEC §9.
+public enum ExitStatus: Int32, Sendable {
+    case success = 0
+    case runtimeFailure = 1
+    case badInput = 2
+}
+
+/// The one place where an error thrown by any module becomes an exit status and a message:
+/// what the user gave (files, options, URLs, programs) is bad input; what the world did (devices,
+/// disks, the network) is a runtime failure. Nil for errors this does not know (the argument
+/// parser's own).
+public func classify(_ error: any Error) -> (status: ExitStatus, message: String)? {
+    switch error {
+    case let error as InputError: (.badInput, error.message)
+    case let error as FenceLoadError: (.badInput, error.message)
+    case let error as HookError: (.badInput, error.message)
+    case let error as WebhookError: (.badInput, error.message)
+    // A state file that cannot be opened is the user's path; writes that fail later are not.
+    case let error as StoreError: (.badInput, error.description)
+    case let error as RuntimeFailure: (.runtimeFailure, error.message)
+    case let error as SerialError: (.runtimeFailure, error.description)
+    case let error as DiscoveryProblem: (.runtimeFailure, error.description)
+    default: nil
+    }
+}

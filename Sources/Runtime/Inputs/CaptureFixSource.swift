@@ -1,0 +1,75 @@
+import Dispatch
+import Glibc
+import NMEA
+import Synchronization
+import SystemPackage
+
+/// Captures as an engine input: decodes the files in order and emits their fixes, paced to the
+/// receiver's clock when a speed is given. Events depend only on fix times, so any speed gives the
+/// same events.
+public final class CaptureFixSource: FixSource, @unchecked Sendable {
+    private let opened: [(CaptureInput, FileDescriptor)]
+    private let speed: Double?
+    private let progress: ProgressBar?
+    private let stopped = Atomic<Bool>(false)
+    /// Set before `run` returns; read after the engine saw the end of input.
+    private(set) var failure: InputError?
+
+    /// Receiver time and monotonic wall time of the first timed input, for pacing.
+    private var clockStart: (receiver: Int64, wall: UInt64)?
+
+    public var waitsForRoom: Bool { true }
+    public var isLive: Bool { false }
+
+    /// Opens every capture before any is read, so that a typo in the third path fails before the
+    /// first has printed anything.
+    /// - Parameter speed: real time scaled by this factor; nil: as fast as possible.
+    public init(captures: [CaptureInput], speed: Double?, showsProgress: Bool) throws(InputError) {
+        opened = try CaptureInput.open(captures)
+        self.speed = speed
+        let total = opened.reduce(0) { sum, entry in sum + ((try? entry.1.seek(offset: 0, from: .end)) ?? 0) }
+        for (_, descriptor) in opened { _ = try? descriptor.seek(offset: 0, from: .start) }
+        progress = showsProgress && isatty(2) == 1 && total > 0 ? ProgressBar(total: total) : nil
+    }
+
+    public func stop() { stopped.store(true, ordering: .relaxed) }
+
+    public func run(_ emit: (EngineInput) -> Void) {
+        defer {
+            progress?.finish()
+            for (input, descriptor) in opened where !input.isStandardInput { try? descriptor.close() }
+        }
+        for (input, descriptor) in opened {
+            let decoder = Decoder(skipsCommentLines: true)
+            func push(_ input: EngineInput, _ time: UTCTime?) {
+                if let speed, let time { pace(to: time, speed: speed) }
+                emit(input)
+            }
+            do {
+                try CaptureInput.read(descriptor) { chunk in
+                    if stopped.load(ordering: .relaxed) { throw CancellationError() }
+                    decoder.push(
+                        chunk, onFix: { push(.fix($0), $0.time) }, onNoFix: { push(.silentCycle($0), $0.time) })
+                    progress?.advance(by: chunk.count)
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                failure = InputError(message: "cannot read '\(input.displayName)': \(error)")
+                return
+            }
+            decoder.finish(onFix: { push(.fix($0), $0.time) }, onNoFix: { push(.silentCycle($0), $0.time) })
+        }
+    }
+
+    private func pace(to time: UTCTime, speed: Double) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard let start = clockStart else {
+            clockStart = (time.millisecondsSinceEpoch, now)
+            return
+        }
+        let receiverElapsed = Double(time.millisecondsSinceEpoch - start.receiver) / 1000 / speed
+        let due = start.wall + UInt64(max(0, min(receiverElapsed, 1e9)) * 1e9)
+        if due > now { usleep(useconds_t(min((due - now) / 1000, 10_000_000))) }
+    }
+}
