@@ -1,16 +1,24 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Serial
 
-/// Where `run` and `visits` keep their state when `--state` is not given (SPEC §8):
-/// `$XDG_STATE_HOME/gpsfence/state.sqlite`, else `~/.local/state/gpsfence/state.sqlite`.
+/// Where gpsfence keeps what it learns between runs, decided here once and passed down (SPEC §8):
+/// `$XDG_STATE_HOME/gpsfence`, else `~/.local/state/gpsfence`. The state file of `run` and
+/// `visits` and the remembered baud rates live there.
 public enum StateLocation {
-    public static var defaultPath: String {
-        if let state = environment("XDG_STATE_HOME"), state.hasPrefix("/") {
-            return state + "/gpsfence/state.sqlite"
-        }
-        return (environment("HOME") ?? ".") + "/.local/state/gpsfence/state.sqlite"
+    /// The folder, or nil when neither XDG_STATE_HOME nor HOME is set.
+    public static var directory: String? {
+        if let state = environment("XDG_STATE_HOME"), state.hasPrefix("/") { return state + "/gpsfence" }
+        if let home = environment("HOME") { return home + "/.local/state/gpsfence" }
+        return nil
     }
+
+    /// The state file when `--state` is not given.
+    public static var defaultPath: String { (directory ?? ".") + "/state.sqlite" }
+
+    /// The remembered baud rates, in the same folder.
+    public static var baudMemory: BaudMemory? { directory.map(BaudMemory.init(directory:)) }
 
     static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }

@@ -1,8 +1,8 @@
 import Glibc
 import SystemPackage
 
-/// The last rate that worked, per device, kept in `$XDG_STATE_HOME/gpsfence/baud-rates` (else
-/// `~/.local/state/gpsfence/baud-rates`), so that the next start tries it first instead of
+/// The last rate that worked, per device, kept in `baud-rates` in the state folder the caller
+/// names (`StateLocation` in the runtime), so that the next start tries it first instead of
 /// spending 2.5 s on each wrong rate before it.
 ///
 /// One line per device: the rate, a tab, the device path as the user named it (a by-id path stays
@@ -13,17 +13,6 @@ public struct BaudMemory: Sendable {
     public var file: String { directory + "/baud-rates" }
 
     public init(directory: String) { self.directory = directory }
-
-    /// The standard place, or nil when neither XDG_STATE_HOME nor HOME is set.
-    public static func standard() -> BaudMemory? {
-        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
-            return BaudMemory(directory: state + "/gpsfence")
-        }
-        if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty {
-            return BaudMemory(directory: home + "/.local/state/gpsfence")
-        }
-        return nil
-    }
 
     public func recall(_ device: String) -> BaudRate? {
         entries().first { $0.device == device }?.rate

@@ -30,7 +30,8 @@ public final class Reader: Sendable {
         /// nil: autobaud (on ports that have a rate); else this rate, no hunting.
         public var rate: BaudRate?
         public var autobaud = Autobaud()
-        public var memory: BaudMemory? = BaudMemory.standard()
+        /// Where the last good rate per device is kept (the caller's state folder); nil: nowhere.
+        public var memory: BaudMemory?
         /// First reopen delay after a loss; doubles up to `maximumBackoff`.
         public var initialBackoff = 0.1
         public var maximumBackoff = 2.0
@@ -60,9 +61,18 @@ public final class Reader: Sendable {
         while !isStopped {
             var connected = false
             do throws(SerialError) {
-                let port = try SerialPort.open(configuration.path, rate: configuration.rate)
-                defer { port.close() }
-                try session(port, handler, connected: &connected)
+                switch try ReceiverPort.open(
+                    configuration.path, rate: configuration.rate, autobaud: configuration.autobaud,
+                    memory: configuration.memory, shouldStop: { isStopped })
+                {
+                case .opened(let receiver):
+                    defer { receiver.close() }
+                    try session(receiver, handler, connected: &connected)
+                case .noNMEA(let attempts):
+                    handler(.noNMEA(path: configuration.path, attempts: attempts))
+                case .stopped:
+                    break
+                }
             } catch {
                 if connected, error.isDisconnect {
                     handler(.lost(path: configuration.path, reason: error.description))
@@ -79,28 +89,21 @@ public final class Reader: Sendable {
         }
     }
 
-    /// One open of the device: find the rate, then read until it goes away (thrown as a loss) or
+    /// One open of the device, its rate settled: read until it goes away (thrown as a loss) or
     /// `stop()` (returns).
     private func session(
-        _ port: SerialPort, _ handler: (ReaderEvent) -> Void, connected: inout Bool
+        _ receiver: ReceiverPort, _ handler: (ReaderEvent) -> Void, connected: inout Bool
     ) throws(SerialError) {
-        let kind = DeviceKind.of(configuration.path)
+        let port = receiver.port
+        let kind = receiver.kind
+        // Pinned rate or CDC-ACM: connected once the first checksummed sentence arrives. A rate
+        // found by autobaud has already proved itself.
         var validator: Framer? = Framer()
-        var rate = configuration.rate
-        if rate == nil, kind.huntsBaud {
-            let remembered = configuration.memory?.recall(configuration.path)
-            let outcome = try configuration.autobaud.detect(port, remembered: remembered, shouldStop: { isStopped })
-            if isStopped { return }
-            guard let found = outcome.rate else {
-                handler(.noNMEA(path: configuration.path, attempts: outcome.attempts))
-                return
-            }
-            rate = found
-            configuration.memory?.remember(found, for: configuration.path)
+        if receiver.rateSource == .autobaud {
             validator = nil
             connected = true
-            handler(.connected(path: configuration.path, rate: found, kind: kind))
-            outcome.bytes.withUnsafeBytes { handler(.data($0)) }
+            handler(.connected(path: configuration.path, rate: receiver.rate, kind: kind))
+            receiver.leadingBytes.withUnsafeBytes { handler(.data($0)) }
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
         defer { buffer.deallocate() }

@@ -115,28 +115,34 @@ public struct DoctorJob {
     }
 
     private func checkData(_ path: String, _ add: (Finding.Level, String, String?) -> Void) {
-        let port: SerialPort
+        let receiver: ReceiverPort
         do {
-            port = try SerialPort.open(path, rate: rate)
-        } catch {
-            add(.problem, "cannot open \(path): \(error.description)", nil)
-            return
-        }
-        defer { port.close() }
-        let kind = DeviceKind.of(path)
-        do {
-            if rate == nil, kind.huntsBaud {
-                let outcome = try autobaud.detect(port)
-                let tried = outcome.attempts.map { "\($0.rate): \($0.bytes) bytes, \($0.checksummedSentences) good sentences" }
-                if let found = outcome.rate {
-                    add(.ok, "valid NMEA at \(found) baud (\(tried.joined(separator: "; ")))", nil)
-                } else if outcome.attempts.allSatisfy({ $0.bytes == 0 }) {
+            // The doctor hunts from scratch: a remembered rate could hide what is wrong now.
+            switch try ReceiverPort.open(path, rate: rate, autobaud: autobaud, memory: nil) {
+            case .opened(let opened): receiver = opened
+            case .stopped: return
+            case .noNMEA(let attempts):
+                let tried = attempts.map { "\($0.rate): \($0.bytes) bytes, \($0.checksummedSentences) good sentences" }
+                if attempts.allSatisfy({ $0.bytes == 0 }) {
                     add(.problem, "no bytes at all from \(path) at any rate",
                         "check the receiver has power and its TX reaches our RX; a module may be set to binary output (u-blox UBX: enable NMEA on the port with u-center)")
                 } else {
                     add(.problem, "bytes arrive but no valid NMEA at any rate (\(tried.joined(separator: "; ")))",
                         "the receiver may send a binary protocol (SiRF, UBX) or use a rate outside \(BaudRate.huntOrder.map(\.description).joined(separator: ", ")); try --baud")
                 }
+                return
+            }
+        } catch {
+            add(.problem, "cannot open \(path): \(error.description)", nil)
+            return
+        }
+        defer { receiver.close() }
+        let port = receiver.port
+        let kind = receiver.kind
+        do {
+            if receiver.rateSource == .autobaud {
+                let tried = receiver.attempts.map { "\($0.rate): \($0.bytes) bytes, \($0.checksummedSentences) good sentences" }
+                add(.ok, "valid NMEA at \(receiver.rate.map(\.description) ?? "?") baud (\(tried.joined(separator: "; ")))", nil)
             } else {
                 let window = max(autobaud.window, 1)
                 let framer = Framer()

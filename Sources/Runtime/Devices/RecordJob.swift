@@ -12,7 +12,7 @@ public struct RecordJob {
     /// Seconds of recording after the rate is found; nil runs until SIGINT/SIGTERM.
     public var duration: Double?
     public var autobaud = Autobaud()
-    public var memory = BaudMemory.standard()
+    public var memory = StateLocation.baudMemory
 
     public init(device: DeviceChoice, output: String) {
         self.device = device
@@ -38,29 +38,25 @@ public struct RecordJob {
             throw InputError(message: "cannot write '\(output)': \(error)")
         }
         defer { try? file.close() }
-        let port = try SerialPort.open(device.path, rate: rate)
-        defer { port.close() }
-
-        let kind = DeviceKind.of(device.path)
-        var leadingBytes: [UInt8] = []
-        var rateNote: String
-        if let rate {
-            rateNote = "\(rate) (pinned)"
-        } else if !kind.huntsBaud {
-            rateNote = "none (CDC-ACM: the USB link has no baud rate)"
-        } else {
-            let outcome = try autobaud.detect(port, remembered: memory?.recall(device.path), shouldStop: shouldStop)
-            if outcome.rate == nil, shouldStop() {
-                throw RuntimeFailure(message: "stopped while looking for the baud rate of \(device.path); nothing recorded")
-            }
-            guard let found = outcome.rate else {
-                let tried = outcome.attempts.map { "\($0.rate) (\($0.bytes) bytes, \($0.checksummedSentences) sentences)" }
-                throw RuntimeFailure(message: "\(device.path): no valid NMEA at any rate; tried " + tried.joined(separator: ", "))
-            }
-            memory?.remember(found, for: device.path)
-            leadingBytes = outcome.bytes
-            rateNote = "\(found) (autobaud)"
-            log("\(device.path): \(found) baud")
+        let receiver: ReceiverPort
+        switch try ReceiverPort.open(device.path, rate: rate, autobaud: autobaud, memory: memory, shouldStop: shouldStop) {
+        case .opened(let opened): receiver = opened
+        case .stopped:
+            throw RuntimeFailure(message: "stopped while looking for the baud rate of \(device.path); nothing recorded")
+        case .noNMEA(let attempts):
+            let tried = attempts.map { "\($0.rate) (\($0.bytes) bytes, \($0.checksummedSentences) sentences)" }
+            throw RuntimeFailure(message: "\(device.path): no valid NMEA at any rate; tried " + tried.joined(separator: ", "))
+        }
+        defer { receiver.close() }
+        let port = receiver.port
+        let leadingBytes = receiver.leadingBytes
+        let rateNote: String
+        switch receiver.rateSource {
+        case .pinned: rateNote = "\(port.rate.map(\.description) ?? "?") (pinned)"
+        case .none: rateNote = "none (CDC-ACM: the USB link has no baud rate)"
+        case .autobaud:
+            rateNote = "\(receiver.rate.map(\.description) ?? "?") (autobaud)"
+            log("\(device.path): \(receiver.rate.map(\.description) ?? "?") baud")
         }
 
         var header = ["# gpsfence record", "# device: \(device.path)" + (resolvePath(device.path) != device.path ? " -> \(resolvePath(device.path))" : "")]
@@ -74,7 +70,7 @@ public struct RecordJob {
         try write(file, leadingBytes)
 
         var summary = Summary(bytes: leadingBytes.count, seconds: 0, rate: port.rate, hungUp: false)
-        if !kind.huntsBaud { summary.rate = nil }
+        if receiver.rateSource == .none { summary.rate = nil }
         let started = monotonicSeconds()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
         defer { buffer.deallocate() }
@@ -113,7 +109,8 @@ public struct RecordJob {
         do {
             try file.writeAll(bytes)
         } catch {
-            throw InputError(message: "cannot write '\(output)': \(error)")
+            // The file opened, so the path was good: a full or failing disk is not bad input.
+            throw RuntimeFailure(message: "cannot write '\(output)': \(error)")
         }
     }
 }
