@@ -1,11 +1,11 @@
 // swift-tools-version: 6.1
-// Layout and dependency direction: see SPEC §2 and docs/architecture.md.
+// Layout and dependency direction: see SPEC §2 and docs/architecture.md. Linux only: Serial and
+// the runtime wrap termios, poll, libudev and posix_spawn through Glibc.
 import Foundation
 import PackageDescription
 
 let package = Package(
     name: "gpsfence",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "gpsfence", targets: ["gpsfence"]),
         .library(name: "NMEA", targets: ["NMEA"]),
@@ -43,7 +43,7 @@ let package = Package(
         // persistent state.
         .target(
             name: "Store",
-            dependencies: ["Geofence", "Alerts", "NMEA", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Geofence", "NMEA", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // reader -> ring -> engine -> sinks.
         // Named FenceRuntime, kept in Sources/Runtime: a module called `Runtime` would shadow the
@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "RuntimeTests", dependencies: ["FenceRuntime", "NMEA", "Store", "Alerts", "Geofence"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA"]),
-        .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "FenceRuntime"]),
+        .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Geofence", "FenceRuntime"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,12 +8,6 @@ extension FenceSet {
         hits.sortUnique()
     }
 
-    /// Whether any fence contains the point.
-    public func anyFence(containsLat lat: Double, lon: Double, scratch hits: FenceHits) -> Bool {
-        fences(containingLat: lat, lon: lon, into: hits)
-        return !hits.isEmpty
-    }
-
     /// Batch path: the fences of every point, into `out` (cleared first), in input order.
     ///
     /// When the index is much bigger than the caches, the points are visited in grid-cell order

@@ -101,25 +101,6 @@ extension FenceSet {
         return best <= maxDistance ? best : nil
     }
 
-    /// Fences the ray reaches within `maxDistance`, with the distance along it, nearest first.
-    public func fences(approachedFromLat lat: Double, lon: Double, bearing: Double, maxDistance: Double,
-                       scratch hits: FenceHits) -> [(fence: Int, distance: Double)] {
-        hits.removeAll()
-        let end = Geodesy.destination(lat: lat, lon: lon, bearing: bearing, distance: maxDistance)
-        for (p, q) in unwrappedPieces(GeoPoint(lat: lat, lon: lon), GeoPoint(lat: end.lat, lon: end.lon)) {
-            candidates(in: BoundingBox(minX: min(p.lon, q.lon), minY: min(p.lat, q.lat),
-                                       maxX: max(p.lon, q.lon), maxY: max(p.lat, q.lat)), into: hits)
-        }
-        hits.sortUnique()
-        var out: [(fence: Int, distance: Double)] = []
-        for f in hits.indices {
-            if let d = distanceAlongRay(toFence: Int(f), lat: lat, lon: lon, bearing: bearing, maxDistance: maxDistance) {
-                out.append((Int(f), d))
-            }
-        }
-        return out.sorted { $0.distance < $1.distance || ($0.distance == $1.distance && $0.fence < $1.fence) }
-    }
-
     /// The `count` fences with the smallest signed distance to the point (brute force; for the CLI).
     public func nearestFences(lat: Double, lon: Double, count k: Int) -> [(fence: Int, distance: Double)] {
         guard k > 0 else { return [] }

@@ -78,16 +78,6 @@ public final class FenceSet: Sendable {
         return CircleShape(lat: circleLat[s], lon: circleLon[s], radius: circleRadius[s])
     }
 
-    /// Box of fence `index` in degrees (for a circle across the antimeridian: the part east of it).
-    public func boundingBoxes(_ index: Int) -> [BoundingBox] {
-        let s = Int(shapeIndex[index])
-        if let c = circle(index) {
-            let (a, b) = circleBoxes(c)
-            return b.map { [a, $0] } ?? [a]
-        }
-        return [BoundingBox(minX: polygons.minX[s], minY: polygons.minY[s], maxX: polygons.maxX[s], maxY: polygons.maxY[s])]
-    }
-
     /// Exact containment test against one fence (SPEC §5).
     public func contains(fence index: Int, lat: Double, lon: Double) -> Bool {
         let s = Int(shapeIndex[index])
@@ -105,5 +95,4 @@ public final class FenceSet: Sendable {
         polygons.bytes + levels.reduce(0) { $0 + $1.bytes } + circleLat.count * 24
     }
 
-    public var levelCount: Int { levels.count }
 }

@@ -58,6 +58,24 @@ public enum Geodesy {
         return (p2 / degree, normalizedLongitude(l2 / degree))
     }
 
+    /// The point a `fraction` of the way from point 1 to point 2 along the great circle
+    /// (spherical linear interpolation); the ends exactly, as given, for fractions 0 and 1.
+    public static func intermediate(lat1: Double, lon1: Double, lat2: Double, lon2: Double, fraction: Double)
+        -> (lat: Double, lon: Double)
+    {
+        if fraction <= 0 { return (lat1, lon1) }
+        if fraction >= 1 { return (lat2, lon2) }
+        let angular = haversine(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2) / earthRadius
+        guard angular > 1e-12 else { return (lat1, lon1) }
+        let p1 = lat1 * degree, l1 = lon1 * degree, p2 = lat2 * degree, l2 = lon2 * degree
+        let weight1 = sin((1 - fraction) * angular) / sin(angular)
+        let weight2 = sin(fraction * angular) / sin(angular)
+        let x = weight1 * cos(p1) * cos(l1) + weight2 * cos(p2) * cos(l2)
+        let y = weight1 * cos(p1) * sin(l1) + weight2 * cos(p2) * sin(l2)
+        let z = weight1 * sin(p1) + weight2 * sin(p2)
+        return (atan2(z, (x * x + y * y).squareRoot()) / degree, atan2(y, x) / degree)
+    }
+
     /// Longitude folded into [-180, 180].
     @inlinable
     public static func normalizedLongitude(_ lon: Double) -> Double {

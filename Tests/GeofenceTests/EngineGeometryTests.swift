@@ -51,10 +51,15 @@ import Testing
         #expect(set.distanceAlongRay(toFence: 0, lat: start.lat, lon: start.lon, bearing: 0, maxDistance: 5000) == nil)
         #expect(set.distanceAlongRay(toFence: 0, lat: 0, lon: 0, bearing: 0, maxDistance: 10) == 0)
         // the square's west edge is at lon 0.01: 1111.95 m east of (0, 0)
-        let list = set.fences(approachedFromLat: 0, lon: 0.002, bearing: 90, maxDistance: 2000, scratch: FenceHits())
-        #expect(list.count == 1)
-        #expect(list.first?.fence == 1)
-        #expect(abs((list.first?.distance ?? 0) - 0.008 * Geodesy.metresPerDegree) < 0.5)
+        // the engine's path: candidates from the index, then the exact distance along the ray
+        let hits = FenceHits()
+        set.fences(aheadOfLat: 0, lon: 0.002, bearing: 90, maxDistance: 2000, into: hits)
+        let reached = hits.indices.compactMap { fence in
+            set.distanceAlongRay(toFence: Int(fence), lat: 0, lon: 0.002, bearing: 90, maxDistance: 2000).map { (Int(fence), $0) }
+        }
+        #expect(reached.count == 1)
+        #expect(reached.first?.0 == 1)
+        #expect(abs((reached.first?.1 ?? 0) - 0.008 * Geodesy.metresPerDegree) < 0.5)
     }
 
     @Test func nearest() {

@@ -1,4 +1,5 @@
 import Foundation
+import Geofence
 import NMEA
 import FenceRuntime
 import Serial
@@ -29,8 +30,7 @@ extension PseudoTerminalTests {
             let route = straightRoute()
             let fixes = TrackPlayer.fixes(route, rate: 4, speed: 20, start: fixedStart)
             for (a, b) in zip(fixes, fixes.dropFirst().dropLast()) {
-                let step = SphereGeometry.distance(
-                    RoutePoint(latitude: a.latitude, longitude: a.longitude), RoutePoint(latitude: b.latitude, longitude: b.longitude))
+                let step = Geodesy.haversine(lat1: a.latitude, lon1: a.longitude, lat2: b.latitude, lon2: b.longitude)
                 // 5 m per epoch, a little less where the step cuts the corner.
                 #expect(step <= 5.0001 && step > 3.5)
                 #expect(b.time.millisecondsSinceEpoch - a.time.millisecondsSinceEpoch == 250)

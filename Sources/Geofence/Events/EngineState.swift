@@ -44,15 +44,8 @@ extension FenceSet {
     /// A 64-bit FNV-1a hash of the fence's shape (kind and coordinates as bits), for "same id and
     /// geometry keep their state" (SPEC §6 reload, SPEC §8 restart).
     public func geometryHash(_ index: Int) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ value: UInt64) {
-            var v = value
-            for _ in 0..<8 {
-                hash ^= v & 0xff
-                hash = hash &* 0x0000_0100_0000_01b3
-                v >>= 8
-            }
-        }
+        var hash = FNV1a()
+        func mix(_ value: UInt64) { hash.add(value) }
         mix(UInt64(kinds[index].rawValue))
         if let circle = circle(index) {
             mix(circle.lat.bitPattern)
@@ -66,6 +59,6 @@ extension FenceSet {
                 mix(y2.bitPattern)
             }
         }
-        return hash
+        return hash.value
     }
 }

@@ -53,25 +53,6 @@ extension GeofenceEvent {
     }
 }
 
-/// 64-bit FNV-1a, with a separator between fields so that ("ab","c") and ("a","bc") differ.
-struct FNV1a {
-    private var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func add(_ text: String) {
-        for byte in text.utf8 {
-            value ^= UInt64(byte)
-            value = value &* 0x0000_0100_0000_01b3
-        }
-        value ^= 0xff
-        value = value &* 0x0000_0100_0000_01b3
-    }
-
-    var hex: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-}
-
 /// JSON text without the white space between tokens: properties are carried as the file wrote
 /// them, possibly over several lines, and an event must stay on one line (JSON Lines).
 func minifiedJSON(_ text: String) -> String {

@@ -22,7 +22,7 @@ public enum TrackPlayer {
     static func walked(_ points: [RoutePoint], rate: Double, speed: Double, start: UTCTime) -> [SimulatedFix] {
         let startMilliseconds = centiseconds(Double(start.millisecondsSinceEpoch))
         var cumulative: [Double] = [0]
-        for (a, b) in zip(points, points.dropFirst()) { cumulative.append(cumulative.last! + SphereGeometry.distance(a, b)) }
+        for (a, b) in zip(points, points.dropFirst()) { cumulative.append(cumulative.last! + a.distance(to: b)) }
         let length = cumulative.last!
         var distances: [Double] = []
         var k = 0.0
@@ -32,7 +32,7 @@ public enum TrackPlayer {
         }
         distances.append(length)
         var segment = 0
-        var lastTrack = points.count > 1 ? SphereGeometry.bearing(points[0], points[1]) : 0
+        var lastTrack = points.count > 1 ? points[0].bearing(to: points[1]) : 0
         return distances.map { distance in
             while segment < points.count - 2, cumulative[segment + 1] <= distance { segment += 1 }
             let time = UTCTime(millisecondsSinceEpoch: startMilliseconds + centiseconds(distance / speed * 1000))
@@ -42,8 +42,8 @@ public enum TrackPlayer {
             let a = points[segment], b = points[segment + 1]
             let span = cumulative[segment + 1] - cumulative[segment]
             let fraction = span > 0 ? min(1, (distance - cumulative[segment]) / span) : 0
-            if span > 0 { lastTrack = SphereGeometry.bearing(a, b) }
-            return fix(SphereGeometry.intermediate(a, b, fraction: fraction), time: time, speed: speed, track: lastTrack)
+            if span > 0 { lastTrack = a.bearing(to: b) }
+            return fix(a.interpolated(to: b, fraction: fraction), time: time, speed: speed, track: lastTrack)
         }
     }
 
@@ -59,16 +59,16 @@ public enum TrackPlayer {
         }
         sampleTimes.append(last)
         var segment = 0
-        var lastTrack = SphereGeometry.bearing(points[0], points[1])
+        var lastTrack = points[0].bearing(to: points[1])
         return sampleTimes.map { time in
             while segment < points.count - 2, times[segment + 1].millisecondsSinceEpoch <= time { segment += 1 }
             let a = points[segment], b = points[segment + 1]
             let t0 = times[segment].millisecondsSinceEpoch, t1 = times[segment + 1].millisecondsSinceEpoch
             let fraction = t1 > t0 ? min(1, Double(time - t0) / Double(t1 - t0)) : 1
-            let distance = SphereGeometry.distance(a, b)
+            let distance = a.distance(to: b)
             let speed = t1 > t0 ? distance / (Double(t1 - t0) / 1000) : 0
-            if distance > 0 { lastTrack = SphereGeometry.bearing(a, b) }
-            return fix(SphereGeometry.intermediate(a, b, fraction: fraction), time: UTCTime(millisecondsSinceEpoch: time),
+            if distance > 0 { lastTrack = a.bearing(to: b) }
+            return fix(a.interpolated(to: b, fraction: fraction), time: UTCTime(millisecondsSinceEpoch: time),
                        speed: speed, track: lastTrack)
         }
     }
