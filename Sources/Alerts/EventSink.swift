@@ -1,4 +1,5 @@
 import Geofence
+import NMEA
 
 /// Where events go. Sinks are called on the engine thread and must return quickly: anything slow
 /// (a hook, a webhook) queues the event and works on it elsewhere (SPEC §2).
@@ -9,6 +10,10 @@ public protocol EventSink: AnyObject {
     /// Called once before the first event, on the engine thread.
     func start()
     func deliver(_ event: OutgoingEvent, fences: FenceSet)
+    /// Whether `observe` wants every fix (a location feed); most sinks see only events.
+    var observesFixes: Bool { get }
+    /// Every fix the engine processed, after that fix's events were delivered; engine thread.
+    func observe(_ fix: Fix)
     /// Called once at the end of a run: flush what is buffered.
     func finish()
 }
@@ -16,6 +21,8 @@ public protocol EventSink: AnyObject {
 extension EventSink {
     public var outboxTarget: String? { nil }
     public func start() {}
+    public var observesFixes: Bool { false }
+    public func observe(_ fix: Fix) {}
 }
 
 /// What a sink may need from the run that holds it.

@@ -39,6 +39,7 @@ public final class EngineLoop {
     private let store: StateStore?
     private let sinks: [EventSink]
     private let outboxTargets: [String]
+    private let fixObservers: [EventSink]
     private let reports: ProblemReports
     private var batch: [GeofenceEvent] = []
     private var summary = Summary()
@@ -51,6 +52,7 @@ public final class EngineLoop {
         self.sinks = sinks
         self.reports = reports
         outboxTargets = sinks.compactMap(\.outboxTarget)
+        fixObservers = sinks.filter(\.observesFixes)
         precondition(outboxTargets.isEmpty || store != nil, "delivery sinks need the state file's outbox")
         engine = EventEngine(fences: fences, settings: configuration.settings)
         if let store { engine.restore(try store.fenceStates()) }
@@ -118,6 +120,8 @@ public final class EngineLoop {
                     lastInput = DispatchTime.now()
                     summary.fixes += 1
                     engine.process(fix) { batch.append($0) }
+                    try flush()
+                    for sink in fixObservers { sink.observe(fix) }
                 case .silentCycle(let cycle):
                     lastInput = DispatchTime.now()
                     if let time = cycle.time { engine.tick(time) { batch.append($0) } }
