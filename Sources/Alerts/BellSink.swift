@@ -31,7 +31,7 @@ public final class BellSink: EventSink {
 
     public func finish() {}
 
-    /// Parses `enter,approach`; nil names the first unknown type.
+    /// Parses `enter,approach`; a failure names the first unknown type.
     public static func types(_ list: String) -> Result<Set<GeofenceEvent.Kind>, BellTypeError> {
         var types = Set<GeofenceEvent.Kind>()
         for name in list.split(separator: ",") {

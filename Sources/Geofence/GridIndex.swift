@@ -77,14 +77,14 @@ struct IndexItem {
 
 /// Builds the hierarchical grid. Level k has cells of `s0·2^k` degrees of latitude (and that times
 /// 1/cos(mean latitude) of longitude); a box goes to the lowest level whose cell is at least its
-/// size, so it covers at most 2×2 cells there. `s0` is the median box size times `cellScale` (2 by
-/// default: measured best on the 10k-mixed and 1M-circle workloads, see docs/fences.md), so
+/// size, so it covers at most 2×2 cells there. `s0` is the median box size times `cellScale` (the
+/// loaders pass 2: measured best on the 10k-mixed and 1M-circle workloads, see docs/fences.md), so
 /// most fences share level 0 and a point query reads one cell per non-empty level. Cells per level
 /// are capped near four per entry, so memory stays proportional to the fences whatever their spread.
 /// Cost: two linear passes per level after one sample sort, O(n).
 enum GridBuilder {
     static func build(items: [IndexItem], circles: CircleStore, unit: (x: [Double], y: [Double], z: [Double], limit: [Double]),
-                      cellScale: Double = 1) -> [GridLevel] {
+                      cellScale: Double) -> [GridLevel] {
         guard !items.isEmpty else { return [] }
         // aspect: longitude degrees per latitude degree of equal length, at the mean latitude
         var latSum = 0.0

@@ -1,8 +1,6 @@
 import Alerts
 import ArgumentParser
-import Foundation
 import FenceRuntime
-import Store
 
 #if canImport(Glibc)
 import Glibc
@@ -39,17 +37,11 @@ struct Visits: ParsableCommand {
     }
 
     func run() throws {
-        let path = state ?? StateLocation.defaultPath
-        do {
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw InputError(message: "no state file at '\(path)': visits are recorded by 'gpsfence run' or 'gpsfence replay --state'")
-            }
-            let now = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date())
-            let store = try StateStore(path: path)
-            let report = try store.visitReport(year: year ?? now.year!, month: month ?? now.month!)
-            let text = json ? VisitsView.json(report) : VisitsView.text(report, color: isatty(1) == 1)
-            OutputWriter.standardOutput.write(line: text)
-            OutputWriter.standardOutput.flush()
-        }
+        var job = VisitsJob(statePath: state ?? StateLocation.defaultPath)
+        job.year = year
+        job.month = month
+        let report = try job.report()
+        OutputWriter.standardOutput.write(line: json ? VisitsView.json(report) : VisitsView.text(report, color: isatty(1) == 1))
+        OutputWriter.standardOutput.flush()
     }
 }
