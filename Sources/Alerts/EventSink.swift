@@ -32,12 +32,14 @@ public struct SinkContext: Sendable {
     /// The durable outbox (the state file), when the run has one.
     public let outbox: (any EventOutbox)?
     /// Whether the input is a replay that ends: delivery sinks then finish their queue before the
-    /// process exits.
+    /// process exits, waiting at most `drainTimeout` seconds.
     public let inputEnds: Bool
+    public let drainTimeout: Double
 
-    public init(report: @escaping @Sendable (String) -> Void, outbox: (any EventOutbox)?, inputEnds: Bool) {
+    public init(report: @escaping @Sendable (String) -> Void, outbox: (any EventOutbox)?, inputEnds: Bool, drainTimeout: Double = 30) {
         self.report = report
         self.outbox = outbox
         self.inputEnds = inputEnds
+        self.drainTimeout = drainTimeout
     }
 }

@@ -17,6 +17,8 @@ public struct ReplayJob {
     /// The SPEC §8 state file: restored at the start, and every fix's events are committed to it
     /// before they reach the sinks.
     public var statePath: String?
+    /// At the end, how long delivery sinks may take to empty their outbox queues.
+    public var drainTimeout = 30.0
 
     public init(captures: [CaptureInput], fencesPath: String) {
         self.captures = captures
@@ -44,14 +46,32 @@ public struct ReplayJob {
         let store = try StateStore.open(statePath ?? temporary)
         let source = try CaptureFixSource(captures: captures, speed: speed, showsProgress: showsProgress)
         let reports = ProblemReports()
-        let sinks = try makeSinks(SinkContext(report: reports.report, outbox: store, inputEnds: true))
+        let sinks = try makeSinks(
+            SinkContext(report: reports.report, outbox: store, inputEnds: true, drainTimeout: drainTimeout))
         var configuration = EngineLoop.Configuration()
         configuration.settings = settings
         configuration.ringCapacity = ringCapacity
         let loop = try EngineLoop(configuration: configuration, fences: fences, store: store, sinks: sinks, reports: reports)
         let summary = try loop.run(source)
         if let failure = source.failure { throw failure }
+        if let store { try reportUndelivered(sinks.compactMap(\.outboxTarget), store: store, kept: statePath) }
         return summary
+    }
+
+    /// What the drain left: kept in a state file the user named for the next run, or lost with the
+    /// temporary one, which is a failure of the replay (exit 1), not a warning.
+    private func reportUndelivered(_ targets: [String], store: StateStore, kept statePath: String?) throws {
+        for target in targets {
+            let pending = try store.counters(target: target).pending
+            guard pending > 0 else { continue }
+            if let statePath {
+                OutputWriter.standardError.write(
+                    line: "gpsfence: \(target): \(pending) events remain queued in \(statePath); the next run or replay with this --state delivers them")
+            } else {
+                throw RuntimeFailure(
+                    message: "\(target): \(pending) events were not delivered within \(drainTimeout) s (give --state FILE to keep them queued)")
+            }
+        }
     }
 }
 

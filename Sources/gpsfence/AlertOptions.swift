@@ -41,6 +41,12 @@ struct AlertOptions: ParsableArguments {
         }
     }
 
+    func deliveryPolicy(_ context: SinkContext) -> OutboxDelivery.Policy {
+        var policy = OutboxDelivery.Policy()
+        policy.drainTimeout = context.drainTimeout
+        return policy
+    }
+
     /// Whether a sink delivers through the state file's outbox.
     var needsOutbox: Bool { !webhook.isEmpty }
 
@@ -61,8 +67,8 @@ struct AlertOptions: ParsableArguments {
             guard let outbox = context.outbox else { preconditionFailure("webhooks need the outbox (needsOutbox)") }
             sinks.append(
                 OutboxDelivery(
-                    transport: try WebhookTransport(endpoint: endpoint), outbox: outbox, drainsOnFinish: context.inputEnds,
-                    report: context.report))
+                    transport: try WebhookTransport(endpoint: endpoint), outbox: outbox, policy: deliveryPolicy(context),
+                    drainsOnFinish: context.inputEnds, report: context.report))
         }
         return sinks
     }

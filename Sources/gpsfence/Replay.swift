@@ -32,6 +32,9 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("State file (SPEC §8): fence states restored at the start, events logged.", valueName: "path"))
     var state: String?
 
+    @Option(help: ArgumentHelp("At the end, seconds that webhook deliveries may take to finish.", valueName: "seconds"))
+    var drainTimeout = 30.0
+
     @OptionGroup var alerts: AlertOptions
     @OptionGroup var semantics: SemanticsOptions
 
@@ -54,6 +57,7 @@ struct Replay: ParsableCommand {
         job.settings = semantics.settings
         job.showsProgress = true
         job.statePath = state
+        job.drainTimeout = drainTimeout
         _ = try job.run(needsOutbox: alerts.needsOutbox) { context in
             try alerts.sinks(color: isatty(1) == 1, live: false, context: context)
         }

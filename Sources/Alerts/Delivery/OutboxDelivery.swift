@@ -72,12 +72,9 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     }
 
     /// A replay waits (bounded) for its queue to empty; a live run stops after the current attempt.
-    /// Undelivered events stay in the outbox for the next run, and the count is said.
+    /// Undelivered events stay in the outbox (the job that owns it says how many).
     public func finish() {
-        if drainsOnFinish, thread != nil, !drain(timeout: policy.drainTimeout), let pending = counters?.pending, pending > 0 {
-            OutputWriter.standardError.write(
-                line: "gpsfence: \(transport.displayName): \(pending) events remain queued in the state file")
-        }
+        if drainsOnFinish, thread != nil { drain(timeout: policy.drainTimeout) }
         stop()
     }
 

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SPEC §7: every alert works on `replay` as on `run`, through the same engine loop. A replay of
+/// the bridge drive goes to a real hook (a child process per event) and a real HTTP endpoint on
+/// 127.0.0.1; at `--speed max` the webhook has every event, in order, when the process exits.
+@Suite struct ReplayAlertsTests {
+    @Test func aReplayFeedsHooksAndWebhooksLikeARun() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-replay-alerts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let hookLog = folder.appendingPathComponent("hook.log")
+        let hook = folder.appendingPathComponent("hook.py")
+        try """
+            #!/usr/bin/env python3
+            import json, os, sys
+            event = json.load(sys.stdin)
+            with open(\(String(reflecting: hookLog.path)), "a") as log:
+                log.write(event["id"] + " " + os.environ["GPSFENCE_EVENT"] + "\\n")
+            """.write(to: hook, atomically: true, encoding: .utf8)
+        chmod(hook.path, 0o755)
+
+        let webhookLog = folder.appendingPathComponent("webhook.jsonl")
+        let server = try BackgroundProcess(["python3", packageRoot.appendingPathComponent("Tests/Support/webhook_server.py").path, webhookLog.path])
+        defer { server.kill() }
+        let port = server.readFirstLine()
+
+        let result = try runGPSFence([
+            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--json",
+            "--exec", hook.path, "--webhook", "http://127.0.0.1:\(port)/events",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+
+        let printed = result.stdout.split(separator: "\n").map(String.init)
+        let printedEvents = try printed.map { try eventFields(of: $0) }
+        // The scenario's events, derived by arithmetic in scripts/make_scenarios.py.
+        let expected = try String(contentsOf: packageRoot.appendingPathComponent("captures/bridge/expected.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { try eventFields(of: String($0)).type }
+        #expect(printedEvents.map(\.type) == expected)
+
+        // The webhook got every printed event, in the printed order, before the process exited.
+        let posted = try ((try? String(contentsOf: webhookLog, encoding: .utf8)) ?? "").split(separator: "\n")
+            .map { try eventFields(of: String($0)).id }
+        #expect(posted == printedEvents.map(\.id))
+
+        // Every event ran the hook once, with the event on stdin and its type in the environment.
+        let hookLines = ((try? String(contentsOf: hookLog, encoding: .utf8)) ?? "").split(separator: "\n")
+        let ran = Set(hookLines.map { String($0) })
+        #expect(ran == Set(printedEvents.map { "\($0.id) \($0.type)" }))
+        #expect(hookLines.count == printedEvents.count)
+    }
+
+    /// Port 9 (discard) on loopback refuses, so nothing can be delivered: with a state file the
+    /// events stay queued there and the replay says so; without one they would be lost with the
+    /// temporary outbox, so the replay fails (exit 1) and says how many.
+    @Test func whatCannotBeDeliveredIsKeptOrReported() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-replay-drain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let common = [
+            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson",
+            "--webhook", "http://127.0.0.1:9/events", "--drain-timeout", "1",
+        ]
+        let kept = try runGPSFence(common + ["--state", state])
+        #expect(kept.status == 0, "\(kept.stderr)")
+        let printed = kept.stdout.split(separator: "\n").count
+        #expect(kept.stderr.contains("\(printed) events remain queued in \(state)"))
+
+        let lost = try runGPSFence(common)
+        #expect(lost.status == 1)
+        #expect(lost.stderr.contains("\(printed) events were not delivered"))
+        #expect(lost.stderr.contains("--state"))
+    }
+
+    struct EventFields { var id: String; var type: String }
+
+    func eventFields(of line: String) throws -> EventFields {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return EventFields(id: object["id"] as? String ?? "", type: try #require(object["type"] as? String))
+    }
+}
