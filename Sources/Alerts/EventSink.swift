@@ -20,4 +20,12 @@ public protocol EventSink: AnyObject {
     func deliver(_ event: OutgoingEvent, fences: FenceSet)
     /// Called once at the end of a run: flush what is buffered.
     func finish()
+    /// Called at the end of a run before any sink's `finish`: end background work within a bounded
+    /// time and report what was cut short (through the sink's report function), while the other
+    /// sinks still take the resulting `error` events. Most sinks have nothing to do.
+    func stop()
+}
+
+extension EventSink {
+    public func stop() {}
 }

@@ -40,6 +40,11 @@ final class EventPipeline {
 
     func replaceFences(_ set: FenceSet) { fences = set }
 
+    /// Ends the sinks' background work (hooks), bounded; see `EventSink.stop`.
+    func stopSinks() {
+        for sink in sinks { sink.stop() }
+    }
+
     func finish() {
         for sink in sinks { sink.finish() }
     }

@@ -172,6 +172,11 @@ public final class RunJob {
         source.stop()
         _ = readerDone.wait(timeout: .now() + 5)
         for webhook in webhooks { webhook.stop() }
+        // Hooks end first, within their timeout: what they report (killed, not run) still becomes
+        // `error` events on the console and in the state file before the other sinks finish.
+        pipeline.stopSinks()
+        for message in reports.take() { error(message) }
+        try? flush()
         pipeline.finish()
     }
 

@@ -96,12 +96,17 @@ public final class StateStore: @unchecked Sendable {
     /// The states saved by the last run, for `EventEngine.restore`.
     public func fenceStates() throws -> [FenceStateRecord] {
         try database.read { db in
+            // A row that does not read back (wrong types, a time out of range) is left out: that
+            // fence starts fresh, as one whose geometry changed.
             try Row.fetchAll(db, sql: "SELECT * FROM fence_state WHERE inside = 1").compactMap { row in
-                guard let id = FenceID(storedJSON: row["fence_id"]) else { return nil }
-                let hash: Int64 = row["geometry_hash"]
+                guard let text = row.stored("fence_id", as: String.self), let id = FenceID(storedJSON: text),
+                      let hash = row.stored("geometry_hash", as: Int64.self),
+                      let enterTime = row.storedTime("enter_time"),
+                      let dwellFired = row.stored("dwell_fired", as: Bool.self)
+                else { return nil }
                 return FenceStateRecord(
                     fenceID: id, geometryHash: UInt64(bitPattern: hash), inside: true,
-                    enterTime: row["enter_time"], dwellFired: row["dwell_fired"])
+                    enterTime: enterTime, dwellFired: dwellFired)
             }
         }
     }
