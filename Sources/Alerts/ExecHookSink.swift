@@ -58,6 +58,8 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
     private var idleWorkers = 0
     private var running = 0
     private var stopping = false
+    /// Once stopping: when everything must be over (the stop time plus `timeout`).
+    private var stopDeadline = Double.infinity
     private var failures: [Failures]
     /// Messages this sink reported, by the program they are about: the `error` events made of them
     /// are not delivered back to that program.
@@ -116,11 +118,12 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         }
     }
 
-    /// Stops within `timeout` plus half a second: events still queued are not run (and reported,
-    /// one line per hook with a count), running hooks get the rest of their own timeout and are then
-    /// killed (and reported), and failures held back for the interval are reported now. The
-    /// runtime calls this before it stops the other sinks, so these reports still become `error`
-    /// events on the console and in the state file.
+    /// Stops within `timeout` plus half a second (issue 15: SIGTERM with hung hooks queued took
+    /// 43 s). Queued events keep running until `timeout` seconds from now; then what is still queued
+    /// is not run (reported, one line per hook with a count), running hooks are killed (reported),
+    /// and failures held back for the interval are reported. The runtime calls this before it stops
+    /// the other sinks, so these reports still become `error` events on the console and in the
+    /// state file. New events are not taken any more.
     public func stop() {
         lock.lock()
         if stopping {
@@ -128,11 +131,17 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
             return
         }
         stopping = true
+        stopDeadline = Self.monotonicSeconds() + timeout
+        lock.broadcast()
+        while queueHead < queue.count || running > 0, Self.monotonicSeconds() < stopDeadline {
+            _ = lock.wait(until: Date(timeIntervalSinceNow: max(0.001, stopDeadline - Self.monotonicSeconds())))
+        }
         var notRun = Array(repeating: 0, count: programs.count)
         for job in queue[queueHead...] { notRun[job.program] += 1 }
         queue.removeAll()
         queueHead = 0
         lock.broadcast()
+        // Hooks still running see the deadline has passed and are killed within the grace.
         while workers > 0 { lock.wait() }
         lock.unlock()
         for (index, count) in notRun.enumerated() where count > 0 {
@@ -154,7 +163,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
                 lock.wait()
                 idleWorkers -= 1
             }
-            if queueHead == queue.count {
+            if queueHead == queue.count || Self.monotonicSeconds() >= stopDeadline {
                 workers -= 1
                 lock.broadcast()
                 lock.unlock()
@@ -171,6 +180,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
             run(job)
             lock.lock()
             running -= 1
+            lock.broadcast()
         }
     }
 
@@ -178,6 +188,12 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return stopping
+    }
+
+    private var currentStopDeadline: Double {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopDeadline
     }
 
     private func run(_ job: Job) {
@@ -203,10 +219,11 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
                 return
             }
             let now = Self.monotonicSeconds()
-            if now >= deadline { break }
+            let limit = min(deadline, currentStopDeadline)
+            if now >= limit { break }
             // Waits for room in the pipe (or up to 5 ms while it is written or closed): a hook's
             // exit is seen within that, without a thread per hook blocked in waitpid.
-            writer.pump(waitingAtMost: min(0.005, deadline - now))
+            writer.pump(waitingAtMost: min(0.005, limit - now))
         }
         writer.close()
         // Past the timeout: the whole process group, so that the hook's own children go too. The
@@ -219,9 +236,13 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         kill(-pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // Killed by the stop deadline well before its own timeout: say so.
+        let cutByStop = currentStopDeadline < deadline - 0.1
         failed(job.program,
-               "hook \(program) took longer than \(Self.seconds(timeout)) for event \(job.eventID) and was killed"
-                   + (isStopping ? " (gpsfence is stopping)" : ""))
+               cutByStop
+                   ? "hook \(program) was still running for event \(job.eventID) \(Self.seconds(timeout)) after gpsfence began to stop, and was killed"
+                   : "hook \(program) took longer than \(Self.seconds(timeout)) for event \(job.eventID) and was killed"
+                       + (isStopping ? " (gpsfence is stopping)" : ""))
     }
 
     /// Writes a hook's standard input without ever blocking: the write end is non-blocking and
@@ -358,6 +379,10 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         sigfillset(&allSignals)
         sigdelset(&allSignals, SIGKILL)
         sigdelset(&allSignals, SIGSTOP)
+        // glibc's sigfillset leaves out its two internal signals (32 and 33, SIGCANCEL and
+        // SIGSETXID) and its posix_spawn then sets them to SIG_IGN in the child, which exec keeps:
+        // a non-glibc hook would start with them ignored. Their bits, set by hand, ask for SIG_DFL.
+        allSignals.__val.0 |= 1 << 31 | 1 << 32
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(

@@ -14,14 +14,13 @@ public final class StateStore: @unchecked Sendable {
     public let path: String
     let database: DatabaseQueue
 
-    /// Opens (or creates) the store at `path`, creating missing parent folders.
+    /// Opens (or creates) the store at `path`, creating missing parent folders (mode 0700), and
+    /// tightens an existing file that group or others could read to 0600.
     public init(path: String) throws(StoreError) {
         self.path = path
         let url = URL(fileURLWithPath: path)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw StoreError(path: path, problem: "cannot create its folder: \(error.localizedDescription)")
+        if let problem = PrivateFiles.makeFolders(url.deletingLastPathComponent().path) {
+            throw StoreError(path: path, problem: "cannot create its folder: \(problem)")
         }
         // Create the file ourselves so that it is 0600 from its first byte; SQLite gives the -wal
         // and -shm files the same permissions as the database file.
@@ -29,7 +28,9 @@ public final class StateStore: @unchecked Sendable {
         guard descriptor >= 0 else {
             throw StoreError(path: path, problem: String(cString: strerror(errno)))
         }
+        PrivateFiles.tighten(descriptor)
         close(descriptor)
+        for suffix in ["-wal", "-shm"] { PrivateFiles.tighten(path: path + suffix) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
