@@ -135,3 +135,16 @@ extension String {
         return replacingCharacters(in: r, with: replacement)
     }
 }
+
+/// Found by the fence fuzzer (issue 15): a quoted CSV id "\r\n 2" was taken for the JSON number 2
+/// and went into event JSON as it was, raw CR LF included, splitting the event's line.
+@Suite struct CSVIDRegressionTests {
+    @Test func idWithLineBreaksIsNoNumberAndEscapedInJSON() throws {
+        let set = try FenceSet.parse("id,name,lat,lon,radius_m\n\"\r\n 2\",A,45,7,100\n\" 3\",B,46,7,100\n\"4\r\n\",C,47,7,100\n",
+                                     file: "f.csv", csv: true)
+        // Trimmed at both ends, CR LF included: plain numbers.
+        #expect(set.ids.map(\.json) == ["2", "3", "4"])
+        let inner = try FenceSet.parse("id,name,lat,lon,radius_m\n\"2\r\n5\",A,45,7,100\n", file: "f.csv", csv: true)
+        #expect(inner.ids.map(\.json) == ["\"2\\r\\n5\""])
+    }
+}
