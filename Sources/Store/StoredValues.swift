@@ -13,7 +13,8 @@ extension Row {
 
     /// A time in ms since 1970 within ±2^48 (year ±10889), else nil.
     func storedTime(_ column: String) -> Int64? {
-        guard let time = stored(column, as: Int64.self), abs(time) <= 1 << 48 else { return nil }
+        // Not `abs(time)`: abs(Int64.min) itself traps.
+        guard let time = stored(column, as: Int64.self), (-(1 << 48)...(1 << 48)).contains(time) else { return nil }
         return time
     }
 }
