@@ -147,4 +147,10 @@ extension String {
         let inner = try FenceSet.parse("id,name,lat,lon,radius_m\n\"2\r\n5\",A,45,7,100\n", file: "f.csv", csv: true)
         #expect(inner.ids.map(\.json) == ["\"2\\r\\n5\""])
     }
+
+    /// Issue 15, item 3: messages quote the file; its controls (ESC, C1) are shown as '?'.
+    @Test func messagesQuoteTheFileWithoutControls() {
+        #expect(loadError("id,name,lat,lon,radius_m\n7,A,\u{1B}[2J\u{9B}1m,3,10\n", csv: true, file: "f.csv")
+            == "f.csv: feature 0 (id 7): line 2: lat '?[2J?1m' is not a number")
+    }
 }
