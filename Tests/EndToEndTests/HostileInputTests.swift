@@ -91,6 +91,63 @@ import Testing
         #expect(result.stderr.contains("property dwell must be 0 to 1000000000 seconds, not \(Double(dwell)!)"), "\(result.stderr)")
     }
 
+    /// The receiver's own numbers: 18-digit speeds, tracks, HDOP and altitudes (valid checksums)
+    /// through `replay` with approach on, and the human console line (ETA, distance).
+    @Test func replayTakesAbsurdReceiverNumbers() throws {
+        let capture = try String(contentsOf: packageRoot.appendingPathComponent("captures/bridge/capture.nmea"), encoding: .utf8)
+        func resum(_ line: Substring) -> String {
+            guard line.hasPrefix("$"), let star = line.lastIndex(of: "*") else { return String(line) }
+            let body = line[line.index(after: line.startIndex)..<star]
+            return "$" + body + "*" + String(format: "%02X", body.utf8.reduce(UInt8(0), ^))
+        }
+        let absurd = capture.split(separator: "\n").map { line -> String in
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if line.hasPrefix("$GPRMC"), fields.count > 8 {
+                fields[7] = "999999999999999999.9"  // speed, knots
+                fields[8] = "999999999999999999.9"  // track, degrees
+            }
+            if line.hasPrefix("$GPGGA"), fields.count > 9 {
+                fields[8] = "999999999999999999"  // HDOP
+                fields[9] = "-999999999999999999.9"  // altitude
+            }
+            return resum(Substring(fields.joined(separator: ",")))
+        }.joined(separator: "\n")
+        let dir = folder()
+        let file = try write(absurd, "absurd.nmea", in: dir)
+        for extra in [[], ["--max-accuracy", "20015115", "--approach", "20015115"]] {
+            let result = try runGPSFence(["replay", file, "--fences", "captures/bridge/fences.geojson"] + extra)
+            #expect(result.status == 0, "\(extra): \(result.stderr)")
+        }
+    }
+
+    /// The state file's numbers: a visit lasting 1e300 s and a text where a time belongs, written
+    /// with the sqlite3 shell, then `visits` (text and JSON) and `replay --state` on that file.
+    @Test func damagedStateFileIsReadWithoutACrash() throws {
+        let dir = folder()
+        let state = dir.appendingPathComponent("state.sqlite").path
+        #expect(try runGPSFence(Self.bridge + ["--state", state]).status == 0)
+        let february = 1_770_076_800_000  // 2026-02-03T00:00:00Z
+        let sql = """
+            INSERT INTO visit VALUES ('v1', '"bridge-1"', 'Low bridge', \(february), \(february + 1000), 1e300);
+            INSERT INTO visit VALUES ('v2', '"diner"', NULL, 'soon', 0, 5);
+            UPDATE fence_state SET enter_time = -9223372036854775808;
+            INSERT OR REPLACE INTO fence_state VALUES ('"diner"', 'x', 1, 'y', 'z');
+            """
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = ["sqlite3", state, sql]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
+        for json in [[], ["--json"]] {
+            let visits = try runGPSFence(["visits", "--state", state, "--month", "2", "--year", "2026"] + json)
+            #expect(visits.status == 0, "\(visits.stderr)")
+            #expect(visits.stdout.contains("bridge-1"))
+        }
+        let again = try runGPSFence(Self.bridge + ["--state", state, "--json"])
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+
     // MARK: Item 2: invalid time of day
 
     @Test(arguments: ["999999.00", "246000.00", "120003.00x"]) func decodeDropsASentenceWithAnInvalidTime(time: String) throws {
