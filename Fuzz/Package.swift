@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// libFuzzer target for the NMEA decoder. A package of its own so that the everyday build and
+// libFuzzer targets: the NMEA decoder, fence files, option values. A package of its own so that the everyday build and
 // `swift test` never need libFuzzer. Build and run with Fuzz/run.sh; see docs/fuzzing.md.
 import Foundation
 import PackageDescription
@@ -17,7 +17,21 @@ let package = Package(
         .executableTarget(
             name: "NMEAFuzz",
             dependencies: [.product(name: "NMEA", package: rootIdentity)]
-        )
+        ),
+        // Fence files (GeoJSON and CSV) through the loaders, the index and the event engine.
+        .executableTarget(
+            name: "FenceFuzz",
+            dependencies: [
+                .product(name: "Geofence", package: rootIdentity), .product(name: "NMEA", package: rootIdentity),
+            ]
+        ),
+        // Option values and settings through the range checks and the event engine.
+        .executableTarget(
+            name: "OptionsFuzz",
+            dependencies: [
+                .product(name: "Geofence", package: rootIdentity), .product(name: "NMEA", package: rootIdentity),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

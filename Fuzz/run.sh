@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target over the NMEA decoder and runs it.
+# Builds the libFuzzer targets and runs one of them.
 #   Fuzz/run.sh [SECONDS] [extra libFuzzer flags...]     (default 60 s)
-# The committed seeds (Fuzz/corpus/) are read only; new inputs go to Fuzz/corpus-work/ (git-ignored),
+#   FUZZ_TARGET=FenceFuzz Fuzz/run.sh 600                 (NMEAFuzz, FenceFuzz or OptionsFuzz)
+# The committed seeds (Fuzz/corpus/ for NMEA, Fuzz/corpus-fences/, Fuzz/corpus-options/) are read
+# only; new inputs go to Fuzz/corpus-work/ (NMEA) or Fuzz/corpus-work-<target>/ (git-ignored),
 # crashes to Fuzz/crash-* (git-ignored). See docs/fuzzing.md.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -17,10 +19,17 @@ cd "$HERE"
 FLAGS=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
        --scratch-path "$HERE/.build/fuzzer")
 swift build "${FLAGS[@]}" >&2
-BIN="$(swift build "${FLAGS[@]}" --show-bin-path)/NMEAFuzz"
-mkdir -p corpus-work
+TARGET="${FUZZ_TARGET:-NMEAFuzz}"
+case "$TARGET" in
+    NMEAFuzz) WORK=corpus-work; SEEDS=corpus; DICT=nmea.dict; MAXLEN=2048 ;;
+    FenceFuzz) WORK=corpus-work-fences; SEEDS=corpus-fences; DICT=fences.dict; MAXLEN=8192 ;;
+    OptionsFuzz) WORK=corpus-work-options; SEEDS=corpus-options; DICT=options.dict; MAXLEN=1024 ;;
+    *) echo "unknown FUZZ_TARGET $TARGET" >&2; exit 2 ;;
+esac
+BIN="$(swift build "${FLAGS[@]}" --show-bin-path)/$TARGET"
+mkdir -p "$WORK"
 # A crash report with a Swift backtrace can hang on the pipe; libFuzzer prints its own.
 export SWIFT_BACKTRACE=enable=no
 # -max_len: a few sentences is enough to reach every path (120-byte lines); longer inputs just run slower.
-exec "$BIN" corpus-work corpus -dict=nmea.dict -max_len=2048 -max_total_time="$SECONDS_TO_RUN" \
-    -artifact_prefix="$HERE/crash-" -print_final_stats=1 "$@"
+exec "$BIN" "$WORK" "$SEEDS" -dict="$DICT" -max_len="$MAXLEN" -max_total_time="$SECONDS_TO_RUN" \
+    -artifact_prefix="$HERE/crash-$TARGET-" -print_final_stats=1 "$@"

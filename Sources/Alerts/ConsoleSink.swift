@@ -45,7 +45,7 @@ public final class ConsoleSink: EventSink {
         }
         var details: [String] = []
         if event.initial == true { details.append("already inside at start") }
-        if let distance = event.distance { details.append("\(Int(distance.rounded())) m ahead") }
+        if let distance = event.distance { details.append("\(Limits.int(distance.rounded())) m ahead") }
         if let eta = event.eta { details.append("eta " + Self.duration(eta)) }
         if event.kind == .visit, let duration = event.duration { details.append("stayed " + Self.duration(duration)) }
         if event.kind == .dwell, let duration = event.duration { details.append("inside for " + Self.duration(duration)) }
@@ -84,7 +84,7 @@ public final class ConsoleSink: EventSink {
 
     /// `64 s`, `1 min 4 s`, `2 h 5 min`.
     static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        let total = Limits.int(seconds.rounded())
         if total < 60 { return "\(total) s" }
         if total < 3600 { return "\(total / 60) min" + (total % 60 == 0 ? "" : " \(total % 60) s") }
         return "\(total / 3600) h" + (total % 3600 / 60 == 0 ? "" : " \(total % 3600 / 60) min")
@@ -95,9 +95,7 @@ public final class ConsoleSink: EventSink {
         return scaled.description
     }
 
-    /// Fence names come from files: control characters (a terminal escape in a name) are shown as
-    /// `?` so that a fence file cannot drive the user's terminal.
-    static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
-    }
+    /// Fence names come from files: control characters (a terminal escape in a name, C1 controls
+    /// too) are shown as `?` so that a fence file cannot drive the user's terminal (`HumanText`).
+    static func printable(_ text: String) -> String { HumanText.printable(text) }
 }

@@ -16,9 +16,14 @@ public protocol EventSink: AnyObject {
     func observe(_ fix: Fix)
     /// Called once at the end of a run: flush what is buffered.
     func finish()
+    /// Called at the end of a run before any sink's `finish`: end background work within a bounded
+    /// time and report what was cut short (through the sink's report function), while the other
+    /// sinks still take the resulting `error` events. Most sinks have nothing to do.
+    func stop()
 }
 
 extension EventSink {
+    public func stop() {}
     public var outboxTarget: String? { nil }
     public func start() {}
     public var observesFixes: Bool { false }

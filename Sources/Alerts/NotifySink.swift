@@ -57,7 +57,7 @@ public final class NotifySink: EventSink, @unchecked Sendable {
             let name = fences.name(fence).map { ConsoleSink.printable($0) + " " } ?? ""
             body = name + "(" + ConsoleSink.plain(fences.ids[fence]) + ") at " + body
         }
-        if let distance = event.distance { body += ", \(Int(distance.rounded())) m ahead" }
+        if let distance = event.distance { body += ", \(Limits.int(distance.rounded())) m ahead" }
         let urgency = event.kind == .approach || event.kind == .error ? "critical" : "normal"
         return ["--app-name=gpsfence", "--urgency=\(urgency)", "--", "gpsfence: \(event.kind.rawValue)", body]
     }

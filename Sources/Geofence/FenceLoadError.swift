@@ -21,7 +21,9 @@ public struct FenceLoadError: Error, CustomStringConvertible, Sendable {
             where_ += ": feature \(featureIndex)"
             if let featureID { where_ += " (id \(featureID))" }
         }
-        return where_ + ": " + problem
+        // Problems quote the file ('lat '...' is not a number'): no terminal control may come
+        // through to the user's terminal that way either.
+        return HumanText.printable(where_ + ": " + problem)
     }
 
     public var description: String { message }

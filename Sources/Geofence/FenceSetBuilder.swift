@@ -91,6 +91,12 @@ public struct FenceSetBuilder {
         guard c.radius.isFinite, c.radius > 0 else {
             throw error("radius \(formatNumber(c.radius)) must be a positive number of metres", id: id)
         }
+        // A circle of half the Earth's circumference covers the whole Earth; beyond that a radius
+        // is a typo, and 1e19 would overflow the integer metres of `check`'s output.
+        guard c.radius <= Limits.maxMetres else {
+            throw error("radius \(formatNumber(c.radius)) must be at most \(formatNumber(Limits.maxMetres)) metres "
+                + "(half the Earth's circumference)", id: id)
+        }
         try register(id: id, name: name, settings: settings, properties: properties, kind: .circle,
                      shape: Int32(circles.count))
         circles.add(fence: Int32(ids.count - 1), c)

@@ -312,11 +312,11 @@ struct GeoJSONLoader {
                     pending = pending ?? "name \(snippet(start)) is not a string"
                 }
             } else if scanner.spanEquals(key, "dwell") {
-                settings.dwell = try setting("dwell", unit: "seconds", pending: &pending)
+                settings.dwell = try setting("dwell", unit: "seconds", max: Limits.maxSeconds, pending: &pending)
             } else if scanner.spanEquals(key, "hysteresis") {
-                settings.hysteresis = try setting("hysteresis", unit: "metres", pending: &pending)
+                settings.hysteresis = try setting("hysteresis", unit: "metres", max: Limits.maxMetres, pending: &pending)
             } else if scanner.spanEquals(key, "approach") {
-                settings.approach = try setting("approach", unit: "metres", pending: &pending)
+                settings.approach = try setting("approach", unit: "metres", max: Limits.maxMetres, pending: &pending)
             } else if scanner.spanEquals(key, "notify") {
                 var list: [FenceEventType] = []
                 for s in try stringList("notify", pending: &pending) {
@@ -336,12 +336,18 @@ struct GeoJSONLoader {
         } while try scanner.next(close: 0x7D)
     }
 
-    mutating func setting(_ key: String, unit: String, pending: inout String?) throws -> Double? {
+    /// A per-fence number setting, range-checked here (Limits): `"dwell": 1e16` is valid JSON but
+    /// would overflow the engine's milliseconds.
+    mutating func setting(_ key: String, unit: String, max: Double, pending: inout String?) throws -> Double? {
         let start = scanner.pos
         if scanner.consumeNull() { return nil }
         if scanner.atNumber() {
             let v = try scanner.number()
-            if v.isFinite && v >= 0 { return v }
+            if let problem = Limits.problem("property \(key)", v, .zero, max: max, unit: unit) {
+                pending = pending ?? problem
+                return nil
+            }
+            return v
         } else {
             try scanner.skipValue()
         }

@@ -131,6 +131,10 @@ public final class Decoder {
     ) rethrows {
         try framer.push(bytes) { raw in
             counts.add(raw.address.type)
+            // A sentence whose time field is garbage is dropped by fix assembly; it counts as
+            // malformed (it still counts as a sentence: framing and checksum were good).
+            let invalidTimes = assembler.invalidTimes
+            defer { if assembler.invalidTimes != invalidTimes { framer.countMalformed() } }
             if decodesEverySentence {
                 let sentence = Sentence(raw)
                 try onSentence(raw, sentence)

@@ -5,11 +5,16 @@ protocol EpochContribution {
     var timeOfDay: TimeOfDay? { get }
     /// A fix type the receiver keeps from cycle to cycle (GSA only).
     var carriedFixType: Int? { get }
+    /// The sentence has a time field that holds no valid time of day. Such a sentence must not be
+    /// taken for an untimed one (which joins the epoch in progress): its position could belong to
+    /// any time, so it contributes nothing (issue 15).
+    var timeIsInvalid: Bool { get }
     func contribute(to epoch: inout Epoch, _ rollover: WeekRollover)
 }
 
 extension EpochContribution {
     var carriedFixType: Int? { nil }
+    var timeIsInvalid: Bool { false }
 }
 
 extension GGA: EpochContribution {

@@ -27,6 +27,9 @@ public struct FixAssembler: Sendable {
     private var enderCandidate: SentenceAddress?
     private var learnsCycleEnd = true
 
+    /// Sentences dropped whole because their time field holds no valid time of day.
+    public private(set) var invalidTimes: UInt64 = 0
+
     public init(rollover: WeekRollover = .captures, accuracyModel: AccuracyModel = AccuracyModel()) {
         self.rollover = rollover
         self.accuracyModel = accuracyModel
@@ -81,6 +84,10 @@ public struct FixAssembler: Sendable {
     private mutating func add<S: EpochContribution>(
         _ sentence: S, _ address: SentenceAddress, _ emit: (Fix) throws -> Void, _ onNoFix: (EpochTime) throws -> Void
     ) rethrows {
+        if sentence.timeIsInvalid {
+            invalidTimes &+= 1
+            return
+        }
         if let fixType = sentence.carriedFixType {
             lastGSAFixType = fixType
         }

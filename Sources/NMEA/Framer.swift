@@ -143,6 +143,9 @@ public final class Framer {
         }
     }
 
+    /// Counts a sentence that framed well but whose content is unusable (an invalid time of day).
+    func countMalformed() { counters.malformed += 1 }
+
     /// Ends the stream: a partial sentence left at the end is counted as cut short.
     public func finish() {
         abandonSentence()
@@ -187,7 +190,9 @@ public struct FramerCounters: Equatable, Sendable {
     public var overlong: UInt64 = 0
     /// Sentences cut short: by the next start character, by a control byte, or by the end of input.
     public var truncated: UInt64 = 0
-    /// Framed lines that are not sentences: no address, or a broken checksum field.
+    /// Framed lines that are not sentences (no address, or a broken checksum field), and sentences
+    /// dropped by fix assembly for a time field that is no time of day (those count in
+    /// `sentences` too).
     public var malformed: UInt64 = 0
     /// Bytes outside any sentence (noise, text lines, escape sequences).
     public var junkBytes: UInt64 = 0

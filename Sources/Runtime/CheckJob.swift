@@ -50,8 +50,8 @@ public struct CheckJob {
     }
 
     func describe(_ set: FenceSet, _ i: Int) -> String {
-        var s = "id \(set.ids[i].json)"
-        if let name = set.name(i) { s += " \(JSONText.quoted(name))" }
+        var s = "id \(HumanText.json(set.ids[i]))"
+        if let name = set.name(i) { s += " \(HumanText.quoted(name))" }
         if let c = set.circle(i) { s += " (circle r=\(formatMetres(c.radius)) m)" } else { s += " (polygon)" }
         return s
     }
@@ -185,13 +185,13 @@ func monotonicSeconds() -> Double {
 }
 
 func format3(_ v: Double) -> String {
-    let ms = Int((v * 1000).rounded())
+    let ms = Limits.int((v * 1000).rounded())
     let frac = String(ms % 1000)
     return "\(ms / 1000).\(String(repeating: "0", count: 3 - frac.count))\(frac)"
 }
 
 func formatMetres(_ v: Double) -> String {
-    let dm = Int((v * 10).rounded())
+    let dm = Limits.int((v * 10).rounded())
     let sign = dm < 0 ? "-" : ""
     return "\(sign)\(abs(dm) / 10).\(abs(dm) % 10)"
 }

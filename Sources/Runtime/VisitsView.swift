@@ -1,5 +1,6 @@
 import Foundation
 import NMEA
+import Geofence
 import Store
 
 /// Text and JSON for `gpsfence visits`: per fence the month's visit count, total and mean time and
@@ -36,8 +37,9 @@ public enum VisitsView {
         guard !report.fences.isEmpty else { return "\(title): no visits recorded." }
         var lines: [String] = []
         for fence in report.fences {
-            let id = plainID(fence.fenceID)
-            lines.append("\(fence.name ?? id) [\(id)] — \(title)")
+            // Names and ids come from fence files (by way of the state file): no terminal controls.
+            let id = HumanText.printable(plainID(fence.fenceID))
+            lines.append("\(fence.name.map(HumanText.printable) ?? id) [\(id)] — \(title)")
             lines.append(
                 "  \(fence.count) visit\(fence.count == 1 ? "" : "s"), total \(duration(fence.totalSeconds)), "
                     + "mean \(duration(fence.meanSeconds)), \(fence.daysWithVisits) day\(fence.daysWithVisits == 1 ? "" : "s") with visits")
@@ -87,7 +89,7 @@ public enum VisitsView {
     }
 
     static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        let total = Limits.int(seconds.rounded())
         if total < 3600 { return "\(total / 60) min" }
         return "\(total / 3600) h \(total % 3600 / 60) min"
     }

@@ -15,9 +15,12 @@ extension StateStore: EventOutbox {
                     """,
                 arguments: [target]
             ).map { row in
+                // Clamped: `attempts + 1` and waiting until `next_attempt` must not overflow.
                 OutboxItem(
-                    seq: row["seq"], target: row["endpoint"], eventID: row["event_id"], body: row["body"],
-                    attempts: row["attempts"], nextAttempt: row["next_attempt"])
+                    seq: row["seq"], target: target, eventID: row.stored("event_id") ?? "",
+                    body: row.stored("body") ?? "",
+                    attempts: min(max(row.stored("attempts", as: Int.self) ?? 0, 0), 1_000_000),
+                    nextAttempt: min(max(row.storedTime("next_attempt") ?? 0, 0), 1 << 48))
             }
         }
     }

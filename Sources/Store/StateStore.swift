@@ -13,14 +13,13 @@ public final class StateStore: @unchecked Sendable {
     public let path: String
     let database: DatabaseQueue
 
-    /// Opens (or creates) the store at `path`, creating missing parent folders.
+    /// Opens (or creates) the store at `path`, creating missing parent folders (mode 0700), and
+    /// tightens an existing file that group or others could read to 0600.
     public init(path: String) throws(StoreError) {
         self.path = path
         let url = URL(fileURLWithPath: path)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw StoreError(path: path, problem: "cannot create its folder: \(error.localizedDescription)")
+        if let problem = PrivateFiles.makeFolders(url.deletingLastPathComponent().path) {
+            throw StoreError(path: path, problem: "cannot create its folder: \(problem)")
         }
         // Create the file ourselves so that it is 0600 from its first byte; SQLite gives the -wal
         // and -shm files the same permissions as the database file.
@@ -28,7 +27,9 @@ public final class StateStore: @unchecked Sendable {
         guard descriptor >= 0 else {
             throw StoreError(path: path, problem: String(cString: strerror(errno)))
         }
+        PrivateFiles.tighten(descriptor)
         close(descriptor)
+        for suffix in ["-wal", "-shm"] { PrivateFiles.tighten(path: path + suffix) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
@@ -95,12 +96,17 @@ public final class StateStore: @unchecked Sendable {
     /// The states saved by the last run, for `EventEngine.restore`.
     public func fenceStates() throws -> [FenceStateRecord] {
         try database.read { db in
+            // A row that does not read back (wrong types, a time out of range) is left out: that
+            // fence starts fresh, as one whose geometry changed.
             try Row.fetchAll(db, sql: "SELECT * FROM fence_state WHERE inside = 1").compactMap { row in
-                guard let id = FenceID(storedJSON: row["fence_id"]) else { return nil }
-                let hash: Int64 = row["geometry_hash"]
+                guard let text = row.stored("fence_id", as: String.self), let id = FenceID(storedJSON: text),
+                      let hash = row.stored("geometry_hash", as: Int64.self),
+                      let enterTime = row.storedTime("enter_time"),
+                      let dwellFired = row.stored("dwell_fired", as: Bool.self)
+                else { return nil }
                 return FenceStateRecord(
                     fenceID: id, geometryHash: UInt64(bitPattern: hash), inside: true,
-                    enterTime: row["enter_time"], dwellFired: row["dwell_fired"])
+                    enterTime: enterTime, dwellFired: dwellFired)
             }
         }
     }

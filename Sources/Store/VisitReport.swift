@@ -40,16 +40,19 @@ extension StateStore {
         var byFence: [String: VisitReport.FenceVisits] = [:]
         var order: [String] = []
         for row in rows {
-            let id: String = row["fence_id"]
+            // Rows that do not read back are left out; durations are clamped to 0...10^9 s.
+            guard let id = row.stored("fence_id", as: String.self), let enter = row.storedTime("enter_time"),
+                  enter >= from, enter < to
+            else { continue }
+            let duration = min(max(row.stored("duration", as: Double.self) ?? 0, 0), 1e9)
             if byFence[id] == nil {
                 order.append(id)
                 byFence[id] = VisitReport.FenceVisits(
-                    fenceID: id, name: row["fence_name"], count: 0, totalSeconds: 0, perDay: Array(repeating: 0, count: days))
+                    fenceID: id, name: row.stored("fence_name"), count: 0, totalSeconds: 0, perDay: Array(repeating: 0, count: days))
             }
-            let enter: Int64 = row["enter_time"]
             let day = Int((enter - from) / dayMilliseconds)
             byFence[id]!.count += 1
-            byFence[id]!.totalSeconds += row["duration"]
+            byFence[id]!.totalSeconds += duration
             byFence[id]!.perDay[day] += 1
         }
         return VisitReport(year: year, month: month, daysInMonth: days, fences: order.map { byFence[$0]! })

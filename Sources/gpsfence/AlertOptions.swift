@@ -34,8 +34,7 @@ struct AlertOptions: ParsableArguments {
             throw ValidationError("--bell-on: unknown event type '\(error.name)'")
         }
         if bellOn != nil && !bell { throw ValidationError("--bell-on goes with --bell") }
-        if !(execTimeout > 0) { throw ValidationError("--exec-timeout must be more than 0 seconds") }
-        if execConcurrency < 1 { throw ValidationError("--exec-concurrency must be at least 1") }
+        if let problem = Limits.execTimeout(execTimeout) ?? Limits.execConcurrency(execConcurrency) { throw ValidationError(problem) }
         for url in webhook where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw ValidationError("--webhook \(url): not an http:// or https:// URL")
         }

@@ -1,6 +1,7 @@
 import Alerts
 import ArgumentParser
 import FenceRuntime
+import Geofence
 import Serial
 
 struct Doctor: ParsableCommand {
@@ -23,7 +24,10 @@ struct Doctor: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds autobaud listens at each rate.", visibility: .hidden))
     var autobaudWindow = 2.5
 
-    func validate() throws { _ = try parseBaud(baud) }
+    func validate() throws {
+        _ = try parseBaud(baud)
+        if let problem = Limits.autobaudWindow(autobaudWindow) { throw ValidationError(problem) }
+    }
 
     func run() throws {
         var doctor = DoctorJob(device: device)

@@ -1,6 +1,7 @@
 import Alerts
 import ArgumentParser
 import FenceRuntime
+import Geofence
 import Serial
 
 struct Record: ParsableCommand {
@@ -33,8 +34,7 @@ struct Record: ParsableCommand {
 
     func validate() throws {
         _ = try parseBaud(baud)
-        if let duration, duration <= 0 { throw ValidationError("--duration must be more than 0 seconds") }
-        guard autobaudWindow > 0 else { throw ValidationError("--autobaud-window must be more than 0") }
+        if let problem = duration.flatMap(Limits.recordDuration) ?? Limits.autobaudWindow(autobaudWindow) { throw ValidationError(problem) }
     }
 
     func run() throws {

@@ -2,6 +2,7 @@ import Alerts
 import Alerts
 import ArgumentParser
 import FenceRuntime
+import Geofence
 
 #if canImport(Glibc)
 import Glibc
@@ -45,9 +46,8 @@ struct Replay: ParsableCommand {
 
     func replaySpeed() throws -> Double? {
         if speed == "max" { return nil }
-        guard let value = Double(speed), value > 0, value.isFinite else {
-            throw ValidationError("--speed wants a positive number or 'max', not '\(speed)'")
-        }
+        guard let value = Double(speed) else { throw ValidationError("--speed wants a positive number or 'max', not '\(speed)'") }
+        if let problem = Limits.replaySpeed(value) { throw ValidationError(problem) }
         return value
     }
 

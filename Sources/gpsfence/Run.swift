@@ -2,6 +2,7 @@ import Alerts
 import Alerts
 import ArgumentParser
 import FenceRuntime
+import Geofence
 import Serial
 
 #if canImport(Glibc)
@@ -43,6 +44,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         _ = try parseBaud(baud)
+        if let problem = Limits.autobaudWindow(autobaudWindow) { throw ValidationError(problem) }
     }
 
     func run() throws {

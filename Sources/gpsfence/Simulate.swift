@@ -2,6 +2,7 @@ import Alerts
 import ArgumentParser
 import NMEA
 import FenceRuntime
+import Geofence
 import Serial
 
 struct Simulate: ParsableCommand {
@@ -51,8 +52,7 @@ struct Simulate: ParsableCommand {
         guard BaudRate(baud) != nil else {
             throw ValidationError("--baud \(baud) is not a rate termios supports (\(BaudRate.supported.map(String.init).joined(separator: ", ")))")
         }
-        guard rate > 0, rate <= 50 else { throw ValidationError("--rate must be more than 0 and at most 50 Hz") }
-        guard speed > 0 else { throw ValidationError("--speed must be more than 0 m/s") }
+        if let problem = Limits.simulateRate(rate) ?? Limits.simulateSpeed(speed) { throw ValidationError(problem) }
         if pty, device != nil { throw ValidationError("--pty and --device exclude each other") }
         if let start, parseISOTime(start) == nil { throw ValidationError("--start wants an ISO 8601 time, not '\(start)'") }
     }

@@ -75,11 +75,40 @@ import Testing
 
     @Test func badSettings() {
         #expect(loadError(collection(circleFeature(id: "1", lon: 1, lat: 2, radius: 5, extra: ",\"dwell\":-1")))
-            == "f.geojson: feature 0 (id 1): dwell '-1' must be a non-negative number of seconds")
+            == "f.geojson: feature 0 (id 1): property dwell must be 0 to 1000000000 seconds, not -1")
         #expect(loadError(collection(circleFeature(id: "1", lon: 1, lat: 2, radius: 5, extra: ",\"notify\":[\"enter\",\"boom\"]")))?
             .hasPrefix("f.geojson: feature 0 (id 1): notify: unknown event type 'boom'") == true)
         #expect(loadError(collection(circleFeature(id: "{}", lon: 1, lat: 2, radius: 5)))
             == "f.geojson: feature 0: id must be a string or a number, not {}")
+    }
+
+    /// Issue 15: valid JSON numbers too big for the engine (1e16 s of dwell is 1e19 ms, past Int64)
+    /// are refused at the door with file, feature and property, never passed on to trap later.
+    @Test func hugeNumbersAreRefusedWithTheirProperty() {
+        for (key, value, unit, max) in [
+            ("dwell", "1e16", "seconds", "1000000000"), ("dwell", "1e300", "seconds", "1000000000"),
+            ("hysteresis", "1e300", "metres", "20015115"), ("approach", "1e19", "metres", "20015115"),
+        ] {
+            let shown = Double(value)!.description
+            #expect(loadError(collection(circleFeature(id: "\"k\"", lon: 1, lat: 2, radius: 5, extra: ",\"\(key)\":\(value)")))
+                == "f.geojson: feature 0 (id \"k\"): property \(key) must be 0 to \(max) \(unit), not \(shown)")
+        }
+        // 1e400 overflows a Double to infinity while parsing: refused all the same.
+        #expect(loadError(collection(circleFeature(id: "1", lon: 1, lat: 2, radius: 5, extra: ",\"dwell\":1e400")))
+            == "f.geojson: feature 0 (id 1): property dwell must be 0 to 1000000000 seconds, not inf")
+        // The largest values accepted load.
+        #expect(loadError(collection(circleFeature(id: "1", lon: 1, lat: 2, radius: 20015115,
+                                                   extra: ",\"dwell\":1e9,\"approach\":20015115"))) == nil)
+        for radius in ["1e19", "1e300", "20015116"] {
+            let shown = radius == "20015116" ? "20015116" : Double(radius)!.description
+            #expect(loadError(collection(circleFeature(id: "\"r\"", lon: 7, lat: 45, radius: Double(radius)!)))
+                == "f.geojson: feature 0 (id \"r\"): radius \(shown) must be at most 20015115 metres (half the Earth's circumference)")
+        }
+        let header = "id,name,lat,lon,radius_m\n"
+        #expect(loadError(header + "7,A,1,3,1e300\n", csv: true, file: "f.csv")
+            == "f.csv: feature 0 (id 7): line 2: radius 1e+300 must be at most 20015115 metres (half the Earth's circumference)")
+        #expect(loadError(header + "7,A,1,3,inf\n", csv: true, file: "f.csv")
+            == "f.csv: feature 0 (id 7): line 2: radius inf must be a positive number of metres")
     }
 
     @Test func notAFeatureCollection() {
@@ -104,5 +133,24 @@ extension String {
     func replacingFirst(_ target: String, with replacement: String) -> String {
         guard let r = range(of: target) else { return self }
         return replacingCharacters(in: r, with: replacement)
+    }
+}
+
+/// Found by the fence fuzzer (issue 15): a quoted CSV id "\r\n 2" was taken for the JSON number 2
+/// and went into event JSON as it was, raw CR LF included, splitting the event's line.
+@Suite struct CSVIDRegressionTests {
+    @Test func idWithLineBreaksIsNoNumberAndEscapedInJSON() throws {
+        let set = try FenceSet.parse("id,name,lat,lon,radius_m\n\"\r\n 2\",A,45,7,100\n\" 3\",B,46,7,100\n\"4\r\n\",C,47,7,100\n",
+                                     file: "f.csv", csv: true)
+        // Trimmed at both ends, CR LF included: plain numbers.
+        #expect(set.ids.map(\.json) == ["2", "3", "4"])
+        let inner = try FenceSet.parse("id,name,lat,lon,radius_m\n\"2\r\n5\",A,45,7,100\n", file: "f.csv", csv: true)
+        #expect(inner.ids.map(\.json) == ["\"2\\r\\n5\""])
+    }
+
+    /// Issue 15, item 3: messages quote the file; its controls (ESC, C1) are shown as '?'.
+    @Test func messagesQuoteTheFileWithoutControls() {
+        #expect(loadError("id,name,lat,lon,radius_m\n7,A,\u{1B}[2J\u{9B}1m,3,10\n", csv: true, file: "f.csv")
+            == "f.csv: feature 0 (id 7): line 2: lat '?[2J?1m' is not a number")
     }
 }

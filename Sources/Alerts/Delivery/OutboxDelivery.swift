@@ -75,10 +75,16 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     /// Undelivered events stay in the outbox (the job that owns it says how many).
     public func finish() {
         if drainsOnFinish, thread != nil { drain(timeout: policy.drainTimeout) }
-        stop()
+        stopThread()
     }
 
+    /// The end of a live run: stop after the current attempt (the rest waits in the outbox). A
+    /// replay keeps delivering until `finish` has drained its queue.
     public func stop() {
+        if !drainsOnFinish { stopThread() }
+    }
+
+    private func stopThread() {
         running.store(false, ordering: .relaxed)
         wakeUp.signal()
         while thread?.isFinished == false { usleep(1000) }

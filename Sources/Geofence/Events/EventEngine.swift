@@ -97,7 +97,7 @@ public final class EventEngine {
             lost = false
             pending.append(GeofenceEvent(kind: .fixAcquired, time: time, location: location))
         }
-        if let interval = settings.heartbeat, lastHeartbeat.map({ now - $0 >= Int64(interval * 1000) }) ?? true {
+        if let interval = settings.heartbeat, lastHeartbeat.map({ now - $0 >= Limits.milliseconds(interval) }) ?? true {
             lastHeartbeat = now
             var heartbeat = GeofenceEvent(kind: .heartbeat, time: time, location: location)
             heartbeat.fences = insideList.map(Int.init)
@@ -114,7 +114,7 @@ public final class EventEngine {
     public func tick(_ time: UTCTime, _ emit: (GeofenceEvent) throws -> Void) rethrows {
         try startIfNeeded(time, emit)
         guard !lost, let last = lastUsableTime,
-              time.millisecondsSinceEpoch - last >= Int64(settings.stale * 1000)
+              time.millisecondsSinceEpoch - last >= Limits.milliseconds(settings.stale)
         else { return }
         lost = true
         try emit(GeofenceEvent(kind: .fixLost, time: time, location: previous.map(GeofenceEvent.Location.init)))
@@ -190,7 +190,7 @@ public final class EventEngine {
             }
             nextInsideList.append(stored)
             let dwell = fenceSettings.dwell ?? settings.dwell
-            if !dwellFired[fence], now - enterTime[fence] >= Int64(dwell * 1000) {
+            if !dwellFired[fence], now - enterTime[fence] >= Limits.milliseconds(dwell) {
                 dwellFired[fence] = true
                 var event = GeofenceEvent(kind: .dwell, time: time, fence: fence, location: location)
                 event.enterTime = UTCTime(millisecondsSinceEpoch: enterTime[fence])

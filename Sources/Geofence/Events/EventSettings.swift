@@ -25,15 +25,18 @@ public struct EventSettings: Sendable, Equatable {
 
     public init() {}
 
-    /// Checks the values a user can set; nil when they make sense, else what is wrong.
+    /// Checks the values a user can set; nil when they make sense, else what is wrong (naming the
+    /// option). Upper bounds too (`Limits`): `--dwell 1e300` or `inf` must be a message, not an
+    /// overflow trap when the engine turns seconds into milliseconds.
     public var problem: String? {
-        if !(dwell >= 0) { return "--dwell must be 0 or more seconds" }
-        if !(hysteresis >= 0) { return "--hysteresis must be 0 or more metres" }
-        if exitConfirm < 1 { return "--exit-confirm must be at least 1" }
-        if !(maxAccuracy > 0) { return "--max-accuracy must be more than 0 metres" }
-        if !(stale > 0) { return "--stale must be more than 0 seconds" }
-        if let approach, !(approach > 0) { return "--approach must be more than 0 metres" }
-        if let heartbeat, !(heartbeat > 0) { return "--heartbeat must be more than 0 seconds" }
-        return nil
+        Limits.seconds("--dwell", dwell, allowsZero: true)
+            ?? Limits.metres("--hysteresis", hysteresis, allowsZero: true)
+            ?? Limits.count("--exit-confirm", exitConfirm, 1...Limits.maxExitConfirm)
+            ?? Limits.metres("--max-accuracy", maxAccuracy)
+            ?? Limits.metres("accuracy cap", accuracyCap, allowsZero: true)
+            ?? Limits.seconds("--stale", stale)
+            ?? approach.flatMap { Limits.metres("--approach", $0) }
+            ?? heartbeat.flatMap { Limits.seconds("--heartbeat", $0) }
+            ?? Limits.problem("minimum approach speed", minimumApproachSpeed, .zero, max: 1e9, unit: "m/s")
     }
 }

@@ -3,6 +3,9 @@
 /// `$GPGGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,h.h,a.a,M,g.g,M,age,sta*hh`
 public struct GGA: Equatable, Sendable {
     public var time: TimeOfDay?
+    /// The time field is there but is no time of day (`999999.00`, `120003.00x`): the sentence
+    /// belongs to no epoch, and fix assembly drops it whole.
+    public var timeIsInvalid = false
     public var latitude: Double?
     public var longitude: Double?
     /// 0 no fix, 1 GPS, 2 DGPS, 3 PPS, 4 RTK fixed, 5 RTK float, 6 dead reckoning, 7 manual, 8 simulator.
@@ -31,6 +34,7 @@ public struct GGA: Equatable, Sendable {
 
     public init(_ f: borrowing Fields) {
         time = f.timeOfDay(1)
+        if time == nil { timeIsInvalid = !f.isEmpty(1) }
         latitude = f.latitude(2, 3)
         longitude = f.longitude(4, 5)
         quality = f.integer(6)

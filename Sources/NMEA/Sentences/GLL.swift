@@ -5,6 +5,9 @@ public struct GLL: Equatable, Sendable {
     public var latitude: Double?
     public var longitude: Double?
     public var time: TimeOfDay?
+    /// The time field is there but is no time of day (`999999.00`, `120003.00x`): the sentence
+    /// belongs to no epoch, and fix assembly drops it whole.
+    public var timeIsInvalid = false
     public var status: UInt8?
     public var mode: UInt8?
 
@@ -12,6 +15,7 @@ public struct GLL: Equatable, Sendable {
         latitude = f.latitude(1, 2)
         longitude = f.longitude(3, 4)
         time = f.timeOfDay(5)
+        if time == nil { timeIsInvalid = !f.isEmpty(5) }
         status = f.character(6)
         mode = f.character(7)
     }

@@ -4,6 +4,9 @@
 /// `$GNGNS,hhmmss.ss,llll.ll,a,yyyyy.yy,a,mmmm,nn,h.h,a.a,g.g,age,sta[,s]*hh`
 public struct GNS: Equatable, Sendable {
     public var time: TimeOfDay?
+    /// The time field is there but is no time of day (`999999.00`, `120003.00x`): the sentence
+    /// belongs to no epoch, and fix assembly drops it whole.
+    public var timeIsInvalid = false
     public var latitude: Double?
     public var longitude: Double?
     /// Whether any constellation reports a fix (a mode character other than `N`).
@@ -16,6 +19,7 @@ public struct GNS: Equatable, Sendable {
 
     public init(_ f: borrowing Fields) {
         time = f.timeOfDay(1)
+        if time == nil { timeIsInvalid = !f.isEmpty(1) }
         latitude = f.latitude(2, 3)
         longitude = f.longitude(4, 5)
         hasFix = f[6].contains { $0 != 0x4E }

@@ -3,6 +3,9 @@
 /// `$GPGST,hhmmss.ss,rms,smaj,smin,orient,lat,lon,alt*hh`
 public struct GST: Equatable, Sendable {
     public var time: TimeOfDay?
+    /// The time field is there but is no time of day (`999999.00`, `120003.00x`): the sentence
+    /// belongs to no epoch, and fix assembly drops it whole.
+    public var timeIsInvalid = false
     public var rangeRMS: Double?
     public var semiMajor: Double?
     public var semiMinor: Double?
@@ -14,6 +17,7 @@ public struct GST: Equatable, Sendable {
 
     public init(_ f: borrowing Fields) {
         time = f.timeOfDay(1)
+        if time == nil { timeIsInvalid = !f.isEmpty(1) }
         rangeRMS = f.decimal(2)
         semiMajor = f.decimal(3)
         semiMinor = f.decimal(4)

@@ -4,6 +4,9 @@
 /// mode indicator, 4.1 the navigational status.
 public struct RMC: Equatable, Sendable {
     public var time: TimeOfDay?
+    /// The time field is there but is no time of day (`999999.00`, `120003.00x`): the sentence
+    /// belongs to no epoch, and fix assembly drops it whole.
+    public var timeIsInvalid = false
     /// `A` valid, `V` warning (no usable position).
     public var status: UInt8?
     public var latitude: Double?
@@ -22,6 +25,7 @@ public struct RMC: Equatable, Sendable {
 
     public init(_ f: borrowing Fields) {
         time = f.timeOfDay(1)
+        if time == nil { timeIsInvalid = !f.isEmpty(1) }
         status = f.character(2)
         latitude = f.latitude(3, 4)
         longitude = f.longitude(5, 6)

@@ -3,6 +3,9 @@
 /// `$GPZDA,hhmmss.ss,dd,mm,yyyy,zh,zm*hh`
 public struct ZDA: Equatable, Sendable {
     public var time: TimeOfDay?
+    /// The time field is there but is no time of day (`999999.00`, `120003.00x`): the sentence
+    /// belongs to no epoch, and fix assembly drops it whole.
+    public var timeIsInvalid = false
     public var day: Int?
     public var month: Int?
     public var year: Int?
@@ -11,6 +14,7 @@ public struct ZDA: Equatable, Sendable {
 
     public init(_ f: borrowing Fields) {
         time = f.timeOfDay(1)
+        if time == nil { timeIsInvalid = !f.isEmpty(1) }
         day = f.integer(2)
         month = f.integer(3)
         year = f.integer(4)

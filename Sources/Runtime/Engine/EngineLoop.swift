@@ -86,6 +86,12 @@ public final class EngineLoop {
             closed.store(true, ordering: .relaxed)
             source.stop()
             _ = readerDone.wait(timeout: .now() + 5)
+            // Sinks with background work (hooks) end first, within their timeout: what they report
+            // (killed, not run) still becomes `error` events, committed and shown by the other
+            // sinks, before any sink finishes.
+            for sink in sinks { sink.stop() }
+            for message in reports.take() { error(message) }
+            try? flush()
             for sink in sinks { sink.finish() }
         }
 

@@ -1,3 +1,4 @@
+import Geofence
 import NMEA
 
 /// Samples a track at the receiver's rate: the positions a receiver moving along it would report.
@@ -17,7 +18,7 @@ public enum TrackPlayer {
         return walked(points, rate: rate, speed: speed, start: start)
     }
 
-    static func centiseconds(_ milliseconds: Double) -> Int64 { Int64((milliseconds / 10).rounded()) * 10 }
+    static func centiseconds(_ milliseconds: Double) -> Int64 { Limits.milliseconds((milliseconds / 10).rounded() / 1000) * 10 }
 
     static func walked(_ points: [RoutePoint], rate: Double, speed: Double, start: UTCTime) -> [SimulatedFix] {
         let startMilliseconds = centiseconds(Double(start.millisecondsSinceEpoch))

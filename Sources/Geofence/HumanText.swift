@@ -1,0 +1,46 @@
+/// Fence data (names, ids, properties) comes from files and may hold terminal controls. Wherever it
+/// meets a human line (the console sink, notifications, `check`, `visits`) it goes through here, so
+/// that a fence file cannot drive the user's terminal: C0 controls (ESC, BEL, CR...), DEL and the
+/// C1 controls U+0080-U+009F (U+009B is a one-character CSI in many terminals; U+009D an OSC) are
+/// shown as `?`.
+public enum HumanText {
+    /// Whether `scalar` is a control character a terminal may act on.
+    @inline(__always)
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// `text` with every control character shown as `?`.
+    public static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
+    }
+
+    /// `text` as a quoted JSON string for human output (`check`): JSON's escapes, plus `\u007f` to
+    /// `\u009f` escaped too (JSON allows them raw, a terminal does not).
+    public static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where isControl(scalar):
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// A fence id as JSON for human output: numbers as written, strings through `quoted`.
+    public static func json(_ id: FenceID) -> String {
+        switch id {
+        case .number(let text): text
+        case .string(let text): quoted(text)
+        }
+    }
+}

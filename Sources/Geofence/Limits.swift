@@ -1,0 +1,118 @@
+/// The ranges every number from outside (fence files, command-line options, the state file) is
+/// checked against where it enters. Valid JSON and valid options can carry 1e300 or `inf`; Swift
+/// traps on a Double -> Int conversion out of range, and on Int64 overflow, so a value that is not
+/// refused at the door becomes a crash (SIGILL) deep inside. Past these checks, durations in
+/// milliseconds stay below 2^40 and times below 2^48, far from Int64's 2^63.
+public enum Limits {
+    /// The longest duration any setting takes: 10^9 s, about 31.7 years.
+    public static let maxSeconds = 1e9
+    /// The longest distance any setting takes: half the Earth's circumference on the SPEC §5 sphere
+    /// (π × 6,371,008.8 m, rounded up): a circle of this radius already covers the whole Earth.
+    public static let maxMetres = (Double.pi * Geodesy.earthRadius).rounded(.up)
+    /// The most consecutive fixes `exit` can wait for (the engine counts them in a byte).
+    public static let maxExitConfirm = 255
+
+    /// How a range's lower end is meant.
+    public enum Lower: Sendable {
+        /// 0 is allowed.
+        case zero
+        /// More than 0 (0 itself is refused).
+        case aboveZero
+        /// At least this value.
+        case atLeast(Double)
+    }
+
+    /// nil when `value` is a finite number in the range, else a sentence naming `name`, the range
+    /// and the value: `--dwell must be 0 to 1000000000 seconds, not 1e+300`.
+    public static func problem(_ name: String, _ value: Double, _ lower: Lower, max: Double, unit: String) -> String? {
+        let within: Bool
+        let range: String
+        switch lower {
+        case .zero:
+            within = value >= 0 && value <= max
+            range = "0 to \(number(max)) \(unit)"
+        case .aboveZero:
+            within = value > 0 && value <= max
+            range = "more than 0 and at most \(number(max)) \(unit)"
+        case .atLeast(let minimum):
+            within = value >= minimum && value <= max
+            range = "\(number(minimum)) to \(number(max)) \(unit)"
+        }
+        // `>=`/`<=` are false for NaN, and `inf` is above any max: both are refused here.
+        return within ? nil : "\(name) must be \(range), not \(number(value))"
+    }
+
+    /// A duration setting: 0 (or more than 0) up to `maxSeconds`.
+    public static func seconds(_ name: String, _ value: Double, allowsZero: Bool = false) -> String? {
+        problem(name, value, allowsZero ? .zero : .aboveZero, max: maxSeconds, unit: "seconds")
+    }
+
+    /// A distance setting: 0 (or more than 0) up to `maxMetres`.
+    public static func metres(_ name: String, _ value: Double, allowsZero: Bool = false) -> String? {
+        problem(name, value, allowsZero ? .zero : .aboveZero, max: maxMetres, unit: "metres")
+    }
+
+    /// An integer setting in `range`.
+    public static func count(_ name: String, _ value: Int, _ range: ClosedRange<Int>) -> String? {
+        range.contains(value) ? nil : "\(name) must be \(range.lowerBound) to \(range.upperBound), not \(value)"
+    }
+
+    /// Seconds as milliseconds, clamped to ±2^53 (NaN as 0): never traps, and leaves room for
+    /// the arithmetic that follows (`now - last >= interval`). Checked settings never reach the clamp.
+    public static func milliseconds(_ seconds: Double) -> Int64 {
+        let value = (seconds * 1000).rounded(.towardZero)
+        guard value == value else { return 0 }
+        let bound = 9_007_199_254_740_992.0  // 2^53
+        return Int64(Swift.min(Swift.max(value, -bound), bound))
+    }
+
+    /// A Double as an Int, clamped to ±2^53 (NaN as 0), for display and counting code that must
+    /// not trap whatever arithmetic produced the value.
+    public static func int(_ value: Double) -> Int {
+        guard value == value else { return 0 }
+        let bound = 9_007_199_254_740_992.0
+        return Int(Swift.min(Swift.max(value, -bound), bound))
+    }
+
+    /// A number as people read it: integers without a fraction, others in Swift's shortest form.
+    static func number(_ value: Double) -> String {
+        if value.isFinite && value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}
+
+/// The ranges of the command-line options that are not event settings (those are in
+/// `EventSettings.problem`). Each returns nil for a good value, else the message naming the option.
+/// The CLI only calls these; the bounds live here, next to the reasons for them.
+extension Limits {
+    /// `replay --speed X`: 1/1000 to a million times real time. 1e-300 would make the wait before
+    /// a fix overflow the nanosecond clock.
+    public static func replaySpeed(_ value: Double) -> String? {
+        problem("--speed", value, .atLeast(0.001), max: 1e6, unit: "times real time")
+    }
+
+    /// `simulate --rate HZ`: one epoch per 1000 s at the slowest (the period in milliseconds is an
+    /// integer), 50 Hz at the fastest (what receivers do).
+    public static func simulateRate(_ value: Double) -> String? {
+        problem("--rate", value, .atLeast(0.001), max: 50, unit: "Hz")
+    }
+
+    /// `simulate --speed M/S` along a route without times.
+    public static func simulateSpeed(_ value: Double) -> String? {
+        problem("--speed", value, .atLeast(0.001), max: 1e6, unit: "m/s")
+    }
+
+    /// `record --duration S`.
+    public static func recordDuration(_ value: Double) -> String? { seconds("--duration", value) }
+
+    /// `--autobaud-window S`: how long autobaud listens at each rate.
+    public static func autobaudWindow(_ value: Double) -> String? {
+        problem("--autobaud-window", value, .aboveZero, max: 3600, unit: "seconds")
+    }
+
+    /// `--exec-timeout S`.
+    public static func execTimeout(_ value: Double) -> String? { seconds("--exec-timeout", value) }
+
+    /// `--exec-concurrency N`: each running hook holds a thread.
+    public static func execConcurrency(_ value: Int) -> String? { count("--exec-concurrency", value, 1...256) }
+}

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The state file records where someone has been (SPEC §8): it and the folders made for it are
+/// private to the user whatever the umask (issue 15: under `umask 000`, `FileManager` made the
+/// folders 0777).
+enum PrivateFiles {
+    /// `mkdir -p` with mode 0700 for every folder it creates (a umask can only take bits away, so
+    /// they are 0700 or stricter); folders that exist are left as they are. Nil on success, else
+    /// what failed. The corresponding C function is `mkdir`.
+    static func makeFolders(_ path: String) -> String? {
+        guard !path.isEmpty else { return nil }
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+                return "\(prefix): \(String(cString: strerror(errno)))"
+            }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return "\(path) is not a folder" }
+        return nil
+    }
+
+    /// An open file that group or others may read or write becomes 0600. Fails quietly when we do
+    /// not own it (then it was not ours to make private). The corresponding C function is `fchmod`.
+    static func tighten(_ descriptor: Int32) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & 0o077 != 0 else { return }
+        _ = fchmod(descriptor, 0o600)
+    }
+
+    /// `tighten` for a file that may not exist (the -wal and -shm files of an earlier run).
+    static func tighten(path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return }
+        tighten(descriptor)
+        close(descriptor)
+    }
+}
