@@ -86,11 +86,11 @@ public struct DecodeJob {
 extension DecodeJob {
     /// Hands a capture over in chunks like `CaptureInput.read`, but a regular file is mapped
     /// instead of read: `read(2)` copying 50 MB was a tenth of `decode`'s time. Pages already
-    /// decoded are released every 32 MB, so a capture of gigabytes never stays resident.
+    /// decoded are released every 8 MB, so a capture of gigabytes never stays resident.
     static func readMapped(_ descriptor: FileDescriptor, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         var st = stat()
         guard fstat(descriptor.rawValue, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0,
-            let mapped = mmap(nil, Int(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor.rawValue, 0),
+            let mapped = mmap(nil, Int(st.st_size), PROT_READ, MAP_PRIVATE, descriptor.rawValue, 0),
             mapped != MAP_FAILED
         else {
             return try CaptureInput.read(descriptor, body)
@@ -105,7 +105,7 @@ extension DecodeJob {
             let n = min(chunk, size - offset)
             try body(UnsafeRawBufferPointer(start: mapped + offset, count: n))
             offset += n
-            if offset - released >= 32 << 20 {
+            if offset - released >= 8 << 20 {
                 _ = madvise(mapped + released, offset - released, MADV_DONTNEED)
                 released = offset
             }
