@@ -73,46 +73,53 @@ public struct SimulateJob: Sendable {
     /// What one play sent and what did not fit the line.
     public struct PlayCounts: Sendable, Equatable {
         public var sent = 0
-        /// Sentences dropped because the epoch's bytes did not fit the line in the epoch's interval.
+        public var sentBytes = 0
+        /// Sentences dropped because the transmit buffer was full (the line is too slow for the rate).
         public var dropped = 0
     }
 
+    /// The receiver's UART transmit buffer, in bytes, at least (it holds two whole epochs of the
+    /// route, whatever their size): what may wait for the line before sentences are dropped. At
+    /// 9600 baud 1 kB drains in about a second, so a receiver's output is never more than that
+    /// behind its clock.
+    public static let transmitBuffer = 1024.0
+
     /// Plays until the route ends (or forever with `loop`) or `shouldStop` says so.
     ///
-    /// The receiver keeps its clock, as a real one does: each epoch starts on time, and the
-    /// sentences that would not leave the UART before the next epoch is due are dropped (a full
-    /// transmit buffer), counted in `counts`. Earlier sentences of an epoch go first, so a slow line
-    /// still carries RMC and the position of every epoch while GSV falls away.
+    /// The receiver keeps its clock, as a real one does: each epoch starts on time, and its
+    /// sentences go into a transmit buffer (`transmitBuffer`, or one epoch) that the line drains at the
+    /// baud rate; a sentence that does not fit in the buffer is dropped (counted in the result).
+    /// A line fast enough for the rate never drops anything: the buffer only absorbs an epoch that
+    /// comes early (a route's last point) or a line a little slower than the epochs.
     @discardableResult
-    public func run(wire: SimulatedWire, now: () -> UTCTime, shouldStop: () -> Bool,
-                    onDrop: (PlayCounts) -> Void = { _ in }) throws(SerialError) -> PlayCounts {
+    public func run(wire: SimulatedWire, now: () -> UTCTime, shouldStop: () -> Bool) throws(SerialError) -> PlayCounts {
         var counts = PlayCounts()
         var pass = 0
         var due = monotonicSeconds()
         let origin = now()  // once: later passes are shifted from the same start
         let bytesPerSecond = wire.rate.bytesPerSecond
+        var queued = 0.0  // bytes in the modelled transmit buffer when the epoch starts
+        var previousInterval = 0.0
         repeat {
-            for epoch in epochs(pass: pass, now: origin) {
+            let played = epochs(pass: pass, now: origin)
+            let buffer = played.reduce(Self.transmitBuffer) { max($0, 2 * Double($1.lines.reduce(0) { $0 + $1.count })) }
+            for epoch in played {
                 while monotonicSeconds() < due {
                     if shouldStop() { return counts }
                     sleepSeconds(min(0.05, due - monotonicSeconds()))
                 }
-                let budget = epoch.interval > 0 ? epoch.interval * bytesPerSecond : Double.infinity
-                var used = 0.0
-                var droppedHere = 0
+                queued = max(0, queued - previousInterval * bytesPerSecond)
+                previousInterval = epoch.interval
                 for line in epoch.lines {
                     if shouldStop() { return counts }
-                    if used + Double(line.count) > budget {
-                        droppedHere += 1
+                    if queued + Double(line.count) > buffer {
+                        counts.dropped += 1
                         continue
                     }
-                    used += Double(line.count)
+                    queued += Double(line.count)
                     try wire.send(line)
                     counts.sent += 1
-                }
-                if droppedHere > 0 {
-                    counts.dropped += droppedHere
-                    onDrop(counts)
+                    counts.sentBytes += line.count
                 }
                 due += epoch.interval
                 // A machine too busy to keep up (not the line: that is handled above) catches up
