@@ -19,7 +19,9 @@ let package = Package(
     ],
     targets: [
         // bytes -> sentences -> typed sentences -> fixes. No I/O, no Foundation.
-        .target(name: "NMEA"),
+        // The one JSON writer (byte buffer, escaping, number formatting). No Foundation, no dependencies.
+        .target(name: "JSONOutput", path: "Sources/JSON"),
+        .target(name: "NMEA", dependencies: ["JSONOutput"]),
         .systemLibrary(
             name: "CUdev",
             pkgConfig: "libudev",
@@ -29,12 +31,12 @@ let package = Package(
         .target(
             name: "Serial",
             dependencies: [
-                "NMEA", "CUdev",
+                "NMEA", "CUdev", "JSONOutput",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // fences, file formats, spatial index, SIMD containment, event state machine.
-        .target(name: "Geofence", dependencies: ["NMEA"]),
+        .target(name: "Geofence", dependencies: ["NMEA", "JSONOutput"]),
         // event sinks.
         .target(
             name: "Alerts",
@@ -65,7 +67,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA", "JSONOutput"]),
         .testTarget(name: "GeofenceTests", dependencies: ["Geofence", "NMEA"], exclude: ["Fixtures"]),
         .testTarget(name: "RuntimeTests", dependencies: ["FenceRuntime", "NMEA", "Store", "Alerts", "Geofence"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA"]),

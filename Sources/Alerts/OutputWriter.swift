@@ -27,6 +27,21 @@ public final class OutputWriter: Sendable {
         }
     }
 
+    /// Bytes that are already whole lines (a block of JSON Lines), appended as they are; large
+    /// blocks go straight to the descriptor after what is buffered.
+    public func write(bytes: UnsafeRawBufferPointer) {
+        buffer.withLock { buffer in
+            if buffer.count + bytes.count > flushThreshold {
+                write(&buffer)
+                if bytes.count > flushThreshold {
+                    _ = try? descriptor.writeAll(bytes)
+                    return
+                }
+            }
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
     public func flush() {
         buffer.withLock { write(&$0) }
     }

@@ -1,3 +1,4 @@
+import JSONOutput
 /// Reads circle fences from CSV: a header line `id,name,lat,lon,radius_m`, then one circle per
 /// line. Fields may be quoted ("a, b" with "" for a quote). An empty id means the row's index.
 /// Ids that are JSON numbers (e.g. `17`) are numbers, anything else is a string.
@@ -49,7 +50,14 @@ struct CSVLoader {
             }
             let lat = try number(2, "lat"), lon = try number(3, "lon"), radius = try number(4, "radius_m")
             let name = fields[1].trimmingSpaces
-            let props = "{\"name\":" + JSONText.quoted(name) + ",\"radius\":" + formatJSONNumber(radius) + "}"
+            let json = JSONBuffer(capacity: 64 + name.utf8.count)
+            json.beginObject()
+            json.key("name")
+            json.value(name)
+            json.key("radius")
+            json.value(radius, decimals: JSONPrecision.metres)
+            json.endObject()
+            let props = json.string
             do {
                 try builder.addCircle(id: id, name: name.isEmpty ? nil : name, settings: FenceSettings(),
                                       properties: Array(props.utf8), CircleShape(lat: lat, lon: lon, radius: radius))
@@ -130,8 +138,3 @@ func isJSONNumber(_ s: String) -> Bool {
     }
 }
 
-/// A double as JSON (shortest round-trip form; integers without a fraction).
-func formatJSONNumber(_ v: Double) -> String {
-    if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
-    return "\(v)"
-}

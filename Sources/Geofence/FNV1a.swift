@@ -1,3 +1,5 @@
+import JSONOutput
+
 /// 64-bit FNV-1a: event ids (SPEC §6, stable across runs) and geometry hashes (same id and
 /// geometry keep their state across reloads and restarts). Both are stored, so the function must
 /// never change.
@@ -24,8 +26,5 @@ struct FNV1a {
         add(byte: 0xff)
     }
 
-    var hex: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
+    var hex: String { Hex.string(value, digits: 16) }
 }

@@ -22,6 +22,23 @@ final class FrozenArray<Element>: @unchecked Sendable {
         }
     }
 
+    /// Takes over memory from `malloc`/`realloc` (a `GrowableBuffer`), without copying it; big runs
+    /// are marked for transparent huge pages where they are 2 MB-aligned inside.
+    init(adopting base: UnsafeMutablePointer<Element>, count: Int) {
+        self.base = base
+        self.count = count
+        huge = true  // freed with free()
+        #if os(Linux)
+        let bytes = count * MemoryLayout<Element>.stride
+        if bytes >= 4 << 20 {
+            let hugePage = 2 << 20
+            let start = (Int(bitPattern: base) + hugePage - 1) & ~(hugePage - 1)
+            let end = (Int(bitPattern: base) + bytes) & ~(hugePage - 1)
+            if end > start { _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE) }
+        }
+        #endif
+    }
+
     init(repeating value: Element, count: Int) {
         self.count = count
         (base, huge) = Self.allocate(count)

@@ -42,34 +42,20 @@ struct GeoJSONLoader {
 
     mutating func load() throws(FenceLoadError) -> FenceSetBuilder {
         do {
-            try scanner.expect(0x7B, "a GeoJSON FeatureCollection object '{'")
-            var type: String?
-            var sawFeatures = false
-            if !scanner.consume(0x7D) {
-                repeat {
-                    let key = try scanner.stringSpan()
-                    try scanner.expect(0x3A, "':'")
-                    if scanner.spanEquals(key, "type") {
-                        type = try scanner.string(scanner.stringSpan())
-                        if type != "FeatureCollection" {
-                            throw FenceLoadError(file: file, problem: "top-level type is '\(type!)', want 'FeatureCollection'")
-                        }
-                    } else if scanner.spanEquals(key, "features") {
-                        sawFeatures = true
-                        try features()
-                    } else {
-                        try scanner.skipValue()
-                    }
-                } while try scanner.next(close: 0x7D)
+            // RFC 7946 allows a fence file to be one FeatureCollection, one Feature, or one bare
+            // geometry; the top-level "type" says which (docs/fences.md).
+            switch topLevelType() {
+            case "Feature":
+                try feature(bare: false)
+                featureIndex += 1
+            case "Polygon", "MultiPolygon", "Point":
+                try feature(bare: true)
+                featureIndex += 1
+            default:
+                try featureCollection()
             }
             if scanner.peek() != 0 {
-                throw JSONSyntaxError(offset: scanner.pos, problem: "unexpected data after the FeatureCollection")
-            }
-            if type == nil {
-                throw FenceLoadError(file: file, problem: "not a GeoJSON FeatureCollection (no \"type\")")
-            }
-            if !sawFeatures {
-                throw FenceLoadError(file: file, problem: "FeatureCollection has no \"features\" array")
+                throw JSONSyntaxError(offset: scanner.pos, problem: "unexpected data after the top-level object")
             }
         } catch let e as JSONSyntaxError {
             throw syntaxError(e, inFeature: false, id: nil)
@@ -79,6 +65,63 @@ struct GeoJSONLoader {
             throw FenceLoadError(file: file, problem: "\(error)")
         }
         return builder
+    }
+
+    /// The top-level object's "type", found without parsing anything else (other members are
+    /// skipped); the scanner is put back where it was. Nil when there is none or the text is not
+    /// JSON: the FeatureCollection path then reports the problem with its position.
+    mutating func topLevelType() -> String? {
+        scanner.skipWhitespace()
+        let start = scanner.pos
+        defer { scanner.pos = start }
+        do {
+            try scanner.expect(0x7B, "'{'")
+            if scanner.consume(0x7D) { return nil }
+            repeat {
+                let key = try scanner.stringSpan()
+                try scanner.expect(0x3A, "':'")
+                if scanner.spanEquals(key, "type") {
+                    guard scanner.peek() == 0x22 else { return nil }
+                    return try scanner.string(scanner.stringSpan())
+                }
+                try scanner.skipValue()
+            } while try scanner.next(close: 0x7D)
+        } catch {
+            return nil
+        }
+        return nil
+    }
+
+    mutating func featureCollection() throws {
+        try scanner.expect(0x7B, "a GeoJSON object '{'")
+        var type: String?
+        var sawFeatures = false
+        if !scanner.consume(0x7D) {
+            repeat {
+                let key = try scanner.stringSpan()
+                try scanner.expect(0x3A, "':'")
+                if scanner.spanEquals(key, "type") {
+                    type = try scanner.string(scanner.stringSpan())
+                    if type != "FeatureCollection" {
+                        throw FenceLoadError(
+                            file: file,
+                            problem: "top-level type is '\(type!)', want 'FeatureCollection', 'Feature' "
+                                + "or a 'Polygon', 'MultiPolygon' or 'Point' geometry")
+                    }
+                } else if scanner.spanEquals(key, "features") {
+                    sawFeatures = true
+                    try features()
+                } else {
+                    try scanner.skipValue()
+                }
+            } while try scanner.next(close: 0x7D)
+        }
+        if type == nil {
+            throw FenceLoadError(file: file, problem: "not a GeoJSON FeatureCollection, Feature or geometry (no \"type\")")
+        }
+        if !sawFeatures {
+            throw FenceLoadError(file: file, problem: "FeatureCollection has no \"features\" array")
+        }
     }
 
     mutating func features() throws {
@@ -92,7 +135,9 @@ struct GeoJSONLoader {
         } while try scanner.next(close: 0x5D)
     }
 
-    mutating func feature() throws {
+    /// One Feature; with `bare`, the object is a geometry standing alone (its "radius" member,
+    /// foreign to RFC 7946, gives a Point its radius).
+    mutating func feature(bare: Bool = false) throws {
         var id: FenceID?
         do {
             try scanner.expect(0x7B, "a Feature object '{'")
@@ -112,7 +157,24 @@ struct GeoJSONLoader {
                 repeat {
                     let key = try scanner.stringSpan()
                     try scanner.expect(0x3A, "':'")
-                    if scanner.spanEquals(key, "id") {
+                    if bare {
+                        geometryMissing = false
+                        if scanner.spanEquals(key, "type") {
+                            geometryType = try scanner.string(scanner.stringSpan())
+                        } else if scanner.spanEquals(key, "coordinates") {
+                            if let problem = try coordinates(depth: &depth) { pending = pending ?? problem }
+                        } else if scanner.spanEquals(key, "radius") {
+                            if scanner.atNumber() {
+                                radius = try scanner.number()
+                            } else {
+                                let start = scanner.pos
+                                try scanner.skipValue()
+                                radiusProblem = "radius \(snippet(start)) is not a number of metres"
+                            }
+                        } else {
+                            try scanner.skipValue()
+                        }
+                    } else if scanner.spanEquals(key, "id") {
                         id = try readID()
                     } else if scanner.spanEquals(key, "geometry") {
                         if scanner.consumeNull() { continue }
@@ -161,7 +223,8 @@ struct GeoJSONLoader {
                 }
                 if let radiusProblem { throw featureError(radiusProblem, id: id) }
                 guard let radius else {
-                    throw featureError("a circle (Point) needs properties.radius in metres", id: id)
+                    throw featureError(bare ? "a bare Point geometry needs a \"radius\" member in metres "
+                        + "(or use a Feature with properties.radius)" : "a circle (Point) needs properties.radius in metres", id: id)
                 }
                 try builder.addCircle(id: id, name: name, settings: settings, properties: propsOrNull,
                                       CircleShape(lat: coords[1], lon: coords[0], radius: radius))

@@ -15,7 +15,8 @@ struct PolygonStore {
     var fence: [Int32] = []
     /// Per band: first edge entry; the bands of polygon p are headers[p].bandBase ..< +bandCount.
     var bandStart: [Int32] = [0]
-    var blocks: [SIMD4<Double>] = []
+    /// Edge blocks; a class, so copies of a store share it (only the builder's store grows it).
+    var blocks = GrowableBuffer<SIMD4<Double>>()
 
     var count: Int { fence.count }
 
@@ -75,16 +76,18 @@ struct PolygonStore {
             bandStart.append(Int32(base + total))
         }
         let padding = SIMD4<Double>(repeating: .infinity)
+        // every entry starts as padding (latitude +∞), real edges overwrite theirs below
         for _ in 0..<(total / 4) {
             blocks.append(.zero); blocks.append(padding); blocks.append(.zero); blocks.append(padding)
         }
+        let block = blocks.base!
         start = 0
         for end in ringEnds {
             for k in start..<(end - 1) {
                 let ax = c[2 * k], ay = c[2 * k + 1], bx = c[2 * k + 2], by = c[2 * k + 3]
                 for i in bandIndex(min(ay, by), ly, inv, bands)...bandIndex(max(ay, by), ly, inv, bands) {
                     let e = offsets[i], b = e & ~3, lane = e & 3
-                    blocks[b][lane] = ax; blocks[b + 1][lane] = ay; blocks[b + 2][lane] = bx; blocks[b + 3][lane] = by
+                    block[b][lane] = ax; block[b + 1][lane] = ay; block[b + 2][lane] = bx; block[b + 3][lane] = by
                     offsets[i] = e + 1
                 }
             }
@@ -125,7 +128,8 @@ final class FrozenPolygons: @unchecked Sendable {
         minX = FrozenArray(s.minX); minY = FrozenArray(s.minY); maxX = FrozenArray(s.maxX); maxY = FrozenArray(s.maxY)
         headers = FrozenArray(s.headers)
         bandStart = FrozenArray(s.bandStart); fence = FrozenArray(s.fence)
-        blocks = FrozenArray(s.blocks)
+        let (base, count) = s.blocks.take()
+        blocks = FrozenArray(adopting: base, count: count)
     }
 
     var bytes: Int { minX.bytes * 4 + headers.bytes + bandStart.bytes + fence.bytes + blocks.bytes }

@@ -2,6 +2,8 @@ import Alerts
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
+import JSONOutput
 import Geofence
 
 /// `gpsfence check` (SPEC §9): the fences containing one point (with the nearest fences and their
@@ -58,11 +60,28 @@ public struct CheckJob {
 
     func checkPoints(_ set: FenceSet, path: String, loadedAt t1: Double) throws {
         let list: [GeoPoint]
-        do { list = try readPoints(path == "-" ? "/dev/stdin" : path) } catch let e as InputError { throw e }
+        do {
+            list = try PointsFile.read(path: path == "-" ? "/dev/stdin" : path)
+        } catch {
+            throw InputError(message: error.description)
+        }
         let t2 = monotonicSeconds()
-        var batch = FenceBatchHits()
-        set.fences(containing: list, into: &batch, scratch: FenceHits())
+        // The points are queried in as many slices as there are cores (the fence set is read-only,
+        // each slice has its own scratch), and each slice's lines are formatted by its own worker.
+        let idText = set.ids.map { Array($0.json.utf8) }
+        let workers = list.count < 50_000 ? 1 : max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 8))
+        let slices = PointSlices(count: list.count, parts: workers)
+        let work = SliceWork(set: set, ids: idText, slices: slices)
+        list.withUnsafeBufferPointer { points in
+            work.points = points
+            DispatchQueue.concurrentPerform(iterations: workers) { work.run($0) }
+        }
+        let outputs = work.outputs
+        let hitCounts = work.hits
         let t3 = monotonicSeconds()
+        OutputWriter.standardOutput.flush()
+        for json in outputs { json?.withUnsafeBytes { writeAll($0) } }
+        let t4 = monotonicSeconds()
         var single = 0.0
         if stats {
             let hits = FenceHits()
@@ -73,100 +92,89 @@ public struct CheckJob {
                 found &+= hits.count
             }
             single = monotonicSeconds() - s0
-            if found != batch.fences.count { OutputWriter.standardError.write(line: "single and batch results differ") }
-        }
-        let idText = set.ids.map { Array($0.json.utf8) }
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 20)
-        for p in 0..<batch.pointCount {
-            buffer.append(0x5B)
-            var first = true
-            for f in batch.fences(ofPoint: p) {
-                if !first { buffer.append(0x2C) }
-                first = false
-                buffer.append(contentsOf: idText[Int(f)])
+            if found != hitCounts.reduce(0, +) {
+                OutputWriter.standardError.write(line: "single and batch results differ")
             }
-            buffer.append(0x5D)
-            buffer.append(0x0A)
-            if buffer.count > (1 << 20) - 4096 { writeOut(&buffer) }
         }
-        writeOut(&buffer)
         if stats {
             let q = t3 - t2
             OutputWriter.standardError.write(
                 line: "read \(list.count) points in \(format3(t2 - t1)) s; queried in \(format3(q)) s "
-                    + "(\(list.count > 0 && q > 0 ? Int(Double(list.count) / q) : 0) points/s, batch); "
+                    + "(\(list.count > 0 && q > 0 ? Int(Double(list.count) / q) : 0) points/s, batch, "
+                    + "\(workers) thread\(workers == 1 ? "" : "s")); written in \(format3(t4 - t3)) s; "
                     + "one at a time \(format3(single)) s (\(list.count > 0 && single > 0 ? Int(Double(list.count) / single) : 0) points/s); "
-                    + "\(batch.fences.count) hits")
+                    + "\(hitCounts.reduce(0, +)) hits")
         }
     }
 
-    func writeOut(_ buffer: inout [UInt8]) {
-        OutputWriter.standardOutput.flush()
+    /// `write(2)` until all is written (standard output may be a pipe).
+    func writeAll(_ bytes: UnsafeRawBufferPointer) {
         var done = 0
-        while done < buffer.count {
-            let n = buffer[done...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-            if n <= 0 { if errno == EINTR { continue }; break }
+        while done < bytes.count {
+            let n = write(1, bytes.baseAddress! + done, bytes.count - done)
+            if n <= 0 {
+                if n < 0 && errno == EINTR { continue }
+                break
+            }
             done += n
         }
-        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// One slice of `check --points` per worker: its queries and its lines. Each worker writes only
+/// its own slots, and the caller reads them after `concurrentPerform` has returned (which orders
+/// the writes before the reads), so the unchecked `Sendable` is sound.
+final class SliceWork: @unchecked Sendable {
+    let set: FenceSet
+    let ids: [[UInt8]]
+    let slices: PointSlices
+    var points = UnsafeBufferPointer<GeoPoint>(start: nil, count: 0)
+    let outputSlots: UnsafeMutablePointer<JSONBuffer?>
+    let hitSlots: UnsafeMutablePointer<Int>
+
+    init(set: FenceSet, ids: [[UInt8]], slices: PointSlices) {
+        self.set = set
+        self.ids = ids
+        self.slices = slices
+        outputSlots = .allocate(capacity: slices.parts)
+        outputSlots.initialize(repeating: nil, count: slices.parts)
+        hitSlots = .allocate(capacity: slices.parts)
+        hitSlots.initialize(repeating: 0, count: slices.parts)
     }
 
-    /// `lat,lon` per line; blank lines and lines starting with '#' are skipped. Numbers are read
-    /// with `strtod` straight from the file bytes (100k points in a few milliseconds).
-    func readPoints(_ path: String) throws -> [GeoPoint] {
-        guard let file = fopen(path, "r") else {
-            throw InputError(message: "cannot read '\(path)': \(String(cString: strerror(errno)))")
-        }
-        var bytes: [CChar] = []
-        var chunk = [CChar](repeating: 0, count: 1 << 16)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, file)
-            if n <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
-        fclose(file)
-        bytes.append(0)
-        var out: [GeoPoint] = []
-        out.reserveCapacity(bytes.count / 24)
-        var number = 0
-        try bytes.withUnsafeBufferPointer { b in
-            let base = b.baseAddress!
-            var pos = 0
-            let end = b.count - 1
-            while pos < end {
-                number += 1
-                var lineEnd = pos
-                while lineEnd < end && base[lineEnd] != 0x0A { lineEnd += 1 }
-                defer { pos = lineEnd + 1 }
-                var first = pos
-                while first < lineEnd && (base[first] == 0x20 || base[first] == 0x09 || base[first] == 0x0D) { first += 1 }
-                if first == lineEnd || base[first] == 0x23 { continue }
-                func bad() -> InputError {
-                    let text = String(decoding: UnsafeRawBufferPointer(start: base + pos, count: min(lineEnd - pos, 60)),
-                                      as: UTF8.self).filter { $0 != "\r" }
-                    return InputError(message: "\(path): line \(number): want 'lat,lon', found '\(text)'")
-                }
-                var stop: UnsafeMutablePointer<CChar>?
-                let lat = strtod(base + first, &stop)
-                guard let s1 = stop, s1 != UnsafeMutablePointer(mutating: base + first) else { throw bad() }
-                var p = s1 - UnsafeMutablePointer(mutating: base)
-                while p < lineEnd && (base[p] == 0x20 || base[p] == 0x09) { p += 1 }
-                guard p < lineEnd, base[p] == 0x2C else { throw bad() }
-                p += 1
-                let lon = strtod(base + p, &stop)
-                guard let s2 = stop, s2 != UnsafeMutablePointer(mutating: base + p) else { throw bad() }
-                p = s2 - UnsafeMutablePointer(mutating: base)
-                while p < lineEnd && (base[p] == 0x20 || base[p] == 0x09 || base[p] == 0x0D) { p += 1 }
-                guard p == lineEnd else { throw bad() }
-                guard lat.isFinite, lat >= -90, lat <= 90, lon.isFinite, lon >= -180, lon <= 180 else {
-                    throw InputError(message: "\(path): line \(number): point (\(lat), \(lon)) is out of range")
-                }
-                out.append(GeoPoint(lat: lat, lon: lon))
-            }
-        }
-        return out
+    deinit {
+        outputSlots.deinitialize(count: slices.parts)
+        outputSlots.deallocate()
+        hitSlots.deallocate()
     }
+
+    var outputs: [JSONBuffer?] { Array(UnsafeBufferPointer(start: outputSlots, count: slices.parts)) }
+    var hits: [Int] { Array(UnsafeBufferPointer(start: hitSlots, count: slices.parts)) }
+
+    func run(_ w: Int) {
+        let range = slices.range(w)
+        var batch = FenceBatchHits()
+        set.fences(containing: UnsafeBufferPointer(rebasing: points[range]), into: &batch, scratch: FenceHits())
+        let json = JSONBuffer(capacity: range.count * 8 + 64)
+        for p in 0..<batch.pointCount {
+            json.beginArray()
+            for f in batch.fences(ofPoint: p) {
+                json.beginRawValue()
+                json.append(ids[Int(f)])
+            }
+            json.endArray()
+            json.endLine()
+        }
+        outputSlots[w] = json
+        hitSlots[w] = batch.fences.count
+    }
+}
+
+/// `count` items cut into `parts` nearly equal consecutive ranges.
+struct PointSlices {
+    let count: Int
+    let parts: Int
+    func range(_ i: Int) -> Range<Int> { (count * i / parts)..<(count * (i + 1) / parts) }
 }
 
 extension Substring {

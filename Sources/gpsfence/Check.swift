@@ -13,7 +13,8 @@ struct Check: ParsableCommand {
             With LAT LON: the fences containing that point, then the nearest fences with their \
             distances (negative: inside, metres to the boundary).
             With --points FILE: one line per 'lat,lon' line of FILE ('-' for standard input), the \
-            JSON array of the ids of the fences containing the point, in fence file order.
+            JSON array of the ids of the fences containing the point, in fence file order \
+            (docs/formats.md). Fence files: docs/fences.md.
 
             Examples:
               gpsfence check --fences fences.geojson 41.8781 -87.6298

@@ -8,7 +8,8 @@ struct Decode: ParsableCommand {
         abstract: "Decode NMEA captures into one JSON object per fix.",
         discussion: """
             Reads raw NMEA bytes (files, or standard input for '-' or no file) and prints one JSON \
-            object per fix, or per sentence with --sentences. Lines starting with '#' are comments.
+            object per fix, or per sentence with --sentences (every field: docs/formats.md). \
+            Lines starting with '#' are comments.
 
             Example:
               gpsfence decode captures/bridge/capture.nmea --stats

@@ -43,6 +43,7 @@ struct Doctor: ParsableCommand {
             if let fix = finding.fix { OutputWriter.standardOutput.write(line: "        fix: " + fix) }
             OutputWriter.standardOutput.flush()
         }
-        if findings.contains(where: { $0.level == .problem }) { throw ExitCode(1) }
+        let problems = findings.filter { $0.level == .problem }.count
+        if problems > 0 { throw RuntimeFailure(message: "doctor found \(problems) problem\(problems == 1 ? "" : "s")") }
     }
 }

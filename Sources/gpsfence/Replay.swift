@@ -13,7 +13,7 @@ struct Replay: ParsableCommand {
         abstract: "Replay NMEA captures through the geofence engine.",
         discussion: """
             Reads the captures in order (files, or '-' for standard input), assembles fixes and \
-            prints the events of SPEC §6: a human line each, or JSON Lines with --json. Events \
+            prints the events of docs/events.md: a human line each, or JSON Lines with --json (docs/formats.md). Events \
             depend only on the fix times, so any --speed gives the same events.
 
             Example:
@@ -30,7 +30,7 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("Real time scaled by this factor, or 'max' (default) for as fast as possible.", valueName: "x|max"))
     var speed = "max"
 
-    @Option(help: ArgumentHelp("State file (SPEC §8): fence states restored at the start, events logged.", valueName: "path"))
+    @Option(help: ArgumentHelp("State file (docs/running.md): fence states restored at the start, events logged.", valueName: "path"))
     var state: String?
 
     @Option(help: ArgumentHelp("At the end, seconds that webhook deliveries may take to finish.", valueName: "seconds"))

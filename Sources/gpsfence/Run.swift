@@ -14,7 +14,7 @@ struct Run: ParsableCommand {
         abstract: "Watch a live GPS receiver and raise geofence alerts.",
         discussion: """
             Reads NMEA from the device (autobaud on USB-serial bridges), checks every fix against \
-            the fences and raises the events of SPEC §6 through the chosen alerts. The state \
+            the fences and raises the events of docs/events.md through the chosen alerts. The state \
             (fence states, event log, visits, webhook outbox) is kept in the state file, so a \
             restart gives no second enter. Ctrl-C or SIGTERM stops it cleanly; SIGHUP or an edit of \
             the fence file reloads the fences.

@@ -30,8 +30,11 @@ struct Simulate: ParsableCommand {
     @Option(help: "Drive this real serial port instead of a pseudo-terminal.")
     var device: String?
 
-    @Option(help: "Line speed of the simulated receiver.")
-    var baud = 9600
+    @Option(help: ArgumentHelp(
+        "Line speed of the simulated receiver; default: the slowest standard rate that carries --rate "
+            + "(9600 at 1 Hz, 57600 at 10 Hz; see docs/running.md). Too slow a rate drops sentences, as a receiver does.",
+        valueName: "baud"))
+    var baud: Int?
 
     @Option(help: "Epochs per second.")
     var rate = 1.0
@@ -49,7 +52,7 @@ struct Simulate: ParsableCommand {
     var start: String?
 
     func validate() throws {
-        guard BaudRate(baud) != nil else {
+        if let baud, BaudRate(baud) == nil {
             throw ValidationError("--baud \(baud) is not a rate termios supports (\(BaudRate.supported.map(String.init).joined(separator: ", ")))")
         }
         if let problem = Limits.simulateRate(rate) ?? Limits.simulateSpeed(speed) { throw ValidationError(problem) }
@@ -63,7 +66,7 @@ struct Simulate: ParsableCommand {
         job.speed = speed
         job.loop = loop
         job.start = start.flatMap(parseISOTime)
-        let lineRate = BaudRate(baud)!
+        let lineRate = baud.flatMap { BaudRate($0) } ?? job.defaultBaud(now: currentUTCTime())
         do {
             let port: SimulatedWire.Port
             if let device {
@@ -80,13 +83,18 @@ struct Simulate: ParsableCommand {
             if needed > lineRate.bytesPerSecond {
                 OutputWriter.standardError.write(line: """
                     gpsfence: warning: \(Int(needed)) bytes/s of sentences at --rate \(rate) do not fit \
-                    \(baud) baud (\(Int(lineRate.bytesPerSecond)) bytes/s); epochs will stretch
+                    \(lineRate) baud (\(Int(lineRate.bytesPerSecond)) bytes/s); the receiver keeps its clock \
+                    and drops the sentences that do not fit
                     """)
             }
             StopSignals.install()
             let wire = SimulatedWire(port: port, rate: lineRate)
             defer { if let link { removeSymlink(link) } }
-            try job.run(wire: wire, now: currentUTCTime, shouldStop: { StopSignals.isRaised })
+            let counts = try job.run(wire: wire, now: currentUTCTime, shouldStop: { StopSignals.isRaised })
+            if counts.dropped > 0 {
+                OutputWriter.standardError.write(
+                    line: "gpsfence: \(counts.dropped) sentences dropped (did not fit \(lineRate) baud), \(counts.sent) sent")
+            }
         }
     }
 }

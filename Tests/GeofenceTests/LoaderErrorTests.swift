@@ -112,7 +112,11 @@ import Testing
     }
 
     @Test func notAFeatureCollection() {
-        #expect(loadError("{\"type\":\"Feature\"}") == "f.geojson: top-level type is 'Feature', want 'FeatureCollection'")
+        // a lone Feature is a fence file now (RFC 7946), so one without a geometry is a feature error
+        #expect(loadError("{\"type\":\"Feature\"}") == "f.geojson: feature 0 (id 0): feature has no geometry")
+        #expect(loadError("{\"type\":\"GeometryCollection\",\"geometries\":[]}")
+            == "f.geojson: top-level type is 'GeometryCollection', want 'FeatureCollection', 'Feature' or a 'Polygon', 'MultiPolygon' or 'Point' geometry")
+        #expect(loadError("{\"features\":[]}") == "f.geojson: not a GeoJSON FeatureCollection, Feature or geometry (no \"type\")")
         #expect(loadError("{\"type\":\"FeatureCollection\"}") == "f.geojson: FeatureCollection has no \"features\" array")
     }
 

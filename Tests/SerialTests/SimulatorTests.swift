@@ -127,6 +127,56 @@ extension PseudoTerminalTests {
             #expect(wire.counters.clean == lines.count)
         }
 
+        @Test func aLineTooSlowForTheRateKeepsTheClockAndDropsWhatDoesNotFit() throws {
+            // 10 Hz at 9600 baud: 960 bytes/s carry 96 bytes per epoch, and an epoch is about 380
+            // (RMC 75, VTG 44, GGA 70, GSA 55, 2 x GSV 69). A receiver keeps its 10 Hz clock: its
+            // transmit buffer (1 kB) fills, and what does not fit is dropped and counted.
+            let terminal = try PseudoTerminal.open(rate: BaudRate(9600)!)
+            let port = try SerialPort.open(terminal.slavePath, rate: BaudRate(9600)!)
+            let wire = SimulatedWire(port: .pseudoTerminal(terminal), rate: BaudRate(9600)!)
+            let play = job(rate: 10, speed: 100)
+            let epochs = play.epochs(pass: 0, now: fixedStart)
+            let routeSeconds = epochs.reduce(0) { $0 + $1.interval }
+            let allBytes = epochs.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.count } }
+            let allLines = epochs.reduce(0) { $0 + $1.lines.count }
+            #expect(Double(allBytes) / 960 > 3 * routeSeconds, "the whole epochs would stretch the route 3x or more")
+            let started = monotonicSeconds()
+            let counts = try play.run(wire: wire, now: { fixedStart }, shouldStop: { false })
+            let elapsed = monotonicSeconds() - started
+            let received = try readFor(port, seconds: 0.3)
+            #expect(counts.sent + counts.dropped == allLines)
+            #expect(wire.counters.clean == counts.sent)
+            // What the buffer lets through: its 1024 bytes plus what the line drains over the route
+            // (the last epoch's interval included), at most.
+            #expect(Double(counts.sentBytes) <= 1024 + 960 * routeSeconds)
+            #expect(counts.dropped > allLines / 2)
+            // What arrives is exactly the sentences sent, whole, with good checksums.
+            #expect(received.count == counts.sentBytes)
+            let collector = FixCollector()
+            collector.push(received)
+            collector.decoder.finish { collector.fixes.append($0) }
+            #expect(collector.decoder.framer.counters.badChecksum == 0)
+            #expect(collector.decoder.framer.counters.junkBytes == 0)
+            #expect(Int(collector.decoder.framer.counters.sentences) == counts.sent)
+            // Halfway between keeping the clock (the route's time) and stretching (all bytes at
+            // 960 bytes/s): a loose bound that a busy machine still meets.
+            #expect(elapsed < (routeSeconds + Double(allBytes) / 960) / 2)
+        }
+
+        @Test func aLineFastEnoughDropsNothingEvenWhenAnEpochComesEarly() throws {
+            // 10 Hz at 57600 (the default for 10 Hz): 576 bytes per 0.1 s for about 380. The route's
+            // last epoch comes sooner than 0.1 s after the one before; the buffer absorbs it.
+            let terminal = try PseudoTerminal.open(rate: BaudRate(57600)!)
+            let port = try SerialPort.open(terminal.slavePath, rate: BaudRate(57600)!)
+            let wire = SimulatedWire(port: .pseudoTerminal(terminal), rate: BaudRate(57600)!)
+            let play = job(rate: 10, speed: 100)
+            let epochs = play.epochs(pass: 0, now: fixedStart)
+            let counts = try play.run(wire: wire, now: { fixedStart }, shouldStop: { false })
+            let received = try readFor(port, seconds: 0.3)
+            #expect(counts.dropped == 0)
+            #expect(received == Array(epochs.flatMap { $0.lines.joined() }))
+        }
+
         @Test func withNobodyListeningTheBytesFallOnTheFloor() throws {
             let terminal = try PseudoTerminal.open(rate: BaudRate(115200)!)
             let wire = SimulatedWire(port: .pseudoTerminal(terminal), rate: BaudRate(115200)!)
@@ -139,6 +189,15 @@ extension PseudoTerminalTests {
 }
 
 @Suite struct SimulateJobTests {
+    @Test func theDefaultBaudIsTheSlowestStandardRateThatCarriesTheRate() {
+        // An epoch is about 380 bytes; at most 75 % of the line is used (docs/running.md):
+        // 1 Hz needs 380 B/s, more than 4800's 360 -> 9600; 5 Hz 1900 B/s, more than 19200's 1440
+        // -> 38400 (2880); 10 Hz 3800 B/s, more than 38400's 2880 -> 57600 (4320).
+        #expect(job(rate: 1, speed: 10).defaultBaud(now: fixedStart) == BaudRate(9600)!)
+        #expect(job(rate: 5, speed: 10).defaultBaud(now: fixedStart) == BaudRate(38400)!)
+        #expect(job(rate: 10, speed: 10).defaultBaud(now: fixedStart) == BaudRate(57600)!)
+    }
+
     @Test func aLoopingTrackKeepsItsClockGoingForward() {
         var loop = job(rate: 5, speed: 40)
         loop.loop = true

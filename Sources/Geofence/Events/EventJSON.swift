@@ -1,3 +1,4 @@
+import JSONOutput
 import NMEA
 
 extension GeofenceEvent {
@@ -15,54 +16,101 @@ extension GeofenceEvent {
         return hash.hex
     }
 
-    /// The event as one line of JSON (SPEC §6).
-    public func json(fences set: FenceSet) -> String {
-        var line = JSONLine()
-        line.add("id", id(fences: set))
-        line.add("type", kind.rawValue)
-        line.add("time", time.description)
+    /// The event as one line of JSON (SPEC §6, docs/formats.md), written into `out` (no line feed).
+    public func writeJSON(fences set: FenceSet, to out: JSONBuffer) {
+        out.beginObject()
+        out.key("id")
+        out.value(id(fences: set))
+        out.key("type")
+        out.value(kind.rawValue)
+        out.key("time")
+        time.writeJSON(to: out)
         if let fence {
             let info = set.info(fence)
-            var object = JSONLine()
-            object.addRaw("id", json: info.id.json)
-            object.add("name", info.name)
-            object.addRaw("properties", json: minifiedJSON(info.propertiesJSON))
-            line.addRaw("fence", json: object.string)
+            out.key("fence")
+            out.beginObject()
+            out.key("id")
+            out.beginRawValue()
+            out.append(raw: info.id.json)
+            out.key("name")
+            out.value(info.name)
+            out.key("properties")
+            out.beginRawValue()
+            appendMinifiedJSON(info.propertiesJSON, to: out)
+            out.endObject()
         }
         if let location {
-            var object = JSONLine()
-            object.add("lat", location.latitude)
-            object.add("lon", location.longitude)
-            object.add("accuracy", location.accuracy)
-            object.add("speed", location.speed)
-            object.add("track", location.track)
-            line.addRaw("location", json: object.string)
+            out.key("location")
+            out.beginObject()
+            out.key("lat")
+            out.value(location.latitude, decimals: JSONPrecision.coordinate)
+            out.key("lon")
+            out.value(location.longitude, decimals: JSONPrecision.coordinate)
+            out.key("accuracy")
+            out.value(location.accuracy, decimals: JSONPrecision.metres)
+            out.key("speed")
+            out.value(location.speed, decimals: JSONPrecision.speed)
+            out.key("track")
+            out.value(location.track, decimals: JSONPrecision.degrees)
+            out.endObject()
         }
-        if let initial { line.add("initial", initial) }
-        if let distance { line.add("distance", distance) }
-        if let eta { line.add("eta", eta) }
-        if let enterTime { line.add("enter_time", enterTime.description) }
-        if let exitTime { line.add("exit_time", exitTime.description) }
-        if let duration { line.add("duration", duration) }
+        if let initial {
+            out.key("initial")
+            out.value(initial)
+        }
+        if let distance {
+            out.key("distance")
+            out.value(distance, decimals: JSONPrecision.metres)
+        }
+        if let eta {
+            out.key("eta")
+            out.value(eta, decimals: JSONPrecision.seconds)
+        }
+        if let enterTime {
+            out.key("enter_time")
+            enterTime.writeJSON(to: out)
+        }
+        if let exitTime {
+            out.key("exit_time")
+            exitTime.writeJSON(to: out)
+        }
+        if let duration {
+            out.key("duration")
+            out.value(duration, decimals: JSONPrecision.seconds)
+        }
         if let fences {
-            let key = kind == .heartbeat ? "inside" : "fences"
-            line.addRaw(key, json: "[" + fences.map { set.ids[$0].json }.joined(separator: ",") + "]")
+            out.key(kind == .heartbeat ? "inside" : "fences")
+            out.beginArray()
+            for index in fences {
+                out.beginRawValue()
+                out.append(raw: set.ids[index].json)
+            }
+            out.endArray()
         }
-        if let message { line.add("message", message) }
-        return line.string
+        if let message {
+            out.key("message")
+            out.value(message)
+        }
+        out.endObject()
+    }
+
+    /// The event as one line of JSON (SPEC §6), as text: what the sinks, the outbox and webhook
+    /// bodies carry.
+    public func json(fences set: FenceSet) -> String {
+        let out = JSONBuffer(capacity: 512)
+        writeJSON(fences: set, to: out)
+        return out.string
     }
 }
 
 /// JSON text without the white space between tokens: properties are carried as the file wrote
 /// them, possibly over several lines, and an event must stay on one line (JSON Lines).
-func minifiedJSON(_ text: String) -> String {
-    var out: [UInt8] = []
-    out.reserveCapacity(text.utf8.count)
+func appendMinifiedJSON(_ text: String, to out: JSONBuffer) {
     var inString = false
     var escaped = false
     for byte in text.utf8 {
         if inString {
-            out.append(byte)
+            out.append(byte: byte)
             if escaped {
                 escaped = false
             } else if byte == 0x5C {
@@ -72,10 +120,9 @@ func minifiedJSON(_ text: String) -> String {
             }
         } else if byte == 0x22 {
             inString = true
-            out.append(byte)
+            out.append(byte: byte)
         } else if byte != 0x20, byte != 0x0A, byte != 0x0D, byte != 0x09 {
-            out.append(byte)
+            out.append(byte: byte)
         }
     }
-    return String(decoding: out, as: UTF8.self)
 }

@@ -49,8 +49,5 @@ public enum DevicesReport {
         return "[" + objects.joined(separator: ",") + "]"
     }
 
-    static func hex4(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 4 - digits.count) + digits
-    }
+    static func hex4(_ value: UInt16) -> String { Hex.string(UInt64(value), digits: 4) }
 }

@@ -51,23 +51,79 @@ public struct SimulateJob: Sendable {
         return seconds > 0 ? Double(bytes) / seconds : 0
     }
 
+    /// The standard rates a receiver can be set to, slowest first (docs/running.md).
+    public static let standardRates: [BaudRate] = [4800, 9600, 19200, 38400, 57600, 115200, 230400].map { BaudRate($0)! }
+
+    /// The share of a line's capacity the sentences may use at the default rate: a receiver's
+    /// epoch must leave the line idle for a while before the next one, or any jitter stretches it.
+    public static let defaultLoad = 0.75
+
+    /// The default `--baud`: the slowest standard rate whose capacity, times `defaultLoad`,
+    /// carries every epoch of the first 20 within its interval. One GPS epoch of this simulator is
+    /// about 380 bytes (RMC, VTG, GGA, GSA, 2 GSV), so 1 Hz gets 9600, 5 Hz 38400, 10 Hz 57600.
+    public func defaultBaud(now: UTCTime) -> BaudRate {
+        let sample = epochs(pass: 0, now: now).prefix(20)
+        var needed = 0.0
+        for epoch in sample where epoch.interval > 0 {
+            needed = max(needed, Double(epoch.lines.reduce(0) { $0 + $1.count }) / epoch.interval)
+        }
+        return Self.standardRates.first { $0.bytesPerSecond * Self.defaultLoad >= needed } ?? Self.standardRates.last!
+    }
+
+    /// What one play sent and what did not fit the line.
+    public struct PlayCounts: Sendable, Equatable {
+        public var sent = 0
+        public var sentBytes = 0
+        /// Sentences dropped because the transmit buffer was full (the line is too slow for the rate).
+        public var dropped = 0
+    }
+
+    /// The receiver's UART transmit buffer, in bytes, at least (it holds two whole epochs of the
+    /// route, whatever their size): what may wait for the line before sentences are dropped. At
+    /// 9600 baud 1 kB drains in about a second, so a receiver's output is never more than that
+    /// behind its clock.
+    public static let transmitBuffer = 1024.0
+
     /// Plays until the route ends (or forever with `loop`) or `shouldStop` says so.
-    public func run(wire: SimulatedWire, now: () -> UTCTime, shouldStop: () -> Bool) throws(SerialError) {
+    ///
+    /// The receiver keeps its clock, as a real one does: each epoch starts on time, and its
+    /// sentences go into a transmit buffer (`transmitBuffer`, or one epoch) that the line drains at the
+    /// baud rate; a sentence that does not fit in the buffer is dropped (counted in the result).
+    /// A line fast enough for the rate never drops anything: the buffer only absorbs an epoch that
+    /// comes early (a route's last point) or a line a little slower than the epochs.
+    @discardableResult
+    public func run(wire: SimulatedWire, now: () -> UTCTime, shouldStop: () -> Bool) throws(SerialError) -> PlayCounts {
+        var counts = PlayCounts()
         var pass = 0
         var due = monotonicSeconds()
         let origin = now()  // once: later passes are shifted from the same start
+        let bytesPerSecond = wire.rate.bytesPerSecond
+        var queued = 0.0  // bytes in the modelled transmit buffer when the epoch starts
+        var previousInterval = 0.0
         repeat {
-            for epoch in epochs(pass: pass, now: origin) {
+            let played = epochs(pass: pass, now: origin)
+            let buffer = played.reduce(Self.transmitBuffer) { max($0, 2 * Double($1.lines.reduce(0) { $0 + $1.count })) }
+            for epoch in played {
                 while monotonicSeconds() < due {
-                    if shouldStop() { return }
+                    if shouldStop() { return counts }
                     sleepSeconds(min(0.05, due - monotonicSeconds()))
                 }
+                queued = max(0, queued - previousInterval * bytesPerSecond)
+                previousInterval = epoch.interval
                 for line in epoch.lines {
-                    if shouldStop() { return }
+                    if shouldStop() { return counts }
+                    if queued + Double(line.count) > buffer {
+                        counts.dropped += 1
+                        continue
+                    }
+                    queued += Double(line.count)
                     try wire.send(line)
+                    counts.sent += 1
+                    counts.sentBytes += line.count
                 }
                 due += epoch.interval
-                // A line too slow for the rate stretches the epochs rather than queueing without end.
+                // A machine too busy to keep up (not the line: that is handled above) catches up
+                // rather than queueing without end.
                 if monotonicSeconds() > due + epoch.interval { due = monotonicSeconds() }
             }
             pass += 1
@@ -76,5 +132,6 @@ public struct SimulateJob: Sendable {
         // of a pseudo-terminal throws away what the slave has not read yet.
         let end = due
         while monotonicSeconds() < end, !shouldStop() { sleepSeconds(0.02) }
+        return counts
     }
 }

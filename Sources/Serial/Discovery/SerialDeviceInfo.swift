@@ -1,3 +1,5 @@
+import JSONOutput
+
 /// A serial device found on the system, with what its USB parent says about it.
 public struct SerialDeviceInfo: Sendable, Equatable {
     /// The device node, e.g. "/dev/ttyACM0".
@@ -26,10 +28,7 @@ public struct SerialDeviceInfo: Sendable, Equatable {
     }
 }
 
-func hex4(_ value: UInt16) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 4 - digits.count) + digits
-}
+func hex4(_ value: UInt16) -> String { Hex.string(UInt64(value), digits: 4) }
 
 func parseHex4(_ text: String?) -> UInt16? {
     guard let text else { return nil }

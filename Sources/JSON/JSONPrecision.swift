@@ -1,0 +1,63 @@
+/// How many decimals each kind of number is printed with (docs/formats.md). Receivers report
+/// positions to about 1e-7 degree at best (NMEA's 5 decimals of a minute are 1.7e-7 degree), so
+/// more digits would only print the binary noise of the conversion (`60.000170000000004`).
+public enum JSONPrecision {
+    /// Latitude and longitude: 1e-7 degree, about 1.1 cm on the ground.
+    public static let coordinate = 7
+    /// Distances, altitudes, accuracies, radii: 1 cm.
+    public static let metres = 2
+    /// Speeds in m/s (and knots, km/h): 1 mm/s.
+    public static let speed = 3
+    /// Angles other than positions (track, magnetic variation, elevation): 0.01 degree.
+    public static let degrees = 2
+    /// Dilutions of precision (HDOP, PDOP, VDOP), which receivers send with one or two decimals.
+    public static let dop = 2
+    /// Durations and times to come, in seconds: 1 ms, the resolution of every time the tool keeps.
+    public static let seconds = 3
+}
+
+/// One JSON object built field by field and handed on as text: for the outputs that are printed
+/// rarely (visits, devices, status), on the same `JSONBuffer` as every other output. Unknown values
+/// are written as `null`, never as zero.
+public struct JSONLine {
+    private let buffer = JSONBuffer(capacity: 256)
+
+    public init() { buffer.beginObject() }
+
+    public mutating func add(_ name: String, _ value: Double?, decimals: Int = JSONPrecision.seconds) {
+        buffer.key(name)
+        buffer.value(value, decimals: decimals)
+    }
+
+    public mutating func add(_ name: String, _ value: Int?) {
+        buffer.key(name)
+        buffer.value(value)
+    }
+
+    public mutating func add(_ name: String, _ value: Bool) {
+        buffer.key(name)
+        buffer.value(value)
+    }
+
+    public mutating func add(_ name: String, _ value: String?) {
+        buffer.key(name)
+        buffer.value(value)
+    }
+
+    /// A member whose value is already JSON text.
+    public mutating func addRaw(_ name: String, json: String) {
+        buffer.key(name)
+        buffer.beginRawValue()
+        buffer.append(raw: json)
+    }
+
+    /// The object's text (the object is closed on a copy, so more members can still be added).
+    public var string: String { buffer.string + "}" }
+
+    /// A JSON string literal with the escapes RFC 8259 requires.
+    public static func quoted(_ value: String) -> String {
+        let buffer = JSONBuffer(capacity: value.utf8.count + 8)
+        buffer.writeEscaped(value)
+        return buffer.string
+    }
+}
