@@ -229,3 +229,55 @@ func fenceEvents(_ events: [[String: Any]]) -> [String] {
         return type + " " + fence
     }
 }
+
+/// A scripted stand-in for gpsd on 127.0.0.1 (a real TCP server on its own thread): accepts one
+/// client, keeps the first line it sends (the watch), writes `script`, then holds the connection
+/// until `close()`. For what a real gpsd never sends: garbage, huge lines, wrong shapes.
+final class ScriptedGpsd: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    private let lock = NSLock()
+    private var client: Int32 = -1
+    private var watchLine = ""
+
+    init(script: [UInt8]) throws {
+        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let fd = listener
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+                bind(fd, pointer, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard ok else { throw HarnessError("scripted gpsd: bind/listen failed, errno \(errno)") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread { [self] in
+            let connection = accept(fd, nil, nil)
+            guard connection >= 0 else { return }
+            lock.withLock { client = connection }
+            var received: [UInt8] = []
+            var byte: UInt8 = 0
+            while recv(connection, &byte, 1, 0) == 1, byte != 0x0A { received.append(byte) }
+            lock.withLock { watchLine = String(decoding: received, as: UTF8.self) }
+            var offset = 0
+            while offset < script.count {
+                let sent = script.withUnsafeBytes { send(connection, $0.baseAddress! + offset, script.count - offset, Int32(MSG_NOSIGNAL)) }
+                if sent <= 0 { return }
+                offset += sent
+            }
+        }.start()
+    }
+
+    var watch: String { lock.withLock { watchLine } }
+
+    func close() {
+        lock.withLock {
+            if client >= 0 { Glibc.close(client) }
+            client = -1
+        }
+        Glibc.close(listener)
+    }
+}

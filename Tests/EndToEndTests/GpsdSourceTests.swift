@@ -140,6 +140,39 @@ import Glibc
         #expect(refused.stdout.contains("Connection refused"))
     }
 
+    @Test func garbageHugeLinesAndWrongShapesAreSkippedAndDeviceReportsGiveLostAndConnected() throws {
+        var script = #"{"class":"VERSION","release":"9.9","rev":"x","proto_major":3,"proto_minor":14}"# + "\n"
+        script += #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/fake","activated":"2026-02-03T10:14:00.000Z"}]}"# + "\n"
+        var bytes = Array(script.utf8)
+        bytes += [0x00, 0xFF, 0x1B] + Array("[31mnot json at all\n".utf8)
+        bytes += [UInt8](repeating: UInt8(ascii: "x"), count: 10_000_000) + [0x0A]  // a 10 MB line
+        bytes += Array((#"[1,2,3]"# + "\n" + #"{"class":"# + "\n" + #"{"class":"TPV","mode":"3","lat":"x"}"# + "\n").utf8)
+        // Under the bridge (the centre of fence bridge-1), three fixes a second apart.
+        for second in 0..<3 {
+            bytes += Array((#"{"class":"TPV","device":"/dev/fake","mode":3,"time":"2026-02-03T10:16:0\#(second).000Z","lat":42.280597,"lon":-83.751891,"speed":1.0,"track":90.0,"eph":5.0}"# + "\n").utf8)
+        }
+        bytes += Array((#"{"class":"DEVICE","path":"/dev/fake","activated":0}"# + "\n").utf8)
+        bytes += Array((#"{"class":"DEVICE","path":"/dev/fake","activated":"2026-02-03T10:16:09.000Z"}"# + "\n").utf8)
+        let server = try ScriptedGpsd(script: bytes)
+        defer { server.close() }
+        let run = try BackgroundGPSFence(
+            ["run", "--device", "gpsd://127.0.0.1:\(server.port)", "--fences", bridgeFences, "--json",
+             "--state", temporaryDirectory().appendingPathComponent("state.sqlite").path])
+        let output = LineCollector(run.output.fileHandleForReading)
+        #expect(output.sees(timeout: 20, count: 2, { $0.contains(#""type":"device_connected""#) }), "\(output.all)")
+        run.signal(SIGINT)
+        let (status, stderr) = run.finish()
+        #expect(status == 0, "\(stderr)")
+        #expect(server.watch == #"?WATCH={"enable":true,"json":true}"#)
+        let seen = events(output.all)
+        let kinds = seen.compactMap { $0["type"] as? String }.filter { $0 != "registered" }
+        #expect(kinds == ["device_connected", "error", "enter", "device_lost", "device_connected"], "\(kinds)")
+        let error: String = seen.first { $0["type"] as? String == "error" }?["message"] as? String ?? ""
+        #expect(error.contains("127.0.0.1:\(server.port)") && error.contains("skipped"), "\(error)")
+        let connected: String = seen.first { $0["type"] as? String == "device_connected" }?["message"] as? String ?? ""
+        #expect(connected.contains("gpsd 9.9"))
+    }
+
     @Test func aMalformedGpsdAddressIsBadUsage() throws {
         let result = try runGPSFence(["run", "--device", "gpsd://localhost:http", "--fences", bridgeFences])
         #expect(result.status == 2)
