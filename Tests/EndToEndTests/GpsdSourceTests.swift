@@ -173,6 +173,25 @@ import Glibc
         #expect(connected.contains("gpsd 9.9"))
     }
 
+    @Test func aNamedDeviceThatGpsdDoesNotHaveIsSaid() throws {
+        let script = #"{"class":"VERSION","release":"3.22","rev":"x","proto_major":3,"proto_minor":14}"# + "\n"
+            + #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/fake","activated":"2026-02-03T10:14:00.000Z"}]}"# + "\n"
+        let server = try ScriptedGpsd(script: Array(script.utf8))
+        defer { server.close() }
+        let run = try BackgroundGPSFence(
+            ["run", "--device", "gpsd://127.0.0.1:\(server.port)/dev/other", "--fences", bridgeFences, "--json",
+             "--state", temporaryDirectory().appendingPathComponent("state.sqlite").path])
+        let output = LineCollector(run.output.fileHandleForReading)
+        #expect(output.sees(timeout: 20, { $0.contains(#""type":"error""#) }), "\(output.all)")
+        run.signal(SIGINT)
+        #expect(run.finish().status == 0)
+        #expect(server.watch == #"?WATCH={"enable":true,"json":true,"device":"/dev/other"}"#)
+        let seen = events(output.all)
+        #expect(!seen.contains { $0["type"] as? String == "device_connected" })
+        let error: String = seen.first { $0["type"] as? String == "error" }?["message"] as? String ?? ""
+        #expect(error == "gpsd at 127.0.0.1:\(server.port) has no device /dev/other (its devices: /dev/fake)", "\(error)")
+    }
+
     @Test func aMalformedGpsdAddressIsBadUsage() throws {
         let result = try runGPSFence(["run", "--device", "gpsd://localhost:http", "--fences", bridgeFences])
         #expect(result.status == 2)

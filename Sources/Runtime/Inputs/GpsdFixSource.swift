@@ -101,7 +101,7 @@ public final class GpsdFixSource: FixSource {
                 }
                 switch report.reportClass {
                 case .tpv:
-                    if session.watched == nil, let device = report.device, !(session.current.map { report.device!.elementsEqual($0) } ?? false) {
+                    if session.watched == nil, let device = report.device, !(session.current.map { device.elementsEqual($0) } ?? false) {
                         session.current = Array(device)
                     }
                     if !session.connected { connect(&session, emit, via: "TPV") }
@@ -126,6 +126,12 @@ public final class GpsdFixSource: FixSource {
                     }
                     if let open, !session.connected {
                         connect(&session, emit, via: open.path + (open.driver.map { " (\($0))" } ?? ""))
+                    }
+                    if let watched = session.watched, !devices.contains(where: { Array($0.path.utf8) == watched }) {
+                        // gpsd keeps the watch and reports the device if it is added later
+                        // (gpsdctl add, hotplug): say so, and keep reading.
+                        let known = devices.isEmpty ? "none" : devices.map(\.path).joined(separator: ", ")
+                        emit(.problem("gpsd at \(endpoint) has no device \(String(decoding: watched, as: UTF8.self)) (its devices: \(known))"))
                     }
                 case .version:
                     session.release = report.string("release")
