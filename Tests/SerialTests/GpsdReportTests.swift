@@ -154,6 +154,49 @@ import Testing
         #expect(buffer.oversizedLines == 2)
     }
 
+    /// Damaged gpsd output never traps: every JSON line of the .chk files, cut, with bytes flipped,
+    /// and with JSON's structural characters dropped in (a seeded generator: the same run each time).
+    /// Whatever is still accepted as a fix has a position in range.
+    @Test func mutatedGpsdLinesNeverTrapAndGiveOnlySaneFixes() throws {
+        var lines: [[UInt8]] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: Self.capturesFolder.path).filter({ $0.hasSuffix(".chk") }).sorted() {
+            let text = String(decoding: try Data(contentsOf: Self.capturesFolder.appendingPathComponent(file)), as: UTF8.self)
+            lines += text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("{") }.map { Array($0.utf8) }
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {  // SplitMix64
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let specials = Array("{}[]\":,\\-.eE0 tn".utf8) + [0x00, 0xFF, 0x0D]
+        var accepted = 0, rejected = 0
+        for round in 0..<40 {
+            for original in lines {
+                var line = original
+                switch (Int(next() % 4) + round) % 4 {
+                case 0: line = Array(line.prefix(Int(next() % UInt64(line.count + 1))))
+                case 1: for _ in 0..<3 { line[Int(next() % UInt64(line.count))] = UInt8(truncatingIfNeeded: next()) }
+                case 2: for _ in 0..<3 { line.insert(specials[Int(next() % UInt64(specials.count))], at: Int(next() % UInt64(line.count + 1))) }
+                default: line.remove(at: Int(next() % UInt64(line.count)))
+                }
+                let report = line.withUnsafeBytes { GpsdReport($0) }
+                guard let report else {
+                    rejected += 1
+                    continue
+                }
+                accepted += 1
+                if let fix = report.tpv.fix {
+                    #expect(abs(fix.latitude) <= 90 && abs(fix.longitude) <= 180 && fix.latitude.isFinite)
+                }
+                if report.reportClass == .devices { _ = report.devices() }
+            }
+        }
+        #expect(accepted > 10_000 && rejected > 10_000, "accepted \(accepted), rejected \(rejected)")
+    }
+
     @Test func addresses() {
         func parse(_ text: String) -> GpsdAddress? { try? GpsdAddress.parse(text).get() }
         #expect(parse("gpsd://") == GpsdAddress(host: "localhost", port: 2947, device: nil))
