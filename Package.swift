@@ -94,6 +94,9 @@ if ProcessInfo.processInfo.environment["GPSFENCE_BENCHMARKS"] != nil {
             name: "GeofenceBenchmarks", dependencies: ["Geofence"] + benchmark,
             path: "Benchmarks/GeofenceBenchmarks", plugins: plugins),
         .executableTarget(
+            name: "GpsdBenchmarks", dependencies: ["Serial", "NMEA"] + benchmark,
+            path: "Benchmarks/GpsdBenchmarks", plugins: plugins),
+        .executableTarget(
             name: "EngineBenchmarks", dependencies: ["Geofence", "NMEA"] + benchmark,
             path: "Benchmarks/EngineBenchmarks", plugins: plugins),
     ]

@@ -222,6 +222,12 @@ public struct EpochTime: Equatable, Sendable, BitwiseCopyable {
     /// Nil until the receiver has sent a date.
     public var time: UTCTime?
     public var timeOfDay: TimeOfDay
+
+    /// Public for sources that are not NMEA (gpsd's TPV reports without a fix).
+    public init(time: UTCTime?, timeOfDay: TimeOfDay) {
+        self.time = time
+        self.timeOfDay = timeOfDay
+    }
 }
 
 /// What one cycle has said so far.

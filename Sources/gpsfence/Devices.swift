@@ -25,6 +25,7 @@ struct Devices: ParsableCommand {
             if !discovery.hasUSBBus { OutputWriter.standardError.write(line: "gpsfence: \(DiscoveryProblem.noUSBBus)") }
         } else {
             for line in DevicesReport.text(discovery) { OutputWriter.standardOutput.write(line: line) }
+            if let note = DevicesReport.gpsdNote() { OutputWriter.standardOutput.write(line: note) }
         }
         OutputWriter.standardOutput.flush()
     }

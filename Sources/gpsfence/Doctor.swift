@@ -12,10 +12,11 @@ struct Doctor: ParsableCommand {
 
             Example:
               gpsfence doctor --device /dev/ttyUSB0
+              gpsfence doctor --device gpsd://localhost:2947   # connection, VERSION, DEVICES, fixes
             """
     )
 
-    @Option(help: "Device path, or 'auto' for the USB GPS found by libudev.")
+    @Option(help: "Device path, 'auto' for the USB GPS found by libudev, or gpsd://[HOST][:PORT][/DEVICE] to read through a running gpsd.")
     var device = "auto"
 
     @Option(help: "Line speed to check, or 'auto' to detect it.")

@@ -14,10 +14,11 @@ struct Record: ParsableCommand {
 
             Example:
               gpsfence record --device auto --output drive.nmea --duration 600
+              gpsfence record --device gpsd://localhost/dev/ttyACM0 --output drive.nmea   # gpsd keeps running
             """
     )
 
-    @Option(help: "Device path, or 'auto' for the USB GPS found by libudev.")
+    @Option(help: "Device path, 'auto' for the USB GPS found by libudev, or gpsd://[HOST][:PORT][/DEVICE] to read through a running gpsd.")
     var device = "auto"
 
     @Option(help: "Line speed, or 'auto' to detect it.")
@@ -49,7 +50,8 @@ struct Record: ParsableCommand {
         }
         OutputWriter.standardError.write(line: "gpsfence: recorded \(summary.bytes) bytes in \(Int(summary.seconds.rounded())) s to \(output)")
         if summary.hungUp {
-            throw RuntimeFailure(message: "\(device) hung up (unplugged?); the capture is complete up to there")
+            let what = device.hasPrefix("gpsd://") ? "gpsd closed the connection" : "\(device) hung up (unplugged?)"
+            throw RuntimeFailure(message: what + "; the capture is complete up to there")
         }
     }
 }

@@ -21,10 +21,11 @@ struct Run: ParsableCommand {
 
             Example:
               gpsfence run --device auto --fences fences.geojson --bell --exec ./on-event.sh
+              gpsfence run --device gpsd://localhost:2947 --fences fences.geojson   # gpsd owns the port
             """
     )
 
-    @Option(help: "Device path, or 'auto' for the USB GPS found by libudev.")
+    @Option(help: "Device path, 'auto' for the USB GPS found by libudev, or gpsd://[HOST][:PORT][/DEVICE] to read through a running gpsd.")
     var device = "auto"
 
     @Option(help: "Line speed, or 'auto' to detect it.")

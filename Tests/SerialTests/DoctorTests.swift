@@ -37,6 +37,8 @@ extension PseudoTerminalTests {
             let holder = try #require(findings.first { $0.text == "\(simulator.path) is open in gpsd (pid 456)" })
             #expect(holder.level == .problem)
             #expect(holder.fix?.contains("systemctl stop gpsd") == true)
+            // gpsd holds it: the first fix offered is to share the receiver through gpsd.
+            #expect(holder.fix?.contains("gpsfence run --device gpsd://localhost:2947\(simulator.path)") == true)
             #expect(findings.contains { $0.level == .ok && $0.text.hasPrefix("valid NMEA at 38400 baud") })
             #expect(findings.contains { $0.level == .ok && $0.text.contains("this user can open it") })
         }

@@ -1,6 +1,6 @@
 import Serial
 
-/// Turns `--device PATH|auto` into a path to open (SPEC §3).
+/// Turns `--device PATH|auto|gpsd://...` into a path to open (SPEC §3).
 public struct DeviceChoice: Sendable {
     public var path: String
     /// What discovery knows about it (nil for a path that is no USB device, such as a pty).
@@ -15,6 +15,8 @@ public struct DeviceChoice: Sendable {
     }
 
     public static func resolve(_ argument: String?, discovery: () -> DeviceDiscovery = { .scan() }) throws(DiscoveryProblem) -> DeviceChoice {
+        // gpsd owns the receiver: nothing to discover here (the address is parsed by the job).
+        if let argument, GpsdAddress.isGpsd(argument) { return DeviceChoice(path: argument, info: nil, note: nil) }
         let scan = discovery()
         guard let argument, argument != "auto" else {
             switch scan.choose() {

@@ -29,6 +29,14 @@ public enum DevicesReport {
         return lines
     }
 
+    /// When gpsd runs, it usually holds the receiver: say how to read through it instead of
+    /// fighting it for the port (SPEC §12).
+    public static func gpsdNote(_ processes: ProcessTable = ProcessTable()) -> String? {
+        guard let gpsd = processes.running("gpsd").first else { return nil }
+        return "gpsd is running (pid \(gpsd.pid)) and may hold the receiver: read through it with --device gpsd://localhost:2947 "
+            + "(check it with: gpsfence doctor --device gpsd://)"
+    }
+
     /// One JSON array; unknown values are null.
     public static func json(_ discovery: DeviceDiscovery) -> String {
         let objects = discovery.devices.map { device in

@@ -30,6 +30,11 @@ public struct DoctorJob {
             report(finding)
         }
 
+        if let device, GpsdAddress.isGpsd(device) {
+            checkGpsd(device, add)
+            return findings
+        }
+
         // 1. Which device.
         let choice: DeviceChoice
         do {
@@ -73,8 +78,11 @@ public struct DoctorJob {
         if holders.isEmpty {
             add(.ok, "no other process has \(path) open" + (unreadable > 0 ? " (\(unreadable) processes could not be inspected; run as root to see all)" : ""))
         } else {
+            let viaGpsd = holders.contains { $0.name == "gpsd" }
             add(.problem, "\(path) is open in " + holders.map { "\($0.name) (pid \($0.pid))" }.joined(separator: ", "),
-                fix: "stop it (gpsd: sudo systemctl stop gpsd.socket gpsd), or read positions from it instead")
+                fix: viaGpsd
+                    ? "let gpsd keep it and read positions through gpsd: gpsfence run --device gpsd://localhost:2947\(path) --fences FILE (check it with: gpsfence doctor --device gpsd://); or stop gpsd: sudo systemctl stop gpsd.socket gpsd"
+                    : "stop it, or, if it is a GPS daemon, read positions from it instead")
         }
 
         // 4. The data.
@@ -91,7 +99,7 @@ public struct DoctorJob {
         }
         if let gpsd = processes.running("gpsd").first {
             add(.warning, "gpsd is running (pid \(gpsd.pid)); it opens USB GPS receivers on plug-in",
-                "sudo systemctl stop gpsd.socket gpsd (and 'disable' them to keep it so)")
+                "share the receiver with gpsd: gpsfence run --device gpsd:// ...; or stop it: sudo systemctl stop gpsd.socket gpsd (and 'disable' them to keep it so)")
         } else {
             add(.ok, "gpsd is not running", nil)
         }

@@ -30,13 +30,10 @@ public struct RecordJob {
     /// Records; `shouldStop` is polled at least every 100 ms. Bytes are written as they arrive, and
     /// on a stop what the port still holds is read and written before closing.
     public func run(now: () -> UTCTime, shouldStop: () -> Bool, log: (String) -> Void) throws -> Summary {
-        let file: FileDescriptor
-        do {
-            file = try FileDescriptor.open(
-                FilePath(output), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite, .groupRead, .otherRead])
-        } catch {
-            throw InputError(message: "cannot write '\(output)': \(error)")
+        if GpsdAddress.isGpsd(device.path) {
+            return try recordFromGpsd(try gpsdAddress(device.path), now: now, shouldStop: shouldStop, log: log)
         }
+        let file = try openOutput()
         defer { try? file.close() }
         let receiver: ReceiverPort
         switch try ReceiverPort.open(device.path, rate: rate, autobaud: autobaud, memory: memory, shouldStop: shouldStop) {
@@ -101,11 +98,20 @@ public struct RecordJob {
         return summary
     }
 
-    private func write(_ file: FileDescriptor, _ bytes: [UInt8]) throws {
+    func openOutput() throws -> FileDescriptor {
+        do {
+            return try FileDescriptor.open(
+                FilePath(output), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch {
+            throw InputError(message: "cannot write '\(output)': \(error)")
+        }
+    }
+
+    func write(_ file: FileDescriptor, _ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write(file, $0) }
     }
 
-    private func write(_ file: FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws {
+    func write(_ file: FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws {
         do {
             try file.writeAll(bytes)
         } catch {
