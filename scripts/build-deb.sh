@@ -55,13 +55,16 @@ install -D -m 0644 systemd/gpsfence.service "$root/usr/lib/systemd/system/gpsfen
 install -D -m 0644 systemd/gpsfence@.service "$root/usr/lib/systemd/system/gpsfence@.service"
 
 mkdir -p "$root/usr/share/man/man1"
+# The generator copies blank lines of the help text into the page, where groff warns about each
+# ("Empty input line"); in mdoc a paragraph break is .Pp.
 for page in "$man_dir"/*.1; do
-    gzip -9n < "$page" > "$root/usr/share/man/man1/$(basename "$page").gz"
+    sed 's/^[[:space:]]*$/.Pp/' "$page" | gzip -9n > "$root/usr/share/man/man1/$(basename "$page").gz"
 done
 # The plugin writes a page for the implicit `help` subcommand too; it says nothing the root page does not.
 rm -f "$root/usr/share/man/man1/gpsfence.help.1.gz"
 
-"$binary" --generate-completion-script bash | install -D -m 0644 /dev/stdin "$root/usr/share/bash-completion/completions/gpsfence"
+# A completion file is sourced, not run: no #! line (lintian bash-completion-with-hashbang).
+"$binary" --generate-completion-script bash | sed '1{/^#!/d}' | install -D -m 0644 /dev/stdin "$root/usr/share/bash-completion/completions/gpsfence"
 "$binary" --generate-completion-script zsh  | install -D -m 0644 /dev/stdin "$root/usr/share/zsh/vendor-completions/_gpsfence"
 "$binary" --generate-completion-script fish | install -D -m 0644 /dev/stdin "$root/usr/share/fish/vendor_completions.d/gpsfence.fish"
 

@@ -77,7 +77,7 @@ mount_root() {
 umount_root() {
     local dir target
     dir=$(realpath -m "$1")
-    findmnt -rn -o TARGET | grep -E "^$dir(/|$)" | sort -r | while read -r target; do
+    { findmnt -rn -o TARGET | grep -E "^$dir(/|$)" || true; } | sort -r | while read -r target; do
         umount "$target" 2>/dev/null || umount -l "$target"
     done
 }
