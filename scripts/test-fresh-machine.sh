@@ -29,7 +29,7 @@ mount_root "$root" --swift
 # commands. Then forget the package lists, as on a machine that never ran `apt-get update`.
 in_root "$root" 'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
     apt-get install -y -qq --no-install-recommends binutils gcc git libc6-dev libcurl4-openssl-dev \
-      libedit2 libgcc-12-dev libpython3-dev libsqlite3-0 libstdc++-12-dev libxml2-dev libz3-dev \
+      libedit2 libncurses6 libgcc-12-dev libpython3-dev libsqlite3-0 libstdc++-12-dev libxml2-dev libz3-dev \
       pkg-config tzdata unzip zlib1g-dev ca-certificates make >/dev/null &&
     rm -rf /var/lib/apt/lists/*' >"$cache_dir/fresh-prerequisites.log" 2>&1 ||
     { tail -20 "$cache_dir/fresh-prerequisites.log"; exit 1; }
