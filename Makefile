@@ -28,17 +28,19 @@ test: deps
 deb: deb-deps
 	bash scripts/build-deb.sh
 
-# A build installed by hand, outside the package manager. The units and rules name
-# /usr/bin/gpsfence (the package's path), rewritten here to $(PREFIX)/bin.
+# A build installed by hand, outside the package manager: the same static build as the package's
+# (so it runs without the Swift toolchain), in the same folder. The units name /usr/bin/gpsfence
+# (the package's path), rewritten here to $(PREFIX)/bin.
 install: deps
-	$(SWIFT) build -c release --product gpsfence
-	install -D -m 0755 .build/release/gpsfence $(DESTDIR)$(PREFIX)/bin/gpsfence
+	$(SWIFT) build -c release --static-swift-stdlib --product gpsfence --scratch-path .build-deb \
+	  -Xlinker -z -Xlinker now
+	install -D -m 0755 .build-deb/release/gpsfence $(DESTDIR)$(PREFIX)/bin/gpsfence
 	install -d $(DESTDIR)/etc/udev/rules.d $(DESTDIR)/etc/systemd/system
 	install -m 0644 udev/60-gpsfence.rules $(DESTDIR)/etc/udev/rules.d/
 	for unit in systemd/gpsfence.service systemd/gpsfence@.service; do \
 	  sed 's|/usr/bin/gpsfence|$(PREFIX)/bin/gpsfence|' $$unit > $(DESTDIR)/etc/systemd/system/$$(basename $$unit); \
 	done
-	.build/release/gpsfence --generate-completion-script bash | \
+	.build-deb/release/gpsfence --generate-completion-script bash | sed '1{/^#!/d}' | \
 	  install -D -m 0644 /dev/stdin $(DESTDIR)$(PREFIX)/share/bash-completion/completions/gpsfence
 	@echo "Installed. As root: udevadm control --reload; systemctl daemon-reload (docs/running.md)."
 
