@@ -26,6 +26,21 @@ service_section() { sed -n '/^\[Service\]/,/^\[Install\]/p' "$1" | grep -v -e '^
 check "gpsfence.service and gpsfence@.service have the same [Service] hardening" \
     diff <(service_section systemd/gpsfence.service) <(service_section systemd/gpsfence@.service)
 check "both units reload on ExecReload" grep -q '^ExecReload=' systemd/gpsfence.service systemd/gpsfence@.service
+# systemd's own judge of the units (no unknown key, valid values), where systemd-analyze exists.
+# It checks that ExecStart's program exists, so that is pointed at /bin/true for the check.
+units_ok() {
+    local dir status out
+    dir=$(mktemp -d)
+    sed 's|^ExecStart=[^ ]*|ExecStart=/bin/true|' systemd/gpsfence.service >"$dir/gpsfence.service"
+    sed 's|^ExecStart=[^ ]*|ExecStart=/bin/true|' systemd/gpsfence@.service >"$dir/gpsfence@ttyACM0.service"
+    out=$(cd "$dir" && systemd-analyze verify --man=no ./gpsfence.service ./gpsfence@ttyACM0.service 2>&1); status=$?
+    rm -rf "$dir"
+    [ -z "$out" ] || echo "$out"
+    [ "$status" -eq 0 ] && [ -z "$out" ]
+}
+if command -v systemd-analyze >/dev/null; then
+    check "systemd-analyze verify accepts both units" units_ok
+fi
 
 new_root "$root"
 mount_root "$root"
