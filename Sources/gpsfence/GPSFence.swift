@@ -9,6 +9,7 @@ struct GPSFence: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gpsfence",
         abstract: "Geofence alarms from a USB GPS: decode, check, replay and run.",
+        version: gpsfenceVersion,
         subcommands: [Run.self, Replay.self, Decode.self, Check.self, Simulate.self, Record.self, Devices.self, Doctor.self, Visits.self]
     )
 

@@ -1,0 +1,48 @@
+# The conventional entry points (README, docs/packaging.md). Each first installs the Debian
+# packages this machine lacks (scripts/install-deps.sh reads scripts/system-packages.txt).
+#
+#   make demo      build, then replay the bundled drive past a low bridge against its fences
+#   make test      build and run the whole test suite (what .ci/run runs)
+#   make deb       dist/gpsfence_VERSION_ARCH.deb (scripts/build-deb.sh)
+#   make install   install the release build, man pages, completions, udev rules and units under PREFIX
+#   make clean     remove the build folders and dist/
+
+SWIFT   ?= swift
+PREFIX  ?= /usr/local
+DESTDIR ?=
+
+.PHONY: demo test deb install clean deps deb-deps
+
+deps:
+	@sh scripts/install-deps.sh
+
+deb-deps:   # the build packages and the `deb` group
+	@sh scripts/install-deps.sh deb
+
+demo: deps
+	$(SWIFT) run gpsfence replay captures/bridge/capture.nmea --fences captures/bridge/fences.geojson
+
+test: deps
+	$(SWIFT) test
+
+deb: deb-deps
+	bash scripts/build-deb.sh
+
+# A build installed by hand, outside the package manager: the same static build as the package's
+# (so it runs without the Swift toolchain), in the same folder. The units name /usr/bin/gpsfence
+# (the package's path), rewritten here to $(PREFIX)/bin.
+install: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product gpsfence --scratch-path .build-deb \
+	  -Xlinker -z -Xlinker now
+	install -D -m 0755 .build-deb/release/gpsfence $(DESTDIR)$(PREFIX)/bin/gpsfence
+	install -d $(DESTDIR)/etc/udev/rules.d $(DESTDIR)/etc/systemd/system
+	install -m 0644 udev/60-gpsfence.rules $(DESTDIR)/etc/udev/rules.d/
+	for unit in systemd/gpsfence.service systemd/gpsfence@.service; do \
+	  sed 's|/usr/bin/gpsfence|$(PREFIX)/bin/gpsfence|' $$unit > $(DESTDIR)/etc/systemd/system/$$(basename $$unit); \
+	done
+	.build-deb/release/gpsfence --generate-completion-script bash | sed '1{/^#!/d}' | \
+	  install -D -m 0644 /dev/stdin $(DESTDIR)$(PREFIX)/share/bash-completion/completions/gpsfence
+	@echo "Installed. As root: udevadm control --reload; systemctl daemon-reload (docs/running.md)."
+
+clean:
+	rm -rf .build .build-deb dist
