@@ -72,7 +72,7 @@ for w in sys.argv[2:]:
         t = open(os.path.join(out, "%s.gpsfence.stats.%d" % (name, rep))).read()
         load = float(re.search(r"in ([0-9.]+) s; resident", t).group(1))
         rss, peak = map(int, re.search(r"resident (\d+) MB \(peak (\d+) MB\)", t).groups())
-        batch = int(re.search(r"\((\d+) points/s, batch\)", t).group(1))
+        batch = int(re.search(r"\((\d+) points/s, batch", t).group(1))
         single = int(re.search(r"one at a time [0-9.]+ s \((\d+) points/s\)", t).group(1))
         cur = dict(load=load, rss=rss, peak=peak, batch=batch, single=single)
         if best is None:
