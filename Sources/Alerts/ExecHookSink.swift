@@ -1,5 +1,6 @@
 import Foundation
 import Geofence
+import NMEA
 import Synchronization
 
 #if canImport(Glibc)
@@ -131,10 +132,10 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
             return
         }
         stopping = true
-        stopDeadline = Self.monotonicSeconds() + timeout
+        stopDeadline = monotonicSeconds() + timeout
         lock.broadcast()
-        while queueHead < queue.count || running > 0, Self.monotonicSeconds() < stopDeadline {
-            _ = lock.wait(until: Date(timeIntervalSinceNow: max(0.001, stopDeadline - Self.monotonicSeconds())))
+        while queueHead < queue.count || running > 0, monotonicSeconds() < stopDeadline {
+            _ = lock.wait(until: Date(timeIntervalSinceNow: max(0.001, stopDeadline - monotonicSeconds())))
         }
         var notRun = Array(repeating: 0, count: programs.count)
         for job in queue[queueHead...] { notRun[job.program] += 1 }
@@ -163,7 +164,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
                 lock.wait()
                 idleWorkers -= 1
             }
-            if queueHead == queue.count || Self.monotonicSeconds() >= stopDeadline {
+            if queueHead == queue.count || monotonicSeconds() >= stopDeadline {
                 workers -= 1
                 lock.broadcast()
                 lock.unlock()
@@ -198,7 +199,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
 
     private func run(_ job: Job) {
         let program = programs[job.program]
-        let started = Self.monotonicSeconds()
+        let started = monotonicSeconds()
         let pid: pid_t
         let input: Int32
         switch Self.spawn(program, environment: job.environment) {
@@ -218,7 +219,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
                 }
                 return
             }
-            let now = Self.monotonicSeconds()
+            let now = monotonicSeconds()
             let limit = min(deadline, currentStopDeadline)
             if now >= limit { break }
             // Waits for room in the pipe (or up to 5 ms while it is written or closed): a hook's
@@ -231,8 +232,8 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         // cannot be reused by another process.
         kill(-pid, SIGTERM)
         let grace = isStopping ? 0.5 : 1.0
-        let graceEnd = Self.monotonicSeconds() + grace
-        while Self.exitStatus(pid, reap: false) == nil, Self.monotonicSeconds() < graceEnd { usleep(5_000) }
+        let graceEnd = monotonicSeconds() + grace
+        while Self.exitStatus(pid, reap: false) == nil, monotonicSeconds() < graceEnd { usleep(5_000) }
         kill(-pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
@@ -298,7 +299,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
     /// Reports a failure of hook `index`: the first at once, later ones within
     /// `failureReportInterval` summed up into one report at the end of the interval.
     private func failed(_ index: Int, _ message: String) {
-        let now = Self.monotonicSeconds()
+        let now = monotonicSeconds()
         lock.lock()
         var state = failures[index]
         if let last = state.lastReport, now - last < failureReportInterval {
@@ -330,7 +331,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         let last = state.lastMessage
         if count > 0 {
             state.suppressed = 0
-            state.lastReport = Self.monotonicSeconds()
+            state.lastReport = monotonicSeconds()
         }
         failures[index] = state
         lock.unlock()
@@ -429,12 +430,6 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
             return code == 0 ? nil : "exited with status \(code)"
         }
         return "was killed by signal \(signal)"
-    }
-
-    static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     // MARK: - Environment

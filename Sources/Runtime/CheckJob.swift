@@ -5,6 +5,7 @@ import Glibc
 import Dispatch
 import JSONOutput
 import Geofence
+import NMEA
 
 /// `gpsfence check` (SPEC §9): the fences containing one point (with the nearest fences and their
 /// distances), or, for a file of `lat,lon` lines, one JSON array of fence ids per point in the
@@ -219,12 +220,6 @@ extension Substring {
         while let l = s.last, set.contains(l) { s = s.dropLast() }
         return s
     }
-}
-
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
 func format3(_ v: Double) -> String {

@@ -1,3 +1,4 @@
+import NMEA
 import SystemPackage
 
 /// The serial line of a simulated receiver: sentences go out paced at the receiver's baud rate,

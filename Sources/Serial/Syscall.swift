@@ -23,13 +23,6 @@ extension Result where Failure == Errno {
     }
 }
 
-/// Monotonic time in seconds: for deadlines and pacing, never affected by clock changes.
-public func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-
 /// Sleeps for `seconds`, resuming after signals until the time has passed.
 /// The corresponding C function is `nanosleep`.
 public func sleepSeconds(_ seconds: Double) {

@@ -16,24 +16,12 @@ struct Doctor: ParsableCommand {
             """
     )
 
-    @Option(help: "Device path, 'auto' for the USB GPS found by libudev, or gpsd://[HOST][:PORT][/DEVICE] to read through a running gpsd.")
-    var device = "auto"
-
-    @Option(help: "Line speed to check, or 'auto' to detect it.")
-    var baud = "auto"
-
-    @Option(help: ArgumentHelp("Seconds autobaud listens at each rate.", visibility: .hidden))
-    var autobaudWindow = 2.5
-
-    func validate() throws {
-        _ = try parseBaud(baud)
-        if let problem = Limits.autobaudWindow(autobaudWindow) { throw ValidationError(problem) }
-    }
+    @OptionGroup var receiver: ReceiverOptions
 
     func run() throws {
-        var doctor = DoctorJob(device: device)
-        doctor.rate = try parseBaud(baud)
-        doctor.autobaud = Autobaud(window: autobaudWindow)
+        var doctor = DoctorJob(device: receiver.device)
+        doctor.rate = try receiver.rate()
+        doctor.autobaud = receiver.autobaud
         let findings = doctor.run { finding in
             let label = switch finding.level {
             case .ok: "ok      "

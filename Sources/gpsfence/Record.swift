@@ -18,11 +18,7 @@ struct Record: ParsableCommand {
             """
     )
 
-    @Option(help: "Device path, 'auto' for the USB GPS found by libudev, or gpsd://[HOST][:PORT][/DEVICE] to read through a running gpsd.")
-    var device = "auto"
-
-    @Option(help: "Line speed, or 'auto' to detect it.")
-    var baud = "auto"
+    @OptionGroup var receiver: ReceiverOptions
 
     @Option(help: "Capture file to write.")
     var output: String
@@ -30,27 +26,23 @@ struct Record: ParsableCommand {
     @Option(help: "Seconds to record; until Ctrl-C when absent.")
     var duration: Double?
 
-    @Option(help: ArgumentHelp("Seconds autobaud listens at each rate.", visibility: .hidden))
-    var autobaudWindow = 2.5
-
     func validate() throws {
-        _ = try parseBaud(baud)
-        if let problem = duration.flatMap(Limits.recordDuration) ?? Limits.autobaudWindow(autobaudWindow) { throw ValidationError(problem) }
+        if let problem = duration.flatMap(Limits.recordDuration) { throw ValidationError(problem) }
     }
 
     func run() throws {
         StopSignals.install()
-        var job = RecordJob(device: try DeviceChoice.resolve(device), output: output)
+        var job = RecordJob(device: try DeviceChoice.resolve(receiver.device), output: output)
         if let note = job.device.note { OutputWriter.standardError.write(line: "gpsfence: \(note)") }
-        job.rate = try parseBaud(baud)
+        job.rate = try receiver.rate()
         job.duration = duration
-        job.autobaud = Autobaud(window: autobaudWindow)
+        job.autobaud = receiver.autobaud
         let summary = try job.run(now: currentUTCTime, shouldStop: { StopSignals.isRaised }) {
             OutputWriter.standardError.write(line: "gpsfence: \($0)")
         }
         OutputWriter.standardError.write(line: "gpsfence: recorded \(summary.bytes) bytes in \(Int(summary.seconds.rounded())) s to \(output)")
         if summary.hungUp {
-            let what = device.hasPrefix("gpsd://") ? "gpsd closed the connection" : "\(device) hung up (unplugged?)"
+            let what = receiver.device.hasPrefix("gpsd://") ? "gpsd closed the connection" : "\(receiver.device) hung up (unplugged?)"
             throw RuntimeFailure(message: what + "; the capture is complete up to there")
         }
     }

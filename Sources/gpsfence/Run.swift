@@ -25,11 +25,7 @@ struct Run: ParsableCommand {
             """
     )
 
-    @Option(help: "Device path, 'auto' for the USB GPS found by libudev, or gpsd://[HOST][:PORT][/DEVICE] to read through a running gpsd.")
-    var device = "auto"
-
-    @Option(help: "Line speed, or 'auto' to detect it.")
-    var baud = "auto"
+    @OptionGroup var receiver: ReceiverOptions
 
     @Option(help: ArgumentHelp("Fence file: GeoJSON, or CSV 'id,name,lat,lon,radius_m'.", valueName: "file"))
     var fences: String
@@ -40,20 +36,12 @@ struct Run: ParsableCommand {
     @OptionGroup var alerts: AlertOptions
     @OptionGroup var semantics: SemanticsOptions
 
-    @Option(help: ArgumentHelp("Seconds autobaud listens at each rate.", visibility: .hidden))
-    var autobaudWindow = 2.5
-
-    func validate() throws {
-        _ = try parseBaud(baud)
-        if let problem = Limits.autobaudWindow(autobaudWindow) { throw ValidationError(problem) }
-    }
-
     func run() throws {
-        let choice = try DeviceChoice.resolve(device)
+        let choice = try DeviceChoice.resolve(receiver.device)
         if let note = choice.note { OutputWriter.standardError.write(line: "gpsfence: \(note)") }
         var options = RunJob.Options(device: choice, fencesPath: fences, statePath: state ?? StateLocation.defaultPath)
-        options.rate = try parseBaud(baud)
-        options.autobaud = Autobaud(window: autobaudWindow)
+        options.rate = try receiver.rate()
+        options.autobaud = receiver.autobaud
         options.settings = semantics.settings
         try RunJob(options: options).run { context in
             try alerts.sinks(color: isatty(1) == 1, live: true, context: context)

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Geofence
+import Serial
+
+/// Which receiver to read and how (SPEC §3), for `run`, `record` and `doctor`.
+struct ReceiverOptions: ParsableArguments {
+    @Option(help: "Device path, 'auto' for the USB GPS found by libudev, or gpsd://[HOST][:PORT][/DEVICE] to read through a running gpsd.")
+    var device = "auto"
+
+    @Option(help: "Line speed, or 'auto' to detect it (ignored on CDC-ACM and through gpsd).")
+    var baud = "auto"
+
+    @Option(help: ArgumentHelp("Seconds autobaud listens at each rate.", visibility: .hidden))
+    var autobaudWindow = 2.5
+
+    func validate() throws {
+        _ = try rate()
+        if let problem = Limits.autobaudWindow(autobaudWindow) { throw ValidationError(problem) }
+    }
+
+    /// `--baud N|auto`: nil for auto.
+    func rate() throws -> BaudRate? {
+        if baud == "auto" { return nil }
+        guard let value = Int(baud), let rate = BaudRate(value) else {
+            throw ValidationError("--baud wants 'auto' or one of \(BaudRate.supported.map(String.init).joined(separator: ", ")), not '\(baud)'")
+        }
+        return rate
+    }
+
+    var autobaud: Autobaud { Autobaud(window: autobaudWindow) }
+}
