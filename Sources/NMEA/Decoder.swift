@@ -135,23 +135,13 @@ public final class Decoder {
             // malformed (it still counts as a sentence: framing and checksum were good).
             let invalidTimes = assembler.invalidTimes
             defer { if assembler.invalidTimes != invalidTimes { framer.countMalformed() } }
-            if decodesEverySentence {
-                let sentence = Sentence(raw)
-                try onSentence(raw, sentence)
-                try assembler.add(
-                    sentence, address: raw.address,
-                    onFix: { fix in
-                        fixes += 1
-                        try onFix(fix)
-                    }, onNoFix: onNoFix)
-            } else {
-                try assembler.add(
-                    raw: raw,
-                    onFix: { fix in
-                        fixes += 1
-                        try onFix(fix)
-                    }, onNoFix: onNoFix)
-            }
+            if decodesEverySentence { try onSentence(raw, Sentence(raw)) }
+            try assembler.add(
+                raw: raw,
+                onFix: { fix in
+                    fixes += 1
+                    try onFix(fix)
+                }, onNoFix: onNoFix)
         }
     }
 

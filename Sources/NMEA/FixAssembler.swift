@@ -35,35 +35,13 @@ public struct FixAssembler: Sendable {
         self.accuracyModel = accuracyModel
     }
 
-    /// Adds one decoded sentence; calls `emit` for each fix it completes (at most two: the epoch
-    /// that a time change closes, and the new one when this very sentence ends it).
-    public mutating func add(_ sentence: Sentence, address: SentenceAddress, _ emit: (Fix) throws -> Void) rethrows {
-        try add(sentence, address: address, onFix: emit, onNoFix: { _ in })
-    }
-
-    /// Like `add(_:address:_:)`, and also calls `onNoFix` for each completed epoch that has no
-    /// usable position: its time still tells the event engine that the receiver is alive but has
-    /// no fix (`fix_lost` runs on receiver time, SPEC §6).
-    public mutating func add(
-        _ sentence: Sentence, address: SentenceAddress, onFix emit: (Fix) throws -> Void,
-        onNoFix: (EpochTime) throws -> Void
-    ) rethrows {
-        switch sentence {
-        case .gga(let s): try add(s, address, emit, onNoFix)
-        case .rmc(let s): try add(s, address, emit, onNoFix)
-        case .gll(let s): try add(s, address, emit, onNoFix)
-        case .gns(let s): try add(s, address, emit, onNoFix)
-        case .gsa(let s): try add(s, address, emit, onNoFix)
-        case .gst(let s): try add(s, address, emit, onNoFix)
-        case .vtg(let s): try add(s, address, emit, onNoFix)
-        case .zda(let s): try add(s, address, emit, onNoFix)
-        // Untimed and contributing nothing to a fix.
-        case .gsv, .txt, .other: break
-        }
-    }
-
-    /// The live path: decodes only the sentence types a fix is made of, straight from the raw
-    /// sentence into the epoch, with no `Sentence` value in between.
+    /// Adds one sentence; calls `onFix` for each fix it completes (at most two: the epoch that a
+    /// time change closes, and the new one when this very sentence ends it), and `onNoFix` for each
+    /// completed epoch without a usable position (its time tells the event engine that the receiver
+    /// is alive but has no fix: `fix_lost` runs on receiver time, SPEC §6).
+    ///
+    /// Decodes only the sentence types a fix is made of, straight from the raw sentence into the
+    /// epoch, with no `Sentence` value in between: this is the one dispatch of fix assembly.
     public mutating func add(
         raw: RawSentence, onFix emit: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void
     ) rethrows {
