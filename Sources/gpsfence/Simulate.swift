@@ -66,35 +66,12 @@ struct Simulate: ParsableCommand {
         job.speed = speed
         job.loop = loop
         job.start = start.flatMap(parseISOTime)
-        let lineRate = baud.flatMap { BaudRate($0) } ?? job.defaultBaud(now: currentUTCTime())
-        do {
-            let port: SimulatedWire.Port
-            if let device {
-                port = .device(try SerialPort.open(device, rate: lineRate))
-                OutputWriter.standardOutput.write(line: device)
-            } else {
-                let terminal = try PseudoTerminal.open(rate: lineRate)
-                if let link { try replaceSymlink(link, pointingTo: terminal.slavePath) }
-                port = .pseudoTerminal(terminal)
-                OutputWriter.standardOutput.write(line: terminal.slavePath)
-            }
-            OutputWriter.standardOutput.flush()
-            let needed = job.bytesPerSecond(now: currentUTCTime())
-            if needed > lineRate.bytesPerSecond {
-                OutputWriter.standardError.write(line: """
-                    gpsfence: warning: \(Int(needed)) bytes/s of sentences at --rate \(rate) do not fit \
-                    \(lineRate) baud (\(Int(lineRate.bytesPerSecond)) bytes/s); the receiver keeps its clock \
-                    and drops the sentences that do not fit
-                    """)
-            }
-            StopSignals.install()
-            let wire = SimulatedWire(port: port, rate: lineRate)
-            defer { if let link { removeSymlink(link) } }
-            let counts = try job.run(wire: wire, now: currentUTCTime, shouldStop: { StopSignals.isRaised })
-            if counts.dropped > 0 {
-                OutputWriter.standardError.write(
-                    line: "gpsfence: \(counts.dropped) sentences dropped (did not fit \(lineRate) baud), \(counts.sent) sent")
-            }
-        }
+        _ = try job.play(
+            device: device, link: link, baud: baud.flatMap { BaudRate($0) },
+            announce: { path in
+                OutputWriter.standardOutput.write(line: path)
+                OutputWriter.standardOutput.flush()
+            },
+            warn: { OutputWriter.standardError.write(line: "gpsfence: \($0)") })
     }
 }

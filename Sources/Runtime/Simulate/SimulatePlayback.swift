@@ -1,0 +1,44 @@
+import Alerts
+import Serial
+
+extension SimulateJob {
+    /// `gpsfence simulate` end to end: opens the wire (a new pseudo-terminal, optionally behind a
+    /// stable symlink, or a real port), says its path first (a test or a user starts a reader on
+    /// it), warns when the sentences do not fit the line, and plays until the route ends or
+    /// SIGINT/SIGTERM.
+    ///
+    /// - Parameters:
+    ///   - baud: the line rate; nil: the slowest standard rate that carries the rate (`defaultBaud`).
+    ///   - announce: receives the device path, before anything is played.
+    ///   - warn: receives diagnostics (a line too slow, what was dropped).
+    public func play(
+        device: String?, link: String?, baud: BaudRate?, announce: (String) -> Void, warn: (String) -> Void
+    ) throws -> PlayCounts {
+        let lineRate = baud ?? defaultBaud(now: currentUTCTime())
+        let port: SimulatedWire.Port
+        if let device {
+            port = .device(try SerialPort.open(device, rate: lineRate))
+            announce(device)
+        } else {
+            let terminal = try PseudoTerminal.open(rate: lineRate)
+            if let link { try replaceSymlink(link, pointingTo: terminal.slavePath) }
+            port = .pseudoTerminal(terminal)
+            announce(terminal.slavePath)
+        }
+        defer { if let link, device == nil { removeSymlink(link) } }
+        let needed = bytesPerSecond(now: currentUTCTime())
+        if needed > lineRate.bytesPerSecond {
+            warn("""
+                warning: \(Int(needed)) bytes/s of sentences at --rate \(rate) do not fit \
+                \(lineRate) baud (\(Int(lineRate.bytesPerSecond)) bytes/s); the receiver keeps its clock \
+                and drops the sentences that do not fit
+                """)
+        }
+        StopSignals.install()
+        let counts = try run(wire: SimulatedWire(port: port, rate: lineRate), now: currentUTCTime, shouldStop: { StopSignals.isRaised })
+        if counts.dropped > 0 {
+            warn("\(counts.dropped) sentences dropped (did not fit \(lineRate) baud), \(counts.sent) sent")
+        }
+        return counts
+    }
+}
