@@ -17,6 +17,8 @@ public struct ReplayJob {
     /// The SPEC §8 state file: restored at the start, and every fix's events are committed to it
     /// before they reach the sinks.
     public var statePath: String?
+    /// Days of track kept in the state file (SPEC §14).
+    public var keepDays = 7.0
 
     public init(captures: [CaptureInput], fencesPath: String) {
         self.captures = captures
@@ -48,6 +50,8 @@ public struct ReplayJob {
         var configuration = EngineLoop.Configuration()
         configuration.settings = settings
         configuration.ringCapacity = ringCapacity
+        configuration.fencesPath = fencesPath
+        configuration.keepDays = keepDays
         let loop = try EngineLoop(configuration: configuration, fences: fences, store: store, sinks: sinks, reports: reports)
         let summary = try loop.run(source)
         if let failure = source.failure { throw failure }

@@ -87,6 +87,12 @@ public final class StateStore: @unchecked Sendable {
                 CREATE INDEX outbox_pending ON outbox(endpoint, delivered_at, seq);
                 """)
         }
+        // SPEC §14: the track (one usable fix per second at most), the odometer per UTC day, and
+        // what the receiver and the run last said, for `status` and `report`. A v1 file gains the
+        // empty tables and keeps everything it had.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: TrackSchema.v2)
+        }
         return migrator
     }
 

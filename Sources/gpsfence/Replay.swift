@@ -32,10 +32,14 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("State file (SPEC §8): fence states restored at the start, events logged.", valueName: "path"))
     var state: String?
 
+    @Option(help: ArgumentHelp("Days of track the state file keeps (default 7).", valueName: "days"))
+    var keepDays = 7.0
+
     @OptionGroup var alerts: AlertOptions
     @OptionGroup var semantics: SemanticsOptions
 
     func validate() throws {
+        if !(keepDays > 0) { throw ValidationError("--keep-days must be more than 0 days") }
         if captures.isEmpty { throw ValidationError("give at least one capture (or '-' for standard input)") }
         _ = try replaySpeed()
     }
@@ -52,6 +56,7 @@ struct Replay: ParsableCommand {
         var job = ReplayJob(captures: captures.map(CaptureInput.init(path:)), fencesPath: fences)
         job.speed = try replaySpeed()
         job.settings = semantics.settings
+        job.keepDays = keepDays
         job.showsProgress = true
         job.statePath = state
         _ = try job.run(needsOutbox: alerts.needsOutbox) { context in

@@ -35,6 +35,9 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("State file (default: $XDG_STATE_HOME/gpsfence/state.sqlite).", valueName: "path"))
     var state: String?
 
+    @Option(help: ArgumentHelp("Days of track the state file keeps (default 7).", valueName: "days"))
+    var keepDays = 7.0
+
     @OptionGroup var alerts: AlertOptions
     @OptionGroup var semantics: SemanticsOptions
 
@@ -42,6 +45,7 @@ struct Run: ParsableCommand {
     var autobaudWindow = 2.5
 
     func validate() throws {
+        if !(keepDays > 0) { throw ValidationError("--keep-days must be more than 0 days") }
         _ = try parseBaud(baud)
     }
 
@@ -52,6 +56,7 @@ struct Run: ParsableCommand {
         options.rate = try parseBaud(baud)
         options.autobaud = Autobaud(window: autobaudWindow)
         options.settings = semantics.settings
+        options.keepDays = keepDays
         try RunJob(options: options).run { context in
             try alerts.sinks(color: isatty(1) == 1, live: true, context: context)
         }

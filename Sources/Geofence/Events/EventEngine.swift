@@ -43,6 +43,7 @@ public final class EventEngine {
     private var lastUsableTime: Int64?
     private var lost = false
     private var lastHeartbeat: Int64?
+    private var motion = MotionState()
 
     public init(fences: FenceSet, settings: EventSettings = EventSettings()) {
         self.fences = fences
@@ -92,6 +93,11 @@ public final class EventEngine {
         enterContaining(time: time, location: location)
         if let previous { crossBetween(previous, fix, time: time, location: location) }
         approachAhead(fix, time: time, location: location)
+        switch motion.advance(fix, at: now, settings: settings) {
+        case .stationary: pending.append(GeofenceEvent(kind: .stationary, time: time, location: location))
+        case .moving: pending.append(GeofenceEvent(kind: .moving, time: time, location: location))
+        case nil: break
+        }
 
         if lost {
             lost = false

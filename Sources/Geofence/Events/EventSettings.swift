@@ -22,6 +22,12 @@ public struct EventSettings: Sendable, Equatable {
     public var heartbeat: Double?
     /// Below this speed (m/s) the track is noise: no `approach` is raised or re-armed.
     public var minimumApproachSpeed = 1.0
+    /// Seconds slow and still before `stationary` (SPEC §14); nil or 0: no motion events.
+    public var stationary: Double? = 120
+    /// Below this speed (m/s) the receiver counts as still.
+    public var stationarySpeed = 0.5
+    /// Metres the receiver may wander while still (and must leave, plus its accuracy, to be moving).
+    public var stationaryRadius = 25.0
 
     public init() {}
 
@@ -34,6 +40,7 @@ public struct EventSettings: Sendable, Equatable {
         if !(stale > 0) { return "--stale must be more than 0 seconds" }
         if let approach, !(approach > 0) { return "--approach must be more than 0 metres" }
         if let heartbeat, !(heartbeat > 0) { return "--heartbeat must be more than 0 seconds" }
+        if let stationary, !(stationary >= 0) { return "--stationary must be 0 (off) or more seconds" }
         return nil
     }
 }
