@@ -28,7 +28,7 @@ public final class TrackRecorder {
     private var latest: TrackPoint?
     private var latestWall: Int64 = 0
     private var lastRecorded: Int64?
-    private var anchor: TrackPoint?
+    private var odometerRule = Odometer()
     private var lastWrite: Int64 = 0
 
     public init(store: StateStore, settings: Settings) {
@@ -50,19 +50,9 @@ public final class TrackRecorder {
         if rows.count >= 256 || latestWall - lastWrite >= 1000 { try flush() }
     }
 
-    /// Metres over usable fixes: a step counts once the receiver is farther from where the last
-    /// counted step ended than the fix's own accuracy estimate, so a parked receiver's jitter
-    /// (a few metres around the true spot) adds nothing, and a moving one adds its path in
-    /// accuracy-sized chords.
     private func addDistance(to point: TrackPoint) {
-        guard let from = anchor else {
-            anchor = point
-            return
-        }
-        let step = Geodesy.haversine(lat1: from.lat, lon1: from.lon, lat2: point.lat, lon2: point.lon)
-        guard step > max(point.accuracy ?? 5, 1) else { return }
-        odometer[point.time / 86_400_000, default: 0] += step
-        anchor = point
+        let step = odometerRule.add(point)
+        if step > 0 { odometer[point.time / 86_400_000, default: 0] += step }
     }
 
     /// Writes what is buffered: track rows, odometer, the last fix, and one batch of pruning.
@@ -99,6 +89,30 @@ public final class TrackRecorder {
                     arguments: [latest.time - keep, Self.pruneBatch])
             }
         }
+    }
+}
+
+/// Metres over usable fixes (SPEC §14): a step counts once the receiver is farther from where the
+/// last counted step ended than the fix's own accuracy estimate (5 m when it has none), so a parked
+/// receiver's jitter (a few metres around the true spot) adds nothing, and a moving one adds its
+/// path in accuracy-sized chords.
+public struct Odometer: Sendable {
+    private var anchor: (lat: Double, lon: Double)?
+    public private(set) var metres = 0.0
+
+    public init() {}
+
+    /// Takes the next usable fix; returns the metres it added (0 for jitter).
+    public mutating func add(_ point: TrackPoint) -> Double {
+        guard let from = anchor else {
+            anchor = (point.lat, point.lon)
+            return 0
+        }
+        let step = Geodesy.haversine(lat1: from.lat, lon1: from.lon, lat2: point.lat, lon2: point.lon)
+        guard step > max(point.accuracy ?? 5, 1) else { return 0 }
+        anchor = (point.lat, point.lon)
+        metres += step
+        return step
     }
 }
 

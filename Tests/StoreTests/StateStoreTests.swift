@@ -1,4 +1,3 @@
-import Alerts
 import Foundation
 import GRDB
 import NMEA

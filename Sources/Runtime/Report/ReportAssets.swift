@@ -79,6 +79,8 @@ extension ReportHTML {
           each('[data-tick-for]', function (tick) {
             tick.addEventListener('click', function () { show(tick.getAttribute('data-tick-for')); });
           });
+          // Tests (and curious people) can see that the script ran to its end.
+          document.documentElement.setAttribute('data-ready', 'yes');
         })();
         """
 }

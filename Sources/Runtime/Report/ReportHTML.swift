@@ -167,9 +167,10 @@ public enum ReportHTML {
         for (row, (name, unit, value)) in series.enumerated() {
             let top = 8 + Double(row) * (panel + gap)
             let values = (0..<buckets).map(value)
-            let maximum = max((values.compactMap { $0 }.max() ?? 1) * 1.1, 1e-9)
+            let peak = values.compactMap { $0 }.max() ?? 1
+            let maximum = max(peak * 1.1, 1e-9)
             out += "<g class=\"panel \(name)\"><text class=\"axis\" x=\"4\" y=\"\(fmt(top + 10))\">\(name)</text>"
-            out += "<text class=\"axis\" x=\"4\" y=\"\(fmt(top + 24))\">\(fmt(maximum)) \(unit)</text>"
+            out += "<text class=\"axis\" x=\"4\" y=\"\(fmt(top + 24))\">\(fmt(peak)) \(unit)</text>"
             out += "<line class=\"base\" x1=\"\(fmt(left))\" y1=\"\(fmt(top + panel))\" x2=\"\(fmt(right))\" y2=\"\(fmt(top + panel))\"/>"
             // Empty buckets between fixes are joined over; a pause longer than a gap breaks the line.
             let bucketSeconds = span / 1000 / Double(buckets)
@@ -299,14 +300,11 @@ public enum ReportHTML {
 
     // MARK: - Helpers
 
+    /// The distance driven, by the odometer's rule (jitter below the accuracy does not count).
     static func pathLength(_ report: FieldReport) -> Double {
-        var total = 0.0
-        for stretch in report.stretches {
-            for (a, b) in zip(stretch, stretch.dropFirst()) {
-                total += Geodesy.haversine(lat1: a.lat, lon1: a.lon, lat2: b.lat, lon2: b.lon)
-            }
-        }
-        return total
+        var odometer = Odometer()
+        for stretch in report.stretches { for point in stretch { _ = odometer.add(point) } }
+        return odometer.metres
     }
 
     static func fenceText(_ id: FenceID) -> String {
