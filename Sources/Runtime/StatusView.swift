@@ -180,7 +180,9 @@ public enum StatusView {
             let where_ = card.inside
                 ? paint("1;32", "INSIDE") + (card.since.map { " since \(time($0)!)" } ?? "")
                 : "outside"
-            let distance = card.distance.map { $0 <= 0 ? "at the fence" : distanceText($0) + " away" } ?? "distance unknown"
+            let distance = card.distance.map {
+                $0 <= 0 ? distanceText(-$0) + " inside the edge" : distanceText($0) + " away"
+            } ?? "distance unknown"
             let visits = "\(card.visitsThisMonth) visit\(card.visitsThisMonth == 1 ? "" : "s") this month"
             let width = max(title.count, 44)
             lines.append("  ┌" + String(repeating: "─", count: width + 2) + "┐")

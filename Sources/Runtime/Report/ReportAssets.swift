@@ -28,6 +28,7 @@ extension ReportHTML {
         .ev-approach circle,.chip.ev-approach{fill:#ef6c00;background:#ef6c00}
         .ev-cross circle,.chip.ev-cross{fill:#00838f;background:#00838f}
         .ev-fix_lost circle,.chip.ev-fix_lost,.ev-error circle,.chip.ev-error{fill:#c62828;background:#c62828}
+        .ev-fix_acquired circle,.chip.ev-fix_acquired{fill:#9e9d24;background:#9e9d24}
         .ev-stationary circle,.chip.ev-stationary,.ev-moving circle,.chip.ev-moving{fill:#795548;background:#795548}
         .chip{display:inline-block;width:.7em;height:.7em;border-radius:50%;margin-right:.35em;background:#555}
         .scale path{fill:none;stroke:#1d2329;stroke-width:2}.scale text,.axis{font-size:12px;fill:var(--muted)}
@@ -44,7 +45,7 @@ extension ReportHTML {
         tr[data-row-for]{cursor:pointer}tr.on{background:#fff3cd}
         dl.stats{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}
         dl.stats dt{color:var(--muted)}dl.stats dd{margin:0}
-        @media (max-width:600px){body{font-size:15px}td:nth-child(4){min-width:14em}}
+        @media (max-width:600px){body{font-size:15px}td:nth-child(4){min-width:14em}#timeline{min-width:640px}.marker circle{r:9}}
         """
 
     static let script = """

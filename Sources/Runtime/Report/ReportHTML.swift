@@ -148,7 +148,7 @@ public enum ReportHTML {
         let left = 60.0, right = width - 10, panel = 70.0, gap = 26.0
         func x(_ time: Int64) -> Double { left + (right - left) * Double(time - first) / span }
         let height = 3 * (panel + gap) + 24
-        out += "<svg id=\"timeline\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Speed, accuracy and satellites over time\">\n"
+        out += "<div class=\"scroll\"><svg id=\"timeline\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Speed, accuracy and satellites over time\">\n"
         // Buckets: one per two SVG units, so the drawing has a bounded size whatever the input.
         let buckets = Int((right - left) / 2)
         var sums = [(speed: Double, speedN: Int, accuracy: Double, accuracyN: Int, sats: Double, satsN: Int)](
@@ -192,7 +192,7 @@ public enum ReportHTML {
         out += "</g>\n"
         out += "<text class=\"axis\" x=\"\(fmt(left))\" y=\"\(fmt(height - 4))\">\(UTCTime(millisecondsSinceEpoch: first))</text>"
         out += "<text class=\"axis end\" x=\"\(fmt(right))\" y=\"\(fmt(height - 4))\">\(UTCTime(millisecondsSinceEpoch: last))</text>\n"
-        return out + "</svg>\n</section>\n"
+        return out + "</svg></div>\n</section>\n"
     }
 
     // MARK: - Tables
