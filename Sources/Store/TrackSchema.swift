@@ -31,5 +31,11 @@ enum TrackSchema {
             last_accuracy REAL
         );
         INSERT INTO receiver (id) VALUES (1);
+        CREATE TABLE motion (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            lat REAL NOT NULL,
+            lon REAL NOT NULL,
+            since INTEGER NOT NULL
+        );
         """
 }

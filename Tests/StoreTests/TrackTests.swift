@@ -178,3 +178,20 @@ import Testing
         CREATE INDEX outbox_pending ON outbox(endpoint, delivered_at, seq);
         """
 }
+
+@Suite struct MotionPersistenceTests {
+    /// The stop is committed with the events of its fix, and cleared with the events that end it.
+    @Test func stopTravelsWithTheEvents() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-motion-\(UUID().uuidString).sqlite").path
+        let fences = try FenceSet.parse(StateStoreTests.fencesText)
+        let store = try StateStore(path: path)
+        let stop = MotionRecord(stationary: true, latitude: 47.1, longitude: 8.2, since: 1_770_113_700_000)
+        let time = UTCTime(millisecondsSinceEpoch: 1_770_113_820_000)
+        let stationary = OutgoingEvent(GeofenceEvent(kind: .stationary, time: time), fences: fences)
+        try store.commit(events: [stationary], insideStates: [], fences: fences, motion: stop)
+        #expect(try StateStore(path: path).motionState() == stop)
+        let moving = OutgoingEvent(GeofenceEvent(kind: .moving, time: UTCTime(millisecondsSinceEpoch: 1_770_113_900_000)), fences: fences)
+        try store.commit(events: [moving], insideStates: [], fences: fences, motion: nil)
+        #expect(try store.motionState() == nil)
+    }
+}

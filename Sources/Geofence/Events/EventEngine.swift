@@ -136,6 +136,15 @@ public final class EventEngine {
         try emit(GeofenceEvent(kind: .fixLost, time: time, location: previous.map(GeofenceEvent.Location.init)))
     }
 
+    /// The stop to save with each fix's events (nil: the receiver is not stopped).
+    public var motionSnapshot: MotionRecord? { motion.record }
+
+    /// Takes a saved stop back silently: no second `stationary`; `moving` once it leaves. Call
+    /// before the first fix.
+    public func restoreMotion(_ record: MotionRecord?) {
+        if let record { motion.restore(record) }
+    }
+
     /// Fence indices the receiver is inside of now, ascending.
     public var insideFences: [Int] { insideList.map(Int.init) }
 

@@ -8,12 +8,42 @@ import NMEA
 /// Speed alone never ends a stop: a parked receiver reports speeds of a metre a second and
 /// position jumps of several metres from multipath, and neither should wake a fleet dashboard.
 /// docs/events.md gives the reasoning.
+/// What a restart must remember of the motion state (SPEC §8 spirit: no second `stationary` for a
+/// receiver that was stopped and still is): whether it is stopped, and where the stop began.
+public struct MotionRecord: Sendable, Equatable {
+    public var stationary: Bool
+    public var latitude: Double
+    public var longitude: Double
+    /// When the stop began, ms since 1970.
+    public var since: Int64
+
+    public init(stationary: Bool, latitude: Double, longitude: Double, since: Int64) {
+        self.stationary = stationary
+        self.latitude = latitude
+        self.longitude = longitude
+        self.since = since
+    }
+}
+
 struct MotionState {
     enum Change { case stationary, moving }
 
     private var anchor: (lat: Double, lon: Double, time: Int64)?
     private(set) var isStationary = false
     private var outsideCount = 0
+
+    /// The stop to remember, when the receiver is stopped (nil: nothing worth a restart).
+    var record: MotionRecord? {
+        guard isStationary, let anchor else { return nil }
+        return MotionRecord(stationary: true, latitude: anchor.lat, longitude: anchor.lon, since: anchor.time)
+    }
+
+    mutating func restore(_ record: MotionRecord) {
+        guard record.stationary else { return }
+        isStationary = true
+        anchor = (record.latitude, record.longitude, record.since)
+        outsideCount = 0
+    }
 
     mutating func advance(_ fix: Fix, at now: Int64, settings: EventSettings) -> Change? {
         guard let seconds = settings.stationary, seconds > 0 else { return nil }

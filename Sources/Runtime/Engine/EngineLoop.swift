@@ -61,7 +61,10 @@ public final class EngineLoop {
         fixObservers = sinks.filter(\.observesFixes)
         precondition(outboxTargets.isEmpty || store != nil, "delivery sinks need the state file's outbox")
         engine = EventEngine(fences: fences, settings: configuration.settings)
-        if let store { engine.restore(try store.fenceStates()) }
+        if let store {
+            engine.restore(try store.fenceStates())
+            engine.restoreMotion(try store.motionState())
+        }
         var trackSettings = TrackRecorder.Settings()
         trackSettings.keepDays = configuration.keepDays
         trackSettings.maxAccuracy = configuration.settings.maxAccuracy
@@ -197,7 +200,9 @@ public final class EngineLoop {
     private func deliver(_ events: [GeofenceEvent], fences set: FenceSet) throws {
         let outgoing = events.map { OutgoingEvent($0, fences: set) }
         let fresh =
-            try store?.commit(events: outgoing, insideStates: engine.snapshot(), fences: set, outboxTargets: outboxTargets)
+            try store?.commit(
+                events: outgoing, insideStates: engine.snapshot(), fences: set, outboxTargets: outboxTargets,
+                motion: engine.motionSnapshot)
             ?? outgoing
         for event in fresh {
             summary.events += 1
@@ -227,6 +232,7 @@ public final class EngineLoop {
         }
         let next = EventEngine(fences: fresh, settings: configuration.settings)
         next.restore(engine.snapshot())
+        next.restoreMotion(engine.motionSnapshot)
         engine = next
         fences = fresh
         next.start(at: now) { batch.append($0) }

@@ -108,7 +108,8 @@ extension UTCTime {
     public init?(iso text: String) {
         let characters = Array(text.utf8)
         guard characters.count >= 20, characters.last == UInt8(ascii: "Z"),
-              let date = CivilDate(iso: String(decoding: characters[0..<10], as: UTF8.self)), characters[10] == UInt8(ascii: "T")
+              let date = CivilDate(iso: String(decoding: characters[0..<10], as: UTF8.self)), date.isValid,
+              characters[10] == UInt8(ascii: "T")
         else { return nil }
         let clock = String(decoding: characters[11..<(characters.count - 1)], as: UTF8.self).split(separator: ":")
         guard clock.count == 3, let hours = Int(clock[0]), let minutes = Int(clock[1]), let seconds = Double(clock[2]),
