@@ -171,6 +171,22 @@ struct Chromium {
         #expect(lines.contains("type (String) = fix_lost"))
     }
 
+    /// Fence shapes survive the export: the campus keeps its courtyard as a hole, and the dateline
+    /// box (a MultiPolygon split at 180°) stays two parts.
+    @Test func polygonHolesAndPartsReadByOgrinfo() throws {
+        for (scenario, want) in [("hole", "POLYGON : 5 points, 1 inner rings (5 points)"), ("antimeridian", "MULTIPOLYGON : 2 geometries:")] {
+            let folder = temporaryDirectory()
+            let geojson = folder.appendingPathComponent("\(scenario).geojson").path
+            let result = try runGPSFence([
+                "report", "captures/\(scenario)/capture.nmea", "--fences", "captures/\(scenario)/fences.geojson",
+                "--output", folder.appendingPathComponent("r.html").path, "--geojson", geojson,
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            let info = try runProgram("/usr/bin/ogrinfo", ["-ro", "-al", "-geom=SUMMARY", geojson])
+            #expect(info.stdout.contains(want), "\(scenario): \(info.stdout)")
+        }
+    }
+
     /// GPSBabel reads the GPX back: every usable fix of the bridge drive (121, one a second) as a
     /// track point, and the 3 events with a location (approach, enter, exit) as waypoints.
     @Test func gpxReadByGpsbabel() throws {

@@ -12,15 +12,20 @@ public enum ReportExports {
         var features: [String] = []
         for fence in 0..<report.fences.count {
             let info = report.fences.info(fence)
-            let rings = report.fences.outline(fence).map { ring in
-                "[" + ring.map { "[\(coordinate($0.lon)),\(coordinate($0.lat))]" }.joined(separator: ",") + "]"
+            let parts = polygons(report.fences.outline(fence)).map { part in
+                "[" + part.map { ring in
+                    "[" + ring.map { "[\(coordinate($0.lon)),\(coordinate($0.lat))]" }.joined(separator: ",") + "]"
+                }.joined(separator: ",") + "]"
             }
+            let geometry = parts.count == 1
+                ? "{\"type\":\"Polygon\",\"coordinates\":\(parts[0])}"
+                : "{\"type\":\"MultiPolygon\",\"coordinates\":[\(parts.joined(separator: ","))]}"
             var properties = JSONLine()
             properties.add("kind", "fence")
             properties.addRaw("id", json: info.id.json)
             properties.add("name", info.name)
             if let circle = report.fences.circle(fence) { properties.add("radius", circle.radius) }
-            features.append(feature(properties.string, "{\"type\":\"Polygon\",\"coordinates\":[\(rings.joined(separator: ","))]}"))
+            features.append(feature(properties.string, geometry))
         }
         for (index, stretch) in report.stretches.enumerated() where stretch.count >= 2 {
             var properties = JSONLine()
@@ -62,6 +67,33 @@ public enum ReportExports {
             features.append(feature(properties.string, "{\"type\":\"Point\",\"coordinates\":[\(coordinate(lon)),\(coordinate(lat))]}"))
         }
         return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    typealias Ring = [(lat: Double, lon: Double)]
+
+    /// Rings as GeoJSON polygons: a ring inside another ring of the same fence is that ring's
+    /// hole; every other ring is an exterior (a part of a MultiPolygon).
+    static func polygons(_ rings: [Ring]) -> [[Ring]] {
+        func inside(_ point: (lat: Double, lon: Double), _ ring: Ring) -> Bool {
+            var result = false
+            for (a, b) in zip(ring, ring.dropFirst()) where (a.lat > point.lat) != (b.lat > point.lat) {
+                if point.lon < a.lon + (point.lat - a.lat) / (b.lat - a.lat) * (b.lon - a.lon) { result.toggle() }
+            }
+            return result
+        }
+        let container = rings.indices.map { index in
+            rings.indices.first { other in other != index && inside(rings[index][0], rings[other]) }
+        }
+        var parts: [[Ring]] = []
+        var partOf: [Int: Int] = [:]
+        for index in rings.indices where container[index] == nil {
+            partOf[index] = parts.count
+            parts.append([rings[index]])
+        }
+        for index in rings.indices {
+            if let outer = container[index], let part = partOf[outer] { parts[part].append(rings[index]) }
+        }
+        return parts
     }
 
     static func feature(_ properties: String, _ geometry: String) -> String {
