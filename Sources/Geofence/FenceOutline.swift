@@ -2,6 +2,14 @@
 /// export). Polygons are kept as banded edges for containment, so the rings are chained back
 /// together from those edges; circles become a 72-gon on the sphere.
 extension FenceSet {
+    /// The middle of the fence, cheaply (no rings chained): a circle's centre, a polygon's
+    /// bounding-box centre. For deciding what to draw.
+    public func anchorPoint(_ index: Int) -> (lat: Double, lon: Double) {
+        if let circle = circle(index) { return (circle.lat, circle.lon) }
+        let p = Int(shapeIndex[index])
+        return ((polygons.minY[p] + polygons.maxY[p]) / 2, (polygons.minX[p] + polygons.maxX[p]) / 2)
+    }
+
     public func outline(_ index: Int) -> [[(lat: Double, lon: Double)]] {
         if let circle = circle(index) {
             var ring: [(lat: Double, lon: Double)] = []

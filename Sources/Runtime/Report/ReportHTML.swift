@@ -45,7 +45,8 @@ public enum ReportHTML {
         svg += "<section id=\"map-section\"><h2>Map</h2>\n"
         svg += "<svg id=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(map.height))\" role=\"img\" aria-label=\"Map of the track, fences and events\">\n"
         svg += "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"\(Int(width))\" height=\"\(Int(map.height))\"/>\n<g class=\"fences\">\n"
-        for fence in 0..<report.fences.count where map.shows(fence: fence, report.fences) {
+        let withEvents = Set(report.events.compactMap(\.fence))
+        for fence in 0..<report.fences.count where withEvents.contains(fence) || map.shows(fence: fence, report.fences) {
             var d = ""
             for ring in report.fences.outline(fence) {
                 for (index, point) in ring.enumerated() {
@@ -290,7 +291,7 @@ public enum ReportHTML {
         for event in report.events {
             object[event.id] = [
                 "type": event.type, "time": UTCTime(millisecondsSinceEpoch: event.time).description,
-                "fence": event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID, "json": event.json,
+                "fence": event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID, "json": shortened(event.json),
             ]
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
@@ -299,6 +300,13 @@ public enum ReportHTML {
     }
 
     // MARK: - Helpers
+
+    /// An event's JSON for the details panel, cut at 4000 characters: a `registered` of a
+    /// million fences lists every id, and the page must stay small.
+    static func shortened(_ json: String) -> String {
+        guard json.count > 4000 else { return json }
+        return String(json.prefix(4000)) + " … (\(json.count - 4000) more characters: `replay --json` prints it whole)"
+    }
 
     /// The distance driven, by the odometer's rule (jitter below the accuracy does not count).
     static func pathLength(_ report: FieldReport) -> Double {
@@ -411,13 +419,13 @@ struct MapProjection {
         return (margin + (p.x - minX) * scale, margin + (maxY - p.y) * scale)
     }
 
+    /// Whether a fence is near enough to the view to draw: its centre within the padded view box.
+    /// (Cheap: a fence file may hold a million fences.) Fences with events are drawn anyway.
     func shows(fence: Int, _ fences: FenceSet) -> Bool {
-        guard let ring = fences.outline(fence).first else { return false }
-        return ring.contains { p in
-            var dl = p.lon - plane.lon0
-            if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-            return p.lat >= box.minLat && p.lat <= box.maxLat && abs(dl) <= (box.maxLon - box.minLon) / 2
-        }
+        let p = fences.anchorPoint(fence)
+        var dl = p.lon - plane.lon0
+        if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+        return p.lat >= box.minLat && p.lat <= box.maxLat && abs(dl) <= (box.maxLon - box.minLon) / 2
     }
 
     /// Where an event's marker goes: its location, else the track point nearest in time (a
