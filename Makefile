@@ -11,7 +11,7 @@ SWIFT   ?= swift
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: demo test deb install clean deps deb-deps
+.PHONY: demo test deb install clean deps test-deps deb-deps
 
 deps:
 	@sh scripts/install-deps.sh
@@ -22,7 +22,10 @@ deb-deps:   # the build packages and the `deb` group
 demo: deps
 	$(SWIFT) run gpsfence replay captures/bridge/capture.nmea --fences captures/bridge/fences.geojson
 
-test: deps
+test-deps:  # the build packages and the outside judges the tests run
+	@sh scripts/install-deps.sh test
+
+test: test-deps
 	$(SWIFT) test
 
 deb: deb-deps

@@ -193,6 +193,12 @@ def gym():
     - walk out westward from t = 1262 at 1.5 m/s: x = -10 - 1.5 (t - 1261); the boundary is passed
       at x = -40 (t = 1281); exit threshold 10 m: x < -50 first at t = 1288 (x = -50.5), and
       t = 1289 (x = -52) confirms: exit at t = 1289; visit: enter 41, exit 1289, duration 1248 s.
+    - stationary (derive_motion): the first fix slower than 0.5 m/s is t = 61 (0.1 m/s; the walk
+      is 1.5 m/s), every later jitter fix is within 3 + 0.75 m of it: stationary at t = 181.
+    - moving: walking out, the distance from the t = 61 fix grows 1.5 m a second; it first exceeds
+      25 m + 4.5 m accuracy at t = 1281 or 1282 depending on where t = 61 jittered to (the script
+      computes it: 1281), confirmed on the next fix: moving at t = 1282, before the exit. The
+      1200 jittering fixes (up to 6 m apart) never make `moving`.
     """
     lat0, lon0 = 40.741895, -73.989308
     fences = [circle('gym', 'Iron Temple gym', lat0, lon0, 40.0, dwell=60, tags=['fitness'])]
@@ -385,6 +391,35 @@ def derive_antimeridian(fences, samples):
     return events
 
 
+def derive_motion(samples, events, seconds=120, slow=0.5, radius=25.0, accuracy=4.5):
+    """stationary / moving (SPEC §14, docs/events.md), by a walk of the fixes: stationary once the
+    fixes have stayed slower than 0.5 m/s and within 25 m of the first slow fix for 120 s; moving
+    once a fix is more than 25 m + its accuracy (HDOP 0.9 x 5 m = 4.5 m for every fix here) from
+    that first slow fix, on two consecutive fixes. Motion events follow the fence events of their
+    fix and precede fix_acquired / heartbeat."""
+    anchor, still, outside, found = None, False, 0, []
+    for t, lat, lon, speed, _, valid in samples:
+        if not valid:
+            continue
+        if still:
+            if haversine(anchor[1], anchor[2], lat, lon) > radius + accuracy:
+                outside += 1
+                if outside == 2:
+                    found.append(ev(t, 'moving'))
+                    still, outside, anchor = False, 0, None
+            else:
+                outside = 0
+        elif speed >= slow:
+            anchor = None
+        elif anchor is None or haversine(anchor[1], anchor[2], lat, lon) > radius:
+            anchor = (t, lat, lon)
+        elif t - anchor[0] >= seconds:
+            found.append(ev(t, 'stationary'))
+            still = True
+    group = {'stationary': 1, 'moving': 1, 'fix_acquired': 2, 'heartbeat': 2}
+    return sorted(events + found, key=lambda e: (e['time'], group.get(e['type'], 0)))
+
+
 def ev(t, kind, fence=None, **extra):
     e = {'type': kind, 'time': iso(t)}
     if fence is not None:
@@ -476,6 +511,7 @@ def main():
         fences, samples, events = make()
         if events is None:
             events = derive_antimeridian(fences, samples)
+        events = derive_motion(samples, events)
         verify(fences, samples, events)
         lines = [line for s in samples for line in epoch(s)]
         clean = b''.join(line.encode() + b'\r\n' for line in lines)

@@ -54,7 +54,7 @@ public final class ConsoleSink: EventSink {
             let label = event.kind == .heartbeat ? "inside" : "fences"
             details.append("\(list.count) \(label)" + (list.isEmpty ? "" : ": " + shown + (list.count > 5 ? ", ..." : "")))
         }
-        if let location = event.location, event.kind == .heartbeat || event.kind == .fixLost {
+        if let location = event.location, [.heartbeat, .fixLost, .stationary, .moving].contains(event.kind) {
             details.append("at \(Self.coordinate(location.latitude)), \(Self.coordinate(location.longitude))")
         }
         if let message = event.message { details.append(Self.printable(message)) }

@@ -53,6 +53,12 @@ public enum Limits {
     }
 
     /// An integer setting in `range`.
+    /// `--keep-days`: more than 0, at most 100 years of track (its seconds stay far from any
+    /// integer limit).
+    public static func keepDays(_ value: Double) -> String? {
+        problem("--keep-days", value, .aboveZero, max: 36_500, unit: "days")
+    }
+
     public static func count(_ name: String, _ value: Int, _ range: ClosedRange<Int>) -> String? {
         range.contains(value) ? nil : "\(name) must be \(range.lowerBound) to \(range.upperBound), not \(value)"
     }

@@ -19,6 +19,8 @@ public struct ReplayJob {
     public var statePath: String?
     /// At the end, how long delivery sinks may take to empty their outbox queues.
     public var drainTimeout = 30.0
+    /// Days of track kept in the state file (SPEC §14).
+    public var keepDays = 7.0
 
     public init(captures: [CaptureInput], fencesPath: String) {
         self.captures = captures
@@ -51,6 +53,8 @@ public struct ReplayJob {
         var configuration = EngineLoop.Configuration()
         configuration.settings = settings
         configuration.ringCapacity = ringCapacity
+        configuration.fencesPath = fencesPath
+        configuration.keepDays = keepDays
         let loop = try EngineLoop(configuration: configuration, fences: fences, store: store, sinks: sinks, reports: reports)
         let summary = try loop.run(source)
         if let failure = source.failure { throw failure }

@@ -19,6 +19,8 @@ public final class RunJob {
         public var settings = EventSettings()
         public var ringCapacity = 1024
         public var rollover = WeekRollover.live(today: currentUTCTime().date)
+        /// Days of track kept in the state file (SPEC §14).
+        public var keepDays = 7.0
 
         public init(device: DeviceChoice, fencesPath: String, statePath: String) {
             self.device = device
@@ -56,6 +58,8 @@ public final class RunJob {
         loopConfiguration.settings = options.settings
         loopConfiguration.ringCapacity = options.ringCapacity
         loopConfiguration.reloadPath = options.fencesPath
+        loopConfiguration.fencesPath = options.fencesPath
+        loopConfiguration.keepDays = options.keepDays
         loopConfiguration.stopsOnSignals = true
         StopSignals.install()
         let loop = try EngineLoop(configuration: loopConfiguration, fences: fences, store: store, sinks: sinks, reports: reports)

@@ -88,6 +88,12 @@ public final class StateStore: @unchecked Sendable {
                 CREATE INDEX outbox_pending ON outbox(endpoint, delivered_at, seq);
                 """)
         }
+        // SPEC §14: the track (one usable fix per second at most), the odometer per UTC day, and
+        // what the receiver and the run last said, for `status` and `report`. A v1 file gains the
+        // empty tables and keeps everything it had.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: TrackSchema.v2)
+        }
         return migrator
     }
 
@@ -119,7 +125,8 @@ public final class StateStore: @unchecked Sendable {
     /// that were new are returned, in order.
     @discardableResult
     public func commit(
-        events: [OutgoingEvent], insideStates: [FenceStateRecord], fences: FenceSet, outboxTargets: [String] = []
+        events: [OutgoingEvent], insideStates: [FenceStateRecord], fences: FenceSet, outboxTargets: [String] = [],
+        motion: MotionRecord? = nil
     ) throws -> [OutgoingEvent] {
         try database.write { db in
             var fresh: [OutgoingEvent] = []
@@ -161,7 +168,23 @@ public final class StateStore: @unchecked Sendable {
                         state.fenceID.json, Int64(bitPattern: state.geometryHash), state.enterTime, state.dwellFired,
                     ])
             }
+            // The stop, if any, travels with the events that began or ended it (SPEC §14).
+            try db.execute(sql: "DELETE FROM motion")
+            if let motion, motion.stationary {
+                try db.execute(
+                    sql: "INSERT INTO motion (id, lat, lon, since) VALUES (1, ?, ?, ?)",
+                    arguments: [motion.latitude, motion.longitude, motion.since])
+            }
             return fresh
+        }
+    }
+
+    /// The stop saved by the last run, for `EventEngine.restoreMotion`.
+    public func motionState() throws -> MotionRecord? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT lat, lon, since FROM motion WHERE id = 1").map { row in
+                MotionRecord(stationary: true, latitude: row["lat"], longitude: row["lon"], since: row["since"])
+            }
         }
     }
 

@@ -10,7 +10,7 @@ struct GPSFence: ParsableCommand {
         commandName: "gpsfence",
         abstract: "Geofence alarms from a USB GPS: decode, check, replay and run.",
         version: gpsfenceVersion,
-        subcommands: [Run.self, Replay.self, Decode.self, Check.self, Simulate.self, Record.self, Devices.self, Doctor.self, Visits.self]
+        subcommands: [Run.self, Replay.self, Decode.self, Check.self, Simulate.self, Record.self, Devices.self, Doctor.self, Visits.self, Status.self, Report.self]
     )
 
     /// Exit statuses of SPEC §9: 0 success, 1 runtime failure, 2 bad usage or bad input files.

@@ -36,10 +36,14 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("At the end, seconds that webhook deliveries may take to finish.", valueName: "seconds"))
     var drainTimeout = 30.0
 
+    @Option(help: ArgumentHelp("Days of track the state file keeps (default 7).", valueName: "days"))
+    var keepDays = 7.0
+
     @OptionGroup var alerts: AlertOptions
     @OptionGroup var semantics: SemanticsOptions
 
     func validate() throws {
+        if let problem = Limits.keepDays(keepDays) { throw ValidationError(problem) }
         if captures.isEmpty { throw ValidationError("give at least one capture (or '-' for standard input)") }
         _ = try replaySpeed()
     }
@@ -55,6 +59,7 @@ struct Replay: ParsableCommand {
         var job = ReplayJob(captures: captures.map(CaptureInput.init(path:)), fencesPath: fences)
         job.speed = try replaySpeed()
         job.settings = semantics.settings
+        job.keepDays = keepDays
         job.showsProgress = true
         job.statePath = state
         job.drainTimeout = drainTimeout

@@ -33,8 +33,15 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("State file (default: $XDG_STATE_HOME/gpsfence/state.sqlite).", valueName: "path"))
     var state: String?
 
+    @Option(help: ArgumentHelp("Days of track the state file keeps (default 7).", valueName: "days"))
+    var keepDays = 7.0
+
     @OptionGroup var alerts: AlertOptions
     @OptionGroup var semantics: SemanticsOptions
+
+    func validate() throws {
+        if let problem = Limits.keepDays(keepDays) { throw ValidationError(problem) }
+    }
 
     func run() throws {
         let choice = try DeviceChoice.resolve(receiver.device)
@@ -43,6 +50,7 @@ struct Run: ParsableCommand {
         options.rate = try receiver.rate()
         options.autobaud = receiver.autobaud
         options.settings = semantics.settings
+        options.keepDays = keepDays
         try RunJob(options: options).run { context in
             try alerts.sinks(color: isatty(1) == 1, live: true, context: context)
         }

@@ -27,6 +27,9 @@ struct SemanticsOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Emit a heartbeat event this often.", valueName: "seconds"))
     var heartbeat: Double?
 
+    @Option(help: ArgumentHelp("Seconds slow and within 25 m before a stationary event; 0: no stationary/moving (default 120).", valueName: "seconds"))
+    var stationary: Double?
+
     func validate() throws {
         if let problem = settings.problem { throw ValidationError(problem) }
     }
@@ -41,6 +44,7 @@ struct SemanticsOptions: ParsableArguments {
         settings.initial = !noInitial
         settings.approach = approach
         settings.heartbeat = heartbeat
+        if let stationary { settings.stationary = stationary }
         return settings
     }
 }

@@ -103,20 +103,26 @@ import Testing
             }
         }
         let firstTypes = try types(first)
-        #expect(firstTypes == ["registered", "enter", "dwell"], "\(firstTypes)")
+        // The first half ends at t = 649, parked since t = 61: stationary at t = 181 (captures/gym).
+        #expect(firstTypes == ["registered", "enter", "dwell", "stationary"], "\(firstTypes)")
         let resumed = try runGPSFence(["replay", second.path, "--fences", "captures/gym/fences.geojson", "--json", "--state", state])
         let events = resumed.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        #expect(events.compactMap { $0["type"] as? String } == ["registered", "exit", "visit"])
+        // The stop is restored with the fence states: no second stationary; moving when the member
+        // walks out (t = 1282), then the exit and the visit.
+        #expect(events.compactMap { $0["type"] as? String } == ["registered", "moving", "exit", "visit"])
         #expect(events.last?["duration"] as? Double == 1248)
         let mode = try FileManager.default.attributesOfItem(atPath: state)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
         // The same second half again: the saved state is now "outside" (the visit ended), so its
         // first fix is a new initial enter, and the dwell follows; the exit and the visit are the
-        // same events as before (same ids) and are not printed or logged twice.
+        // same events as before (same ids) and are not printed or logged twice. The saved motion is
+        // "moving" too, so the parked start of the half is a new stop: stationary 120 s after its
+        // first fix, and a moving measured from where that stop began (another jitter sample than
+        // t = 61's), so on its own fix: both new events.
         let replayed = try types(second)
-        #expect(replayed == ["enter", "dwell"], "\(replayed)")
+        #expect(replayed == ["enter", "dwell", "stationary", "moving"], "\(replayed)")
     }
 }
 

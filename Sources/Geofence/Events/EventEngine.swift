@@ -43,6 +43,7 @@ public final class EventEngine {
     private var lastUsableTime: Int64?
     private var lost = false
     private var lastHeartbeat: Int64?
+    private var motion = MotionState()
 
     public init(fences: FenceSet, settings: EventSettings = EventSettings()) {
         self.fences = fences
@@ -92,6 +93,11 @@ public final class EventEngine {
         enterContaining(time: time, location: location)
         if let previous { crossBetween(previous, fix, time: time, location: location) }
         approachAhead(fix, time: time, location: location)
+        switch motion.advance(fix, at: now, settings: settings) {
+        case .stationary: pending.append(GeofenceEvent(kind: .stationary, time: time, location: location))
+        case .moving: pending.append(GeofenceEvent(kind: .moving, time: time, location: location))
+        case nil: break
+        }
 
         if lost {
             lost = false
@@ -128,6 +134,15 @@ public final class EventEngine {
         guard !lost, lastUsableTime != nil else { return }
         lost = true
         try emit(GeofenceEvent(kind: .fixLost, time: time, location: previous.map(GeofenceEvent.Location.init)))
+    }
+
+    /// The stop to save with each fix's events (nil: the receiver is not stopped).
+    public var motionSnapshot: MotionRecord? { motion.record }
+
+    /// Takes a saved stop back silently: no second `stationary`; `moving` once it leaves. Call
+    /// before the first fix.
+    public func restoreMotion(_ record: MotionRecord?) {
+        if let record { motion.restore(record) }
     }
 
     /// Fence indices the receiver is inside of now, ascending.

@@ -22,6 +22,12 @@ public struct EventSettings: Sendable, Equatable {
     public var heartbeat: Double?
     /// Below this speed (m/s) the track is noise: no `approach` is raised or re-armed.
     public var minimumApproachSpeed = 1.0
+    /// Seconds slow and still before `stationary` (SPEC §14); nil or 0: no motion events.
+    public var stationary: Double? = 120
+    /// Below this speed (m/s) the receiver counts as still.
+    public var stationarySpeed = 0.5
+    /// Metres the receiver may wander while still (and must leave, plus its accuracy, to be moving).
+    public var stationaryRadius = 25.0
 
     public init() {}
 
@@ -38,5 +44,6 @@ public struct EventSettings: Sendable, Equatable {
             ?? approach.flatMap { Limits.metres("--approach", $0) }
             ?? heartbeat.flatMap { Limits.seconds("--heartbeat", $0) }
             ?? Limits.problem("minimum approach speed", minimumApproachSpeed, .zero, max: 1e9, unit: "m/s")
+            ?? stationary.flatMap { Limits.seconds("--stationary", $0, allowsZero: true) }
     }
 }

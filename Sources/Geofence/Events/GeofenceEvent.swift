@@ -10,8 +10,10 @@ public struct GeofenceEvent: Sendable, Equatable {
         case deviceLost = "device_lost"
         case deviceConnected = "device_connected"
         case heartbeat, registered, unregistered, error
+        case stationary, moving
 
-        /// Order inside one fix (SPEC §6): exit, visit, cross, enter, dwell, approach, then the rest.
+        /// Order inside one fix (SPEC §6): exit, visit, cross, enter, dwell, approach, then the
+        /// motion events (SPEC §14: after the fence events), then the rest.
         var rank: Int {
             switch self {
             case .exit: 0
@@ -20,7 +22,8 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .enter: 3
             case .dwell: 4
             case .approach: 5
-            default: 6
+            case .stationary, .moving: 6
+            default: 7
             }
         }
 

@@ -22,6 +22,10 @@ public final class EngineLoop {
         public var reloadPath: String?
         /// Stop on SIGINT/SIGTERM (the caller installed `StopSignals`).
         public var stopsOnSignals = false
+        /// The fence file, remembered in the state file for `status` (SPEC §14).
+        public var fencesPath: String?
+        /// Days of track the state file keeps (`--keep-days`, SPEC §14).
+        public var keepDays = 7.0
 
         public init() {}
     }
@@ -41,6 +45,8 @@ public final class EngineLoop {
     private let outboxTargets: [String]
     private let fixObservers: [EventSink]
     private let reports: ProblemReports
+    /// The track and odometer in the state file (SPEC §14), when there is one.
+    private let track: TrackRecorder?
     private var batch: [GeofenceEvent] = []
     private var summary = Summary()
 
@@ -55,7 +61,14 @@ public final class EngineLoop {
         fixObservers = sinks.filter(\.observesFixes)
         precondition(outboxTargets.isEmpty || store != nil, "delivery sinks need the state file's outbox")
         engine = EventEngine(fences: fences, settings: configuration.settings)
-        if let store { engine.restore(try store.fenceStates()) }
+        if let store {
+            engine.restore(try store.fenceStates())
+            engine.restoreMotion(try store.motionState())
+        }
+        var trackSettings = TrackRecorder.Settings()
+        trackSettings.keepDays = configuration.keepDays
+        trackSettings.maxAccuracy = configuration.settings.maxAccuracy
+        track = store.map { TrackRecorder(store: $0, settings: trackSettings) }
     }
 
     /// Runs `source` to its end (a capture) or until a stop signal (a live source).
@@ -93,7 +106,12 @@ public final class EngineLoop {
             for message in reports.take() { error(message) }
             try? flush()
             for sink in sinks { sink.finish() }
+            // The last second of track, and "stopped" for `status`; a failure here loses only that.
+            try? track?.flush()
+            try? store?.noteStopped()
         }
+        try store?.noteMonitoringStarted(fencesPath: configuration.fencesPath ?? "")
+        var lastAlive = DispatchTime.now()
 
         if source.isLive {
             engine.start(at: currentUTCTime()) { batch.append($0) }
@@ -128,6 +146,7 @@ public final class EngineLoop {
                     engine.process(fix) { batch.append($0) }
                     try flush()
                     for sink in fixObservers { sink.observe(fix) }
+                    try track?.record(fix)
                 case .silentCycle(let cycle):
                     lastInput = DispatchTime.now()
                     if let time = cycle.time { engine.tick(time) { batch.append($0) } }
@@ -136,6 +155,7 @@ public final class EngineLoop {
                     event.message = device + (detail.map { " " + $0 } ?? "")
                     batch.append(event)
                     lastProblem = nil
+                    try store?.noteDevice(device, detail: detail)
                 case .lost(let device, let reason):
                     var event = GeofenceEvent(kind: .deviceLost, time: currentUTCTime())
                     event.message = "\(device): \(reason)"
@@ -151,6 +171,11 @@ public final class EngineLoop {
                 try flush()
             }
             for message in reports.take() { error(message) }
+            if source.isLive, DispatchTime.now().uptimeNanoseconds - lastAlive.uptimeNanoseconds > 5_000_000_000 {
+                // `status` tells a live run from one that died by this stamp.
+                try store?.noteAlive()
+                lastAlive = .now()
+            }
             if ring.overflow > reportedOverflow {
                 error("the engine fell behind: \(ring.overflow - reportedOverflow) fixes dropped (ring of \(ring.capacity))")
                 reportedOverflow = ring.overflow
@@ -181,7 +206,9 @@ public final class EngineLoop {
     private func deliver(_ events: [GeofenceEvent], fences set: FenceSet) throws {
         let outgoing = events.map { OutgoingEvent($0, fences: set) }
         let fresh =
-            try store?.commit(events: outgoing, insideStates: engine.snapshot(), fences: set, outboxTargets: outboxTargets)
+            try store?.commit(
+                events: outgoing, insideStates: engine.snapshot(), fences: set, outboxTargets: outboxTargets,
+                motion: engine.motionSnapshot)
             ?? outgoing
         for event in fresh {
             summary.events += 1
@@ -211,6 +238,7 @@ public final class EngineLoop {
         }
         let next = EventEngine(fences: fresh, settings: configuration.settings)
         next.restore(engine.snapshot())
+        next.restoreMotion(engine.motionSnapshot)
         engine = next
         fences = fresh
         next.start(at: now) { batch.append($0) }

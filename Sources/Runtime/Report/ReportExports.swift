@@ -1,0 +1,134 @@
+import Foundation
+import Geofence
+import NMEA
+import Store
+
+/// The field report's data for GIS tools (SPEC §14): GeoJSON (one FeatureCollection: the fences,
+/// a LineString per continuous stretch of track, a Point per event with the event's properties)
+/// and GPX 1.0 (a track segment per stretch with time, elevation and speed; events as waypoints).
+/// Exports keep every usable fix: only the drawing is simplified.
+public enum ReportExports {
+    public static func geoJSON(_ report: FieldReport) -> String {
+        var features: [String] = []
+        for fence in 0..<report.fences.count {
+            let info = report.fences.info(fence)
+            let parts = polygons(report.fences.outline(fence)).map { part in
+                "[" + part.map { ring in
+                    "[" + ring.map { "[\(coordinate($0.lon)),\(coordinate($0.lat))]" }.joined(separator: ",") + "]"
+                }.joined(separator: ",") + "]"
+            }
+            let geometry = parts.count == 1
+                ? "{\"type\":\"Polygon\",\"coordinates\":\(parts[0])}"
+                : "{\"type\":\"MultiPolygon\",\"coordinates\":[\(parts.joined(separator: ","))]}"
+            var properties = JSONLine()
+            properties.add("kind", "fence")
+            properties.addRaw("id", json: info.id.json)
+            properties.add("name", info.name)
+            if let circle = report.fences.circle(fence) { properties.add("radius", circle.radius) }
+            features.append(feature(properties.string, geometry))
+        }
+        for (index, stretch) in report.stretches.enumerated() where stretch.count >= 2 {
+            var properties = JSONLine()
+            properties.add("kind", "track")
+            properties.add("stretch", index)
+            properties.add("start", UTCTime(millisecondsSinceEpoch: stretch.first!.time).description)
+            properties.add("end", UTCTime(millisecondsSinceEpoch: stretch.last!.time).description)
+            properties.add("points", stretch.count)
+            let coordinates = stretch.map { point in
+                point.altitude.map { "[\(coordinate(point.lon)),\(coordinate(point.lat)),\($0)]" }
+                    ?? "[\(coordinate(point.lon)),\(coordinate(point.lat))]"
+            }
+            features.append(feature(properties.string, "{\"type\":\"LineString\",\"coordinates\":[\(coordinates.joined(separator: ","))]}"))
+        }
+        for event in report.events {
+            guard let lat = event.lat, let lon = event.lon else { continue }
+            // The event's own fields, flattened one level so that GIS tables show them as columns.
+            var properties = JSONLine()
+            properties.add("kind", "event")
+            properties.add("event_id", event.id)
+            properties.add("type", event.type)
+            properties.add("time", UTCTime(millisecondsSinceEpoch: event.time).description)
+            properties.add("fence_id", event.fenceID.isEmpty ? nil : event.fenceID)
+            properties.add("fence_name", event.fenceName)
+            if let object = try? JSONSerialization.jsonObject(with: Data(event.json.utf8)) as? [String: Any] {
+                if let initial = object["initial"] as? Bool { properties.add("initial", initial) }
+                for key in ["distance", "eta", "duration"] {
+                    if let value = (object[key] as? NSNumber)?.doubleValue { properties.add(key, value) }
+                }
+                for key in ["enter_time", "exit_time", "message"] {
+                    if let value = object[key] as? String { properties.add(key, value) }
+                }
+                if let location = object["location"] as? [String: Any] {
+                    for key in ["accuracy", "speed", "track"] {
+                        if let value = (location[key] as? NSNumber)?.doubleValue { properties.add(key, value) }
+                    }
+                }
+            }
+            features.append(feature(properties.string, "{\"type\":\"Point\",\"coordinates\":[\(coordinate(lon)),\(coordinate(lat))]}"))
+        }
+        return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    typealias Ring = [(lat: Double, lon: Double)]
+
+    /// Rings as GeoJSON polygons: a ring inside another ring of the same fence is that ring's
+    /// hole; every other ring is an exterior (a part of a MultiPolygon).
+    static func polygons(_ rings: [Ring]) -> [[Ring]] {
+        func inside(_ point: (lat: Double, lon: Double), _ ring: Ring) -> Bool {
+            var result = false
+            for (a, b) in zip(ring, ring.dropFirst()) where (a.lat > point.lat) != (b.lat > point.lat) {
+                if point.lon < a.lon + (point.lat - a.lat) / (b.lat - a.lat) * (b.lon - a.lon) { result.toggle() }
+            }
+            return result
+        }
+        let container = rings.indices.map { index in
+            rings.indices.first { other in other != index && inside(rings[index][0], rings[other]) }
+        }
+        var parts: [[Ring]] = []
+        var partOf: [Int: Int] = [:]
+        for index in rings.indices where container[index] == nil {
+            partOf[index] = parts.count
+            parts.append([rings[index]])
+        }
+        for index in rings.indices {
+            if let outer = container[index], let part = partOf[outer] { parts[part].append(rings[index]) }
+        }
+        return parts
+    }
+
+    static func feature(_ properties: String, _ geometry: String) -> String {
+        "{\"type\":\"Feature\",\"properties\":\(properties),\"geometry\":\(geometry)}"
+    }
+
+    public static func gpx(_ report: FieldReport) -> String {
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<gpx version=\"1.0\" creator=\"gpsfence\" xmlns=\"http://www.topografix.com/GPX/1/0\">\n"
+        for event in report.events {
+            guard let lat = event.lat, let lon = event.lon else { continue }
+            out += "<wpt lat=\"\(coordinate(lat))\" lon=\"\(coordinate(lon))\">"
+            out += "<time>\(UTCTime(millisecondsSinceEpoch: event.time))</time>"
+            let name = event.type + (event.fenceID.isEmpty ? "" : " " + (event.fenceName ?? event.fenceID))
+            out += "<name>\(ReportHTML.escape(name))</name><desc>\(ReportHTML.escape(event.json))</desc>"
+            out += "<type>\(ReportHTML.escape(event.type))</type></wpt>\n"
+        }
+        out += "<trk><name>\(ReportHTML.escape(report.title))</name>\n"
+        for stretch in report.stretches {
+            out += "<trkseg>\n"
+            for point in stretch {
+                out += "<trkpt lat=\"\(coordinate(point.lat))\" lon=\"\(coordinate(point.lon))\">"
+                if let altitude = point.altitude { out += "<ele>\(altitude)</ele>" }
+                out += "<time>\(UTCTime(millisecondsSinceEpoch: point.time))</time>"
+                if let course = point.course { out += "<course>\(course)</course>" }
+                if let speed = point.speed { out += "<speed>\(speed)</speed>" }
+                if let satellites = point.satellites { out += "<sat>\(satellites)</sat>" }
+                if let hdop = point.hdop { out += "<hdop>\(hdop)</hdop>" }
+                out += "</trkpt>\n"
+            }
+            out += "</trkseg>\n"
+        }
+        return out + "</trk>\n</gpx>\n"
+    }
+
+    /// Seven decimals: about a centimetre.
+    static func coordinate(_ value: Double) -> String { String(format: "%.7f", value) }
+}

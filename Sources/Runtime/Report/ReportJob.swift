@@ -1,0 +1,131 @@
+import Alerts
+import Foundation
+import Geofence
+import NMEA
+import Store
+import SystemPackage
+
+/// `gpsfence report` (SPEC §14): the field report of a drive, from captures (through the same
+/// engine loop and settings as `replay`) or from the track and event log of a state file.
+public struct ReportJob {
+    public enum Input {
+        case captures([CaptureInput])
+        /// A state file, from this fix time on (ms since 1970; nil: all it keeps).
+        case state(path: String, since: Int64?)
+    }
+
+    public var input: Input
+    public var fencesPath: String
+    public var settings = EventSettings()
+
+    public init(input: Input, fencesPath: String) {
+        self.input = input
+        self.fencesPath = fencesPath
+    }
+
+    /// Reads the input and gathers the report. Bad fence files, captures or state files throw
+    /// `InputError`.
+    public func gather() throws -> FieldReport {
+        let fences = try FenceFile.load(fencesPath)
+        switch input {
+        case .captures(let captures):
+            return try fromCaptures(captures, fences: fences)
+        case .state(let path, let since):
+            return try fromState(path, since: since, fences: fences)
+        }
+    }
+
+    private func fromCaptures(_ captures: [CaptureInput], fences: FenceSet) throws -> FieldReport {
+        let collector = CollectingSink(maxAccuracy: settings.maxAccuracy)
+        let source = try CaptureFixSource(captures: captures, speed: nil, showsProgress: false)
+        var configuration = EngineLoop.Configuration()
+        configuration.settings = settings
+        configuration.ringCapacity = 4096
+        let loop = try EngineLoop(configuration: configuration, fences: fences, store: nil, sinks: [collector], reports: ProblemReports())
+        _ = try loop.run(source)
+        if let failure = source.failure { throw failure }
+        // Sentence counts come from a second, counting-only pass over the files (standard input
+        // cannot be read twice: then they are left out).
+        var statistics = ReceiverStatistics(fixes: collector.fixes, usableFixes: collector.points.count)
+        if !captures.contains(where: \.isStandardInput) {
+            let decoder = Decoder(skipsCommentLines: true)
+            var cycles = 0
+            for (input, descriptor) in try CaptureInput.open(captures) {
+                defer { try? descriptor.close() }
+                do {
+                    try CaptureInput.read(descriptor) { chunk in
+                        decoder.push(chunk, onFix: { _ in cycles += 1 }, onNoFix: { _ in cycles += 1 })
+                    }
+                } catch {
+                    throw InputError(message: "cannot read '\(input.displayName)': \(error)")
+                }
+            }
+            decoder.finish(onFix: { _ in cycles += 1 }, onNoFix: { _ in cycles += 1 })
+            let counters = decoder.framer.counters
+            statistics.sentences = counters.sentences
+            statistics.badChecksums = counters.badChecksum
+            statistics.cycles = cycles
+        }
+        let title = captures.map(\.displayName).joined(separator: ", ")
+        let events = collector.lines.compactMap { ReportEvent(json: $0, fences: fences) }
+        return FieldReport(
+            title: title, fences: fences, points: collector.points, events: events, statistics: statistics,
+            gapSeconds: settings.stale)
+    }
+
+    private func fromState(_ path: String, since: Int64?, fences: FenceSet) throws -> FieldReport {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw InputError(message: "no state file at '\(path)': the track is kept by 'gpsfence run' or 'gpsfence replay --state'")
+        }
+        let store: StateStore
+        do { store = try StateStore(path: path) } catch { throw InputError(message: error.description) }
+        let from = since ?? .min
+        let points = try store.track(from: from)
+        let events = try store.eventLog(from: from).compactMap { ReportEvent(json: $0, fences: fences) }
+        let receiver = try store.receiver()
+        let statistics = ReceiverStatistics(
+            fixes: points.count, usableFixes: points.count,
+            device: receiver.device.map { $0 + (receiver.detail.map { " " + $0 } ?? "") })
+        // The state file keeps one fix a second at most: a gap is a pause longer than the stale
+        // time, or than two kept seconds.
+        return FieldReport(
+            title: path, fences: fences, points: points, events: events, statistics: statistics,
+            gapSeconds: max(settings.stale, 2))
+    }
+
+    /// Parses `--since`: a duration back from `now` (`90s`, `30m`, `2h`, `7d`) or an ISO time
+    /// (`2026-02-03T10:00:00Z`). Nil when it is neither.
+    public static func since(_ text: String, now: Int64) -> Int64? {
+        if let time = UTCTime(iso: text) { return time.millisecondsSinceEpoch }
+        if let time = UTCTime(iso: text.replacingOccurrences(of: "Z", with: ".000Z")) { return time.millisecondsSinceEpoch }
+        guard let unit = text.last, let value = Double(text.dropLast()), value >= 0, value.isFinite else { return nil }
+        let seconds: Double
+        switch unit {
+        case "s": seconds = value
+        case "m": seconds = value * 60
+        case "h": seconds = value * 3600
+        case "d": seconds = value * 86400
+        default: return nil
+        }
+        return now - Int64(seconds * 1000)
+    }
+}
+
+/// Watches a capture go through the engine: every event as printed, and every usable fix.
+final class CollectingSink: EventSink {
+    let maxAccuracy: Double
+    private(set) var lines: [String] = []
+    private(set) var points: [TrackPoint] = []
+    private(set) var fixes = 0
+
+    init(maxAccuracy: Double) { self.maxAccuracy = maxAccuracy }
+
+    func deliver(_ event: OutgoingEvent, fences: FenceSet) { lines.append(event.json) }
+    var observesFixes: Bool { true }
+    func observe(_ fix: Fix) {
+        fixes += 1
+        guard let time = fix.time, (fix.accuracy ?? 0) <= maxAccuracy else { return }
+        points.append(TrackPoint(fix, time: time.millisecondsSinceEpoch))
+    }
+    func finish() {}
+}

@@ -1,0 +1,219 @@
+import Foundation
+import Geofence
+import NMEA
+import Store
+
+/// What a running (or stopped) `run` knows now, for `gpsfence status` (SPEC §14): read from the
+/// state file while `run` may be writing it (WAL lets readers in), and from the fence file that
+/// run remembered there.
+public struct StatusReport: Sendable {
+    public struct FenceCard: Sendable {
+        public var id: String
+        public var idJSON: String
+        public var name: String?
+        public var inside: Bool
+        /// Inside since (ms since 1970), when inside.
+        public var since: Int64?
+        /// Metres from the last fix to the boundary (negative: inside), when there is a fix.
+        public var distance: Double?
+        public var visitsThisMonth: Int
+    }
+
+    public struct Target: Sendable {
+        public var name: String
+        public var counters: OutboxCounters
+    }
+
+    public var statePath: String
+    public var receiver: ReceiverRecord
+    public var running: Bool
+    /// Wall clock when the status was taken, ms.
+    public var now: Int64
+    public var odometerToday: Double
+    /// Fences inside, then the nearest, then the others visited this month.
+    public var cards: [FenceCard]
+    public var targets: [Target]
+    /// Why the fences could not be shown, if they could not.
+    public var fenceProblem: String?
+
+    /// The run is alive when it has not said it stopped and touched the file recently (it does
+    /// every few seconds).
+    static let aliveWindow: Int64 = 15_000
+
+    /// Reads the status from the state file at `path`. A missing or unreadable file is bad input.
+    public static func read(statePath path: String, now: Int64, nearest: Int = 5) throws -> StatusReport {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw InputError(message: "no state file at '\(path)': it is written by 'gpsfence run' (or 'replay --state')")
+        }
+        let store: StateStore
+        do { store = try StateStore(path: path) } catch { throw InputError(message: error.description) }
+        let receiver = try store.receiver()
+        let running = receiver.stoppedAt == nil && receiver.updatedAt.map { now - $0 <= aliveWindow } == true
+        let today = now / 86_400_000
+        let date = UTCTime(millisecondsSinceEpoch: now).date
+        let visits = try store.visitReport(year: date.year, month: date.month)
+        let targets = try store.outboxTargets().map { Target(name: redacted($0), counters: try store.counters(target: $0)) }
+        var report = StatusReport(
+            statePath: path, receiver: receiver, running: running, now: now, odometerToday: try store.odometer(day: today),
+            cards: [], targets: targets)
+        let states = try store.fenceStates()
+        guard let fencesPath = receiver.fencesPath, !fencesPath.isEmpty else {
+            report.fenceProblem = "the state file names no fence file (it was written by an older gpsfence)"
+            return report
+        }
+        let fences: FenceSet
+        do { fences = try FenceSet.load(path: fencesPath) } catch {
+            report.fenceProblem = "cannot read the fence file '\(fencesPath)': \(error.message)"
+            return report
+        }
+        var order: [Int] = []
+        var index: [FenceID: Int] = [:]
+        for fence in 0..<fences.count { index[fences.ids[fence]] = fence }
+        var since: [Int: Int64] = [:]
+        for state in states { if let fence = index[state.fenceID] { since[fence] = state.enterTime; order.append(fence) } }
+        var distances: [Int: Double] = [:]
+        if let lat = receiver.lastLat, let lon = receiver.lastLon {
+            for (fence, distance) in fences.nearestFences(lat: lat, lon: lon, count: nearest) {
+                distances[fence] = distance
+                if !order.contains(fence) { order.append(fence) }
+            }
+        }
+        var visitCount: [String: Int] = [:]
+        for fence in visits.fences { visitCount[fence.fenceID] = fence.count }
+        for fence in 0..<fences.count where visitCount[fences.ids[fence].json] != nil && !order.contains(fence) {
+            order.append(fence)
+        }
+        report.cards = order.map { fence in
+            let id = fences.ids[fence]
+            var distance = distances[fence]
+            if distance == nil, let lat = receiver.lastLat, let lon = receiver.lastLon {
+                distance = fences.signedDistance(fence: fence, lat: lat, lon: lon)
+            }
+            return FenceCard(
+                id: ReportHTML.fenceText(id), idJSON: id.json, name: fences.name(fence), inside: since[fence] != nil,
+                since: since[fence], distance: distance, visitsThisMonth: visitCount[id.json] ?? 0)
+        }
+        return report
+    }
+
+    /// A target as shown: a password in its URL is hidden.
+    static func redacted(_ target: String) -> String {
+        guard let scheme = target.range(of: "://"), let at = target[scheme.upperBound...].firstIndex(of: "@"),
+              let colon = target[scheme.upperBound..<at].firstIndex(of: ":")
+        else { return target }
+        return String(target[..<target.index(after: colon)]) + "***" + String(target[at...])
+    }
+}
+
+/// Text (a dashboard of cards) and JSON for `gpsfence status`.
+public enum StatusView {
+    public static func json(_ status: StatusReport) -> String {
+        var line = JSONLine()
+        line.add("state", status.statePath)
+        line.add("running", status.running)
+        line.add("device", status.receiver.device)
+        line.add("detail", status.receiver.detail)
+        line.add("fences_file", status.receiver.fencesPath)
+        line.add("monitoring_since", time(status.receiver.monitoringSince))
+        line.add("updated_at", time(status.receiver.updatedAt))
+        line.add("stopped_at", time(status.receiver.stoppedAt))
+        if let fixTime = status.receiver.lastFixTime, let lat = status.receiver.lastLat, let lon = status.receiver.lastLon {
+            var fix = JSONLine()
+            fix.add("time", time(fixTime))
+            fix.add("lat", lat)
+            fix.add("lon", lon)
+            fix.add("accuracy", status.receiver.lastAccuracy)
+            fix.add("age", age(status).map { Double($0) / 1000 })
+            line.addRaw("last_fix", json: fix.string)
+        }
+        line.add("odometer_today", (status.odometerToday * 10).rounded() / 10)
+        let cards = status.cards.map { card in
+            var object = JSONLine()
+            object.addRaw("id", json: card.idJSON)
+            object.add("name", card.name)
+            object.add("inside", card.inside)
+            object.add("since", time(card.since))
+            object.add("distance", card.distance.map { ($0 * 10).rounded() / 10 })
+            object.add("visits_this_month", card.visitsThisMonth)
+            return object.string
+        }
+        line.addRaw("fences", json: "[" + cards.joined(separator: ",") + "]")
+        line.addRaw("inside", json: "[" + status.cards.filter(\.inside).map(\.idJSON).joined(separator: ",") + "]")
+        let targets = status.targets.map { target in
+            var object = JSONLine()
+            object.add("target", target.name)
+            object.add("delivered", target.counters.delivered)
+            object.add("pending", target.counters.pending)
+            object.add("failed_attempts", target.counters.failedAttempts)
+            object.add("last_error", target.counters.lastError)
+            return object.string
+        }
+        line.addRaw("outbox", json: "[" + targets.joined(separator: ",") + "]")
+        if let problem = status.fenceProblem { line.add("fence_problem", problem) }
+        return line.string
+    }
+
+    public static func text(_ status: StatusReport, color: Bool) -> String {
+        func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        let receiver = status.receiver
+        var lines: [String] = []
+        let state = status.running
+            ? paint("32", "● monitoring")
+            : paint("33", "○ stopped") + (receiver.stoppedAt.map { " at \(time($0) ?? "")" } ?? " (no recent sign of a run)")
+        lines.append("gpsfence \(state)   \(status.statePath)")
+        lines.append("  device         \(receiver.device.map { $0 + (receiver.detail.map { " " + $0 } ?? "") } ?? "none seen")")
+        lines.append("  since          \(time(receiver.monitoringSince) ?? "never started")")
+        if let fixTime = receiver.lastFixTime, let lat = receiver.lastLat, let lon = receiver.lastLon {
+            let accuracy = receiver.lastAccuracy.map { String(format: " ±%.1f m", $0) } ?? ""
+            let ago = age(status).map { " (" + duration(Double($0) / 1000) + " ago)" } ?? ""
+            lines.append("  last fix       \(time(fixTime)!)\(ago)")
+            lines.append("                 \(String(format: "%.6f, %.6f", lat, lon))\(accuracy)")
+            if !status.running { lines.append("                 the last fix this state file saw") }
+        } else {
+            lines.append("  last fix       none yet")
+        }
+        lines.append("  odometer today \(status.odometerToday >= 1000 ? String(format: "%.2f km", status.odometerToday / 1000) : "\(Int(status.odometerToday.rounded())) m")")
+        lines.append("")
+        if let problem = status.fenceProblem { lines.append("  fences: \(problem)") }
+        for card in status.cards {
+            let title = "\(card.name ?? card.id) [\(card.id)]"
+            let where_ = card.inside
+                ? paint("1;32", "INSIDE") + (card.since.map { " since \(time($0)!)" } ?? "")
+                : "outside"
+            let distance = card.distance.map {
+                $0 <= 0 ? distanceText(-$0) + " inside the edge" : distanceText($0) + " away"
+            } ?? "distance unknown"
+            let visits = "\(card.visitsThisMonth) visit\(card.visitsThisMonth == 1 ? "" : "s") this month"
+            let width = max(title.count, 44)
+            lines.append("  ┌" + String(repeating: "─", count: width + 2) + "┐")
+            lines.append("  │ " + title.padding(toLength: width, withPad: " ", startingAt: 0) + " │")
+            for row in [where_, distance, visits] {
+                let visible = color ? row.replacingOccurrences(of: "\u{1B}[1;32m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "") : row
+                lines.append("  │ " + row + String(repeating: " ", count: max(0, width - visible.count)) + " │")
+            }
+            lines.append("  └" + String(repeating: "─", count: width + 2) + "┘")
+        }
+        if !status.targets.isEmpty {
+            lines.append("")
+            lines.append("  deliveries")
+            for target in status.targets {
+                let c = target.counters
+                lines.append("    \(target.name): \(c.delivered) delivered, \(c.pending) waiting, \(c.failedAttempts) failed attempts"
+                    + (c.lastError.map { "; last error: \($0)" } ?? ""))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func age(_ status: StatusReport) -> Int64? {
+        status.receiver.lastFixWall.map { max(0, status.now - $0) }
+    }
+
+    static func time(_ milliseconds: Int64?) -> String? {
+        milliseconds.map { UTCTime(millisecondsSinceEpoch: $0).description }
+    }
+
+    static func duration(_ seconds: Double) -> String { ReportHTML.duration(seconds) }
+
+    static func distanceText(_ metres: Double) -> String { ReportHTML.distance(metres) }
+}

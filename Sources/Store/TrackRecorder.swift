@@ -1,0 +1,246 @@
+import Foundation
+import GRDB
+import Geofence
+import NMEA
+
+/// Keeps the track and the odometer of SPEC §14 in the state file, on the engine thread.
+///
+/// The engine must never wait on the disk for this: rows are buffered and written together at most
+/// about once a second of wall time (or every 256 rows in a fast replay), and old rows are pruned a
+/// small batch per write, so a week of track to drop never becomes one long transaction.
+/// A `kill -9` loses at most the last second of track; events are committed separately, first.
+public final class TrackRecorder {
+    public struct Settings: Sendable {
+        /// Days of track kept (`--keep-days`), counted back from the newest fix.
+        public var keepDays = 7.0
+        /// Fixes with a worse accuracy estimate are not usable (SPEC §6 `--max-accuracy`).
+        public var maxAccuracy = 100.0
+        public init() {}
+    }
+
+    /// Rows deleted per write at most when pruning.
+    static let pruneBatch = 500
+
+    private let store: StateStore
+    private let settings: Settings
+    private var rows: [TrackPoint] = []
+    private var odometer: [Int64: Double] = [:]
+    private var latest: TrackPoint?
+    private var latestWall: Int64 = 0
+    private var lastRecorded: Int64?
+    private var odometerRule = Odometer()
+    private var lastWrite: Int64 = 0
+
+    public init(store: StateStore, settings: Settings) {
+        self.store = store
+        self.settings = settings
+    }
+
+    /// A fix the engine processed. Unusable fixes (no time, poor accuracy) are not kept.
+    public func record(_ fix: Fix) throws {
+        guard let time = fix.time, (fix.accuracy ?? 0) <= settings.maxAccuracy else { return }
+        let point = TrackPoint(fix, time: time.millisecondsSinceEpoch)
+        latest = point
+        latestWall = StateStore.wallClock()
+        addDistance(to: point)
+        if lastRecorded.map({ point.time - $0 >= 1000 }) ?? true {
+            rows.append(point)
+            lastRecorded = point.time
+        }
+        if rows.count >= 256 || latestWall - lastWrite >= 1000 { try flush() }
+    }
+
+    private func addDistance(to point: TrackPoint) {
+        let step = odometerRule.add(point)
+        if step > 0 { odometer[point.time / 86_400_000, default: 0] += step }
+    }
+
+    /// Writes what is buffered: track rows, odometer, the last fix, and one batch of pruning.
+    public func flush() throws {
+        lastWrite = StateStore.wallClock()
+        let rows = self.rows, odometer = self.odometer, latest = self.latest, latestWall = self.latestWall
+        self.rows.removeAll(keepingCapacity: true)
+        self.odometer.removeAll()
+        let keep = Int64(settings.keepDays * 86_400_000)
+        let now = lastWrite
+        try store.database.write { db in
+            for row in rows {
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO track (time, lat, lon, altitude, speed, course, accuracy, satellites, hdop)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [row.time, row.lat, row.lon, row.altitude, row.speed, row.course, row.accuracy, row.satellites, row.hdop])
+            }
+            for (day, metres) in odometer {
+                try db.execute(
+                    sql: "INSERT INTO odometer (day, metres) VALUES (?, ?) ON CONFLICT(day) DO UPDATE SET metres = metres + excluded.metres",
+                    arguments: [day, metres])
+            }
+            if let latest {
+                try db.execute(
+                    sql: """
+                        UPDATE receiver SET last_fix_time = ?, last_fix_wall = ?, last_lat = ?, last_lon = ?, last_accuracy = ?,
+                        updated_at = ? WHERE id = 1
+                        """,
+                    arguments: [latest.time, latestWall, latest.lat, latest.lon, latest.accuracy, now])
+                try db.execute(
+                    sql: "DELETE FROM track WHERE time IN (SELECT time FROM track WHERE time < ? ORDER BY time LIMIT ?)",
+                    arguments: [latest.time - keep, Self.pruneBatch])
+            }
+        }
+    }
+}
+
+/// Metres over usable fixes (SPEC §14): a step counts once the receiver is farther from where the
+/// last counted step ended than the fix's own accuracy estimate (5 m when it has none), so a parked
+/// receiver's jitter (a few metres around the true spot) adds nothing, and a moving one adds its
+/// path in accuracy-sized chords.
+public struct Odometer: Sendable {
+    private var anchor: (lat: Double, lon: Double)?
+    public private(set) var metres = 0.0
+
+    public init() {}
+
+    /// Takes the next usable fix; returns the metres it added (0 for jitter).
+    public mutating func add(_ point: TrackPoint) -> Double {
+        guard let from = anchor else {
+            anchor = (point.lat, point.lon)
+            return 0
+        }
+        let step = Geodesy.haversine(lat1: from.lat, lon1: from.lon, lat2: point.lat, lon2: point.lon)
+        guard step > max(point.accuracy ?? 5, 1) else { return 0 }
+        anchor = (point.lat, point.lon)
+        metres += step
+        return step
+    }
+}
+
+/// One kept fix of the track.
+public struct TrackPoint: Sendable, Equatable {
+    /// Fix time, ms since 1970 (UTC).
+    public var time: Int64
+    public var lat: Double
+    public var lon: Double
+    public var altitude: Double?
+    public var speed: Double?
+    public var course: Double?
+    public var accuracy: Double?
+    public var satellites: Int?
+    public var hdop: Double?
+
+    public init(
+        time: Int64, lat: Double, lon: Double, altitude: Double? = nil, speed: Double? = nil, course: Double? = nil,
+        accuracy: Double? = nil, satellites: Int? = nil, hdop: Double? = nil
+    ) {
+        self.time = time
+        self.lat = lat
+        self.lon = lon
+        self.altitude = altitude
+        self.speed = speed
+        self.course = course
+        self.accuracy = accuracy
+        self.satellites = satellites
+        self.hdop = hdop
+    }
+
+    public init(_ fix: Fix, time: Int64) {
+        self.init(
+            time: time, lat: fix.latitude, lon: fix.longitude, altitude: fix.altitude, speed: fix.speed, course: fix.track,
+            accuracy: fix.accuracy, satellites: fix.satellitesUsed, hdop: fix.hdop)
+    }
+}
+
+/// What the last `run` said about itself and its receiver (SPEC §14 `status`).
+public struct ReceiverRecord: Sendable, Equatable {
+    public var device: String?
+    /// "at 9600 baud", as the source said it.
+    public var detail: String?
+    public var fencesPath: String?
+    /// Wall clock, ms since 1970.
+    public var monitoringSince: Int64?
+    public var updatedAt: Int64?
+    public var stoppedAt: Int64?
+    public var lastFixTime: Int64?
+    public var lastFixWall: Int64?
+    public var lastLat: Double?
+    public var lastLon: Double?
+    public var lastAccuracy: Double?
+}
+
+extension StateStore {
+    static func wallClock() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+    /// A run starts monitoring: remembers its fence file and the wall-clock start.
+    public func noteMonitoringStarted(fencesPath: String) throws {
+        let now = Self.wallClock()
+        try database.write { db in
+            try db.execute(
+                sql: "UPDATE receiver SET fences_path = ?, monitoring_since = ?, updated_at = ?, stopped_at = NULL WHERE id = 1",
+                arguments: [fencesPath.isEmpty ? nil : URL(fileURLWithPath: fencesPath).standardizedFileURL.path, now, now])
+        }
+    }
+
+    /// The device produced data ("at 9600 baud").
+    public func noteDevice(_ device: String, detail: String?) throws {
+        try database.write { db in
+            try db.execute(
+                sql: "UPDATE receiver SET device = ?, detail = ?, updated_at = ? WHERE id = 1",
+                arguments: [device, detail, Self.wallClock()])
+        }
+    }
+
+    /// The run is alive (called every few seconds, so that `status` can tell a running run from a dead one).
+    public func noteAlive() throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE receiver SET updated_at = ? WHERE id = 1", arguments: [Self.wallClock()])
+        }
+    }
+
+    public func noteStopped() throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE receiver SET stopped_at = ? WHERE id = 1", arguments: [Self.wallClock()])
+        }
+    }
+
+    public func receiver() throws -> ReceiverRecord {
+        try database.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM receiver WHERE id = 1") else { return ReceiverRecord() }
+            return ReceiverRecord(
+                device: row["device"], detail: row["detail"], fencesPath: row["fences_path"],
+                monitoringSince: row["monitoring_since"], updatedAt: row["updated_at"], stoppedAt: row["stopped_at"],
+                lastFixTime: row["last_fix_time"], lastFixWall: row["last_fix_wall"], lastLat: row["last_lat"],
+                lastLon: row["last_lon"], lastAccuracy: row["last_accuracy"])
+        }
+    }
+
+    /// Kept track points from `from` (ms, inclusive) on, oldest first.
+    public func track(from: Int64 = .min) throws -> [TrackPoint] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM track WHERE time >= ? ORDER BY time", arguments: [from]).map { row in
+                TrackPoint(
+                    time: row["time"], lat: row["lat"], lon: row["lon"], altitude: row["altitude"], speed: row["speed"],
+                    course: row["course"], accuracy: row["accuracy"], satellites: row["satellites"], hdop: row["hdop"])
+            }
+        }
+    }
+
+    /// Metres on UTC day `day` (days since 1970).
+    public func odometer(day: Int64) throws -> Double {
+        try database.read { db in
+            try Double.fetchOne(db, sql: "SELECT metres FROM odometer WHERE day = ?", arguments: [day]) ?? 0
+        }
+    }
+
+    /// The event log from `from` (ms of fix time) on, as printed (JSON lines), in log order.
+    public func eventLog(from: Int64) throws -> [String] {
+        try database.read { db in
+            try String.fetchAll(db, sql: "SELECT json FROM event WHERE time >= ? ORDER BY seq", arguments: [from])
+        }
+    }
+
+    /// The outbox targets (webhook URLs, brokers) that have rows.
+    public func outboxTargets() throws -> [String] {
+        try database.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT endpoint FROM outbox ORDER BY endpoint") }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Geofence
+import NMEA
+import Store
+import Testing
+@testable import FenceRuntime
+
+/// The report's pieces that are not about the browser: --since, the simplifier, escaping.
+@Suite struct ReportTests {
+    @Test func sinceTakesDurationsAndUTCTimes() {
+        let now: Int64 = 1_770_120_000_000
+        #expect(ReportJob.since("2h", now: now) == now - 7_200_000)
+        #expect(ReportJob.since("30m", now: now) == now - 1_800_000)
+        #expect(ReportJob.since("90s", now: now) == now - 90_000)
+        #expect(ReportJob.since("7d", now: now) == now - 7 * 86_400_000)
+        // 2026-02-03 is day 20,487 since 1970.
+        let tenOClock: Int64 = 20_487 * 86_400_000 + 36_000_000
+        #expect(ReportJob.since("2026-02-03T10:00:00Z", now: now) == tenOClock)
+        #expect(ReportJob.since("2026-02-03T10:00:00.250Z", now: now) == tenOClock + 250)
+        for bad in ["yesterday", "2x", "-2h", "", "2026-02-30T10:00:00Z", "2026-02-03T25:00:00Z"] {
+            #expect(ReportJob.since(bad, now: now) == nil, "\(bad)")
+        }
+    }
+
+    @Test func eventTimesParseBack() {
+        let time = UTCTime(millisecondsSinceEpoch: 1_770_113_736_123)
+        #expect(UTCTime(iso: time.description) == time)
+    }
+
+    /// A straight line keeps its ends; a zigzag taller than the tolerance keeps every corner; one
+    /// lower than it is flattened.
+    @Test func simplifierKeepsWhatIsVisible() {
+        let xs = (0..<1000).map(Double.init)
+        #expect(TrackSimplifier.keep(xs, Array(repeating: 5, count: 1000), tolerance: 0.5) == [0, 999])
+        let tall = (0..<101).map { $0 % 2 == 0 ? 0.0 : 2.0 }
+        #expect(TrackSimplifier.keep(Array(xs[0...100]), tall, tolerance: 0.5).count == 101)
+        let low = (0..<101).map { $0 % 2 == 0 ? 0.0 : 0.4 }
+        #expect(TrackSimplifier.keep(Array(xs[0...100]), low, tolerance: 0.5) == [0, 100])
+    }
+
+    /// A fence name with markup and properties with a URL: the page shows the name as text and
+    /// carries no address a browser would follow.
+    @Test func fenceTextIsEscapedAndCarriesNoAddress() throws {
+        let fences = try FenceSet.parse("""
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":"x","geometry":{"type":"Point","coordinates":[8.0,47.0]},
+             "properties":{"name":"<img src=x onerror=alert(1)></script>","radius":30,"link":"https://example.com/a"}}]}
+            """)
+        let time = UTCTime(millisecondsSinceEpoch: 1_770_113_736_000)
+        var event = GeofenceEvent(kind: .enter, time: time, fence: 0, location: GeofenceEvent.Location(latitude: 47, longitude: 8))
+        event.initial = false
+        let line = OutgoingEvent(event, fences: fences).json
+        #expect(line.contains("https://example.com/a"), "the event itself carries the properties")
+        let parsed = try #require(ReportEvent(json: line, fences: fences))
+        #expect(parsed.fence == 0 && parsed.fenceID == "x" && parsed.type == "enter")
+        let report = FieldReport(
+            title: "t", fences: fences, points: [TrackPoint(time: time.millisecondsSinceEpoch, lat: 47, lon: 8, accuracy: 3)],
+            events: [parsed], statistics: ReceiverStatistics(fixes: 1, usableFixes: 1), gapSeconds: 10)
+        let page = ReportHTML.render(report)
+        #expect(!page.contains("<img"))
+        #expect(!page.contains("</script>\"") && page.components(separatedBy: "</script>").count == 3, "only the two script elements close")
+        #expect(page.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        #expect(!page.contains("https://"))
+        #expect(page.contains(#"data-event-id="\#(parsed.id)" data-event-type="enter" data-fence-id="x""#))
+    }
+
+    /// Stretches break where usable fixes pause longer than the gap time.
+    @Test func stretchesBreakAtGaps() throws {
+        let fences = try FenceSet.parse(#"{"type":"FeatureCollection","features":[]}"#)
+        let times: [Int64] = [0, 1, 2, 3, 20, 21, 22, 40]
+        let points = times.map { TrackPoint(time: $0 * 1000, lat: 47, lon: 8) }
+        let report = FieldReport(
+            title: "t", fences: fences, points: points, events: [], statistics: ReceiverStatistics(fixes: 8, usableFixes: 8),
+            gapSeconds: 10)
+        #expect(report.stretches.map(\.count) == [4, 3, 1])
+        #expect(report.gaps.map { $0.from / 1000 } == [3, 22])
+    }
+}
