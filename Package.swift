@@ -25,6 +25,11 @@ let package = Package(
             pkgConfig: "libudev",
             providers: [.apt(["libudev-dev"])]
         ),
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         // termios, poll and libudev wrappers; the only place those are called.
         .target(
             name: "Serial",
@@ -35,10 +40,10 @@ let package = Package(
         ),
         // fences, file formats, spatial index, SIMD containment, event state machine.
         .target(name: "Geofence", dependencies: ["NMEA"]),
-        // event sinks.
+        // event sinks (console, bell, hooks, notify, webhook and MQTT deliveries).
         .target(
             name: "Alerts",
-            dependencies: ["Geofence", "NMEA", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["Geofence", "NMEA", "CMosquitto", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // persistent state.
         .target(

@@ -9,6 +9,9 @@ public protocol EventSink: AnyObject {
     var outboxTarget: String? { get }
     /// Called once before the first event, on the engine thread.
     func start()
+    /// The fence states restored from the state file (inside, since when), before the first
+    /// event: a sink that mirrors the present (MQTT's retained fence topics) starts from them.
+    func restored(_ states: [FenceStateRecord])
     func deliver(_ event: OutgoingEvent, fences: FenceSet)
     /// Whether `observe` wants every fix (a location feed); most sinks see only events.
     var observesFixes: Bool { get }
@@ -21,6 +24,7 @@ public protocol EventSink: AnyObject {
 extension EventSink {
     public var outboxTarget: String? { nil }
     public func start() {}
+    public func restored(_ states: [FenceStateRecord]) {}
     public var observesFixes: Bool { false }
     public func observe(_ fix: Fix) {}
 }
@@ -34,10 +38,16 @@ public struct SinkContext: Sendable {
     /// Whether the input is a replay that ends: delivery sinks then finish their queue before the
     /// process exits.
     public let inputEnds: Bool
+    /// The state file's path, when the run has one: identities that must stay the same across
+    /// restarts (the MQTT client id) derive from it.
+    public let statePath: String?
 
-    public init(report: @escaping @Sendable (String) -> Void, outbox: (any EventOutbox)?, inputEnds: Bool) {
+    public init(
+        report: @escaping @Sendable (String) -> Void, outbox: (any EventOutbox)?, inputEnds: Bool, statePath: String? = nil
+    ) {
         self.report = report
         self.outbox = outbox
         self.inputEnds = inputEnds
+        self.statePath = statePath
     }
 }

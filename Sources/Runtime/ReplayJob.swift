@@ -44,7 +44,7 @@ public struct ReplayJob {
         let store = try StateStore.open(statePath ?? temporary)
         let source = try CaptureFixSource(captures: captures, speed: speed, showsProgress: showsProgress)
         let reports = ProblemReports()
-        let sinks = try makeSinks(SinkContext(report: reports.report, outbox: store, inputEnds: true))
+        let sinks = try makeSinks(SinkContext(report: reports.report, outbox: store, inputEnds: true, statePath: statePath))
         var configuration = EngineLoop.Configuration()
         configuration.settings = settings
         configuration.ringCapacity = ringCapacity

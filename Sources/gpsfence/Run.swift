@@ -53,7 +53,7 @@ struct Run: ParsableCommand {
         options.autobaud = Autobaud(window: autobaudWindow)
         options.settings = semantics.settings
         try RunJob(options: options).run { context in
-            try alerts.sinks(color: isatty(1) == 1, live: true, context: context)
+            try alerts.sinks(color: isatty(1) == 1, live: true, context: context, maxAccuracy: options.settings.maxAccuracy)
         }
     }
 }

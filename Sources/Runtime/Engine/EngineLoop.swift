@@ -56,6 +56,8 @@ public final class EngineLoop {
         precondition(outboxTargets.isEmpty || store != nil, "delivery sinks need the state file's outbox")
         engine = EventEngine(fences: fences, settings: configuration.settings)
         if let store { engine.restore(try store.fenceStates()) }
+        let restored = engine.snapshot()
+        for sink in sinks { sink.restored(restored) }
     }
 
     /// Runs `source` to its end (a capture) or until a stop signal (a live source).
