@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "NMEATests", dependencies: ["NMEA"]),
         .testTarget(name: "GeofenceTests", dependencies: ["Geofence", "NMEA"], exclude: ["Fixtures"]),
         .testTarget(name: "RuntimeTests", dependencies: ["FenceRuntime", "NMEA", "Store", "Alerts", "Geofence"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA", "Alerts"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA"]),
         .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Geofence", "FenceRuntime"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),

@@ -8,14 +8,11 @@ import Glibc
 /// SPEC §13 against a real mosquitto broker, judged by a real client (`mosquitto_sub`): the
 /// real binary publishes, the broker is stopped and restarted, gpsfence is killed with SIGKILL.
 @Suite(.serialized) struct MQTTTests {
-    static let iso: ISO8601DateFormatter = {
+    static func unixSeconds(_ text: String) -> Int {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
-
-    /// Unix seconds of an ISO time, derived here rather than by the code under test.
-    static func unixSeconds(_ text: String) -> Int { Int(iso.date(from: text)!.timeIntervalSince1970) }
+        return Int(formatter.date(from: text)!.timeIntervalSince1970)
+    }
 
     static func expectedLines(_ capture: String) throws -> [[String: Any]] {
         try String(contentsOf: packageRoot.appendingPathComponent("captures/\(capture)/expected.jsonl"), encoding: .utf8)
@@ -213,7 +210,9 @@ import Glibc
         let refused = try pass(start: "2026-02-03T10:15:00Z", mqtt: [
             "--mqtt", "mqtt://van@127.0.0.1:\(broker.port)/login", "--mqtt-password-file", wrong.path,
         ])
+        // (The receiver going away at the end of the pass is an error event of its own.)
         let errors = refused.compactMap(jsonObject).filter { $0["type"] as? String == "error" }.compactMap { $0["message"] as? String }
+            .filter { $0.contains("mqtt") }
         #expect(errors.count == 1, "\(errors)")
         #expect(errors.first?.contains("not authori") == true, "\(errors)")
         #expect(broker.log.components(separatedBy: "not authorised").count - 1 >= 2, "retried")
@@ -233,7 +232,7 @@ import Glibc
         (["--mqtt", "mqtt//broker/x"], "--mqtt"),
         (["--mqtt", "amqp://broker/x"], "unknown scheme"),
         (["--mqtt", "mqtt://broker"], "missing topic prefix"),
-        (["--mqtt", "mqtt://broker/a/#"], "wildcard"),
+        (["--mqtt", "mqtt://broker/a/+/b"], "wildcard"),
         (["--mqtt", "mqtts://broker/x", "--mqtt-ca", "/nonexistent/ca.pem"], "--mqtt-ca"),
         (["--mqtt", "mqtt://u@broker/x", "--mqtt-password-file", "/nonexistent/pw"], "--mqtt-password-file"),
         (["--mqtt", "mqtt://broker/x", "--mqtt-password-file", "/etc/hostname"], "--mqtt-password-file"),

@@ -64,9 +64,7 @@ final class MosquittoBroker {
 
     /// Starts (or restarts, on the same ports) the broker and waits until it accepts connections.
     func start() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        process.arguments = ["-c", folder.appendingPathComponent("mosquitto.conf").path]
+        let process = childProcess("/usr/sbin/mosquitto", ["-c", folder.appendingPathComponent("mosquitto.conf").path])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -83,6 +81,12 @@ final class MosquittoBroker {
     func stop() {
         guard let process, process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            Issue.record("mosquitto ignored SIGTERM; killed")
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
         self.process = nil
     }
@@ -129,13 +133,12 @@ final class MosquittoBroker {
 
 /// A running `mosquitto_sub`.
 final class Subscriber {
-    let process = Process()
+    let process: Process
     let output = Pipe()
     let lines: LineCollector
 
     init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        process.arguments = arguments
+        process = childProcess("/usr/bin/mosquitto_sub", arguments)
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -152,7 +155,7 @@ final class Subscriber {
 
     func stop() {
         if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
@@ -160,11 +163,21 @@ final class Subscriber {
     deinit { stop() }
 }
 
+/// A Process for `path` whose signal mask is cleared before the exec: the test process blocks most
+/// signals, and a child inherits that mask, so a broker would ignore the SIGTERM that stops it
+/// and `mosquitto_sub -W` its alarm.
+func childProcess(_ path: String, _ arguments: [String]) -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [
+        "-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])", path,
+    ] + arguments
+    return process
+}
+
 @discardableResult
 func runTool(_ path: String, _ arguments: [String], allowFailure: Bool = false) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
+    let process = childProcess(path, arguments)
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
