@@ -27,6 +27,11 @@ let package = Package(
             pkgConfig: "libudev",
             providers: [.apt(["libudev-dev"])]
         ),
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         // termios, poll and libudev wrappers; the only place those are called.
         .target(
             name: "Serial",
@@ -37,10 +42,10 @@ let package = Package(
         ),
         // fences, file formats, spatial index, SIMD containment, event state machine.
         .target(name: "Geofence", dependencies: ["NMEA", "JSONOutput"]),
-        // event sinks.
+        // event sinks (console, bell, hooks, notify, webhook and MQTT deliveries).
         .target(
             name: "Alerts",
-            dependencies: ["Geofence", "NMEA", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["Geofence", "NMEA", "CMosquitto", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // persistent state.
         .target(
@@ -70,7 +75,7 @@ let package = Package(
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "JSONOutput"]),
         .testTarget(name: "GeofenceTests", dependencies: ["Geofence", "NMEA"], exclude: ["Fixtures"]),
         .testTarget(name: "RuntimeTests", dependencies: ["FenceRuntime", "NMEA", "Store", "Alerts", "Geofence"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA", "Alerts"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA"]),
         .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Geofence", "FenceRuntime"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),

@@ -9,6 +9,9 @@ public protocol EventSink: AnyObject {
     var outboxTarget: String? { get }
     /// Called once before the first event, on the engine thread.
     func start()
+    /// The fence states restored from the state file (inside, since when), before the first
+    /// event: a sink that mirrors the present (MQTT's retained fence topics) starts from them.
+    func restored(_ states: [FenceStateRecord])
     func deliver(_ event: OutgoingEvent, fences: FenceSet)
     /// Whether `observe` wants every fix (a location feed); most sinks see only events.
     var observesFixes: Bool { get }
@@ -26,6 +29,7 @@ extension EventSink {
     public func stop() {}
     public var outboxTarget: String? { nil }
     public func start() {}
+    public func restored(_ states: [FenceStateRecord]) {}
     public var observesFixes: Bool { false }
     public func observe(_ fix: Fix) {}
 }
@@ -40,11 +44,18 @@ public struct SinkContext: Sendable {
     /// process exits, waiting at most `drainTimeout` seconds.
     public let inputEnds: Bool
     public let drainTimeout: Double
+    /// The state file's path, when the run has one: identities that must stay the same across
+    /// restarts (the MQTT client id) derive from it.
+    public let statePath: String?
 
-    public init(report: @escaping @Sendable (String) -> Void, outbox: (any EventOutbox)?, inputEnds: Bool, drainTimeout: Double = 30) {
+    public init(
+        report: @escaping @Sendable (String) -> Void, outbox: (any EventOutbox)?, inputEnds: Bool,
+        drainTimeout: Double = 30, statePath: String? = nil
+    ) {
         self.report = report
         self.outbox = outbox
         self.inputEnds = inputEnds
         self.drainTimeout = drainTimeout
+        self.statePath = statePath
     }
 }

@@ -3,7 +3,8 @@ import JSONOutput
 /// 64-bit FNV-1a: event ids (SPEC §6, stable across runs) and geometry hashes (same id and
 /// geometry keep their state across reloads and restarts). Both are stored, so the function must
 /// never change.
-struct FNV1a {
+public struct FNV1a {
+    public init() {}
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
     mutating func add(byte: UInt8) {
@@ -21,10 +22,10 @@ struct FNV1a {
     }
 
     /// A text field, followed by a separator so that ("ab","c") and ("a","bc") differ.
-    mutating func add(_ text: String) {
+    public mutating func add(_ text: String) {
         for byte in text.utf8 { add(byte: byte) }
         add(byte: 0xff)
     }
 
-    var hex: String { Hex.string(value, digits: 16) }
+    public var hex: String { Hex.string(value, digits: 16) }
 }

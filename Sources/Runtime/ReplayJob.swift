@@ -49,7 +49,8 @@ public struct ReplayJob {
         let source = try CaptureFixSource(captures: captures, speed: speed, showsProgress: showsProgress)
         let reports = ProblemReports()
         let sinks = try makeSinks(
-            SinkContext(report: reports.report, outbox: store, inputEnds: true, drainTimeout: drainTimeout))
+            SinkContext(
+                report: reports.report, outbox: store, inputEnds: true, drainTimeout: drainTimeout, statePath: statePath))
         var configuration = EngineLoop.Configuration()
         configuration.settings = settings
         configuration.ringCapacity = ringCapacity

@@ -51,7 +51,7 @@ public final class RunJob {
         let fences = try FenceFile.load(options.fencesPath)
         let store = try StateStore.open(options.statePath)
         let reports = ProblemReports()
-        let sinks = try makeSinks(SinkContext(report: reports.report, outbox: store, inputEnds: false))
+        let sinks = try makeSinks(SinkContext(report: reports.report, outbox: store, inputEnds: false, statePath: options.statePath))
         let source = try makeSource()
 
         var loopConfiguration = EngineLoop.Configuration()

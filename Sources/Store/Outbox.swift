@@ -60,4 +60,13 @@ extension StateStore: EventOutbox {
                 lastError: lastError)
         }
     }
+
+    /// Every target that has rows in the outbox (webhook URLs, MQTT brokers without their
+    /// passwords) with its counters, in the order the targets first appeared: what `status` shows.
+    public func outboxCounters() throws -> [(target: String, counters: OutboxCounters)] {
+        let targets = try database.read { db in
+            try String.fetchAll(db, sql: "SELECT endpoint FROM outbox GROUP BY endpoint ORDER BY MIN(seq)")
+        }
+        return try targets.map { ($0, try counters(target: $0)) }
+    }
 }

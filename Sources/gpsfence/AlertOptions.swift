@@ -29,12 +29,44 @@ struct AlertOptions: ParsableArguments {
     @Option(help: ArgumentHelp("POST each event as JSON to URL, through the durable outbox (at least once, in order). Repeatable.", valueName: "url"))
     var webhook: [String] = []
 
+    @Option(help: ArgumentHelp("Publish to an MQTT broker (SPEC §13): every event to PREFIX/event through the durable outbox, retained status, fence states and location. A password in the URL is hidden from the process list once read; prefer --mqtt-password-file.", valueName: "mqtt[s]://[user[:password]@]host[:port]/prefix"))
+    var mqtt: String?
+
+    @Option(help: ArgumentHelp("CA certificate(s) for an mqtts:// broker with a private CA (default: the system CA store).", valueName: "file"))
+    var mqttCa: String?
+
+    @Option(help: ArgumentHelp("Read the MQTT password from the first line of FILE (the user is in the URL).", valueName: "file"))
+    var mqttPasswordFile: String?
+
+    @Option(help: ArgumentHelp("MQTT protocol version: 3.1.1 or 5.", valueName: "version"))
+    var mqttVersion = "3.1.1"
+
+    @Option(help: ArgumentHelp("Seconds between MQTT keepalive pings.", valueName: "seconds"))
+    var mqttKeepalive = 30
+
+    @Option(help: ArgumentHelp("Publish PREFIX/location (and the OwnTracks location) at most this often, in seconds of fix time.", valueName: "seconds"))
+    var mqttLocationInterval = 5.0
+
+    @Option(help: ArgumentHelp("Also publish OwnTracks location and transition messages as owntracks/USER/DEVICE (needs --mqtt).", valueName: "user/device"))
+    var owntracks: String?
+
+    @Option(help: ArgumentHelp("OwnTracks tracker id (default: the last two characters of DEVICE).", valueName: "tid"))
+    var owntracksTid: String?
+
+    /// The checked `--mqtt` options (files read, URL parsed); nil without `--mqtt`.
+    func mqttConfiguration() throws(MQTTConfigurationError) -> MQTTConfiguration? {
+        return try MQTTConfiguration.parse(
+            url: mqtt, caFile: mqttCa, passwordFile: mqttPasswordFile, protocolVersion: mqttVersion, keepalive: mqttKeepalive,
+            locationInterval: mqttLocationInterval, ownTracks: owntracks, ownTracksTID: owntracksTid)
+    }
+
     func validate() throws {
         if let bellOn, case .failure(let error) = BellSink.types(bellOn) {
             throw ValidationError("--bell-on: unknown event type '\(error.name)'")
         }
         if bellOn != nil && !bell { throw ValidationError("--bell-on goes with --bell") }
         if let problem = Limits.execTimeout(execTimeout) ?? Limits.execConcurrency(execConcurrency) { throw ValidationError(problem) }
+        do { _ = try mqttConfiguration() } catch { throw ValidationError(error.message) }
         for url in webhook where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw ValidationError("--webhook \(url): not an http:// or https:// URL")
         }
@@ -47,12 +79,13 @@ struct AlertOptions: ParsableArguments {
     }
 
     /// Whether a sink delivers through the state file's outbox.
-    var needsOutbox: Bool { !webhook.isEmpty }
+    var needsOutbox: Bool { !webhook.isEmpty || mqtt != nil }
 
     /// The sinks, in the order they see each event: the console first.
     /// - Parameter live: a live run writes each console line at once (an alert that waits in a
     ///   buffer is late); a replay lets lines collect and writes them in large blocks.
-    func sinks(color: Bool, live: Bool, context: SinkContext) throws -> [EventSink] {
+    /// - Parameter maxAccuracy: the usable-fix bound (`--max-accuracy`), for the MQTT location.
+    func sinks(color: Bool, live: Bool, context: SinkContext, maxAccuracy: Double = 100) throws -> [EventSink] {
         var sinks: [EventSink] = [ConsoleSink(style: json ? .json : .human(color: color), flushesEveryEvent: live)]
         if bell {
             let types = bellOn.flatMap { try? BellSink.types($0).get() } ?? BellSink.defaultTypes
@@ -68,6 +101,15 @@ struct AlertOptions: ParsableArguments {
                 OutboxDelivery(
                     transport: try WebhookTransport(endpoint: endpoint), outbox: outbox, policy: deliveryPolicy(context),
                     drainsOnFinish: context.inputEnds, report: context.report))
+        }
+        if var configuration = try mqttConfiguration() {
+            guard let outbox = context.outbox else { preconditionFailure("MQTT needs the outbox (needsOutbox)") }
+            if let url = mqtt { ProcessArguments.hidePassword(of: url) }
+            configuration.clientID = MQTTConfiguration.clientID(statePath: context.statePath)
+            sinks.append(
+                MQTTSink(
+                    configuration: configuration, outbox: outbox, maxAccuracy: maxAccuracy, drainsOnFinish: context.inputEnds,
+                    drainTimeout: context.drainTimeout, report: context.report))
         }
         return sinks
     }

@@ -64,7 +64,7 @@ struct Replay: ParsableCommand {
         job.statePath = state
         job.drainTimeout = drainTimeout
         _ = try job.run(needsOutbox: alerts.needsOutbox) { context in
-            try alerts.sinks(color: isatty(1) == 1, live: false, context: context)
+            try alerts.sinks(color: isatty(1) == 1, live: false, context: context, maxAccuracy: job.settings.maxAccuracy)
         }
     }
 }

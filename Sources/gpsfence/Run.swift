@@ -52,7 +52,7 @@ struct Run: ParsableCommand {
         options.settings = semantics.settings
         options.keepDays = keepDays
         try RunJob(options: options).run { context in
-            try alerts.sinks(color: isatty(1) == 1, live: true, context: context)
+            try alerts.sinks(color: isatty(1) == 1, live: true, context: context, maxAccuracy: options.settings.maxAccuracy)
         }
     }
 }

@@ -83,6 +83,23 @@ import Testing
         #expect(queued == 3)
     }
 
+    /// The counters `status` shows: per target, in the order the targets first got a row.
+    @Test func outboxCountersPerTarget() throws {
+        let store = try StateStore(path: temporaryPath())
+        let fences = try FenceSet.parse(Self.fencesText)
+        let targets = ["mqtt://broker:1883/van", "http://127.0.0.1:1/hook"]
+        let events = try run(EventEngine(fences: fences), store, [fix(0, east: 0), fix(1, east: 80), fix(2, east: 80)], endpoints: targets)
+        #expect(events.count == 3)
+        // The broker acknowledged the first event after one failed attempt; the webhook nothing yet.
+        let first = try #require(try store.nextUndelivered(target: targets[0]))
+        try store.markFailed(first, error: "connection refused", retryAt: 0)
+        try store.markDelivered(first, at: 1)
+        let counters = try store.outboxCounters()
+        #expect(counters.map(\.target) == targets)
+        #expect(counters[0].counters == OutboxCounters(delivered: 1, pending: 2, failedAttempts: 1, lastError: "connection refused"))
+        #expect(counters[1].counters == OutboxCounters(delivered: 0, pending: 3, failedAttempts: 0, lastError: nil))
+    }
+
     @Test func unwritableLocationNamesTheFile() {
         #expect(throws: StoreError.self) { try StateStore(path: "/proc/gpsfence/state.sqlite") }
     }

@@ -69,6 +69,8 @@ public final class EngineLoop {
         trackSettings.keepDays = configuration.keepDays
         trackSettings.maxAccuracy = configuration.settings.maxAccuracy
         track = store.map { TrackRecorder(store: $0, settings: trackSettings) }
+        let restored = engine.snapshot()
+        for sink in sinks { sink.restored(restored) }
     }
 
     /// Runs `source` to its end (a capture) or until a stop signal (a live source).

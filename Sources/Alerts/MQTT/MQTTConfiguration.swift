@@ -1,0 +1,194 @@
+import Foundation
+import Geofence
+
+/// Everything `--mqtt` and its companion options say (SPEC §7, §13), checked once, before anything
+/// starts: a bad URL, an unknown scheme, a missing prefix, an unreadable CA or password file is bad
+/// input (exit 2) with a message that names the option.
+public struct MQTTConfiguration: Sendable, Equatable {
+    public enum ProtocolVersion: String, Sendable, CaseIterable {
+        case v311 = "3.1.1"
+        case v5 = "5"
+    }
+
+    public var host: String
+    public var port: Int
+    public var usesTLS: Bool
+    public var username: String?
+    /// From the URL or `--mqtt-password-file`; never part of `target` or any message.
+    public var password: String?
+    /// Topic prefix, without a trailing `/`.
+    public var prefix: String
+    /// `--mqtt-ca`: a private CA for `mqtts://`; nil: the system CA store.
+    public var caFile: String?
+    public var protocolVersion: ProtocolVersion = .v311
+    public var keepalive = 30
+    /// `--mqtt-location-interval`, seconds of fix time between two `PREFIX/location` messages.
+    public var locationInterval = 5.0
+    /// `--owntracks USER/DEVICE` and the tracker id (`--owntracks-tid`, else DEVICE's last two
+    /// characters).
+    public var ownTracks: OwnTracksIdentity?
+    /// The MQTT client id (see `clientID(statePath:)`).
+    public var clientID = "gpsfence"
+
+    /// The outbox target key and the name in messages: the URL without the password.
+    public var target: String {
+        let user = username.map { Self.percentEncoded($0) + "@" } ?? ""
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return "\(usesTLS ? "mqtts" : "mqtt")://\(user)\(shownHost):\(port)/\(prefix)"
+    }
+
+    /// Parses `--mqtt URL` and the files its options name; nil without `--mqtt` (and then none of
+    /// its companion options may be given).
+    public static func parse(
+        url: String?, caFile: String? = nil, passwordFile: String? = nil, protocolVersion: String = "3.1.1",
+        keepalive: Int = 30, locationInterval: Double = 5, ownTracks: String? = nil, ownTracksTID: String? = nil
+    ) throws(MQTTConfigurationError) -> MQTTConfiguration? {
+        guard let url else {
+            let strays = [("--mqtt-ca", caFile), ("--mqtt-password-file", passwordFile), ("--owntracks", ownTracks), ("--owntracks-tid", ownTracksTID)]
+                .filter { $0.1 != nil }.map(\.0)
+            if let first = strays.first { throw MQTTConfigurationError(message: "\(first) goes with --mqtt URL") }
+            return nil
+        }
+        return try parse(
+            required: url, caFile: caFile, passwordFile: passwordFile, protocolVersion: protocolVersion, keepalive: keepalive,
+            locationInterval: locationInterval, ownTracks: ownTracks, ownTracksTID: ownTracksTID)
+    }
+
+    /// Parses `--mqtt URL` and the files its options name.
+    public static func parse(
+        required url: String, caFile: String? = nil, passwordFile: String? = nil, protocolVersion: String = "3.1.1",
+        keepalive: Int = 30, locationInterval: Double = 5, ownTracks: String? = nil, ownTracksTID: String? = nil
+    ) throws(MQTTConfigurationError) -> MQTTConfiguration {
+        func bad(_ option: String, _ problem: String) -> MQTTConfigurationError {
+            MQTTConfigurationError(message: "\(option): \(problem)")
+        }
+        let option = "--mqtt \(redacted(url))"
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
+            throw bad(option, "not a URL (mqtt://[USER[:PASSWORD]@]HOST[:PORT]/PREFIX)")
+        }
+        guard scheme == "mqtt" || scheme == "mqtts" else {
+            throw bad(option, "unknown scheme '\(scheme)' (mqtt:// or mqtts://)")
+        }
+        guard let host = components.host, !host.isEmpty else { throw bad(option, "no broker host") }
+        if components.query != nil || components.fragment != nil {
+            throw bad(option, "a query or fragment has no meaning here")
+        }
+        let tls = scheme == "mqtts"
+        let port = components.port ?? (tls ? 8883 : 1883)
+        guard (1...65535).contains(port) else { throw bad(option, "port \(port) out of range") }
+        var prefix = components.path
+        while prefix.hasPrefix("/") { prefix.removeFirst() }
+        guard !prefix.isEmpty else { throw bad(option, "missing topic prefix (mqtt://HOST/PREFIX, e.g. mqtt://broker/gpsfence/van-1)") }
+        if let problem = topicProblem(prefix) { throw bad(option, "topic prefix '\(prefix)' \(problem)") }
+
+        var configuration = MQTTConfiguration(host: host, port: port, usesTLS: tls, prefix: prefix)
+        configuration.username = components.user.flatMap { $0.isEmpty ? nil : $0 }
+        configuration.password = components.password
+        if let passwordFile {
+            guard configuration.username != nil else {
+                throw bad("--mqtt-password-file", "the URL names no user (mqtt://USER@HOST/PREFIX)")
+            }
+            guard configuration.password == nil else {
+                throw bad("--mqtt-password-file", "the URL already has a password; give it in one place")
+            }
+            guard let data = FileManager.default.contents(atPath: passwordFile), let text = String(data: data, encoding: .utf8)
+            else { throw bad("--mqtt-password-file \(passwordFile)", "cannot be read") }
+            // The first line; editors add a final newline that is not part of the password.
+            configuration.password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+                .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+        }
+        if let caFile {
+            guard tls else { throw bad("--mqtt-ca", "goes with an mqtts:// URL") }
+            guard FileManager.default.isReadableFile(atPath: caFile), FileManager.default.contents(atPath: caFile) != nil else {
+                throw bad("--mqtt-ca \(caFile)", "cannot be read")
+            }
+            configuration.caFile = caFile
+        }
+        guard let version = ProtocolVersion(rawValue: protocolVersion) else {
+            throw bad("--mqtt-version", "'\(protocolVersion)' is not 3.1.1 or 5")
+        }
+        configuration.protocolVersion = version
+        guard (5...65535).contains(keepalive) else { throw bad("--mqtt-keepalive", "wants 5 to 65535 seconds") }
+        configuration.keepalive = keepalive
+        guard locationInterval >= 0, locationInterval.isFinite else {
+            throw bad("--mqtt-location-interval", "wants 0 or more seconds")
+        }
+        configuration.locationInterval = locationInterval
+        if let ownTracks {
+            configuration.ownTracks = try OwnTracksIdentity.parse(ownTracks, tid: ownTracksTID)
+        } else if ownTracksTID != nil {
+            throw bad("--owntracks-tid", "goes with --owntracks USER/DEVICE")
+        }
+        return configuration
+    }
+
+    /// A client id that stays the same for one state file on one machine (so the broker sees one
+    /// device across restarts, and two devices never share one): `gpsfence-` and 12 hex digits of
+    /// a hash of the host name and the state file's absolute path. 21 characters: within the 23
+    /// that every MQTT 3.1.1 broker must accept.
+    public static func clientID(statePath: String?) -> String {
+        var hash = FNV1a()
+        hash.add(ProcessInfo.processInfo.hostName)
+        hash.add(statePath.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? "no state file \(getpid())")
+        return "gpsfence-" + hash.hex.suffix(12)
+    }
+
+    /// Why `topic` cannot be a publish topic (or a prefix of one), if it cannot.
+    static func topicProblem(_ topic: String) -> String? {
+        if topic.contains("+") || topic.contains("#") { return "contains a wildcard (+ or #)" }
+        if topic.utf8.contains(0) { return "contains a NUL byte" }
+        if topic.hasSuffix("/") { return "ends with '/'" }
+        if topic.utf8.count > 60_000 { return "is too long" }
+        return nil
+    }
+
+    /// The URL as it may be shown: a password replaced by `***`.
+    public static func redacted(_ url: String) -> String {
+        guard let at = url.firstIndex(of: "@"), let schemeEnd = url.range(of: "://"), schemeEnd.upperBound < at else { return url }
+        let credentials = url[schemeEnd.upperBound..<at]
+        guard let colon = credentials.firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + ":***" + String(url[at...])
+    }
+
+    static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? text
+    }
+}
+
+/// `--owntracks USER/DEVICE`: the OwnTracks topic `owntracks/USER/DEVICE` and the tracker id.
+public struct OwnTracksIdentity: Sendable, Equatable {
+    public var user: String
+    public var device: String
+    public var tid: String
+
+    public var topic: String { "owntracks/\(user)/\(device)" }
+
+    static func parse(_ text: String, tid: String?) throws(MQTTConfigurationError) -> OwnTracksIdentity {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
+              MQTTConfiguration.topicProblem(text) == nil
+        else {
+            throw MQTTConfigurationError(message: "--owntracks \(text): wants USER/DEVICE (two topic levels, no + or #)")
+        }
+        let chosen = tid ?? String(parts[1].suffix(2))
+        guard (1...2).contains(chosen.count) else {
+            throw MQTTConfigurationError(message: "--owntracks-tid \(chosen): wants one or two characters")
+        }
+        return OwnTracksIdentity(user: parts[0], device: parts[1], tid: chosen)
+    }
+}
+
+/// Bad `--mqtt` options: exit status 2, the message names the option.
+public struct MQTTConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
+}
+
+extension MQTTConfiguration {
+    init(host: String, port: Int, usesTLS: Bool, prefix: String) {
+        self.host = host
+        self.port = port
+        self.usesTLS = usesTLS
+        self.prefix = prefix
+    }
+}

@@ -1,0 +1,360 @@
+import CMosquitto
+import Foundation
+
+/// One connection to one broker, kept up by a thread of its own: a thin wrapper over libmosquitto
+/// (the only file that calls it).
+///
+/// - Each attempt is a fresh `mosquitto` handle (`mosquitto_new`): a clean reconnect, so no message
+///   of a dead session is re-sent behind the outbox's back and out of its order. The outbox, not
+///   libmosquitto, is what re-sends events.
+/// - Between failed attempts: exponential backoff with jitter, 0.5 s doubling up to
+///   `maximumBackoff`.
+/// - The network loop is ours (`mosquitto_loop` on this thread, `mosquitto_threaded_set`), so
+///   publishing from the delivery or engine thread only queues a packet and wakes the loop.
+/// - Retained messages (status, fence states, location) are "latest wins": the newest payload per
+///   topic is kept and published again after every reconnect, after the retained `online` status.
+///   The last will (retained `offline` on the status topic) is set on every handle.
+public final class MQTTConnection: @unchecked Sendable {
+    public struct Will: Sendable {
+        public var topic: String
+        public var payload: String
+    }
+
+    public let configuration: MQTTConfiguration
+    /// Called with `online` status text at each connection (the payload carries the time).
+    private let onlineStatus: @Sendable () -> (topic: String, payload: String)
+    private let will: Will
+    private let report: @Sendable (String) -> Void
+    public let maximumBackoff = 30.0
+
+    // Everything below is guarded by `condition`.
+    private let condition = NSCondition()
+    private var handle: OpaquePointer?
+    private var generation = 0
+    private var connected = false
+    private var refusal: String?
+    private var inflight = Set<Int32>()
+    private var retained: [String: [UInt8]] = [:]
+    private var retainedOrder: [String] = []
+    /// Non-retained messages other than events (OwnTracks transitions) waiting for a connection.
+    private var waiting: [(topic: String, payload: [UInt8])] = []
+    private var running = false
+    private var stopping = false
+    private var finished = false
+    private var thread: Thread?
+    private var outage: String?
+    private var announced = false
+
+    /// Non-retained messages kept while the broker is away, at most; the oldest go first.
+    static let waitingLimit = 1000
+
+    public init(
+        configuration: MQTTConfiguration, will: Will,
+        onlineStatus: @escaping @Sendable () -> (topic: String, payload: String),
+        report: @escaping @Sendable (String) -> Void
+    ) {
+        self.configuration = configuration
+        self.will = will
+        self.onlineStatus = onlineStatus
+        self.report = report
+        _ = Self.libraryReady
+    }
+
+    private static let libraryReady: Bool = {
+        mosquitto_lib_init()
+        return true
+    }()
+
+    public var displayName: String { "mqtt broker \(configuration.target)" }
+
+    public func start() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard thread == nil else { return }
+        running = true
+        let thread = Thread { [self] in supervise() }
+        thread.name = "gpsfence mqtt"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Whether the broker accepted the connection and it is still up.
+    public var isConnected: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return connected
+    }
+
+    /// Whether a connection problem has been reported and the broker has not come back since.
+    public var isInOutage: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return outage != nil
+    }
+
+    // MARK: - Publishing
+
+    /// Publishes at QoS 1, not retained, and waits for the broker's PUBACK (`mosquitto_publish`,
+    /// then the `on_publish` callback with the same message id). Waits up to `connectWait` for a
+    /// connection first. Nil when acknowledged, else what went wrong.
+    public func publishAcknowledged(topic: String, payload: [UInt8], connectWait: Double, ackTimeout: Double) -> String? {
+        condition.lock()
+        defer { condition.unlock() }
+        let connectDeadline = Date().addingTimeInterval(connectWait)
+        while !connected, running, !stopping, condition.wait(until: connectDeadline) {}
+        guard connected, let handle else { return "not connected (\(outage ?? refusal ?? "connecting"))" }
+        var mid: Int32 = 0
+        let rc = payload.withUnsafeBytes { bytes in
+            mosquitto_publish(handle, &mid, topic, Int32(bytes.count), bytes.baseAddress, 1, false)
+        }
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "publish failed: \(Self.describe(rc))" }
+        inflight.insert(mid)
+        let myGeneration = generation
+        let ackDeadline = Date().addingTimeInterval(ackTimeout)
+        while inflight.contains(mid), generation == myGeneration, connected {
+            if !condition.wait(until: ackDeadline) { break }
+        }
+        if generation == myGeneration, !inflight.contains(mid) { return nil }
+        if generation == myGeneration, connected {
+            inflight.remove(mid)
+            return "no PUBACK within \(Int(ackTimeout)) s"
+        }
+        return "connection lost before the PUBACK"
+    }
+
+    /// Retained, QoS 1, latest wins: published now when connected, and again after every
+    /// reconnect. An empty payload clears the topic on the broker.
+    public func publishRetained(topic: String, payload: [UInt8]) {
+        condition.lock()
+        defer { condition.unlock() }
+        if retained.updateValue(payload, forKey: topic) == nil { retainedOrder.append(topic) }
+        if connected, let handle { send(handle, topic: topic, payload: payload, retain: true) }
+    }
+
+    /// Not retained, QoS 1, without waiting: sent now when connected, else kept (boundedly) until
+    /// the next connection.
+    public func publishSoon(topic: String, payload: [UInt8]) {
+        condition.lock()
+        defer { condition.unlock() }
+        if connected, let handle {
+            send(handle, topic: topic, payload: payload, retain: false)
+        } else {
+            if waiting.count >= Self.waitingLimit { waiting.removeFirst() }
+            waiting.append((topic, payload))
+        }
+    }
+
+    /// With `condition` held.
+    private func send(_ handle: OpaquePointer, topic: String, payload: [UInt8], retain: Bool) {
+        var mid: Int32 = 0
+        let rc = payload.withUnsafeBytes { bytes in
+            mosquitto_publish(handle, &mid, topic, Int32(bytes.count), bytes.baseAddress, 1, retain)
+        }
+        if rc == MOSQ_ERR_SUCCESS.rawValue { inflight.insert(mid) }
+    }
+
+    // MARK: - Stopping
+
+    /// Publishes `finalStatus` (retained), waits (bounded) for every outstanding PUBACK, then
+    /// disconnects cleanly (so the broker does not send the last will) and ends the thread.
+    public func stop(finalStatus: (topic: String, payload: String)?, timeout: Double = 5) {
+        condition.lock()
+        guard thread != nil, !stopping else {
+            condition.unlock()
+            return
+        }
+        if let finalStatus {
+            let bytes = Array(finalStatus.payload.utf8)
+            if retained.updateValue(bytes, forKey: finalStatus.topic) == nil { retainedOrder.append(finalStatus.topic) }
+            if connected, let handle { send(handle, topic: finalStatus.topic, payload: bytes, retain: true) }
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while connected, !inflight.isEmpty, condition.wait(until: deadline) {}
+        stopping = true
+        condition.broadcast()
+        while !finished, condition.wait(until: deadline.addingTimeInterval(2)) {}
+        condition.unlock()
+    }
+
+    // MARK: - The connection thread
+
+    private func supervise() {
+        var failures = 0
+        while true {
+            condition.lock()
+            let stop = stopping
+            condition.unlock()
+            if stop { break }
+            let problem = connectAndServe(onConnected: { failures = 0 })
+            condition.lock()
+            let stopNow = stopping
+            if let problem, !stopNow, outage == nil {
+                outage = problem
+                condition.unlock()
+                report("\(displayName): \(problem); reconnecting with backoff, events are kept in the state file")
+            } else {
+                condition.unlock()
+            }
+            if stopNow { break }
+            failures += 1
+            let exponent = Double(min(failures - 1, 16))
+            let delay = min(maximumBackoff, 0.5 * pow(2, exponent))
+            let wait = Double.random(in: delay / 2...delay)
+            condition.lock()
+            let until = Date().addingTimeInterval(wait)
+            while !stopping, condition.wait(until: until) {}
+            condition.unlock()
+        }
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// One connection attempt and, if it succeeds, its life. Returns why it ended (nil: a clean stop).
+    private func connectAndServe(onConnected: () -> Void) -> String? {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        guard let mosq = mosquitto_new(configuration.clientID, true, context) else { return "cannot create a client" }
+        defer { mosquitto_destroy(mosq) }
+        if let problem = configure(mosq) { return problem }
+
+        let rc = mosquitto_connect(mosq, configuration.host, Int32(configuration.port), Int32(configuration.keepalive))
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return Self.describe(rc) }
+        condition.lock()
+        handle = mosq
+        generation += 1
+        refusal = nil
+        inflight.removeAll()
+        announced = false
+        condition.unlock()
+
+        var ending: String?
+        while true {
+            let rc = mosquitto_loop(mosq, 200, 1)
+            condition.lock()
+            if stopping {
+                condition.unlock()
+                // A clean DISCONNECT: the broker drops the last will (the final status was sent).
+                mosquitto_disconnect(mosq)
+                for _ in 0..<5 where mosquitto_loop(mosq, 50, 1) == MOSQ_ERR_SUCCESS.rawValue {}
+                break
+            }
+            if let refusal = refusal {
+                ending = "the broker refused the connection: \(refusal)"
+                condition.unlock()
+                break
+            }
+            if rc != MOSQ_ERR_SUCCESS.rawValue {
+                condition.unlock()
+                ending = "connection lost: \(Self.describe(rc))"
+                break
+            }
+            if connected, !announced {
+                announced = true
+                // Online first, then the present state, then what waited for the connection.
+                let status = onlineStatus()
+                let bytes = Array(status.payload.utf8)
+                if retained.updateValue(bytes, forKey: status.topic) == nil { retainedOrder.insert(status.topic, at: 0) }
+                send(mosq, topic: status.topic, payload: bytes, retain: true)
+                for topic in retainedOrder where topic != status.topic {
+                    if let payload = retained[topic] { send(mosq, topic: topic, payload: payload, retain: true) }
+                }
+                for message in waiting { send(mosq, topic: message.topic, payload: message.payload, retain: false) }
+                waiting.removeAll()
+                let wasOut = outage != nil
+                outage = nil
+                condition.unlock()
+                onConnected()
+                if wasOut { report("\(displayName) is reachable again") }
+                continue
+            }
+            condition.unlock()
+        }
+        condition.lock()
+        connected = false
+        handle = nil
+        generation += 1
+        inflight.removeAll()
+        condition.broadcast()
+        condition.unlock()
+        return ending
+    }
+
+    /// Protocol, will, credentials, TLS and callbacks of a fresh handle.
+    private func configure(_ mosq: OpaquePointer) -> String? {
+        mosquitto_threaded_set(mosq, true)
+        let version = configuration.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
+        mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, version)
+        mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1)
+        let willBytes = Array(will.payload.utf8)
+        var rc = willBytes.withUnsafeBytes { bytes in
+            mosquitto_will_set(mosq, will.topic, Int32(bytes.count), bytes.baseAddress, 1, true)
+        }
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "last will: \(Self.describe(rc))" }
+        if let username = configuration.username {
+            rc = mosquitto_username_pw_set(mosq, username, configuration.password)
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "credentials: \(Self.describe(rc))" }
+        }
+        if configuration.usesTLS {
+            if let caFile = configuration.caFile {
+                rc = mosquitto_tls_set(mosq, caFile, nil, nil, nil, nil)
+            } else if FileManager.default.fileExists(atPath: "/etc/ssl/certs") {
+                // Debian's system CA store (ca-certificates), as a hashed folder.
+                rc = mosquitto_tls_set(mosq, nil, "/etc/ssl/certs", nil, nil, nil)
+            } else {
+                rc = mosquitto_int_option(mosq, MOSQ_OPT_TLS_USE_OS_CERTS, 1)
+            }
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "TLS set-up: \(Self.describe(rc))" }
+        }
+        mosquitto_connect_callback_set(mosq) { mosq, context, code in
+            guard let context else { return }
+            Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().connackReceived(mosq, code: code)
+        }
+        mosquitto_disconnect_callback_set(mosq) { mosq, context, _ in
+            guard let context else { return }
+            Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().disconnected(mosq)
+        }
+        mosquitto_publish_callback_set(mosq) { mosq, context, mid in
+            guard let context else { return }
+            Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().acknowledged(mosq, mid: mid)
+        }
+        return nil
+    }
+
+    // Callbacks: on this object's thread, from inside `mosquitto_loop`. Kept short; they never
+    // call back into libmosquitto.
+
+    private func connackReceived(_ mosq: OpaquePointer?, code: Int32) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard mosq == handle else { return }
+        if code == 0 {
+            connected = true
+        } else {
+            // MQTT 5 reason codes are 128 and up; 3.1.1 CONNACK codes are 1 to 5.
+            refusal = String(cString: code >= 128 ? mosquitto_reason_string(code) : mosquitto_connack_string(code))
+        }
+        condition.broadcast()
+    }
+
+    private func disconnected(_ mosq: OpaquePointer?) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard mosq == handle else { return }
+        connected = false
+        condition.broadcast()
+    }
+
+    private func acknowledged(_ mosq: OpaquePointer?, mid: Int32) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard mosq == handle else { return }
+        inflight.remove(mid)
+        condition.broadcast()
+    }
+
+    static func describe(_ code: Int32) -> String {
+        if code == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        return String(cString: mosquitto_strerror(code))
+    }
+}

@@ -1,0 +1,118 @@
+import Geofence
+import NMEA
+
+/// The topics and payloads of SPEC §13, documented field by field in docs/mqtt.md. Pure functions
+/// of their inputs, so tests and the docs can reason about them.
+public enum MQTTMessages {
+    public static func eventTopic(prefix: String) -> String { prefix + "/event" }
+    public static func statusTopic(prefix: String) -> String { prefix + "/status" }
+    public static func locationTopic(prefix: String) -> String { prefix + "/location" }
+
+    /// `PREFIX/fence/ID`. The id is one topic level: `/`, `+`, `#` and `%` in it are written as
+    /// `%2F`, `%2B`, `%23`, `%25`, so that any id gives one valid publish topic. Numbers as written.
+    public static func fenceTopic(prefix: String, id: FenceID) -> String {
+        let text: String
+        switch id {
+        case .number(let number): text = number
+        case .string(let string): text = string
+        }
+        var level = ""
+        for character in text.unicodeScalars {
+            switch character {
+            case "%": level += "%25"
+            case "/": level += "%2F"
+            case "+": level += "%2B"
+            case "#": level += "%23"
+            case "\0": level += "%00"
+            default: level.unicodeScalars.append(character)
+            }
+        }
+        return prefix + "/fence/" + (level.isEmpty ? "%" : level)
+    }
+
+    /// `{"state":"online"|"offline","time":...,"client":...}`; the last will has no time (it is
+    /// fixed when the connection is made).
+    public static func status(_ state: String, time: UTCTime?, client: String) -> String {
+        var line = JSONLine()
+        line.add("state", state)
+        line.add("time", time?.description)
+        line.add("client", client)
+        line.add("version", 1)
+        return line.string
+    }
+
+    /// `{"id":...,"name":...,"state":"inside"|"outside","since":...}`.
+    public static func fenceState(id: FenceID, name: String?, inside: Bool, since: UTCTime) -> String {
+        var line = JSONLine()
+        line.addRaw("id", json: id.json)
+        line.add("name", name)
+        line.add("state", inside ? "inside" : "outside")
+        line.add("since", since.description)
+        return line.string
+    }
+
+    /// `{"time","lat","lon","alt","accuracy","speed","track","mode"}`: the §6 location names.
+    public static func location(_ fix: Fix, time: UTCTime) -> String {
+        var line = JSONLine()
+        line.add("time", time.description)
+        line.add("lat", fix.latitude)
+        line.add("lon", fix.longitude)
+        line.add("alt", fix.altitude)
+        line.add("accuracy", fix.accuracy)
+        line.add("speed", fix.speed)
+        line.add("track", fix.track)
+        line.add("mode", fix.mode == .threeD ? "3d" : "2d")
+        return line.string
+    }
+
+    /// OwnTracks `location` (`t` = `p`, a periodic ping): `tst` Unix seconds, `vel` km/h and
+    /// `acc`, `alt`, `cog` as integers, as the OwnTracks apps send them.
+    public static func ownTracksLocation(_ fix: Fix, time: UTCTime, tid: String) -> String {
+        var line = JSONLine()
+        line.add("_type", "location")
+        line.add("lat", fix.latitude)
+        line.add("lon", fix.longitude)
+        line.add("tst", unixSeconds(time))
+        line.add("acc", fix.accuracy.flatMap(rounded))
+        line.add("alt", fix.altitude.flatMap(rounded))
+        line.add("vel", fix.speed.flatMap { rounded($0 * 3.6) })
+        line.add("cog", fix.track.flatMap(rounded))
+        line.add("tid", tid)
+        line.add("t", "p")
+        return line.string
+    }
+
+    /// OwnTracks `transition` for `enter` and `exit` (`leave`); nil for every other event.
+    /// `wtst` (when the waypoint was made) is when this process registered the fence.
+    public static func ownTracksTransition(_ event: GeofenceEvent, fences: FenceSet, registered: UTCTime, tid: String) -> String? {
+        guard let fence = event.fence, event.kind == .enter || event.kind == .exit else { return nil }
+        var line = JSONLine()
+        line.add("_type", "transition")
+        line.add("event", event.kind == .enter ? "enter" : "leave")
+        line.add("desc", fences.name(fence) ?? plain(fences.ids[fence]))
+        line.add("rid", plain(fences.ids[fence]))
+        line.add("lat", event.location?.latitude)
+        line.add("lon", event.location?.longitude)
+        line.add("tst", unixSeconds(event.time))
+        line.add("wtst", unixSeconds(registered))
+        line.add("acc", event.location?.accuracy.flatMap(rounded))
+        line.add("tid", tid)
+        line.add("t", "c")
+        return line.string
+    }
+
+    static func plain(_ id: FenceID) -> String {
+        switch id {
+        case .number(let text), .string(let text): text
+        }
+    }
+
+    static func unixSeconds(_ time: UTCTime) -> Int {
+        Int((time.millisecondsSinceEpoch - ((time.millisecondsSinceEpoch % 1000) + 1000) % 1000) / 1000)
+    }
+
+    static func rounded(_ value: Double) -> Int? {
+        guard value.isFinite, abs(value) < 1e12 else { return nil }
+        return Int(value.rounded())
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Geofence
+import NMEA
+import Synchronization
+
+/// `PREFIX/event` as an outbox target: one event is delivered when the broker's PUBACK for it
+/// came back (QoS 1). `OutboxDelivery` supplies the order and the retries.
+public final class MQTTEventTransport: OutboxTransport {
+    public let connection: MQTTConnection
+    public var target: String { connection.configuration.target }
+    public var displayName: String { connection.displayName }
+    /// Whether the last failure was the broker being away (the connection reports that itself).
+    let lastFailureWasConnection = Atomic<Bool>(false)
+    let ackTimeout = 10.0
+
+    public init(connection: MQTTConnection) { self.connection = connection }
+
+    public func send(_ item: OutboxItem) -> DeliveryOutcome {
+        let topic = MQTTMessages.eventTopic(prefix: connection.configuration.prefix)
+        // Waiting a little for the connection covers the first event racing the first CONNACK.
+        if let problem = connection.publishAcknowledged(topic: topic, payload: Array(item.body.utf8), connectWait: 2, ackTimeout: ackTimeout) {
+            lastFailureWasConnection.store(!connection.isConnected, ordering: .relaxed)
+            return .failed(problem)
+        }
+        lastFailureWasConnection.store(false, ordering: .relaxed)
+        return .delivered
+    }
+}
+
+/// `--mqtt URL` (SPEC §13): every event to `PREFIX/event` through the durable outbox, and the
+/// latest-wins retained topics (status, fence states, location) plus OwnTracks, straight from the
+/// engine thread without waiting (they only queue a packet).
+public final class MQTTSink: EventSink, @unchecked Sendable {
+    public let configuration: MQTTConfiguration
+    public let connection: MQTTConnection
+    public let delivery: OutboxDelivery
+    private let prefix: String
+
+    // Engine thread only.
+    private var fenceStates: [FenceID: (inside: Bool, since: UTCTime)] = [:]
+    private var registeredAt: [FenceID: UTCTime] = [:]
+    private var lastLocation: UTCTime?
+    private let maxAccuracy: Double
+
+    /// - Parameters:
+    ///   - maxAccuracy: fixes with a worse accuracy estimate are not usable (SPEC §6) and are not
+    ///     published as the location.
+    ///   - drainsOnFinish: a replay waits (at most `drainTimeout` seconds) for the outbox to empty
+    ///     before it ends.
+    public init(
+        configuration: MQTTConfiguration, outbox: any EventOutbox, maxAccuracy: Double = 100, drainsOnFinish: Bool,
+        drainTimeout: Double = 30, report: @escaping @Sendable (String) -> Void
+    ) {
+        self.configuration = configuration
+        self.maxAccuracy = maxAccuracy
+        let prefix = configuration.prefix
+        self.prefix = prefix
+        let client = configuration.clientID
+        connection = MQTTConnection(
+            configuration: configuration,
+            will: .init(topic: MQTTMessages.statusTopic(prefix: prefix), payload: MQTTMessages.status("offline", time: nil, client: client)),
+            onlineStatus: {
+                (MQTTMessages.statusTopic(prefix: prefix), MQTTMessages.status("online", time: Self.wallClock(), client: client))
+            },
+            report: report)
+        let transport = MQTTEventTransport(connection: connection)
+        var policy = OutboxDelivery.Policy()
+        // The connection does the real backoff against the broker; the outbox only waits to try
+        // the same event again, so a short cap means delivery resumes soon after a reconnect.
+        policy.baseDelay = 0.5
+        policy.maximumDelay = 5
+        policy.drainTimeout = drainTimeout
+        delivery = OutboxDelivery(
+            transport: transport, outbox: outbox, policy: policy, drainsOnFinish: drainsOnFinish,
+            report: { message in
+                // The connection already said the broker is away (and will say when it is back);
+                // the delivery's own words are for failures while connected (a missing PUBACK).
+                if !transport.lastFailureWasConnection.load(ordering: .relaxed) { report(message) }
+            })
+    }
+
+    public var outboxTarget: String? { delivery.outboxTarget }
+    public var observesFixes: Bool { true }
+
+    public func start() {
+        connection.start()
+        delivery.start()
+    }
+
+    public func restored(_ states: [FenceStateRecord]) {
+        for state in states where state.inside {
+            fenceStates[state.fenceID] = (true, UTCTime(millisecondsSinceEpoch: state.enterTime))
+        }
+    }
+
+    public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+        delivery.deliver(event, fences: fences)
+        let happening = event.event
+        switch happening.kind {
+        case .enter, .exit:
+            guard let fence = happening.fence else { break }
+            let id = fences.ids[fence]
+            fenceStates[id] = (happening.kind == .enter, happening.time)
+            publishState(id, name: fences.name(fence), state: fenceStates[id]!)
+            if let ownTracks = configuration.ownTracks,
+               let transition = MQTTMessages.ownTracksTransition(
+                   happening, fences: fences, registered: registeredAt[id] ?? happening.time, tid: ownTracks.tid)
+            {
+                connection.publishSoon(topic: ownTracks.topic + "/event", payload: Array(transition.utf8))
+            }
+        case .registered:
+            for fence in happening.fences ?? [] {
+                let id = fences.ids[fence]
+                if registeredAt[id] == nil { registeredAt[id] = happening.time }
+                let state = fenceStates[id] ?? (false, happening.time)
+                fenceStates[id] = state
+                publishState(id, name: fences.name(fence), state: state)
+            }
+        case .unregistered:
+            for fence in happening.fences ?? [] {
+                let id = fences.ids[fence]
+                fenceStates[id] = nil
+                registeredAt[id] = nil
+                // An empty retained message deletes the retained state on the broker.
+                connection.publishRetained(topic: MQTTMessages.fenceTopic(prefix: prefix, id: id), payload: [])
+            }
+        default:
+            break
+        }
+    }
+
+    public func observe(_ fix: Fix) {
+        guard let time = fix.time, fix.latitude.isFinite, fix.longitude.isFinite else { return }
+        if let accuracy = fix.accuracy, accuracy > maxAccuracy { return }
+        // Fix time, not the wall clock: a replay at any speed publishes the same locations.
+        if let last = lastLocation, abs(Double(time.millisecondsSinceEpoch - last.millisecondsSinceEpoch)) / 1000 < configuration.locationInterval {
+            return
+        }
+        lastLocation = time
+        connection.publishRetained(topic: MQTTMessages.locationTopic(prefix: prefix), payload: Array(MQTTMessages.location(fix, time: time).utf8))
+        if let ownTracks = configuration.ownTracks {
+            connection.publishRetained(
+                topic: ownTracks.topic, payload: Array(MQTTMessages.ownTracksLocation(fix, time: time, tid: ownTracks.tid).utf8))
+        }
+    }
+
+    /// Events first (a replay drains its outbox), then the retained `offline` status and a clean
+    /// disconnect (so the broker keeps the will for a crash).
+    public func finish() {
+        delivery.finish()
+        connection.stop(
+            finalStatus: (MQTTMessages.statusTopic(prefix: prefix), MQTTMessages.status("offline", time: Self.wallClock(), client: configuration.clientID)))
+    }
+
+    private func publishState(_ id: FenceID, name: String?, state: (inside: Bool, since: UTCTime)) {
+        connection.publishRetained(
+            topic: MQTTMessages.fenceTopic(prefix: prefix, id: id),
+            payload: Array(MQTTMessages.fenceState(id: id, name: name, inside: state.inside, since: state.since).utf8))
+    }
+
+    static func wallClock() -> UTCTime {
+        UTCTime(millisecondsSinceEpoch: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+    }
+}

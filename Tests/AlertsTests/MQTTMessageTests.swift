@@ -1,0 +1,104 @@
+import Foundation
+import NMEA
+import Testing
+@testable import Alerts
+@testable import Geofence
+
+/// The `--mqtt` options and the SPEC §13 payloads, checked against values worked out by hand.
+@Suite struct MQTTMessageTests {
+    @Test func urlPartsDefaultsAndTheTargetWithoutPassword() throws {
+        let plain = try #require(try MQTTConfiguration.parse(url: "mqtt://broker.local/fleet/van-7"))
+        #expect(plain.host == "broker.local" && plain.port == 1883 && !plain.usesTLS && plain.prefix == "fleet/van-7")
+        #expect(plain.target == "mqtt://broker.local:1883/fleet/van-7")
+
+        let secure = try #require(try MQTTConfiguration.parse(url: "mqtts://van:p%40ss@10.0.0.2/gps"))
+        #expect(secure.port == 8883 && secure.usesTLS)
+        #expect(secure.username == "van" && secure.password == "p@ss")
+        #expect(secure.target == "mqtts://van@10.0.0.2:8883/gps", "no password in the outbox key or messages")
+        #expect(MQTTConfiguration.redacted("mqtts://van:p%40ss@10.0.0.2/gps") == "mqtts://van:***@10.0.0.2/gps")
+
+        #expect(try MQTTConfiguration.parse(url: nil) == nil)
+    }
+
+    @Test func passwordFileFirstLineAndItsRules() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)")
+        try "s3cret\nignored\n".write(to: file, atomically: true, encoding: .utf8)
+        let configuration = try #require(try MQTTConfiguration.parse(url: "mqtt://van@h/p", passwordFile: file.path))
+        #expect(configuration.password == "s3cret")
+        #expect(throws: MQTTConfigurationError.self) { try MQTTConfiguration.parse(url: "mqtt://h/p", passwordFile: file.path) }
+        #expect(throws: MQTTConfigurationError.self) { try MQTTConfiguration.parse(url: "mqtt://van:x@h/p", passwordFile: file.path) }
+    }
+
+    @Test(arguments: [
+        ("http://h/p", "unknown scheme"), ("mqtt://h", "missing topic prefix"), ("mqtt://h/", "missing topic prefix"),
+        ("mqtt://h/a/+/b", "wildcard"), ("mqtt://h/a/", "ends with"), ("mqtt:///p", "no broker host"),
+        ("mqtt://h:70000/p", "--mqtt"),
+    ])
+    func badURLsNameTheOption(_ url: String, _ words: String) {
+        do {
+            _ = try MQTTConfiguration.parse(url: url)
+            Issue.record("\(url) accepted")
+        } catch {
+            #expect(error.message.hasPrefix("--mqtt "), "\(error.message)")
+            #expect(error.message.contains(words), "\(error.message)")
+        }
+    }
+
+    @Test func ownTracksIdentityAndTrackerID() throws {
+        let configuration = try #require(try MQTTConfiguration.parse(url: "mqtt://h/p", ownTracks: "alice/pixel7"))
+        #expect(configuration.ownTracks == OwnTracksIdentity(user: "alice", device: "pixel7", tid: "l7"))
+        #expect(configuration.ownTracks?.topic == "owntracks/alice/pixel7")
+        let chosen = try #require(try MQTTConfiguration.parse(url: "mqtt://h/p", ownTracks: "alice/pixel7", ownTracksTID: "AP"))
+        #expect(chosen.ownTracks?.tid == "AP")
+        #expect(throws: MQTTConfigurationError.self) { try MQTTConfiguration.parse(url: "mqtt://h/p", ownTracks: "alice") }
+        #expect(throws: MQTTConfigurationError.self) { try MQTTConfiguration.parse(url: "mqtt://h/p", ownTracks: "a/b/c") }
+        #expect(throws: MQTTConfigurationError.self) { try MQTTConfiguration.parse(url: nil, ownTracks: "a/b") }
+    }
+
+    @Test func clientIDIsStablePerStateFileAndShortEnoughForAnyBroker() {
+        let a = MQTTConfiguration.clientID(statePath: "/var/lib/gpsfence/state.sqlite")
+        #expect(a == MQTTConfiguration.clientID(statePath: "/var/lib/gpsfence/./state.sqlite"))
+        #expect(a != MQTTConfiguration.clientID(statePath: "/var/lib/gpsfence/other.sqlite"))
+        #expect(a.hasPrefix("gpsfence-") && a.count <= 23)
+    }
+
+    @Test func fenceTopicsAreOneLevelWhateverTheID() {
+        #expect(MQTTMessages.fenceTopic(prefix: "p", id: .string("bridge-1")) == "p/fence/bridge-1")
+        #expect(MQTTMessages.fenceTopic(prefix: "p", id: .string("a/b+c#d%")) == "p/fence/a%2Fb%2Bc%23d%25")
+        #expect(MQTTMessages.fenceTopic(prefix: "p", id: .number("12")) == "p/fence/12")
+    }
+
+    @Test func ownTracksUnitsAreWholeKilometresPerHourMetresAndSeconds() throws {
+        // 2026-02-03T10:15:40.600Z: 20 487 days after 1970-01-01, plus 36 940.6 s.
+        let time = UTCTime(millisecondsSinceEpoch: (20_487 * 86_400 + 36_940) * 1000 + 600)
+        let fix = Fix(
+            time: time, timeOfDay: TimeOfDay(milliseconds: 36_940_600), latitude: 47.3, longitude: 8.5, altitude: 412.6,
+            speed: 13.9, track: 271.4, mode: .threeD, accuracy: 4.5)
+        let payload = try #require(
+            try JSONSerialization.jsonObject(with: Data(MQTTMessages.ownTracksLocation(fix, time: time, tid: "l7").utf8)) as? [String: Any])
+        #expect(payload["_type"] as? String == "location")
+        #expect(payload["tst"] as? Int == 1_770_113_740, "whole seconds, rounded down")
+        #expect(payload["vel"] as? Int == 50, "13.9 m/s is 50.04 km/h")
+        #expect(payload["acc"] as? Int == 5, "4.5 m rounds to 5")
+        #expect(payload["alt"] as? Int == 413)
+        #expect(payload["cog"] as? Int == 271)
+        #expect(payload["t"] as? String == "p" && payload["tid"] as? String == "l7")
+    }
+
+    @Test func transitionsOnlyForEnterAndExit() throws {
+        let fences = try FenceSet.parse(fencesJSON)
+        let registered = UTCTime(millisecondsSinceEpoch: 1_770_113_700_000)
+        let enter = enterEvent(fences).event
+        let text = try #require(MQTTMessages.ownTracksTransition(enter, fences: fences, registered: registered, tid: "ne"))
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(payload["event"] as? String == "enter" && payload["rid"] as? String == "b-1")
+        #expect(payload["desc"] as? String == hostileName)
+        #expect(payload["tst"] as? Int == 1_770_113_740 && payload["wtst"] as? Int == 1_770_113_700)
+        var exit = enter
+        exit.kind = .exit
+        #expect(MQTTMessages.ownTracksTransition(exit, fences: fences, registered: registered, tid: "ne")?.contains(#""event":"leave""#) == true)
+        var dwell = enter
+        dwell.kind = .dwell
+        #expect(MQTTMessages.ownTracksTransition(dwell, fences: fences, registered: registered, tid: "ne") == nil)
+    }
+}

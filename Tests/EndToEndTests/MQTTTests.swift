@@ -1,0 +1,249 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SPEC §13 against a real mosquitto broker, judged by a real client (`mosquitto_sub`): the
+/// real binary publishes, the broker is stopped and restarted, gpsfence is killed with SIGKILL.
+@Suite(.serialized) struct MQTTTests {
+    static func unixSeconds(_ text: String) -> Int {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return Int(formatter.date(from: text)!.timeIntervalSince1970)
+    }
+
+    static func expectedLines(_ capture: String) throws -> [[String: Any]] {
+        try String(contentsOf: packageRoot.appendingPathComponent("captures/\(capture)/expected.jsonl"), encoding: .utf8)
+            .split(separator: "\n").compactMap { jsonObject(String($0)) }
+    }
+
+    /// A scenario replayed at --speed max: every event on PREFIX/event, same ids, same order,
+    /// before the process exits; then a subscriber that connects afterwards sees the retained
+    /// present (fence states, status, location) and the OwnTracks messages carry their fields.
+    @Test func replayDeliversEveryEventInOrderAndLeavesTheRetainedPresent() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try broker.subscribe("van/#")
+        let owntracks = try broker.subscribe("owntracks/#")
+        let result = try runGPSFence([
+            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--json", "--speed", "max",
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)/van", "--owntracks", "alice/phone",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let printed = result.stdout.split(separator: "\n").map(String.init)
+        let expected = try Self.expectedLines("bridge")
+        #expect(types(printed) == expected.map { $0["type"] as! String })
+
+        // Delivered before the exit: nothing more is waited for.
+        let received = eventIDs(subscriber.payloads("van/event"))
+        #expect(received == eventIDs(printed), "received \(subscriber.lines.all)")
+
+        // The present, for a dashboard that connects later.
+        let retained = try broker.retained("van/#")
+        let bridge = try #require(jsonObject(retained["van/fence/bridge-1"]), "\(retained)")
+        #expect(bridge["state"] as? String == "outside")
+        #expect(bridge["since"] as? String == expected[3]["time"] as? String)
+        #expect(bridge["name"] as? String == "Low bridge 10'6\"")
+        let diner = try #require(jsonObject(retained["van/fence/diner"]))
+        #expect(diner["state"] as? String == "outside")
+        #expect(diner["since"] as? String == expected[0]["time"] as? String, "outside since it was registered")
+        let status = try #require(jsonObject(retained["van/status"]))
+        #expect(status["state"] as? String == "offline", "a replay that ended says so")
+        let location = try #require(jsonObject(retained["van/location"]))
+        #expect(location["lat"] is Double && location["lon"] is Double && location["time"] is String)
+        #expect(retained["van/event"] == nil, "events are not retained")
+
+        // OwnTracks: one transition per enter and exit, and the retained location.
+        #expect(owntracks.lines.wait(timeout: 5) { lines in lines.filter { $0.hasPrefix("owntracks/alice/phone/event ") }.count == 2 })
+        let transitions = owntracks.payloads("owntracks/alice/phone/event").compactMap(jsonObject)
+        #expect(transitions.map { $0["event"] as? String } == ["enter", "leave"])
+        for (transition, event) in zip(transitions, [expected[2], expected[3]]) {
+            #expect(transition["_type"] as? String == "transition")
+            #expect(transition["rid"] as? String == "bridge-1")
+            #expect(transition["desc"] as? String == "Low bridge 10'6\"")
+            #expect(transition["tst"] as? Int == Self.unixSeconds(event["time"] as! String))
+            #expect(transition["wtst"] as? Int == Self.unixSeconds(expected[0]["time"] as! String))
+            #expect(transition["tid"] as? String == "ne", "the last two characters of the device")
+            #expect(transition["t"] as? String == "c")
+            #expect(transition["lat"] is Double && transition["lon"] is Double)
+        }
+        let ownLocation = try #require(jsonObject(try broker.retained("owntracks/alice/phone")["owntracks/alice/phone"]))
+        #expect(ownLocation["_type"] as? String == "location")
+        #expect(ownLocation["tid"] as? String == "ne")
+        #expect(ownLocation["t"] as? String == "p")
+        #expect(ownLocation["tst"] is Int)
+        #expect(ownLocation["lat"] is Double)
+        if let velocity = ownLocation["vel"] { #expect(velocity is Int, "vel is whole km/h") }
+        if let accuracy = ownLocation["acc"] { #expect(accuracy is Int, "acc is whole metres") }
+        // The time of the retained location is a fix time of the capture, within the replay.
+        let tst = try #require(ownLocation["tst"] as? Int)
+        #expect(tst >= Self.unixSeconds(expected[0]["time"] as! String))
+    }
+
+    /// `mqtts://` with a private CA (`--mqtt-ca`), MQTT 5.
+    @Test func tlsWithAPrivateCAAndMQTT5() throws {
+        let broker = try MosquittoBroker(tls: true)
+        let subscriber = try broker.subscribe("secure/#")
+        let result = try runGPSFence([
+            "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--json",
+            "--mqtt", "mqtts://localhost:\(broker.tlsPort!)/secure", "--mqtt-ca", broker.caFile!, "--mqtt-version", "5",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let printed = result.stdout.split(separator: "\n").map(String.init)
+        #expect(types(printed) == (try Self.expectedLines("gym")).map { $0["type"] as! String })
+        #expect(eventIDs(subscriber.payloads("secure/event")) == eventIDs(printed), "\(result.stderr) \(broker.log.suffix(2000))")
+
+    }
+
+    /// A live run fed by `simulate` on a pseudo-terminal; the broker stops in the middle and
+    /// comes back; then gpsfence is killed with SIGKILL.
+    ///
+    /// The broker is down for 10 s, not minutes: the code path is the same (failed attempts,
+    /// backoff capped at 30 s, events waiting in the state file), and a longer outage only adds
+    /// retries and test time.
+    @Test func brokerOutageInALiveRunLosesNothingAndTheWillSaysOffline() throws {
+        let folder = temporaryDirectory()
+        let (fences, route) = try RunCommandTests().writeFiles(folder)
+        let link = folder.appendingPathComponent("gps0").path
+        let broker = try MosquittoBroker()
+        let subscriber = try broker.subscribe("fleet/van-7/#", persistentID: "gpsfence-test-\(getpid())")
+
+        func simulator(start: String) throws -> BackgroundGPSFence {
+            let simulator = try BackgroundGPSFence([
+                "simulate", route, "--baud", "38400", "--rate", "5", "--speed", "100", "--link", link, "--start", start,
+            ])
+            _ = simulator.readFirstLine()
+            return simulator
+        }
+        let first = try simulator(start: "2026-02-03T10:15:00Z")
+        let run = try BackgroundGPSFence([
+            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state", folder.appendingPathComponent("state.sqlite").path,
+            "--json", "--stale", "1", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7",
+        ])
+        let output = LineCollector(run.output.fileHandleForReading)
+        #expect(output.wait { types($0).contains("exit") }, "first pass: \(output.all)")
+        #expect(subscriber.lines.wait { _ in eventIDs(subscriber.payloads("fleet/van-7/event")).count >= 3 })
+        let online = try #require(jsonObject(try broker.retained("fleet/van-7/status")["fleet/van-7/status"]))
+        #expect(online["state"] as? String == "online")
+
+        broker.stop()
+        _ = first.finish()
+        let outageStart = Date()
+        let second = try simulator(start: "2026-02-03T10:20:00Z")
+        #expect(output.wait { types($0).filter { $0 == "exit" }.count == 2 }, "second pass: \(output.all)")
+        _ = second.finish()
+        let rest = 10 - Date().timeIntervalSince(outageStart)
+        if rest > 0 { usleep(UInt32(rest * 1_000_000)) }
+        let printedWhileDown = eventIDs(output.all)
+        try broker.start()
+
+        // Everything printed reaches the subscriber, in log order (a repeat is allowed).
+        #expect(
+            subscriber.lines.wait(timeout: 60) { _ in
+                Set(eventIDs(subscriber.payloads("fleet/van-7/event"))).isSuperset(of: printedWhileDown)
+            }, "after the restart: \(subscriber.lines.all.suffix(5))")
+        let printed = eventIDs(output.all)
+        let received = firstArrivals(eventIDs(subscriber.payloads("fleet/van-7/event")))
+        #expect(Array(received.prefix(printedWhileDown.count)) == printedWhileDown)
+        #expect(Array(printed.prefix(received.count)) == received, "same order as the log")
+        // The outage was said once, and that the broker is back.
+        let errors = output.all.compactMap(jsonObject).filter { $0["type"] as? String == "error" }.compactMap { $0["message"] as? String }
+        #expect(errors.filter { $0.contains("mqtt broker") && $0.contains("reconnecting") }.count == 1, "\(errors)")
+        #expect(output.wait(timeout: 10) { lines in
+            lines.compactMap(jsonObject).contains { ($0["message"] as? String)?.contains("reachable again") == true }
+        })
+
+        // The fence state is retained: outside after the second exit.
+        let yard = try #require(jsonObject(try broker.retained("fleet/van-7/fence/#")["fleet/van-7/fence/yard"]))
+        #expect(yard["state"] as? String == "outside")
+        #expect(yard["name"] as? String == "Yard")
+
+        // kill -9: the broker publishes the last will.
+        run.signal(SIGKILL)
+        _ = run.finish()
+        #expect(subscriber.lines.wait(timeout: 15) { _ in
+            subscriber.payloads("fleet/van-7/status").compactMap(jsonObject).last?["state"] as? String == "offline"
+        }, "\(subscriber.payloads("fleet/van-7/status"))")
+        let will = try #require(jsonObject(try broker.retained("fleet/van-7/status")["fleet/van-7/status"]))
+        #expect(will["state"] as? String == "offline")
+        #expect((will["client"] as? String)?.hasPrefix("gpsfence-") == true)
+        #expect(online["client"] as? String == will["client"] as? String)
+    }
+
+    /// A broker that refuses the login: one `error` event that says so, retries with backoff,
+    /// events kept in the state file and delivered, in order, once the password is right.
+    @Test func refusedLoginIsSaidOnceAndTheEventsWait() throws {
+        let folder = temporaryDirectory()
+        let (fences, route) = try RunCommandTests().writeFiles(folder)
+        let link = folder.appendingPathComponent("gps0").path
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let broker = try MosquittoBroker(credentials: ("van", "s3cret:pw"))
+        let subscriber = try broker.subscribe("login/#")
+        let wrong = folder.appendingPathComponent("wrong")
+        try "not-the-password\n".write(to: wrong, atomically: true, encoding: .utf8)
+
+        func pass(start: String, mqtt: [String]) throws -> [String] {
+            let simulator = try BackgroundGPSFence([
+                "simulate", route, "--baud", "38400", "--rate", "5", "--speed", "100", "--link", link, "--start", start,
+            ])
+            _ = simulator.readFirstLine()
+            let run = try BackgroundGPSFence(["run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json"] + mqtt)
+            let output = LineCollector(run.output.fileHandleForReading)
+            #expect(output.wait { types($0).contains("exit") }, "\(output.all)")
+            _ = simulator.finish()
+            // Time for several attempts: 0.5 s doubling.
+            usleep(4_000_000)
+            if mqtt.contains(where: { $0.contains("s3cret") }) {
+                // The password typed in the URL is gone from the process list.
+                let commandLine = try String(contentsOfFile: "/proc/\(run.process.processIdentifier)/cmdline", encoding: .utf8)
+                #expect(!commandLine.contains("s3cret"), "\(commandLine)")
+                #expect(commandLine.contains("mqtt://van:"))
+            }
+            run.signal(SIGINT)
+            let stopped = run.finish()
+            output.finish()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            return output.all
+        }
+
+        let refused = try pass(start: "2026-02-03T10:15:00Z", mqtt: [
+            "--mqtt", "mqtt://van@127.0.0.1:\(broker.port)/login", "--mqtt-password-file", wrong.path,
+        ])
+        // (The receiver going away at the end of the pass is an error event of its own.)
+        let errors = refused.compactMap(jsonObject).filter { $0["type"] as? String == "error" }.compactMap { $0["message"] as? String }
+            .filter { $0.contains("mqtt") }
+        #expect(errors.count == 1, "\(errors)")
+        #expect(errors.first?.contains("not authori") == true, "\(errors)")
+        #expect(broker.log.components(separatedBy: "not authorised").count - 1 >= 2, "retried")
+        #expect(subscriber.payloads("login/event").isEmpty)
+        let pending = try runTool("/usr/bin/sqlite3", [state, "SELECT count(*) FROM outbox WHERE delivered_at IS NULL"])
+        #expect(Int(pending.trimmingCharacters(in: .whitespacesAndNewlines)) == eventIDs(refused).count)
+
+        // The password typed in the URL this time (percent-escaped ':'): the same target.
+        let accepted = try pass(start: "2026-02-03T10:20:00Z", mqtt: ["--mqtt", "mqtt://van:s3cret%3Apw@127.0.0.1:\(broker.port)/login"])
+        let all = eventIDs(refused) + eventIDs(accepted)
+        #expect(subscriber.lines.wait(timeout: 20) { _ in firstArrivals(eventIDs(subscriber.payloads("login/event"))).count >= all.count })
+        #expect(firstArrivals(eventIDs(subscriber.payloads("login/event"))) == all)
+    }
+
+    /// Bad `--mqtt` input: exit status 2, the message names the option.
+    @Test(arguments: [
+        (["--mqtt", "mqtt//broker/x"], "--mqtt"),
+        (["--mqtt", "amqp://broker/x"], "unknown scheme"),
+        (["--mqtt", "mqtt://broker"], "missing topic prefix"),
+        (["--mqtt", "mqtt://broker/a/+/b"], "wildcard"),
+        (["--mqtt", "mqtts://broker/x", "--mqtt-ca", "/nonexistent/ca.pem"], "--mqtt-ca"),
+        (["--mqtt", "mqtt://u@broker/x", "--mqtt-password-file", "/nonexistent/pw"], "--mqtt-password-file"),
+        (["--mqtt", "mqtt://broker/x", "--mqtt-password-file", "/etc/hostname"], "--mqtt-password-file"),
+        (["--mqtt", "mqtt://broker/x", "--owntracks", "justone"], "--owntracks"),
+        (["--owntracks", "a/b"], "--mqtt"),
+        (["--mqtt", "mqtt://broker/x", "--mqtt-version", "4"], "--mqtt-version"),
+    ])
+    func badMQTTOptions(_ options: [String], _ named: String) throws {
+        let result = try runGPSFence(["replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson"] + options)
+        #expect(result.status == 2, "\(options): \(result.stderr)")
+        #expect(result.stderr.contains(named), "\(options): \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+}
