@@ -18,9 +18,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        // bytes -> sentences -> typed sentences -> fixes. No I/O, no Foundation.
         // The one JSON writer (byte buffer, escaping, number formatting). No Foundation, no dependencies.
         .target(name: "JSONOutput", path: "Sources/JSON"),
+        // bytes -> sentences -> typed sentences -> fixes. No I/O, no Foundation.
         .target(name: "NMEA", dependencies: ["JSONOutput"]),
         .systemLibrary(
             name: "CUdev",
@@ -32,7 +32,7 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
-        // termios, poll and libudev wrappers; the only place those are called.
+        // termios, poll, socket and libudev wrappers; the only place those are called.
         .target(
             name: "Serial",
             dependencies: [
@@ -47,12 +47,12 @@ let package = Package(
             name: "Alerts",
             dependencies: ["Geofence", "NMEA", "CMosquitto", .product(name: "SystemPackage", package: "swift-system")]
         ),
-        // persistent state.
+        // persistent state: fence states, event log, visits, the outbox, track and odometer.
         .target(
             name: "Store",
             dependencies: ["Geofence", "NMEA", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // reader -> ring -> engine -> sinks.
+        // the engine loop (source -> ring -> engine -> store -> sinks) and the jobs.
         // Named FenceRuntime, kept in Sources/Runtime: a module called `Runtime` would shadow the
         // toolchain's own `Runtime` module, which ordo-one/benchmark imports.
         .target(
