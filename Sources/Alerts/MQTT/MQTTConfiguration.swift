@@ -128,7 +128,10 @@ public struct MQTTConfiguration: Sendable, Equatable {
     /// that every MQTT 3.1.1 broker must accept.
     public static func clientID(statePath: String?) -> String {
         var hash = FNV1a()
-        hash.add(ProcessInfo.processInfo.hostName)
+        // gethostname, not ProcessInfo.hostName: that may ask DNS, and a device offline must start.
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count - 1)
+        hash.add(String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         hash.add(statePath.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? "no state file \(getpid())")
         return "gpsfence-" + hash.hex.suffix(12)
     }
