@@ -11,7 +11,7 @@ SWIFT   ?= swift
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: demo test deb install clean deps test-deps deb-deps
+.PHONY: demo test deb install clean deps test-deps deb-deps format lint
 
 deps:
 	@sh scripts/install-deps.sh
@@ -21,6 +21,15 @@ deb-deps:   # the build packages and the `deb` group
 
 demo: deps
 	$(SWIFT) run gpsfence replay captures/bridge/capture.nmea --fences captures/bridge/fences.geojson
+
+# The tree's one code style (.swift-format, the toolchain's swift-format): `lint` is what CI checks.
+SWIFT_SOURCES = Sources Tests Benchmarks Fuzz/Sources Package.swift
+
+format:
+	$(SWIFT) format format -i -r --configuration .swift-format $(SWIFT_SOURCES)
+
+lint:
+	$(SWIFT) format lint --strict -r --configuration .swift-format $(SWIFT_SOURCES)
 
 test-deps:  # the build packages and the outside judges the tests run
 	@sh scripts/install-deps.sh test

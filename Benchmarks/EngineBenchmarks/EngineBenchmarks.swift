@@ -30,8 +30,10 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Warm up on the first half (scratch lists reach their working size), measure the second.
-    Benchmark("engine, steady state: second half hour of fixes (\(fixes.count - half) fixes, 10k mixed fences)",
-              configuration: .init(scalingFactor: .one)) { benchmark in
+    Benchmark(
+        "engine, steady state: second half hour of fixes (\(fixes.count - half) fixes, 10k mixed fences)",
+        configuration: .init(scalingFactor: .one)
+    ) { benchmark in
         let engine = EventEngine(fences: fences)
         var events = 0
         for fix in fixes[..<half] { engine.process(fix) { _ in events += 1 } }

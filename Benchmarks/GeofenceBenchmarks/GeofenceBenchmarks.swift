@@ -2,7 +2,7 @@ import Benchmark
 import Geofence
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Containment benchmarks (SPEC §10) over the shared/bench workloads. Generate them first (see
@@ -31,9 +31,16 @@ func readPoints(_ p: String) -> [GeoPoint] {
     guard let f = fopen(p, "r") else { return [] }
     defer { fclose(f) }
     var out: [GeoPoint] = []
-    var lat = 0.0, lon = 0.0
-    while withUnsafeMutablePointer(to: &lat, { la in withUnsafeMutablePointer(to: &lon) { lo in
-        withVaList([la, lo]) { vfscanf(f, "%lf,%lf\n", $0) } } }) == 2 {
+    var lat = 0.0
+    var lon = 0.0
+    while withUnsafeMutablePointer(
+        to: &lat,
+        { la in
+            withUnsafeMutablePointer(to: &lon) { lo in
+                withVaList([la, lo]) { vfscanf(f, "%lf,%lf\n", $0) }
+            }
+        }) == 2
+    {
         out.append(GeoPoint(lat: lat, lon: lon))
     }
     return out
@@ -65,9 +72,13 @@ let benchmarks: @Sendable () -> Void = {
 
     for (label, prefix) in workloads where exists(path(prefix, "geojson")) {
         // Load: parse + validate + index, per file.
-        Benchmark("load \(label)", configuration: .init(
-            metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal], warmupIterations: 0, maxDuration: .seconds(20),
-            maxIterations: 3)) { benchmark in
+        Benchmark(
+            "load \(label)",
+            configuration: .init(
+                metrics: [.wallClock, .peakMemoryResident, .mallocCountTotal], warmupIterations: 0,
+                maxDuration: .seconds(20),
+                maxIterations: 3)
+        ) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try FenceSet.load(path: path(prefix, "geojson")))
             }
@@ -80,7 +91,8 @@ let benchmarks: @Sendable () -> Void = {
             let hits = FenceHits()
             // the cursor carries over between iterations, so all 100k points are visited in file
             // order (random positions: no cache warmth from repeating a few points)
-            var i = cursor[prefix, default: 0], found = 0
+            var i = cursor[prefix, default: 0]
+            var found = 0
             let n = w.points.count
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {

@@ -15,7 +15,9 @@ enum GpsdBenchData {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/captures/gpsd")
 
     static let bytes: [UInt8] = {
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".chk") }.sorted()
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            $0.hasSuffix(".chk")
+        }.sorted()
         var once: [UInt8] = []
         for file in files {
             let text = (try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)) ?? ""

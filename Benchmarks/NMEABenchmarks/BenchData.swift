@@ -22,7 +22,8 @@ enum BenchData {
     /// (the harness reports `error` messages; the process's stderr is not shown).
     static func isAvailable(for benchmark: Benchmark) -> Bool {
         guard loaded == nil else { return true }
-        benchmark.error("""
+        benchmark.error(
+            """
             no input at \(path). Generate it from the package root with \
             `python3 ../shared/bench/gen_nmea.py --out bench-data/captures.nmea --mb 50 \
             --from-captures ../shared/captures` (or run scripts/bench_nmea.sh), or point \

@@ -12,15 +12,18 @@ public final class BellSink: EventSink {
     private let terminal: FileHandle?
 
     /// - Parameter device: the terminal to ring; `/dev/tty` is the controlling terminal.
-    public init(types: Set<GeofenceEvent.Kind> = BellSink.defaultTypes, device: String = "/dev/tty",
-                report: (String) -> Void) {
+    public init(
+        types: Set<GeofenceEvent.Kind> = BellSink.defaultTypes, device: String = "/dev/tty",
+        report: (String) -> Void
+    ) {
         self.types = types
         let descriptor = open(device, O_WRONLY | O_NOCTTY | O_CLOEXEC)
         if descriptor >= 0 {
             terminal = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         } else {
             terminal = nil
-            report("--bell: no terminal to ring (\(device): \(String(cString: strerror(errno)))); carrying on without it")
+            report(
+                "--bell: no terminal to ring (\(device): \(String(cString: strerror(errno)))); carrying on without it")
         }
     }
 

@@ -48,11 +48,14 @@ public final class ConsoleSink: EventSink {
         if let distance = event.distance { details.append("\(Limits.int(distance.rounded())) m ahead") }
         if let eta = event.eta { details.append("eta " + Self.duration(eta)) }
         if event.kind == .visit, let duration = event.duration { details.append("stayed " + Self.duration(duration)) }
-        if event.kind == .dwell, let duration = event.duration { details.append("inside for " + Self.duration(duration)) }
+        if event.kind == .dwell, let duration = event.duration {
+            details.append("inside for " + Self.duration(duration))
+        }
         if let list = event.fences {
             let shown = list.prefix(5).map { Self.plain(fences.ids[$0]) }.joined(separator: ", ")
             let label = event.kind == .heartbeat ? "inside" : "fences"
-            details.append("\(list.count) \(label)" + (list.isEmpty ? "" : ": " + shown + (list.count > 5 ? ", ..." : "")))
+            details.append(
+                "\(list.count) \(label)" + (list.isEmpty ? "" : ": " + shown + (list.count > 5 ? ", ..." : "")))
         }
         if let location = event.location, [.heartbeat, .fixLost, .stationary, .moving].contains(event.kind) {
             details.append("at \(Self.coordinate(location.latitude)), \(Self.coordinate(location.longitude))")

@@ -4,7 +4,7 @@ import NMEA
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `--exec PROGRAM` (SPEC §7): runs a program per event, without a shell. The event's JSON goes to
@@ -115,7 +115,10 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         }
         lock.unlock()
         for index in dropped {
-            failed(index, "hook \(programs[index]): \(backlog) events already waiting, \(event.event.kind.rawValue) event \(event.id) dropped")
+            failed(
+                index,
+                "hook \(programs[index]): \(backlog) events already waiting, \(event.event.kind.rawValue) event \(event.id) dropped"
+            )
         }
     }
 
@@ -146,7 +149,9 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         while workers > 0 { lock.wait() }
         lock.unlock()
         for (index, count) in notRun.enumerated() where count > 0 {
-            send(index, "hook \(programs[index]): \(count) queued event\(count == 1 ? "" : "s") not run: gpsfence is stopping")
+            send(
+                index,
+                "hook \(programs[index]): \(count) queued event\(count == 1 ? "" : "s") not run: gpsfence is stopping")
         }
         for index in programs.indices { flushFailures(index) }
     }
@@ -239,11 +244,12 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         // Killed by the stop deadline well before its own timeout: say so.
         let cutByStop = currentStopDeadline < deadline - 0.1
-        failed(job.program,
-               cutByStop
-                   ? "hook \(program) was still running for event \(job.eventID) \(Self.seconds(timeout)) after gpsfence began to stop, and was killed"
-                   : "hook \(program) took longer than \(Self.seconds(timeout)) for event \(job.eventID) and was killed"
-                       + (isStopping ? " (gpsfence is stopping)" : ""))
+        failed(
+            job.program,
+            cutByStop
+                ? "hook \(program) was still running for event \(job.eventID) \(Self.seconds(timeout)) after gpsfence began to stop, and was killed"
+                : "hook \(program) took longer than \(Self.seconds(timeout)) for event \(job.eventID) and was killed"
+                    + (isStopping ? " (gpsfence is stopping)" : ""))
     }
 
     /// Writes a hook's standard input without ever blocking: the write end is non-blocking and
@@ -336,8 +342,10 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         failures[index] = state
         lock.unlock()
         guard count > 0 else { return }
-        send(index, "hook \(programs[index]) failed \(count) more time\(count == 1 ? "" : "s") "
-            + "(at most one report per \(Self.seconds(failureReportInterval))); the last: \(last)")
+        send(
+            index,
+            "hook \(programs[index]) failed \(count) more time\(count == 1 ? "" : "s") "
+                + "(at most one report per \(Self.seconds(failureReportInterval))); the last: \(last)")
     }
 
     private func send(_ index: Int, _ message: String) {

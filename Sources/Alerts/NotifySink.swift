@@ -10,9 +10,13 @@ public final class NotifySink: EventSink, @unchecked Sendable {
     private let queue = DispatchQueue(label: "gpsfence.notify")
     private let report: @Sendable (String) -> Void
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, report: @escaping @Sendable (String) -> Void) {
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        report: @escaping @Sendable (String) -> Void
+    ) {
         self.report = report
-        let hasSession = environment["DBUS_SESSION_BUS_ADDRESS"] != nil || environment["DISPLAY"] != nil
+        let hasSession =
+            environment["DBUS_SESSION_BUS_ADDRESS"] != nil || environment["DISPLAY"] != nil
             || environment["WAYLAND_DISPLAY"] != nil
         let found = try? ExecHookSink.resolve("notify-send")
         switch (hasSession, found) {
@@ -23,7 +27,8 @@ public final class NotifySink: EventSink, @unchecked Sendable {
             report("--notify: no desktop session (no D-Bus session bus, no display); notifications are off")
         case (true, nil):
             program = nil
-            report("--notify: notify-send is not installed (Debian: apt-get install libnotify-bin); notifications are off")
+            report(
+                "--notify: notify-send is not installed (Debian: apt-get install libnotify-bin); notifications are off")
         }
     }
 
@@ -41,7 +46,9 @@ public final class NotifySink: EventSink, @unchecked Sendable {
             do {
                 try process.run()
                 process.waitUntilExit()
-                if process.terminationStatus != 0 { report("--notify: notify-send exited with status \(process.terminationStatus)") }
+                if process.terminationStatus != 0 {
+                    report("--notify: notify-send exited with status \(process.terminationStatus)")
+                }
             } catch {
                 report("--notify: \(error.localizedDescription)")
             }

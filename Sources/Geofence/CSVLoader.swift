@@ -1,4 +1,5 @@
 import JSONOutput
+
 /// Reads circle fences from CSV: a header line `id,name,lat,lon,radius_m`, then one circle per
 /// line. Fields may be quoted ("a, b" with "" for a quote). An empty id means the row's index.
 /// Ids that are JSON numbers (e.g. `17`) are numbers, anything else is a string.
@@ -23,9 +24,11 @@ struct CSVLoader {
             if !sawHeader {
                 let names = fields.map { $0.trimmingSpaces.lowercased() }
                 guard names == Self.header else {
-                    throw FenceLoadError(file: file, problem: "line \(line): header is '"
-                        + String(decoding: bytes[start..<min(pos, start + 80)], as: UTF8.self).trimmingSpaces
-                        + "', want 'id,name,lat,lon,radius_m'")
+                    throw FenceLoadError(
+                        file: file,
+                        problem: "line \(line): header is '"
+                            + String(decoding: bytes[start..<min(pos, start + 80)], as: UTF8.self).trimmingSpaces
+                            + "', want 'id,name,lat,lon,radius_m'")
                 }
                 sawHeader = true
                 continue
@@ -34,11 +37,13 @@ struct CSVLoader {
             let idText = fields.first?.trimmingSpaces ?? ""
             let id: FenceID? = idText.isEmpty ? nil : (isJSONNumber(idText) ? .number(idText) : .string(idText))
             func fail(_ problem: String) -> FenceLoadError {
-                FenceLoadError(file: file, featureIndex: index, featureID: (id ?? .number(String(index))).json,
-                               problem: "line \(line): " + problem)
+                FenceLoadError(
+                    file: file, featureIndex: index, featureID: (id ?? .number(String(index))).json,
+                    problem: "line \(line): " + problem)
             }
             guard fields.count == 5 else {
-                throw fail("has \(fields.count) field\(fields.count == 1 ? "" : "s"); want 5 (id,name,lat,lon,radius_m)")
+                throw fail(
+                    "has \(fields.count) field\(fields.count == 1 ? "" : "s"); want 5 (id,name,lat,lon,radius_m)")
             }
             func number(_ k: Int, _ what: String) throws(FenceLoadError) -> Double {
                 let t = fields[k].trimmingSpaces
@@ -48,7 +53,9 @@ struct CSVLoader {
                 }
                 return v
             }
-            let lat = try number(2, "lat"), lon = try number(3, "lon"), radius = try number(4, "radius_m")
+            let lat = try number(2, "lat")
+            let lon = try number(3, "lon")
+            let radius = try number(4, "radius_m")
             let name = fields[1].trimmingSpaces
             let json = JSONBuffer(capacity: 64 + name.utf8.count)
             json.beginObject()
@@ -59,13 +66,16 @@ struct CSVLoader {
             json.endObject()
             let props = json.string
             do {
-                try builder.addCircle(id: id, name: name.isEmpty ? nil : name, settings: FenceSettings(),
-                                      properties: Array(props.utf8), CircleShape(lat: lat, lon: lon, radius: radius))
+                try builder.addCircle(
+                    id: id, name: name.isEmpty ? nil : name, settings: FenceSettings(),
+                    properties: Array(props.utf8), CircleShape(lat: lat, lon: lon, radius: radius))
             } catch {
                 throw fail(error.problem)
             }
         }
-        if !sawHeader { throw FenceLoadError(file: file, problem: "empty CSV: want a header 'id,name,lat,lon,radius_m'") }
+        if !sawHeader {
+            throw FenceLoadError(file: file, problem: "empty CSV: want a header 'id,name,lat,lon,radius_m'")
+        }
         return builder
     }
 
@@ -78,7 +88,11 @@ struct CSVLoader {
             let c = bytes[pos]
             if quoted {
                 if c == 0x22 {
-                    if pos + 1 < bytes.count && bytes[pos + 1] == 0x22 { field.append(0x22); pos += 2; continue }
+                    if pos + 1 < bytes.count && bytes[pos + 1] == 0x22 {
+                        field.append(0x22)
+                        pos += 2
+                        continue
+                    }
                     quoted = false
                 } else {
                     field.append(c)
@@ -129,7 +143,7 @@ extension String {
 func isJSONNumber(_ s: String) -> Bool {
     let bytes = Array(s.utf8)
     guard let first = bytes.first, let last = bytes.last,
-          first == 0x2D || (0x30...0x39).contains(first), (0x30...0x39).contains(last)
+        first == 0x2D || (0x30...0x39).contains(first), (0x30...0x39).contains(last)
     else { return false }
     return bytes.withUnsafeBufferPointer { b in
         var scanner = JSONScanner(b)
@@ -137,4 +151,3 @@ func isJSONNumber(_ s: String) -> Bool {
         return scanner.pos == b.count
     }
 }
-

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Circle containment over struct-of-arrays unit vectors, four circles per step with
@@ -14,12 +14,18 @@ enum CircleKernel {
     /// Calls `hit(k)` for each entry k in `from ..< to` (whole blocks of
     /// `[x×4, y×4, z×4, chord²×4]`) whose circle contains the point.
     @inline(__always)
-    static func scan(ux: Double, uy: Double, uz: Double, blocks: UnsafePointer<SIMD4<Double>>, from s: Int, to e: Int,
-                     _ hit: (Int) -> Void) {
-        let px = SIMD4<Double>(repeating: ux), py = SIMD4<Double>(repeating: uy), pz = SIMD4<Double>(repeating: uz)
+    static func scan(
+        ux: Double, uy: Double, uz: Double, blocks: UnsafePointer<SIMD4<Double>>, from s: Int, to e: Int,
+        _ hit: (Int) -> Void
+    ) {
+        let px = SIMD4<Double>(repeating: ux)
+        let py = SIMD4<Double>(repeating: uy)
+        let pz = SIMD4<Double>(repeating: uz)
         var i = s
         while i < e {
-            let dx = blocks[i] - px, dy = blocks[i + 1] - py, dz = blocks[i + 2] - pz
+            let dx = blocks[i] - px
+            let dy = blocks[i + 1] - py
+            let dz = blocks[i + 2] - pz
             let inside = dx * dx + dy * dy + dz * dz .<= blocks[i + 3]
             if any(inside) {
                 for lane in 0..<4 where inside[lane] { hit(i + lane) }
@@ -36,7 +42,10 @@ struct CircleStore {
     var count: Int { fence.count }
 
     mutating func add(fence f: Int32, _ c: CircleShape) {
-        lat.append(c.lat); lon.append(c.lon); radius.append(c.radius); fence.append(f)
+        lat.append(c.lat)
+        lon.append(c.lon)
+        radius.append(c.radius)
+        fence.append(f)
     }
 }
 
@@ -45,7 +54,8 @@ struct CircleStore {
 func circleBoxes(_ c: CircleShape) -> (BoundingBox, BoundingBox?) {
     let delta = min(c.radius / Geodesy.earthRadius, Double.pi)
     let dlat = delta / Geodesy.degree * (1 + 1e-9) + 1e-9
-    let south = c.lat - dlat, north = c.lat + dlat
+    let south = c.lat - dlat
+    let north = c.lat + dlat
     if south <= -90 || north >= 90 {
         return (BoundingBox(minX: -180, minY: max(south, -90), maxX: 180, maxY: min(north, 90)), nil)
     }
@@ -54,14 +64,19 @@ func circleBoxes(_ c: CircleShape) -> (BoundingBox, BoundingBox?) {
         return (BoundingBox(minX: -180, minY: south, maxX: 180, maxY: north), nil)
     }
     let dlon = asin(ratio) / Geodesy.degree * (1 + 1e-9) + 1e-9
-    let west = c.lon - dlon, east = c.lon + dlon
+    let west = c.lon - dlon
+    let east = c.lon + dlon
     if west < -180 {
-        return (BoundingBox(minX: -180, minY: south, maxX: east, maxY: north),
-                BoundingBox(minX: west + 360, minY: south, maxX: 180, maxY: north))
+        return (
+            BoundingBox(minX: -180, minY: south, maxX: east, maxY: north),
+            BoundingBox(minX: west + 360, minY: south, maxX: 180, maxY: north)
+        )
     }
     if east > 180 {
-        return (BoundingBox(minX: west, minY: south, maxX: 180, maxY: north),
-                BoundingBox(minX: -180, minY: south, maxX: east - 360, maxY: north))
+        return (
+            BoundingBox(minX: west, minY: south, maxX: 180, maxY: north),
+            BoundingBox(minX: -180, minY: south, maxX: east - 360, maxY: north)
+        )
     }
     return (BoundingBox(minX: west, minY: south, maxX: east, maxY: north), nil)
 }

@@ -13,8 +13,10 @@ extension FenceSet {
     /// When the index is much bigger than the caches, the points are visited in grid-cell order
     /// (chunks of 64k sorted by finest-level cell), so consecutive queries share cache lines; the
     /// results are put back in input order. Small indexes are queried in input order.
-    public func fences(containing points: UnsafeBufferPointer<GeoPoint>, into out: inout FenceBatchHits,
-                       scratch hits: FenceHits) {
+    public func fences(
+        containing points: UnsafeBufferPointer<GeoPoint>, into out: inout FenceBatchHits,
+        scratch hits: FenceHits
+    ) {
         out.offsets.removeAll(keepingCapacity: true)
         out.fences.removeAll(keepingCapacity: true)
         out.offsets.reserveCapacity(points.count + 1)
@@ -33,7 +35,8 @@ extension FenceSet {
         }
         let chunk = 1 << 16
         var keys = [UInt64](repeating: 0, count: min(chunk, points.count))
-        var start = [Int](repeating: 0, count: keys.count), length = start
+        var start = [Int](repeating: 0, count: keys.count)
+        var length = start
         var base = 0
         while base < points.count {
             let n = min(chunk, points.count - base)
@@ -70,22 +73,29 @@ extension FenceSet {
     /// point-in-polygon for its polygons.
     @inline(__always)
     func collect(lat: Double, lon: Double, into hits: FenceHits) {
-        var ux = 0.0, uy = 0.0, uz = 0.0, haveUnit = false
+        var ux = 0.0
+        var uy = 0.0
+        var uz = 0.0
+        var haveUnit = false
         let polygons = self.polygons
         let views = levelViews.base
         for l in 0..<levelViews.count {
             let level = views[l]
             let cell = level.cell(x: lon, y: lat)
             if cell < 0 { continue }
-            let cs = Int(level.starts[2 * cell]), ps = Int(level.starts[2 * cell + 1])
-            let ce = Int(level.starts[2 * cell + 2]), pe = Int(level.starts[2 * cell + 3])
+            let cs = Int(level.starts[2 * cell])
+            let ps = Int(level.starts[2 * cell + 1])
+            let ce = Int(level.starts[2 * cell + 2])
+            let pe = Int(level.starts[2 * cell + 3])
             if cs < ce {
                 if !haveUnit {
                     (ux, uy, uz) = Geodesy.unitVector(lat: lat, lon: lon)
                     haveUnit = true
                 }
                 let fence = level.cfence
-                CircleKernel.scan(ux: ux, uy: uy, uz: uz, blocks: level.cblocks, from: cs, to: ce) { hits.append(fence[$0]) }
+                CircleKernel.scan(ux: ux, uy: uy, uz: uz, blocks: level.cblocks, from: cs, to: ce) {
+                    hits.append(fence[$0])
+                }
             }
             var k = ps
             while k < pe {

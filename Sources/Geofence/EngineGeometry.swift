@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Geometry the event engine needs besides containment: signed distance (exit hysteresis),
@@ -21,9 +21,12 @@ extension FenceSet {
         let inside = polygons.contains(s, x: lon, y: lat)
         let plane = LocalPlane(lat0: lat, lon0: lon)
         var best = limit
-        forEachEdge(polygon: s, latFrom: lat - limit / Geodesy.metresPerDegree, latTo: lat + limit / Geodesy.metresPerDegree) {
+        forEachEdge(
+            polygon: s, latFrom: lat - limit / Geodesy.metresPerDegree, latTo: lat + limit / Geodesy.metresPerDegree
+        ) {
             ax, ay, bx, by in
-            let a = plane.project(lat: ay, lon: ax), b = plane.project(lat: by, lon: bx)
+            let a = plane.project(lat: ay, lon: ax)
+            let b = plane.project(lat: by, lon: bx)
             best = min(best, segmentDistance(px: 0, py: 0, ax: a.x, ay: a.y, bx: b.x, by: b.y))
         }
         return inside ? -best : best
@@ -33,8 +36,10 @@ extension FenceSet {
     /// latitude range (an edge spanning several bands may come more than once).
     func forEachEdge(polygon p: Int, latFrom: Double, latTo: Double, _ body: (Double, Double, Double, Double) -> Void) {
         let h = polygons.headers[p]
-        let bands = Int(h.bandCount), base = Int(h.bandBase)
-        var lo = 0, hi = bands - 1
+        let bands = Int(h.bandCount)
+        let base = Int(h.bandBase)
+        var lo = 0
+        var hi = bands - 1
         if latFrom.isFinite && latTo.isFinite {
             if latTo < polygons.minY[p] || latFrom > polygons.maxY[p] { return }
             lo = bandIndex(latFrom, h.y0, h.inv, bands)
@@ -45,11 +50,14 @@ extension FenceSet {
 
     /// Whether the segment between two fixes passes through fence `index` (touching counts).
     public func segmentIntersects(fence index: Int, from a: GeoPoint, to b: GeoPoint) -> Bool {
-        if contains(fence: index, lat: a.lat, lon: a.lon) || contains(fence: index, lat: b.lat, lon: b.lon) { return true }
+        if contains(fence: index, lat: a.lat, lon: a.lon) || contains(fence: index, lat: b.lat, lon: b.lon) {
+            return true
+        }
         let s = Int(shapeIndex[index])
         if kinds[index] == .circle {
             let plane = LocalPlane(lat0: circleLat[s], lon0: circleLon[s])
-            let pa = plane.project(lat: a.lat, lon: a.lon), pb = plane.project(lat: b.lat, lon: b.lon)
+            let pa = plane.project(lat: a.lat, lon: a.lon)
+            let pb = plane.project(lat: b.lat, lon: b.lon)
             return segmentDistance(px: 0, py: 0, ax: pa.x, ay: pa.y, bx: pb.x, by: pb.y) <= circleRadius[s]
         }
         for (p, q) in unwrappedPieces(a, b) {
@@ -66,8 +74,10 @@ extension FenceSet {
     public func fences(crossedFrom a: GeoPoint, to b: GeoPoint, into hits: FenceHits) {
         hits.removeAll()
         for (p, q) in unwrappedPieces(a, b) {
-            candidates(in: BoundingBox(minX: min(p.lon, q.lon), minY: min(p.lat, q.lat),
-                                       maxX: max(p.lon, q.lon), maxY: max(p.lat, q.lat)), into: hits)
+            candidates(
+                in: BoundingBox(
+                    minX: min(p.lon, q.lon), minY: min(p.lat, q.lat),
+                    maxX: max(p.lon, q.lon), maxY: max(p.lat, q.lat)), into: hits)
         }
         hits.sortUnique()
         filter(hits) { segmentIntersects(fence: $0, from: a, to: b) }
@@ -80,7 +90,8 @@ extension FenceSet {
     {
         if contains(fence: index, lat: lat, lon: lon) { return 0 }
         let plane = LocalPlane(lat0: lat, lon0: lon)
-        let dx = sin(bearing * Geodesy.degree), dy = cos(bearing * Geodesy.degree)
+        let dx = sin(bearing * Geodesy.degree)
+        let dy = cos(bearing * Geodesy.degree)
         let s = Int(shapeIndex[index])
         if kinds[index] == .circle {
             let c = plane.project(lat: circleLat[s], lon: circleLon[s])
@@ -93,9 +104,11 @@ extension FenceSet {
         }
         let end = Geodesy.destination(lat: lat, lon: lon, bearing: bearing, distance: maxDistance)
         var best = Double.infinity
-        let ex = dx * maxDistance, ey = dy * maxDistance
+        let ex = dx * maxDistance
+        let ey = dy * maxDistance
         forEachEdge(polygon: s, latFrom: min(lat, end.lat), latTo: max(lat, end.lat)) { ax, ay, bx, by in
-            let p = plane.project(lat: ay, lon: ax), q = plane.project(lat: by, lon: bx)
+            let p = plane.project(lat: ay, lon: ax)
+            let q = plane.project(lat: by, lon: bx)
             if let t = segmentParameter(0, 0, ex, ey, p.x, p.y, q.x, q.y) { best = min(best, t * maxDistance) }
         }
         return best <= maxDistance ? best : nil
@@ -181,11 +194,13 @@ struct SegmentPieces: Sequence, IteratorProtocol {
 /// Distance from a point to a segment in the plane.
 @inline(__always)
 func segmentDistance(px: Double, py: Double, ax: Double, ay: Double, bx: Double, by: Double) -> Double {
-    let vx = bx - ax, vy = by - ay
+    let vx = bx - ax
+    let vy = by - ay
     let len2 = vx * vx + vy * vy
     var t = len2 > 0 ? ((px - ax) * vx + (py - ay) * vy) / len2 : 0
     t = min(max(t, 0), 1)
-    let dx = ax + t * vx - px, dy = ay + t * vy - py
+    let dx = ax + t * vx - px
+    let dy = ay + t * vy - py
     return (dx * dx + dy * dy).squareRoot()
 }
 
@@ -195,10 +210,14 @@ func orientation(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ cx: D
 }
 
 /// Whether segments p1p2 and q1q2 meet (touching included).
-func segmentsIntersect(_ p1x: Double, _ p1y: Double, _ p2x: Double, _ p2y: Double,
-                       _ q1x: Double, _ q1y: Double, _ q2x: Double, _ q2y: Double) -> Bool {
-    let d1 = orientation(q1x, q1y, q2x, q2y, p1x, p1y), d2 = orientation(q1x, q1y, q2x, q2y, p2x, p2y)
-    let d3 = orientation(p1x, p1y, p2x, p2y, q1x, q1y), d4 = orientation(p1x, p1y, p2x, p2y, q2x, q2y)
+func segmentsIntersect(
+    _ p1x: Double, _ p1y: Double, _ p2x: Double, _ p2y: Double,
+    _ q1x: Double, _ q1y: Double, _ q2x: Double, _ q2y: Double
+) -> Bool {
+    let d1 = orientation(q1x, q1y, q2x, q2y, p1x, p1y)
+    let d2 = orientation(q1x, q1y, q2x, q2y, p2x, p2y)
+    let d3 = orientation(p1x, p1y, p2x, p2y, q1x, q1y)
+    let d4 = orientation(p1x, p1y, p2x, p2y, q2x, q2y)
     if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) { return true }
     func on(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ cx: Double, _ cy: Double, _ d: Double) -> Bool {
         d == 0 && cx >= min(ax, bx) && cx <= max(ax, bx) && cy >= min(ay, by) && cy <= max(ay, by)
@@ -208,18 +227,26 @@ func segmentsIntersect(_ p1x: Double, _ p1y: Double, _ p2x: Double, _ p2y: Doubl
 }
 
 /// Parameter t in [0, 1] along p1→p2 where it first meets segment q1q2, if it does.
-func segmentParameter(_ p1x: Double, _ p1y: Double, _ p2x: Double, _ p2y: Double,
-                      _ q1x: Double, _ q1y: Double, _ q2x: Double, _ q2y: Double) -> Double? {
-    let rx = p2x - p1x, ry = p2y - p1y, sx = q2x - q1x, sy = q2y - q1y
+func segmentParameter(
+    _ p1x: Double, _ p1y: Double, _ p2x: Double, _ p2y: Double,
+    _ q1x: Double, _ q1y: Double, _ q2x: Double, _ q2y: Double
+) -> Double? {
+    let rx = p2x - p1x
+    let ry = p2y - p1y
+    let sx = q2x - q1x
+    let sy = q2y - q1y
     let denom = rx * sy - ry * sx
-    let qpx = q1x - p1x, qpy = q1y - p1y
+    let qpx = q1x - p1x
+    let qpy = q1y - p1y
     if denom == 0 {
         // parallel: collinear overlap gives the nearer end
         if qpx * ry - qpy * rx != 0 { return nil }
         let rr = rx * rx + ry * ry
         guard rr > 0 else { return nil }
-        let t0 = (qpx * rx + qpy * ry) / rr, t1 = ((q2x - p1x) * rx + (q2y - p1y) * ry) / rr
-        let lo = min(t0, t1), hi = max(t0, t1)
+        let t0 = (qpx * rx + qpy * ry) / rr
+        let t1 = ((q2x - p1x) * rx + (q2y - p1y) * ry) / rr
+        let lo = min(t0, t1)
+        let hi = max(t0, t1)
         if hi < 0 || lo > 1 { return nil }
         return max(lo, 0)
     }

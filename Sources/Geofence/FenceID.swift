@@ -24,7 +24,10 @@ public enum FenceID: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    enum Key: Hashable { case number(Double), string(String) }
+    enum Key: Hashable {
+        case number(Double)
+        case string(String)
+    }
 }
 
 /// JSON text helpers used by ids, names and the CLI's output.

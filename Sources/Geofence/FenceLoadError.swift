@@ -16,14 +16,14 @@ public struct FenceLoadError: Error, CustomStringConvertible, Sendable {
     }
 
     public var message: String {
-        var where_ = file
+        var place = file
         if let featureIndex {
-            where_ += ": feature \(featureIndex)"
-            if let featureID { where_ += " (id \(featureID))" }
+            place += ": feature \(featureIndex)"
+            if let featureID { place += " (id \(featureID))" }
         }
         // Problems quote the file ('lat '...' is not a number'): no terminal control may come
         // through to the user's terminal that way either.
-        return HumanText.printable(where_ + ": " + problem)
+        return HumanText.printable(place + ": " + problem)
     }
 
     public var description: String { message }

@@ -36,7 +36,10 @@ public final class FenceSet: Sendable {
         b.polygons = PolygonStore()
         let p = polygons
         let n = b.circles.count
-        var ux = [Double](repeating: 0, count: n), uy = ux, uz = ux, limit = ux
+        var ux = [Double](repeating: 0, count: n)
+        var uy = ux
+        var uz = ux
+        var limit = ux
         var items: [IndexItem] = []
         items.reserveCapacity(n + b.polygons.count)
         for i in 0..<n {
@@ -48,8 +51,10 @@ public final class FenceSet: Sendable {
             if let second { items.append(IndexItem(box: second, shape: Int32(i))) }
         }
         for i in 0..<p.count {
-            items.append(IndexItem(box: BoundingBox(minX: p.minX[i], minY: p.minY[i], maxX: p.maxX[i], maxY: p.maxY[i]),
-                                   shape: ~Int32(i)))
+            items.append(
+                IndexItem(
+                    box: BoundingBox(minX: p.minX[i], minY: p.minY[i], maxX: p.maxX[i], maxY: p.maxY[i]),
+                    shape: ~Int32(i)))
         }
         levels = GridBuilder.build(items: items, circles: b.circles, unit: (ux, uy, uz, limit), cellScale: cellScale)
         levelViews = FrozenArray(levels.map(\.view))
@@ -59,9 +64,10 @@ public final class FenceSet: Sendable {
     public func info(_ index: Int) -> FenceInfo {
         let s = settingsIndex[index]
         let start = index == 0 ? 0 : propertiesEnd[index - 1]
-        return FenceInfo(index: index, id: ids[index], name: names[index], kind: kinds[index],
-                         settings: s < 0 ? FenceSettings() : settingsTable[Int(s)],
-                         propertiesJSON: String(decoding: propertiesText[start..<propertiesEnd[index]], as: UTF8.self))
+        return FenceInfo(
+            index: index, id: ids[index], name: names[index], kind: kinds[index],
+            settings: s < 0 ? FenceSettings() : settingsTable[Int(s)],
+            propertiesJSON: String(decoding: propertiesText[start..<propertiesEnd[index]], as: UTF8.self))
     }
 
     public func name(_ index: Int) -> String? { names[index] }
@@ -84,7 +90,9 @@ public final class FenceSet: Sendable {
         if kinds[index] == .circle {
             let u = Geodesy.unitVector(lat: lat, lon: lon)
             let c = Geodesy.unitVector(lat: circleLat[s], lon: circleLon[s])
-            let dx = c.x - u.x, dy = c.y - u.y, dz = c.z - u.z
+            let dx = c.x - u.x
+            let dy = c.y - u.y
+            let dz = c.z - u.z
             return dx * dx + dy * dy + dz * dz <= Geodesy.chordSquared(radius: circleRadius[s])
         }
         return polygons.contains(s, x: lon, y: lat)

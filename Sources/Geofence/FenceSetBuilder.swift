@@ -34,13 +34,16 @@ public struct FenceSetBuilder {
     public var count: Int { ids.count }
 
     func error(_ problem: String, id: FenceID?) -> FenceLoadError {
-        FenceLoadError(file: file, featureIndex: ids.count, featureID: (id ?? .number(String(ids.count))).json,
-                       problem: problem)
+        FenceLoadError(
+            file: file, featureIndex: ids.count, featureID: (id ?? .number(String(ids.count))).json,
+            problem: problem)
     }
 
     /// Adds a fence from in-memory geometry. `id` nil means the feature's index in the file.
-    public mutating func add(id: FenceID?, name: String? = nil, settings: FenceSettings = FenceSettings(),
-                             propertiesJSON: String = "null", shape: FenceShape) throws(FenceLoadError) {
+    public mutating func add(
+        id: FenceID?, name: String? = nil, settings: FenceSettings = FenceSettings(),
+        propertiesJSON: String = "null", shape: FenceShape
+    ) throws(FenceLoadError) {
         switch shape {
         case .circle(let c):
             try addCircle(id: id, name: name, settings: settings, properties: Array(propertiesJSON.utf8), c)
@@ -50,21 +53,27 @@ public struct FenceSetBuilder {
             scratchParts.removeAll(keepingCapacity: true)
             for part in parts {
                 for ring in part {
-                    for p in ring { scratch.append(p.lon); scratch.append(p.lat) }
+                    for p in ring {
+                        scratch.append(p.lon)
+                        scratch.append(p.lat)
+                    }
                     scratchEnds.append(scratch.count / 2)
                 }
                 scratchParts.append(scratchEnds.count)
             }
             let (c, e, p) = (scratch, scratchEnds, scratchParts)
             try c.withUnsafeBufferPointer { (buffer) throws(FenceLoadError) in
-                try addPolygon(id: id, name: name, settings: settings, properties: Array(propertiesJSON.utf8),
-                               coordinates: buffer, ringEnds: e[...], partEnds: p[...])
+                try addPolygon(
+                    id: id, name: name, settings: settings, properties: Array(propertiesJSON.utf8),
+                    coordinates: buffer, ringEnds: e[...], partEnds: p[...])
             }
         }
     }
 
-    mutating func register<P: Collection<UInt8>>(id: FenceID?, name: String?, settings: FenceSettings,
-                                                 properties: P, kind: FenceKind, shape: Int32) throws(FenceLoadError) {
+    mutating func register<P: Collection<UInt8>>(
+        id: FenceID?, name: String?, settings: FenceSettings,
+        properties: P, kind: FenceKind, shape: Int32
+    ) throws(FenceLoadError) {
         let fenceID = id ?? .number(String(ids.count))
         let index = Int32(ids.count)
         if let first = seen.updateValue(index, forKey: fenceID.key) {
@@ -85,8 +94,10 @@ public struct FenceSetBuilder {
         propertiesEnd.append(propertiesText.count)
     }
 
-    mutating func addCircle<P: Collection<UInt8>>(id: FenceID?, name: String?, settings: FenceSettings, properties: P,
-                                                  _ c: CircleShape) throws(FenceLoadError) {
+    mutating func addCircle<P: Collection<UInt8>>(
+        id: FenceID?, name: String?, settings: FenceSettings, properties: P,
+        _ c: CircleShape
+    ) throws(FenceLoadError) {
         try checkPosition(lon: c.lon, lat: c.lat, id: id, what: "circle centre")
         guard c.radius.isFinite, c.radius > 0 else {
             throw error("radius \(formatNumber(c.radius)) must be a positive number of metres", id: id)
@@ -94,21 +105,27 @@ public struct FenceSetBuilder {
         // A circle of half the Earth's circumference covers the whole Earth; beyond that a radius
         // is a typo, and 1e19 would overflow the integer metres of `check`'s output.
         guard c.radius <= Limits.maxMetres else {
-            throw error("radius \(formatNumber(c.radius)) must be at most \(formatNumber(Limits.maxMetres)) metres "
-                + "(half the Earth's circumference)", id: id)
+            throw error(
+                "radius \(formatNumber(c.radius)) must be at most \(formatNumber(Limits.maxMetres)) metres "
+                    + "(half the Earth's circumference)", id: id)
         }
-        try register(id: id, name: name, settings: settings, properties: properties, kind: .circle,
-                     shape: Int32(circles.count))
+        try register(
+            id: id, name: name, settings: settings, properties: properties, kind: .circle,
+            shape: Int32(circles.count))
         circles.add(fence: Int32(ids.count - 1), c)
     }
 
     /// Adds a polygon fence from flat (lon, lat) pairs; `ringEnds` are the end positions of each
     /// ring, `partEnds` the end ring of each part (Polygon: one part; MultiPolygon: several).
-    mutating func addPolygon<P: Collection<UInt8>>(id: FenceID?, name: String?, settings: FenceSettings, properties: P,
-                                                   coordinates c: UnsafeBufferPointer<Double>, ringEnds: ArraySlice<Int>,
-                                                   partEnds: ArraySlice<Int>) throws(FenceLoadError) {
+    mutating func addPolygon<P: Collection<UInt8>>(
+        id: FenceID?, name: String?, settings: FenceSettings, properties: P,
+        coordinates c: UnsafeBufferPointer<Double>, ringEnds: ArraySlice<Int>,
+        partEnds: ArraySlice<Int>
+    ) throws(FenceLoadError) {
         if partEnds.isEmpty { throw error("polygon has no rings", id: id) }
-        var ring = ringEnds.startIndex, start = 0, firstRing = 0
+        var ring = ringEnds.startIndex
+        var start = 0
+        var firstRing = 0
         for (part, partEnd) in partEnds.enumerated() {
             if partEnd == firstRing { throw error("polygon part \(part) has no rings", id: id) }
             for r in firstRing..<partEnd {
@@ -120,22 +137,25 @@ public struct FenceSetBuilder {
                 }
                 for k in start..<end {
                     // the message is built only for a bad position: a border has millions of good ones
-                    let lon = c[2 * k], lat = c[2 * k + 1]
+                    let lon = c[2 * k]
+                    let lat = c[2 * k + 1]
                     if lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90 { continue }
                     try checkPosition(lon: lon, lat: lat, id: id, what: "\(what) position \(k - start)")
                 }
                 if c[2 * start] != c[2 * end - 2] || c[2 * start + 1] != c[2 * end - 1] {
-                    throw error("\(what) is not closed: first position [\(formatNumber(c[2 * start])), "
-                        + "\(formatNumber(c[2 * start + 1]))] differs from last [\(formatNumber(c[2 * end - 2])), "
-                        + "\(formatNumber(c[2 * end - 1]))]", id: id)
+                    throw error(
+                        "\(what) is not closed: first position [\(formatNumber(c[2 * start])), "
+                            + "\(formatNumber(c[2 * start + 1]))] differs from last [\(formatNumber(c[2 * end - 2])), "
+                            + "\(formatNumber(c[2 * end - 1]))]", id: id)
                 }
                 start = end
                 ring += 1
             }
             firstRing = partEnd
         }
-        try register(id: id, name: name, settings: settings, properties: properties, kind: .polygon,
-                     shape: Int32(polygons.count))
+        try register(
+            id: id, name: name, settings: settings, properties: properties, kind: .polygon,
+            shape: Int32(polygons.count))
         polygons.add(fence: Int32(ids.count - 1), coordinates: c, ringEnds: ringEnds)
     }
 

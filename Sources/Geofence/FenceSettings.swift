@@ -16,8 +16,10 @@ public struct FenceSettings: Equatable, Sendable {
     /// Free-form tags.
     public var tags: [String]?
 
-    public init(dwell: Double? = nil, hysteresis: Double? = nil, approach: Double? = nil,
-                notify: [FenceEventType]? = nil, tags: [String]? = nil) {
+    public init(
+        dwell: Double? = nil, hysteresis: Double? = nil, approach: Double? = nil,
+        notify: [FenceEventType]? = nil, tags: [String]? = nil
+    ) {
         self.dwell = dwell
         self.hysteresis = hysteresis
         self.approach = approach

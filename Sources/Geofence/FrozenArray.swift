@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A fixed, immutable run of values behind a raw pointer, so the query kernels read it without
@@ -29,13 +29,13 @@ final class FrozenArray<Element>: @unchecked Sendable {
         self.count = count
         huge = true  // freed with free()
         #if os(Linux)
-        let bytes = count * MemoryLayout<Element>.stride
-        if bytes >= 4 << 20 {
-            let hugePage = 2 << 20
-            let start = (Int(bitPattern: base) + hugePage - 1) & ~(hugePage - 1)
-            let end = (Int(bitPattern: base) + bytes) & ~(hugePage - 1)
-            if end > start { _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE) }
-        }
+            let bytes = count * MemoryLayout<Element>.stride
+            if bytes >= 4 << 20 {
+                let hugePage = 2 << 20
+                let start = (Int(bitPattern: base) + hugePage - 1) & ~(hugePage - 1)
+                let end = (Int(bitPattern: base) + bytes) & ~(hugePage - 1)
+                if end > start { _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE) }
+            }
         #endif
     }
 
@@ -48,15 +48,15 @@ final class FrozenArray<Element>: @unchecked Sendable {
     static func allocate(_ count: Int) -> (UnsafeMutablePointer<Element>, Bool) {
         let bytes = max(count, 1) * MemoryLayout<Element>.stride
         #if os(Linux)
-        let hugePage = 2 << 20
-        if bytes >= 4 << 20 {
-            var p: UnsafeMutableRawPointer?
-            let size = (bytes + hugePage - 1) & ~(hugePage - 1)
-            if posix_memalign(&p, hugePage, size) == 0, let p {
-                _ = madvise(p, size, MADV_HUGEPAGE)
-                return (p.bindMemory(to: Element.self, capacity: max(count, 1)), true)
+            let hugePage = 2 << 20
+            if bytes >= 4 << 20 {
+                var p: UnsafeMutableRawPointer?
+                let size = (bytes + hugePage - 1) & ~(hugePage - 1)
+                if posix_memalign(&p, hugePage, size) == 0, let p {
+                    _ = madvise(p, size, MADV_HUGEPAGE)
+                    return (p.bindMemory(to: Element.self, capacity: max(count, 1)), true)
+                }
             }
-        }
         #endif
         return (.allocate(capacity: max(count, 1)), false)
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Streams a GeoJSON FeatureCollection (RFC 7946) into a `FenceSetBuilder` without building a
@@ -29,15 +29,17 @@ struct GeoJSONLoader {
     /// Malformed JSON, named by line and column, and by feature when inside one.
     func syntaxError(_ e: JSONSyntaxError, inFeature: Bool, id: FenceID?) -> FenceLoadError {
         let (line, column) = scanner.lineColumn(e.offset)
-        return FenceLoadError(file: file, featureIndex: inFeature ? featureIndex : nil, featureID: id?.json,
-                              problem: "malformed JSON at line \(line), column \(column): \(e.problem)")
+        return FenceLoadError(
+            file: file, featureIndex: inFeature ? featureIndex : nil, featureID: id?.json,
+            problem: "malformed JSON at line \(line), column \(column): \(e.problem)")
     }
 
     /// A problem with the current feature, found once it has been read whole: without an id, its
     /// id is its index.
     func featureError(_ problem: String, id: FenceID?) -> FenceLoadError {
-        FenceLoadError(file: file, featureIndex: featureIndex, featureID: (id ?? .number(String(featureIndex))).json,
-                       problem: problem)
+        FenceLoadError(
+            file: file, featureIndex: featureIndex, featureID: (id ?? .number(String(featureIndex))).json,
+            problem: problem)
     }
 
     mutating func load() throws(FenceLoadError) -> FenceSetBuilder {
@@ -117,7 +119,8 @@ struct GeoJSONLoader {
             } while try scanner.next(close: 0x7D)
         }
         if type == nil {
-            throw FenceLoadError(file: file, problem: "not a GeoJSON FeatureCollection, Feature or geometry (no \"type\")")
+            throw FenceLoadError(
+                file: file, problem: "not a GeoJSON FeatureCollection, Feature or geometry (no \"type\")")
         }
         if !sawFeatures {
             throw FenceLoadError(file: file, problem: "FeatureCollection has no \"features\" array")
@@ -197,8 +200,9 @@ struct GeoJSONLoader {
                         scanner.skipWhitespace()
                         let start = scanner.pos
                         if !scanner.consumeNull() {
-                            try readProperties(name: &name, radius: &radius, radiusProblem: &radiusProblem,
-                                               settings: &settings, pending: &pending)
+                            try readProperties(
+                                name: &name, radius: &radius, radiusProblem: &radiusProblem,
+                                settings: &settings, pending: &pending)
                         }
                         properties = (start, scanner.pos)
                     } else if scanner.spanEquals(key, "type") {
@@ -211,7 +215,8 @@ struct GeoJSONLoader {
             }
             if let typeProblem { throw featureError(typeProblem, id: id) }
             if let pending { throw featureError(pending, id: id) }
-            let props = UnsafeBufferPointer(start: scanner.base + properties.start, count: properties.end - properties.start)
+            let props = UnsafeBufferPointer(
+                start: scanner.base + properties.start, count: properties.end - properties.start)
             let propsOrNull: UnsafeBufferPointer<UInt8> = props.isEmpty ? nullText : props
             guard !geometryMissing, let geometryType else {
                 throw featureError(geometryMissing ? "feature has no geometry" : "geometry has no \"type\"", id: id)
@@ -223,11 +228,15 @@ struct GeoJSONLoader {
                 }
                 if let radiusProblem { throw featureError(radiusProblem, id: id) }
                 guard let radius else {
-                    throw featureError(bare ? "a bare Point geometry needs a \"radius\" member in metres "
-                        + "(or use a Feature with properties.radius)" : "a circle (Point) needs properties.radius in metres", id: id)
+                    throw featureError(
+                        bare
+                            ? "a bare Point geometry needs a \"radius\" member in metres "
+                                + "(or use a Feature with properties.radius)"
+                            : "a circle (Point) needs properties.radius in metres", id: id)
                 }
-                try builder.addCircle(id: id, name: name, settings: settings, properties: propsOrNull,
-                                      CircleShape(lat: coords[1], lon: coords[0], radius: radius))
+                try builder.addCircle(
+                    id: id, name: name, settings: settings, properties: propsOrNull,
+                    CircleShape(lat: coords[1], lon: coords[0], radius: radius))
             case "Polygon", "MultiPolygon":
                 let want = geometryType == "Polygon" ? 2 : 3
                 if coords.isEmpty && depth <= want {
@@ -238,12 +247,14 @@ struct GeoJSONLoader {
                 }
                 if geometryType == "Polygon" { ends[2] = [ends[1].count] }
                 try coords.withUnsafeBufferPointer { (c) throws(FenceLoadError) in
-                    try builder.addPolygon(id: id, name: name, settings: settings, properties: propsOrNull,
-                                           coordinates: c, ringEnds: ends[1][...], partEnds: ends[2][...])
+                    try builder.addPolygon(
+                        id: id, name: name, settings: settings, properties: propsOrNull,
+                        coordinates: c, ringEnds: ends[1][...], partEnds: ends[2][...])
                 }
             default:
-                throw featureError("unsupported geometry type '\(geometryType)' (fences are Point with "
-                    + "properties.radius, Polygon or MultiPolygon)", id: id)
+                throw featureError(
+                    "unsupported geometry type '\(geometryType)' (fences are Point with "
+                        + "properties.radius, Polygon or MultiPolygon)", id: id)
             }
         } catch let e as JSONSyntaxError {
             throw syntaxError(e, inFeature: true, id: id)
@@ -259,15 +270,19 @@ struct GeoJSONLoader {
             guard v.isFinite else {
                 throw FenceLoadError(file: file, featureIndex: featureIndex, problem: "id is not a finite number")
             }
-            return .number(String(decoding: UnsafeBufferPointer(start: scanner.base + start, count: scanner.pos - start),
-                                  as: UTF8.self))
+            return .number(
+                String(
+                    decoding: UnsafeBufferPointer(start: scanner.base + start, count: scanner.pos - start),
+                    as: UTF8.self))
         }
         if scanner.peek() == 0x22 { return .string(try scanner.string(scanner.stringSpan())) }
         let start = scanner.pos
         try scanner.skipValue()
-        let text = String(decoding: UnsafeBufferPointer(start: scanner.base + start, count: scanner.pos - start), as: UTF8.self)
-        throw FenceLoadError(file: file, featureIndex: featureIndex,
-                             problem: "id must be a string or a number, not \(text.prefix(40))")
+        let text = String(
+            decoding: UnsafeBufferPointer(start: scanner.base + start, count: scanner.pos - start), as: UTF8.self)
+        throw FenceLoadError(
+            file: file, featureIndex: featureIndex,
+            problem: "id must be a string or a number, not \(text.prefix(40))")
     }
 
     /// Parses a coordinates value into `coords` and `ends`; returns its nesting depth (0 for a
@@ -316,7 +331,8 @@ struct GeoJSONLoader {
                 n += 1
             } while try scanner.next(close: 0x5D)
             if n < 2 || n > 3 {
-                problem = problem ?? "a position has \(n) number\(n == 1 ? "" : "s"); want [lon, lat] or [lon, lat, altitude]"
+                problem =
+                    problem ?? "a position has \(n) number\(n == 1 ? "" : "s"); want [lon, lat] or [lon, lat, altitude]"
                 if n < 2 { coords.append(.nan) }
             }
             return 0
@@ -324,7 +340,9 @@ struct GeoJSONLoader {
         var childDepth = -1
         repeat {
             let d = try array(level: level + 1, problem: &problem)
-            if childDepth < 0 { childDepth = d } else if d != childDepth {
+            if childDepth < 0 {
+                childDepth = d
+            } else if d != childDepth {
                 problem = problem ?? "coordinates mix positions and arrays at one level"
             }
         } while try scanner.next(close: 0x5D)
@@ -347,13 +365,16 @@ struct GeoJSONLoader {
     }
 
     func snippet(_ start: Int) -> String {
-        let text = String(decoding: UnsafeBufferPointer(start: scanner.base + start, count: min(scanner.pos - start, 40)),
-                          as: UTF8.self)
+        let text = String(
+            decoding: UnsafeBufferPointer(start: scanner.base + start, count: min(scanner.pos - start, 40)),
+            as: UTF8.self)
         return "'\(text)'"
     }
 
-    mutating func readProperties(name: inout String?, radius: inout Double?, radiusProblem: inout String?,
-                                 settings: inout FenceSettings, pending: inout String?) throws {
+    mutating func readProperties(
+        name: inout String?, radius: inout Double?, radiusProblem: inout String?,
+        settings: inout FenceSettings, pending: inout String?
+    ) throws {
         try scanner.expect(0x7B, "a properties object '{' or null")
         if scanner.consume(0x7D) { return }
         repeat {
@@ -377,7 +398,8 @@ struct GeoJSONLoader {
             } else if scanner.spanEquals(key, "dwell") {
                 settings.dwell = try setting("dwell", unit: "seconds", max: Limits.maxSeconds, pending: &pending)
             } else if scanner.spanEquals(key, "hysteresis") {
-                settings.hysteresis = try setting("hysteresis", unit: "metres", max: Limits.maxMetres, pending: &pending)
+                settings.hysteresis = try setting(
+                    "hysteresis", unit: "metres", max: Limits.maxMetres, pending: &pending)
             } else if scanner.spanEquals(key, "approach") {
                 settings.approach = try setting("approach", unit: "metres", max: Limits.maxMetres, pending: &pending)
             } else if scanner.spanEquals(key, "notify") {
@@ -386,7 +408,8 @@ struct GeoJSONLoader {
                     if let t = FenceEventType(rawValue: s) {
                         list.append(t)
                     } else {
-                        pending = pending ?? "notify: unknown event type '\(s)' (known: "
+                        pending =
+                            pending ?? "notify: unknown event type '\(s)' (known: "
                             + FenceEventType.allCases.map(\.rawValue).joined(separator: ", ") + ")"
                     }
                 }

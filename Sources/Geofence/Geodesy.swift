@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The sphere of the containment contract (SPEC §5) and the few formulas built on it.
@@ -15,10 +15,12 @@ public enum Geodesy {
     /// Great-circle distance in metres between two (lat, lon) points in degrees: the reference formula.
     @inlinable
     public static func haversine(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
-        let p1 = lat1 * degree, p2 = lat2 * degree
+        let p1 = lat1 * degree
+        let p2 = lat2 * degree
         let dp = p2 - p1
         let dl = (lon2 - lon1) * degree
-        let s1 = sin(dp * 0.5), s2 = sin(dl * 0.5)
+        let s1 = sin(dp * 0.5)
+        let s2 = sin(dl * 0.5)
         let a = s1 * s1 + cos(p1) * cos(p2) * s2 * s2
         return 2 * earthRadius * asin(min(a, 1).squareRoot())
     }
@@ -27,7 +29,8 @@ public enum Geodesy {
     /// 4·hav(θ), so `|p − c|² ≤ 4 sin²(r / 2R)` is the haversine test without trigonometry per pair.
     @inline(__always)
     public static func unitVector(lat: Double, lon: Double) -> (x: Double, y: Double, z: Double) {
-        let p = FastTrig.sincos(lat * degree), l = FastTrig.sincos(lon * degree)
+        let p = FastTrig.sincos(lat * degree)
+        let l = FastTrig.sincos(lon * degree)
         return (p.cos * l.cos, p.cos * l.sin, p.sin)
     }
 
@@ -40,7 +43,9 @@ public enum Geodesy {
 
     /// Initial bearing in degrees (0 = north, clockwise) from point 1 to point 2.
     public static func bearing(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
-        let p1 = lat1 * degree, p2 = lat2 * degree, dl = (lon2 - lon1) * degree
+        let p1 = lat1 * degree
+        let p2 = lat2 * degree
+        let dl = (lon2 - lon1) * degree
         let y = sin(dl) * cos(p2)
         let x = cos(p1) * sin(p2) - sin(p1) * cos(p2) * cos(dl)
         let b = atan2(y, x) / degree
@@ -51,8 +56,10 @@ public enum Geodesy {
     public static func destination(lat: Double, lon: Double, bearing: Double, distance: Double)
         -> (lat: Double, lon: Double)
     {
-        let d = distance / earthRadius, b = bearing * degree
-        let p1 = lat * degree, l1 = lon * degree
+        let d = distance / earthRadius
+        let b = bearing * degree
+        let p1 = lat * degree
+        let l1 = lon * degree
         let p2 = asin(sin(p1) * cos(d) + cos(p1) * sin(d) * cos(b))
         let l2 = l1 + atan2(sin(b) * sin(d) * cos(p1), cos(d) - sin(p1) * sin(p2))
         return (p2 / degree, normalizedLongitude(l2 / degree))
@@ -67,7 +74,10 @@ public enum Geodesy {
         if fraction >= 1 { return (lat2, lon2) }
         let angular = haversine(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2) / earthRadius
         guard angular > 1e-12 else { return (lat1, lon1) }
-        let p1 = lat1 * degree, l1 = lon1 * degree, p2 = lat2 * degree, l2 = lon2 * degree
+        let p1 = lat1 * degree
+        let l1 = lon1 * degree
+        let p2 = lat2 * degree
+        let l2 = lon2 * degree
         let weight1 = sin((1 - fraction) * angular) / sin(angular)
         let weight2 = sin(fraction * angular) / sin(angular)
         let x = weight1 * cos(p1) * cos(l1) + weight2 * cos(p2) * cos(l2)

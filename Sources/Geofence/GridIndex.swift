@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One level of the hierarchical grid: a regular grid of (lon, lat) cells over the extent of the
@@ -18,16 +18,19 @@ final class GridLevel: @unchecked Sendable {
     let poly: FrozenArray<Int32>
     let view: LevelView
 
-    init(x0: Double, y0: Double, sx: Double, sy: Double, nx: Int, ny: Int, starts: FrozenArray<Int32>,
-         cblocks: FrozenArray<SIMD4<Double>>, cfence: FrozenArray<Int32>, pbox: FrozenArray<SIMD4<Double>>,
-         poly: FrozenArray<Int32>) {
+    init(
+        x0: Double, y0: Double, sx: Double, sy: Double, nx: Int, ny: Int, starts: FrozenArray<Int32>,
+        cblocks: FrozenArray<SIMD4<Double>>, cfence: FrozenArray<Int32>, pbox: FrozenArray<SIMD4<Double>>,
+        poly: FrozenArray<Int32>
+    ) {
         self.starts = starts
         self.cblocks = cblocks
         self.cfence = cfence
         self.pbox = pbox
         self.poly = poly
-        view = LevelView(x0: x0, y0: y0, invX: 1 / sx, invY: 1 / sy, nx: nx, ny: ny, starts: self.starts.base,
-                         cblocks: self.cblocks.base, cfence: self.cfence.base, pbox: self.pbox.base, poly: self.poly.base)
+        view = LevelView(
+            x0: x0, y0: y0, invX: 1 / sx, invY: 1 / sy, nx: nx, ny: ny, starts: self.starts.base,
+            cblocks: self.cblocks.base, cfence: self.cfence.base, pbox: self.pbox.base, poly: self.poly.base)
     }
 
     var bytes: Int { starts.bytes + cblocks.bytes + cfence.bytes + pbox.bytes + poly.bytes }
@@ -47,15 +50,18 @@ struct LevelView: @unchecked Sendable {
     /// The cell holding (x, y), or -1 outside the level's extent.
     @inline(__always)
     func cell(x: Double, y: Double) -> Int {
-        let fx = (x - x0) * invX, fy = (y - y0) * invY
+        let fx = (x - x0) * invX
+        let fy = (y - y0) * invY
         guard fx >= 0, fy >= 0, fx < Double(nx), fy < Double(ny) else { return -1 }
         return Int(fy) * nx + Int(fx)
     }
 
     /// Cell column/row range covered by a box, clamped to the grid; nil when disjoint.
     func cellRange(_ b: BoundingBox) -> (Int, Int, Int, Int)? {
-        let fx0 = (b.minX - x0) * invX, fx1 = (b.maxX - x0) * invX
-        let fy0 = (b.minY - y0) * invY, fy1 = (b.maxY - y0) * invY
+        let fx0 = (b.minX - x0) * invX
+        let fx1 = (b.maxX - x0) * invX
+        let fy0 = (b.minY - y0) * invY
+        let fy1 = (b.maxY - y0) * invY
         if fx1 < 0 || fy1 < 0 || fx0 >= Double(nx) || fy0 >= Double(ny) { return nil }
         return (clampCell(fx0, nx), clampCell(fx1, nx), clampCell(fy0, ny), clampCell(fy1, ny))
     }
@@ -83,8 +89,10 @@ struct IndexItem {
 /// are capped near four per entry, so memory stays proportional to the fences whatever their spread.
 /// Cost: two linear passes per level after one sample sort, O(n).
 enum GridBuilder {
-    static func build(items: [IndexItem], circles: CircleStore, unit: (x: [Double], y: [Double], z: [Double], limit: [Double]),
-                      cellScale: Double) -> [GridLevel] {
+    static func build(
+        items: [IndexItem], circles: CircleStore, unit: (x: [Double], y: [Double], z: [Double], limit: [Double]),
+        cellScale: Double
+    ) -> [GridLevel] {
         guard !items.isEmpty else { return [] }
         // aspect: longitude degrees per latitude degree of equal length, at the mean latitude
         var latSum = 0.0
@@ -99,7 +107,10 @@ enum GridBuilder {
         let aspect = min(max(1 / cos(meanLat * Geodesy.degree), 1), 8)
         func size(_ b: BoundingBox) -> Double { max((b.maxX - b.minX) / aspect, b.maxY - b.minY) }
         k = 0
-        while k < items.count { sample.append(size(items[k].box)); k += step }
+        while k < items.count {
+            sample.append(size(items[k].box))
+            k += step
+        }
         sample.sort()
         var s0 = sample[sample.count / 2] * cellScale
         if !(s0 > 1e-7) { s0 = 1e-5 }
@@ -113,34 +124,49 @@ enum GridBuilder {
         }
         var levels: [GridLevel] = []
         for l in 0..<64 where perLevel[l] > 0 {
-            levels.append(buildLevel(l, items: items, levelOf: levelOf, n: perLevel[l], s0: s0, aspect: aspect,
-                                     unit: unit, circleFence: circles.fence))
+            levels.append(
+                buildLevel(
+                    l, items: items, levelOf: levelOf, n: perLevel[l], s0: s0, aspect: aspect,
+                    unit: unit, circleFence: circles.fence))
         }
         return levels
     }
 
-    static func buildLevel(_ l: Int, items: [IndexItem], levelOf: [UInt8], n: Int, s0: Double, aspect: Double,
-                           unit: (x: [Double], y: [Double], z: [Double], limit: [Double]), circleFence: [Int32]) -> GridLevel {
-        var lx = Double.infinity, ly = Double.infinity, hx = -Double.infinity, hy = -Double.infinity
+    static func buildLevel(
+        _ l: Int, items: [IndexItem], levelOf: [UInt8], n: Int, s0: Double, aspect: Double,
+        unit: (x: [Double], y: [Double], z: [Double], limit: [Double]), circleFence: [Int32]
+    ) -> GridLevel {
+        var lx = Double.infinity
+        var ly = Double.infinity
+        var hx = -Double.infinity
+        var hy = -Double.infinity
         for (i, item) in items.enumerated() where levelOf[i] == l {
-            lx = min(lx, item.box.minX); ly = min(ly, item.box.minY)
-            hx = max(hx, item.box.maxX); hy = max(hy, item.box.maxY)
+            lx = min(lx, item.box.minX)
+            ly = min(ly, item.box.minY)
+            hx = max(hx, item.box.maxX)
+            hy = max(hy, item.box.maxY)
         }
-        var sy = s0 * pow(2, Double(l)), sx = sy * aspect
-        var nx = 1, ny = 1
+        var sy = s0 * pow(2, Double(l))
+        var sx = sy * aspect
+        var nx = 1
+        var ny = 1
         while true {
             nx = Int(min((hx - lx) / sx, 1e9)) + 1
             ny = Int(min((hy - ly) / sy, 1e9)) + 1
             if nx * ny <= 4 * n + 64 { break }
-            sx *= 1.4142135623730951; sy *= 1.4142135623730951
+            sx *= 1.4142135623730951
+            sy *= 1.4142135623730951
         }
         let cells = nx * ny
-        let invX = 1 / sx, invY = 1 / sy
+        let invX = 1 / sx
+        let invY = 1 / sy
         var ccount = [Int32](repeating: 0, count: cells + 1)
         var pcount = [Int32](repeating: 0, count: cells + 1)
         @inline(__always) func range(_ b: BoundingBox) -> (Int, Int, Int, Int) {
-            (clampCell((b.minX - lx) * invX, nx), clampCell((b.maxX - lx) * invX, nx),
-             clampCell((b.minY - ly) * invY, ny), clampCell((b.maxY - ly) * invY, ny))
+            (
+                clampCell((b.minX - lx) * invX, nx), clampCell((b.maxX - lx) * invX, nx),
+                clampCell((b.minY - ly) * invY, ny), clampCell((b.maxY - ly) * invY, ny)
+            )
         }
         for (i, item) in items.enumerated() where levelOf[i] == l {
             let (a, b, c, d) = range(item.box)
@@ -153,30 +179,41 @@ enum GridBuilder {
         // prefix sums (circle runs padded to whole blocks of four)
         // filled in place: no second copy of the big arrays while building
         let starts = FrozenArray<Int32>(repeating: 0, count: 2 * (cells + 1))
-        var ct = 0, pt = 0
+        var ct = 0
+        var pt = 0
         for c in 0..<cells {
-            starts[2 * c] = Int32(ct); starts[2 * c + 1] = Int32(pt)
+            starts[2 * c] = Int32(ct)
+            starts[2 * c + 1] = Int32(pt)
             ct += (Int(ccount[c]) + 3) & ~3
             pt += Int(pcount[c])
         }
-        starts[2 * cells] = Int32(ct); starts[2 * cells + 1] = Int32(pt)
+        starts[2 * cells] = Int32(ct)
+        starts[2 * cells + 1] = Int32(pt)
         let cblocks = FrozenArray<SIMD4<Double>>(repeating: .zero, count: ct)
         for b in stride(from: 3, to: ct, by: 4) { cblocks[b] = SIMD4(repeating: -1) }
         let cfence = FrozenArray<Int32>(repeating: -1, count: ct)
         let pbox = FrozenArray<SIMD4<Double>>(repeating: .zero, count: pt)
         let poly = FrozenArray<Int32>(repeating: 0, count: pt)
-        var cfill = [Int32](repeating: 0, count: cells), pfill = cfill
-        for c in 0..<cells { cfill[c] = starts[2 * c]; pfill[c] = starts[2 * c + 1] }
+        var cfill = [Int32](repeating: 0, count: cells)
+        var pfill = cfill
+        for c in 0..<cells {
+            cfill[c] = starts[2 * c]
+            pfill[c] = starts[2 * c + 1]
+        }
         for (i, item) in items.enumerated() where levelOf[i] == l {
             let (a, b, c, d) = range(item.box)
             for row in c...d {
                 for col in a...b {
                     let cell = row * nx + col
                     if item.shape >= 0 {
-                        let s = Int(item.shape), o = Int(cfill[cell])
-                        let blk = o & ~3, lane = o & 3
-                        cblocks.base[blk][lane] = unit.x[s]; cblocks.base[blk + 1][lane] = unit.y[s]
-                        cblocks.base[blk + 2][lane] = unit.z[s]; cblocks.base[blk + 3][lane] = unit.limit[s]
+                        let s = Int(item.shape)
+                        let o = Int(cfill[cell])
+                        let blk = o & ~3
+                        let lane = o & 3
+                        cblocks.base[blk][lane] = unit.x[s]
+                        cblocks.base[blk + 1][lane] = unit.y[s]
+                        cblocks.base[blk + 2][lane] = unit.z[s]
+                        cblocks.base[blk + 3][lane] = unit.limit[s]
                         cfence[o] = circleFence[s]
                         cfill[cell] += 1
                     } else {
@@ -188,7 +225,8 @@ enum GridBuilder {
                 }
             }
         }
-        return GridLevel(x0: lx, y0: ly, sx: sx, sy: sy, nx: nx, ny: ny, starts: starts, cblocks: cblocks,
-                         cfence: cfence, pbox: pbox, poly: poly)
+        return GridLevel(
+            x0: lx, y0: ly, sx: sx, sy: sy, nx: nx, ny: ny, starts: starts, cblocks: cblocks,
+            cfence: cfence, pbox: pbox, poly: poly)
     }
 }

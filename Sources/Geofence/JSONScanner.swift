@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A JSON syntax error at a byte offset.
@@ -72,8 +72,14 @@ struct JSONScanner {
     @inline(__always)
     mutating func next(close: UInt8) throws(JSONSyntaxError) -> Bool {
         let c = peek()
-        if c == 0x2C { pos += 1; return true }
-        if c == close { pos += 1; return false }
+        if c == 0x2C {
+            pos += 1
+            return true
+        }
+        if c == close {
+            pos += 1
+            return false
+        }
         throw fail("expected ',' or '\(Character(Unicode.Scalar(close)))'\(describeHere())")
     }
 
@@ -85,7 +91,10 @@ struct JSONScanner {
         var escaped = false
         while pos < end {
             let c = base[pos]
-            if c == 0x22 { pos += 1; return (start, pos - 1, escaped) }
+            if c == 0x22 {
+                pos += 1
+                return (start, pos - 1, escaped)
+            }
             if c == 0x5C {
                 escaped = true
                 pos += 2
@@ -131,7 +140,11 @@ struct JSONScanner {
         }
         while i < raw.count {
             let c = raw[i]
-            if c != 0x5C { out.append(c); i += 1; continue }
+            if c != 0x5C {
+                out.append(c)
+                i += 1
+                continue
+            }
             guard i + 1 < raw.count else { throw fail("bad escape", at: s.start + i) }
             let e = raw[i + 1]
             i += 2
@@ -175,7 +188,10 @@ struct JSONScanner {
         skipWhitespace()
         let start = pos
         var negative = false
-        if pos < end && base[pos] == 0x2D { negative = true; pos += 1 }
+        if pos < end && base[pos] == 0x2D {
+            negative = true
+            pos += 1
+        }
         var mantissa: UInt64 = 0
         var digits = 0
         var exponent = 0
@@ -209,7 +225,10 @@ struct JSONScanner {
         if pos < end && (base[pos] == 0x65 || base[pos] == 0x45) {
             pos += 1
             var expNegative = false
-            if pos < end && (base[pos] == 0x2B || base[pos] == 0x2D) { expNegative = base[pos] == 0x2D; pos += 1 }
+            if pos < end && (base[pos] == 0x2B || base[pos] == 0x2D) {
+                expNegative = base[pos] == 0x2D
+                pos += 1
+            }
             let expStart = pos
             var e = 0
             while pos < end, base[pos] &- 0x30 < 10 {
@@ -278,7 +297,8 @@ struct JSONScanner {
 
     /// Line and column (1-based) of a byte offset, for messages.
     func lineColumn(_ offset: Int) -> (Int, Int) {
-        var line = 1, lineStart = 0
+        var line = 1
+        var lineStart = 0
         for i in 0..<min(offset, end) where base[i] == 0x0A {
             line += 1
             lineStart = i + 1

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A bad line in a points file: what and where (exit status 2 in the CLI).
@@ -36,7 +36,8 @@ public enum PointsFile {
             line += 1
             let lineStart = pos
             var p = skipBlanks(base, pos, end)
-            if p == end || base[p] == 0x0A || base[p] == 0x23 || (base[p] == 0x0D && p + 1 < end && base[p + 1] == 0x0A) {
+            if p == end || base[p] == 0x0A || base[p] == 0x23 || (base[p] == 0x0D && p + 1 < end && base[p + 1] == 0x0A)
+            {
                 // blank or comment line
                 if let nl = findNewline(base, p, end) { pos = nl + 1 } else { pos = end }
                 continue
@@ -72,9 +73,12 @@ public enum PointsFile {
         return UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - base
     }
 
-    static func bad(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ line: Int, _ name: String) -> PointsFileError {
+    static func bad(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ line: Int, _ name: String)
+        -> PointsFileError
+    {
         let stop = findNewline(base, start, end) ?? end
-        var text = String(decoding: UnsafeBufferPointer(start: base + start, count: min(stop - start, 60)), as: UTF8.self)
+        var text = String(
+            decoding: UnsafeBufferPointer(start: base + start, count: min(stop - start, 60)), as: UTF8.self)
         text.removeAll { $0 == "\r" }
         return PointsFileError(message: "\(name): line \(line): want 'lat,lon', found '\(text)'")
     }

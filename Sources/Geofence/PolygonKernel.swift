@@ -9,15 +9,21 @@ enum PolygonKernel {
     @inline(__always)
     static func contains(x: Double, y: Double, blocks: UnsafePointer<SIMD4<Double>>, from s: Int, to e: Int) -> Bool {
         var crossings = SIMD4<Int64>(repeating: 0)
-        let px = SIMD4<Double>(repeating: x), py = SIMD4<Double>(repeating: y)
-        let one = SIMD4<Int64>(repeating: 1), zero = SIMD4<Int64>(repeating: 0)
+        let px = SIMD4<Double>(repeating: x)
+        let py = SIMD4<Double>(repeating: y)
+        let one = SIMD4<Int64>(repeating: 1)
+        let zero = SIMD4<Int64>(repeating: 0)
         var i = s
         while i < e {
-            let ax = blocks[i], ay = blocks[i + 1], bx = blocks[i + 2], by = blocks[i + 3]
+            let ax = blocks[i]
+            let ay = blocks[i + 1]
+            let bx = blocks[i + 2]
+            let by = blocks[i + 3]
             let orient = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
             let onLine = orient .== 0
             if any(onLine) {
-                let inBox = (px .>= pointwiseMin(ax, bx)) .& (px .<= pointwiseMax(ax, bx))
+                let inBox =
+                    (px .>= pointwiseMin(ax, bx)) .& (px .<= pointwiseMax(ax, bx))
                     .& (py .>= pointwiseMin(ay, by)) .& (py .<= pointwiseMax(ay, by))
                 if any(onLine .& inBox) { return true }
             }
@@ -34,7 +40,8 @@ enum PolygonKernel {
         var odd = false
         for ring in rings {
             for k in 0..<(ring.count - 1) {
-                let (ax, ay) = ring[k], (bx, by) = ring[k + 1]
+                let (ax, ay) = ring[k]
+                let (bx, by) = ring[k + 1]
                 let orient = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
                 if orient == 0 && x >= min(ax, bx) && x <= max(ax, bx) && y >= min(ay, by) && y <= max(ay, by) {
                     return true

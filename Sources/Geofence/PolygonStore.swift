@@ -21,19 +21,30 @@ struct PolygonStore {
     var count: Int { fence.count }
 
     /// Adds one polygon fence; `ringEnds` are the end positions of its closed rings (all parts).
-    mutating func add(fence f: Int32, coordinates c: UnsafeBufferPointer<Double>, ringEnds: ArraySlice<Int>,
-                      edgesPerBand requested: Int? = nil) {
-        var lx = Double.infinity, ly = Double.infinity, hx = -Double.infinity, hy = -Double.infinity
-        var edges = 0, start = 0
+    mutating func add(
+        fence f: Int32, coordinates c: UnsafeBufferPointer<Double>, ringEnds: ArraySlice<Int>,
+        edgesPerBand requested: Int? = nil
+    ) {
+        var lx = Double.infinity
+        var ly = Double.infinity
+        var hx = -Double.infinity
+        var hy = -Double.infinity
+        var edges = 0
+        var start = 0
         for end in ringEnds {
             for k in start..<end {
-                lx = min(lx, c[2 * k]); hx = max(hx, c[2 * k])
-                ly = min(ly, c[2 * k + 1]); hy = max(hy, c[2 * k + 1])
+                lx = min(lx, c[2 * k])
+                hx = max(hx, c[2 * k])
+                ly = min(ly, c[2 * k + 1])
+                hy = max(hy, c[2 * k + 1])
             }
             edges += end - start - 1
             start = end
         }
-        minX.append(lx); minY.append(ly); maxX.append(hx); maxY.append(hy)
+        minX.append(lx)
+        minY.append(ly)
+        maxX.append(hx)
+        maxY.append(hy)
         fence.append(f)
         // about 4 edges per band; 8 for big polygons, where the padding of each band to whole
         // blocks of four would otherwise cost a third more memory
@@ -49,7 +60,8 @@ struct PolygonStore {
             start = 0
             for end in ringEnds {
                 for k in start..<(end - 1) {
-                    let a = c[2 * k + 1], b = c[2 * k + 3]
+                    let a = c[2 * k + 1]
+                    let b = c[2 * k + 3]
                     entries += bandIndex(max(a, b), ly, inv, bands) - bandIndex(min(a, b), ly, inv, bands) + 1
                 }
                 start = end
@@ -62,7 +74,8 @@ struct PolygonStore {
         start = 0
         for end in ringEnds {
             for k in start..<(end - 1) {
-                let a = c[2 * k + 1], b = c[2 * k + 3]
+                let a = c[2 * k + 1]
+                let b = c[2 * k + 3]
                 for i in bandIndex(min(a, b), ly, inv, bands)...bandIndex(max(a, b), ly, inv, bands) { counts[i] += 1 }
             }
             start = end
@@ -78,16 +91,27 @@ struct PolygonStore {
         let padding = SIMD4<Double>(repeating: .infinity)
         // every entry starts as padding (latitude +∞), real edges overwrite theirs below
         for _ in 0..<(total / 4) {
-            blocks.append(.zero); blocks.append(padding); blocks.append(.zero); blocks.append(padding)
+            blocks.append(.zero)
+            blocks.append(padding)
+            blocks.append(.zero)
+            blocks.append(padding)
         }
         let block = blocks.base!
         start = 0
         for end in ringEnds {
             for k in start..<(end - 1) {
-                let ax = c[2 * k], ay = c[2 * k + 1], bx = c[2 * k + 2], by = c[2 * k + 3]
+                let ax = c[2 * k]
+                let ay = c[2 * k + 1]
+                let bx = c[2 * k + 2]
+                let by = c[2 * k + 3]
                 for i in bandIndex(min(ay, by), ly, inv, bands)...bandIndex(max(ay, by), ly, inv, bands) {
-                    let e = offsets[i], b = e & ~3, lane = e & 3
-                    block[b][lane] = ax; block[b + 1][lane] = ay; block[b + 2][lane] = bx; block[b + 3][lane] = by
+                    let e = offsets[i]
+                    let b = e & ~3
+                    let lane = e & 3
+                    block[b][lane] = ax
+                    block[b + 1][lane] = ay
+                    block[b + 2][lane] = bx
+                    block[b + 3][lane] = by
                     offsets[i] = e + 1
                 }
             }
@@ -125,9 +149,13 @@ final class FrozenPolygons: @unchecked Sendable {
     var count: Int { fence.count }
 
     init(_ s: PolygonStore) {
-        minX = FrozenArray(s.minX); minY = FrozenArray(s.minY); maxX = FrozenArray(s.maxX); maxY = FrozenArray(s.maxY)
+        minX = FrozenArray(s.minX)
+        minY = FrozenArray(s.minY)
+        maxX = FrozenArray(s.maxX)
+        maxY = FrozenArray(s.maxY)
         headers = FrozenArray(s.headers)
-        bandStart = FrozenArray(s.bandStart); fence = FrozenArray(s.fence)
+        bandStart = FrozenArray(s.bandStart)
+        fence = FrozenArray(s.fence)
         let (base, count) = s.blocks.take()
         blocks = FrozenArray(adopting: base, count: count)
     }
@@ -159,7 +187,8 @@ final class FrozenPolygons: @unchecked Sendable {
     /// Calls `body(x1, y1, x2, y2)` for the real (not padding) edge entries in `from ..< to`.
     func forEachEdge(from s: Int, to e: Int, _ body: (Double, Double, Double, Double) -> Void) {
         for k in s..<e {
-            let b = k & ~3, lane = k & 3
+            let b = k & ~3
+            let lane = k & 3
             let ay = blocks[b + 1][lane]
             if ay == .infinity { continue }
             body(blocks[b][lane], ay, blocks[b + 2][lane], blocks[b + 3][lane])

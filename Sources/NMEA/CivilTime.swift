@@ -28,7 +28,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public init?(iso text: String) {
         let parts = text.split(separator: "-")
         guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              Self.supportedYears.contains(year), (1...12).contains(month), (1...31).contains(day)
+            Self.supportedYears.contains(year), (1...12).contains(month), (1...31).contains(day)
         else { return nil }
         self.init(year: year, month: month, day: day)
     }
@@ -76,7 +76,8 @@ public struct UTCTime: Hashable, Comparable, Sendable, BitwiseCopyable, CustomSt
     public init(millisecondsSinceEpoch: Int64) { self.millisecondsSinceEpoch = millisecondsSinceEpoch }
 
     public init(date: CivilDate, timeOfDay: TimeOfDay) {
-        millisecondsSinceEpoch = Int64(date.daysSinceEpoch) * Int64(TimeOfDay.millisecondsPerDay)
+        millisecondsSinceEpoch =
+            Int64(date.daysSinceEpoch) * Int64(TimeOfDay.millisecondsPerDay)
             + Int64(timeOfDay.milliseconds)
     }
 

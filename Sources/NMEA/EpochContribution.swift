@@ -43,7 +43,8 @@ extension RMC: EpochContribution {
         if let day, let month, let twoDigitYear {
             // Two-digit years: 80-99 read as 1980-1999 (GPS began in 1980), the rest as 20xx; the
             // rollover pivot then decides (docs/nmea.md).
-            let reported = CivilDate(year: twoDigitYear >= 80 ? 1900 + twoDigitYear : 2000 + twoDigitYear, month: month, day: day)
+            let reported = CivilDate(
+                year: twoDigitYear >= 80 ? 1900 + twoDigitYear : 2000 + twoDigitYear, month: month, day: day)
             if reported.isValid { epoch.date = rollover.resolve(reported) }
         }
     }

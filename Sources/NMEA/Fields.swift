@@ -156,7 +156,7 @@ enum Scan {
         _ field: UnsafeBufferPointer<UInt8>, hemisphere: UInt8?, positive: UInt8, negative: UInt8, limit: Double
     ) -> Double? {
         guard let hemisphere, hemisphere == positive || hemisphere == negative,
-              var (mantissa, fractionDigits, sign) = decimalParts(field), !sign
+            var (mantissa, fractionDigits, sign) = decimalParts(field), !sign
         else { return nil }
         // Twelve decimals of a minute are nanometres; beyond that `100 * scale` would overflow.
         while fractionDigits > 12 {
@@ -179,9 +179,9 @@ enum Scan {
 
     static func timeOfDay(_ field: UnsafeBufferPointer<UInt8>) -> TimeOfDay? {
         guard field.count >= 6,
-              let hours = twoDigits(field, 0), hours < 24,
-              let minutes = twoDigits(field, 2), minutes < 60,
-              let seconds = twoDigits(field, 4), seconds <= 60
+            let hours = twoDigits(field, 0), hours < 24,
+            let minutes = twoDigits(field, 2), minutes < 60,
+            let seconds = twoDigits(field, 4), seconds <= 60
         else { return nil }
         var milliseconds = 0
         if field.count > 6 {
@@ -204,9 +204,9 @@ enum Scan {
 
     static func ddmmyy(_ field: UnsafeBufferPointer<UInt8>) -> (day: Int, month: Int, twoDigitYear: Int)? {
         guard field.count == 6,
-              let day = twoDigits(field, 0), (1...31).contains(day),
-              let month = twoDigits(field, 2), (1...12).contains(month),
-              let year = twoDigits(field, 4)
+            let day = twoDigits(field, 0), (1...31).contains(day),
+            let month = twoDigits(field, 2), (1...12).contains(month),
+            let year = twoDigits(field, 4)
         else { return nil }
         return (day, month, year)
     }

@@ -149,7 +149,7 @@ public struct FixAssembler: Sendable {
 
     private mutating func makeFix() -> Fix? {
         guard let timeOfDay = epoch.timeOfDay, let latitude = epoch.latitude, let longitude = epoch.longitude,
-              !(latitude == 0 && longitude == 0)
+            !(latitude == 0 && longitude == 0)
         else { return nil }
         // An altitude in the epoch means a 3D solution, whatever a GSA said earlier (receivers
         // send GSA after the cycle or stale); otherwise the GSA fix type decides, else 2D.

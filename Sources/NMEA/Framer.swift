@@ -200,7 +200,6 @@ public struct FramerCounters: Equatable, Sendable {
     public init() {}
 }
 
-
 enum ASCII {
     static let dollar: UInt8 = 0x24
     static let bang: UInt8 = 0x21

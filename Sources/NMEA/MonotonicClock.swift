@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Monotonic time in seconds: for deadlines, timeouts and pacing, never affected by changes of the

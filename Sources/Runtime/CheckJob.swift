@@ -1,11 +1,12 @@
 import Alerts
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
-import JSONOutput
 import Geofence
+import JSONOutput
 import NMEA
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `gpsfence check` (SPEC §9): the fences containing one point (with the nearest fences and their
 /// distances), or, for a file of `lat,lon` lines, one JSON array of fence ids per point in the
@@ -238,11 +239,13 @@ func formatMetres(_ v: Double) -> String {
 func memoryStatus() -> String {
     guard let f = fopen("/proc/self/status", "r") else { return "unknown" }
     defer { fclose(f) }
-    var rss = "?", peak = "?"
+    var rss = "?"
+    var peak = "?"
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, 256, f) != nil {
         let text = String(cString: line)
-        let value = text.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? "?"
+        let value =
+            text.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? "?"
         if text.hasPrefix("VmRSS:") { rss = value }
         if text.hasPrefix("VmHWM:") { peak = value }
     }

@@ -1,9 +1,10 @@
-import NMEA
 import Alerts
-import SystemPackage
 import Dispatch
+import NMEA
+import SystemPackage
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `gpsfence decode`: captures in, one JSON line per fix (or per sentence) out.
@@ -44,21 +45,26 @@ public struct DecodeJob {
             let printer = FixPrinter(output: output)
             var batch: [Fix] = []
             batch.reserveCapacity(FixPrinter.batchSize)
-            let emitFix: (Fix) -> Void = perSentence ? { _ in } : { fix in
-                batch.append(fix)
-                if batch.count == FixPrinter.batchSize {
-                    printer.print(batch)
-                    batch.removeAll(keepingCapacity: true)
+            let emitFix: (Fix) -> Void =
+                perSentence
+                ? { _ in }
+                : { fix in
+                    batch.append(fix)
+                    if batch.count == FixPrinter.batchSize {
+                        printer.print(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
                 }
-            }
             do {
                 try Self.readMapped(descriptor) { chunk in
                     if perSentence {
-                        decoder.push(chunk, onSentence: { raw, sentence in
-                            sentence.writeJSON(raw: raw, to: json)
-                            json.endLine()
-                            if json.count >= 64 * 1024 { drain() }
-                        }, onFix: emitFix)
+                        decoder.push(
+                            chunk,
+                            onSentence: { raw, sentence in
+                                sentence.writeJSON(raw: raw, to: json)
+                                json.endLine()
+                                if json.count >= 64 * 1024 { drain() }
+                            }, onFix: emitFix)
                     } else {
                         decoder.push(chunk, onFix: emitFix)
                     }
@@ -74,8 +80,9 @@ public struct DecodeJob {
             printer.print(batch)
             printer.finish()
             summaries.append(
-                Summary(input: input.displayName, framer: decoder.framer.counters, counts: decoder.counts,
-                        fixes: decoder.fixes))
+                Summary(
+                    input: input.displayName, framer: decoder.framer.counters, counts: decoder.counts,
+                    fixes: decoder.fixes))
         }
         drain()
         output.flush()

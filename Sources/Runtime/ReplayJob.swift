@@ -40,7 +40,8 @@ public struct ReplayJob {
         let fences = try FenceFile.load(fencesPath)
         var temporary: String?
         if statePath == nil, needsOutbox {
-            temporary = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-replay-\(getpid()).sqlite").path
+            temporary =
+                FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-replay-\(getpid()).sqlite").path
         }
         defer {
             if let temporary { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
@@ -50,13 +51,15 @@ public struct ReplayJob {
         let reports = ProblemReports()
         let sinks = try makeSinks(
             SinkContext(
-                report: reports.report, outbox: store, inputEnds: true, drainTimeout: drainTimeout, statePath: statePath))
+                report: reports.report, outbox: store, inputEnds: true, drainTimeout: drainTimeout, statePath: statePath
+            ))
         var configuration = EngineLoop.Configuration()
         configuration.settings = settings
         configuration.ringCapacity = ringCapacity
         configuration.fencesPath = fencesPath
         configuration.keepDays = keepDays
-        let loop = try EngineLoop(configuration: configuration, fences: fences, store: store, sinks: sinks, reports: reports)
+        let loop = try EngineLoop(
+            configuration: configuration, fences: fences, store: store, sinks: sinks, reports: reports)
         let summary = try loop.run(source)
         if let failure = source.failure { throw failure }
         if let store { try reportUndelivered(sinks.compactMap(\.outboxTarget), store: store, kept: statePath) }
@@ -71,10 +74,14 @@ public struct ReplayJob {
             guard pending > 0 else { continue }
             if let statePath {
                 OutputWriter.standardError.write(
-                    line: "gpsfence: \(target): \(pending) events remain queued in \(statePath); the next run or replay with this --state delivers them")
+                    line:
+                        "gpsfence: \(target): \(pending) events remain queued in \(statePath); the next run or replay with this --state delivers them"
+                )
             } else {
                 throw RuntimeFailure(
-                    message: "\(target): \(pending) events were not delivered within \(drainTimeout) s (give --state FILE to keep them queued)")
+                    message:
+                        "\(target): \(pending) events were not delivered within \(drainTimeout) s (give --state FILE to keep them queued)"
+                )
             }
         }
     }

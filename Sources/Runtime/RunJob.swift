@@ -51,7 +51,8 @@ public final class RunJob {
         let fences = try FenceFile.load(options.fencesPath)
         let store = try StateStore.open(options.statePath)
         let reports = ProblemReports()
-        let sinks = try makeSinks(SinkContext(report: reports.report, outbox: store, inputEnds: false, statePath: options.statePath))
+        let sinks = try makeSinks(
+            SinkContext(report: reports.report, outbox: store, inputEnds: false, statePath: options.statePath))
         let source = try makeSource()
 
         var loopConfiguration = EngineLoop.Configuration()
@@ -62,7 +63,8 @@ public final class RunJob {
         loopConfiguration.keepDays = options.keepDays
         loopConfiguration.stopsOnSignals = true
         StopSignals.install()
-        let loop = try EngineLoop(configuration: loopConfiguration, fences: fences, store: store, sinks: sinks, reports: reports)
+        let loop = try EngineLoop(
+            configuration: loopConfiguration, fences: fences, store: store, sinks: sinks, reports: reports)
         _ = try loop.run(source)
     }
 }

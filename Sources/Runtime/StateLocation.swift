@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Serial
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where gpsfence keeps what it learns between runs, decided here once and passed down (SPEC §8):
 /// `$XDG_STATE_HOME/gpsfence`, else `~/.local/state/gpsfence`. The state file of `run` and

@@ -43,7 +43,8 @@ public struct StatusReport: Sendable {
     /// Reads the status from the state file at `path`. A missing or unreadable file is bad input.
     public static func read(statePath path: String, now: Int64, nearest: Int = 5) throws -> StatusReport {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw InputError(message: "no state file at '\(path)': it is written by 'gpsfence run' (or 'replay --state')")
+            throw InputError(
+                message: "no state file at '\(path)': it is written by 'gpsfence run' (or 'replay --state')")
         }
         let store: StateStore
         do { store = try StateStore(path: path) } catch { throw InputError(message: error.description) }
@@ -52,9 +53,12 @@ public struct StatusReport: Sendable {
         let today = now / 86_400_000
         let date = UTCTime(millisecondsSinceEpoch: now).date
         let visits = try store.visitReport(year: date.year, month: date.month)
-        let targets = try store.outboxTargets().map { Target(name: redacted($0), counters: try store.counters(target: $0)) }
+        let targets = try store.outboxTargets().map {
+            Target(name: redacted($0), counters: try store.counters(target: $0))
+        }
         var report = StatusReport(
-            statePath: path, receiver: receiver, running: running, now: now, odometerToday: try store.odometer(day: today),
+            statePath: path, receiver: receiver, running: running, now: now,
+            odometerToday: try store.odometer(day: today),
             cards: [], targets: targets)
         let states = try store.fenceStates()
         guard let fencesPath = receiver.fencesPath, !fencesPath.isEmpty else {
@@ -70,7 +74,12 @@ public struct StatusReport: Sendable {
         var index: [FenceID: Int] = [:]
         for fence in 0..<fences.count { index[fences.ids[fence]] = fence }
         var since: [Int: Int64] = [:]
-        for state in states { if let fence = index[state.fenceID] { since[fence] = state.enterTime; order.append(fence) } }
+        for state in states {
+            if let fence = index[state.fenceID] {
+                since[fence] = state.enterTime
+                order.append(fence)
+            }
+        }
         var distances: [Int: Double] = [:]
         if let lat = receiver.lastLat, let lon = receiver.lastLon {
             for (fence, distance) in fences.nearestFences(lat: lat, lon: lon, count: nearest) {
@@ -99,7 +108,7 @@ public struct StatusReport: Sendable {
     /// A target as shown: a password in its URL is hidden.
     static func redacted(_ target: String) -> String {
         guard let scheme = target.range(of: "://"), let at = target[scheme.upperBound...].firstIndex(of: "@"),
-              let colon = target[scheme.upperBound..<at].firstIndex(of: ":")
+            let colon = target[scheme.upperBound..<at].firstIndex(of: ":")
         else { return target }
         return String(target[..<target.index(after: colon)]) + "***" + String(target[at...])
     }
@@ -117,7 +126,9 @@ public enum StatusView {
         line.add("monitoring_since", time(status.receiver.monitoringSince))
         line.add("updated_at", time(status.receiver.updatedAt))
         line.add("stopped_at", time(status.receiver.stoppedAt))
-        if let fixTime = status.receiver.lastFixTime, let lat = status.receiver.lastLat, let lon = status.receiver.lastLon {
+        if let fixTime = status.receiver.lastFixTime, let lat = status.receiver.lastLat,
+            let lon = status.receiver.lastLon
+        {
             var fix = JSONLine()
             fix.add("time", time(fixTime))
             fix.add("lat", lat)
@@ -157,11 +168,14 @@ public enum StatusView {
         func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         let receiver = status.receiver
         var lines: [String] = []
-        let state = status.running
+        let state =
+            status.running
             ? paint("32", "● monitoring")
-            : paint("33", "○ stopped") + (receiver.stoppedAt.map { " at \(time($0) ?? "")" } ?? " (no recent sign of a run)")
+            : paint("33", "○ stopped")
+                + (receiver.stoppedAt.map { " at \(time($0) ?? "")" } ?? " (no recent sign of a run)")
         lines.append("gpsfence \(state)   \(status.statePath)")
-        lines.append("  device         \(receiver.device.map { $0 + (receiver.detail.map { " " + $0 } ?? "") } ?? "none seen")")
+        lines.append(
+            "  device         \(receiver.device.map { $0 + (receiver.detail.map { " " + $0 } ?? "") } ?? "none seen")")
         lines.append("  since          \(time(receiver.monitoringSince) ?? "never started")")
         if let fixTime = receiver.lastFixTime, let lat = receiver.lastLat, let lon = receiver.lastLon {
             let accuracy = receiver.lastAccuracy.map { String(format: " ±%.1f m", $0) } ?? ""
@@ -172,23 +186,30 @@ public enum StatusView {
         } else {
             lines.append("  last fix       none yet")
         }
-        lines.append("  odometer today \(status.odometerToday >= 1000 ? String(format: "%.2f km", status.odometerToday / 1000) : "\(Int(status.odometerToday.rounded())) m")")
+        lines.append(
+            "  odometer today \(status.odometerToday >= 1000 ? String(format: "%.2f km", status.odometerToday / 1000) : "\(Int(status.odometerToday.rounded())) m")"
+        )
         lines.append("")
         if let problem = status.fenceProblem { lines.append("  fences: \(problem)") }
         for card in status.cards {
             let title = "\(card.name ?? card.id) [\(card.id)]"
-            let where_ = card.inside
+            let place =
+                card.inside
                 ? paint("1;32", "INSIDE") + (card.since.map { " since \(time($0)!)" } ?? "")
                 : "outside"
-            let distance = card.distance.map {
-                $0 <= 0 ? distanceText(-$0) + " inside the edge" : distanceText($0) + " away"
-            } ?? "distance unknown"
+            let distance =
+                card.distance.map {
+                    $0 <= 0 ? distanceText(-$0) + " inside the edge" : distanceText($0) + " away"
+                } ?? "distance unknown"
             let visits = "\(card.visitsThisMonth) visit\(card.visitsThisMonth == 1 ? "" : "s") this month"
             let width = max(title.count, 44)
             lines.append("  ┌" + String(repeating: "─", count: width + 2) + "┐")
             lines.append("  │ " + title.padding(toLength: width, withPad: " ", startingAt: 0) + " │")
-            for row in [where_, distance, visits] {
-                let visible = color ? row.replacingOccurrences(of: "\u{1B}[1;32m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "") : row
+            for row in [place, distance, visits] {
+                let visible =
+                    color
+                    ? row.replacingOccurrences(of: "\u{1B}[1;32m", with: "").replacingOccurrences(
+                        of: "\u{1B}[0m", with: "") : row
                 lines.append("  │ " + row + String(repeating: " ", count: max(0, width - visible.count)) + " │")
             }
             lines.append("  └" + String(repeating: "─", count: width + 2) + "┘")
@@ -198,8 +219,9 @@ public enum StatusView {
             lines.append("  deliveries")
             for target in status.targets {
                 let c = target.counters
-                lines.append("    \(target.name): \(c.delivered) delivered, \(c.pending) waiting, \(c.failedAttempts) failed attempts"
-                    + (c.lastError.map { "; last error: \($0)" } ?? ""))
+                lines.append(
+                    "    \(target.name): \(c.delivered) delivered, \(c.pending) waiting, \(c.failedAttempts) failed attempts"
+                        + (c.lastError.map { "; last error: \($0)" } ?? ""))
             }
         }
         return lines.joined(separator: "\n")

@@ -14,7 +14,9 @@ public struct VisitsJob {
     public func report() throws -> VisitReport {
         guard access(statePath, F_OK) == 0 else {
             throw InputError(
-                message: "no state file at '\(statePath)': visits are recorded by 'gpsfence run' or 'gpsfence replay --state'")
+                message:
+                    "no state file at '\(statePath)': visits are recorded by 'gpsfence run' or 'gpsfence replay --state'"
+            )
         }
         let today = currentUTCTime().date
         return try StateStore(path: statePath).visitReport(year: year ?? today.year, month: month ?? today.month)

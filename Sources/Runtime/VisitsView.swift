@@ -1,6 +1,6 @@
 import Foundation
-import NMEA
 import Geofence
+import NMEA
 import Store
 
 /// Text and JSON for `gpsfence visits`: per fence the month's visit count, total and mean time and
@@ -42,11 +42,16 @@ public enum VisitsView {
             lines.append("\(fence.name.map(HumanText.printable) ?? id) [\(id)] — \(title)")
             lines.append(
                 "  \(fence.count) visit\(fence.count == 1 ? "" : "s"), total \(duration(fence.totalSeconds)), "
-                    + "mean \(duration(fence.meanSeconds)), \(fence.daysWithVisits) day\(fence.daysWithVisits == 1 ? "" : "s") with visits")
+                    + "mean \(duration(fence.meanSeconds)), \(fence.daysWithVisits) day\(fence.daysWithVisits == 1 ? "" : "s") with visits"
+            )
             lines += calendar(year: report.year, month: report.month, perDay: fence.perDay, color: color)
             lines.append("")
         }
-        if color { lines.append("  \u{1B}[2mday colours: \u{1B}[0m\(shade(0, color: true))none\u{1B}[0m \(shade(1, color: true))1\u{1B}[0m \(shade(2, color: true))2\u{1B}[0m \(shade(3, color: true))3+\u{1B}[0m") }
+        if color {
+            lines.append(
+                "  \u{1B}[2mday colours: \u{1B}[0m\(shade(0, color: true))none\u{1B}[0m \(shade(1, color: true))1\u{1B}[0m \(shade(2, color: true))2\u{1B}[0m \(shade(3, color: true))3+\u{1B}[0m"
+            )
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -67,7 +67,8 @@ public struct Autobaud: Sendable {
             if remaining <= 0 { break }
             switch try port.read(into: buffer, timeout: min(remaining, 0.1)) {
             case .timeout: continue
-            case .hangUp: throw SerialError(operation: "read", path: port.path, errno: .ioError, hint: "the device hung up")
+            case .hangUp:
+                throw SerialError(operation: "read", path: port.path, errno: .ioError, hint: "the device hung up")
             case .data(let count):
                 attempt.bytes += count
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])

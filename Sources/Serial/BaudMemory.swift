@@ -25,8 +25,9 @@ public struct BaudMemory: Sendable {
         let text = lines.map { "\($0.rate.bitsPerSecond)\t\($0.device)\n" }.joined()
         makeDirectories(directory)
         let temporary = file + ".\(getpid()).tmp"
-        guard let descriptor = try? FileDescriptor.open(
-            FilePath(temporary), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite])
+        guard
+            let descriptor = try? FileDescriptor.open(
+                FilePath(temporary), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite])
         else { return }
         _ = try? descriptor.closeAfter { try descriptor.writeAll(Array(text.utf8)) }
         if rename(temporary, file) != 0 { unlink(temporary) }

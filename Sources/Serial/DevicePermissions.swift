@@ -55,11 +55,13 @@ public struct DevicePermissions: Sendable, Equatable {
     public var explanation: String {
         let user = userName ?? "this user"
         guard let groupName, groupMayReadWrite, groupName != "root" else {
-            return "\(path) is mode \(String(mode, radix: 8)), owner uid \(ownerUID), group \(groupName ?? String(groupID)): "
+            return
+                "\(path) is mode \(String(mode, radix: 8)), owner uid \(ownerUID), group \(groupName ?? String(groupID)): "
                 + "no group the user could join may read and write it"
         }
         if userListedInGroup, !processHasGroup {
-            return "\(path) belongs to group '\(groupName)'; \(user) was added to '\(groupName)' but this login session predates it"
+            return
+                "\(path) belongs to group '\(groupName)'; \(user) was added to '\(groupName)' but this login session predates it"
         }
         return "\(path) belongs to group '\(groupName)', which \(user) is not in"
     }
@@ -67,7 +69,8 @@ public struct DevicePermissions: Sendable, Equatable {
     /// What to do about it.
     public var remedy: String {
         guard let groupName, groupMayReadWrite, groupName != "root" else {
-            return "install udev/60-gpsfence.rules (group dialout, mode 0660, uaccess), then unplug and replug the receiver"
+            return
+                "install udev/60-gpsfence.rules (group dialout, mode 0660, uaccess), then unplug and replug the receiver"
         }
         if userListedInGroup, !processHasGroup {
             return "log out and back in (or run 'newgrp \(groupName)')"

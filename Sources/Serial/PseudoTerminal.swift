@@ -78,7 +78,9 @@ public final class PseudoTerminal {
     /// Waits up to `timeout` seconds and reads what the slave side wrote; 0 on timeout or hang-up.
     /// The corresponding C functions are `poll` and `read`.
     public func read(into buffer: UnsafeMutableRawBufferPointer, timeout: Double) -> Int {
-        guard let events = try? poll([(master, .readable)], timeout: timeout), events[0].contains(.readable) else { return 0 }
+        guard let events = try? poll([(master, .readable)], timeout: timeout), events[0].contains(.readable) else {
+            return 0
+        }
         switch retryingInterrupts({ Glibc.read(master.rawValue, buffer.baseAddress, buffer.count) }) {
         case .success(let count): return count
         case .failure: return 0

@@ -116,12 +116,14 @@ public final class Reader: Sendable {
                 if monotonicSeconds() >= pathCheckDue {
                     pathCheckDue = monotonicSeconds() + 1
                     if !port.isStillAtPath {
-                        throw SerialError(operation: "stat", path: port.path, errno: .noSuchFileOrDirectory,
-                                          hint: "the path no longer leads to the open device")
+                        throw SerialError(
+                            operation: "stat", path: port.path, errno: .noSuchFileOrDirectory,
+                            hint: "the path no longer leads to the open device")
                     }
                 }
             case .hangUp:
-                throw SerialError(operation: "read", path: port.path, errno: .ioError, hint: "end of file: the device hung up")
+                throw SerialError(
+                    operation: "read", path: port.path, errno: .ioError, hint: "end of file: the device hung up")
             case .data(let count):
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
                 if let framer = validator {
@@ -131,7 +133,8 @@ public final class Reader: Sendable {
                     if valid {
                         validator = nil
                         connected = true
-                        handler(.connected(path: configuration.path, rate: kind == .cdcACM ? nil : port.rate, kind: kind))
+                        handler(
+                            .connected(path: configuration.path, rate: kind == .cdcACM ? nil : port.rate, kind: kind))
                     }
                 }
                 handler(.data(chunk))
@@ -160,4 +163,3 @@ public final class Reader: Sendable {
         }
     }
 }
-

@@ -38,10 +38,12 @@ public struct ReceiverPort {
         let port = try SerialPort.open(path, rate: rate)
         let kind = DeviceKind.of(path)
         if let rate {
-            return .opened(ReceiverPort(port: port, kind: kind, rateSource: .pinned, rate: rate, attempts: [], leadingBytes: []))
+            return .opened(
+                ReceiverPort(port: port, kind: kind, rateSource: .pinned, rate: rate, attempts: [], leadingBytes: []))
         }
         guard kind.huntsBaud else {
-            return .opened(ReceiverPort(port: port, kind: kind, rateSource: .none, rate: nil, attempts: [], leadingBytes: []))
+            return .opened(
+                ReceiverPort(port: port, kind: kind, rateSource: .none, rate: nil, attempts: [], leadingBytes: []))
         }
         let outcome: Autobaud.Outcome
         do {

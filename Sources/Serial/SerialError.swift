@@ -24,7 +24,9 @@ public struct SerialError: Error, Equatable, Sendable, CustomStringConvertible {
     /// pseudo-terminal exited. The reader reconnects after these.
     public var isDisconnect: Bool {
         switch errno {
-        case .ioError, .noSuchAddressOrDevice, .noSuchFileOrDirectory, .operationNotSupportedByDevice, .badFileDescriptor: true
+        case .ioError, .noSuchAddressOrDevice, .noSuchFileOrDirectory, .operationNotSupportedByDevice,
+            .badFileDescriptor:
+            true
         default: false
         }
     }

@@ -70,7 +70,8 @@ public final class SerialPort {
     /// by-id or `--link` symlink moved to a replugged receiver) while our descriptor lingers.
     /// The corresponding C functions are `fstat` and `stat`.
     public var isStillAtPath: Bool {
-        var open = stat(), named = stat()
+        var open = stat()
+        var named = stat()
         guard fstat(descriptor.rawValue, &open) == 0, stat(path, &named) == 0 else { return false }
         return open.st_rdev == named.st_rdev
     }

@@ -28,7 +28,8 @@ extension StateStore: EventOutbox {
     public func markDelivered(_ item: OutboxItem, at time: Int64) throws {
         try database.write { db in
             try db.execute(
-                sql: "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE seq = ?", arguments: [time, item.seq])
+                sql: "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE seq = ?",
+                arguments: [time, item.seq])
         }
     }
 
@@ -53,7 +54,9 @@ extension StateStore: EventOutbox {
                     """,
                 arguments: [target])
             let lastError = try String.fetchOne(
-                db, sql: "SELECT last_error FROM outbox WHERE endpoint = ? AND last_error IS NOT NULL ORDER BY seq DESC LIMIT 1",
+                db,
+                sql:
+                    "SELECT last_error FROM outbox WHERE endpoint = ? AND last_error IS NOT NULL ORDER BY seq DESC LIMIT 1",
                 arguments: [target])
             return OutboxCounters(
                 delivered: row?["delivered"] ?? 0, pending: row?["pending"] ?? 0, failedAttempts: row?["failed"] ?? 0,

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The state file records where someone has been (SPEC §8): it and the folders made for it are

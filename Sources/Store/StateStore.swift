@@ -49,44 +49,45 @@ public final class StateStore: @unchecked Sendable {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE fence_state (
-                    fence_id TEXT PRIMARY KEY,
-                    geometry_hash INTEGER NOT NULL,
-                    inside INTEGER NOT NULL,
-                    enter_time INTEGER NOT NULL,
-                    dwell_fired INTEGER NOT NULL
-                );
-                CREATE TABLE event (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    id TEXT NOT NULL UNIQUE,
-                    type TEXT NOT NULL,
-                    time INTEGER NOT NULL,
-                    fence_id TEXT,
-                    json TEXT NOT NULL
-                );
-                CREATE TABLE visit (
-                    event_id TEXT PRIMARY KEY,
-                    fence_id TEXT NOT NULL,
-                    fence_name TEXT,
-                    enter_time INTEGER NOT NULL,
-                    exit_time INTEGER NOT NULL,
-                    duration REAL NOT NULL
-                );
-                CREATE INDEX visit_by_time ON visit(enter_time);
-                CREATE TABLE outbox (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    endpoint TEXT NOT NULL,
-                    event_id TEXT NOT NULL,
-                    body TEXT NOT NULL,
-                    attempts INTEGER NOT NULL DEFAULT 0,
-                    next_attempt INTEGER NOT NULL DEFAULT 0,
-                    delivered_at INTEGER,
-                    last_error TEXT,
-                    UNIQUE(endpoint, event_id)
-                );
-                CREATE INDEX outbox_pending ON outbox(endpoint, delivered_at, seq);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE fence_state (
+                        fence_id TEXT PRIMARY KEY,
+                        geometry_hash INTEGER NOT NULL,
+                        inside INTEGER NOT NULL,
+                        enter_time INTEGER NOT NULL,
+                        dwell_fired INTEGER NOT NULL
+                    );
+                    CREATE TABLE event (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        id TEXT NOT NULL UNIQUE,
+                        type TEXT NOT NULL,
+                        time INTEGER NOT NULL,
+                        fence_id TEXT,
+                        json TEXT NOT NULL
+                    );
+                    CREATE TABLE visit (
+                        event_id TEXT PRIMARY KEY,
+                        fence_id TEXT NOT NULL,
+                        fence_name TEXT,
+                        enter_time INTEGER NOT NULL,
+                        exit_time INTEGER NOT NULL,
+                        duration REAL NOT NULL
+                    );
+                    CREATE INDEX visit_by_time ON visit(enter_time);
+                    CREATE TABLE outbox (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        endpoint TEXT NOT NULL,
+                        event_id TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        next_attempt INTEGER NOT NULL DEFAULT 0,
+                        delivered_at INTEGER,
+                        last_error TEXT,
+                        UNIQUE(endpoint, event_id)
+                    );
+                    CREATE INDEX outbox_pending ON outbox(endpoint, delivered_at, seq);
+                    """)
         }
         // SPEC §14: the track (one usable fix per second at most), the odometer per UTC day, and
         // what the receiver and the run last said, for `status` and `report`. A v1 file gains the
@@ -106,9 +107,9 @@ public final class StateStore: @unchecked Sendable {
             // fence starts fresh, as one whose geometry changed.
             try Row.fetchAll(db, sql: "SELECT * FROM fence_state WHERE inside = 1").compactMap { row in
                 guard let text = row.stored("fence_id", as: String.self), let id = FenceID(storedJSON: text),
-                      let hash = row.stored("geometry_hash", as: Int64.self),
-                      let enterTime = row.storedTime("enter_time"),
-                      let dwellFired = row.stored("dwell_fired", as: Bool.self)
+                    let hash = row.stored("geometry_hash", as: Int64.self),
+                    let enterTime = row.storedTime("enter_time"),
+                    let dwellFired = row.stored("dwell_fired", as: Bool.self)
                 else { return nil }
                 return FenceStateRecord(
                     fenceID: id, geometryHash: UInt64(bitPattern: hash), inside: true,
@@ -140,7 +141,8 @@ public final class StateStore: @unchecked Sendable {
                     ])
                 guard db.changesCount > 0 else { continue }
                 fresh.append(outgoing)
-                if event.kind == .visit, let fence = event.fence, let enter = event.enterTime, let exit = event.exitTime {
+                if event.kind == .visit, let fence = event.fence, let enter = event.enterTime, let exit = event.exitTime
+                {
                     try db.execute(
                         sql: """
                             INSERT OR IGNORE INTO visit (event_id, fence_id, fence_name, enter_time, exit_time, duration)
@@ -205,7 +207,9 @@ extension FenceID {
     /// Parses the JSON form the store keeps: a quoted string or a number.
     init?(storedJSON text: String) {
         if text.hasPrefix("\"") {
-            guard let value = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) as? String
+            guard
+                let value = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+                    as? String
             else { return nil }
             self = .string(value)
         } else if Double(text) != nil {

@@ -58,7 +58,10 @@ public final class TrackRecorder {
     /// Writes what is buffered: track rows, odometer, the last fix, and one batch of pruning.
     public func flush() throws {
         lastWrite = StateStore.wallClock()
-        let rows = self.rows, odometer = self.odometer, latest = self.latest, latestWall = self.latestWall
+        let rows = self.rows
+        let odometer = self.odometer
+        let latest = self.latest
+        let latestWall = self.latestWall
         self.rows.removeAll(keepingCapacity: true)
         self.odometer.removeAll()
         let keep = Int64(settings.keepDays * 86_400_000)
@@ -70,11 +73,15 @@ public final class TrackRecorder {
                         INSERT OR REPLACE INTO track (time, lat, lon, altitude, speed, course, accuracy, satellites, hdop)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [row.time, row.lat, row.lon, row.altitude, row.speed, row.course, row.accuracy, row.satellites, row.hdop])
+                    arguments: [
+                        row.time, row.lat, row.lon, row.altitude, row.speed, row.course, row.accuracy, row.satellites,
+                        row.hdop,
+                    ])
             }
             for (day, metres) in odometer {
                 try db.execute(
-                    sql: "INSERT INTO odometer (day, metres) VALUES (?, ?) ON CONFLICT(day) DO UPDATE SET metres = metres + excluded.metres",
+                    sql:
+                        "INSERT INTO odometer (day, metres) VALUES (?, ?) ON CONFLICT(day) DO UPDATE SET metres = metres + excluded.metres",
                     arguments: [day, metres])
             }
             if let latest {
@@ -85,7 +92,8 @@ public final class TrackRecorder {
                         """,
                     arguments: [latest.time, latestWall, latest.lat, latest.lon, latest.accuracy, now])
                 try db.execute(
-                    sql: "DELETE FROM track WHERE time IN (SELECT time FROM track WHERE time < ? ORDER BY time LIMIT ?)",
+                    sql:
+                        "DELETE FROM track WHERE time IN (SELECT time FROM track WHERE time < ? ORDER BY time LIMIT ?)",
                     arguments: [latest.time - keep, Self.pruneBatch])
             }
         }
@@ -146,7 +154,8 @@ public struct TrackPoint: Sendable, Equatable {
 
     public init(_ fix: Fix, time: Int64) {
         self.init(
-            time: time, lat: fix.latitude, lon: fix.longitude, altitude: fix.altitude, speed: fix.speed, course: fix.track,
+            time: time, lat: fix.latitude, lon: fix.longitude, altitude: fix.altitude, speed: fix.speed,
+            course: fix.track,
             accuracy: fix.accuracy, satellites: fix.satellitesUsed, hdop: fix.hdop)
     }
 }
@@ -176,8 +185,11 @@ extension StateStore {
         let now = Self.wallClock()
         try database.write { db in
             try db.execute(
-                sql: "UPDATE receiver SET fences_path = ?, monitoring_since = ?, updated_at = ?, stopped_at = NULL WHERE id = 1",
-                arguments: [fencesPath.isEmpty ? nil : URL(fileURLWithPath: fencesPath).standardizedFileURL.path, now, now])
+                sql:
+                    "UPDATE receiver SET fences_path = ?, monitoring_since = ?, updated_at = ?, stopped_at = NULL WHERE id = 1",
+                arguments: [
+                    fencesPath.isEmpty ? nil : URL(fileURLWithPath: fencesPath).standardizedFileURL.path, now, now,
+                ])
         }
     }
 
@@ -205,7 +217,9 @@ extension StateStore {
 
     public func receiver() throws -> ReceiverRecord {
         try database.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM receiver WHERE id = 1") else { return ReceiverRecord() }
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM receiver WHERE id = 1") else {
+                return ReceiverRecord()
+            }
             return ReceiverRecord(
                 device: row["device"], detail: row["detail"], fencesPath: row["fences_path"],
                 monitoringSince: row["monitoring_since"], updatedAt: row["updated_at"], stoppedAt: row["stopped_at"],
@@ -217,7 +231,8 @@ extension StateStore {
     /// Kept track points from `from` (ms, inclusive) on, oldest first.
     public func track(from: Int64 = .min) throws -> [TrackPoint] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM track WHERE time >= ? ORDER BY time", arguments: [from]).map { row in
+            try Row.fetchAll(db, sql: "SELECT * FROM track WHERE time >= ? ORDER BY time", arguments: [from]).map {
+                row in
                 TrackPoint(
                     time: row["time"], lat: row["lat"], lon: row["lon"], altitude: row["altitude"], speed: row["speed"],
                     course: row["course"], accuracy: row["accuracy"], satellites: row["satellites"], hdop: row["hdop"])
@@ -241,6 +256,7 @@ extension StateStore {
 
     /// The outbox targets (webhook URLs, brokers) that have rows.
     public func outboxTargets() throws -> [String] {
-        try database.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT endpoint FROM outbox ORDER BY endpoint") }
+        try database.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT endpoint FROM outbox ORDER BY endpoint")
+        }
     }
 }

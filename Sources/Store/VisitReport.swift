@@ -26,7 +26,8 @@ extension StateStore {
     /// The visits that began in `month` of `year` (UTC), grouped by fence.
     public func visitReport(year: Int, month: Int) throws -> VisitReport {
         let first = CivilDate(year: year, month: month, day: 1)
-        let next = month == 12 ? CivilDate(year: year + 1, month: 1, day: 1) : CivilDate(year: year, month: month + 1, day: 1)
+        let next =
+            month == 12 ? CivilDate(year: year + 1, month: 1, day: 1) : CivilDate(year: year, month: month + 1, day: 1)
         let days = next.daysSinceEpoch - first.daysSinceEpoch
         let dayMilliseconds = Int64(TimeOfDay.millisecondsPerDay)
         let from = Int64(first.daysSinceEpoch) * dayMilliseconds
@@ -34,7 +35,8 @@ extension StateStore {
         let rows = try database.read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT fence_id, fence_name, enter_time, duration FROM visit WHERE enter_time >= ? AND enter_time < ? ORDER BY fence_id, enter_time",
+                sql:
+                    "SELECT fence_id, fence_name, enter_time, duration FROM visit WHERE enter_time >= ? AND enter_time < ? ORDER BY fence_id, enter_time",
                 arguments: [from, to])
         }
         var byFence: [String: VisitReport.FenceVisits] = [:]
@@ -42,13 +44,14 @@ extension StateStore {
         for row in rows {
             // Rows that do not read back are left out; durations are clamped to 0...10^9 s.
             guard let id = row.stored("fence_id", as: String.self), let enter = row.storedTime("enter_time"),
-                  enter >= from, enter < to
+                enter >= from, enter < to
             else { continue }
             let duration = min(max(row.stored("duration", as: Double.self) ?? 0, 0), 1e9)
             if byFence[id] == nil {
                 order.append(id)
                 byFence[id] = VisitReport.FenceVisits(
-                    fenceID: id, name: row.stored("fence_name"), count: 0, totalSeconds: 0, perDay: Array(repeating: 0, count: days))
+                    fenceID: id, name: row.stored("fence_name"), count: 0, totalSeconds: 0,
+                    perDay: Array(repeating: 0, count: days))
             }
             let day = Int((enter - from) / dayMilliseconds)
             byFence[id]!.count += 1

@@ -1,5 +1,4 @@
 import Alerts
-import Alerts
 import ArgumentParser
 import Geofence
 
@@ -14,7 +13,10 @@ struct AlertOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Event types that ring the bell (default enter,approach).", valueName: "types"))
     var bellOn: String?
 
-    @Option(help: ArgumentHelp("Run PROGRAM for each event, without a shell: the event as JSON on stdin, GPSFENCE_* in its environment. Repeatable.", valueName: "program"))
+    @Option(
+        help: ArgumentHelp(
+            "Run PROGRAM for each event, without a shell: the event as JSON on stdin, GPSFENCE_* in its environment. Repeatable.",
+            valueName: "program"))
     var exec: [String] = []
 
     @Option(help: ArgumentHelp("Seconds before a hook is killed.", valueName: "seconds"))
@@ -26,16 +28,27 @@ struct AlertOptions: ParsableArguments {
     @Flag(help: "Desktop notifications (notify-send); without a desktop session this says so once and carries on.")
     var notify = false
 
-    @Option(help: ArgumentHelp("POST each event as JSON to URL, through the durable outbox (at least once, in order). Repeatable.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "POST each event as JSON to URL, through the durable outbox (at least once, in order). Repeatable.",
+            valueName: "url"))
     var webhook: [String] = []
 
-    @Option(help: ArgumentHelp("Publish to an MQTT broker (SPEC §13): every event to PREFIX/event through the durable outbox, retained status, fence states and location. A password in the URL is hidden from the process list once read; prefer --mqtt-password-file.", valueName: "mqtt[s]://[user[:password]@]host[:port]/prefix"))
+    @Option(
+        help: ArgumentHelp(
+            "Publish to an MQTT broker (SPEC §13): every event to PREFIX/event through the durable outbox, retained status, fence states and location. A password in the URL is hidden from the process list once read; prefer --mqtt-password-file.",
+            valueName: "mqtt[s]://[user[:password]@]host[:port]/prefix"))
     var mqtt: String?
 
-    @Option(help: ArgumentHelp("CA certificate(s) for an mqtts:// broker with a private CA (default: the system CA store).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "CA certificate(s) for an mqtts:// broker with a private CA (default: the system CA store).",
+            valueName: "file"))
     var mqttCa: String?
 
-    @Option(help: ArgumentHelp("Read the MQTT password from the first line of FILE (the user is in the URL).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Read the MQTT password from the first line of FILE (the user is in the URL).", valueName: "file"))
     var mqttPasswordFile: String?
 
     @Option(help: ArgumentHelp("MQTT protocol version: 3.1.1 or 5.", valueName: "version"))
@@ -44,10 +57,16 @@ struct AlertOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds between MQTT keepalive pings.", valueName: "seconds"))
     var mqttKeepalive = 30
 
-    @Option(help: ArgumentHelp("Publish PREFIX/location (and the OwnTracks location) at most this often, in seconds of fix time.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Publish PREFIX/location (and the OwnTracks location) at most this often, in seconds of fix time.",
+            valueName: "seconds"))
     var mqttLocationInterval = 5.0
 
-    @Option(help: ArgumentHelp("Also publish OwnTracks location and transition messages as owntracks/USER/DEVICE (needs --mqtt).", valueName: "user/device"))
+    @Option(
+        help: ArgumentHelp(
+            "Also publish OwnTracks location and transition messages as owntracks/USER/DEVICE (needs --mqtt).",
+            valueName: "user/device"))
     var owntracks: String?
 
     @Option(help: ArgumentHelp("OwnTracks tracker id (default: the last two characters of DEVICE).", valueName: "tid"))
@@ -56,7 +75,8 @@ struct AlertOptions: ParsableArguments {
     /// The checked `--mqtt` options (files read, URL parsed); nil without `--mqtt`.
     func mqttConfiguration() throws(MQTTConfigurationError) -> MQTTConfiguration? {
         return try MQTTConfiguration.parse(
-            url: mqtt, caFile: mqttCa, passwordFile: mqttPasswordFile, protocolVersion: mqttVersion, keepalive: mqttKeepalive,
+            url: mqtt, caFile: mqttCa, passwordFile: mqttPasswordFile, protocolVersion: mqttVersion,
+            keepalive: mqttKeepalive,
             locationInterval: mqttLocationInterval, ownTracks: owntracks, ownTracksTID: owntracksTid)
     }
 
@@ -65,7 +85,9 @@ struct AlertOptions: ParsableArguments {
             throw ValidationError("--bell-on: unknown event type '\(error.name)'")
         }
         if bellOn != nil && !bell { throw ValidationError("--bell-on goes with --bell") }
-        if let problem = Limits.execTimeout(execTimeout) ?? Limits.execConcurrency(execConcurrency) { throw ValidationError(problem) }
+        if let problem = Limits.execTimeout(execTimeout) ?? Limits.execConcurrency(execConcurrency) {
+            throw ValidationError(problem)
+        }
         do { _ = try mqttConfiguration() } catch { throw ValidationError(error.message) }
         for url in webhook where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw ValidationError("--webhook \(url): not an http:// or https:// URL")
@@ -92,14 +114,17 @@ struct AlertOptions: ParsableArguments {
             sinks.append(BellSink(types: types, report: context.report))
         }
         if !exec.isEmpty {
-            sinks.append(try ExecHookSink(programs: exec, timeout: execTimeout, concurrency: execConcurrency, report: context.report))
+            sinks.append(
+                try ExecHookSink(
+                    programs: exec, timeout: execTimeout, concurrency: execConcurrency, report: context.report))
         }
         if notify { sinks.append(NotifySink(report: context.report)) }
         for endpoint in webhook {
             guard let outbox = context.outbox else { preconditionFailure("webhooks need the outbox (needsOutbox)") }
             sinks.append(
                 OutboxDelivery(
-                    transport: try WebhookTransport(endpoint: endpoint), outbox: outbox, policy: deliveryPolicy(context),
+                    transport: try WebhookTransport(endpoint: endpoint), outbox: outbox,
+                    policy: deliveryPolicy(context),
                     drainsOnFinish: context.inputEnds, report: context.report))
         }
         if var configuration = try mqttConfiguration() {
@@ -108,7 +133,8 @@ struct AlertOptions: ParsableArguments {
             configuration.clientID = MQTTConfiguration.clientID(statePath: context.statePath)
             sinks.append(
                 MQTTSink(
-                    configuration: configuration, outbox: outbox, maxAccuracy: maxAccuracy, drainsOnFinish: context.inputEnds,
+                    configuration: configuration, outbox: outbox, maxAccuracy: maxAccuracy,
+                    drainsOnFinish: context.inputEnds,
                     drainTimeout: context.drainTimeout, report: context.report))
         }
         return sinks

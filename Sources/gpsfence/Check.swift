@@ -1,9 +1,9 @@
 import ArgumentParser
-import Geofence
 import FenceRuntime
+import Geofence
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct Check: ParsableCommand {
@@ -35,9 +35,11 @@ struct Check: ParsableCommand {
     @Flag(help: "Print load and query timings on standard error.")
     var stats = false
 
-    @Argument(parsing: .allUnrecognized,
-              help: ArgumentHelp("Latitude and longitude in degrees (negative values need no quoting).",
-                                 valueName: "lat lon"))
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp(
+            "Latitude and longitude in degrees (negative values need no quoting).",
+            valueName: "lat lon"))
     var coordinates: [String] = []
 
     /// The point from LAT LON; bad usage is a message and exit status 2 (SPEC §9).
@@ -48,14 +50,17 @@ struct Check: ParsableCommand {
         }
         if points != nil { return nil }
         guard coordinates.count == 2 else {
-            throw InputError(message: coordinates.isEmpty
-                ? "give a point as LAT LON, or --points FILE (see gpsfence check --help)"
-                : "want exactly two numbers LAT LON, got '\(coordinates.joined(separator: " "))'")
+            throw InputError(
+                message: coordinates.isEmpty
+                    ? "give a point as LAT LON, or --points FILE (see gpsfence check --help)"
+                    : "want exactly two numbers LAT LON, got '\(coordinates.joined(separator: " "))'")
         }
         guard let lat = Double(coordinates[0]), let lon = Double(coordinates[1]) else {
             throw InputError(message: "LAT LON must be numbers, got '\(coordinates.joined(separator: " "))'")
         }
-        guard lat.isFinite, lat >= -90, lat <= 90 else { throw InputError(message: "latitude \(lat) is out of range [-90, 90]") }
+        guard lat.isFinite, lat >= -90, lat <= 90 else {
+            throw InputError(message: "latitude \(lat) is out of range [-90, 90]")
+        }
         guard lon.isFinite, lon >= -180, lon <= 180 else {
             throw InputError(message: "longitude \(lon) is out of range [-180, 180]")
         }

@@ -1,7 +1,7 @@
 import Alerts
 import ArgumentParser
-import NMEA
 import FenceRuntime
+import NMEA
 
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,9 +25,10 @@ struct Decode: ParsableCommand {
     @Flag(help: "Print a summary of sentences, drops and fixes on standard error.")
     var stats = false
 
-    @Option(help: ArgumentHelp(
-        "Dates before this day (YYYY-MM-DD) are taken as GPS week-rollover errors and moved forward by 1024 weeks.",
-        valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "Dates before this day (YYYY-MM-DD) are taken as GPS week-rollover errors and moved forward by 1024 weeks.",
+            valueName: "date"))
     var rolloverPivot: String?
 
     func run() throws {

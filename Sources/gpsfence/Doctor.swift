@@ -23,11 +23,12 @@ struct Doctor: ParsableCommand {
         doctor.rate = try receiver.rate()
         doctor.autobaud = receiver.autobaud
         let findings = doctor.run { finding in
-            let label = switch finding.level {
-            case .ok: "ok      "
-            case .warning: "warning "
-            case .problem: "PROBLEM "
-            }
+            let label =
+                switch finding.level {
+                case .ok: "ok      "
+                case .warning: "warning "
+                case .problem: "PROBLEM "
+                }
             OutputWriter.standardOutput.write(line: label + finding.text)
             if let fix = finding.fix { OutputWriter.standardOutput.write(line: "        fix: " + fix) }
             OutputWriter.standardOutput.flush()

@@ -1,5 +1,4 @@
 import Alerts
-import Alerts
 import ArgumentParser
 import FenceRuntime
 import Foundation
@@ -10,7 +9,10 @@ struct GPSFence: ParsableCommand {
         commandName: "gpsfence",
         abstract: "Geofence alarms from a USB GPS: decode, check, replay and run.",
         version: gpsfenceVersion,
-        subcommands: [Run.self, Replay.self, Decode.self, Check.self, Simulate.self, Record.self, Devices.self, Doctor.self, Visits.self, Status.self, Report.self]
+        subcommands: [
+            Run.self, Replay.self, Decode.self, Check.self, Simulate.self, Record.self, Devices.self, Doctor.self,
+            Visits.self, Status.self, Report.self,
+        ]
     )
 
     /// Exit statuses of SPEC §9: 0 success, 1 runtime failure, 2 bad usage or bad input files.

@@ -4,7 +4,10 @@ import Serial
 
 /// Which receiver to read and how (SPEC §3), for `run`, `record` and `doctor`.
 struct ReceiverOptions: ParsableArguments {
-    @Option(help: "Device path, 'auto' for the USB GPS found by libudev, or gpsd://[HOST][:PORT][/DEVICE] to read through a running gpsd.")
+    @Option(
+        help:
+            "Device path, 'auto' for the USB GPS found by libudev, or gpsd://[HOST][:PORT][/DEVICE] to read through a running gpsd."
+    )
     var device = "auto"
 
     @Option(help: "Line speed, or 'auto' to detect it (ignored on CDC-ACM and through gpsd).")
@@ -22,7 +25,9 @@ struct ReceiverOptions: ParsableArguments {
     func rate() throws -> BaudRate? {
         if baud == "auto" { return nil }
         guard let value = Int(baud), let rate = BaudRate(value) else {
-            throw ValidationError("--baud wants 'auto' or one of \(BaudRate.supported.map(String.init).joined(separator: ", ")), not '\(baud)'")
+            throw ValidationError(
+                "--baud wants 'auto' or one of \(BaudRate.supported.map(String.init).joined(separator: ", ")), not '\(baud)'"
+            )
         }
         return rate
     }

@@ -37,12 +37,15 @@ struct Record: ParsableCommand {
         job.rate = try receiver.rate()
         job.duration = duration
         job.autobaud = receiver.autobaud
-        let summary = try job.run(now: currentUTCTime, shouldStop: { StopSignals.isRaised }) {
-            OutputWriter.standardError.write(line: "gpsfence: \($0)")
-        }
-        OutputWriter.standardError.write(line: "gpsfence: recorded \(summary.bytes) bytes in \(Int(summary.seconds.rounded())) s to \(output)")
+        let summary = try job.run(
+            now: currentUTCTime, shouldStop: { StopSignals.isRaised },
+            log: { OutputWriter.standardError.write(line: "gpsfence: \($0)") })
+        OutputWriter.standardError.write(
+            line: "gpsfence: recorded \(summary.bytes) bytes in \(Int(summary.seconds.rounded())) s to \(output)")
         if summary.hungUp {
-            let what = receiver.device.hasPrefix("gpsd://") ? "gpsd closed the connection" : "\(receiver.device) hung up (unplugged?)"
+            let what =
+                receiver.device.hasPrefix("gpsd://")
+                ? "gpsd closed the connection" : "\(receiver.device) hung up (unplugged?)"
             throw RuntimeFailure(message: what + "; the capture is complete up to there")
         }
     }

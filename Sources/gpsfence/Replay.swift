@@ -1,11 +1,10 @@
 import Alerts
-import Alerts
 import ArgumentParser
 import FenceRuntime
 import Geofence
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct Replay: ParsableCommand {
@@ -27,10 +26,14 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("Fence file: GeoJSON, or CSV 'id,name,lat,lon,radius_m'.", valueName: "file"))
     var fences: String
 
-    @Option(help: ArgumentHelp("Real time scaled by this factor, or 'max' (default) for as fast as possible.", valueName: "x|max"))
+    @Option(
+        help: ArgumentHelp(
+            "Real time scaled by this factor, or 'max' (default) for as fast as possible.", valueName: "x|max"))
     var speed = "max"
 
-    @Option(help: ArgumentHelp("State file (docs/running.md): fence states restored at the start, events logged.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "State file (docs/running.md): fence states restored at the start, events logged.", valueName: "path"))
     var state: String?
 
     @Option(help: ArgumentHelp("At the end, seconds that webhook deliveries may take to finish.", valueName: "seconds"))
@@ -50,7 +53,9 @@ struct Replay: ParsableCommand {
 
     func replaySpeed() throws -> Double? {
         if speed == "max" { return nil }
-        guard let value = Double(speed) else { throw ValidationError("--speed wants a positive number or 'max', not '\(speed)'") }
+        guard let value = Double(speed) else {
+            throw ValidationError("--speed wants a positive number or 'max', not '\(speed)'")
+        }
         if let problem = Limits.replaySpeed(value) { throw ValidationError(problem) }
         return value
     }
@@ -64,7 +69,8 @@ struct Replay: ParsableCommand {
         job.statePath = state
         job.drainTimeout = drainTimeout
         _ = try job.run(needsOutbox: alerts.needsOutbox) { context in
-            try alerts.sinks(color: isatty(1) == 1, live: false, context: context, maxAccuracy: job.settings.maxAccuracy)
+            try alerts.sinks(
+                color: isatty(1) == 1, live: false, context: context, maxAccuracy: job.settings.maxAccuracy)
         }
     }
 }

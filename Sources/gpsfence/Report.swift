@@ -22,10 +22,14 @@ struct Report: ParsableCommand {
     @Argument(help: ArgumentHelp("NMEA captures ('-' for standard input).", valueName: "capture"))
     var captures: [String] = []
 
-    @Option(help: ArgumentHelp("Report from this state file's track and event log instead of captures.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp("Report from this state file's track and event log instead of captures.", valueName: "path"))
     var state: String?
 
-    @Option(help: ArgumentHelp("With --state: from this long ago (90s, 30m, 2h, 7d) or this time (2026-02-03T10:00:00Z).", valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "With --state: from this long ago (90s, 30m, 2h, 7d) or this time (2026-02-03T10:00:00Z).",
+            valueName: "time"))
     var since: String?
 
     @Option(help: ArgumentHelp("Fence file: GeoJSON, or CSV 'id,name,lat,lon,radius_m'.", valueName: "file"))
@@ -34,7 +38,9 @@ struct Report: ParsableCommand {
     @Option(help: ArgumentHelp("The HTML report (default: report.html).", valueName: "file.html"))
     var output = "report.html"
 
-    @Option(help: ArgumentHelp("Also write the track, events and fences as one GeoJSON FeatureCollection.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the track, events and fences as one GeoJSON FeatureCollection.", valueName: "file"))
     var geojson: String?
 
     @Option(help: ArgumentHelp("Also write the track and the events (as waypoints) as GPX.", valueName: "file"))
@@ -52,17 +58,19 @@ struct Report: ParsableCommand {
         guard let since else { return nil }
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         guard let time = ReportJob.since(since, now: now) else {
-            throw ValidationError("--since wants a duration (90s, 30m, 2h, 7d) or a UTC time (2026-02-03T10:00:00Z), not '\(since)'")
+            throw ValidationError(
+                "--since wants a duration (90s, 30m, 2h, 7d) or a UTC time (2026-02-03T10:00:00Z), not '\(since)'")
         }
         return time
     }
 
     func run() throws {
-        let input: ReportJob.Input = if let state {
-            .state(path: state, since: try sinceTime())
-        } else {
-            .captures(captures.map(CaptureInput.init(path:)))
-        }
+        let input: ReportJob.Input =
+            if let state {
+                .state(path: state, since: try sinceTime())
+            } else {
+                .captures(captures.map(CaptureInput.init(path:)))
+            }
         var job = ReportJob(input: input, fencesPath: fences)
         job.settings = semantics.settings
         let report = try job.gather()
@@ -70,7 +78,9 @@ struct Report: ParsableCommand {
         if let geojson { try write(ReportExports.geoJSON(report), to: geojson) }
         if let gpx { try write(ReportExports.gpx(report), to: gpx) }
         OutputWriter.standardError.write(
-            line: "gpsfence: report of \(report.points.count) fixes and \(report.events.count) events written to \(output)")
+            line:
+                "gpsfence: report of \(report.points.count) fixes and \(report.events.count) events written to \(output)"
+        )
     }
 
     func write(_ text: String, to path: String) throws {

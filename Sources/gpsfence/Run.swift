@@ -1,12 +1,11 @@
 import Alerts
-import Alerts
 import ArgumentParser
 import FenceRuntime
 import Geofence
 import Serial
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct Run: ParsableCommand {
@@ -52,7 +51,8 @@ struct Run: ParsableCommand {
         options.settings = semantics.settings
         options.keepDays = keepDays
         try RunJob(options: options).run { context in
-            try alerts.sinks(color: isatty(1) == 1, live: true, context: context, maxAccuracy: options.settings.maxAccuracy)
+            try alerts.sinks(
+                color: isatty(1) == 1, live: true, context: context, maxAccuracy: options.settings.maxAccuracy)
         }
     }
 }

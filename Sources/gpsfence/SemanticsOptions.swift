@@ -9,7 +9,8 @@ struct SemanticsOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Metres outside the boundary before an exit counts (default 10).", valueName: "metres"))
     var hysteresis: Double?
 
-    @Option(help: ArgumentHelp("Consecutive usable fixes outside that confirm an exit (default 2).", valueName: "fixes"))
+    @Option(
+        help: ArgumentHelp("Consecutive usable fixes outside that confirm an exit (default 2).", valueName: "fixes"))
     var exitConfirm: Int?
 
     @Option(help: ArgumentHelp("Fixes with a worse accuracy estimate are not used (default 100).", valueName: "metres"))
@@ -21,13 +22,18 @@ struct SemanticsOptions: ParsableArguments {
     @Flag(help: "No enter event for fences that contain the first fix.")
     var noInitial = false
 
-    @Option(help: ArgumentHelp("Approach look-ahead for fences without their own 'approach' property.", valueName: "metres"))
+    @Option(
+        help: ArgumentHelp("Approach look-ahead for fences without their own 'approach' property.", valueName: "metres")
+    )
     var approach: Double?
 
     @Option(help: ArgumentHelp("Emit a heartbeat event this often.", valueName: "seconds"))
     var heartbeat: Double?
 
-    @Option(help: ArgumentHelp("Seconds slow and within 25 m before a stationary event; 0: no stationary/moving (default 120).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds slow and within 25 m before a stationary event; 0: no stationary/moving (default 120).",
+            valueName: "seconds"))
     var stationary: Double?
 
     func validate() throws {

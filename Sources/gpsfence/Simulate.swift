@@ -1,8 +1,8 @@
 import Alerts
 import ArgumentParser
-import NMEA
 import FenceRuntime
 import Geofence
+import NMEA
 import Serial
 
 struct Simulate: ParsableCommand {
@@ -30,10 +30,11 @@ struct Simulate: ParsableCommand {
     @Option(help: "Drive this real serial port instead of a pseudo-terminal.")
     var device: String?
 
-    @Option(help: ArgumentHelp(
-        "Line speed of the simulated receiver; default: the slowest standard rate that carries --rate "
-            + "(9600 at 1 Hz, 57600 at 10 Hz; see docs/running.md). Too slow a rate drops sentences, as a receiver does.",
-        valueName: "baud"))
+    @Option(
+        help: ArgumentHelp(
+            "Line speed of the simulated receiver; default: the slowest standard rate that carries --rate "
+                + "(9600 at 1 Hz, 57600 at 10 Hz; see docs/running.md). Too slow a rate drops sentences, as a receiver does.",
+            valueName: "baud"))
     var baud: Int?
 
     @Option(help: "Epochs per second.")
@@ -45,7 +46,8 @@ struct Simulate: ParsableCommand {
     @Flag(help: "Start again at the end of the route.")
     var loop = false
 
-    @Option(help: "Also make this symlink to the pseudo-terminal (a stable path across restarts, like /dev/serial/by-id).")
+    @Option(
+        help: "Also make this symlink to the pseudo-terminal (a stable path across restarts, like /dev/serial/by-id).")
     var link: String?
 
     @Option(help: "Time of the first fix for a route without times (ISO 8601); default now.")
@@ -53,11 +55,15 @@ struct Simulate: ParsableCommand {
 
     func validate() throws {
         if let baud, BaudRate(baud) == nil {
-            throw ValidationError("--baud \(baud) is not a rate termios supports (\(BaudRate.supported.map(String.init).joined(separator: ", ")))")
+            throw ValidationError(
+                "--baud \(baud) is not a rate termios supports (\(BaudRate.supported.map(String.init).joined(separator: ", ")))"
+            )
         }
         if let problem = Limits.simulateRate(rate) ?? Limits.simulateSpeed(speed) { throw ValidationError(problem) }
         if pty, device != nil { throw ValidationError("--pty and --device exclude each other") }
-        if let start, parseISOTime(start) == nil { throw ValidationError("--start wants an ISO 8601 time, not '\(start)'") }
+        if let start, parseISOTime(start) == nil {
+            throw ValidationError("--start wants an ISO 8601 time, not '\(start)'")
+        }
     }
 
     func run() throws {

@@ -4,7 +4,7 @@ import FenceRuntime
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct Status: ParsableCommand {
@@ -31,7 +31,8 @@ struct Status: ParsableCommand {
     func run() throws {
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         let status = try StatusReport.read(statePath: state ?? StateLocation.defaultPath, now: now)
-        OutputWriter.standardOutput.write(line: json ? StatusView.json(status) : StatusView.text(status, color: isatty(1) == 1))
+        OutputWriter.standardOutput.write(
+            line: json ? StatusView.json(status) : StatusView.text(status, color: isatty(1) == 1))
         OutputWriter.standardOutput.flush()
     }
 }

@@ -3,7 +3,7 @@ import ArgumentParser
 import FenceRuntime
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct Visits: ParsableCommand {
@@ -41,7 +41,8 @@ struct Visits: ParsableCommand {
         job.year = year
         job.month = month
         let report = try job.report()
-        OutputWriter.standardOutput.write(line: json ? VisitsView.json(report) : VisitsView.text(report, color: isatty(1) == 1))
+        OutputWriter.standardOutput.write(
+            line: json ? VisitsView.json(report) : VisitsView.text(report, color: isatty(1) == 1))
         OutputWriter.standardOutput.flush()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import NMEA
 import Synchronization
 import Testing
+
 @testable import Alerts
 @testable import Geofence
 
@@ -23,10 +24,12 @@ import Testing
     @Test func hugeFenceNameStillRunsTheHookWithTheWholeEventOnStdin() throws {
         let folder = try temporaryFolder()
         let out = folder.appendingPathComponent("out").path
-        let hook = try script(folder, "hook", "cat > '\(out).json'\nprintf '%s' \"$GPSFENCE_FENCE_NAME\" > '\(out).name'\n")
+        let hook = try script(
+            folder, "hook", "cat > '\(out).json'\nprintf '%s' \"$GPSFENCE_FENCE_NAME\" > '\(out).name'\n")
         // 'é' is two bytes in UTF-8: 4096 is not a character boundary after "x" + 2047 'é' + ...
         let name = "x" + String(repeating: "é", count: 100_000)
-        let fences = try FenceSet.parse("""
+        let fences = try FenceSet.parse(
+            """
             {"type":"FeatureCollection","features":[{"type":"Feature","id":"big","geometry":{"type":"Point","coordinates":[8.5,47.3]},
              "properties":{"radius":20,"name":\(JSONText.quoted(name))}}]}
             """)
@@ -64,7 +67,8 @@ import Testing
         let other = try script(folder, "other", "echo \"$GPSFENCE_EVENT\" >> '\(otherLog)'\n")
         let fences = try FenceSet.parse(fencesJSON)
         let reports = Reports()
-        let sink = try ExecHookSink(programs: [failing, other], timeout: 5, failureReportInterval: 0.2, report: reports.add)
+        let sink = try ExecHookSink(
+            programs: [failing, other], timeout: 5, failureReportInterval: 0.2, report: reports.add)
         sink.deliver(enterEvent(fences), fences: fences)
         // Loop like the runtime for three seconds: reports become error events for every sink.
         var delivered = 0
@@ -104,7 +108,9 @@ import Testing
     @Test func timeoutKillsTheHooksChildrenToo() throws {
         let folder = try temporaryFolder()
         let pids = folder.appendingPathComponent("pids").path
-        let hook = try script(folder, "spawns", """
+        let hook = try script(
+            folder, "spawns",
+            """
             sleep 300 &
             echo $! >> '\(pids)'
             sh -c 'sleep 300 & echo $! >> "\(pids)"; wait' &
@@ -128,7 +134,7 @@ import Testing
     /// Alive and not a zombie (a zombie has exited; only its parent has not collected it yet).
     func isRunning(_ pid: pid_t) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")")
+            let close = stat.lastIndex(of: ")")
         else { return false }
         let state = stat[stat.index(close, offsetBy: 2)]
         return state != "Z" && state != "X"
@@ -156,7 +162,8 @@ import Testing
         let out = folder.appendingPathComponent("status").path
         let hook = try script(folder, "signals", "exec grep -E '^Sig(Blk|Ign):' /proc/self/status > '\(out)'\n")
         let fences = try FenceSet.parse(fencesJSON)
-        var blocked = sigset_t(), previous = sigset_t()
+        var blocked = sigset_t()
+        var previous = sigset_t()
         sigemptyset(&blocked)
         for signal in [SIGTERM, SIGHUP, SIGINT, SIGUSR1] { sigaddset(&blocked, signal) }
         pthread_sigmask(SIG_BLOCK, &blocked, &previous)
@@ -195,7 +202,8 @@ import Testing
     /// Item 3: C1 controls (U+009B is a one-character CSI) in fence names and ids never reach a
     /// human line raw.
     @Test func c1ControlsAreEscapedOnHumanLines() throws {
-        let fences = try FenceSet.parse("""
+        let fences = try FenceSet.parse(
+            """
             {"type":"FeatureCollection","features":[{"type":"Feature","id":"i\\u009b2J","geometry":{"type":"Point","coordinates":[8.5,47.3]},
              "properties":{"radius":20,"name":"n\\u009b31m\\u0085\\u009f\\u001b[2J\\u007f"}}]}
             """)

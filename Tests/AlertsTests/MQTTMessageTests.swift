@@ -1,6 +1,7 @@
 import Foundation
 import NMEA
 import Testing
+
 @testable import Alerts
 @testable import Geofence
 
@@ -25,8 +26,12 @@ import Testing
         try "s3cret\nignored\n".write(to: file, atomically: true, encoding: .utf8)
         let configuration = try #require(try MQTTConfiguration.parse(url: "mqtt://van@h/p", passwordFile: file.path))
         #expect(configuration.password == "s3cret")
-        #expect(throws: MQTTConfigurationError.self) { try MQTTConfiguration.parse(url: "mqtt://h/p", passwordFile: file.path) }
-        #expect(throws: MQTTConfigurationError.self) { try MQTTConfiguration.parse(url: "mqtt://van:x@h/p", passwordFile: file.path) }
+        #expect(throws: MQTTConfigurationError.self) {
+            try MQTTConfiguration.parse(url: "mqtt://h/p", passwordFile: file.path)
+        }
+        #expect(throws: MQTTConfigurationError.self) {
+            try MQTTConfiguration.parse(url: "mqtt://van:x@h/p", passwordFile: file.path)
+        }
     }
 
     @Test(arguments: [
@@ -48,10 +53,15 @@ import Testing
         let configuration = try #require(try MQTTConfiguration.parse(url: "mqtt://h/p", ownTracks: "alice/pixel7"))
         #expect(configuration.ownTracks == OwnTracksIdentity(user: "alice", device: "pixel7", tid: "l7"))
         #expect(configuration.ownTracks?.topic == "owntracks/alice/pixel7")
-        let chosen = try #require(try MQTTConfiguration.parse(url: "mqtt://h/p", ownTracks: "alice/pixel7", ownTracksTID: "AP"))
+        let chosen = try #require(
+            try MQTTConfiguration.parse(url: "mqtt://h/p", ownTracks: "alice/pixel7", ownTracksTID: "AP"))
         #expect(chosen.ownTracks?.tid == "AP")
-        #expect(throws: MQTTConfigurationError.self) { try MQTTConfiguration.parse(url: "mqtt://h/p", ownTracks: "alice") }
-        #expect(throws: MQTTConfigurationError.self) { try MQTTConfiguration.parse(url: "mqtt://h/p", ownTracks: "a/b/c") }
+        #expect(throws: MQTTConfigurationError.self) {
+            try MQTTConfiguration.parse(url: "mqtt://h/p", ownTracks: "alice")
+        }
+        #expect(throws: MQTTConfigurationError.self) {
+            try MQTTConfiguration.parse(url: "mqtt://h/p", ownTracks: "a/b/c")
+        }
         #expect(throws: MQTTConfigurationError.self) { try MQTTConfiguration.parse(url: nil, ownTracks: "a/b") }
     }
 
@@ -75,7 +85,8 @@ import Testing
             time: time, timeOfDay: TimeOfDay(milliseconds: 36_940_600), latitude: 47.3, longitude: 8.5, altitude: 412.6,
             speed: 13.9, track: 271.4, mode: .threeD, accuracy: 4.5)
         let payload = try #require(
-            try JSONSerialization.jsonObject(with: Data(MQTTMessages.ownTracksLocation(fix, time: time, tid: "l7").utf8)) as? [String: Any])
+            try JSONSerialization.jsonObject(
+                with: Data(MQTTMessages.ownTracksLocation(fix, time: time, tid: "l7").utf8)) as? [String: Any])
         #expect(payload["_type"] as? String == "location")
         #expect(payload["tst"] as? Int == 1_770_113_740, "whole seconds, rounded down")
         #expect(payload["vel"] as? Int == 50, "13.9 m/s is 50.04 km/h")
@@ -89,14 +100,17 @@ import Testing
         let fences = try FenceSet.parse(fencesJSON)
         let registered = UTCTime(millisecondsSinceEpoch: 1_770_113_700_000)
         let enter = enterEvent(fences).event
-        let text = try #require(MQTTMessages.ownTracksTransition(enter, fences: fences, registered: registered, tid: "ne"))
+        let text = try #require(
+            MQTTMessages.ownTracksTransition(enter, fences: fences, registered: registered, tid: "ne"))
         let payload = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(payload["event"] as? String == "enter" && payload["rid"] as? String == "b-1")
         #expect(payload["desc"] as? String == hostileName)
         #expect(payload["tst"] as? Int == 1_770_113_740 && payload["wtst"] as? Int == 1_770_113_700)
         var exit = enter
         exit.kind = .exit
-        #expect(MQTTMessages.ownTracksTransition(exit, fences: fences, registered: registered, tid: "ne")?.contains(#""event":"leave""#) == true)
+        #expect(
+            MQTTMessages.ownTracksTransition(exit, fences: fences, registered: registered, tid: "ne")?.contains(
+                #""event":"leave""#) == true)
         var dwell = enter
         dwell.kind = .dwell
         #expect(MQTTMessages.ownTracksTransition(dwell, fences: fences, registered: registered, tid: "ne") == nil)

@@ -2,6 +2,7 @@ import Foundation
 import NMEA
 import Synchronization
 import Testing
+
 @testable import Alerts
 @testable import Geofence
 
@@ -89,7 +90,8 @@ final class Reports: @unchecked Sendable {
         let sink = try ExecHookSink(programs: [hook], concurrency: 2, report: { _ in })
         for _ in 0..<6 { sink.deliver(enterEvent(fences), fences: fences) }
         sink.finish()
-        var running = 0, most = 0
+        var running = 0
+        var most = 0
         for mark in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") {
             running += mark == "+" ? 1 : -1
             most = max(most, running)
@@ -114,7 +116,8 @@ final class Reports: @unchecked Sendable {
     @Test func unknownProgramIsRefusedUpFront() throws {
         #expect(throws: HookError.self) { try ExecHookSink(programs: ["no-such-hook-program-here"], report: { _ in }) }
         let plain = try temporaryFolder().appendingPathComponent("not-executable").path
-        FileManager.default.createFile(atPath: plain, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o644])
+        FileManager.default.createFile(
+            atPath: plain, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o644])
         #expect(throws: HookError.self) { try ExecHookSink(programs: [plain], report: { _ in }) }
     }
 }
@@ -142,7 +145,10 @@ final class Reports: @unchecked Sendable {
 
     @Test func bellTypesParse() {
         #expect((try? BellSink.types("enter,exit").get()) == [.enter, .exit])
-        guard case .failure(let error) = BellSink.types("enter,bogus") else { Issue.record("accepted bogus"); return }
+        guard case .failure(let error) = BellSink.types("enter,bogus") else {
+            Issue.record("accepted bogus")
+            return
+        }
         #expect(error.name == "bogus")
     }
 

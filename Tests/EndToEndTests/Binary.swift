@@ -22,7 +22,9 @@ func runGPSFence(_ arguments: [String], stdin: Data = Data()) throws -> CommandR
     process.executableURL = gpsfenceBinary()
     process.arguments = arguments
     process.currentDirectoryURL = packageRoot
-    let input = Pipe(), output = Pipe(), errors = Pipe()
+    let input = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
     process.standardInput = input
     process.standardOutput = output
     process.standardError = errors

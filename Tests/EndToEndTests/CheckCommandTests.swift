@@ -57,7 +57,8 @@ import Testing
     }
 
     @Test func csvFences() throws {
-        let f = try temporaryFile("gyms.csv", "id,name,lat,lon,radius_m\n1,North,41.9,-87.6,200\nb,\"South, old\",41.8,-87.6,200\n")
+        let f = try temporaryFile(
+            "gyms.csv", "id,name,lat,lon,radius_m\n1,North,41.9,-87.6,200\nb,\"South, old\",41.8,-87.6,200\n")
         let p = try temporaryFile("points.csv", "41.9,-87.6\n41.8,-87.6\n41.85,-87.6\n")
         let result = try runGPSFence(["check", "--fences", f, "--points", p])
         #expect(result.stdout == "[1]\n[\"b\"]\n[]\n")

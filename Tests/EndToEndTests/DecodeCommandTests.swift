@@ -18,7 +18,10 @@ import Testing
         #expect(fixes.count == 61)
         let first = try #require(fixes.first)
         #expect(first["time"] as? String == "2020-07-11T22:37:45.000Z")
-        #expect(Set(first.keys) == ["time", "lat", "lon", "alt", "speed", "track", "mode", "quality", "sats", "hdop", "accuracy"])
+        #expect(
+            Set(first.keys) == [
+                "time", "lat", "lon", "alt", "speed", "track", "mode", "quality", "sats", "hdop", "accuracy",
+            ])
         // The receiver sent no track while standing still: unknown, not zero.
         #expect(first["track"] is NSNull)
         #expect((first["lat"] as? Double).map { abs($0 - 38.110494) < 1e-9 } == true)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct HarnessError: Error, CustomStringConvertible {
@@ -15,7 +15,8 @@ let gpsdProgram = "/usr/sbin/gpsd"
 /// Fails loudly (never skips) when Debian's gpsd is missing: CI installs it through `.ci/run`.
 func requireGpsd() throws {
     guard FileManager.default.isExecutableFile(atPath: gpsdProgram) else {
-        throw HarnessError("\(gpsdProgram) is missing: install Debian's gpsd (apt-get install gpsd gpsd-clients); .ci/run does")
+        throw HarnessError(
+            "\(gpsdProgram) is missing: install Debian's gpsd (apt-get install gpsd gpsd-clients); .ci/run does")
     }
 }
 
@@ -79,8 +80,16 @@ final class NMEAPseudoTerminal {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(master, $0.baseAddress! + offset, $0.count - offset) }
-            if written > 0 { offset += written } else if errno != EINTR && errno != EAGAIN { return } else { usleep(1000) }
+            let written = bytes.withUnsafeMutableBytes {
+                Glibc.write(master, $0.baseAddress! + offset, $0.count - offset)
+            }
+            if written > 0 {
+                offset += written
+            } else if errno != EINTR && errno != EAGAIN {
+                return
+            } else {
+                usleep(1000)
+            }
         }
     }
 
@@ -140,14 +149,18 @@ final class ProbeClient {
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             if connected == 0 {
                 self.fd = fd
                 break
             }
             close(fd)
-            guard Date() < deadline else { throw HarnessError("gpsd on port \(port) did not accept connections within \(timeout) s") }
+            guard Date() < deadline else {
+                throw HarnessError("gpsd on port \(port) did not accept connections within \(timeout) s")
+            }
             usleep(50_000)
         }
         _ = command.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
@@ -264,7 +277,9 @@ final class ScriptedGpsd: @unchecked Sendable {
             lock.withLock { watchLine = String(decoding: received, as: UTF8.self) }
             var offset = 0
             while offset < script.count {
-                let sent = script.withUnsafeBytes { send(connection, $0.baseAddress! + offset, script.count - offset, Int32(MSG_NOSIGNAL)) }
+                let sent = script.withUnsafeBytes {
+                    send(connection, $0.baseAddress! + offset, script.count - offset, Int32(MSG_NOSIGNAL))
+                }
                 if sent <= 0 { return }
                 offset += sent
             }

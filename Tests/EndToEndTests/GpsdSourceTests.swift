@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `--device gpsd://...` against Debian's real gpsd, fed NMEA through a real pseudo-terminal
@@ -26,7 +26,10 @@ import Glibc
         let directory = temporaryDirectory()
         let url = "gpsd://127.0.0.1:\(daemon.port)" + (device ? pty.path : "")
         let run = try BackgroundGPSFence(
-            ["run", "--device", url, "--fences", bridgeFences, "--json", "--state", directory.appendingPathComponent("state.sqlite").path])
+            [
+                "run", "--device", url, "--fences", bridgeFences, "--json", "--state",
+                directory.appendingPathComponent("state.sqlite").path,
+            ])
         let output = LineCollector(run.output.fileHandleForReading)
         // gpsd's DEVICES answer to the watch names the open device: the client is watching.
         guard output.sees(timeout: 15, { $0.contains(#""type":"device_connected""#) }) else {
@@ -84,7 +87,9 @@ import Glibc
         let seen = events(running.output.all)
         let watched: Set<String> = ["device_lost", "device_connected", "error", "approach", "enter", "exit"]
         let kinds: [String] = seen.compactMap { $0["type"] as? String }.filter { watched.contains($0) }
-        #expect(kinds == ["device_connected", "approach", "device_lost", "error", "device_connected", "enter", "exit"], "\(kinds)")
+        #expect(
+            kinds == ["device_connected", "approach", "device_lost", "error", "device_connected", "enter", "exit"],
+            "\(kinds)")
         let errorEvent: [String: Any]? = seen.first { $0["type"] as? String == "error" }
         let error: String = errorEvent?["message"] as? String ?? ""
         #expect(error.contains("127.0.0.1:\(running.daemon.port)"), "the error names host and port: \(error)")
@@ -99,7 +104,8 @@ import Glibc
         let record = try BackgroundGPSFence(["record", "--device", url, "--output", capture.path])
         // The header goes out once gpsd has answered the watch: from then on, sentences are kept.
         let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline, !((try? String(contentsOf: capture, encoding: .utf8))?.contains("# start: ") ?? false) { usleep(20_000) }
+        while Date() < deadline, !((try? String(contentsOf: capture, encoding: .utf8))?.contains("# start: ") ?? false)
+        { usleep(20_000) }
         play(try captureSentences(bridge)[...], into: pty)
         usleep(1_000_000)
         record.signal(SIGINT)
@@ -124,7 +130,9 @@ import Glibc
         nonisolated(unsafe) let playing = pty
         let player = Thread { play(sentences[...], into: playing, period: 0.03) }
         player.start()
-        let result = try runGPSFence(["doctor", "--device", "gpsd://127.0.0.1:\(daemon.port)\(pty.path)", "--autobaud-window", "1"])
+        let result = try runGPSFence([
+            "doctor", "--device", "gpsd://127.0.0.1:\(daemon.port)\(pty.path)", "--autobaud-window", "1",
+        ])
         #expect(result.status == 0, "\(result.stdout)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("ok") && $0.contains("connected to gpsd at 127.0.0.1:\(daemon.port)") })
@@ -142,22 +150,29 @@ import Glibc
 
     @Test func garbageHugeLinesAndWrongShapesAreSkippedAndDeviceReportsGiveLostAndConnected() throws {
         var script = #"{"class":"VERSION","release":"9.9","rev":"x","proto_major":3,"proto_minor":14}"# + "\n"
-        script += #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/fake","activated":"2026-02-03T10:14:00.000Z"}]}"# + "\n"
+        script +=
+            #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/fake","activated":"2026-02-03T10:14:00.000Z"}]}"#
+            + "\n"
         var bytes = Array(script.utf8)
         bytes += [0x00, 0xFF, 0x1B] + Array("[31mnot json at all\n".utf8)
         bytes += [UInt8](repeating: UInt8(ascii: "x"), count: 10_000_000) + [0x0A]  // a 10 MB line
-        bytes += Array((#"[1,2,3]"# + "\n" + #"{"class":"# + "\n" + #"{"class":"TPV","mode":"3","lat":"x"}"# + "\n").utf8)
+        bytes += Array(
+            (#"[1,2,3]"# + "\n" + #"{"class":"# + "\n" + #"{"class":"TPV","mode":"3","lat":"x"}"# + "\n").utf8)
         // Under the bridge (the centre of fence bridge-1), three fixes a second apart.
         for second in 0..<3 {
-            bytes += Array((#"{"class":"TPV","device":"/dev/fake","mode":3,"time":"2026-02-03T10:16:0\#(second).000Z","lat":42.280597,"lon":-83.751891,"speed":1.0,"track":90.0,"eph":5.0}"# + "\n").utf8)
+            bytes += Array(
+                (#"{"class":"TPV","device":"/dev/fake","mode":3,"time":"2026-02-03T10:16:0\#(second).000Z","lat":42.280597,"lon":-83.751891,"speed":1.0,"track":90.0,"eph":5.0}"#
+                    + "\n").utf8)
         }
         bytes += Array((#"{"class":"DEVICE","path":"/dev/fake","activated":0}"# + "\n").utf8)
         bytes += Array((#"{"class":"DEVICE","path":"/dev/fake","activated":"2026-02-03T10:16:09.000Z"}"# + "\n").utf8)
         let server = try ScriptedGpsd(script: bytes)
         defer { server.close() }
         let run = try BackgroundGPSFence(
-            ["run", "--device", "gpsd://127.0.0.1:\(server.port)", "--fences", bridgeFences, "--json",
-             "--state", temporaryDirectory().appendingPathComponent("state.sqlite").path])
+            [
+                "run", "--device", "gpsd://127.0.0.1:\(server.port)", "--fences", bridgeFences, "--json",
+                "--state", temporaryDirectory().appendingPathComponent("state.sqlite").path,
+            ])
         let output = LineCollector(run.output.fileHandleForReading)
         #expect(output.sees(timeout: 20, count: 2, { $0.contains(#""type":"device_connected""#) }), "\(output.all)")
         run.signal(SIGINT)
@@ -174,13 +189,17 @@ import Glibc
     }
 
     @Test func aNamedDeviceThatGpsdDoesNotHaveIsSaid() throws {
-        let script = #"{"class":"VERSION","release":"3.22","rev":"x","proto_major":3,"proto_minor":14}"# + "\n"
-            + #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/fake","activated":"2026-02-03T10:14:00.000Z"}]}"# + "\n"
+        let script =
+            #"{"class":"VERSION","release":"3.22","rev":"x","proto_major":3,"proto_minor":14}"# + "\n"
+            + #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/fake","activated":"2026-02-03T10:14:00.000Z"}]}"#
+            + "\n"
         let server = try ScriptedGpsd(script: Array(script.utf8))
         defer { server.close() }
         let run = try BackgroundGPSFence(
-            ["run", "--device", "gpsd://127.0.0.1:\(server.port)/dev/other", "--fences", bridgeFences, "--json",
-             "--state", temporaryDirectory().appendingPathComponent("state.sqlite").path])
+            [
+                "run", "--device", "gpsd://127.0.0.1:\(server.port)/dev/other", "--fences", bridgeFences, "--json",
+                "--state", temporaryDirectory().appendingPathComponent("state.sqlite").path,
+            ])
         let output = LineCollector(run.output.fileHandleForReading)
         #expect(output.sees(timeout: 20, { $0.contains(#""type":"error""#) }), "\(output.all)")
         run.signal(SIGINT)
@@ -189,7 +208,8 @@ import Glibc
         let seen = events(output.all)
         #expect(!seen.contains { $0["type"] as? String == "device_connected" })
         let error: String = seen.first { $0["type"] as? String == "error" }?["message"] as? String ?? ""
-        #expect(error == "gpsd at 127.0.0.1:\(server.port) has no device /dev/other (its devices: /dev/fake)", "\(error)")
+        #expect(
+            error == "gpsd at 127.0.0.1:\(server.port) has no device /dev/other (its devices: /dev/fake)", "\(error)")
     }
 
     @Test func aMalformedGpsdAddressIsBadUsage() throws {

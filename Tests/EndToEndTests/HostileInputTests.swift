@@ -13,7 +13,9 @@ import Testing
         return url.path
     }
 
-    func circle(id: String = "a", lon: Double = 7, lat: Double = 45, radius: String = "100", extra: String = "") -> String {
+    func circle(id: String = "a", lon: Double = 7, lat: Double = 45, radius: String = "100", extra: String = "")
+        -> String
+    {
         #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"\#(id)","geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]},"properties":{"radius":\#(radius)\#(extra)}}]}"#
     }
 
@@ -24,7 +26,10 @@ import Testing
         let result = try runGPSFence(["check", "--fences", file, "45", "7"])
         #expect(result.status == 2)
         let shown = Double(radius)!.description
-        #expect(result.stderr == "gpsfence: \(file): feature 0 (id \"a\"): radius \(shown) must be at most 20015115 metres (half the Earth's circumference)\n")
+        #expect(
+            result.stderr
+                == "gpsfence: \(file): feature 0 (id \"a\"): radius \(shown) must be at most 20015115 metres (half the Earth's circumference)\n"
+        )
         #expect(result.stdout.isEmpty)
     }
 
@@ -57,21 +62,37 @@ import Testing
     }
 
     @Test func replayTakesTheLargestValuesAndRuns() throws {
-        let result = try runGPSFence(Self.bridge + ["--dwell", "1e9", "--heartbeat", "1e9", "--stale", "1e9", "--json"])
+        let result = try runGPSFence(
+            Self.bridge + ["--dwell", "1e9", "--heartbeat", "1e9", "--stale", "1e9", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\"enter\""))
     }
 
     @Test(arguments: [
-        (["simulate", "captures/bridge/capture.nmea", "--rate", "1e-300"], "--rate must be 0.001 to 50 Hz, not 1e-300"),
-        (["simulate", "captures/bridge/capture.nmea", "--speed", "1e-300"], "--speed must be 0.001 to 1000000 m/s, not 1e-300"),
-        (["record", "--device", "/dev/null", "--output", "/tmp/x.nmea", "--duration", "1e300"],
-         "--duration must be more than 0 and at most 1000000000 seconds, not 1e+300"),
-        (["run", "--device", "/dev/null", "--fences", "f.geojson", "--exec-timeout", "1e300"],
-         "--exec-timeout must be more than 0 and at most 1000000000 seconds, not 1e+300"),
-        (["run", "--device", "/dev/null", "--fences", "f.geojson", "--exec-concurrency", "100000"],
-         "--exec-concurrency must be 1 to 256, not 100000"),
-        (["doctor", "--autobaud-window", "inf"], "--autobaud-window must be more than 0 and at most 3600 seconds, not inf"),
+        (
+            ["simulate", "captures/bridge/capture.nmea", "--rate", "1e-300"],
+            "--rate must be 0.001 to 50 Hz, not 1e-300"
+        ),
+        (
+            ["simulate", "captures/bridge/capture.nmea", "--speed", "1e-300"],
+            "--speed must be 0.001 to 1000000 m/s, not 1e-300"
+        ),
+        (
+            ["record", "--device", "/dev/null", "--output", "/tmp/x.nmea", "--duration", "1e300"],
+            "--duration must be more than 0 and at most 1000000000 seconds, not 1e+300"
+        ),
+        (
+            ["run", "--device", "/dev/null", "--fences", "f.geojson", "--exec-timeout", "1e300"],
+            "--exec-timeout must be more than 0 and at most 1000000000 seconds, not 1e+300"
+        ),
+        (
+            ["run", "--device", "/dev/null", "--fences", "f.geojson", "--exec-concurrency", "100000"],
+            "--exec-concurrency must be 1 to 256, not 100000"
+        ),
+        (
+            ["doctor", "--autobaud-window", "inf"],
+            "--autobaud-window must be more than 0 and at most 3600 seconds, not inf"
+        ),
     ]) func otherCommandsRefuseOptionsOutOfRange(arguments: [String], message: String) throws {
         let result = try runGPSFence(arguments)
         #expect(result.status == 2, "\(result.stderr)")
@@ -80,7 +101,8 @@ import Testing
 
     /// A fence's own dwell of 1e16 s crashed `replay` once the receiver was inside.
     @Test(arguments: ["1e16", "1e300"]) func replayRefusesAFenceWithAHugeDwell(dwell: String) throws {
-        let fences = try String(contentsOf: packageRoot.appendingPathComponent("captures/bridge/fences.geojson"), encoding: .utf8)
+        let fences = try String(
+            contentsOf: packageRoot.appendingPathComponent("captures/bridge/fences.geojson"), encoding: .utf8)
         // Every fence of the capture gets the property; the first one is named in the message.
         let hostile = fences.replacingOccurrences(of: "\"properties\": {", with: "\"properties\": {\"dwell\":\(dwell),")
         #expect(hostile != fences)
@@ -88,13 +110,16 @@ import Testing
         let result = try runGPSFence(["replay", "captures/bridge/capture.nmea", "--fences", file])
         #expect(result.status == 2)
         #expect(result.stderr.contains("\(file): feature 0 (id "), "\(result.stderr)")
-        #expect(result.stderr.contains("property dwell must be 0 to 1000000000 seconds, not \(Double(dwell)!)"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("property dwell must be 0 to 1000000000 seconds, not \(Double(dwell)!)"),
+            "\(result.stderr)")
     }
 
     /// The receiver's own numbers: 18-digit speeds, tracks, HDOP and altitudes (valid checksums)
     /// through `replay` with approach on, and the human console line (ETA, distance).
     @Test func replayTakesAbsurdReceiverNumbers() throws {
-        let capture = try String(contentsOf: packageRoot.appendingPathComponent("captures/bridge/capture.nmea"), encoding: .utf8)
+        let capture = try String(
+            contentsOf: packageRoot.appendingPathComponent("captures/bridge/capture.nmea"), encoding: .utf8)
         func resum(_ line: Substring) -> String {
             guard line.hasPrefix("$"), let star = line.lastIndex(of: "*") else { return String(line) }
             let body = line[line.index(after: line.startIndex)..<star]
@@ -150,7 +175,9 @@ import Testing
 
     // MARK: Item 2: invalid time of day
 
-    @Test(arguments: ["999999.00", "246000.00", "120003.00x"]) func decodeDropsASentenceWithAnInvalidTime(time: String) throws {
+    @Test(arguments: ["999999.00", "246000.00", "120003.00x"]) func decodeDropsASentenceWithAnInvalidTime(time: String)
+        throws
+    {
         func nmea(_ body: String) -> String {
             let sum = body.utf8.reduce(UInt8(0), ^)
             return "$" + body + "*" + String(format: "%02X", sum)
@@ -174,8 +201,10 @@ import Testing
     @Test func checkAndReplayNeverPrintC1Controls() throws {
         let dir = folder()
         let name = "Gate\u{9B}2J\u{85}\u{1B}[31m"
-        let file = try write(circle(id: "g\\u009b", lon: -83.751891, lat: 42.280597, radius: "300",
-                                    extra: ",\"name\":\"Gate\\u009b2J\\u0085\\u001b[31m\""), "c1.geojson", in: dir)
+        let file = try write(
+            circle(
+                id: "g\\u009b", lon: -83.751891, lat: 42.280597, radius: "300",
+                extra: ",\"name\":\"Gate\\u009b2J\\u0085\\u001b[31m\""), "c1.geojson", in: dir)
         #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\\u009b"))
         let check = try runGPSFence(["check", "--fences", file, "42.280597", "-83.751891"])
         #expect(check.status == 0)
@@ -192,7 +221,9 @@ import Testing
 
     /// Runs the binary from `/bin/sh -c 'umask 000; exec gpsfence ...'` (arguments as "$@": the
     /// shell sees no data), with `environment` added.
-    func runWithUmaskZero(_ arguments: [String], environment: [String: String] = [:], stopAfter: Double? = nil) throws -> Int32 {
+    func runWithUmaskZero(_ arguments: [String], environment: [String: String] = [:], stopAfter: Double? = nil) throws
+        -> Int32
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "umask 000; exec \"$0\" \"$@\"", gpsfenceBinary().path] + arguments
@@ -276,12 +307,16 @@ import Testing
         #expect(took < 2 + 1 + 1.5, "stop took \(took) s")
         let messages = output.all.compactMap { line -> String? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  object["type"] as? String == "error" else { return nil }
+                object["type"] as? String == "error"
+            else { return nil }
             return object["message"] as? String
         }
-        #expect(messages.contains { $0.contains("hangs.sh took longer than 2 s") && $0.contains("killed") }, "\(messages)")
+        #expect(
+            messages.contains { $0.contains("hangs.sh took longer than 2 s") && $0.contains("killed") }, "\(messages)")
         #expect(messages.contains { $0.contains("not run: gpsfence is stopping") }, "\(messages)")
-        for pid in ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(separator: "\n").compactMap({ pid_t($0) }) {
+        for pid in ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(separator: "\n").compactMap({
+            pid_t($0)
+        }) {
             #expect(kill(pid, 0) != 0, "hook \(pid) still running")
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SPEC §13 against a real mosquitto broker, judged by a real client (`mosquitto_sub`): the
@@ -15,8 +15,10 @@ import Glibc
     }
 
     static func expectedLines(_ capture: String) throws -> [[String: Any]] {
-        try String(contentsOf: packageRoot.appendingPathComponent("captures/\(capture)/expected.jsonl"), encoding: .utf8)
-            .split(separator: "\n").compactMap { jsonObject(String($0)) }
+        try String(
+            contentsOf: packageRoot.appendingPathComponent("captures/\(capture)/expected.jsonl"), encoding: .utf8
+        )
+        .split(separator: "\n").compactMap { jsonObject(String($0)) }
     }
 
     /// A scenario replayed at --speed max: every event on PREFIX/event, same ids, same order,
@@ -27,7 +29,8 @@ import Glibc
         let subscriber = try broker.subscribe("van/#")
         let owntracks = try broker.subscribe("owntracks/#")
         let result = try runGPSFence([
-            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--json", "--speed", "max",
+            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--json", "--speed",
+            "max",
             "--mqtt", "mqtt://127.0.0.1:\(broker.port)/van", "--owntracks", "alice/phone",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -55,7 +58,10 @@ import Glibc
         #expect(retained["van/event"] == nil, "events are not retained")
 
         // OwnTracks: one transition per enter and exit, and the retained location.
-        #expect(owntracks.lines.wait(timeout: 5) { lines in lines.filter { $0.hasPrefix("owntracks/alice/phone/event ") }.count == 2 })
+        #expect(
+            owntracks.lines.wait(timeout: 5) { lines in
+                lines.filter { $0.hasPrefix("owntracks/alice/phone/event ") }.count == 2
+            })
         let transitions = owntracks.payloads("owntracks/alice/phone/event").compactMap(jsonObject)
         #expect(transitions.map { $0["event"] as? String } == ["enter", "leave"])
         for (transition, event) in zip(transitions, [expected[2], expected[3]]) {
@@ -68,7 +74,8 @@ import Glibc
             #expect(transition["t"] as? String == "c")
             #expect(transition["lat"] is Double && transition["lon"] is Double)
         }
-        let ownLocation = try #require(jsonObject(try broker.retained("owntracks/alice/phone")["owntracks/alice/phone"]))
+        let ownLocation = try #require(
+            jsonObject(try broker.retained("owntracks/alice/phone")["owntracks/alice/phone"]))
         #expect(ownLocation["_type"] as? String == "location")
         #expect(ownLocation["tid"] as? String == "ne")
         #expect(ownLocation["t"] as? String == "p")
@@ -92,7 +99,9 @@ import Glibc
         #expect(result.status == 0, "\(result.stderr)")
         let printed = result.stdout.split(separator: "\n").map(String.init)
         #expect(types(printed) == (try Self.expectedLines("gym")).map { $0["type"] as! String })
-        #expect(eventIDs(subscriber.payloads("secure/event")) == eventIDs(printed), "\(result.stderr) \(broker.log.suffix(2000))")
+        #expect(
+            eventIDs(subscriber.payloads("secure/event")) == eventIDs(printed),
+            "\(result.stderr) \(broker.log.suffix(2000))")
 
     }
 
@@ -118,7 +127,8 @@ import Glibc
         }
         let first = try simulator(start: "2026-02-03T10:15:00Z")
         let run = try BackgroundGPSFence([
-            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state", folder.appendingPathComponent("state.sqlite").path,
+            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state",
+            folder.appendingPathComponent("state.sqlite").path,
             "--json", "--stale", "1", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7",
         ])
         let output = LineCollector(run.output.fileHandleForReading)
@@ -148,11 +158,16 @@ import Glibc
         #expect(Array(received.prefix(printedWhileDown.count)) == printedWhileDown)
         #expect(Array(printed.prefix(received.count)) == received, "same order as the log")
         // The outage was said once, and that the broker is back.
-        let errors = output.all.compactMap(jsonObject).filter { $0["type"] as? String == "error" }.compactMap { $0["message"] as? String }
+        let errors = output.all.compactMap(jsonObject).filter { $0["type"] as? String == "error" }.compactMap {
+            $0["message"] as? String
+        }
         #expect(errors.filter { $0.contains("mqtt broker") && $0.contains("reconnecting") }.count == 1, "\(errors)")
-        #expect(output.wait(timeout: 10) { lines in
-            lines.compactMap(jsonObject).contains { ($0["message"] as? String)?.contains("reachable again") == true }
-        })
+        #expect(
+            output.wait(timeout: 10) { lines in
+                lines.compactMap(jsonObject).contains {
+                    ($0["message"] as? String)?.contains("reachable again") == true
+                }
+            })
 
         // The fence state is retained: outside after the second exit.
         let yard = try #require(jsonObject(try broker.retained("fleet/van-7/fence/#")["fleet/van-7/fence/yard"]))
@@ -162,9 +177,10 @@ import Glibc
         // kill -9: the broker publishes the last will.
         run.signal(SIGKILL)
         _ = run.finish()
-        #expect(subscriber.lines.wait(timeout: 15) { _ in
-            subscriber.payloads("fleet/van-7/status").compactMap(jsonObject).last?["state"] as? String == "offline"
-        }, "\(subscriber.payloads("fleet/van-7/status"))")
+        #expect(
+            subscriber.lines.wait(timeout: 15) { _ in
+                subscriber.payloads("fleet/van-7/status").compactMap(jsonObject).last?["state"] as? String == "offline"
+            }, "\(subscriber.payloads("fleet/van-7/status"))")
         let will = try #require(jsonObject(try broker.retained("fleet/van-7/status")["fleet/van-7/status"]))
         #expect(will["state"] as? String == "offline")
         #expect((will["client"] as? String)?.hasPrefix("gpsfence-") == true)
@@ -188,7 +204,8 @@ import Glibc
                 "simulate", route, "--baud", "38400", "--rate", "5", "--speed", "100", "--link", link, "--start", start,
             ])
             _ = simulator.readFirstLine()
-            let run = try BackgroundGPSFence(["run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json"] + mqtt)
+            let run = try BackgroundGPSFence(
+                ["run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json"] + mqtt)
             let output = LineCollector(run.output.fileHandleForReading)
             #expect(output.wait { types($0).contains("exit") }, "\(output.all)")
             _ = simulator.finish()
@@ -196,7 +213,8 @@ import Glibc
             usleep(4_000_000)
             if mqtt.contains(where: { $0.contains("s3cret") }) {
                 // The password typed in the URL is gone from the process list.
-                let commandLine = try String(contentsOfFile: "/proc/\(run.process.processIdentifier)/cmdline", encoding: .utf8)
+                let commandLine = try String(
+                    contentsOfFile: "/proc/\(run.process.processIdentifier)/cmdline", encoding: .utf8)
                 #expect(!commandLine.contains("s3cret"), "\(commandLine)")
                 #expect(commandLine.contains("mqtt://van:"))
             }
@@ -207,23 +225,32 @@ import Glibc
             return output.all
         }
 
-        let refused = try pass(start: "2026-02-03T10:15:00Z", mqtt: [
-            "--mqtt", "mqtt://van@127.0.0.1:\(broker.port)/login", "--mqtt-password-file", wrong.path,
-        ])
+        let refused = try pass(
+            start: "2026-02-03T10:15:00Z",
+            mqtt: [
+                "--mqtt", "mqtt://van@127.0.0.1:\(broker.port)/login", "--mqtt-password-file", wrong.path,
+            ])
         // (The receiver going away at the end of the pass is an error event of its own.)
-        let errors = refused.compactMap(jsonObject).filter { $0["type"] as? String == "error" }.compactMap { $0["message"] as? String }
-            .filter { $0.contains("mqtt") }
+        let errors = refused.compactMap(jsonObject).filter { $0["type"] as? String == "error" }.compactMap {
+            $0["message"] as? String
+        }
+        .filter { $0.contains("mqtt") }
         #expect(errors.count == 1, "\(errors)")
         #expect(errors.first?.contains("not authori") == true, "\(errors)")
         #expect(broker.log.components(separatedBy: "not authorised").count - 1 >= 2, "retried")
         #expect(subscriber.payloads("login/event").isEmpty)
-        let pending = try runTool("/usr/bin/sqlite3", [state, "SELECT count(*) FROM outbox WHERE delivered_at IS NULL"])
+        let pending = try runTool(
+            "/usr/bin/sqlite3", [state, "SELECT count(*) FROM outbox WHERE delivered_at IS NULL"])
         #expect(Int(pending.trimmingCharacters(in: .whitespacesAndNewlines)) == eventIDs(refused).count)
 
         // The password typed in the URL this time (percent-escaped ':'): the same target.
-        let accepted = try pass(start: "2026-02-03T10:20:00Z", mqtt: ["--mqtt", "mqtt://van:s3cret%3Apw@127.0.0.1:\(broker.port)/login"])
+        let accepted = try pass(
+            start: "2026-02-03T10:20:00Z", mqtt: ["--mqtt", "mqtt://van:s3cret%3Apw@127.0.0.1:\(broker.port)/login"])
         let all = eventIDs(refused) + eventIDs(accepted)
-        #expect(subscriber.lines.wait(timeout: 20) { _ in firstArrivals(eventIDs(subscriber.payloads("login/event"))).count >= all.count })
+        #expect(
+            subscriber.lines.wait(timeout: 20) { _ in
+                firstArrivals(eventIDs(subscriber.payloads("login/event"))).count >= all.count
+            })
         #expect(firstArrivals(eventIDs(subscriber.payloads("login/event"))) == all)
     }
 
@@ -241,7 +268,8 @@ import Glibc
         (["--mqtt", "mqtt://broker/x", "--mqtt-version", "4"], "--mqtt-version"),
     ])
     func badMQTTOptions(_ options: [String], _ named: String) throws {
-        let result = try runGPSFence(["replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson"] + options)
+        let result = try runGPSFence(
+            ["replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson"] + options)
         #expect(result.status == 2, "\(options): \(result.stderr)")
         #expect(result.stderr.contains(named), "\(options): \(result.stderr)")
         #expect(result.stdout.isEmpty)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real mosquitto broker on 127.0.0.1 for the MQTT tests, with a config file of its own in a
@@ -49,12 +49,22 @@ final class MosquittoBroker {
             let certificate = folder.appendingPathComponent("server.pem").path
             let extensions = folder.appendingPathComponent("server.ext")
             try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(to: extensions, atomically: true, encoding: .utf8)
-            try runTool("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", caKey, "-out", ca, "-days", "2", "-subj", "/CN=gpsfence test CA"])
-            try runTool("/usr/bin/openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", request, "-subj", "/CN=localhost"])
-            try runTool("/usr/bin/openssl", [
-                "x509", "-req", "-in", request, "-CA", ca, "-CAkey", caKey, "-CAcreateserial", "-out", certificate, "-days", "2",
-                "-extfile", extensions.path,
-            ])
+            try runTool(
+                "/usr/bin/openssl",
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", caKey, "-out", ca, "-days", "2",
+                    "-subj", "/CN=gpsfence test CA",
+                ])
+            try runTool(
+                "/usr/bin/openssl",
+                ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", request, "-subj", "/CN=localhost"])
+            try runTool(
+                "/usr/bin/openssl",
+                [
+                    "x509", "-req", "-in", request, "-CA", ca, "-CAkey", caKey, "-CAcreateserial", "-out", certificate,
+                    "-days", "2",
+                    "-extfile", extensions.path,
+                ])
             caFile = ca
             config += "listener \(tlsPort) 127.0.0.1\ncafile \(ca)\ncertfile \(certificate)\nkeyfile \(key)\n"
         }
@@ -99,26 +109,33 @@ final class MosquittoBroker {
     /// it has received a probe published after it started. `persistentID` makes it a persistent
     /// session (clean session off), so messages published while it is away are queued for it.
     func subscribe(_ filter: String, persistentID: String? = nil) throws -> Subscriber {
-        var arguments = ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-v", "-t", filter, "-t", "gpsfence-test/probe"] + authArguments
+        var arguments =
+            ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-v", "-t", filter, "-t", "gpsfence-test/probe"]
+            + authArguments
         if let persistentID { arguments += ["-c", "-i", persistentID] }
         let subscriber = try Subscriber(arguments)
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             try publish("gpsfence-test/probe", "ready")
-            if subscriber.lines.wait(timeout: 0.5, until: { $0.contains("gpsfence-test/probe ready") }) { return subscriber }
+            if subscriber.lines.wait(timeout: 0.5, until: { $0.contains("gpsfence-test/probe ready") }) {
+                return subscriber
+            }
         }
         Issue.record("the subscriber never saw its probe")
         return subscriber
     }
 
     func publish(_ topic: String, _ message: String) throws {
-        try runTool("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-t", topic, "-m", message] + authArguments)
+        try runTool(
+            "/usr/bin/mosquitto_pub",
+            ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-t", topic, "-m", message] + authArguments)
     }
 
     /// What a subscriber that connects now sees within `seconds`: the retained messages.
     func retained(_ filter: String, seconds: Int = 2) throws -> [String: String] {
         let output = try runTool(
-            "/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", String(port), "-v", "-t", filter, "-W", String(seconds)] + authArguments,
+            "/usr/bin/mosquitto_sub",
+            ["-h", "127.0.0.1", "-p", String(port), "-v", "-t", filter, "-W", String(seconds)] + authArguments,
             allowFailure: true)
         var messages: [String: String] = [:]
         for line in output.split(separator: "\n") {
@@ -169,9 +186,12 @@ final class Subscriber {
 func childProcess(_ path: String, _ arguments: [String]) -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [
-        "-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])", path,
-    ] + arguments
+    process.arguments =
+        [
+            "-c",
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+            path,
+        ] + arguments
     return process
 }
 
@@ -216,7 +236,9 @@ func canConnect(port: Int) -> Bool {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = UInt16(port).bigEndian
     return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
     }
 }
 

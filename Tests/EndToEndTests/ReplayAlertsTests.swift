@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SPEC §7: every alert works on `replay` as on `run`, through the same engine loop. A replay of
@@ -10,23 +10,26 @@ import Glibc
 /// 127.0.0.1; at `--speed max` the webhook has every event, in order, when the process exits.
 @Suite struct ReplayAlertsTests {
     @Test func aReplayFeedsHooksAndWebhooksLikeARun() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-replay-alerts-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gpsfence-replay-alerts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let hookLog = folder.appendingPathComponent("hook.log")
         let hook = folder.appendingPathComponent("hook.py")
         try """
-            #!/usr/bin/env python3
-            import json, os, sys
-            event = json.load(sys.stdin)
-            with open(\(String(reflecting: hookLog.path)), "a") as log:
-                log.write(event["id"] + " " + os.environ["GPSFENCE_EVENT"] + "\\n")
-            """.write(to: hook, atomically: true, encoding: .utf8)
+        #!/usr/bin/env python3
+        import json, os, sys
+        event = json.load(sys.stdin)
+        with open(\(String(reflecting: hookLog.path)), "a") as log:
+            log.write(event["id"] + " " + os.environ["GPSFENCE_EVENT"] + "\\n")
+        """.write(to: hook, atomically: true, encoding: .utf8)
         chmod(hook.path, 0o755)
 
         let webhookLog = folder.appendingPathComponent("webhook.jsonl")
-        let server = try BackgroundProcess(["python3", packageRoot.appendingPathComponent("Tests/Support/webhook_server.py").path, webhookLog.path])
+        let server = try BackgroundProcess([
+            "python3", packageRoot.appendingPathComponent("Tests/Support/webhook_server.py").path, webhookLog.path,
+        ])
         defer { server.kill() }
         let port = server.readFirstLine()
 
@@ -39,8 +42,10 @@ import Glibc
         let printed = result.stdout.split(separator: "\n").map(String.init)
         let printedEvents = try printed.map { try eventFields(of: $0) }
         // The scenario's events, derived by arithmetic in scripts/make_scenarios.py.
-        let expected = try String(contentsOf: packageRoot.appendingPathComponent("captures/bridge/expected.jsonl"), encoding: .utf8)
-            .split(separator: "\n").map { try eventFields(of: String($0)).type }
+        let expected = try String(
+            contentsOf: packageRoot.appendingPathComponent("captures/bridge/expected.jsonl"), encoding: .utf8
+        )
+        .split(separator: "\n").map { try eventFields(of: String($0)).type }
         #expect(printedEvents.map(\.type) == expected)
 
         // The webhook got every printed event, in the printed order, before the process exited.
@@ -59,7 +64,8 @@ import Glibc
     /// events stay queued there and the replay says so; without one they would be lost with the
     /// temporary outbox, so the replay fails (exit 1) and says how many.
     @Test func whatCannotBeDeliveredIsKeptOrReported() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-replay-drain-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gpsfence-replay-drain-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let state = folder.appendingPathComponent("state.sqlite").path
@@ -79,7 +85,10 @@ import Glibc
         #expect(lost.stderr.contains("--state"))
     }
 
-    struct EventFields { var id: String; var type: String }
+    struct EventFields {
+        var id: String
+        var type: String
+    }
 
     func eventFields(of line: String) throws -> EventFields {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

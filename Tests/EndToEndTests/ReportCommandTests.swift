@@ -22,14 +22,17 @@ struct Chromium {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
         process.arguments = flags + ["--user-data-dir=\(profile)"] + arguments
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let collected = Mutable()
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { collected.data = errors.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) {
+            collected.data = errors.fileHandleForReading.readDataToEndOfFile()
+        }
         let stdout = output.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
@@ -44,12 +47,13 @@ struct Chromium {
         let console = result.stderr.split(separator: "\n").filter { $0.contains(":CONSOLE") }.map(String.init)
         var requests: [String] = []
         if let data = FileManager.default.contents(atPath: netLog),
-           let log = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-           let events = log["events"] as? [[String: Any]]
+            let log = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let events = log["events"] as? [[String: Any]]
         {
             for event in events {
                 guard let params = event["params"] as? [String: Any], let url = params["url"] as? String,
-                      let key = params["network_isolation_key"] as? String, key.contains("file://"), !url.hasPrefix("file:")
+                    let key = params["network_isolation_key"] as? String, key.contains("file://"),
+                    !url.hasPrefix("file:")
                 else { continue }
                 requests.append(url)
             }
@@ -66,7 +70,9 @@ struct Chromium {
 /// GDAL's ogrinfo for the GeoJSON, GPSBabel for the GPX.
 @Suite(.serialized) struct ReportCommandTests {
     func jsonLines(_ text: String) -> [[String: Any]] {
-        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
     }
 
     func fenceText(_ event: [String: Any]) -> String {
@@ -88,12 +94,18 @@ struct Chromium {
     func reportOpensInChromiumWithOneMarkerPerEvent(scenario: String) throws {
         let folder = "captures/\(scenario)/"
         let html = temporaryDirectory().appendingPathComponent("\(scenario).html").path
-        let report = try runGPSFence(["report", folder + "capture.nmea", "--fences", folder + "fences.geojson", "--output", html])
+        let report = try runGPSFence([
+            "report", folder + "capture.nmea", "--fences", folder + "fences.geojson", "--output", html,
+        ])
         #expect(report.status == 0, "\(report.stderr)")
-        let replay = try runGPSFence(["replay", folder + "capture.nmea", "--fences", folder + "fences.geojson", "--json"])
+        let replay = try runGPSFence([
+            "replay", folder + "capture.nmea", "--fences", folder + "fences.geojson", "--json",
+        ])
         let events = jsonLines(replay.stdout)
-        let expectedCount = try String(contentsOfFile: packageRoot.appendingPathComponent(folder + "expected.jsonl").path, encoding: .utf8)
-            .split(separator: "\n").count
+        let expectedCount = try String(
+            contentsOfFile: packageRoot.appendingPathComponent(folder + "expected.jsonl").path, encoding: .utf8
+        )
+        .split(separator: "\n").count
         #expect(events.count == expectedCount)
 
         // Self-contained: nothing in the file points outside it.
@@ -115,7 +127,8 @@ struct Chromium {
     /// The checks above can fail: a page with an error, a console message and a fetch trips them.
     @Test func chromiumChecksCatchABadPage() throws {
         let bad = temporaryDirectory().appendingPathComponent("bad.html")
-        try #"<html><body><script>console.error("x"); missing();</script><img src="http://192.0.2.1/a.png"></body></html>"#
+        try
+            #"<html><body><script>console.error("x"); missing();</script><img src="http://192.0.2.1/a.png"></body></html>"#
             .write(to: bad, atomically: true, encoding: .utf8)
         let page = try Chromium.open(bad.path)
         #expect(page.console.count >= 2)
@@ -174,7 +187,9 @@ struct Chromium {
     /// Fence shapes survive the export: the campus keeps its courtyard as a hole, and the dateline
     /// box (a MultiPolygon split at 180°) stays two parts.
     @Test func polygonHolesAndPartsReadByOgrinfo() throws {
-        for (scenario, want) in [("hole", "POLYGON : 5 points, 1 inner rings (5 points)"), ("antimeridian", "MULTIPOLYGON : 2 geometries:")] {
+        for (scenario, want) in [
+            ("hole", "POLYGON : 5 points, 1 inner rings (5 points)"), ("antimeridian", "MULTIPOLYGON : 2 geometries:"),
+        ] {
             let folder = temporaryDirectory()
             let geojson = folder.appendingPathComponent("\(scenario).geojson").path
             let result = try runGPSFence([
@@ -213,7 +228,8 @@ struct Chromium {
         let folder = temporaryDirectory()
         let state = folder.appendingPathComponent("state.sqlite").path
         let replay = try runGPSFence([
-            "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--state", state, "--json",
+            "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--state", state,
+            "--json",
         ])
         #expect(replay.status == 0)
         let html = folder.appendingPathComponent("gym.html").path
@@ -226,17 +242,23 @@ struct Chromium {
         let page = try Chromium.open(html)
         #expect(try markers(page.dom).map { $0.split(separator: "|")[1] } == ["moving", "exit", "visit"])
         // The state keeps one fix a second: 10:30:00 ... 10:36:39 is 400 of them.
-        let track = try runProgram("/usr/bin/gpsbabel", ["-t", "-i", "gpx", "-f", folder.appendingPathComponent("gym.gpx").path, "-o", "unicsv", "-F", "-"])
+        let track = try runProgram(
+            "/usr/bin/gpsbabel",
+            ["-t", "-i", "gpx", "-f", folder.appendingPathComponent("gym.gpx").path, "-o", "unicsv", "-F", "-"])
         #expect(track.stdout.split(whereSeparator: \.isNewline).count == 1 + 400)
     }
 
     @Test func badUsageIsExitStatusTwo() throws {
         let neither = try runGPSFence(["report", "--fences", "captures/gym/fences.geojson"])
         #expect(neither.status == 2)
-        let since = try runGPSFence(["report", "--state", "/tmp/x.sqlite", "--since", "yesterday", "--fences", "captures/gym/fences.geojson"])
+        let since = try runGPSFence([
+            "report", "--state", "/tmp/x.sqlite", "--since", "yesterday", "--fences", "captures/gym/fences.geojson",
+        ])
         #expect(since.status == 2)
         #expect(since.stderr.contains("yesterday"))
-        let missing = try runGPSFence(["report", "--state", "/nonexistent/state.sqlite", "--fences", "captures/gym/fences.geojson"])
+        let missing = try runGPSFence([
+            "report", "--state", "/nonexistent/state.sqlite", "--fences", "captures/gym/fences.geojson",
+        ])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("/nonexistent/state.sqlite"))
     }
@@ -248,7 +270,8 @@ func runProgram(_ path: String, _ arguments: [String]) throws -> CommandResult {
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     process.currentDirectoryURL = packageRoot
-    let output = Pipe(), errors = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
     try process.run()

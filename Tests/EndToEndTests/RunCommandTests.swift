@@ -51,15 +51,15 @@ func types(_ lines: [String]) -> [String] {
     func writeFiles(_ folder: URL) throws -> (fences: String, route: String) {
         let fences = folder.appendingPathComponent("fences.geojson")
         try """
-            {"type":"FeatureCollection","features":[{"type":"Feature","id":"yard","geometry":{"type":"Point",
-             "coordinates":[\(Self.centre.lon),\(Self.centre.lat)]},"properties":{"name":"Yard","radius":30}}]}
-            """.write(to: fences, atomically: true, encoding: .utf8)
+        {"type":"FeatureCollection","features":[{"type":"Feature","id":"yard","geometry":{"type":"Point",
+         "coordinates":[\(Self.centre.lon),\(Self.centre.lat)]},"properties":{"name":"Yard","radius":30}}]}
+        """.write(to: fences, atomically: true, encoding: .utf8)
         // West to east through the fence, 400 m: at 100 m/s and 5 Hz a fix every 20 m.
         let degrees = 200 / (6_371_008.8 * .pi / 180 * cos(Self.centre.lat * .pi / 180))
         let route = folder.appendingPathComponent("route.geojson")
         try """
-            {"type":"Feature","geometry":{"type":"LineString","coordinates":[[\(Self.centre.lon - degrees),\(Self.centre.lat)],[\(Self.centre.lon + degrees),\(Self.centre.lat)]]},"properties":{}}
-            """.write(to: route, atomically: true, encoding: .utf8)
+        {"type":"Feature","geometry":{"type":"LineString","coordinates":[[\(Self.centre.lon - degrees),\(Self.centre.lat)],[\(Self.centre.lon + degrees),\(Self.centre.lat)]]},"properties":{}}
+        """.write(to: route, atomically: true, encoding: .utf8)
         return (fences.path, route.path)
     }
 
@@ -70,11 +70,14 @@ func types(_ lines: [String]) -> [String] {
         let link = folder.appendingPathComponent("gps0").path
         let hookLog = folder.appendingPathComponent("hook.log").path
         let hook = folder.appendingPathComponent("hook.sh")
-        try "#!/bin/sh\necho \"$GPSFENCE_EVENT $GPSFENCE_FENCE_ID\" >> '\(hookLog)'\n".write(to: hook, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\necho \"$GPSFENCE_EVENT $GPSFENCE_FENCE_ID\" >> '\(hookLog)'\n".write(
+            to: hook, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook.path)
 
         let webhookLog = folder.appendingPathComponent("webhook.jsonl")
-        let server = try BackgroundProcess(["python3", packageRoot.appendingPathComponent("Tests/Support/webhook_server.py").path, webhookLog.path])
+        let server = try BackgroundProcess([
+            "python3", packageRoot.appendingPathComponent("Tests/Support/webhook_server.py").path, webhookLog.path,
+        ])
         let port = server.readFirstLine()
         #expect(Int(port) != nil)
 
@@ -88,7 +91,8 @@ func types(_ lines: [String]) -> [String] {
 
         let first = try simulator(start: "2026-02-03T10:15:00Z")
         let run = try BackgroundGPSFence([
-            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state", folder.appendingPathComponent("state.sqlite").path,
+            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state",
+            folder.appendingPathComponent("state.sqlite").path,
             "--json", "--exec", hook.path, "--webhook", "http://127.0.0.1:\(port)/events", "--stale", "1",
         ])
         let output = LineCollector(run.output.fileHandleForReading)
@@ -120,14 +124,21 @@ func types(_ lines: [String]) -> [String] {
         #expect(events[..<lostIndex].filter { $0 == "exit" }.count == 1, "lost after the first pass")
 
         // The hook ran once per event, with the fence id in its environment.
-        #expect(output.wait(timeout: 5) { _ in ((try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? "").split(separator: "\n").count == events.count })
+        #expect(
+            output.wait(timeout: 5) { _ in
+                ((try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? "").split(separator: "\n").count
+                    == events.count
+            })
         let hookLines = try String(contentsOfFile: hookLog, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(hookLines.filter { $0 == "enter yard" }.count == 2)
         #expect(Set(hookLines.map { String($0.split(separator: " ")[0]) }) == Set(events))
 
         // The webhook received every event, in order, by id.
-        let ids = output.all.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String }
-        let received = ((try? String(contentsOf: webhookLog, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+        let ids = output.all.compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
+        }
+        let received = ((try? String(contentsOf: webhookLog, encoding: .utf8)) ?? "").split(separator: "\n").compactMap
+        {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
         }
         #expect(received == ids)
@@ -177,7 +188,8 @@ final class BackgroundProcess {
         try fenceFile(["a", "b"]).write(to: fences, atomically: true, encoding: .utf8)
         // A receiver that never comes: the run still loads, reloads and reports.
         let run = try BackgroundGPSFence([
-            "run", "--device", folder.appendingPathComponent("no-such-gps").path, "--baud", "9600", "--fences", fences.path,
+            "run", "--device", folder.appendingPathComponent("no-such-gps").path, "--baud", "9600", "--fences",
+            fences.path,
             "--state", folder.appendingPathComponent("state.sqlite").path, "--json",
         ])
         let output = LineCollector(run.output.fileHandleForReading)
@@ -188,7 +200,9 @@ final class BackgroundProcess {
 
         try "{ not json".write(to: fences, atomically: true, encoding: .utf8)
         run.signal(SIGHUP)
-        #expect(output.wait { $0.contains { $0.contains("reload failed, keeping the 2 fences loaded") } }, "bad file: \(output.all)")
+        #expect(
+            output.wait { $0.contains { $0.contains("reload failed, keeping the 2 fences loaded") } },
+            "bad file: \(output.all)")
 
         run.signal(SIGTERM)
         let stopped = run.finish()
@@ -197,9 +211,13 @@ final class BackgroundProcess {
         let lines = output.all.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let unregistered = lines.first { $0["type"] as? String == "unregistered" }
         #expect(unregistered?["fences"] as? [String] == ["a"])
-        let registrations = lines.filter { $0["type"] as? String == "registered" }.map { $0["fences"] as? [String] ?? [] }
+        let registrations = lines.filter { $0["type"] as? String == "registered" }.map {
+            $0["fences"] as? [String] ?? []
+        }
         #expect(registrations == [["a", "b"], ["b", "c"]])
-        #expect(lines.contains { ($0["message"] as? String)?.contains("no-such-gps") == true }, "the missing device is reported")
+        #expect(
+            lines.contains { ($0["message"] as? String)?.contains("no-such-gps") == true },
+            "the missing device is reported")
     }
 
     /// SPEC §8: `run` killed with SIGKILL at arbitrary moments and restarted, many times, on one
@@ -212,7 +230,8 @@ final class BackgroundProcess {
         try fenceFile(["a", "b", "c"], radius: 300).write(to: fences, atomically: true, encoding: .utf8)
         // A route back and forth through the three fences, looped, at 10 Hz.
         let route = folder.appendingPathComponent("route.geojson")
-        try #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[7.99,47.0],[8.03,47.0],[7.99,47.0]]},"properties":{}}"#
+        try
+            #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[7.99,47.0],[8.03,47.0],[7.99,47.0]]},"properties":{}}"#
             .write(to: route, atomically: true, encoding: .utf8)
         let link = folder.appendingPathComponent("gps0").path
         let simulator = try BackgroundGPSFence([
@@ -237,7 +256,9 @@ final class BackgroundProcess {
         simulator.signal(SIGINT)
         _ = simulator.finish()
 
-        let printedEvents = printed.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let printedEvents = printed.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(printedEvents.filter { $0["type"] as? String == "enter" }.count >= 2, "the runs saw fences")
         // Every printed event is in the log.
         let log = try runGPSFence(["visits", "--state", state, "--json"])  // opens and migrates: the file is sound

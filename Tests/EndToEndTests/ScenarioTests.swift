@@ -5,7 +5,9 @@ import Testing
 /// by arithmetic there) replayed through the real binary: the events must be exactly the expected
 /// ones, in order, compared on the fields the expected log lists.
 @Suite struct ScenarioTests {
-    static let scenarios = ["bridge", "cross", "gym", "jitter", "start-inside", "fix-lost", "hole", "antimeridian", "damaged"]
+    static let scenarios = [
+        "bridge", "cross", "gym", "jitter", "start-inside", "fix-lost", "hole", "antimeridian", "damaged",
+    ]
 
     func lines(_ text: String) throws -> [[String: Any]] {
         try text.split(separator: "\n").map {
@@ -16,14 +18,19 @@ import Testing
     @Test(arguments: scenarios)
     func replayGivesTheExpectedEvents(scenario: String) throws {
         let folder = "captures/\(scenario)/"
-        let expected = try lines(String(contentsOf: packageRoot.appendingPathComponent(folder + "expected.jsonl"), encoding: .utf8))
-        let result = try runGPSFence(["replay", folder + "capture.nmea", "--fences", folder + "fences.geojson", "--json"])
+        let expected = try lines(
+            String(contentsOf: packageRoot.appendingPathComponent(folder + "expected.jsonl"), encoding: .utf8))
+        let result = try runGPSFence([
+            "replay", folder + "capture.nmea", "--fences", folder + "fences.geojson", "--json",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let actual = try lines(result.stdout)
         #expect(actual.count == expected.count, "\(scenario): \(actual.count) events, expected \(expected.count)")
         for (index, (want, got)) in zip(expected, actual).enumerated() {
             for (key, value) in want {
-                #expect(Self.same(value, got[key]), "\(scenario) event \(index) \(key): got \(got[key] ?? "nothing"), expected \(value)")
+                #expect(
+                    Self.same(value, got[key]),
+                    "\(scenario) event \(index) \(key): got \(got[key] ?? "nothing"), expected \(value)")
             }
         }
         let ids = actual.compactMap { $0["id"] as? String }
@@ -32,7 +39,9 @@ import Testing
 
     /// Replaying at a finite speed gives the same events, ids included: times are fix times.
     @Test func speedDoesNotChangeEvents() throws {
-        let arguments = ["replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--json"]
+        let arguments = [
+            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--json",
+        ]
         let fast = try runGPSFence(arguments)
         let paced = try runGPSFence(arguments + ["--speed", "400"])
         #expect(fast.status == 0 && paced.status == 0)
@@ -41,7 +50,9 @@ import Testing
     }
 
     @Test func humanOutputShowsTheWarningAMileAhead() throws {
-        let result = try runGPSFence(["replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson"])
+        let result = try runGPSFence([
+            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson",
+        ])
         #expect(result.status == 0)
         let approach = result.stdout.split(separator: "\n").first { $0.contains("approach") }
         #expect(approach?.contains("Low bridge 10'6\" [bridge-1]") == true)
@@ -49,14 +60,19 @@ import Testing
     }
 
     @Test func badFenceFileIsExitStatusTwoNamingTheFile() throws {
-        let result = try runGPSFence(["replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/capture.nmea"])
+        let result = try runGPSFence([
+            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/capture.nmea",
+        ])
         #expect(result.status == 2)
         #expect(result.stderr.contains("captures/bridge/capture.nmea"))
         #expect(result.stdout.isEmpty)
     }
 
     @Test func badSemanticsAreExitStatusTwo() throws {
-        let result = try runGPSFence(["replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--exit-confirm", "0"])
+        let result = try runGPSFence([
+            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--exit-confirm",
+            "0",
+        ])
         #expect(result.status == 2)
         #expect(result.stderr.contains("--exit-confirm"))
     }
@@ -84,19 +100,26 @@ import Testing
     /// of the visit: the second half gives no second enter, and the visit counts from the first
     /// half's enter.
     @Test func stateCarriesAVisitAcrossARestart() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-replay-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gpsfence-replay-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // "\r\n" is one Character in Swift: split the text on the two-byte line end itself.
-        let lines = try String(contentsOf: packageRoot.appendingPathComponent("captures/gym/capture.nmea"), encoding: .utf8)
-            .components(separatedBy: "\r\n")
+        let lines = try String(
+            contentsOf: packageRoot.appendingPathComponent("captures/gym/capture.nmea"), encoding: .utf8
+        )
+        .components(separatedBy: "\r\n")
         let half = lines.count / 2 - (lines.count / 2) % 3  // whole GGA/RMC/GSA epochs
-        let first = folder.appendingPathComponent("first.nmea"), second = folder.appendingPathComponent("second.nmea")
-        try lines[..<half].joined(separator: "\r\n").appending("\r\n").write(to: first, atomically: true, encoding: .utf8)
+        let first = folder.appendingPathComponent("first.nmea")
+        let second = folder.appendingPathComponent("second.nmea")
+        try lines[..<half].joined(separator: "\r\n").appending("\r\n").write(
+            to: first, atomically: true, encoding: .utf8)
         try lines[half...].joined(separator: "\r\n").write(to: second, atomically: true, encoding: .utf8)
         let state = folder.appendingPathComponent("state.sqlite").path
 
         func types(_ capture: URL) throws -> [String] {
-            let result = try runGPSFence(["replay", capture.path, "--fences", "captures/gym/fences.geojson", "--json", "--state", state])
+            let result = try runGPSFence([
+                "replay", capture.path, "--fences", "captures/gym/fences.geojson", "--json", "--state", state,
+            ])
             #expect(result.status == 0, "\(result.stderr)")
             return result.stdout.split(separator: "\n").compactMap {
                 (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String
@@ -105,7 +128,9 @@ import Testing
         let firstTypes = try types(first)
         // The first half ends at t = 649, parked since t = 61: stationary at t = 181 (captures/gym).
         #expect(firstTypes == ["registered", "enter", "dwell", "stationary"], "\(firstTypes)")
-        let resumed = try runGPSFence(["replay", second.path, "--fences", "captures/gym/fences.geojson", "--json", "--state", state])
+        let resumed = try runGPSFence([
+            "replay", second.path, "--fences", "captures/gym/fences.geojson", "--json", "--state", state,
+        ])
         let events = resumed.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
@@ -130,8 +155,10 @@ import Testing
     /// The progress bar is drawn on standard error only when it is a terminal: `script` (util-linux)
     /// runs the replay on a real pseudo-terminal and records what the terminal showed.
     @Test func progressBarOnATerminalOnly() throws {
-        let command = [gpsfenceBinary().path, "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson"]
-            .map { "'\($0)'" }.joined(separator: " ")
+        let command = [
+            gpsfenceBinary().path, "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson",
+        ]
+        .map { "'\($0)'" }.joined(separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["script", "-q", "-e", "-c", command, "/dev/null"]

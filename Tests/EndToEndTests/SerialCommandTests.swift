@@ -82,7 +82,8 @@ func gpxTrack(points: Int) -> (text: String, points: [(lat: Double, lon: Double,
     var list: [(Double, Double, String)] = []
     var text = #"<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>"# + "\n"
     for index in 0..<points {
-        let lat = 42.2806 + Double(index) * 0.00002, lon = -83.7519 + Double(index) * 0.00003
+        let lat = 42.2806 + Double(index) * 0.00002
+        let lon = -83.7519 + Double(index) * 0.00003
         let ms = index * 200
         let time = String(format: "2026-02-03T10:15:%02d.%03dZ", 2 + ms / 1000, ms % 1000)
         list.append((lat, lon, time))
@@ -140,10 +141,13 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         func simulateAndRecord(_ source: URL, _ capture: URL) throws {
             let simulator = try BackgroundGPSFence(["simulate", source.path, "--baud", "115200", "--rate", "5"])
             let pty = simulator.readFirstLine()
-            _ = try runGPSFence(["record", "--device", pty, "--baud", "115200", "--output", capture.path, "--duration", "30"], environment: [:])
+            _ = try runGPSFence(
+                ["record", "--device", pty, "--baud", "115200", "--output", capture.path, "--duration", "30"],
+                environment: [:])
             _ = simulator.finish()
         }
-        let first = directory.appendingPathComponent("first.nmea"), second = directory.appendingPathComponent("second.nmea")
+        let first = directory.appendingPathComponent("first.nmea")
+        let second = directory.appendingPathComponent("second.nmea")
         try simulateAndRecord(route, first)
         try simulateAndRecord(first, second)  // an NMEA capture as the route: replayed with its own timing
         let original = decodedFixes(try runGPSFence(["decode", first.path]).stdout)
@@ -156,7 +160,8 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
 
     @Test func recordWithAutoOnAMachineWithoutUSBSaysSo() throws {
         guard !FileManager.default.fileExists(atPath: "/sys/bus/usb") else { return }
-        let result = try runGPSFence(["record", "--output", temporaryDirectory().appendingPathComponent("x.nmea").path], environment: [:])
+        let result = try runGPSFence(
+            ["record", "--output", temporaryDirectory().appendingPathComponent("x.nmea").path], environment: [:])
         #expect(result.status == 1)
         #expect(result.stderr.contains("no USB bus"))
     }
@@ -194,7 +199,9 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         let simulator = try BackgroundGPSFence(["simulate", route.path, "--baud", "57600", "--rate", "5", "--loop"])
         let pty = simulator.readFirstLine()
         let capture = directory.appendingPathComponent("garbage.nmea")
-        let record = try runGPSFence(["record", "--device", pty, "--baud", "9600", "--output", capture.path, "--duration", "1"], environment: [:])
+        let record = try runGPSFence(
+            ["record", "--device", pty, "--baud", "9600", "--output", capture.path, "--duration", "1"], environment: [:]
+        )
         simulator.signal(SIGTERM)
         _ = simulator.finish()
         #expect(record.status == 0)
@@ -208,7 +215,8 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
     @Test func simulateMakesAndRemovesItsLinkAndStopsOnSIGTERM() throws {
         let directory = temporaryDirectory()
         let route = directory.appendingPathComponent("route.geojson")
-        try #"{"type":"LineString","coordinates":[[-83.7519,42.2806],[-83.7500,42.2806]]}"#.write(to: route, atomically: true, encoding: .utf8)
+        try #"{"type":"LineString","coordinates":[[-83.7519,42.2806],[-83.7500,42.2806]]}"#.write(
+            to: route, atomically: true, encoding: .utf8)
         let link = directory.appendingPathComponent("gps0").path
         let simulator = try BackgroundGPSFence(["simulate", route.path, "--pty", "--link", link, "--loop"])
         let pty = simulator.readFirstLine()
@@ -224,7 +232,8 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         #expect(missing.stderr.contains("/nonexistent/route.gpx"))
         let directory = temporaryDirectory()
         let bad = directory.appendingPathComponent("bad.gpx")
-        try #"<gpx><trk><trkseg><trkpt lat="42" lon="x"/></trkseg></trk></gpx>"#.write(to: bad, atomically: true, encoding: .utf8)
+        try #"<gpx><trk><trkseg><trkpt lat="42" lon="x"/></trkseg></trk></gpx>"#.write(
+            to: bad, atomically: true, encoding: .utf8)
         let badPoint = try runGPSFence(["simulate", bad.path])
         #expect(badPoint.status == 2)
         #expect(badPoint.stderr.contains("\(bad.path): point 1: lon must be a number"))
@@ -235,7 +244,9 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
 
     @Test func aDeviceThatCannotBeOpenedIsARuntimeFailureNamingIt() throws {
         let directory = temporaryDirectory()
-        let result = try runGPSFence(["record", "--device", "/dev/ttyNOSUCH9", "--output", directory.appendingPathComponent("x.nmea").path], environment: [:])
+        let result = try runGPSFence(
+            ["record", "--device", "/dev/ttyNOSUCH9", "--output", directory.appendingPathComponent("x.nmea").path],
+            environment: [:])
         #expect(result.status == 1)
         #expect(result.stderr.contains("/dev/ttyNOSUCH9"))
         #expect(result.stderr.contains("gpsfence devices"))
@@ -302,14 +313,16 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return CommandResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                             stderr: String(decoding: err, as: UTF8.self))
+        return CommandResult(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
     }
 }

@@ -8,18 +8,20 @@ import Testing
         let folder = temporaryDirectory()
         let fences = folder.appendingPathComponent("fences.geojson")
         try """
-            {"type":"FeatureCollection","features":[
-             {"type":"Feature","id":"yard","geometry":{"type":"Point","coordinates":[8.0,47.0]},"properties":{"name":"Yard","radius":50}},
-             {"type":"Feature","id":"depot","geometry":{"type":"Point","coordinates":[8.01,47.0]},"properties":{"name":"Depot","radius":50}}]}
-            """.write(to: fences, atomically: true, encoding: .utf8)
+        {"type":"FeatureCollection","features":[
+         {"type":"Feature","id":"yard","geometry":{"type":"Point","coordinates":[8.0,47.0]},"properties":{"name":"Yard","radius":50}},
+         {"type":"Feature","id":"depot","geometry":{"type":"Point","coordinates":[8.01,47.0]},"properties":{"name":"Depot","radius":50}}]}
+        """.write(to: fences, atomically: true, encoding: .utf8)
         // A 20 m line in the middle of the yard, played over and over at walking pace.
         let route = folder.appendingPathComponent("route.geojson")
         try """
-            {"type":"Feature","geometry":{"type":"LineString","coordinates":[[7.99987,47.0],[8.00013,47.0]]},"properties":{}}
-            """.write(to: route, atomically: true, encoding: .utf8)
+        {"type":"Feature","geometry":{"type":"LineString","coordinates":[[7.99987,47.0],[8.00013,47.0]]},"properties":{}}
+        """.write(to: route, atomically: true, encoding: .utf8)
         let state = folder.appendingPathComponent("state.sqlite").path
 
-        let simulator = try BackgroundGPSFence(["simulate", route.path, "--baud", "9600", "--rate", "2", "--speed", "2", "--loop"])
+        let simulator = try BackgroundGPSFence([
+            "simulate", route.path, "--baud", "9600", "--rate", "2", "--speed", "2", "--loop",
+        ])
         let pty = simulator.readFirstLine()
         #expect(pty.hasPrefix("/dev/pts/"))
         let run = try BackgroundGPSFence(
@@ -46,7 +48,8 @@ import Testing
         // The depot is 0.01° east: 758 m from the yard's centre, 708 m from its edge; the receiver
         // is within 10 m of the centre, so 698 to 718 m from the depot's edge.
         let depot = cards.first { $0["id"] as? String == "depot" }
-        #expect((depot?["distance"] as? Double).map { (690...720).contains($0) } == true, "\(String(describing: depot))")
+        #expect(
+            (depot?["distance"] as? Double).map { (690...720).contains($0) } == true, "\(String(describing: depot))")
         let lastFix = live["last_fix"] as? [String: Any]
         #expect((lastFix?["age"] as? Double).map { $0 < 10 } == true)
 

@@ -3,8 +3,12 @@ import Testing
 
 @Suite struct VisitsCommandTests {
     @Test func visitsFromAReplayedGymSession() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-visits-\(UUID().uuidString).sqlite").path
-        let replay = try runGPSFence(["replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--state", state])
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gpsfence-visits-\(UUID().uuidString).sqlite"
+        ).path
+        let replay = try runGPSFence([
+            "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--state", state,
+        ])
         #expect(replay.status == 0)
 
         let json = try runGPSFence(["visits", "--state", state, "--month", "2", "--year", "2026", "--json"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Geofence
 
 @Suite struct ContainmentTests {
@@ -48,7 +49,8 @@ import Testing
 
     @Test func antimeridianSplitMultiPolygon() throws {
         // RFC 7946 §3.1.9: a fence across 180 written as two parts touching the antimeridian
-        let east = square(179.5, -1, 180, 1), west = square(-180, -1, -179.5, 1)
+        let east = square(179.5, -1, 180, 1)
+        let west = square(-180, -1, -179.5, 1)
         let set = try fenceSet(collection(multiPolygonFeature(id: "0", parts: [[east], [west]])))
         #expect(hits(set, 0, 179.8) == [0])
         #expect(hits(set, 0, -179.8) == [0])
@@ -75,12 +77,15 @@ import Testing
         var features: [String] = []
         for i in 0..<40 {
             if i % 2 == 0 {
-                features.append(circleFeature(id: "\(100 - i)", lon: 0.001 * Double(i % 5), lat: 0, radius: 2000 + Double(i)))
+                features.append(
+                    circleFeature(id: "\(100 - i)", lon: 0.001 * Double(i % 5), lat: 0, radius: 2000 + Double(i)))
             } else {
-                features.append(polygonFeature(id: "\"p\(i)\"", rings: [square(-0.05 - 0.001 * Double(i), -0.05, 0.05, 0.05)]))
+                features.append(
+                    polygonFeature(id: "\"p\(i)\"", rings: [square(-0.05 - 0.001 * Double(i), -0.05, 0.05, 0.05)]))
             }
         }
-        let set = try fenceSet("{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}")
+        let set = try fenceSet(
+            "{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}")
         #expect(hits(set, 0, 0) == Array(0..<40))
     }
 
@@ -102,7 +107,8 @@ import Testing
         var rng = SeededGenerator(seed: 9)
         let rings = [ring.map { (lon: $0.0, lat: $0.1) }]
         for _ in 0..<300 {
-            let x = Double.random(in: -11...11, using: &rng), y = Double.random(in: -11...11, using: &rng)
+            let x = Double.random(in: -11...11, using: &rng)
+            let y = Double.random(in: -11...11, using: &rng)
             #expect((hits(set, y, x) == [0]) == PolygonKernel.referenceContains(x: x, y: y, rings: rings))
         }
         // every vertex is inside
@@ -110,16 +116,19 @@ import Testing
     }
 
     @Test func queriesDoNotGrowTheBufferOnceWarm() throws {
-        let set = try fenceSet(collection(circleFeature(id: "0", lon: 0, lat: 0, radius: 100),
-                                          polygonFeature(id: "1", rings: [square(-0.01, -0.01, 0.01, 0.01)])))
+        let set = try fenceSet(
+            collection(
+                circleFeature(id: "0", lon: 0, lat: 0, radius: 100),
+                polygonFeature(id: "1", rings: [square(-0.01, -0.01, 0.01, 0.01)])))
         let h = FenceHits(capacity: 4)
         let before = h.storage
         for _ in 0..<1000 { set.fences(containingLat: 0, lon: 0, into: h) }
         #expect(h.storage == before)
         #expect(h.array == [0, 1])
         var batch = FenceBatchHits()
-        set.fences(containing: [GeoPoint(lat: 0, lon: 0), GeoPoint(lat: 1, lon: 1), GeoPoint(lat: 0.005, lon: 0.005)],
-                   into: &batch, scratch: h)
+        set.fences(
+            containing: [GeoPoint(lat: 0, lon: 0), GeoPoint(lat: 1, lon: 1), GeoPoint(lat: 0.005, lon: 0.005)],
+            into: &batch, scratch: h)
         #expect(batch.offsets == [0, 2, 2, 3])
         #expect(Array(batch.fences) == [0, 1, 1])
     }
@@ -133,8 +142,9 @@ import Testing
         for _ in 0..<200_000 { xs.append(Double.random(in: -Double.pi...Double.pi, using: &rng)) }
         for x in xs {
             let (s, c) = FastTrig.sincos(x)
-            worst = max(worst, abs(s - sin(x)) / max(sin(x).magnitude.ulp, Double.ulpOfOne.ulp),
-                        abs(c - cos(x)) / max(cos(x).magnitude.ulp, Double.ulpOfOne.ulp))
+            worst = max(
+                worst, abs(s - sin(x)) / max(sin(x).magnitude.ulp, Double.ulpOfOne.ulp),
+                abs(c - cos(x)) / max(cos(x).magnitude.ulp, Double.ulpOfOne.ulp))
             // absolute error is what the unit vector needs: far below 1e-15
             #expect(abs(s - sin(x)) < 4e-16 && abs(c - cos(x)) < 4e-16, "x = \(x)")
         }

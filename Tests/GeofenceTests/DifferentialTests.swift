@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Geofence
 
 /// The indexed SIMD path against a plain double-precision reference (haversine per circle, even-odd
@@ -8,7 +9,10 @@ import Testing
 /// allows them either way); polygon vertices are also probed exactly.
 @Suite struct DifferentialTests {
     struct Reference {
-        enum Shape { case circle(CircleShape), polygon([[(lon: Double, lat: Double)]]) }
+        enum Shape {
+            case circle(CircleShape)
+            case polygon([[(lon: Double, lat: Double)]])
+        }
         var shapes: [Shape] = []
 
         /// nil when the point is within 1 cm of a circle's edge.
@@ -63,7 +67,9 @@ import Testing
             case 2:
                 var rings = [star(&rng, lat0: lat0, lon0: lon0, r: r, n: Int.random(in: 4...80, using: &rng))]
                 if Bool.random(using: &rng) {
-                    rings.append(star(&rng, lat0: lat0, lon0: lon0, r: r * 0.3, n: Int.random(in: 4...12, using: &rng), cw: true))
+                    rings.append(
+                        star(&rng, lat0: lat0, lon0: lon0, r: r * 0.3, n: Int.random(in: 4...12, using: &rng), cw: true)
+                    )
                 }
                 features.append(polygonFeature(id: "\(i)", rings: rings))
                 ref.shapes.append(.polygon(rings.map { $0.map { (lon: $0.0, lat: $0.1) } }))
@@ -76,7 +82,9 @@ import Testing
                 vertices += (a + b).flatMap { $0 }
             }
         }
-        return ("{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}", ref, vertices)
+        return (
+            "{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}", ref, vertices
+        )
     }
 
     @Test(arguments: [
@@ -90,7 +98,8 @@ import Testing
         let set = try FenceSet.parse(json)
         var rng = SeededGenerator(seed: seed &* 7919)
         let h = FenceHits()
-        var checked = 0, inside = 0
+        var checked = 0
+        var inside = 0
         var probes: [(Double, Double)] = []
         for _ in 0..<6000 {
             var lat = centre.0 + Double.random(in: -span * 1.1...span * 1.1, using: &rng)
@@ -103,8 +112,9 @@ import Testing
         for i in 0..<ref.shapes.count {
             if case .circle(let c) = ref.shapes[i] {
                 for _ in 0..<4 {
-                    let p = Geodesy.destination(lat: c.lat, lon: c.lon, bearing: Double.random(in: 0..<360, using: &rng),
-                                                distance: c.radius * Double.random(in: 0.9...1.1, using: &rng))
+                    let p = Geodesy.destination(
+                        lat: c.lat, lon: c.lon, bearing: Double.random(in: 0..<360, using: &rng),
+                        distance: c.radius * Double.random(in: 0.9...1.1, using: &rng))
                     probes.append((p.lat, p.lon))
                 }
             }
@@ -134,10 +144,14 @@ import Testing
     @Test func agreesWithRecordedShapelyResults() throws {
         let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
         let set = try FenceSet.load(path: dir.appendingPathComponent("shapely_multi_300f.geojson").path)
-        let points = try String(contentsOf: dir.appendingPathComponent("shapely_multi_300f.points.csv"), encoding: .utf8)
-            .split(separator: "\n")
-        let expected = try String(contentsOf: dir.appendingPathComponent("shapely_multi_300f.shapely.jsonl"), encoding: .utf8)
-            .split(separator: "\n")
+        let points = try String(
+            contentsOf: dir.appendingPathComponent("shapely_multi_300f.points.csv"), encoding: .utf8
+        )
+        .split(separator: "\n")
+        let expected = try String(
+            contentsOf: dir.appendingPathComponent("shapely_multi_300f.shapely.jsonl"), encoding: .utf8
+        )
+        .split(separator: "\n")
         #expect(points.count == expected.count)
         let h = FenceHits()
         var differ = 0

@@ -1,15 +1,17 @@
 import Foundation
 import Testing
+
 @testable import Geofence
 
 @Suite struct EngineGeometryTests {
     let set: FenceSet
 
     init() throws {
-        set = try fenceSet(collection(
-            circleFeature(id: "\"c\"", lon: 0, lat: 0, radius: 100),
-            polygonFeature(id: "\"sq\"", rings: [square(0.01, -0.001, 0.012, 0.001)]),
-            circleFeature(id: "\"am\"", lon: 179.9995, lat: 0, radius: 50)))
+        set = try fenceSet(
+            collection(
+                circleFeature(id: "\"c\"", lon: 0, lat: 0, radius: 100),
+                polygonFeature(id: "\"sq\"", rings: [square(0.01, -0.001, 0.012, 0.001)]),
+                circleFeature(id: "\"am\"", lon: 179.9995, lat: 0, radius: 50)))
     }
 
     @Test func signedDistance() {
@@ -39,13 +41,16 @@ import Testing
         // across the antimeridian, through the circle at 179.9995
         set.fences(crossedFrom: GeoPoint(lat: 0, lon: 179.998), to: GeoPoint(lat: 0, lon: -179.999), into: h)
         #expect(h.array == [2])
-        #expect(!set.segmentIntersects(fence: 2, from: GeoPoint(lat: 0.01, lon: 179.998), to: GeoPoint(lat: 0.01, lon: -179.999)))
+        #expect(
+            !set.segmentIntersects(
+                fence: 2, from: GeoPoint(lat: 0.01, lon: 179.998), to: GeoPoint(lat: 0.01, lon: -179.999)))
     }
 
     @Test func approachAlongRay() throws {
         // heading east from 1 km west of the circle's centre: reaches the edge after 900 m
         let start = Geodesy.destination(lat: 0, lon: 0, bearing: 270, distance: 1000)
-        let d = try #require(set.distanceAlongRay(toFence: 0, lat: start.lat, lon: start.lon, bearing: 90, maxDistance: 2000))
+        let d = try #require(
+            set.distanceAlongRay(toFence: 0, lat: start.lat, lon: start.lon, bearing: 90, maxDistance: 2000))
         #expect(abs(d - 900) < 0.5)
         #expect(set.distanceAlongRay(toFence: 0, lat: start.lat, lon: start.lon, bearing: 90, maxDistance: 800) == nil)
         #expect(set.distanceAlongRay(toFence: 0, lat: start.lat, lon: start.lon, bearing: 0, maxDistance: 5000) == nil)
@@ -55,7 +60,9 @@ import Testing
         let hits = FenceHits()
         set.fences(aheadOfLat: 0, lon: 0.002, bearing: 90, maxDistance: 2000, into: hits)
         let reached = hits.indices.compactMap { fence in
-            set.distanceAlongRay(toFence: Int(fence), lat: 0, lon: 0.002, bearing: 90, maxDistance: 2000).map { (Int(fence), $0) }
+            set.distanceAlongRay(toFence: Int(fence), lat: 0, lon: 0.002, bearing: 90, maxDistance: 2000).map {
+                (Int(fence), $0)
+            }
         }
         #expect(reached.count == 1)
         #expect(reached.first?.0 == 1)
@@ -70,7 +77,8 @@ import Testing
 
 @Suite struct EngineGeometryAntimeridianTests {
     @Test func crossingASplitPolygonAcrossTheAntimeridian() throws {
-        let east = square(179.99, -0.01, 180, 0.01), west = square(-180, -0.01, -179.99, 0.01)
+        let east = square(179.99, -0.01, 180, 0.01)
+        let west = square(-180, -0.01, -179.99, 0.01)
         let set = try fenceSet(collection(multiPolygonFeature(id: "\"dateline\"", parts: [[east], [west]])))
         let h = FenceHits()
         // from 0.02° east of the fence to 0.02° west of it, the short way (across 180)

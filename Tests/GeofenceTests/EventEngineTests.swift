@@ -1,5 +1,6 @@
-import Testing
 import NMEA
+import Testing
+
 @testable import Geofence
 
 /// The state machine rules of SPEC §6, one at a time, on fixes placed at known distances from a
@@ -9,10 +10,14 @@ import NMEA
     static let start = UTCTime(millisecondsSinceEpoch: 1_770_113_700_000)  // 2026-02-03T10:15:00Z
 
     /// A fix `offset` metres east (negative: west) of the centre, `second` seconds after the start.
-    static func fix(_ second: Double, _ offset: Double, north: Double = 0, accuracy: Double? = 4.5,
-                    speed: Double? = 10, track: Double? = 90) -> Fix {
-        let east = Geodesy.destination(lat: centre.lat, lon: centre.lon, bearing: offset < 0 ? 270 : 90, distance: abs(offset))
-        let point = Geodesy.destination(lat: east.lat, lon: east.lon, bearing: north < 0 ? 180 : 0, distance: abs(north))
+    static func fix(
+        _ second: Double, _ offset: Double, north: Double = 0, accuracy: Double? = 4.5,
+        speed: Double? = 10, track: Double? = 90
+    ) -> Fix {
+        let east = Geodesy.destination(
+            lat: centre.lat, lon: centre.lon, bearing: offset < 0 ? 270 : 90, distance: abs(offset))
+        let point = Geodesy.destination(
+            lat: east.lat, lon: east.lon, bearing: north < 0 ? 180 : 0, distance: abs(north))
         return Fix(
             time: UTCTime(millisecondsSinceEpoch: start.millisecondsSinceEpoch + Int64(second * 1000)),
             timeOfDay: TimeOfDay(milliseconds: 0), latitude: point.lat, longitude: point.lon, speed: speed,
@@ -27,8 +32,10 @@ import NMEA
     }
 
     /// Runs the fixes and returns "type@second" for every event but `registered`.
-    static func run(_ fences: String, _ fixes: [Fix], settings: EventSettings = EventSettings(),
-                    ticks: [Double] = []) throws -> [String] {
+    static func run(
+        _ fences: String, _ fixes: [Fix], settings: EventSettings = EventSettings(),
+        ticks: [Double] = []
+    ) throws -> [String] {
         let engine = EventEngine(fences: try FenceSet.parse(fences), settings: settings)
         var out: [String] = []
         let record: (GeofenceEvent) -> Void = { event in
@@ -49,7 +56,10 @@ import NMEA
     }
 
     @Test func enterIsImmediateAndExitNeedsTwoFixesBeyondTheHysteresis() throws {
-        let fixes = [Self.fix(0, -60), Self.fix(1, -40), Self.fix(2, 0), Self.fix(3, 55), Self.fix(4, 58), Self.fix(5, 62), Self.fix(6, 61), Self.fix(7, 70)]
+        let fixes = [
+            Self.fix(0, -60), Self.fix(1, -40), Self.fix(2, 0), Self.fix(3, 55), Self.fix(4, 58), Self.fix(5, 62),
+            Self.fix(6, 61), Self.fix(7, 70),
+        ]
         // r = 50: 55 and 58 are within the 10 m hysteresis; 62 is the 1st beyond, 61 the 2nd.
         #expect(try Self.run(Self.circle(radius: 50), fixes) == ["enter@1", "exit@6"])
     }
@@ -61,7 +71,10 @@ import NMEA
 
     @Test func poorAccuracyWidensTheExitDistanceUpToTheCap() throws {
         // Accuracy 30 m: the exit distance is 30 m, so 75 m from the centre (25 m out) is not an exit.
-        let vague = [Self.fix(0, 0, accuracy: 30), Self.fix(1, 75, accuracy: 30), Self.fix(2, 75, accuracy: 30), Self.fix(3, 85, accuracy: 30), Self.fix(4, 85, accuracy: 30)]
+        let vague = [
+            Self.fix(0, 0, accuracy: 30), Self.fix(1, 75, accuracy: 30), Self.fix(2, 75, accuracy: 30),
+            Self.fix(3, 85, accuracy: 30), Self.fix(4, 85, accuracy: 30),
+        ]
         #expect(try Self.run(Self.circle(radius: 50), vague) == ["enter@0", "exit@4"])
         // Accuracy 90 m (usable, under 100): the cap of 50 m applies: 101 m from the centre exits.
         let capped = [Self.fix(0, 0, accuracy: 90), Self.fix(1, 101, accuracy: 90), Self.fix(2, 101, accuracy: 90)]
@@ -81,7 +94,9 @@ import NMEA
         var quiet = EventSettings()
         quiet.initial = false
         // Without the initial enter the fence is still inside: leaving it gives an exit.
-        #expect(try Self.run(Self.circle(radius: 50), [Self.fix(0, 0), Self.fix(1, 70), Self.fix(2, 70)], settings: quiet) == ["exit@2"])
+        #expect(
+            try Self.run(Self.circle(radius: 50), [Self.fix(0, 0), Self.fix(1, 70), Self.fix(2, 70)], settings: quiet)
+                == ["exit@2"])
     }
 
     @Test func dwellOncePerVisitAndVisitOnlyForLongStays() throws {
@@ -94,7 +109,10 @@ import NMEA
 
     @Test func perFenceSettingsOverrideTheDefaults() throws {
         let fences = Self.circle(radius: 50, properties: #""dwell":5,"hysteresis":30,"notify":["enter","dwell"]"#)
-        let fixes = (0...6).map { Self.fix(Double($0), 0) } + [Self.fix(7, 70), Self.fix(8, 70), Self.fix(9, 90), Self.fix(10, 90)]
+        let fixes =
+            (0...6).map { Self.fix(Double($0), 0) } + [
+                Self.fix(7, 70), Self.fix(8, 70), Self.fix(9, 90), Self.fix(10, 90),
+            ]
         // dwell after 5 s; 70 m (20 m out) is within the fence's 30 m hysteresis; exit at 10 is
         // not notified (notify lists only enter and dwell).
         #expect(try Self.run(fences, fixes) == ["enter@0", "dwell@5"])
@@ -144,7 +162,13 @@ import NMEA
              {"type":"Feature","id":"b","geometry":{"type":"Point","coordinates":[\(Geodesy.destination(lat: Self.centre.lat, lon: Self.centre.lon, bearing: 90, distance: 100).lon),\(Self.centre.lat)]},"properties":{"radius":5}},
              {"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[\(Self.centre.lon),\(Self.centre.lat)]},"properties":{"radius":50}}]}
             """
-        let events = try Self.run(fences, [Self.fix(0, 0), Self.fix(1, 90), Self.fix(2, 100)], settings: { var s = EventSettings(); s.exitConfirm = 2; return s }())
+        let events = try Self.run(
+            fences, [Self.fix(0, 0), Self.fix(1, 90), Self.fix(2, 100)],
+            settings: {
+                var s = EventSettings()
+                s.exitConfirm = 2
+                return s
+            }())
         #expect(events == ["enter@0", "exit@2", "enter@2"])
     }
 
@@ -170,7 +194,8 @@ import NMEA
     }
 
     @Test func propertiesStayOnOneLine() throws {
-        let set = try FenceSet.parse("""
+        let set = try FenceSet.parse(
+            """
             {"type":"FeatureCollection","features":[{"type":"Feature","id":"f","geometry":{"type":"Point","coordinates":[8.5,47.3]},
              "properties": {
                 "radius": 50,

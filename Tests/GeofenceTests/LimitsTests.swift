@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Geofence
 
 /// Issue 15: option values are range-checked with a message naming the option; conversions of
@@ -15,13 +16,16 @@ import Testing
         #expect(problem { $0.dwell = .infinity } == "--dwell must be 0 to 1000000000 seconds, not inf")
         #expect(problem { $0.dwell = -1 } == "--dwell must be 0 to 1000000000 seconds, not -1")
         #expect(problem { $0.dwell = 0 } == nil)
-        #expect(problem { $0.heartbeat = 1e300 } == "--heartbeat must be more than 0 and at most 1000000000 seconds, not 1e+300")
+        #expect(
+            problem { $0.heartbeat = 1e300 }
+                == "--heartbeat must be more than 0 and at most 1000000000 seconds, not 1e+300")
         #expect(problem { $0.heartbeat = 0 } == "--heartbeat must be more than 0 and at most 1000000000 seconds, not 0")
         #expect(problem { $0.stale = .nan } == "--stale must be more than 0 and at most 1000000000 seconds, not nan")
         #expect(problem { $0.hysteresis = 20_015_116 } == "--hysteresis must be 0 to 20015115 metres, not 20015116")
         #expect(problem { $0.approach = 1e-300 } == nil)
         #expect(problem { $0.exitConfirm = 256 } == "--exit-confirm must be 1 to 255, not 256")
-        #expect(problem { $0.maxAccuracy = 0 } == "--max-accuracy must be more than 0 and at most 20015115 metres, not 0")
+        #expect(
+            problem { $0.maxAccuracy = 0 } == "--max-accuracy must be more than 0 and at most 20015115 metres, not 0")
     }
 
     @Test func otherOptions() {

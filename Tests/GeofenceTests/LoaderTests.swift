@@ -1,22 +1,29 @@
 import Testing
+
 @testable import Geofence
 
 @Suite struct LoaderTests {
     @Test func idsSettingsAndPropertiesAreCarried() throws {
-        let props = "{\"name\":\"Low bridge 10'6\\\"\",\"radius\":250,\"dwell\":30,\"hysteresis\":15,\"approach\":1600,"
+        let props =
+            "{\"name\":\"Low bridge 10'6\\\"\",\"radius\":250,\"dwell\":30,\"hysteresis\":15,\"approach\":1600,"
             + "\"notify\":[\"enter\",\"approach\"],\"tags\":[\"truck\",\"bridge\"],\"clearance_m\":3.2,\"nested\":{\"a\":[1,2]}}"
-        let circle = "{\"type\":\"Feature\",\"id\":\"bridge-1\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[-83.75,42.28,270]},"
+        let circle =
+            "{\"type\":\"Feature\",\"id\":\"bridge-1\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[-83.75,42.28,270]},"
             + "\"properties\":\(props)}"
         let poly = polygonFeature(id: "17", rings: [square(0, 0, 1, 1)])
-        let noID = "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{\"radius\":3}}"
+        let noID =
+            "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{\"radius\":3}}"
         let set = try fenceSet(collection(circle, poly, noID))
         #expect(set.count == 3)
         #expect(set.ids == [.string("bridge-1"), .number("17"), .number("2")])
         let info = set.info(0)
         #expect(info.name == "Low bridge 10'6\"")
         #expect(info.kind == .circle)
-        #expect(info.settings == FenceSettings(dwell: 30, hysteresis: 15, approach: 1600, notify: [.enter, .approach],
-                                               tags: ["truck", "bridge"]))
+        #expect(
+            info.settings
+                == FenceSettings(
+                    dwell: 30, hysteresis: 15, approach: 1600, notify: [.enter, .approach],
+                    tags: ["truck", "bridge"]))
         #expect(info.propertiesJSON == props)
         #expect(set.info(1).propertiesJSON == "{}")
         #expect(set.info(1).settings == FenceSettings())
@@ -25,7 +32,8 @@ import Testing
     }
 
     @Test func keysInAnyOrderAndUnknownMembersSkipped() throws {
-        let f = "{\"properties\":{\"radius\":100},\"bbox\":[0,0,1,1],\"geometry\":{\"coordinates\":[5,6],\"type\":\"Point\"},"
+        let f =
+            "{\"properties\":{\"radius\":100},\"bbox\":[0,0,1,1],\"geometry\":{\"coordinates\":[5,6],\"type\":\"Point\"},"
             + "\"id\":1e2,\"type\":\"Feature\"}"
         let set = try fenceSet("{\"features\":[\(f)],\"crs\":null,\"type\":\"FeatureCollection\"}")
         #expect(set.ids == [.number("1e2")])
@@ -34,8 +42,10 @@ import Testing
 
     @Test func numbersParseExactly() throws {
         // values the fast path and the strtod path must both round correctly
-        let values = ["41.8812345", "-87.6312345", "0.1", "1e-7", "123456789012345678", "1.7976931348623157e308",
-                      "4.9e-324", "-0.0", "2.2250738585072014e-308", "89.99999999999999"]
+        let values = [
+            "41.8812345", "-87.6312345", "0.1", "1e-7", "123456789012345678", "1.7976931348623157e308",
+            "4.9e-324", "-0.0", "2.2250738585072014e-308", "89.99999999999999",
+        ]
         for text in values {
             let bytes = Array(text.utf8)
             let v = bytes.withUnsafeBufferPointer { b -> Double? in
@@ -58,7 +68,8 @@ import Testing
     }
 
     @Test func csvLoads() throws {
-        let csv = "id,name,lat,lon,radius_m\r\n1,Gym,41.88,-87.63,50\r\n\"b-2\",\"Depot, north\",41.9,-87.6,120.5\r\n,NoID,1,2,3\r\n"
+        let csv =
+            "id,name,lat,lon,radius_m\r\n1,Gym,41.88,-87.63,50\r\n\"b-2\",\"Depot, north\",41.9,-87.6,120.5\r\n,NoID,1,2,3\r\n"
         let set = try FenceSet.parse(csv, file: "f.csv", csv: true)
         #expect(set.ids == [.number("1"), .string("b-2"), .number("2")])
         #expect(set.name(1) == "Depot, north")

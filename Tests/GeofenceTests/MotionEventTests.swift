@@ -1,5 +1,6 @@
 import NMEA
 import Testing
+
 @testable import Geofence
 
 /// `stationary` / `moving` (SPEC §14, docs/events.md): slow and within 25 m for --stationary
@@ -7,7 +8,8 @@ import Testing
 @Suite struct MotionEventTests {
     typealias E = EventEngineTests
     /// A fence far away, so only motion events come.
-    static let farFence = E.circle(radius: 10).replacingOccurrences(of: "\(E.centre.lon),\(E.centre.lat)", with: "9.5,47.5")
+    static let farFence = E.circle(radius: 10).replacingOccurrences(
+        of: "\(E.centre.lon),\(E.centre.lat)", with: "9.5,47.5")
 
     @Test func stationaryAfterTheDelayCountedFromTheFirstSlowFix() throws {
         // Driving at 10 m/s until t = 9, then parked from t = 10: stationary at t = 130.
@@ -40,7 +42,8 @@ import Testing
         var generator = SeededGenerator(seed: 11)
         var fixes = (0...130).map { E.fix(Double($0), 0, speed: 0) }
         for second in 131...1000 {
-            let east = Double.random(in: -20...20, using: &generator), north = Double.random(in: -20...20, using: &generator)
+            let east = Double.random(in: -20...20, using: &generator)
+            let north = Double.random(in: -20...20, using: &generator)
             let speed = second % 7 == 0 ? 1.5 : Double.random(in: 0...0.4, using: &generator)
             let wild = second == 500
             fixes.append(E.fix(Double(second), wild ? 80 : east * 0.7, north: wild ? 0 : north * 0.7, speed: speed))

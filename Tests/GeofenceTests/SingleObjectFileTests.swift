@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Geofence
 
 /// RFC 7946 §2: a GeoJSON text is one object, a FeatureCollection, a Feature or a geometry. A fence
@@ -6,7 +7,8 @@ import Testing
 @Suite struct SingleObjectFileTests {
     @Test func singleFeatureIsOneFence() throws {
         // a 2x2 degree square around (1, 1); "type" after the geometry, as some writers order it
-        let text = "{\"id\":\"sq\",\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[" + ringJSON(square(0, 0, 2, 2))
+        let text =
+            "{\"id\":\"sq\",\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[" + ringJSON(square(0, 0, 2, 2))
             + "]},\"properties\":{\"name\":\"Square\"},\"type\":\"Feature\"}"
         let set = try fenceSet(text)
         #expect(set.count == 1)
@@ -22,8 +24,9 @@ import Testing
         #expect(polygon.ids[0] == .number("0"))  // no id: the index
         #expect(hits(polygon, 1, 1) == [0])
         #expect(hits(polygon, -1, 1) == [])
-        let multi = try fenceSet("{\"type\":\"MultiPolygon\",\"coordinates\":[[" + ringJSON(square(0, 0, 1, 1)) + "],["
-            + ringJSON(square(10, 10, 11, 11)) + "]]}")
+        let multi = try fenceSet(
+            "{\"type\":\"MultiPolygon\",\"coordinates\":[[" + ringJSON(square(0, 0, 1, 1)) + "],["
+                + ringJSON(square(10, 10, 11, 11)) + "]]}")
         #expect(hits(multi, 10.5, 10.5) == [0])  // (lat, lon) in the second part
         #expect(hits(multi, 0.5, 0.5) == [0])
         #expect(hits(multi, 5, 5) == [])
@@ -35,8 +38,10 @@ import Testing
         #expect(circle.circle(0)?.radius == 100)
         #expect(hits(circle, 50.0008, 10) == [0])  // 89 m north
         #expect(hits(circle, 50.001, 10) == [])  // 111 m north
-        #expect(loadError("{\"type\":\"Point\",\"coordinates\":[10,50]}")
-            == "f.geojson: feature 0 (id 0): a bare Point geometry needs a \"radius\" member in metres (or use a Feature with properties.radius)")
+        #expect(
+            loadError("{\"type\":\"Point\",\"coordinates\":[10,50]}")
+                == "f.geojson: feature 0 (id 0): a bare Point geometry needs a \"radius\" member in metres (or use a Feature with properties.radius)"
+        )
     }
 
     @Test func trailingDataAfterTheObjectIsRefused() {

@@ -46,7 +46,8 @@ func polygonFeature(id: String, rings: [[(Double, Double)]], properties: String 
 
 func multiPolygonFeature(id: String, parts: [[[(Double, Double)]]]) -> String {
     "{\"type\":\"Feature\",\"id\":\(id),\"geometry\":{\"type\":\"MultiPolygon\",\"coordinates\":["
-        + parts.map { "[" + $0.map(ringJSON).joined(separator: ",") + "]" }.joined(separator: ",") + "]},\"properties\":{}}"
+        + parts.map { "[" + $0.map(ringJSON).joined(separator: ",") + "]" }.joined(separator: ",")
+        + "]},\"properties\":{}}"
 }
 
 func hits(_ set: FenceSet, _ lat: Double, _ lon: Double) -> [Int] {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NMEA
 
 @Suite struct FixAssemblerTests {
@@ -126,7 +127,8 @@ import Testing
                 bytes, onSentence: { _, _ in }, onFix: { fixTimes.append($0.time!.description) },
                 onNoFix: { silentTimes.append($0.time!.description) })
         }
-        decoder.finish(onFix: { fixTimes.append($0.time!.description) }, onNoFix: { silentTimes.append($0.time!.description) })
+        decoder.finish(
+            onFix: { fixTimes.append($0.time!.description) }, onNoFix: { silentTimes.append($0.time!.description) })
         #expect(fixTimes == ["2024-03-23T12:00:00.000Z"])
         #expect(silentTimes == ["2024-03-23T12:00:01.000Z", "2024-03-23T12:00:02.000Z"])
     }

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import NMEA
 
 /// Frames `text` delivered in chunks of `chunk` bytes and returns the sentences as strings.
@@ -106,7 +107,9 @@ func frame(_ text: String, chunk: Int = 4096, framer: Framer = Framer()) -> [Str
     @Test func commentLinesAreSkippedAtEveryChunkSize() {
         let rmc = "$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230324,003.1,W*61"
         let commented = "# Date: 2024 $GPRMC,000000,A,0101.000,N,00101.000,E,0,0,010124,,,A*4C\r\n"
-        let stream = commented + rmc + "\r\n#\r\n" + "x#y" + rmc.replacingOccurrences(of: "123519", with: "123520")
+        let stream =
+            commented + rmc + "\r\n#\r\n" + "x#y"
+            + rmc.replacingOccurrences(of: "123519", with: "123520")
             .replacingOccurrences(of: "*61", with: "*6B") + "\r\n"
         for chunk in [1, 2, 3, 5, 8, 13, 4096] {
             let decoder = Decoder(skipsCommentLines: true)

@@ -1,5 +1,5 @@
-import Testing
 import NMEA
+import Testing
 
 /// Inputs that crashed the decoder (Fuzz/, docs/fuzzing.md), kept as regression tests.
 ///
@@ -49,7 +49,8 @@ func decodeEveryWay(_ text: String) {
         while start < bytes.count {
             let end = min(bytes.count, start + chunk)
             bytes[start..<end].withUnsafeBytes { buffer in
-                decoder.push(buffer, onSentence: { raw, sentence in _ = sentence.json(raw: raw) }, onFix: { _ = $0.json })
+                decoder.push(
+                    buffer, onSentence: { raw, sentence in _ = sentence.json(raw: raw) }, onFix: { _ = $0.json })
             }
             start = end
         }

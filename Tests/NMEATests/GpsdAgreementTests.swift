@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import NMEA
+import Testing
 
 /// Decodes every gpsd regression log in `../shared/captures/gpsd/` and compares our fixes with the
 /// fixes gpsd decoded from the same bytes (the `.chk` beside each log).
@@ -43,7 +43,8 @@ import NMEA
             report.append(
                 "\(log): expected \(tally.expected) matched \(tally.matched) (other era \(tally.otherEra), "
                     + "gpsd-derived \(tally.derivedOnly)) missing/different \(tally.expected - tally.matched) "
-                    + "extra \(tally.extra)" + (tally.differences.isEmpty ? "" : " " + tally.differences.prefix(3).joined(separator: "; ")))
+                    + "extra \(tally.extra)"
+                    + (tally.differences.isEmpty ? "" : " " + tally.differences.prefix(3).joined(separator: "; ")))
         }
         let percent = Double(total.matched) / Double(max(total.expected, 1)) * 100
         report.append(
@@ -61,8 +62,8 @@ import NMEA
         let text = String(decoding: try Data(contentsOf: chk), as: UTF8.self)
         for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("{") {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  object["class"] as? String == "TPV", let mode = object["mode"] as? Int, mode >= 2,
-                  object["lat"] != nil, object["lon"] != nil, let time = object["time"] as? String
+                object["class"] as? String == "TPV", let mode = object["mode"] as? Int, mode >= 2,
+                object["lat"] != nil, object["lon"] != nil, let time = object["time"] as? String
             else { continue }
             fixes[time] = object
         }
@@ -133,7 +134,7 @@ import NMEA
     static func agree(_ a: Double?, _ b: Double?, _ tolerance: Double) -> Bool {
         switch (a, b) {
         case (nil, nil): true
-        case let (a?, b?): abs(a - b) <= tolerance
+        case (let a?, let b?): abs(a - b) <= tolerance
         default: false
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import NMEA
 
 /// Issue 15, item 2: a sentence whose time field is there but is no time of day contributes
@@ -68,9 +69,15 @@ import Testing
     /// counts (docs/nmea.md).
     @Test func emptyTimeIsNotMalformed() {
         let sentence = decode(nmea("GPGLL,4807.038,N,01131.000,E"))
-        guard case .gll(let gll) = sentence else { Issue.record("not a GLL"); return }
+        guard case .gll(let gll) = sentence else {
+            Issue.record("not a GLL")
+            return
+        }
         #expect(!gll.timeIsInvalid)
-        guard case .rmc(let bad) = decode(rmc("120003.00x")) else { Issue.record("not an RMC"); return }
+        guard case .rmc(let bad) = decode(rmc("120003.00x")) else {
+            Issue.record("not an RMC")
+            return
+        }
         #expect(bad.timeIsInvalid && bad.time == nil)
     }
 }

@@ -72,13 +72,16 @@ import Testing
     }
 
     @Test func aFixPrintsEveryFieldAtItsPrecision() {
-        let time = UTCTime(date: CivilDate(year: 2026, month: 2, day: 3), timeOfDay: TimeOfDay(milliseconds: 36_902_050))
-        let fix = Fix(time: time, timeOfDay: TimeOfDay(milliseconds: 36_902_050), latitude: 42.28060000000001,
-                      longitude: -83.75190004, altitude: 250.449, speed: 10.28888888, track: 89.999, mode: .threeD,
-                      quality: 1, satellitesUsed: 8, hdop: 0.9, accuracy: nil)
+        let time = UTCTime(
+            date: CivilDate(year: 2026, month: 2, day: 3), timeOfDay: TimeOfDay(milliseconds: 36_902_050))
+        let fix = Fix(
+            time: time, timeOfDay: TimeOfDay(milliseconds: 36_902_050), latitude: 42.28060000000001,
+            longitude: -83.75190004, altitude: 250.449, speed: 10.28888888, track: 89.999, mode: .threeD,
+            quality: 1, satellitesUsed: 8, hdop: 0.9, accuracy: nil)
         // 36,902,050 ms = 10:15:02.050; 83.75190004 to 7 decimals is 83.7519; 250.449 m to 0.01 is
         // 250.45; 10.28888888 m/s to 0.001 is 10.289; 89.999 degrees to 0.01 is 90
-        #expect(fix.json == "{\"time\":\"2026-02-03T10:15:02.050Z\",\"lat\":42.2806,\"lon\":-83.7519,\"alt\":250.45,"
-            + "\"speed\":10.289,\"track\":90,\"mode\":3,\"quality\":1,\"sats\":8,\"hdop\":0.9,\"accuracy\":null}")
+        #expect(
+            fix.json == "{\"time\":\"2026-02-03T10:15:02.050Z\",\"lat\":42.2806,\"lon\":-83.7519,\"alt\":250.45,"
+                + "\"speed\":10.289,\"track\":90,\"mode\":3,\"quality\":1,\"sats\":8,\"hdop\":0.9,\"accuracy\":null}")
     }
 }

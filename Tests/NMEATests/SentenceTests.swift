@@ -1,10 +1,14 @@
 import Testing
+
 @testable import NMEA
 
 @Suite struct SentenceTests {
     @Test func ggaFields() {
         guard case .gga(let gga) = decode(nmea("GPGGA,123519.25,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"))
-        else { Issue.record("not a GGA"); return }
+        else {
+            Issue.record("not a GGA")
+            return
+        }
         #expect(gga.time == TimeOfDay(milliseconds: ((12 * 60 + 35) * 60 + 19) * 1000 + 250))
         #expect(abs(gga.latitude! - (48 + 7.038 / 60)) < 1e-12)
         #expect(abs(gga.longitude! - (11 + 31.0 / 60)) < 1e-12)
@@ -19,13 +23,19 @@ import Testing
 
     @Test func southAndWestAreNegative() {
         guard case .rmc(let rmc) = decode(nmea("GNRMC,030719.000,A,3747.0873,S,17514.3286,W,0.0,0.0,311214,,,A"))
-        else { Issue.record("not an RMC"); return }
+        else {
+            Issue.record("not an RMC")
+            return
+        }
         #expect(rmc.latitude! < 0 && rmc.longitude! < 0)
         #expect(abs(rmc.latitude! + (37 + 47.0873 / 60)) < 1e-12)
     }
 
     @Test func emptyFieldsAreUnknownNotZero() {
-        guard case .gga(let gga) = decode(nmea("GPGGA,,,,,,0,,,,M,,M,,")) else { Issue.record("not a GGA"); return }
+        guard case .gga(let gga) = decode(nmea("GPGGA,,,,,,0,,,,M,,M,,")) else {
+            Issue.record("not a GGA")
+            return
+        }
         #expect(gga.time == nil)
         #expect(gga.latitude == nil)
         #expect(gga.altitude == nil)
@@ -37,14 +47,22 @@ import Testing
     @Test func talkerDoesNotMatter() {
         for talker in ["GP", "GN", "GL", "GA", "GB", "BD", "GQ", "QZ", "GI", "IN"] {
             let sentence = decode(nmea(talker + "GLL,4916.45,N,12311.12,W,225444,A,A"))
-            guard case .gll(let gll) = sentence else { Issue.record("\(talker)GLL not decoded"); continue }
+            guard case .gll(let gll) = sentence else {
+                Issue.record("\(talker)GLL not decoded")
+                continue
+            }
             #expect(gll.isValid)
         }
     }
 
     @Test func rmcToleratesNMEA41FieldsAndReadsModeAndStatus() {
-        guard case .rmc(let rmc) = decode(nmea("GPRMC,191504.01,A,3645.876678,N,03124.668626,E,1.0,300.5,110922,3.6,E,A,V"))
-        else { Issue.record("not an RMC"); return }
+        guard
+            case .rmc(let rmc) = decode(
+                nmea("GPRMC,191504.01,A,3645.876678,N,03124.668626,E,1.0,300.5,110922,3.6,E,A,V"))
+        else {
+            Issue.record("not an RMC")
+            return
+        }
         #expect(rmc.mode == UInt8(ascii: "A"))
         #expect(rmc.navigationalStatus == UInt8(ascii: "V"))
         #expect(rmc.magneticVariation == 3.6)
@@ -55,33 +73,45 @@ import Testing
     @Test func simulatorAndManualModesAreNotRealFixes() {
         for mode in ["S", "M", "N"] {
             guard case .rmc(let rmc) = decode(nmea("GPRMC,120000,A,4807.038,N,01131.000,E,0.0,0.0,010120,,," + mode))
-            else { Issue.record("not an RMC"); continue }
+            else {
+                Issue.record("not an RMC")
+                continue
+            }
             #expect(!rmc.isValid, "mode \(mode)")
         }
         guard case .gga(let gga) = decode(nmea("GPGGA,120000,4807.038,N,01131.000,E,8,05,1.0,10.0,M,,M,,"))
-        else { Issue.record("not a GGA"); return }
+        else {
+            Issue.record("not a GGA")
+            return
+        }
         #expect(!gga.hasRealFix)
     }
 
     @Test func gsaReadsDopsWhateverTheSlotCount() {
         guard case .gsa(let standard) = decode(nmea("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1")) else {
-            Issue.record("not a GSA"); return
+            Issue.record("not a GSA")
+            return
         }
         #expect(standard.fixType == 3 && standard.satellitesUsed == 5)
         #expect(standard.pdop == 2.5 && standard.hdop == 1.3 && standard.vdop == 2.1)
         guard case .gsa(let withSystem) = decode(nmea("GNGSA,A,3,78,69,88,87,68,,,,,,,,2.9,1.3,2.6,2")) else {
-            Issue.record("not a GSA"); return
+            Issue.record("not a GSA")
+            return
         }
         #expect(withSystem.systemID == 2 && withSystem.hdop == 1.3)
         // i.Trek M3 while it has no fix: claims 2D with no satellites.
         guard case .gsa(let contradictory) = decode(nmea("GPGSA,A,2,,,,,,,,,,,,,50.0,50.0,50.0")) else {
-            Issue.record("not a GSA"); return
+            Issue.record("not a GSA")
+            return
         }
         #expect(contradictory.trustedFixType == nil)
     }
 
     @Test func gsvSatellitesAndSignalID() {
-        guard case .gsv(let gsv) = decode(nmea("GPGSV,3,3,10,20,,,,24,12,293,,1")) else { Issue.record("not a GSV"); return }
+        guard case .gsv(let gsv) = decode(nmea("GPGSV,3,3,10,20,,,,24,12,293,,1")) else {
+            Issue.record("not a GSV")
+            return
+        }
         #expect(gsv.totalMessages == 3 && gsv.messageNumber == 3 && gsv.satellitesInView == 10)
         #expect(gsv.satelliteCount == 2)
         #expect(gsv.satellite(1) == GSV.Satellite(prn: 24, elevation: 12, azimuth: 293, snr: nil))
@@ -90,22 +120,30 @@ import Testing
 
     @Test func gstHorizontalError() {
         guard case .gst(let gst) = decode(nmea("GPGST,172814.0,0.006,0.023,0.020,273.6,0.3,0.4,0.031")) else {
-            Issue.record("not a GST"); return
+            Issue.record("not a GST")
+            return
         }
         #expect(abs(gst.horizontalError! - 0.5) < 1e-12)
     }
 
     @Test func vtgWithAndWithoutUnitLetters() {
         guard case .vtg(let modern) = decode(nmea("GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A")) else {
-            Issue.record("not a VTG"); return
+            Issue.record("not a VTG")
+            return
         }
         #expect(modern.trackTrue == 54.7 && modern.speedKnots == 5.5 && modern.speedKmh == 10.2)
-        guard case .vtg(let old) = decode(nmea("GPVTG,054.7,034.4,005.5,010.2")) else { Issue.record("not a VTG"); return }
+        guard case .vtg(let old) = decode(nmea("GPVTG,054.7,034.4,005.5,010.2")) else {
+            Issue.record("not a VTG")
+            return
+        }
         #expect(old.trackTrue == 54.7 && old.speedKnots == 5.5)
     }
 
     @Test func zdaDate() {
-        guard case .zda(let zda) = decode(nmea("GPZDA,201530.00,04,07,2002,00,00")) else { Issue.record("not a ZDA"); return }
+        guard case .zda(let zda) = decode(nmea("GPZDA,201530.00,04,07,2002,00,00")) else {
+            Issue.record("not a ZDA")
+            return
+        }
         #expect(zda.date == CivilDate(year: 2002, month: 7, day: 4))
     }
 
@@ -123,14 +161,17 @@ import Testing
     }
 
     @Test func othersAreCountedByType() {
-        #expect(decode(nmea("PGRME,9.1,M,15.0,M,12.0,M")) == .other(SentenceType(packed: SentenceAddress("PGRME")!.packed, length: 5)))
+        #expect(
+            decode(nmea("PGRME,9.1,M,15.0,M,12.0,M"))
+                == .other(SentenceType(packed: SentenceAddress("PGRME")!.packed, length: 5)))
         #expect(SentenceAddress("GPHDT")!.type.description == "HDT")
         #expect(SentenceAddress("PGRME")!.type.description == "PGRME")
     }
 
     @Test func malformedNumbersAreUnknown() {
         guard case .gga(let gga) = decode(nmea("GPGGA,12a519,48x7.038,N,01131.000,Q,1,08,0..9,545.4,M,46.9,M,,")) else {
-            Issue.record("not a GGA"); return
+            Issue.record("not a GGA")
+            return
         }
         #expect(gga.time == nil)
         #expect(gga.latitude == nil)
@@ -140,12 +181,15 @@ import Testing
 
     @Test func outOfRangeCoordinatesAreRejected() {
         guard case .gga(let gga) = decode(nmea("GPGGA,123519,9107.038,N,18131.000,E,1,08,0.9,545.4,M,46.9,M,,")) else {
-            Issue.record("not a GGA"); return
+            Issue.record("not a GGA")
+            return
         }
         #expect(gga.latitude == nil)
         #expect(gga.longitude == nil)
-        guard case .gga(let minutes) = decode(nmea("GPGGA,123519,4867.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")) else {
-            Issue.record("not a GGA"); return
+        guard case .gga(let minutes) = decode(nmea("GPGGA,123519,4867.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"))
+        else {
+            Issue.record("not a GGA")
+            return
         }
         #expect(minutes.latitude == nil, "67 minutes is not an angle")
     }
@@ -163,7 +207,8 @@ import Testing
     }
 
     @Test func isoText() {
-        let time = UTCTime(date: CivilDate(year: 2026, month: 2, day: 3), timeOfDay: TimeOfDay(milliseconds: 36_902_007))
+        let time = UTCTime(
+            date: CivilDate(year: 2026, month: 2, day: 3), timeOfDay: TimeOfDay(milliseconds: 36_902_007))
         #expect(time.description == "2026-02-03T10:15:02.007Z")
     }
 

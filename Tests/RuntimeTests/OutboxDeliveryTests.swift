@@ -1,9 +1,10 @@
-@testable import Alerts
 import Foundation
 import NMEA
 import Testing
-@testable import Geofence
+
+@testable import Alerts
 @testable import FenceRuntime
+@testable import Geofence
 @testable import Store
 
 /// A real HTTP server process on 127.0.0.1 (Tests/Support/webhook_server.py).
@@ -51,17 +52,20 @@ final class WebhookServer {
 }
 
 @Suite struct WebhookDeliveryTests {
-    static let fences = try! FenceSet.parse("""
+    static let fences = try! FenceSet.parse(
+        """
         {"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[8.5,47.3]},"properties":{"radius":20}}]}
         """)
 
     func event(_ second: Int64) -> OutgoingEvent {
-        OutgoingEvent(GeofenceEvent(kind: .heartbeat, time: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000 + second * 1000)),
-                      fences: Self.fences)
+        OutgoingEvent(
+            GeofenceEvent(kind: .heartbeat, time: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000 + second * 1000)),
+            fences: Self.fences)
     }
 
     @Test func deliversInOrderAndLosesNothingWhileTheEndpointIsDown() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-webhook-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gpsfence-webhook-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let server = WebhookServer(log: folder.appendingPathComponent("received.jsonl"))
         try server.start()
@@ -72,7 +76,8 @@ final class WebhookServer {
         policy.baseDelay = 0.05
         policy.maximumDelay = 0.2
         let reports = ReportLog()
-        let delivery = OutboxDelivery(transport: try WebhookTransport(endpoint: endpoint), outbox: store, policy: policy, report: reports.add)
+        let delivery = OutboxDelivery(
+            transport: try WebhookTransport(endpoint: endpoint), outbox: store, policy: policy, report: reports.add)
         delivery.start()
         defer { delivery.stop() }
 
@@ -108,8 +113,12 @@ final class WebhookServer {
     }
 
     @Test func backoffGrowsAndIsCapped() throws {
-        let store = try StateStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-backoff-\(UUID().uuidString).sqlite").path)
-        let delivery = OutboxDelivery(transport: try WebhookTransport(endpoint: "http://127.0.0.1:9/"), outbox: store, report: { _ in })
+        let store = try StateStore(
+            path: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "gpsfence-backoff-\(UUID().uuidString).sqlite"
+            ).path)
+        let delivery = OutboxDelivery(
+            transport: try WebhookTransport(endpoint: "http://127.0.0.1:9/"), outbox: store, report: { _ in })
         for attempts in 1...12 {
             let delay = delivery.backoff(afterAttempts: attempts)
             let nominal = min(300, pow(2, Double(attempts - 1)))

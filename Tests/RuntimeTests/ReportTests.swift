@@ -3,6 +3,7 @@ import Geofence
 import NMEA
 import Store
 import Testing
+
 @testable import FenceRuntime
 
 /// The report's pieces that are not about the browser: --since, the simplifier, escaping.
@@ -41,23 +42,28 @@ import Testing
     /// A fence name with markup and properties with a URL: the page shows the name as text and
     /// carries no address a browser would follow.
     @Test func fenceTextIsEscapedAndCarriesNoAddress() throws {
-        let fences = try FenceSet.parse("""
+        let fences = try FenceSet.parse(
+            """
             {"type":"FeatureCollection","features":[{"type":"Feature","id":"x","geometry":{"type":"Point","coordinates":[8.0,47.0]},
              "properties":{"name":"<img src=x onerror=alert(1)></script>","radius":30,"link":"https://example.com/a"}}]}
             """)
         let time = UTCTime(millisecondsSinceEpoch: 1_770_113_736_000)
-        var event = GeofenceEvent(kind: .enter, time: time, fence: 0, location: GeofenceEvent.Location(latitude: 47, longitude: 8))
+        var event = GeofenceEvent(
+            kind: .enter, time: time, fence: 0, location: GeofenceEvent.Location(latitude: 47, longitude: 8))
         event.initial = false
         let line = OutgoingEvent(event, fences: fences).json
         #expect(line.contains("https://example.com/a"), "the event itself carries the properties")
         let parsed = try #require(ReportEvent(json: line, fences: fences))
         #expect(parsed.fence == 0 && parsed.fenceID == "x" && parsed.type == "enter")
         let report = FieldReport(
-            title: "t", fences: fences, points: [TrackPoint(time: time.millisecondsSinceEpoch, lat: 47, lon: 8, accuracy: 3)],
+            title: "t", fences: fences,
+            points: [TrackPoint(time: time.millisecondsSinceEpoch, lat: 47, lon: 8, accuracy: 3)],
             events: [parsed], statistics: ReceiverStatistics(fixes: 1, usableFixes: 1), gapSeconds: 10)
         let page = ReportHTML.render(report)
         #expect(!page.contains("<img"))
-        #expect(!page.contains("</script>\"") && page.components(separatedBy: "</script>").count == 3, "only the two script elements close")
+        #expect(
+            !page.contains("</script>\"") && page.components(separatedBy: "</script>").count == 3,
+            "only the two script elements close")
         #expect(page.contains("&lt;img src=x onerror=alert(1)&gt;"))
         #expect(!page.contains("https://"))
         #expect(page.contains(#"data-event-id="\#(parsed.id)" data-event-type="enter" data-fence-id="x""#))
@@ -69,7 +75,8 @@ import Testing
         let times: [Int64] = [0, 1, 2, 3, 20, 21, 22, 40]
         let points = times.map { TrackPoint(time: $0 * 1000, lat: 47, lon: 8) }
         let report = FieldReport(
-            title: "t", fences: fences, points: points, events: [], statistics: ReceiverStatistics(fixes: 8, usableFixes: 8),
+            title: "t", fences: fences, points: points, events: [],
+            statistics: ReceiverStatistics(fixes: 8, usableFixes: 8),
             gapSeconds: 10)
         #expect(report.stretches.map(\.count) == [4, 3, 1])
         #expect(report.gaps.map { $0.from / 1000 } == [3, 22])

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import NMEA
+import Testing
+
 @testable import FenceRuntime
 
 @Suite struct SPSCRingTests {

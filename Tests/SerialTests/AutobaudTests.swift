@@ -1,5 +1,5 @@
-import NMEA
 import FenceRuntime
+import NMEA
 import Serial
 import Testing
 
@@ -69,7 +69,10 @@ extension PseudoTerminalTests {
             memory.remember(BaudRate(115200)!, for: "/dev/ttyUSB0")
             #expect(memory.recall("/dev/ttyUSB0") == BaudRate(115200))
             #expect(memory.recall("/dev/serial/by-id/usb-Prolific-if00-port0") == BaudRate(38400))
-            #expect(Autobaud().order(remembered: BaudRate(115200)).map(\.bitsPerSecond) == [115200, 9600, 4800, 38400, 57600, 19200, 230400])
+            #expect(
+                Autobaud().order(remembered: BaudRate(115200)).map(\.bitsPerSecond) == [
+                    115200, 9600, 4800, 38400, 57600, 19200, 230400,
+                ])
         }
     }
 }

@@ -9,9 +9,15 @@ import Testing
     func fakeTree() throws -> String {
         let root = temporaryDirectory()
         let fm = FileManager.default
-        func dir(_ path: String) throws { try fm.createDirectory(atPath: root + path, withIntermediateDirectories: true) }
-        func file(_ path: String, _ text: String) throws { try (text + "\n").write(toFile: root + path, atomically: true, encoding: .utf8) }
-        func link(_ path: String, _ target: String) throws { try fm.createSymbolicLink(atPath: root + path, withDestinationPath: target) }
+        func dir(_ path: String) throws {
+            try fm.createDirectory(atPath: root + path, withIntermediateDirectories: true)
+        }
+        func file(_ path: String, _ text: String) throws {
+            try (text + "\n").write(toFile: root + path, atomically: true, encoding: .utf8)
+        }
+        func link(_ path: String, _ target: String) throws {
+            try fm.createSymbolicLink(atPath: root + path, withDestinationPath: target)
+        }
 
         let ublox = "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-1"
         try dir(ublox + "/1-1:1.0/tty/ttyACM0")
@@ -85,8 +91,10 @@ import Testing
     }
 
     @Test func recognisesTheReceiversTheIssueLists() {
-        for (vendor, product) in [(0x1546, 0x01A5), (0x1546, 0x01A9), (0x067B, 0x2303), (0x10C4, 0xEA60),
-                                  (0x0403, 0x6001), (0x0403, 0x6015), (0x1A86, 0x7523)] {
+        for (vendor, product) in [
+            (0x1546, 0x01A5), (0x1546, 0x01A9), (0x067B, 0x2303), (0x10C4, 0xEA60),
+            (0x0403, 0x6001), (0x0403, 0x6015), (0x1A86, 0x7523),
+        ] {
             #expect(KnownReceiver.match(vendor: UInt16(vendor), product: UInt16(product)) != nil)
         }
         #expect(KnownReceiver.match(vendor: 0x1546, product: 0x01A4) == nil)
@@ -104,7 +112,8 @@ import Testing
 /// The udev rules cover what discovery recognises, and never open a device to every user.
 @Suite struct UdevRulesTests {
     let rules: String = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return (try? String(contentsOf: root.appendingPathComponent("udev/60-gpsfence.rules"), encoding: .utf8)) ?? ""
     }()
 
@@ -114,8 +123,10 @@ import Testing
         // by `devices` (with a note), but not given GPS access rules.
         for receiver in KnownReceiver.all where receiver.vendorID != 0x091E {
             for product in receiver.productIDs {
-                let vendor = String(format: "%04x", receiver.vendorID), id = String(format: "%04x", product)
-                #expect(rules.contains(#"ATTRS{idVendor}=="\#(vendor)", ATTRS{idProduct}=="\#(id)""#), "\(receiver.name)")
+                let vendor = String(format: "%04x", receiver.vendorID)
+                let id = String(format: "%04x", product)
+                #expect(
+                    rules.contains(#"ATTRS{idVendor}=="\#(vendor)", ATTRS{idProduct}=="\#(id)""#), "\(receiver.name)")
             }
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import FenceRuntime
+import Foundation
 import Serial
 import Testing
 
@@ -52,7 +52,8 @@ extension PseudoTerminalTests {
             doctor.autobaud = autobaud
             doctor.discovery = { DeviceDiscovery.scan(sysfs: SysfsDevices(root: temporaryDirectory())) }
             let findings = doctor.run { _ in }
-            let silent = try #require(findings.first { $0.text.hasPrefix("no bytes at all from \(terminal.slavePath)") })
+            let silent = try #require(
+                findings.first { $0.text.hasPrefix("no bytes at all from \(terminal.slavePath)") })
             #expect(silent.level == .problem)
             #expect(silent.fix != nil)
         }

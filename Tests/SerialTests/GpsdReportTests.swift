@@ -29,13 +29,16 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.capturesFolder.path)
             .filter { $0.hasSuffix(".chk") }.sorted()
         #expect(files.count == 70)
-        var tpvs = 0, fixes = 0, silent = 0
+        var tpvs = 0
+        var fixes = 0
+        var silent = 0
         var problems: [String] = []
         for file in files {
-            let text = try String(decoding: Data(contentsOf: Self.capturesFolder.appendingPathComponent(file)), as: UTF8.self)
+            let text = try String(
+                decoding: Data(contentsOf: Self.capturesFolder.appendingPathComponent(file)), as: UTF8.self)
             for (number, line) in text.split(whereSeparator: \.isNewline).enumerated() where line.hasPrefix("{") {
                 guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                      object["class"] as? String == "TPV"
+                    object["class"] as? String == "TPV"
                 else { continue }
                 tpvs += 1
                 let place = "\(file):\(number + 1)"
@@ -46,10 +49,14 @@ import Testing
                     continue
                 }
                 let mode = (object["mode"] as? NSNumber)?.intValue ?? 0
-                let lat = Self.number(object, "lat"), lon = Self.number(object, "lon")
+                let lat = Self.number(object, "lat")
+                let lon = Self.number(object, "lon")
                 let time = (object["time"] as? String).flatMap(Self.milliseconds)
                 if report.tpv.mode != mode { problems.append("\(place): mode \(report.tpv.mode) != \(mode)") }
-                if report.tpv.time?.millisecondsSinceEpoch != time { problems.append("\(place): time \(String(describing: report.tpv.time)) != \(String(describing: time))") }
+                if report.tpv.time?.millisecondsSinceEpoch != time {
+                    problems.append(
+                        "\(place): time \(String(describing: report.tpv.time)) != \(String(describing: time))")
+                }
                 guard mode >= 2, let lat, let lon else {
                     if report.tpv.fix != nil { problems.append("\(place): a fix from a TPV without one") }
                     silent += 1
@@ -62,15 +69,25 @@ import Testing
                 fixes += 1
                 // SPEC §12: altMSL else alt; accuracy from eph, else the larger of epx/epy.
                 let altitude = Self.number(object, "altMSL") ?? Self.number(object, "alt")
-                let eph = Self.number(object, "eph"), epx = Self.number(object, "epx"), epy = Self.number(object, "epy")
+                let eph = Self.number(object, "eph")
+                let epx = Self.number(object, "epx")
+                let epy = Self.number(object, "epy")
                 let accuracy = eph ?? ([epx, epy].compactMap { $0 }.max())
                 let expectedMode: Fix.Mode = mode >= 3 ? .threeD : .twoD
                 // Both sides round the decimal text correctly to a double: equal, not close.
-                if fix.latitude != lat || fix.longitude != lon { problems.append("\(place): position \(fix.latitude),\(fix.longitude) != \(lat),\(lon)") }
-                if fix.altitude != altitude { problems.append("\(place): altitude \(String(describing: fix.altitude)) != \(String(describing: altitude))") }
+                if fix.latitude != lat || fix.longitude != lon {
+                    problems.append("\(place): position \(fix.latitude),\(fix.longitude) != \(lat),\(lon)")
+                }
+                if fix.altitude != altitude {
+                    problems.append(
+                        "\(place): altitude \(String(describing: fix.altitude)) != \(String(describing: altitude))")
+                }
                 if fix.speed != Self.number(object, "speed") { problems.append("\(place): speed") }
                 if fix.track != Self.number(object, "track") { problems.append("\(place): track") }
-                if fix.accuracy != accuracy { problems.append("\(place): accuracy \(String(describing: fix.accuracy)) != \(String(describing: accuracy))") }
+                if fix.accuracy != accuracy {
+                    problems.append(
+                        "\(place): accuracy \(String(describing: fix.accuracy)) != \(String(describing: accuracy))")
+                }
                 if fix.mode != expectedMode { problems.append("\(place): fix mode") }
                 if fix.time?.millisecondsSinceEpoch != time { problems.append("\(place): fix time") }
             }
@@ -90,9 +107,11 @@ import Testing
     }
 
     @Test func wrongShapesAreRejectedNotTrapped() {
-        for bad in ["", "garbage", "{", "{\"class\":", "[1,2]", "{\"class\":3}", "{\"mode\":3}", "{\"class\":\"TPV\",}",
-                    "{\"class\":\"TPV\"} trailing", "{\"class\":\"TPV\",\"lat\":[1,{]}", "{\"class\":\"TP\u{1}V\"}",
-                    String(repeating: "[", count: 100_000), "{\"class\":\"TPV\",\"x\":\"\\"] {
+        for bad in [
+            "", "garbage", "{", "{\"class\":", "[1,2]", "{\"class\":3}", "{\"mode\":3}", "{\"class\":\"TPV\",}",
+            "{\"class\":\"TPV\"} trailing", "{\"class\":\"TPV\",\"lat\":[1,{]}", "{\"class\":\"TP\u{1}V\"}",
+            String(repeating: "[", count: 100_000), "{\"class\":\"TPV\",\"x\":\"\\",
+        ] {
             #expect(scan(bad) == nil, "\(bad.prefix(40))")
         }
         // Right shape, wrong types: scanned, the fields count as absent, so no fix.
@@ -104,7 +123,9 @@ import Testing
     }
 
     @Test func accuracyFallsBackToTheLargerOfEpxAndEpy() {
-        let tpv = scan(#"{"class":"TPV","mode":2,"time":"2026-02-03T10:15:02.5Z","lat":-33.5,"lon":151.25,"epx":3.5,"epy":7.25}"#)?.tpv
+        let tpv = scan(
+            #"{"class":"TPV","mode":2,"time":"2026-02-03T10:15:02.5Z","lat":-33.5,"lon":151.25,"epx":3.5,"epy":7.25}"#)?
+            .tpv
         #expect(tpv?.fix?.accuracy == 7.25)
         #expect(tpv?.fix?.mode == .twoD)
         #expect(tpv?.fix?.time?.description == "2026-02-03T10:15:02.500Z")
@@ -121,15 +142,20 @@ import Testing
         #expect(closed?.reportClass == .device)
         #expect(closed?.activated == false)
         #expect(closed?.device.map { String(decoding: $0, as: UTF8.self) } == "/dev/ttyACM0")
-        let open = scan(#"{"class":"DEVICE","path":"/dev/ttyACM0","driver":"u-blox","activated":"2026-11-23T08:56:53.371Z"}"#)
+        let open = scan(
+            #"{"class":"DEVICE","path":"/dev/ttyACM0","driver":"u-blox","activated":"2026-11-23T08:56:53.371Z"}"#)
         #expect(open?.activated == true && open?.hasDriver == true)
-        let list = scan(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/a","activated":"2026-11-23T08:56:53.371Z","driver":"NMEA0183"},{"class":"DEVICE","path":"/dev/b"}]}"#)?.devices()
+        let list = scan(
+            #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/a","activated":"2026-11-23T08:56:53.371Z","driver":"NMEA0183"},{"class":"DEVICE","path":"/dev/b"}]}"#
+        )?.devices()
         #expect(list?.map(\.path) == ["/dev/a", "/dev/b"])
         #expect(list?.map(\.activated) == [true, false])
         #expect(list?.first?.driver == "NMEA0183")
         let version = scan(#"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#)
         #expect(version?.reportClass == .version && version?.string("release") == "3.22")
-        #expect(scan(#"{"class":"ERROR","message":"Unrecognized request \"x\""}"#)?.string("message") == #"Unrecognized request "x""#)
+        #expect(
+            scan(#"{"class":"ERROR","message":"Unrecognized request \"x\""}"#)?.string("message")
+                == #"Unrecognized request "x""#)
     }
 
     @Test func lineBufferSplitsAndDropsOverlongLinesWhole() {
@@ -159,8 +185,11 @@ import Testing
     /// Whatever is still accepted as a fix has a position in range.
     @Test func mutatedGpsdLinesNeverTrapAndGiveOnlySaneFixes() throws {
         var lines: [[UInt8]] = []
-        for file in try FileManager.default.contentsOfDirectory(atPath: Self.capturesFolder.path).filter({ $0.hasSuffix(".chk") }).sorted() {
-            let text = String(decoding: try Data(contentsOf: Self.capturesFolder.appendingPathComponent(file)), as: UTF8.self)
+        for file in try FileManager.default.contentsOfDirectory(atPath: Self.capturesFolder.path).filter({
+            $0.hasSuffix(".chk")
+        }).sorted() {
+            let text = String(
+                decoding: try Data(contentsOf: Self.capturesFolder.appendingPathComponent(file)), as: UTF8.self)
             lines += text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("{") }.map { Array($0.utf8) }
         }
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -172,14 +201,19 @@ import Testing
             return z ^ (z >> 31)
         }
         let specials = Array("{}[]\":,\\-.eE0 tn".utf8) + [0x00, 0xFF, 0x0D]
-        var accepted = 0, rejected = 0
+        var accepted = 0
+        var rejected = 0
         for round in 0..<40 {
             for original in lines {
                 var line = original
                 switch (Int(next() % 4) + round) % 4 {
                 case 0: line = Array(line.prefix(Int(next() % UInt64(line.count + 1))))
                 case 1: for _ in 0..<3 { line[Int(next() % UInt64(line.count))] = UInt8(truncatingIfNeeded: next()) }
-                case 2: for _ in 0..<3 { line.insert(specials[Int(next() % UInt64(specials.count))], at: Int(next() % UInt64(line.count + 1))) }
+                case 2:
+                    for _ in 0..<3 {
+                        line.insert(
+                            specials[Int(next() % UInt64(specials.count))], at: Int(next() % UInt64(line.count + 1)))
+                    }
                 default: line.remove(at: Int(next() % UInt64(line.count)))
                 }
                 let report = line.withUnsafeBytes { GpsdReport($0) }
@@ -202,14 +236,20 @@ import Testing
         #expect(parse("gpsd://") == GpsdAddress(host: "localhost", port: 2947, device: nil))
         #expect(parse("gpsd://pi.local") == GpsdAddress(host: "pi.local", port: 2947))
         #expect(parse("gpsd://:3000") == GpsdAddress(host: "localhost", port: 3000))
-        #expect(parse("gpsd://127.0.0.1:2948/dev/ttyACM0") == GpsdAddress(host: "127.0.0.1", port: 2948, device: "/dev/ttyACM0"))
+        #expect(
+            parse("gpsd://127.0.0.1:2948/dev/ttyACM0")
+                == GpsdAddress(host: "127.0.0.1", port: 2948, device: "/dev/ttyACM0"))
         #expect(parse("gpsd://[::1]:2950/dev/gps0") == GpsdAddress(host: "::1", port: 2950, device: "/dev/gps0"))
         #expect(parse("gpsd:///dev/ttyUSB0") == GpsdAddress(device: "/dev/ttyUSB0"))
         #expect(parse("gpsd://host:0") == nil)
         #expect(parse("gpsd://host:x") == nil)
         #expect(parse("gpsd://[::1") == nil)
         #expect(GpsdAddress(host: "::1", port: 2950, device: "/dev/gps0").description == "gpsd://[::1]:2950/dev/gps0")
-        #expect(GpsdConnection.watchCommand(.init(), device: "/dev/ttyACM0") == #"?WATCH={"enable":true,"json":true,"device":"/dev/ttyACM0"}"# + "\n")
-        #expect(GpsdConnection.watchCommand(.init(json: false, nmea: true), device: nil) == #"?WATCH={"enable":true,"nmea":true}"# + "\n")
+        #expect(
+            GpsdConnection.watchCommand(.init(), device: "/dev/ttyACM0")
+                == #"?WATCH={"enable":true,"json":true,"device":"/dev/ttyACM0"}"# + "\n")
+        #expect(
+            GpsdConnection.watchCommand(.init(json: false, nmea: true), device: nil)
+                == #"?WATCH={"enable":true,"nmea":true}"# + "\n")
     }
 }

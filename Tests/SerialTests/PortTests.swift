@@ -1,8 +1,9 @@
 import Glibc
 import NMEA
-@testable import Serial
 import SystemPackage
 import Testing
+
+@testable import Serial
 
 extension PseudoTerminalTests {
     /// The termios port on real pseudo-terminals.
@@ -57,7 +58,7 @@ extension PseudoTerminalTests {
 
         @Test func aFileThatIsNotATerminalIsRefused() throws {
             let path = temporaryDirectory() + "/plain"
-            FileManager_write(path, [0x24])
+            writeFile(path, [0x24])
             #expect {
                 _ = try SerialPort.open(path, rate: nil)
             } throws: { error in
@@ -104,7 +105,8 @@ extension PseudoTerminalTests {
     }
 }
 
-func FileManager_write(_ path: String, _ bytes: [UInt8]) {
-    let descriptor = try! FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .truncate], permissions: .ownerReadWrite)
+func writeFile(_ path: String, _ bytes: [UInt8]) {
+    let descriptor = try! FileDescriptor.open(
+        FilePath(path), .writeOnly, options: [.create, .truncate], permissions: .ownerReadWrite)
     _ = try! descriptor.closeAfter { try descriptor.writeAll(bytes) }
 }

@@ -1,8 +1,9 @@
+import FenceRuntime
 import Foundation
 import NMEA
-import FenceRuntime
 import Serial
 import Synchronization
+import SystemPackage
 import Testing
 
 extension PseudoTerminalTests {
@@ -171,7 +172,10 @@ extension PseudoTerminalTests {
             for epoch in epochs[5..<10] { for line in epoch.lines { try newWire.send(line) } }
             usleep(100_000)
             reader.stop()
-            #expect(reader.events.filter { $0 != "unavailable \(Errno.noSuchFileOrDirectory)" } == ["connected 115200", "lost", "connected 115200"])
+            #expect(
+                reader.events.filter { $0 != "unavailable \(Errno.noSuchFileOrDirectory)" } == [
+                    "connected 115200", "lost", "connected 115200",
+                ])
             #expect(reader.collector.fixes.count >= 9)
         }
 
@@ -194,7 +198,9 @@ extension PseudoTerminalTests {
             }
             var offset = 0
             while offset < noise.count {
-                let written = noise[offset...].withUnsafeBytes { terminal.writeAvailable(UnsafeRawBufferPointer(rebasing: $0.prefix(4096))) }
+                let written = noise[offset...].withUnsafeBytes {
+                    terminal.writeAvailable(UnsafeRawBufferPointer(rebasing: $0.prefix(4096)))
+                }
                 offset += written
                 if written == 0 { usleep(1000) }
             }
@@ -214,5 +220,3 @@ extension PseudoTerminalTests {
         }
     }
 }
-
-import SystemPackage

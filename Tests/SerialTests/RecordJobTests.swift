@@ -1,6 +1,6 @@
+import FenceRuntime
 import Foundation
 import NMEA
-import FenceRuntime
 import Serial
 import Testing
 

@@ -1,7 +1,7 @@
+import FenceRuntime
 import Foundation
 import Geofence
 import NMEA
-import FenceRuntime
 import Serial
 import Testing
 
@@ -39,7 +39,9 @@ extension PseudoTerminalTests {
             #expect(abs(fixes.last!.latitude - route[2].latitude) < 1e-9)
             #expect(abs(fixes.last!.longitude - route[2].longitude) < 1e-9)
             #expect(abs(fixes[1].track - 90) < 0.01, "first leg heads east")
-            #expect(abs(fixes[fixes.count - 2].track) < 0.01 || abs(fixes[fixes.count - 2].track - 360) < 0.01, "last leg heads north")
+            #expect(
+                abs(fixes[fixes.count - 2].track) < 0.01 || abs(fixes[fixes.count - 2].track - 360) < 0.01,
+                "last leg heads north")
         }
 
         @Test func aGPXTrackIsReplayedOnItsOwnTimes() throws {
@@ -60,30 +62,43 @@ extension PseudoTerminalTests {
             #expect(points[0].altitude == 250.5)
             #expect(points[1].time?.description == "2026-02-03T10:15:03.500Z")
             let fixes = TrackPlayer.fixes(points, rate: 2, speed: 99, start: fixedStart)
-            #expect(fixes.map(\.time.description) == [
-                "2026-02-03T10:15:02.000Z", "2026-02-03T10:15:02.500Z", "2026-02-03T10:15:03.000Z",
-                "2026-02-03T10:15:03.500Z", "2026-02-03T10:15:04.000Z",
-            ])
+            #expect(
+                fixes.map(\.time.description) == [
+                    "2026-02-03T10:15:02.000Z", "2026-02-03T10:15:02.500Z", "2026-02-03T10:15:03.000Z",
+                    "2026-02-03T10:15:03.500Z", "2026-02-03T10:15:04.000Z",
+                ])
             #expect(abs(fixes[3].latitude - 42.2807) < 1e-9)
         }
 
         @Test func badRouteFilesAreRefusedWithWhereAndWhat() throws {
             let directory = temporaryDirectory()
             let gpx = directory + "/bad.gpx"
-            try #"<gpx><trk><trkseg><trkpt lat="91" lon="0"></trkpt></trkseg></trk></gpx>"#.write(toFile: gpx, atomically: true, encoding: .utf8)
-            #expect { try Route.load(path: gpx) } throws: { ($0 as? InputError)?.message == "\(gpx): point 1: lat must be a number from -90 to 90" }
+            try #"<gpx><trk><trkseg><trkpt lat="91" lon="0"></trkpt></trkseg></trk></gpx>"#.write(
+                toFile: gpx, atomically: true, encoding: .utf8)
+            #expect { try Route.load(path: gpx) } throws: {
+                ($0 as? InputError)?.message == "\(gpx): point 1: lat must be a number from -90 to 90"
+            }
             let json = directory + "/bad.geojson"
             try #"{"type":"Point","coordinates":[1,2]}"#.write(toFile: json, atomically: true, encoding: .utf8)
-            #expect { try Route.load(path: json) } throws: { ($0 as? InputError)?.message.contains("no LineString") == true }
-            #expect { try Route.load(path: directory + "/missing.gpx") } throws: { ($0 as? InputError)?.message.contains("missing.gpx") == true }
+            #expect { try Route.load(path: json) } throws: {
+                ($0 as? InputError)?.message.contains("no LineString") == true
+            }
+            #expect { try Route.load(path: directory + "/missing.gpx") } throws: {
+                ($0 as? InputError)?.message.contains("missing.gpx") == true
+            }
         }
 
         @Test func aCaptureIsCutIntoEpochsWithItsOwnTiming() throws {
             let path = temporaryDirectory() + "/capture.nmea"
-            let text = "# a comment\r\n"
-                + String(decoding: SentenceWriter.sentence("GPRMC,101502.00,A,4216.83600,N,08345.11400,W,0.0,0.0,030226,,,A"), as: UTF8.self)
+            let text =
+                "# a comment\r\n"
+                + String(
+                    decoding: SentenceWriter.sentence(
+                        "GPRMC,101502.00,A,4216.83600,N,08345.11400,W,0.0,0.0,030226,,,A"), as: UTF8.self)
                 + String(decoding: SentenceWriter.sentence("GPGSA,A,3,02,,,,,,,,,,,,1.6,0.9,1.3"), as: UTF8.self)
-                + String(decoding: SentenceWriter.sentence("GPRMC,101502.50,A,4216.83600,N,08345.11400,W,0.0,0.0,030226,,,A"), as: UTF8.self)
+                + String(
+                    decoding: SentenceWriter.sentence(
+                        "GPRMC,101502.50,A,4216.83600,N,08345.11400,W,0.0,0.0,030226,,,A"), as: UTF8.self)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             var job = SimulateJob(route: try Route.load(path: path))
             job.rate = 1
@@ -97,7 +112,8 @@ extension PseudoTerminalTests {
             let terminal = try PseudoTerminal.open(rate: BaudRate(4800)!)
             let port = try SerialPort.open(terminal.slavePath, rate: BaudRate(4800)!)
             let wire = SimulatedWire(port: .pseudoTerminal(terminal), rate: BaudRate(4800)!)
-            let line = SentenceWriter.sentence("GPTXT,01,01,02,0123456789012345678901234567890123456789012345678901234567")
+            let line = SentenceWriter.sentence(
+                "GPTXT,01,01,02,0123456789012345678901234567890123456789012345678901234567")
             let started = monotonicSeconds()
             for _ in 0..<4 { try wire.send(line) }
             let elapsed = monotonicSeconds() - started
@@ -113,7 +129,8 @@ extension PseudoTerminalTests {
             let terminal = try PseudoTerminal.open(rate: BaudRate(9600)!)
             let port = try SerialPort.open(terminal.slavePath, rate: BaudRate(9600)!)
             let wire = SimulatedWire(port: .device(port), rate: BaudRate(9600)!)
-            let lines = EpochSentences.lines(for: TrackPlayer.fixes(straightRoute(), rate: 1, speed: 10, start: fixedStart)[0])
+            let lines = EpochSentences.lines(
+                for: TrackPlayer.fixes(straightRoute(), rate: 1, speed: 10, start: fixedStart)[0])
             for line in lines { try wire.send(line) }
             var received: [UInt8] = []
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)

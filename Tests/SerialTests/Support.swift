@@ -1,9 +1,9 @@
-import Foundation
-import Testing
-import NMEA
 import FenceRuntime
+import Foundation
+import NMEA
 import Serial
 import Synchronization
+import Testing
 
 /// A simulated receiver on a real pseudo-terminal, played on its own thread.
 final class SimulatorThread: @unchecked Sendable {
@@ -21,7 +21,9 @@ final class SimulatorThread: @unchecked Sendable {
         wire = SimulatedWire(port: .pseudoTerminal(terminal), rate: lineRate)
         let thread = Thread { [self] in
             if waitForReader {
-                while !(terminal.hasReader && terminal.lineRate() == lineRate), !stopped.load(ordering: .relaxed) { usleep(1000) }
+                while !(terminal.hasReader && terminal.lineRate() == lineRate), !stopped.load(ordering: .relaxed) {
+                    usleep(1000)
+                }
                 usleep(50_000)
             }
             try? job.run(wire: wire, now: currentUTCTime, shouldStop: { self.stopped.load(ordering: .relaxed) })
@@ -42,8 +44,10 @@ final class SimulatorThread: @unchecked Sendable {
 
 /// A route with a corner: about 99 m east, then 78 m north.
 func straightRoute() -> [RoutePoint] {
-    [RoutePoint(latitude: 42.2806, longitude: -83.7519), RoutePoint(latitude: 42.2806, longitude: -83.7507),
-     RoutePoint(latitude: 42.2813, longitude: -83.7507)]
+    [
+        RoutePoint(latitude: 42.2806, longitude: -83.7519), RoutePoint(latitude: 42.2806, longitude: -83.7507),
+        RoutePoint(latitude: 42.2813, longitude: -83.7507),
+    ]
 }
 
 let fixedStart = UTCTime(date: CivilDate(year: 2026, month: 2, day: 3), timeOfDay: TimeOfDay(milliseconds: 36_902_000))

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NMEA
 import Testing
+
 @testable import Geofence
 @testable import Store
 
@@ -10,7 +11,8 @@ import Testing
 /// stops the process on a failed conversion, and `now - enterTime` overflows for such a time.
 @Suite struct DamagedStateTests {
     func store() throws -> StateStore {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-damaged-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gpsfence-damaged-\(UUID().uuidString)")
         return try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
     }
 
@@ -26,7 +28,8 @@ import Testing
             ]
             for (id, hash, time, fired) in rows {
                 try db.execute(
-                    sql: "INSERT INTO fence_state (fence_id, geometry_hash, inside, enter_time, dwell_fired) VALUES (?, ?, 1, ?, ?)",
+                    sql:
+                        "INSERT INTO fence_state (fence_id, geometry_hash, inside, enter_time, dwell_fired) VALUES (?, ?, 1, ?, ?)",
                     arguments: [id, hash, time, fired])
             }
         }
@@ -36,14 +39,21 @@ import Testing
     }
 
     @Test func engineRestoreSkipsTimesThatWouldOverflow() throws {
-        let fences = try FenceSet.parse(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[7,45]},"properties":{"radius":100,"dwell":1}}]}"#)
+        let fences = try FenceSet.parse(
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[7,45]},"properties":{"radius":100,"dwell":1}}]}"#
+        )
         let engine = EventEngine(fences: fences)
-        engine.restore([FenceStateRecord(fenceID: .string("a"), geometryHash: fences.geometryHash(0), inside: true,
-                                         enterTime: Int64.min, dwellFired: false)])
+        engine.restore([
+            FenceStateRecord(
+                fenceID: .string("a"), geometryHash: fences.geometryHash(0), inside: true,
+                enterTime: Int64.min, dwellFired: false)
+        ])
         var kinds: [String] = []
         for second in Int64(0)..<3 {
-            let fix = Fix(time: UTCTime(millisecondsSinceEpoch: 1_770_000_000_000 + second * 1000), timeOfDay: TimeOfDay(milliseconds: 0),
-                          latitude: 45, longitude: 7, mode: .threeD, accuracy: 5)
+            let fix = Fix(
+                time: UTCTime(millisecondsSinceEpoch: 1_770_000_000_000 + second * 1000),
+                timeOfDay: TimeOfDay(milliseconds: 0),
+                latitude: 45, longitude: 7, mode: .threeD, accuracy: 5)
             engine.process(fix) { kinds.append($0.kind.rawValue) }
         }
         // The damaged state is ignored: a fresh enter, then a dwell a second later.
@@ -53,8 +63,10 @@ import Testing
     @Test func damagedOutboxRowsAreClamped() throws {
         let store = try store()
         try store.database.write { db in
-            try db.execute(sql: "INSERT INTO outbox (endpoint, event_id, body, attempts, next_attempt) VALUES ('http://x', 'e1', '{}', ?, ?)",
-                           arguments: [Int64.max, Int64.max])
+            try db.execute(
+                sql:
+                    "INSERT INTO outbox (endpoint, event_id, body, attempts, next_attempt) VALUES ('http://x', 'e1', '{}', ?, ?)",
+                arguments: [Int64.max, Int64.max])
         }
         let item = try #require(try store.nextUndelivered(target: "http://x"))
         #expect(item.attempts == 1_000_000)
@@ -66,11 +78,14 @@ import Testing
         let store = try store()
         let february = Int64(CivilDate(year: 2026, month: 2, day: 3).daysSinceEpoch) * 86_400_000
         try store.database.write { db in
-            for (id, enter, duration) in [("\"a\"", february.databaseValue, 1e300.databaseValue),
-                                          ("\"b\"", "soon".databaseValue, 10.databaseValue),
-                                          ("\"c\"", february.databaseValue, (-5).databaseValue)] {
+            for (id, enter, duration) in [
+                ("\"a\"", february.databaseValue, 1e300.databaseValue),
+                ("\"b\"", "soon".databaseValue, 10.databaseValue),
+                ("\"c\"", february.databaseValue, (-5).databaseValue),
+            ] {
                 try db.execute(
-                    sql: "INSERT INTO visit (event_id, fence_id, fence_name, enter_time, exit_time, duration) VALUES (?, ?, NULL, ?, 0, ?)",
+                    sql:
+                        "INSERT INTO visit (event_id, fence_id, fence_name, enter_time, exit_time, duration) VALUES (?, ?, NULL, ?, 0, ?)",
                     arguments: [id + "-visit", id, enter, duration])
             }
         }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NMEA
 import Testing
+
 @testable import Geofence
 @testable import Store
 
@@ -12,14 +13,16 @@ import Testing
         """
 
     func temporaryPath() -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-store-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gpsfence-store-\(UUID().uuidString)")
         return folder.appendingPathComponent("nested/state.sqlite").path
     }
 
     func fix(_ second: Int64, east: Double) -> Fix {
         let point = Geodesy.destination(lat: 47.3769, lon: 8.5417, bearing: 90, distance: east)
         return Fix(
-            time: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000 + second * 1000), timeOfDay: TimeOfDay(milliseconds: 0),
+            time: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000 + second * 1000),
+            timeOfDay: TimeOfDay(milliseconds: 0),
             latitude: point.lat, longitude: point.lon, mode: .threeD, accuracy: 4)
     }
 
@@ -72,9 +75,11 @@ import Testing
         let path = temporaryPath()
         let fences = try FenceSet.parse(Self.fencesText)
         let fixes = [fix(0, east: 0), fix(1, east: 80), fix(2, east: 80)]
-        let first = try run(EventEngine(fences: fences), StateStore(path: path), fixes, endpoints: ["http://127.0.0.1:1/hook"])
+        let first = try run(
+            EventEngine(fences: fences), StateStore(path: path), fixes, endpoints: ["http://127.0.0.1:1/hook"])
         // Replaying the same input (a restart that re-reads a capture) finds every event logged.
-        let again = try run(EventEngine(fences: fences), StateStore(path: path), fixes, endpoints: ["http://127.0.0.1:1/hook"])
+        let again = try run(
+            EventEngine(fences: fences), StateStore(path: path), fixes, endpoints: ["http://127.0.0.1:1/hook"])
         #expect(first == ["registered", "enter", "exit"])
         #expect(again.isEmpty)
         let store = try StateStore(path: path)
@@ -88,7 +93,9 @@ import Testing
         let store = try StateStore(path: temporaryPath())
         let fences = try FenceSet.parse(Self.fencesText)
         let targets = ["mqtt://broker:1883/van", "http://127.0.0.1:1/hook"]
-        let events = try run(EventEngine(fences: fences), store, [fix(0, east: 0), fix(1, east: 80), fix(2, east: 80)], endpoints: targets)
+        let events = try run(
+            EventEngine(fences: fences), store, [fix(0, east: 0), fix(1, east: 80), fix(2, east: 80)],
+            endpoints: targets)
         #expect(events.count == 3)
         // The broker acknowledged the first event after one failed attempt; the webhook nothing yet.
         let first = try #require(try store.nextUndelivered(target: targets[0]))
@@ -96,7 +103,9 @@ import Testing
         try store.markDelivered(first, at: 1)
         let counters = try store.outboxCounters()
         #expect(counters.map(\.target) == targets)
-        #expect(counters[0].counters == OutboxCounters(delivered: 1, pending: 2, failedAttempts: 1, lastError: "connection refused"))
+        #expect(
+            counters[0].counters
+                == OutboxCounters(delivered: 1, pending: 2, failedAttempts: 1, lastError: "connection refused"))
         #expect(counters[1].counters == OutboxCounters(delivered: 0, pending: 3, failedAttempts: 0, lastError: nil))
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NMEA
 import Testing
+
 @testable import Geofence
 @testable import Store
 
@@ -19,7 +20,8 @@ import Testing
         point = Geodesy.destination(lat: point.lat, lon: point.lon, bearing: 0, distance: north)
         return Fix(
             time: UTCTime(millisecondsSinceEpoch: Self.start + milliseconds), timeOfDay: TimeOfDay(milliseconds: 0),
-            latitude: point.lat, longitude: point.lon, speed: speed, mode: .threeD, satellitesUsed: 9, accuracy: accuracy)
+            latitude: point.lat, longitude: point.lon, speed: speed, mode: .threeD, satellitesUsed: 9,
+            accuracy: accuracy)
     }
 
     @Test func atMostOneUsableFixPerSecond() throws {
@@ -44,7 +46,8 @@ import Testing
         let recorder = TrackRecorder(store: store, settings: TrackRecorder.Settings())
         var random = SystemRandomNumberGenerator()
         for second in 0..<200 {
-            let angle = Double.random(in: 0..<(2 * .pi), using: &random), radius = Double.random(in: 0...1.5, using: &random)
+            let angle = Double.random(in: 0..<(2 * .pi), using: &random)
+            let radius = Double.random(in: 0...1.5, using: &random)
             try recorder.record(fix(Int64(second) * 1000, east: radius * cos(angle), north: radius * sin(angle)))
         }
         try recorder.flush()
@@ -115,17 +118,27 @@ import Testing
             try migrator.migrate(queue)
             try queue.write { db in
                 try db.execute(sql: #"INSERT INTO fence_state VALUES ('"gym"', 42, 1, 1770113741000, 1)"#)
-                try db.execute(sql: #"INSERT INTO event (id, type, time, fence_id, json) VALUES ('abc', 'enter', 1770113741000, '"gym"', '{"id":"abc"}')"#)
-                try db.execute(sql: #"INSERT INTO visit VALUES ('def', '"gym"', 'Gym', 1770113741000, 1770114989000, 1248)"#)
-                try db.execute(sql: #"INSERT INTO outbox (endpoint, event_id, body) VALUES ('http://127.0.0.1:9/', 'abc', '{}')"#)
+                try db.execute(
+                    sql:
+                        #"INSERT INTO event (id, type, time, fence_id, json) VALUES ('abc', 'enter', 1770113741000, '"gym"', '{"id":"abc"}')"#
+                )
+                try db.execute(
+                    sql: #"INSERT INTO visit VALUES ('def', '"gym"', 'Gym', 1770113741000, 1770114989000, 1248)"#)
+                try db.execute(
+                    sql: #"INSERT INTO outbox (endpoint, event_id, body) VALUES ('http://127.0.0.1:9/', 'abc', '{}')"#)
             }
         }
         let store = try StateStore(path: path)
-        let applied = try store.database.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
+        let applied = try store.database.read {
+            try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+        }
         #expect(applied == ["v1", "v2"])
-        #expect(try store.fenceStates() == [
-            FenceStateRecord(fenceID: .string("gym"), geometryHash: 42, inside: true, enterTime: 1_770_113_741_000, dwellFired: true)
-        ])
+        #expect(
+            try store.fenceStates() == [
+                FenceStateRecord(
+                    fenceID: .string("gym"), geometryHash: 42, inside: true, enterTime: 1_770_113_741_000,
+                    dwellFired: true)
+            ])
         #expect(try store.eventLog() == [#"{"id":"abc"}"#])
         #expect(try store.visitReport(year: 2026, month: 2).fences.first?.count == 1)
         #expect(try store.counters(target: "http://127.0.0.1:9/").pending == 1)
@@ -182,7 +195,9 @@ import Testing
 @Suite struct MotionPersistenceTests {
     /// The stop is committed with the events of its fix, and cleared with the events that end it.
     @Test func stopTravelsWithTheEvents() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-motion-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gpsfence-motion-\(UUID().uuidString).sqlite"
+        ).path
         let fences = try FenceSet.parse(StateStoreTests.fencesText)
         let store = try StateStore(path: path)
         let stop = MotionRecord(stationary: true, latitude: 47.1, longitude: 8.2, since: 1_770_113_700_000)
@@ -190,7 +205,8 @@ import Testing
         let stationary = OutgoingEvent(GeofenceEvent(kind: .stationary, time: time), fences: fences)
         try store.commit(events: [stationary], insideStates: [], fences: fences, motion: stop)
         #expect(try StateStore(path: path).motionState() == stop)
-        let moving = OutgoingEvent(GeofenceEvent(kind: .moving, time: UTCTime(millisecondsSinceEpoch: 1_770_113_900_000)), fences: fences)
+        let moving = OutgoingEvent(
+            GeofenceEvent(kind: .moving, time: UTCTime(millisecondsSinceEpoch: 1_770_113_900_000)), fences: fences)
         try store.commit(events: [moving], insideStates: [], fences: fences, motion: nil)
         #expect(try store.motionState() == nil)
     }

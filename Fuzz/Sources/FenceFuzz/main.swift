@@ -69,7 +69,8 @@ func exercise(_ fences: FenceSet, points: [(lat: Double, lon: Double)]) {
             accuracy: 5)
         engine.process(fix) { event in
             let line = event.json(fences: fences)
-            precondition(line.first == "{" && line.last == "}" && !line.utf8.contains { $0 < 0x20 }, "bad JSON: \(line)")
+            precondition(
+                line.first == "{" && line.last == "}" && !line.utf8.contains { $0 < 0x20 }, "bad JSON: \(line)")
             _ = event.id(fences: fences)
         }
     }

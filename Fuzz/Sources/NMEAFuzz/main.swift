@@ -30,10 +30,12 @@ func run(
     var step = 0
     while start < bytes.count {
         let end = min(bytes.count, start + max(1, nextChunk(step)))
-        decoder.push(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), onSentence: { raw, sentence in
-            outcome.sentences += 1
-            if renderJSON { checkJSON(sentence.json(raw: raw)) }
-        }, onFix: onFix)
+        decoder.push(
+            UnsafeRawBufferPointer(rebasing: bytes[start..<end]),
+            onSentence: { raw, sentence in
+                outcome.sentences += 1
+                if renderJSON { checkJSON(sentence.json(raw: raw)) }
+            }, onFix: onFix)
         start = end
         step += 1
     }

@@ -53,7 +53,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for (key, name) in [("dwell", "fence-dwell"), ("hysteresis", "fence-hysteresis"), ("approach", "fence-approach")] {
         if let value = raw(name), isJSONNumberText(value) { properties += ",\"\(key)\":\(value)" }
     }
-    let file = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"f","geometry":{"type":"Point","coordinates":[7,45]},"properties":{"#
+    let file =
+        #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"f","geometry":{"type":"Point","coordinates":[7,45]},"properties":{"#
         + properties + "}}]}"
     let fences: FenceSet
     do {
@@ -85,7 +86,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 func isJSONNumberText(_ text: String) -> Bool {
     guard !text.isEmpty, text.utf8.count < 400 else { return false }
-    return text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x2B || $0 == 0x2E || $0 == 0x65 || $0 == 0x45 }
+    return text.utf8.allSatisfy {
+        ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x2B || $0 == 0x2E || $0 == 0x65 || $0 == 0x45
+    }
 }
 
 func jsonNumber(_ text: String?, otherwise: String) -> String {

@@ -3,7 +3,7 @@ import Geofence
 import Synchronization
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `--webhook URL` (SPEC §7): POSTs one event as JSON; a 2xx answer is the acknowledgement.
@@ -15,8 +15,9 @@ public struct WebhookTransport: OutboxTransport {
     private let session: URLSession
 
     public init(endpoint: String, requestTimeout: Double = 10) throws(WebhookError) {
-        guard let url = URL(string: endpoint), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil
+        guard let url = URL(string: endpoint), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https",
+            url.host != nil
         else { throw WebhookError(message: "--webhook \(endpoint): not an http:// or https:// URL") }
         target = endpoint
         self.url = url

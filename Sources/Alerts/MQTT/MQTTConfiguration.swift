@@ -44,13 +44,17 @@ public struct MQTTConfiguration: Sendable, Equatable {
         keepalive: Int = 30, locationInterval: Double = 5, ownTracks: String? = nil, ownTracksTID: String? = nil
     ) throws(MQTTConfigurationError) -> MQTTConfiguration? {
         guard let url else {
-            let strays = [("--mqtt-ca", caFile), ("--mqtt-password-file", passwordFile), ("--owntracks", ownTracks), ("--owntracks-tid", ownTracksTID)]
-                .filter { $0.1 != nil }.map(\.0)
+            let strays = [
+                ("--mqtt-ca", caFile), ("--mqtt-password-file", passwordFile), ("--owntracks", ownTracks),
+                ("--owntracks-tid", ownTracksTID),
+            ]
+            .filter { $0.1 != nil }.map(\.0)
             if let first = strays.first { throw MQTTConfigurationError(message: "\(first) goes with --mqtt URL") }
             return nil
         }
         return try parse(
-            required: url, caFile: caFile, passwordFile: passwordFile, protocolVersion: protocolVersion, keepalive: keepalive,
+            required: url, caFile: caFile, passwordFile: passwordFile, protocolVersion: protocolVersion,
+            keepalive: keepalive,
             locationInterval: locationInterval, ownTracks: ownTracks, ownTracksTID: ownTracksTID)
     }
 
@@ -78,7 +82,9 @@ public struct MQTTConfiguration: Sendable, Equatable {
         guard (1...65535).contains(port) else { throw bad(option, "port \(port) out of range") }
         var prefix = components.path
         while prefix.hasPrefix("/") { prefix.removeFirst() }
-        guard !prefix.isEmpty else { throw bad(option, "missing topic prefix (mqtt://HOST/PREFIX, e.g. mqtt://broker/gpsfence/van-1)") }
+        guard !prefix.isEmpty else {
+            throw bad(option, "missing topic prefix (mqtt://HOST/PREFIX, e.g. mqtt://broker/gpsfence/van-1)")
+        }
         if let problem = topicProblem(prefix) { throw bad(option, "topic prefix '\(prefix)' \(problem)") }
 
         var configuration = MQTTConfiguration(host: host, port: port, usesTLS: tls, prefix: prefix)
@@ -91,7 +97,8 @@ public struct MQTTConfiguration: Sendable, Equatable {
             guard configuration.password == nil else {
                 throw bad("--mqtt-password-file", "the URL already has a password; give it in one place")
             }
-            guard let data = FileManager.default.contents(atPath: passwordFile), let text = String(data: data, encoding: .utf8)
+            guard let data = FileManager.default.contents(atPath: passwordFile),
+                let text = String(data: data, encoding: .utf8)
             else { throw bad("--mqtt-password-file \(passwordFile)", "cannot be read") }
             // The first line; editors add a final newline that is not part of the password.
             configuration.password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
@@ -99,7 +106,9 @@ public struct MQTTConfiguration: Sendable, Equatable {
         }
         if let caFile {
             guard tls else { throw bad("--mqtt-ca", "goes with an mqtts:// URL") }
-            guard FileManager.default.isReadableFile(atPath: caFile), FileManager.default.contents(atPath: caFile) != nil else {
+            guard FileManager.default.isReadableFile(atPath: caFile),
+                FileManager.default.contents(atPath: caFile) != nil
+            else {
                 throw bad("--mqtt-ca \(caFile)", "cannot be read")
             }
             configuration.caFile = caFile
@@ -147,7 +156,9 @@ public struct MQTTConfiguration: Sendable, Equatable {
 
     /// The URL as it may be shown: a password replaced by `***`.
     public static func redacted(_ url: String) -> String {
-        guard let at = url.firstIndex(of: "@"), let schemeEnd = url.range(of: "://"), schemeEnd.upperBound < at else { return url }
+        guard let at = url.firstIndex(of: "@"), let schemeEnd = url.range(of: "://"), schemeEnd.upperBound < at else {
+            return url
+        }
         let credentials = url[schemeEnd.upperBound..<at]
         guard let colon = credentials.firstIndex(of: ":") else { return url }
         return String(url[..<colon]) + ":***" + String(url[at...])
@@ -169,9 +180,10 @@ public struct OwnTracksIdentity: Sendable, Equatable {
     static func parse(_ text: String, tid: String?) throws(MQTTConfigurationError) -> OwnTracksIdentity {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
-              MQTTConfiguration.topicProblem(text) == nil
+            MQTTConfiguration.topicProblem(text) == nil
         else {
-            throw MQTTConfigurationError(message: "--owntracks \(text): wants USER/DEVICE (two topic levels, no + or #)")
+            throw MQTTConfigurationError(
+                message: "--owntracks \(text): wants USER/DEVICE (two topic levels, no + or #)")
         }
         let chosen = tid ?? String(parts[1].suffix(2))
         guard (1...2).contains(chosen.count) else {

@@ -97,7 +97,8 @@ public final class MQTTConnection: @unchecked Sendable {
     /// Publishes at QoS 1, not retained, and waits for the broker's PUBACK (`mosquitto_publish`,
     /// then the `on_publish` callback with the same message id). Waits up to `connectWait` for a
     /// connection first. Nil when acknowledged, else what went wrong.
-    public func publishAcknowledged(topic: String, payload: [UInt8], connectWait: Double, ackTimeout: Double) -> String? {
+    public func publishAcknowledged(topic: String, payload: [UInt8], connectWait: Double, ackTimeout: Double) -> String?
+    {
         condition.lock()
         defer { condition.unlock() }
         let connectDeadline = Date().addingTimeInterval(connectWait)
@@ -254,7 +255,9 @@ public final class MQTTConnection: @unchecked Sendable {
                 // Online first, then the present state, then what waited for the connection.
                 let status = onlineStatus()
                 let bytes = Array(status.payload.utf8)
-                if retained.updateValue(bytes, forKey: status.topic) == nil { retainedOrder.insert(status.topic, at: 0) }
+                if retained.updateValue(bytes, forKey: status.topic) == nil {
+                    retainedOrder.insert(status.topic, at: 0)
+                }
                 send(mosq, topic: status.topic, payload: bytes, retain: true)
                 for topic in retainedOrder where topic != status.topic {
                     if let payload = retained[topic] { send(mosq, topic: topic, payload: payload, retain: true) }

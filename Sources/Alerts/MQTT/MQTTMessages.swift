@@ -84,7 +84,9 @@ public enum MQTTMessages {
 
     /// OwnTracks `transition` for `enter` and `exit` (`leave`); nil for every other event.
     /// `wtst` (when the waypoint was made) is when this process registered the fence.
-    public static func ownTracksTransition(_ event: GeofenceEvent, fences: FenceSet, registered: UTCTime, tid: String) -> String? {
+    public static func ownTracksTransition(_ event: GeofenceEvent, fences: FenceSet, registered: UTCTime, tid: String)
+        -> String?
+    {
         guard let fence = event.fence, event.kind == .enter || event.kind == .exit else { return nil }
         var line = JSONLine()
         line.add("_type", "transition")

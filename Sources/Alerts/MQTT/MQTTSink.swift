@@ -18,7 +18,9 @@ public final class MQTTEventTransport: OutboxTransport {
     public func send(_ item: OutboxItem) -> DeliveryOutcome {
         let topic = MQTTMessages.eventTopic(prefix: connection.configuration.prefix)
         // Waiting a little for the connection covers the first event racing the first CONNACK.
-        if let problem = connection.publishAcknowledged(topic: topic, payload: Array(item.body.utf8), connectWait: 2, ackTimeout: ackTimeout) {
+        if let problem = connection.publishAcknowledged(
+            topic: topic, payload: Array(item.body.utf8), connectWait: 2, ackTimeout: ackTimeout)
+        {
             lastFailureWasConnection.store(!connection.isConnected, ordering: .relaxed)
             return .failed(problem)
         }
@@ -58,9 +60,14 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         let client = configuration.clientID
         connection = MQTTConnection(
             configuration: configuration,
-            will: .init(topic: MQTTMessages.statusTopic(prefix: prefix), payload: MQTTMessages.status("offline", time: nil, client: client)),
+            will: .init(
+                topic: MQTTMessages.statusTopic(prefix: prefix),
+                payload: MQTTMessages.status("offline", time: nil, client: client)),
             onlineStatus: {
-                (MQTTMessages.statusTopic(prefix: prefix), MQTTMessages.status("online", time: Self.wallClock(), client: client))
+                (
+                    MQTTMessages.statusTopic(prefix: prefix),
+                    MQTTMessages.status("online", time: Self.wallClock(), client: client)
+                )
             },
             report: report)
         let transport = MQTTEventTransport(connection: connection)
@@ -103,8 +110,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             fenceStates[id] = (happening.kind == .enter, happening.time)
             publishState(id, name: fences.name(fence), state: fenceStates[id]!)
             if let ownTracks = configuration.ownTracks,
-               let transition = MQTTMessages.ownTracksTransition(
-                   happening, fences: fences, registered: registeredAt[id] ?? happening.time, tid: ownTracks.tid)
+                let transition = MQTTMessages.ownTracksTransition(
+                    happening, fences: fences, registered: registeredAt[id] ?? happening.time, tid: ownTracks.tid)
             {
                 connection.publishSoon(topic: ownTracks.topic + "/event", payload: Array(transition.utf8))
             }
@@ -133,14 +140,20 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         guard let time = fix.time, fix.latitude.isFinite, fix.longitude.isFinite else { return }
         if let accuracy = fix.accuracy, accuracy > maxAccuracy { return }
         // Fix time, not the wall clock: a replay at any speed publishes the same locations.
-        if let last = lastLocation, abs(Double(time.millisecondsSinceEpoch - last.millisecondsSinceEpoch)) / 1000 < configuration.locationInterval {
+        if let last = lastLocation,
+            abs(Double(time.millisecondsSinceEpoch - last.millisecondsSinceEpoch)) / 1000
+                < configuration.locationInterval
+        {
             return
         }
         lastLocation = time
-        connection.publishRetained(topic: MQTTMessages.locationTopic(prefix: prefix), payload: Array(MQTTMessages.location(fix, time: time).utf8))
+        connection.publishRetained(
+            topic: MQTTMessages.locationTopic(prefix: prefix),
+            payload: Array(MQTTMessages.location(fix, time: time).utf8))
         if let ownTracks = configuration.ownTracks {
             connection.publishRetained(
-                topic: ownTracks.topic, payload: Array(MQTTMessages.ownTracksLocation(fix, time: time, tid: ownTracks.tid).utf8))
+                topic: ownTracks.topic,
+                payload: Array(MQTTMessages.ownTracksLocation(fix, time: time, tid: ownTracks.tid).utf8))
         }
     }
 
@@ -149,7 +162,10 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     public func finish() {
         delivery.finish()
         connection.stop(
-            finalStatus: (MQTTMessages.statusTopic(prefix: prefix), MQTTMessages.status("offline", time: Self.wallClock(), client: configuration.clientID)))
+            finalStatus: (
+                MQTTMessages.statusTopic(prefix: prefix),
+                MQTTMessages.status("offline", time: Self.wallClock(), client: configuration.clientID)
+            ))
     }
 
     private func publishState(_ id: FenceID, name: String?, state: (inside: Bool, since: UTCTime)) {

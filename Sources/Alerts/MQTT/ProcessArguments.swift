@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process's own command line, as `ps` and /proc/PID/cmdline show it.
@@ -12,12 +12,14 @@ public enum ProcessArguments {
     public static func hidePassword(of url: String) {
         let text = Array(url.utf8)
         guard let schemeEnd = find(Array("://".utf8), in: text, from: 0).map({ $0 + 3 }),
-              let at = text[schemeEnd...].firstIndex(of: UInt8(ascii: "@")),
-              let colon = text[schemeEnd..<at].firstIndex(of: UInt8(ascii: ":")), colon + 1 < at
+            let at = text[schemeEnd...].firstIndex(of: UInt8(ascii: "@")),
+            let colon = text[schemeEnd..<at].firstIndex(of: UInt8(ascii: ":")), colon + 1 < at
         else { return }
         for index in 0..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
-            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument)))
+            let bytes = Array(
+                UnsafeBufferPointer(
+                    start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument)))
             var from = 0
             while let start = find(text, in: bytes, from: from) {
                 for offset in (colon + 1)..<at { argument[start + offset] = CChar(UInt8(ascii: "*")) }
@@ -28,7 +30,8 @@ public enum ProcessArguments {
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
         guard !needle.isEmpty, haystack.count >= needle.count, from <= haystack.count - needle.count else { return nil }
-        for start in from...(haystack.count - needle.count) where haystack[start..<start + needle.count].elementsEqual(needle) {
+        for start in from...(haystack.count - needle.count)
+        where haystack[start..<start + needle.count].elementsEqual(needle) {
             return start
         }
         return nil

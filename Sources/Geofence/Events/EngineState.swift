@@ -35,9 +35,9 @@ extension EventEngine {
         for index in 0..<fences.count { indexByID[fences.ids[index]] = index }
         for record in records where record.inside {
             guard let fence = indexByID[record.fenceID], fences.geometryHash(fence) == record.geometryHash,
-                  // A time from a damaged state file beyond ±2^48 ms (year 10889) would overflow
-                  // `now - enterTime`: such a fence starts fresh instead.
-                  (-(1 << 48)...(1 << 48)).contains(record.enterTime)  // not abs(): abs(Int64.min) traps
+                // A time from a damaged state file beyond ±2^48 ms (year 10889) would overflow
+                // `now - enterTime`: such a fence starts fresh instead.
+                (-(1 << 48)...(1 << 48)).contains(record.enterTime)  // not abs(): abs(Int64.min) traps
             else { continue }
             markInside(fence, since: record.enterTime, dwellFired: record.dwellFired)
         }

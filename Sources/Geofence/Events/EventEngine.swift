@@ -120,7 +120,7 @@ public final class EventEngine {
     public func tick(_ time: UTCTime, _ emit: (GeofenceEvent) throws -> Void) rethrows {
         try startIfNeeded(time, emit)
         guard !lost, let last = lastUsableTime,
-              time.millisecondsSinceEpoch - last >= Limits.milliseconds(settings.stale)
+            time.millisecondsSinceEpoch - last >= Limits.milliseconds(settings.stale)
         else { return }
         lost = true
         try emit(GeofenceEvent(kind: .fixLost, time: time, location: previous.map(GeofenceEvent.Location.init)))
@@ -216,7 +216,9 @@ public final class EventEngine {
         swap(&insideList, &nextInsideList)
     }
 
-    private func leave(_ fence: Int, time: UTCTime, location: GeofenceEvent.Location, settings fenceSettings: FenceSettings) {
+    private func leave(
+        _ fence: Int, time: UTCTime, location: GeofenceEvent.Location, settings fenceSettings: FenceSettings
+    ) {
         inside[fence] = false
         exitCount[fence] = 0
         append(GeofenceEvent(kind: .exit, time: time, fence: fence, location: location), settings: fenceSettings)
@@ -267,9 +269,11 @@ public final class EventEngine {
         for stored in crossed.indices {
             let fence = Int(stored)
             guard !inside[fence], containedStamp[fence] != fixNumber,
-                  !fences.contains(fence: fence, lat: previous.latitude, lon: previous.longitude)
+                !fences.contains(fence: fence, lat: previous.latitude, lon: previous.longitude)
             else { continue }
-            append(GeofenceEvent(kind: .cross, time: time, fence: fence, location: location), settings: fences.settings(fence))
+            append(
+                GeofenceEvent(kind: .cross, time: time, fence: fence, location: location),
+                settings: fences.settings(fence))
         }
     }
 
@@ -277,7 +281,7 @@ public final class EventEngine {
     /// approach, re-armed when the path stops reaching the fence.
     private func approachAhead(_ fix: Fix, time: UTCTime, location: GeofenceEvent.Location) {
         guard longestApproach > 0, let track = fix.track, let speed = fix.speed,
-              speed >= settings.minimumApproachSpeed
+            speed >= settings.minimumApproachSpeed
         else { return }
         fences.fences(
             aheadOfLat: fix.latitude, lon: fix.longitude, bearing: track, maxDistance: longestApproach, into: ahead)
@@ -286,8 +290,8 @@ public final class EventEngine {
             let fence = Int(stored)
             let fenceSettings = fences.settings(fence)
             guard let reach = fenceSettings.approach ?? settings.approach, !inside[fence],
-                  containedStamp[fence] != fixNumber,
-                  let distance = fences.distanceAlongRay(
+                containedStamp[fence] != fixNumber,
+                let distance = fences.distanceAlongRay(
                     toFence: fence, lat: fix.latitude, lon: fix.longitude, bearing: track, maxDistance: reach)
             else { continue }
             nextApproachedList.append(stored)

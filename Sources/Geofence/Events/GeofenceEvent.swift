@@ -39,7 +39,9 @@ public struct GeofenceEvent: Sendable, Equatable {
         public var speed: Double?
         public var track: Double?
 
-        public init(latitude: Double, longitude: Double, accuracy: Double? = nil, speed: Double? = nil, track: Double? = nil) {
+        public init(
+            latitude: Double, longitude: Double, accuracy: Double? = nil, speed: Double? = nil, track: Double? = nil
+        ) {
             self.latitude = latitude
             self.longitude = longitude
             self.accuracy = accuracy
@@ -48,7 +50,9 @@ public struct GeofenceEvent: Sendable, Equatable {
         }
 
         public init(_ fix: Fix) {
-            self.init(latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.accuracy, speed: fix.speed, track: fix.track)
+            self.init(
+                latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.accuracy, speed: fix.speed,
+                track: fix.track)
         }
     }
 

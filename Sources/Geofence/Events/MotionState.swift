@@ -67,7 +67,7 @@ struct MotionState {
             return nil
         }
         guard let from = anchor,
-              Geodesy.haversine(lat1: from.lat, lon1: from.lon, lat2: fix.latitude, lon2: fix.longitude)
+            Geodesy.haversine(lat1: from.lat, lon1: from.lon, lat2: fix.latitude, lon2: fix.longitude)
                 <= settings.stationaryRadius
         else {
             anchor = (fix.latitude, fix.longitude, now)

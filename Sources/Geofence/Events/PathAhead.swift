@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension FenceSet {
@@ -22,7 +22,8 @@ extension FenceSet {
         var sphereEndLon = sphereEnd.lon
         if sphereEndLon - lon > 180 { sphereEndLon -= 360 } else if sphereEndLon - lon < -180 { sphereEndLon += 360 }
         let pad = maxDistance * 0.01 + 10
-        let padLat = pad / plane.ky, padLon = pad / plane.kx
+        let padLat = pad / plane.ky
+        let padLon = pad / plane.kx
         let minY = max(-90, min(lat, planeEndLat, sphereEnd.lat) - padLat)
         let maxY = min(90, max(lat, planeEndLat, sphereEnd.lat) + padLat)
         var minX = min(lon, planeEndLon, sphereEndLon) - padLon

@@ -49,8 +49,8 @@ public struct GSV: Equatable, Sendable {
 
     public static func == (lhs: GSV, rhs: GSV) -> Bool {
         guard lhs.totalMessages == rhs.totalMessages, lhs.messageNumber == rhs.messageNumber,
-              lhs.satellitesInView == rhs.satellitesInView, lhs.satelliteCount == rhs.satelliteCount,
-              lhs.signalID == rhs.signalID
+            lhs.satellitesInView == rhs.satellitesInView, lhs.satelliteCount == rhs.satelliteCount,
+            lhs.signalID == rhs.signalID
         else { return false }
         return (0..<lhs.satelliteCount).allSatisfy { lhs.storage[$0] == rhs.storage[$0] }
     }

@@ -14,7 +14,9 @@ public struct DeviceChoice: Sendable {
         self.note = note
     }
 
-    public static func resolve(_ argument: String?, discovery: () -> DeviceDiscovery = { .scan() }) throws(DiscoveryProblem) -> DeviceChoice {
+    public static func resolve(_ argument: String?, discovery: () -> DeviceDiscovery = { .scan() })
+        throws(DiscoveryProblem) -> DeviceChoice
+    {
         // gpsd owns the receiver: nothing to discover here (the address is parsed by the job).
         if let argument, GpsdAddress.isGpsd(argument) { return DeviceChoice(path: argument, info: nil, note: nil) }
         let scan = discovery()
@@ -23,7 +25,11 @@ public struct DeviceChoice: Sendable {
             case .success(let device):
                 let others = scan.candidates.count - 1
                 var note = "using \(device.preferredPath) (\(device.known?.name ?? device.usbID ?? "USB serial"))"
-                if others > 0 { note += "; \(others) other candidate\(others == 1 ? "" : "s"): " + scan.candidates.dropFirst().map(\.preferredPath).joined(separator: ", ") }
+                if others > 0 {
+                    note +=
+                        "; \(others) other candidate\(others == 1 ? "" : "s"): "
+                        + scan.candidates.dropFirst().map(\.preferredPath).joined(separator: ", ")
+                }
                 return DeviceChoice(path: device.preferredPath, info: device, note: note)
             case .failure(let problem):
                 throw problem

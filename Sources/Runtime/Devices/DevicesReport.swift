@@ -5,9 +5,11 @@ import Serial
 public enum DevicesReport {
     public static func text(_ discovery: DeviceDiscovery) -> [String] {
         if discovery.devices.isEmpty {
-            return [discovery.hasUSBBus
-                ? "no USB serial devices found (via \(discovery.source)); plug the receiver in and check 'dmesg'"
-                : DiscoveryProblem.noUSBBus.description]
+            return [
+                discovery.hasUSBBus
+                    ? "no USB serial devices found (via \(discovery.source)); plug the receiver in and check 'dmesg'"
+                    : DiscoveryProblem.noUSBBus.description
+            ]
         }
         var lines: [String] = []
         for device in discovery.devices {
@@ -17,7 +19,9 @@ public enum DevicesReport {
             if let serial = device.serial { line += "  serial " + serial }
             line += "  driver " + (device.driver ?? "?")
             if let known = device.known {
-                line += known.confidence == .receiver ? "  [GPS: \(known.name)]" : "  [bridge used by GPS receivers: \(known.name)]"
+                line +=
+                    known.confidence == .receiver
+                    ? "  [GPS: \(known.name)]" : "  [bridge used by GPS receivers: \(known.name)]"
             }
             lines.append(line)
             if let byID = device.byID { lines.append("    " + byID) }
@@ -33,7 +37,8 @@ public enum DevicesReport {
     /// fighting it for the port (SPEC §12).
     public static func gpsdNote(_ processes: ProcessTable = ProcessTable()) -> String? {
         guard let gpsd = processes.running("gpsd").first else { return nil }
-        return "gpsd is running (pid \(gpsd.pid)) and may hold the receiver: read through it with --device gpsd://localhost:2947 "
+        return
+            "gpsd is running (pid \(gpsd.pid)) and may hold the receiver: read through it with --device gpsd://localhost:2947 "
             + "(check it with: gpsfence doctor --device gpsd://)"
     }
 

@@ -10,7 +10,9 @@ extension DoctorJob {
         switch GpsdAddress.parse(argument) {
         case .success(let parsed): address = parsed
         case .failure(let error):
-            add(.problem, error.description, "write it as gpsd://HOST:PORT/DEVICE, e.g. gpsd://localhost:2947/dev/ttyACM0")
+            add(
+                .problem, error.description,
+                "write it as gpsd://HOST:PORT/DEVICE, e.g. gpsd://localhost:2947/dev/ttyACM0")
             return
         }
         let connection: GpsdConnection
@@ -19,9 +21,13 @@ extension DoctorJob {
             try connection.watch(GpsdConnection.Watch())
         } catch {
             let running = processes.running("gpsd").first
-            add(.problem, "cannot connect to gpsd at \(address.endpoint): \(error.description)",
-                running.map { "gpsd runs (pid \($0.pid)) but not there: check its -S port, and that it listens beyond loopback (-G) if on another host" }
-                    ?? "start it: sudo systemctl start gpsd.socket gpsd (Debian: apt install gpsd; set DEVICES in /etc/default/gpsd)")
+            add(
+                .problem, "cannot connect to gpsd at \(address.endpoint): \(error.description)",
+                running.map {
+                    "gpsd runs (pid \($0.pid)) but not there: check its -S port, and that it listens beyond loopback (-G) if on another host"
+                }
+                    ?? "start it: sudo systemctl start gpsd.socket gpsd (Debian: apt install gpsd; set DEVICES in /etc/default/gpsd)"
+            )
             return
         }
         defer { connection.close() }
@@ -30,7 +36,9 @@ extension DoctorJob {
         var release: String?
         var protocolVersion: String?
         var devices: [(path: String, activated: Bool, driver: String?)]?
-        var tpvs = 0, fixes = 0, skipped = 0
+        var tpvs = 0
+        var fixes = 0
+        var skipped = 0
         var lastFix: Fix?
         var closed = false
         let window = max(autobaud.window, 1) * 2
@@ -61,7 +69,8 @@ extension DoctorJob {
         if let release {
             add(.ok, "gpsd \(release)" + (protocolVersion.map { " (protocol \($0))" } ?? ""), nil)
         } else {
-            add(.problem, "no VERSION report from \(address.endpoint): this is not a gpsd, or it is stuck",
+            add(
+                .problem, "no VERSION report from \(address.endpoint): this is not a gpsd, or it is stuck",
                 "check what listens there: ss -ltnp | grep \(address.port)")
         }
         if closed {
@@ -69,27 +78,38 @@ extension DoctorJob {
         }
         let listed = devices ?? []
         if listed.isEmpty {
-            add(.problem, "gpsd has no device",
-                "give it the receiver: sudo gpsdctl add /dev/ttyACM0, or DEVICES=\"/dev/ttyACM0\" (and USBAUTO=\"true\") in /etc/default/gpsd")
+            add(
+                .problem, "gpsd has no device",
+                "give it the receiver: sudo gpsdctl add /dev/ttyACM0, or DEVICES=\"/dev/ttyACM0\" (and USBAUTO=\"true\") in /etc/default/gpsd"
+            )
         } else {
-            let text = listed.map { "\($0.path) (\($0.driver ?? "driver not yet known"), \($0.activated ? "open" : "closed"))" }
-            add(.ok, "gpsd has \(listed.count) device\(listed.count == 1 ? "" : "s"): " + text.joined(separator: ", "), nil)
+            let text = listed.map {
+                "\($0.path) (\($0.driver ?? "driver not yet known"), \($0.activated ? "open" : "closed"))"
+            }
+            add(
+                .ok, "gpsd has \(listed.count) device\(listed.count == 1 ? "" : "s"): " + text.joined(separator: ", "),
+                nil)
             if let named = address.device, !listed.contains(where: { $0.path == named }) {
-                add(.problem, "\(named) is not one of gpsd's devices",
+                add(
+                    .problem, "\(named) is not one of gpsd's devices",
                     "name one of the devices above, or add it: sudo gpsdctl add \(named)")
             }
         }
         let seconds = Int(window.rounded())
         if tpvs == 0 {
-            add(.problem, "no TPV report in \(seconds) s",
-                "the receiver sends nothing gpsd understands yet; watch it with gpsmon or 'gpspipe -w', and check it with 'gpsfence doctor --device PATH' after stopping gpsd")
+            add(
+                .problem, "no TPV report in \(seconds) s",
+                "the receiver sends nothing gpsd understands yet; watch it with gpsmon or 'gpspipe -w', and check it with 'gpsfence doctor --device PATH' after stopping gpsd"
+            )
         } else if let lastFix {
-            var text = "\(tpvs) TPV reports in \(seconds) s, \(fixes) with a fix; last: \(lastFix.mode == .threeD ? "3D" : "2D") at "
+            var text =
+                "\(tpvs) TPV reports in \(seconds) s, \(fixes) with a fix; last: \(lastFix.mode == .threeD ? "3D" : "2D") at "
                 + sixDecimals(lastFix.latitude) + ", " + sixDecimals(lastFix.longitude)
             if let accuracy = lastFix.accuracy { text += ", ±\(Int(accuracy.rounded())) m" }
             add(.ok, text, nil)
         } else {
-            add(.warning, "\(tpvs) TPV reports in \(seconds) s, none with a fix yet",
+            add(
+                .warning, "\(tpvs) TPV reports in \(seconds) s, none with a fix yet",
                 "the receiver needs a view of the sky; a cold start can take minutes")
         }
         if skipped > 0 {

@@ -40,7 +40,8 @@ public struct DoctorJob {
         do {
             choice = try DeviceChoice.resolve(device, discovery: discovery)
         } catch {
-            add(.problem, "no device to check: \(error.description)",
+            add(
+                .problem, "no device to check: \(error.description)",
                 fix: "plug the receiver in, or name it: gpsfence doctor --device /dev/ttyACM0")
             checkServices(add)
             return findings
@@ -48,7 +49,9 @@ public struct DoctorJob {
         let path = choice.path
         if let note = choice.note { add(.ok, note) }
         if let info = choice.info {
-            add(.ok, "\(info.node): USB \(info.usbID ?? "?") \(info.known?.name ?? "unrecognised device"), driver \(info.driver ?? "none")",
+            add(
+                .ok,
+                "\(info.node): USB \(info.usbID ?? "?") \(info.known?.name ?? "unrecognised device"), driver \(info.driver ?? "none")",
                 fix: info.known?.note)
         }
         guard FileManager.default.fileExists(atPath: path) else {
@@ -61,13 +64,20 @@ public struct DoctorJob {
         if let permissions = DevicePermissions.inspect(path) {
             let mode = String(permissions.mode, radix: 8)
             if access(path, R_OK | W_OK) == 0 {
-                add(.ok, "\(path): mode \(mode), group \(permissions.groupName ?? String(permissions.groupID)); this user can open it")
+                add(
+                    .ok,
+                    "\(path): mode \(mode), group \(permissions.groupName ?? String(permissions.groupID)); this user can open it"
+                )
             } else {
-                add(.problem, "\(path): mode \(mode), group \(permissions.groupName ?? String(permissions.groupID)); this user cannot open it",
+                add(
+                    .problem,
+                    "\(path): mode \(mode), group \(permissions.groupName ?? String(permissions.groupID)); this user cannot open it",
                     fix: permissions.explanation + ": " + permissions.remedy)
             }
             if permissions.isWorldWritable {
-                add(.warning, "\(path) is writable by every user", fix: "install udev/60-gpsfence.rules (group dialout, or uaccess for the desktop user)")
+                add(
+                    .warning, "\(path) is writable by every user",
+                    fix: "install udev/60-gpsfence.rules (group dialout, or uaccess for the desktop user)")
             }
         }
         checkConsole(path, add)
@@ -76,10 +86,15 @@ public struct DoctorJob {
         checkServices(add)
         let (holders, unreadable) = processes.holders(of: path)
         if holders.isEmpty {
-            add(.ok, "no other process has \(path) open" + (unreadable > 0 ? " (\(unreadable) processes could not be inspected; run as root to see all)" : ""))
+            add(
+                .ok,
+                "no other process has \(path) open"
+                    + (unreadable > 0
+                        ? " (\(unreadable) processes could not be inspected; run as root to see all)" : ""))
         } else {
             let viaGpsd = holders.contains { $0.name == "gpsd" }
-            add(.problem, "\(path) is open in " + holders.map { "\($0.name) (pid \($0.pid))" }.joined(separator: ", "),
+            add(
+                .problem, "\(path) is open in " + holders.map { "\($0.name) (pid \($0.pid))" }.joined(separator: ", "),
                 fix: viaGpsd
                     ? "let gpsd keep it and read positions through gpsd: gpsfence run --device gpsd://localhost:2947\(path) --fences FILE (check it with: gpsfence doctor --device gpsd://); or stop gpsd: sudo systemctl stop gpsd.socket gpsd"
                     : "stop it, or, if it is a GPS daemon, read positions from it instead")
@@ -92,14 +107,19 @@ public struct DoctorJob {
 
     private func checkServices(_ add: (Finding.Level, String, String?) -> Void) {
         if let modemManager = processes.running("ModemManager").first {
-            add(.warning, "ModemManager is running (pid \(modemManager.pid)); it probes new serial ports with AT commands and can hold a GPS for seconds after plug-in",
-                "install udev/60-gpsfence.rules (it sets ID_MM_DEVICE_IGNORE), or: sudo systemctl disable --now ModemManager")
+            add(
+                .warning,
+                "ModemManager is running (pid \(modemManager.pid)); it probes new serial ports with AT commands and can hold a GPS for seconds after plug-in",
+                "install udev/60-gpsfence.rules (it sets ID_MM_DEVICE_IGNORE), or: sudo systemctl disable --now ModemManager"
+            )
         } else {
             add(.ok, "ModemManager is not running", nil)
         }
         if let gpsd = processes.running("gpsd").first {
-            add(.warning, "gpsd is running (pid \(gpsd.pid)); it opens USB GPS receivers on plug-in",
-                "share the receiver with gpsd: gpsfence run --device gpsd:// ...; or stop it: sudo systemctl stop gpsd.socket gpsd (and 'disable' them to keep it so)")
+            add(
+                .warning, "gpsd is running (pid \(gpsd.pid)); it opens USB GPS receivers on plug-in",
+                "share the receiver with gpsd: gpsfence run --device gpsd:// ...; or stop it: sudo systemctl stop gpsd.socket gpsd (and 'disable' them to keep it so)"
+            )
         } else {
             add(.ok, "gpsd is not running", nil)
         }
@@ -109,16 +129,20 @@ public struct DoctorJob {
         guard let commandLine = try? String(contentsOfFile: kernelCommandLine, encoding: .utf8) else { return }
         let name = URL(fileURLWithPath: resolvePath(path)).lastPathComponent
         if Self.kernelConsoleUses(name, commandLine: commandLine) {
-            add(.problem, "the kernel console runs on \(name): a login prompt and boot messages share the GPS's UART",
-                "Raspberry Pi: sudo raspi-config -> Interface Options -> Serial Port: login shell NO, hardware YES; then reboot")
+            add(
+                .problem, "the kernel console runs on \(name): a login prompt and boot messages share the GPS's UART",
+                "Raspberry Pi: sudo raspi-config -> Interface Options -> Serial Port: login shell NO, hardware YES; then reboot"
+            )
         }
     }
 
     /// Whether a `console=` argument of the kernel command line names the device (`serial0` is the
     /// Raspberry Pi's alias for its primary UART, ttyAMA0 or ttyS0).
     public static func kernelConsoleUses(_ name: String, commandLine: String) -> Bool {
-        let consoles = commandLine.split(whereSeparator: { $0 == " " || $0 == "\n" }).filter { $0.hasPrefix("console=") }
-            .map { $0.dropFirst("console=".count).split(separator: ",").first.map(String.init) ?? "" }
+        let consoles = commandLine.split(whereSeparator: { $0 == " " || $0 == "\n" }).filter {
+            $0.hasPrefix("console=")
+        }
+        .map { $0.dropFirst("console=".count).split(separator: ",").first.map(String.init) ?? "" }
         return consoles.contains { $0 == name || ($0 == "serial0" && ["ttyAMA0", "ttyS0"].contains(name)) }
     }
 
@@ -132,11 +156,15 @@ public struct DoctorJob {
             case .noNMEA(let attempts):
                 let tried = attempts.map { "\($0.rate): \($0.bytes) bytes, \($0.checksummedSentences) good sentences" }
                 if attempts.allSatisfy({ $0.bytes == 0 }) {
-                    add(.problem, "no bytes at all from \(path) at any rate",
-                        "check the receiver has power and its TX reaches our RX; a module may be set to binary output (u-blox UBX: enable NMEA on the port with u-center)")
+                    add(
+                        .problem, "no bytes at all from \(path) at any rate",
+                        "check the receiver has power and its TX reaches our RX; a module may be set to binary output (u-blox UBX: enable NMEA on the port with u-center)"
+                    )
                 } else {
-                    add(.problem, "bytes arrive but no valid NMEA at any rate (\(tried.joined(separator: "; ")))",
-                        "the receiver may send a binary protocol (SiRF, UBX) or use a rate outside \(BaudRate.huntOrder.map(\.description).joined(separator: ", ")); try --baud")
+                    add(
+                        .problem, "bytes arrive but no valid NMEA at any rate (\(tried.joined(separator: "; ")))",
+                        "the receiver may send a binary protocol (SiRF, UBX) or use a rate outside \(BaudRate.huntOrder.map(\.description).joined(separator: ", ")); try --baud"
+                    )
                 }
                 return
             }
@@ -149,8 +177,13 @@ public struct DoctorJob {
         let kind = receiver.kind
         do {
             if receiver.rateSource == .autobaud {
-                let tried = receiver.attempts.map { "\($0.rate): \($0.bytes) bytes, \($0.checksummedSentences) good sentences" }
-                add(.ok, "valid NMEA at \(receiver.rate.map(\.description) ?? "?") baud (\(tried.joined(separator: "; ")))", nil)
+                let tried = receiver.attempts.map {
+                    "\($0.rate): \($0.bytes) bytes, \($0.checksummedSentences) good sentences"
+                }
+                add(
+                    .ok,
+                    "valid NMEA at \(receiver.rate.map(\.description) ?? "?") baud (\(tried.joined(separator: "; ")))",
+                    nil)
             } else {
                 let window = max(autobaud.window, 1)
                 let framer = Framer()
@@ -165,11 +198,18 @@ public struct DoctorJob {
                     }
                 }
                 let counters = framer.counters
-                let where_ = kind == .cdcACM ? "(CDC-ACM, no baud rate)" : "at \(rate.map(\.description) ?? "the current rate") baud"
+                let place =
+                    kind == .cdcACM
+                    ? "(CDC-ACM, no baud rate)" : "at \(rate.map(\.description) ?? "the current rate") baud"
                 if counters.sentences > counters.withoutChecksum {
-                    add(.ok, "valid NMEA \(where_): \(counters.sentences) sentences, \(counters.badChecksum) bad checksums in \(bytes) bytes", nil)
+                    add(
+                        .ok,
+                        "valid NMEA \(place): \(counters.sentences) sentences, \(counters.badChecksum) bad checksums in \(bytes) bytes",
+                        nil)
                 } else {
-                    add(.problem, "no valid NMEA \(where_) in \(Int(window)) s (\(bytes) bytes, \(counters.badChecksum) bad checksums)",
+                    add(
+                        .problem,
+                        "no valid NMEA \(place) in \(Int(window)) s (\(bytes) bytes, \(counters.badChecksum) bad checksums)",
                         kind == .cdcACM ? "the receiver may be in a binary mode, or still starting" : "try --baud auto")
                 }
             }

@@ -30,13 +30,15 @@ public struct ProcessTable: Sendable {
         var holders: [Process] = []
         var unreadable = 0
         for process in processes() where process.pid != Int(pid) {
-            guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(process.pid)/fd") else {
+            guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(process.pid)/fd")
+            else {
                 unreadable += 1
                 continue
             }
             for descriptor in descriptors {
-                if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(root)/\(process.pid)/fd/\(descriptor)"),
-                   link == target || link == device
+                if let link = try? FileManager.default.destinationOfSymbolicLink(
+                    atPath: "\(root)/\(process.pid)/fd/\(descriptor)"),
+                    link == target || link == device
                 {
                     holders.append(process)
                     break

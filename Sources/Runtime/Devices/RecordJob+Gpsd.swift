@@ -17,7 +17,10 @@ extension RecordJob {
             connection = try GpsdConnection.connect(address)
             try connection.watch(GpsdConnection.Watch(json: false, nmea: true))
         } catch {
-            throw RuntimeFailure(message: "cannot record from gpsd at \(address.endpoint): \(error.description); is gpsd running? (systemctl status gpsd)")
+            throw RuntimeFailure(
+                message:
+                    "cannot record from gpsd at \(address.endpoint): \(error.description); is gpsd running? (systemctl status gpsd)"
+            )
         }
         defer { connection.close() }
 
@@ -31,7 +34,9 @@ extension RecordJob {
 
         func writeHeader() throws {
             var header = ["# gpsfence record", "# device: \(address)"]
-            header.append("# gpsd: " + (release ?? "?") + (devices.isEmpty ? "" : ", devices: " + devices.joined(separator: ", ")))
+            header.append(
+                "# gpsd: " + (release ?? "?") + (devices.isEmpty ? "" : ", devices: " + devices.joined(separator: ", "))
+            )
             header.append("# start: \(now())")
             try write(file, Array((header.joined(separator: "\n") + "\n").utf8))
             headerWritten = true
@@ -72,7 +77,10 @@ extension RecordJob {
                     }
                 }
             } catch {
-                throw RuntimeFailure(message: "reading gpsd at \(address.endpoint) failed: \(error.description); the capture is complete up to there")
+                throw RuntimeFailure(
+                    message:
+                        "reading gpsd at \(address.endpoint) failed: \(error.description); the capture is complete up to there"
+                )
             }
             if outcome == .closed {
                 summary.hungUp = true

@@ -1,3 +1,4 @@
+import Glibc
 import NMEA
 import Serial
 import SystemPackage
@@ -36,13 +37,16 @@ public struct RecordJob {
         let file = try openOutput()
         defer { try? file.close() }
         let receiver: ReceiverPort
-        switch try ReceiverPort.open(device.path, rate: rate, autobaud: autobaud, memory: memory, shouldStop: shouldStop) {
+        switch try ReceiverPort.open(
+            device.path, rate: rate, autobaud: autobaud, memory: memory, shouldStop: shouldStop)
+        {
         case .opened(let opened): receiver = opened
         case .stopped:
             throw RuntimeFailure(message: "stopped while looking for the baud rate of \(device.path); nothing recorded")
         case .noNMEA(let attempts):
             let tried = attempts.map { "\($0.rate) (\($0.bytes) bytes, \($0.checksummedSentences) sentences)" }
-            throw RuntimeFailure(message: "\(device.path): no valid NMEA at any rate; tried " + tried.joined(separator: ", "))
+            throw RuntimeFailure(
+                message: "\(device.path): no valid NMEA at any rate; tried " + tried.joined(separator: ", "))
         }
         defer { receiver.close() }
         let port = receiver.port
@@ -56,10 +60,16 @@ public struct RecordJob {
             log("\(device.path): \(receiver.rate.map(\.description) ?? "?") baud")
         }
 
-        var header = ["# gpsfence record", "# device: \(device.path)" + (resolvePath(device.path) != device.path ? " -> \(resolvePath(device.path))" : "")]
+        var header = [
+            "# gpsfence record",
+            "# device: \(device.path)"
+                + (resolvePath(device.path) != device.path ? " -> \(resolvePath(device.path))" : ""),
+        ]
         if let info = device.info {
             let names = [info.manufacturer, info.product].compactMap { $0 }.joined(separator: " ")
-            header.append("# usb: \(info.usbID ?? "?") \(names)" + (info.serial.map { " serial \($0)" } ?? "") + " driver \(info.driver ?? "?")")
+            header.append(
+                "# usb: \(info.usbID ?? "?") \(names)" + (info.serial.map { " serial \($0)" } ?? "")
+                    + " driver \(info.driver ?? "?")")
         }
         header.append("# baud: \(rateNote)")
         header.append("# start: \(now())")
@@ -101,7 +111,8 @@ public struct RecordJob {
     func openOutput() throws -> FileDescriptor {
         do {
             return try FileDescriptor.open(
-                FilePath(output), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite, .groupRead, .otherRead])
+                FilePath(output), .writeOnly, options: [.create, .truncate],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
         } catch {
             throw InputError(message: "cannot write '\(output)': \(error)")
         }
@@ -120,8 +131,6 @@ public struct RecordJob {
         }
     }
 }
-
-import Glibc
 
 /// The corresponding C function is `fsync`.
 func fsyncQuietly(_ file: FileDescriptor) -> Bool { fsync(file.rawValue) == 0 }

@@ -51,7 +51,9 @@ public final class EngineLoop {
     private var summary = Summary()
 
     /// - Throws: `StoreError` when the saved fence states cannot be read.
-    init(configuration: Configuration, fences: FenceSet, store: StateStore?, sinks: [EventSink], reports: ProblemReports) throws {
+    init(
+        configuration: Configuration, fences: FenceSet, store: StateStore?, sinks: [EventSink], reports: ProblemReports
+    ) throws {
         self.configuration = configuration
         self.fences = fences
         self.store = store
@@ -133,7 +135,8 @@ public final class EngineLoop {
             }
             if let stopDeadline, DispatchTime.now() > stopDeadline { break }
             if doorbell.wait(timeout: .now() + 0.5) == .timedOut, source.isLive,
-               Double(DispatchTime.now().uptimeNanoseconds - lastInput.uptimeNanoseconds) / 1e9 >= configuration.settings.stale
+                Double(DispatchTime.now().uptimeNanoseconds - lastInput.uptimeNanoseconds) / 1e9
+                    >= configuration.settings.stale
             {
                 // The receiver fell silent for `stale` seconds: fix_lost on the wall clock (SPEC §6).
                 engine.silence(at: currentUTCTime()) { batch.append($0) }
@@ -179,7 +182,9 @@ public final class EngineLoop {
                 lastAlive = .now()
             }
             if ring.overflow > reportedOverflow {
-                error("the engine fell behind: \(ring.overflow - reportedOverflow) fixes dropped (ring of \(ring.capacity))")
+                error(
+                    "the engine fell behind: \(ring.overflow - reportedOverflow) fixes dropped (ring of \(ring.capacity))"
+                )
                 reportedOverflow = ring.overflow
             }
             if ReloadSignal.take() || fenceFile?.changed() == true, let path = configuration.reloadPath {

@@ -7,5 +7,10 @@ final class ProblemReports: Sendable {
 
     var report: @Sendable (String) -> Void { { [self] message in pending.withLock { $0.append(message) } } }
 
-    func take() -> [String] { pending.withLock { reports in defer { reports.removeAll() }; return reports } }
+    func take() -> [String] {
+        pending.withLock { reports in
+            defer { reports.removeAll() }
+            return reports
+        }
+    }
 }

@@ -69,7 +69,8 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
             return
         }
         let receiverElapsed = Double(time.millisecondsSinceEpoch - start.receiver) / 1000 / speed
-        let due = start.wall &+ UInt64(min(max(0, receiverElapsed), 1e9) * 1e9)  // clamped: a date jump in a damaged capture
+        // Clamped: a date jump in a damaged capture must not overflow the deadline.
+        let due = start.wall &+ UInt64(min(max(0, receiverElapsed), 1e9) * 1e9)
         if due > now { usleep(useconds_t(min((due - now) / 1000, 10_000_000))) }
     }
 }

@@ -54,19 +54,24 @@ public final class GpsdFixSource: FixSource {
                     address, timeout: configuration.connectTimeout, maximumLine: configuration.maximumLine)
                 defer { connection.close() }
                 try connection.watch(GpsdConnection.Watch())
-                try read(connection, &session, emit: { input in
-                    if case .connected = input {
-                        outageReported = false
-                        backoff = configuration.initialBackoff
-                    }
-                    emit(input)
-                })
+                try read(
+                    connection, &session,
+                    emit: { input in
+                        if case .connected = input {
+                            outageReported = false
+                            backoff = configuration.initialBackoff
+                        }
+                        emit(input)
+                    })
             } catch {
                 if session.connected {
                     emit(.lost(device: address.description, reason: error.description))
                 }
                 if !outageReported {
-                    emit(.problem("gpsd at \(address.endpoint): \(error.description); retrying (every 1 s, doubling to \(Int(configuration.maximumBackoff)) s)"))
+                    emit(
+                        .problem(
+                            "gpsd at \(address.endpoint): \(error.description); retrying (every 1 s, doubling to \(Int(configuration.maximumBackoff)) s)"
+                        ))
                     outageReported = true
                 }
             }
@@ -89,7 +94,9 @@ public final class GpsdFixSource: FixSource {
     }
 
     /// Reads one connection until `stop()` (returns) or the connection ends (throws).
-    private func read(_ connection: GpsdConnection, _ session: inout Session, emit: (EngineInput) -> Void) throws(SocketError) {
+    private func read(_ connection: GpsdConnection, _ session: inout Session, emit: (EngineInput) -> Void)
+        throws(SocketError)
+    {
         let name = configuration.address.description
         let endpoint = configuration.address.endpoint
         while !isStopped {
@@ -101,7 +108,9 @@ public final class GpsdFixSource: FixSource {
                 }
                 switch report.reportClass {
                 case .tpv:
-                    if session.watched == nil, let device = report.device, !(session.current.map { device.elementsEqual($0) } ?? false) {
+                    if session.watched == nil, let device = report.device,
+                        !(session.current.map { device.elementsEqual($0) } ?? false)
+                    {
                         session.current = Array(device)
                     }
                     if !session.connected { connect(&session, emit, via: "TPV") }
@@ -131,7 +140,10 @@ public final class GpsdFixSource: FixSource {
                         // gpsd keeps the watch and reports the device if it is added later
                         // (gpsdctl add, hotplug): say so, and keep reading.
                         let known = devices.isEmpty ? "none" : devices.map(\.path).joined(separator: ", ")
-                        emit(.problem("gpsd at \(endpoint) has no device \(String(decoding: watched, as: UTF8.self)) (its devices: \(known))"))
+                        emit(
+                            .problem(
+                                "gpsd at \(endpoint) has no device \(String(decoding: watched, as: UTF8.self)) (its devices: \(known))"
+                            ))
                     }
                 case .version:
                     session.release = report.string("release")
@@ -145,7 +157,8 @@ public final class GpsdFixSource: FixSource {
                 skip(&session, emit, "a line longer than \(configuration.maximumLine) bytes")
             }
             if outcome == .closed {
-                throw SocketError(operation: "read", endpoint: endpoint, errno: nil, detail: "gpsd closed the connection")
+                throw SocketError(
+                    operation: "read", endpoint: endpoint, errno: nil, detail: "gpsd closed the connection")
             }
         }
     }
@@ -166,7 +179,10 @@ public final class GpsdFixSource: FixSource {
         skipped.add(1, ordering: .relaxed)
         guard !session.saidSkipped else { return }
         session.saidSkipped = true
-        emit(.problem("gpsd at \(configuration.address.endpoint) sent \(what); skipped (further ones are counted, not reported)"))
+        emit(
+            .problem(
+                "gpsd at \(configuration.address.endpoint) sent \(what); skipped (further ones are counted, not reported)"
+            ))
     }
 
     private func wait(_ seconds: Double) {

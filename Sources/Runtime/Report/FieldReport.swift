@@ -47,7 +47,10 @@ public struct ReceiverStatistics: Sendable {
     public var usableFixes: Int
     public var device: String?
 
-    public init(sentences: UInt64? = nil, badChecksums: UInt64? = nil, cycles: Int? = nil, fixes: Int, usableFixes: Int, device: String? = nil) {
+    public init(
+        sentences: UInt64? = nil, badChecksums: UInt64? = nil, cycles: Int? = nil, fixes: Int, usableFixes: Int,
+        device: String? = nil
+    ) {
         self.sentences = sentences
         self.badChecksums = badChecksums
         self.cycles = cycles
@@ -74,8 +77,8 @@ public struct ReportEvent: Sendable {
     /// Parses one printed event; nil for a line that is not one.
     public init?(json line: String, fences: FenceSet) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let id = object["id"] as? String, let type = object["type"] as? String,
-              let timeText = object["time"] as? String, let time = UTCTime(iso: timeText)
+            let id = object["id"] as? String, let type = object["type"] as? String,
+            let timeText = object["time"] as? String, let time = UTCTime(iso: timeText)
         else { return nil }
         self.id = id
         self.type = type
@@ -108,12 +111,12 @@ extension UTCTime {
     public init?(iso text: String) {
         let characters = Array(text.utf8)
         guard characters.count >= 20, characters.last == UInt8(ascii: "Z"),
-              let date = CivilDate(iso: String(decoding: characters[0..<10], as: UTF8.self)), date.isValid,
-              characters[10] == UInt8(ascii: "T")
+            let date = CivilDate(iso: String(decoding: characters[0..<10], as: UTF8.self)), date.isValid,
+            characters[10] == UInt8(ascii: "T")
         else { return nil }
         let clock = String(decoding: characters[11..<(characters.count - 1)], as: UTF8.self).split(separator: ":")
         guard clock.count == 3, let hours = Int(clock[0]), let minutes = Int(clock[1]), let seconds = Double(clock[2]),
-              (0..<24).contains(hours), (0..<60).contains(minutes), seconds >= 0, seconds < 61
+            (0..<24).contains(hours), (0..<60).contains(minutes), seconds >= 0, seconds < 61
         else { return nil }
         let milliseconds = (hours * 3600 + minutes * 60) * 1000 + Int((seconds * 1000).rounded())
         self.init(date: date, timeOfDay: TimeOfDay(milliseconds: milliseconds))

@@ -13,11 +13,13 @@ public enum ReportExports {
         for fence in 0..<report.fences.count {
             let info = report.fences.info(fence)
             let parts = polygons(report.fences.outline(fence)).map { part in
-                "[" + part.map { ring in
-                    "[" + ring.map { "[\(coordinate($0.lon)),\(coordinate($0.lat))]" }.joined(separator: ",") + "]"
-                }.joined(separator: ",") + "]"
+                "["
+                    + part.map { ring in
+                        "[" + ring.map { "[\(coordinate($0.lon)),\(coordinate($0.lat))]" }.joined(separator: ",") + "]"
+                    }.joined(separator: ",") + "]"
             }
-            let geometry = parts.count == 1
+            let geometry =
+                parts.count == 1
                 ? "{\"type\":\"Polygon\",\"coordinates\":\(parts[0])}"
                 : "{\"type\":\"MultiPolygon\",\"coordinates\":[\(parts.joined(separator: ","))]}"
             var properties = JSONLine()
@@ -38,7 +40,10 @@ public enum ReportExports {
                 point.altitude.map { "[\(coordinate(point.lon)),\(coordinate(point.lat)),\($0)]" }
                     ?? "[\(coordinate(point.lon)),\(coordinate(point.lat))]"
             }
-            features.append(feature(properties.string, "{\"type\":\"LineString\",\"coordinates\":[\(coordinates.joined(separator: ","))]}"))
+            features.append(
+                feature(
+                    properties.string,
+                    "{\"type\":\"LineString\",\"coordinates\":[\(coordinates.joined(separator: ","))]}"))
         }
         for event in report.events {
             guard let lat = event.lat, let lon = event.lon else { continue }
@@ -64,7 +69,9 @@ public enum ReportExports {
                     }
                 }
             }
-            features.append(feature(properties.string, "{\"type\":\"Point\",\"coordinates\":[\(coordinate(lon)),\(coordinate(lat))]}"))
+            features.append(
+                feature(
+                    properties.string, "{\"type\":\"Point\",\"coordinates\":[\(coordinate(lon)),\(coordinate(lat))]}"))
         }
         return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
     }

@@ -17,11 +17,14 @@ public enum ReportHTML {
         let span = report.points.isEmpty ? nil : (report.points.first!.time, report.points.last!.time)
         page.add("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         page.add("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        page.add("<title>gpsfence field report: \(escape(report.title))</title>\n<style>\(css)</style>\n</head>\n<body>\n")
+        page.add(
+            "<title>gpsfence field report: \(escape(report.title))</title>\n<style>\(css)</style>\n</head>\n<body>\n")
         page.add("<header><h1>Field report</h1><p class=\"sub\">\(escape(report.title))</p>")
         if let span {
             page.add("<p>\(UTCTime(millisecondsSinceEpoch: span.0)) to \(UTCTime(millisecondsSinceEpoch: span.1)) · ")
-            page.add("\(duration(Double(span.1 - span.0) / 1000)) · \(distance(pathLength(report))) · \(report.events.count) events</p>")
+            page.add(
+                "\(duration(Double(span.1 - span.0) / 1000)) · \(distance(pathLength(report))) · \(report.events.count) events</p>"
+            )
         } else {
             page.add("<p>No usable fix in this input · \(report.events.count) events</p>")
         }
@@ -43,10 +46,13 @@ public enum ReportHTML {
     static func mapSection(_ report: FieldReport, _ map: MapProjection) -> String {
         var svg = ""
         svg += "<section id=\"map-section\"><h2>Map</h2>\n"
-        svg += "<svg id=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(map.height))\" role=\"img\" aria-label=\"Map of the track, fences and events\">\n"
-        svg += "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"\(Int(width))\" height=\"\(Int(map.height))\"/>\n<g class=\"fences\">\n"
+        svg +=
+            "<svg id=\"map\" viewBox=\"0 0 \(Int(width)) \(Int(map.height))\" role=\"img\" aria-label=\"Map of the track, fences and events\">\n"
+        svg +=
+            "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"\(Int(width))\" height=\"\(Int(map.height))\"/>\n<g class=\"fences\">\n"
         let withEvents = Set(report.events.compactMap(\.fence))
-        for fence in 0..<report.fences.count where withEvents.contains(fence) || map.shows(fence: fence, report.fences) {
+        for fence in 0..<report.fences.count where withEvents.contains(fence) || map.shows(fence: fence, report.fences)
+        {
             var d = ""
             for ring in report.fences.outline(fence) {
                 for (index, point) in ring.enumerated() {
@@ -57,7 +63,8 @@ public enum ReportHTML {
             }
             let info = report.fences.info(fence)
             let label = escape(info.name ?? info.id.description)
-            svg += "<path class=\"fence\" fill-rule=\"evenodd\" d=\"\(d)\"><title>\(label) [\(escape(fenceText(info.id)))]</title></path>\n"
+            svg +=
+                "<path class=\"fence\" fill-rule=\"evenodd\" d=\"\(d)\"><title>\(label) [\(escape(fenceText(info.id)))]</title></path>\n"
             if let ring = report.fences.outline(fence).first, let top = ring.max(by: { $0.lat < $1.lat }) {
                 let (x, y) = map.point(lat: top.lat, lon: top.lon)
                 svg += "<text class=\"fence-label\" x=\"\(fmt(x))\" y=\"\(fmt(y - 4))\">\(label)</text>\n"
@@ -67,9 +74,12 @@ public enum ReportHTML {
         for stretch in report.stretches { svg += trackPolylines(stretch, map) }
         svg += "</g>\n"
         if let first = report.points.first, let last = report.points.last {
-            let a = map.point(lat: first.lat, lon: first.lon), b = map.point(lat: last.lat, lon: last.lon)
-            svg += "<g class=\"ends\"><rect x=\"\(fmt(a.x - 5))\" y=\"\(fmt(a.y - 5))\" width=\"10\" height=\"10\"><title>start</title></rect>"
-            svg += "<rect x=\"\(fmt(b.x - 5))\" y=\"\(fmt(b.y - 5))\" width=\"10\" height=\"10\" class=\"end\"><title>end</title></rect></g>\n"
+            let a = map.point(lat: first.lat, lon: first.lon)
+            let b = map.point(lat: last.lat, lon: last.lon)
+            svg +=
+                "<g class=\"ends\"><rect x=\"\(fmt(a.x - 5))\" y=\"\(fmt(a.y - 5))\" width=\"10\" height=\"10\"><title>start</title></rect>"
+            svg +=
+                "<rect x=\"\(fmt(b.x - 5))\" y=\"\(fmt(b.y - 5))\" width=\"10\" height=\"10\" class=\"end\"><title>end</title></rect></g>\n"
         }
         svg += "<g class=\"events\">\n"
         for event in report.events {
@@ -77,12 +87,16 @@ public enum ReportHTML {
             svg += "<g class=\"marker ev-\(escape(event.type))\" tabindex=\"0\" data-event-id=\"\(escape(event.id))\" "
             svg += "data-event-type=\"\(escape(event.type))\" data-fence-id=\"\(escape(event.fenceID))\">"
             svg += "<circle cx=\"\(fmt(x))\" cy=\"\(fmt(y))\" r=\"7\"/>"
-            svg += "<title>\(escape(event.type)) \(escape(event.fenceName ?? event.fenceID)) \(UTCTime(millisecondsSinceEpoch: event.time))</title></g>\n"
+            svg +=
+                "<title>\(escape(event.type)) \(escape(event.fenceName ?? event.fenceID)) \(UTCTime(millisecondsSinceEpoch: event.time))</title></g>\n"
         }
         svg += "</g>\n" + scaleBar(map) + "</svg>\n"
-        svg += "<div class=\"legend\"><span class=\"k acc0\"></span>accuracy ≤ 5 m <span class=\"k acc1\"></span>≤ 15 m "
-        svg += "<span class=\"k acc2\"></span>≤ 50 m <span class=\"k acc3\"></span>worse; breaks in the line are gaps (no usable fix for more than \(Int(report.gapSeconds)) s)</div>\n"
-        svg += "<div id=\"details\" role=\"status\" aria-live=\"polite\">Hover over, tap or tab to an event marker for its details.</div>\n</section>\n"
+        svg +=
+            "<div class=\"legend\"><span class=\"k acc0\"></span>accuracy ≤ 5 m <span class=\"k acc1\"></span>≤ 15 m "
+        svg +=
+            "<span class=\"k acc2\"></span>≤ 50 m <span class=\"k acc3\"></span>worse; breaks in the line are gaps (no usable fix for more than \(Int(report.gapSeconds)) s)</div>\n"
+        svg +=
+            "<div id=\"details\" role=\"status\" aria-live=\"polite\">Hover over, tap or tab to an event marker for its details.</div>\n</section>\n"
         return svg
     }
 
@@ -104,7 +118,8 @@ public enum ReportHTML {
             var end = start + 1
             while end < stretch.endIndex, accuracyClass(stretch[end].accuracy) == cls { end += 1 }
             let last = min(end, stretch.endIndex - 1)
-            var xs: [Double] = [], ys: [Double] = []
+            var xs: [Double] = []
+            var ys: [Double] = []
             xs.reserveCapacity(last - start + 1)
             ys.reserveCapacity(last - start + 1)
             for index in start...last {
@@ -146,19 +161,32 @@ public enum ReportHTML {
         }
         let last = max(report.points.last?.time ?? first, report.events.map(\.time).max() ?? first)
         let span = Double(max(last - first, 1))
-        let left = 60.0, right = width - 10, panel = 70.0, gap = 26.0
+        let left = 60.0
+        let right = width - 10
+        let panel = 70.0
+        let gap = 26.0
         func x(_ time: Int64) -> Double { left + (right - left) * Double(time - first) / span }
         let height = 3 * (panel + gap) + 24
-        out += "<div class=\"scroll\"><svg id=\"timeline\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Speed, accuracy and satellites over time\">\n"
+        out +=
+            "<div class=\"scroll\"><svg id=\"timeline\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"Speed, accuracy and satellites over time\">\n"
         // Buckets: one per two SVG units, so the drawing has a bounded size whatever the input.
         let buckets = Int((right - left) / 2)
         var sums = [(speed: Double, speedN: Int, accuracy: Double, accuracyN: Int, sats: Double, satsN: Int)](
             repeating: (0, 0, 0, 0, 0, 0), count: buckets)
         for point in report.points {
             let bucket = min(buckets - 1, Int(Double(point.time - first) / span * Double(buckets)))
-            if let speed = point.speed { sums[bucket].speed += speed; sums[bucket].speedN += 1 }
-            if let accuracy = point.accuracy { sums[bucket].accuracy = max(sums[bucket].accuracy, accuracy); sums[bucket].accuracyN += 1 }
-            if let sats = point.satellites { sums[bucket].sats += Double(sats); sums[bucket].satsN += 1 }
+            if let speed = point.speed {
+                sums[bucket].speed += speed
+                sums[bucket].speedN += 1
+            }
+            if let accuracy = point.accuracy {
+                sums[bucket].accuracy = max(sums[bucket].accuracy, accuracy)
+                sums[bucket].accuracyN += 1
+            }
+            if let sats = point.satellites {
+                sums[bucket].sats += Double(sats)
+                sums[bucket].satsN += 1
+            }
         }
         let series: [(String, String, (Int) -> Double?)] = [
             ("speed", "m/s", { sums[$0].speedN > 0 ? sums[$0].speed / Double(sums[$0].speedN) : nil }),
@@ -172,10 +200,12 @@ public enum ReportHTML {
             let maximum = max(peak * 1.1, 1e-9)
             out += "<g class=\"panel \(name)\"><text class=\"axis\" x=\"4\" y=\"\(fmt(top + 10))\">\(name)</text>"
             out += "<text class=\"axis\" x=\"4\" y=\"\(fmt(top + 24))\">\(fmt(peak)) \(unit)</text>"
-            out += "<line class=\"base\" x1=\"\(fmt(left))\" y1=\"\(fmt(top + panel))\" x2=\"\(fmt(right))\" y2=\"\(fmt(top + panel))\"/>"
+            out +=
+                "<line class=\"base\" x1=\"\(fmt(left))\" y1=\"\(fmt(top + panel))\" x2=\"\(fmt(right))\" y2=\"\(fmt(top + panel))\"/>"
             // Empty buckets between fixes are joined over; a pause longer than a gap breaks the line.
             let bucketSeconds = span / 1000 / Double(buckets)
-            var d = "", previous: Int?
+            var d = ""
+            var previous: Int?
             for (bucket, v) in values.enumerated() {
                 guard let v else { continue }
                 let px = left + (right - left) * (Double(bucket) + 0.5) / Double(buckets)
@@ -188,29 +218,37 @@ public enum ReportHTML {
         out += "<g class=\"ticks\">"
         for event in report.events {
             let px = fmt(x(event.time))
-            out += "<line class=\"tick ev-\(escape(event.type))\" data-tick-for=\"\(escape(event.id))\" x1=\"\(px)\" y1=\"4\" x2=\"\(px)\" y2=\"\(fmt(height - 20))\"><title>\(escape(event.type)) \(UTCTime(millisecondsSinceEpoch: event.time))</title></line>"
+            out +=
+                "<line class=\"tick ev-\(escape(event.type))\" data-tick-for=\"\(escape(event.id))\" x1=\"\(px)\" y1=\"4\" x2=\"\(px)\" y2=\"\(fmt(height - 20))\"><title>\(escape(event.type)) \(UTCTime(millisecondsSinceEpoch: event.time))</title></line>"
         }
         out += "</g>\n"
-        out += "<text class=\"axis\" x=\"\(fmt(left))\" y=\"\(fmt(height - 4))\">\(UTCTime(millisecondsSinceEpoch: first))</text>"
-        out += "<text class=\"axis end\" x=\"\(fmt(right))\" y=\"\(fmt(height - 4))\">\(UTCTime(millisecondsSinceEpoch: last))</text>\n"
+        out +=
+            "<text class=\"axis\" x=\"\(fmt(left))\" y=\"\(fmt(height - 4))\">\(UTCTime(millisecondsSinceEpoch: first))</text>"
+        out +=
+            "<text class=\"axis end\" x=\"\(fmt(right))\" y=\"\(fmt(height - 4))\">\(UTCTime(millisecondsSinceEpoch: last))</text>\n"
         return out + "</svg></div>\n</section>\n"
     }
 
     // MARK: - Tables
 
     static func eventTable(_ report: FieldReport) -> String {
-        var out = "<section id=\"events-section\"><h2>Events (\(report.events.count))</h2><div class=\"scroll\"><table id=\"events\">\n"
+        var out =
+            "<section id=\"events-section\"><h2>Events (\(report.events.count))</h2><div class=\"scroll\"><table id=\"events\">\n"
         out += "<thead><tr><th>time (UTC)</th><th>type</th><th>fence</th><th>details</th></tr></thead><tbody>\n"
         for event in report.events {
-            out += "<tr data-row-for=\"\(escape(event.id))\" tabindex=\"0\"><td>\(UTCTime(millisecondsSinceEpoch: event.time))</td>"
+            out +=
+                "<tr data-row-for=\"\(escape(event.id))\" tabindex=\"0\"><td>\(UTCTime(millisecondsSinceEpoch: event.time))</td>"
             out += "<td><span class=\"chip ev-\(escape(event.type))\"></span>\(escape(event.type))</td>"
-            out += "<td>\(escape(event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID))</td><td>\(escape(details(event)))</td></tr>\n"
+            out +=
+                "<td>\(escape(event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID))</td><td>\(escape(details(event)))</td></tr>\n"
         }
         return out + "</tbody></table></div></section>\n"
     }
 
     static func details(_ event: ReportEvent) -> String {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(event.json.utf8)) as? [String: Any] else { return "" }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(event.json.utf8)) as? [String: Any] else {
+            return ""
+        }
         var parts: [String] = []
         if let lat = event.lat, let lon = event.lon { parts.append(String(format: "%.6f, %.6f", lat, lon)) }
         if let location = object["location"] as? [String: Any] {
@@ -227,7 +265,11 @@ public enum ReportHTML {
     /// Per fence with any event: enters, exits, visits, crossings, approaches and the time
     /// inside (enter to exit, or to the last fix for a stay still open).
     static func fenceSummary(_ report: FieldReport) -> String {
-        struct Summary { var counts: [String: Int] = [:]; var inside = 0.0; var since: Int64? }
+        struct Summary {
+            var counts: [String: Int] = [:]
+            var inside = 0.0
+            var since: Int64?
+        }
         var summaries: [Int: Summary] = [:]
         for event in report.events {
             guard let fence = event.fence else { continue }
@@ -242,13 +284,16 @@ public enum ReportHTML {
         }
         let end = report.points.last?.time ?? report.events.last?.time ?? 0
         var out = "<section id=\"fences-section\"><h2>Fences</h2><div class=\"scroll\"><table id=\"fences\">\n"
-        out += "<thead><tr><th>fence</th><th>visits</th><th>time inside</th><th>enter</th><th>exit</th><th>cross</th><th>approach</th></tr></thead><tbody>\n"
+        out +=
+            "<thead><tr><th>fence</th><th>visits</th><th>time inside</th><th>enter</th><th>exit</th><th>cross</th><th>approach</th></tr></thead><tbody>\n"
         for fence in summaries.keys.sorted() {
             var summary = summaries[fence]!
             if let since = summary.since { summary.inside += Double(max(0, end - since)) / 1000 }
             let info = report.fences.info(fence)
-            out += "<tr data-fence=\"\(escape(fenceText(info.id)))\"><td>\(escape(info.name ?? "")) [\(escape(fenceText(info.id)))]</td>"
-            out += "<td>\(summary.counts["visit"] ?? 0)</td><td>\(duration(summary.inside))\(summary.since != nil ? " (still inside)" : "")</td>"
+            out +=
+                "<tr data-fence=\"\(escape(fenceText(info.id)))\"><td>\(escape(info.name ?? "")) [\(escape(fenceText(info.id)))]</td>"
+            out +=
+                "<td>\(summary.counts["visit"] ?? 0)</td><td>\(duration(summary.inside))\(summary.since != nil ? " (still inside)" : "")</td>"
             for type in ["enter", "exit", "cross", "approach"] { out += "<td>\(summary.counts[type] ?? 0)</td>" }
             out += "</tr>\n"
         }
@@ -266,15 +311,18 @@ public enum ReportHTML {
         if let cycles = stats.cycles {
             rows.append(("receiver cycles", String(cycles)))
             let rate = cycles > 0 ? Double(stats.usableFixes) / Double(cycles) * 100 : 0
-            rows.append(("fix rate", String(format: "%.1f %% (%d usable fixes of %d cycles)", rate, stats.usableFixes, cycles)))
+            rows.append(
+                ("fix rate", String(format: "%.1f %% (%d usable fixes of %d cycles)", rate, stats.usableFixes, cycles)))
         }
         rows.append(("fixes", "\(stats.fixes) processed, \(stats.usableFixes) usable"))
         let gaps = report.gaps
         let total = gaps.reduce(0.0) { $0 + Double($1.to - $1.from) / 1000 }
         let longest = gaps.map { Double($0.to - $0.from) / 1000 }.max() ?? 0
-        rows.append(("gaps", gaps.isEmpty ? "none" : "\(gaps.count), \(duration(total)) in all, longest \(duration(longest))"))
+        rows.append(
+            ("gaps", gaps.isEmpty ? "none" : "\(gaps.count), \(duration(total)) in all, longest \(duration(longest))"))
         for gap in gaps.prefix(20) {
-            rows.append(("gap", "\(UTCTime(millisecondsSinceEpoch: gap.from)) to \(UTCTime(millisecondsSinceEpoch: gap.to))"))
+            rows.append(
+                ("gap", "\(UTCTime(millisecondsSinceEpoch: gap.from)) to \(UTCTime(millisecondsSinceEpoch: gap.to))"))
         }
         var out = "<section id=\"receiver-section\"><h2>Receiver</h2><dl class=\"stats\">\n"
         for (key, value) in rows { out += "<dt>\(escape(key))</dt><dd>\(escape(value))</dd>\n" }
@@ -291,7 +339,8 @@ public enum ReportHTML {
         for event in report.events {
             object[event.id] = [
                 "type": event.type, "time": UTCTime(millisecondsSinceEpoch: event.time).description,
-                "fence": event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID, "json": shortened(event.json),
+                "fence": event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID,
+                "json": shortened(event.json),
             ]
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
@@ -373,19 +422,38 @@ struct MapProjection {
     let box: (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)
 
     init(_ report: FieldReport) {
-        var lats = report.points.map(\.lat), lons = report.points.map(\.lon)
-        for event in report.events { if let lat = event.lat, let lon = event.lon { lats.append(lat); lons.append(lon) } }
+        var lats = report.points.map(\.lat)
+        var lons = report.points.map(\.lon)
+        for event in report.events {
+            if let lat = event.lat, let lon = event.lon {
+                lats.append(lat)
+                lons.append(lon)
+            }
+        }
         if lats.isEmpty {
             for fence in 0..<report.fences.count {
-                for ring in report.fences.outline(fence) { for p in ring { lats.append(p.lat); lons.append(p.lon) } }
+                for ring in report.fences.outline(fence) {
+                    for p in ring {
+                        lats.append(p.lat)
+                        lons.append(p.lon)
+                    }
+                }
             }
         } else {
             // Fences with events are drawn whole.
             for fence in Set(report.events.compactMap(\.fence)) {
-                for ring in report.fences.outline(fence) { for p in ring { lats.append(p.lat); lons.append(p.lon) } }
+                for ring in report.fences.outline(fence) {
+                    for p in ring {
+                        lats.append(p.lat)
+                        lons.append(p.lon)
+                    }
+                }
             }
         }
-        if lats.isEmpty { lats = [0]; lons = [0] }
+        if lats.isEmpty {
+            lats = [0]
+            lons = [0]
+        }
         let lat0 = (lats.min()! + lats.max()!) / 2
         // The centre longitude from the first point, unwrapped, so a drive across the antimeridian stays whole.
         let reference = lons[0]
@@ -396,13 +464,15 @@ struct MapProjection {
         }
         let lon0 = (unwrapped.min()! + unwrapped.max()!) / 2
         plane = LocalPlane(lat0: lat0, lon0: lon0)
-        var xs: [Double] = [], ys: [Double] = []
+        var xs: [Double] = []
+        var ys: [Double] = []
         for (lat, lon) in zip(lats, lons) {
             let p = plane.project(lat: lat, lon: lon)
             xs.append(p.x)
             ys.append(p.y)
         }
-        let spanX = max(xs.max()! - xs.min()!, 50), spanY = max(ys.max()! - ys.min()!, 50)
+        let spanX = max(xs.max()! - xs.min()!, 50)
+        let spanY = max(ys.max()! - ys.min()!, 50)
         let usable = ReportHTML.width - 2 * margin
         let aspect = min(max(spanY / spanX, 0.4), 1.2)
         height = (usable * aspect + 2 * margin).rounded()
@@ -434,7 +504,8 @@ struct MapProjection {
         if let lat = event.lat, let lon = event.lon { return point(lat: lat, lon: lon) }
         let points = report.points
         guard !points.isEmpty else { return (ReportHTML.width / 2, height / 2) }
-        var low = 0, high = points.count - 1
+        var low = 0
+        var high = points.count - 1
         while low < high {
             let mid = (low + high) / 2
             if points[mid].time < event.time { low = mid + 1 } else { high = mid }

@@ -41,7 +41,8 @@ public struct ReportJob {
         var configuration = EngineLoop.Configuration()
         configuration.settings = settings
         configuration.ringCapacity = 4096
-        let loop = try EngineLoop(configuration: configuration, fences: fences, store: nil, sinks: [collector], reports: ProblemReports())
+        let loop = try EngineLoop(
+            configuration: configuration, fences: fences, store: nil, sinks: [collector], reports: ProblemReports())
         _ = try loop.run(source)
         if let failure = source.failure { throw failure }
         // Sentence counts come from a second, counting-only pass over the files (standard input
@@ -75,7 +76,8 @@ public struct ReportJob {
 
     private func fromState(_ path: String, since: Int64?, fences: FenceSet) throws -> FieldReport {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw InputError(message: "no state file at '\(path)': the track is kept by 'gpsfence run' or 'gpsfence replay --state'")
+            throw InputError(
+                message: "no state file at '\(path)': the track is kept by 'gpsfence run' or 'gpsfence replay --state'")
         }
         let store: StateStore
         do { store = try StateStore(path: path) } catch { throw InputError(message: error.description) }
@@ -97,7 +99,9 @@ public struct ReportJob {
     /// (`2026-02-03T10:00:00Z`). Nil when it is neither.
     public static func since(_ text: String, now: Int64) -> Int64? {
         if let time = UTCTime(iso: text) { return time.millisecondsSinceEpoch }
-        if let time = UTCTime(iso: text.replacingOccurrences(of: "Z", with: ".000Z")) { return time.millisecondsSinceEpoch }
+        if let time = UTCTime(iso: text.replacingOccurrences(of: "Z", with: ".000Z")) {
+            return time.millisecondsSinceEpoch
+        }
         guard let unit = text.last, let value = Double(text.dropLast()), value >= 0, value.isFinite else { return nil }
         let seconds: Double
         switch unit {

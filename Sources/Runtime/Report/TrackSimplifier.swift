@@ -13,17 +13,23 @@ enum TrackSimplifier {
         let limit = tolerance * tolerance
         while let (first, last) = stack.popLast() {
             guard last > first + 1 else { continue }
-            let ax = xs[first], ay = ys[first], dx = xs[last] - ax, dy = ys[last] - ay
+            let ax = xs[first]
+            let ay = ys[first]
+            let dx = xs[last] - ax
+            let dy = ys[last] - ay
             let length = dx * dx + dy * dy
-            var worst = -1.0, worstIndex = first
+            var worst = -1.0
+            var worstIndex = first
             for index in (first + 1)..<last {
-                let px = xs[index] - ax, py = ys[index] - ay
+                let px = xs[index] - ax
+                let py = ys[index] - ay
                 var distance: Double
                 if length == 0 {
                     distance = px * px + py * py
                 } else {
                     let t = max(0, min(1, (px * dx + py * dy) / length))
-                    let ex = px - t * dx, ey = py - t * dy
+                    let ex = px - t * dx
+                    let ey = py - t * dy
                     distance = ex * ex + ey * ey
                 }
                 if distance > worst {

@@ -11,7 +11,8 @@ public enum EpochSentences {
     ]
 
     public static func lines(for fix: SimulatedFix) -> [[UInt8]] {
-        let time = SentenceWriter.time(TimeOfDay(milliseconds: Int(fix.time.millisecondsSinceEpoch % Int64(TimeOfDay.millisecondsPerDay))))
+        let time = SentenceWriter.time(
+            TimeOfDay(milliseconds: Int(fix.time.millisecondsSinceEpoch % Int64(TimeOfDay.millisecondsPerDay))))
         let (latitude, north) = SentenceWriter.latitude(fix.latitude)
         let (longitude, east) = SentenceWriter.longitude(fix.longitude)
         let knots = SentenceWriter.decimal(fix.speed * 3600 / 1852, places: 3)
@@ -26,7 +27,9 @@ public enum EpochSentences {
             "GPGSA,A,\(fix.altitude == nil ? 2 : 3),\(used.joined(separator: ",")),1.6,0.9,1.3",
         ]
         for page in 0..<2 {
-            let group = satellites[page * 4..<page * 4 + 4].map { "\(pad2($0.prn)),\(pad2($0.elevation)),\($0.azimuth),\($0.snr)" }
+            let group = satellites[page * 4..<page * 4 + 4].map {
+                "\(pad2($0.prn)),\(pad2($0.elevation)),\($0.azimuth),\($0.snr)"
+            }
             lines.append("GPGSV,2,\(page + 1),08,\(group.joined(separator: ","))")
         }
         return lines.map(SentenceWriter.sentence)

@@ -24,23 +24,23 @@ enum GPXRoute {
             } else {
                 throw InputError(message: "\(file): point \(points.count + 1): no </\(tag)>")
             }
-            let where_ = "\(file): point \(points.count + 1)"
+            let place = "\(file): point \(points.count + 1)"
             guard let latText = attribute("lat", in: attributes), let latitude = Double(latText),
-                  (-90...90).contains(latitude)
-            else { throw InputError(message: "\(where_): lat must be a number from -90 to 90") }
+                (-90...90).contains(latitude)
+            else { throw InputError(message: "\(place): lat must be a number from -90 to 90") }
             guard let lonText = attribute("lon", in: attributes), let longitude = Double(lonText),
-                  (-180...180).contains(longitude)
-            else { throw InputError(message: "\(where_): lon must be a number from -180 to 180") }
+                (-180...180).contains(longitude)
+            else { throw InputError(message: "\(place): lon must be a number from -180 to 180") }
             var point = RoutePoint(latitude: latitude, longitude: longitude)
             if let elevation = child("ele", in: body) {
                 guard let value = Double(elevation) else {
-                    throw InputError(message: "\(where_): <ele> '\(elevation)' is not a number")
+                    throw InputError(message: "\(place): <ele> '\(elevation)' is not a number")
                 }
                 point.altitude = value
             }
             if let time = child("time", in: body) {
                 guard let value = parseISOTime(time) else {
-                    throw InputError(message: "\(where_): <time> '\(time)' is not an ISO 8601 time")
+                    throw InputError(message: "\(place): <time> '\(time)' is not an ISO 8601 time")
                 }
                 point.time = value
             }
@@ -53,7 +53,7 @@ enum GPXRoute {
         for quote in ["\"", "'"] {
             if let start = tag.range(of: " \(name)=\(quote)") ?? tag.range(of: "\t\(name)=\(quote)")
                 ?? tag.range(of: "\n\(name)=\(quote)"),
-               let end = tag[start.upperBound...].firstIndex(of: Character(quote))
+                let end = tag[start.upperBound...].firstIndex(of: Character(quote))
             {
                 return String(tag[start.upperBound..<end]).trimmingSpaces
             }

@@ -14,18 +14,19 @@ enum GeoJSONRoute {
             throw InputError(message: "\(file): a GeoJSON object is expected at the top level")
         }
         guard let lines = try lineStrings(object, file: file), !lines.isEmpty else {
-            throw InputError(message: "\(file): no LineString to follow (a route wants a LineString or MultiLineString)")
+            throw InputError(
+                message: "\(file): no LineString to follow (a route wants a LineString or MultiLineString)")
         }
         var points: [RoutePoint] = []
         for (lineIndex, line) in lines.enumerated() {
             for (index, position) in line.enumerated() {
-                let where_ = "\(file): LineString \(lineIndex), position \(index)"
+                let place = "\(file): LineString \(lineIndex), position \(index)"
                 guard let numbers = position as? [Any], numbers.count >= 2,
-                      let longitude = (numbers[0] as? NSNumber)?.doubleValue,
-                      let latitude = (numbers[1] as? NSNumber)?.doubleValue
-                else { throw InputError(message: "\(where_): a position is [lon, lat] or [lon, lat, alt]") }
+                    let longitude = (numbers[0] as? NSNumber)?.doubleValue,
+                    let latitude = (numbers[1] as? NSNumber)?.doubleValue
+                else { throw InputError(message: "\(place): a position is [lon, lat] or [lon, lat, alt]") }
                 guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-                    throw InputError(message: "\(where_): [\(longitude), \(latitude)] is out of range")
+                    throw InputError(message: "\(place): [\(longitude), \(latitude)] is out of range")
                 }
                 let altitude = numbers.count > 2 ? (numbers[2] as? NSNumber)?.doubleValue : nil
                 points.append(RoutePoint(latitude: latitude, longitude: longitude, altitude: altitude))

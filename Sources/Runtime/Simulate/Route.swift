@@ -21,7 +21,8 @@ public enum Route: Sendable {
         } else {
             let epochs = CaptureRoute.parse(Array(data))
             guard epochs.contains(where: { $0.timeOfDay != nil }) else {
-                throw InputError(message: "\(path): not a GPX track, a GeoJSON LineString, or an NMEA capture with timed sentences")
+                throw InputError(
+                    message: "\(path): not a GPX track, a GeoJSON LineString, or an NMEA capture with timed sentences")
             }
             route = .capture(epochs)
         }

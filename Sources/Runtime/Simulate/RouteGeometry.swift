@@ -17,7 +17,9 @@ extension RoutePoint {
     /// ends are exactly the vertices, which a test (and a fence at a vertex) compares with.
     func interpolated(to other: RoutePoint, fraction: Double) -> RoutePoint {
         var altitude = fraction >= 1 ? other.altitude : self.altitude
-        if let altitudeA = self.altitude, let altitudeB = other.altitude { altitude = altitudeA + (altitudeB - altitudeA) * min(max(fraction, 0), 1) }
+        if let altitudeA = self.altitude, let altitudeB = other.altitude {
+            altitude = altitudeA + (altitudeB - altitudeA) * min(max(fraction, 0), 1)
+        }
         let point = Geodesy.intermediate(
             lat1: latitude, lon1: longitude, lat2: other.latitude, lon2: other.longitude, fraction: fraction)
         return RoutePoint(latitude: point.lat, longitude: point.lon, altitude: altitude)

@@ -34,7 +34,7 @@ public struct SimulatedFix: Equatable, Sendable {
 public func parseISOTime(_ text: String) -> UTCTime? {
     let bytes = Array(text.utf8)
     guard bytes.count >= 19, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54 || bytes[10] == 0x20,
-          bytes[13] == 0x3A, bytes[16] == 0x3A
+        bytes[13] == 0x3A, bytes[16] == 0x3A
     else { return nil }
     func number(_ range: Range<Int>) -> Int? {
         var value = 0
@@ -45,8 +45,8 @@ public func parseISOTime(_ text: String) -> UTCTime? {
         return value
     }
     guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-          let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-          hour < 24, minute < 60, second < 61
+        let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+        hour < 24, minute < 60, second < 61
     else { return nil }
     let date = CivilDate(year: year, month: month, day: day)
     guard date.isValid else { return nil }
@@ -67,7 +67,7 @@ public func parseISOTime(_ text: String) -> UTCTime? {
         case 0x5A where index + 1 == bytes.count: break
         case 0x2B, 0x2D:
             guard index + 6 == bytes.count, let hours = number(index + 1..<index + 3),
-                  let minutes = number(index + 4..<index + 6)
+                let minutes = number(index + 4..<index + 6)
             else { return nil }
             offsetMinutes = (hours * 60 + minutes) * (bytes[index] == 0x2D ? -1 : 1)
         default: return nil
@@ -75,6 +75,7 @@ public func parseISOTime(_ text: String) -> UTCTime? {
     }
     let timeOfDay = TimeOfDay(milliseconds: ((hour * 60 + minute - offsetMinutes) * 60 + second) * 1000 + milliseconds)
     // UTCTime adds the time of day to midnight, so an offset that crosses midnight still works.
-    return UTCTime(millisecondsSinceEpoch: UTCTime(date: date, timeOfDay: TimeOfDay(milliseconds: 0)).millisecondsSinceEpoch
-        + Int64(timeOfDay.milliseconds))
+    return UTCTime(
+        millisecondsSinceEpoch: UTCTime(date: date, timeOfDay: TimeOfDay(milliseconds: 0)).millisecondsSinceEpoch
+            + Int64(timeOfDay.milliseconds))
 }

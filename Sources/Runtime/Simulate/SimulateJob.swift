@@ -31,14 +31,19 @@ public struct SimulateJob: Sendable {
             return fixes.enumerated().map { index, fix in
                 var shifted = fix
                 shifted.time.millisecondsSinceEpoch += Int64(pass) * period
-                let next = index + 1 < fixes.count ? fixes[index + 1].time.millisecondsSinceEpoch : fix.time.millisecondsSinceEpoch + step
-                return Epoch(lines: EpochSentences.lines(for: shifted),
-                             interval: Double(next - fix.time.millisecondsSinceEpoch) / 1000)
+                let next =
+                    index + 1 < fixes.count
+                    ? fixes[index + 1].time.millisecondsSinceEpoch : fix.time.millisecondsSinceEpoch + step
+                return Epoch(
+                    lines: EpochSentences.lines(for: shifted),
+                    interval: Double(next - fix.time.millisecondsSinceEpoch) / 1000)
             }
         case .capture(let captured):
             return captured.enumerated().map { index, epoch in
                 let next = index + 1 < captured.count ? captured[index + 1].timeOfDay : nil
-                return Epoch(lines: epoch.lines, interval: CaptureRoute.interval(from: epoch.timeOfDay, to: next, fallback: 1 / rate))
+                return Epoch(
+                    lines: epoch.lines,
+                    interval: CaptureRoute.interval(from: epoch.timeOfDay, to: next, fallback: 1 / rate))
             }
         }
     }
@@ -52,7 +57,9 @@ public struct SimulateJob: Sendable {
     }
 
     /// The standard rates a receiver can be set to, slowest first (docs/running.md).
-    public static let standardRates: [BaudRate] = [4800, 9600, 19200, 38400, 57600, 115200, 230400].map { BaudRate($0)! }
+    public static let standardRates: [BaudRate] = [4800, 9600, 19200, 38400, 57600, 115200, 230400].map {
+        BaudRate($0)!
+    }
 
     /// The share of a line's capacity the sentences may use at the default rate: a receiver's
     /// epoch must leave the line idle for a while before the next one, or any jitter stretches it.
@@ -102,7 +109,9 @@ public struct SimulateJob: Sendable {
         var previousInterval = 0.0
         repeat {
             let played = epochs(pass: pass, now: origin)
-            let buffer = played.reduce(Self.transmitBuffer) { max($0, 2 * Double($1.lines.reduce(0) { $0 + $1.count })) }
+            let buffer = played.reduce(Self.transmitBuffer) {
+                max($0, 2 * Double($1.lines.reduce(0) { $0 + $1.count }))
+            }
             for epoch in played {
                 while monotonicSeconds() < due {
                     if shouldStop() { return counts }

@@ -28,14 +28,16 @@ extension SimulateJob {
         defer { if let link, device == nil { removeSymlink(link) } }
         let needed = bytesPerSecond(now: currentUTCTime())
         if needed > lineRate.bytesPerSecond {
-            warn("""
+            warn(
+                """
                 warning: \(Int(needed)) bytes/s of sentences at --rate \(rate) do not fit \
                 \(lineRate) baud (\(Int(lineRate.bytesPerSecond)) bytes/s); the receiver keeps its clock \
                 and drops the sentences that do not fit
                 """)
         }
         StopSignals.install()
-        let counts = try run(wire: SimulatedWire(port: port, rate: lineRate), now: currentUTCTime, shouldStop: { StopSignals.isRaised })
+        let counts = try run(
+            wire: SimulatedWire(port: port, rate: lineRate), now: currentUTCTime, shouldStop: { StopSignals.isRaised })
         if counts.dropped > 0 {
             warn("\(counts.dropped) sentences dropped (did not fit \(lineRate) baud), \(counts.sent) sent")
         }

@@ -11,14 +11,16 @@ public enum TrackPlayer {
     public static func fixes(_ points: [RoutePoint], rate: Double, speed: Double, start: UTCTime) -> [SimulatedFix] {
         let times = points.compactMap(\.time)
         if times.count == points.count, points.count > 1, zip(times, times.dropFirst()).allSatisfy({ $0 <= $1 }),
-           times.last! > times.first!
+            times.last! > times.first!
         {
             return timed(points, times: times, rate: rate)
         }
         return walked(points, rate: rate, speed: speed, start: start)
     }
 
-    static func centiseconds(_ milliseconds: Double) -> Int64 { Limits.milliseconds((milliseconds / 10).rounded() / 1000) * 10 }
+    static func centiseconds(_ milliseconds: Double) -> Int64 {
+        Limits.milliseconds((milliseconds / 10).rounded() / 1000) * 10
+    }
 
     static func walked(_ points: [RoutePoint], rate: Double, speed: Double, start: UTCTime) -> [SimulatedFix] {
         let startMilliseconds = centiseconds(Double(start.millisecondsSinceEpoch))
@@ -40,7 +42,8 @@ public enum TrackPlayer {
             guard points.count > 1 else {
                 return fix(points[0], time: time, speed: 0, track: 0)
             }
-            let a = points[segment], b = points[segment + 1]
+            let a = points[segment]
+            let b = points[segment + 1]
             let span = cumulative[segment + 1] - cumulative[segment]
             let fraction = span > 0 ? min(1, (distance - cumulative[segment]) / span) : 0
             if span > 0 { lastTrack = a.bearing(to: b) }
@@ -49,7 +52,8 @@ public enum TrackPlayer {
     }
 
     static func timed(_ points: [RoutePoint], times: [UTCTime], rate: Double) -> [SimulatedFix] {
-        let first = times.first!.millisecondsSinceEpoch, last = times.last!.millisecondsSinceEpoch
+        let first = times.first!.millisecondsSinceEpoch
+        let last = times.last!.millisecondsSinceEpoch
         var sampleTimes: [Int64] = []
         var k = 0.0
         while true {
@@ -63,19 +67,23 @@ public enum TrackPlayer {
         var lastTrack = points[0].bearing(to: points[1])
         return sampleTimes.map { time in
             while segment < points.count - 2, times[segment + 1].millisecondsSinceEpoch <= time { segment += 1 }
-            let a = points[segment], b = points[segment + 1]
-            let t0 = times[segment].millisecondsSinceEpoch, t1 = times[segment + 1].millisecondsSinceEpoch
+            let a = points[segment]
+            let b = points[segment + 1]
+            let t0 = times[segment].millisecondsSinceEpoch
+            let t1 = times[segment + 1].millisecondsSinceEpoch
             let fraction = t1 > t0 ? min(1, Double(time - t0) / Double(t1 - t0)) : 1
             let distance = a.distance(to: b)
             let speed = t1 > t0 ? distance / (Double(t1 - t0) / 1000) : 0
             if distance > 0 { lastTrack = a.bearing(to: b) }
-            return fix(a.interpolated(to: b, fraction: fraction), time: UTCTime(millisecondsSinceEpoch: time),
-                       speed: speed, track: lastTrack)
+            return fix(
+                a.interpolated(to: b, fraction: fraction), time: UTCTime(millisecondsSinceEpoch: time),
+                speed: speed, track: lastTrack)
         }
     }
 
     static func fix(_ point: RoutePoint, time: UTCTime, speed: Double, track: Double) -> SimulatedFix {
-        SimulatedFix(time: time, latitude: point.latitude, longitude: point.longitude, altitude: point.altitude,
-                     speed: speed, track: track)
+        SimulatedFix(
+            time: time, latitude: point.latitude, longitude: point.longitude, altitude: point.altitude,
+            speed: speed, track: track)
     }
 }

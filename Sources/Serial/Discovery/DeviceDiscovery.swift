@@ -18,7 +18,8 @@ public struct DeviceDiscovery: Sendable {
     public var candidates: [SerialDeviceInfo] {
         let known = devices.filter { $0.known != nil }
         return known.sorted { a, b in
-            let rankA = a.known?.confidence == .receiver ? 0 : 1, rankB = b.known?.confidence == .receiver ? 0 : 1
+            let rankA = a.known?.confidence == .receiver ? 0 : 1
+            let rankB = b.known?.confidence == .receiver ? 0 : 1
             return rankA != rankB ? rankA < rankB : a.preferredPath < b.preferredPath
         }
     }
@@ -46,7 +47,8 @@ public enum DiscoveryProblem: Error, Sendable, CustomStringConvertible {
         case .noUSBSerialDevices:
             "no USB serial device is plugged in; plug the receiver in and check 'dmesg' for a new ttyACM or ttyUSB"
         case .noneRecognised(let devices):
-            "no known GPS receiver among the USB serial devices (" + devices.map { "\($0.node) \($0.usbID ?? "?")" }
+            "no known GPS receiver among the USB serial devices ("
+                + devices.map { "\($0.node) \($0.usbID ?? "?")" }
                 .joined(separator: ", ") + "); name one with --device"
         }
     }

@@ -39,7 +39,9 @@ public struct SysfsDevices: Sendable {
         let directory = root + "/dev/serial/by-id"
         var links: [String: String] = [:]
         for name in listDirectory(directory).sorted() {
-            guard let target = readLink(directory + "/" + name), let tty = target.split(separator: "/").last else { continue }
+            guard let target = readLink(directory + "/" + name), let tty = target.split(separator: "/").last else {
+                continue
+            }
             links[String(tty)] = links[String(tty)] ?? "/dev/serial/by-id/" + name
         }
         return links
@@ -58,7 +60,9 @@ public struct SysfsDevices: Sendable {
     func driver(from directory: String, upTo limit: String) -> String? {
         var current = directory
         while current.count >= limit.count {
-            if let target = readLink(current + "/driver"), let name = target.split(separator: "/").last { return String(name) }
+            if let target = readLink(current + "/driver"), let name = target.split(separator: "/").last {
+                return String(name)
+            }
             guard let slash = current.lastIndex(of: "/") else { return nil }
             current = String(current[..<slash])
         }

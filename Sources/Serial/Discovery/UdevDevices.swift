@@ -20,12 +20,12 @@ public enum UdevDevices {
         while let current = entry {
             entry = udev_list_entry_get_next(current)
             guard let syspath = udev_list_entry_get_name(current),
-                  let device = udev_device_new_from_syspath(udev, syspath)
+                let device = udev_device_new_from_syspath(udev, syspath)
             else { continue }
             defer { udev_device_unref(device) }
             // The parent is owned by the child: no unref.
             guard let node = string(udev_device_get_devnode(device)),
-                  let usb = udev_device_get_parent_with_subsystem_devtype(device, "usb", "usb_device")
+                let usb = udev_device_get_parent_with_subsystem_devtype(device, "usb", "usb_device")
             else { continue }
             var info = SerialDeviceInfo(node: node)
             info.vendorID = parseHex4(string(udev_device_get_sysattr_value(usb, "idVendor")))
@@ -56,7 +56,9 @@ public enum UdevDevices {
         var entry = udev_device_get_devlinks_list_entry(device)
         var links: [String] = []
         while let current = entry {
-            if let name = string(udev_list_entry_get_name(current)), name.hasPrefix("/dev/serial/by-id/") { links.append(name) }
+            if let name = string(udev_list_entry_get_name(current)), name.hasPrefix("/dev/serial/by-id/") {
+                links.append(name)
+            }
             entry = udev_list_entry_get_next(current)
         }
         return links.sorted().first

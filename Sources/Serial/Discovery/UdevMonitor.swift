@@ -27,7 +27,7 @@ public final class UdevMonitor {
             return nil
         }
         guard udev_monitor_filter_add_match_subsystem_devtype(monitor, "tty", nil) >= 0,
-              udev_monitor_enable_receiving(monitor) >= 0
+            udev_monitor_enable_receiving(monitor) >= 0
         else {
             udev_monitor_unref(monitor)
             udev_unref(udev)

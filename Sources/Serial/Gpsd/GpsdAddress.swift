@@ -20,7 +20,9 @@ public struct GpsdAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses the URL form; the error says what is wrong, for a usage message.
     public static func parse(_ argument: String) -> Result<GpsdAddress, GpsdAddressError> {
-        guard argument.hasPrefix(scheme) else { return .failure(GpsdAddressError(argument, "it does not start with gpsd://")) }
+        guard argument.hasPrefix(scheme) else {
+            return .failure(GpsdAddressError(argument, "it does not start with gpsd://"))
+        }
         var rest = Substring(argument.dropFirst(scheme.count))
         var address = GpsdAddress()
         if let slash = rest.firstIndex(of: "/") {
@@ -32,11 +34,15 @@ public struct GpsdAddress: Sendable, Equatable, CustomStringConvertible {
         var portPart: Substring?
         if rest.hasPrefix("[") {
             // An IPv6 literal: [::1]:2947
-            guard let close = rest.firstIndex(of: "]") else { return .failure(GpsdAddressError(argument, "an unclosed '[' in the host")) }
+            guard let close = rest.firstIndex(of: "]") else {
+                return .failure(GpsdAddressError(argument, "an unclosed '[' in the host"))
+            }
             hostPart = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { return .failure(GpsdAddressError(argument, "text after ']' that is not ':PORT'")) }
+                guard after.hasPrefix(":") else {
+                    return .failure(GpsdAddressError(argument, "text after ']' that is not ':PORT'"))
+                }
                 portPart = after.dropFirst()
             }
         } else if let colon = rest.firstIndex(of: ":") {

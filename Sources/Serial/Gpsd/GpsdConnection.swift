@@ -23,7 +23,9 @@ public final class GpsdConnection {
 
     /// Connects within `timeout` seconds. The device path, when the address names one, goes into
     /// the watch so that gpsd sends only that device's reports.
-    public static func connect(_ address: GpsdAddress, timeout: Double = 5, maximumLine: Int = 65536) throws(SocketError) -> GpsdConnection {
+    public static func connect(_ address: GpsdAddress, timeout: Double = 5, maximumLine: Int = 65536)
+        throws(SocketError) -> GpsdConnection
+    {
         let socket = try TCPSocket.connect(host: address.host, port: address.port, timeout: timeout)
         return GpsdConnection(address: address, socket: socket, lines: LineBuffer(capacity: maximumLine))
     }
@@ -68,7 +70,8 @@ public final class GpsdConnection {
 
     /// Waits up to `timeout` seconds for bytes and calls `line` for every line they complete
     /// (without CR LF; valid only during the call).
-    public func readLines(timeout: Double, _ line: (UnsafeRawBufferPointer) -> Void) throws(SocketError) -> ReadOutcome {
+    public func readLines(timeout: Double, _ line: (UnsafeRawBufferPointer) -> Void) throws(SocketError) -> ReadOutcome
+    {
         let space = lines.freeSpace()
         switch try socket.read(into: space, timeout: timeout) {
         case .timeout: return .timeout
@@ -88,7 +91,10 @@ public final class GpsdConnection {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            case _ where scalar.value < 0x20:
+                out +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -32,7 +32,7 @@ public struct GpsdTPV: Sendable, Equatable {
     /// else the larger of `epx` and `epy`, else unknown.
     public var fix: Fix? {
         guard mode >= 2, let latitude, let longitude, abs(latitude) <= 90, abs(longitude) <= 180,
-              !(latitude == 0 && longitude == 0)
+            !(latitude == 0 && longitude == 0)
         else { return nil }
         let accuracy: Double? = eph ?? (epx.map { x in epy.map { max(x, $0) } ?? x } ?? epy)
         return Fix(
@@ -92,25 +92,45 @@ public struct GpsdReport {
         let wellFormed = JSONFields.forEachMember(line) { key, value in
             switch key.count {
             case 3:
-                if JSONFields.equal(key, "lat") { tpv.latitude = value.double }
-                else if JSONFields.equal(key, "lon") { tpv.longitude = value.double }
-                else if JSONFields.equal(key, "alt") { tpv.altitude = value.double }
-                else if JSONFields.equal(key, "eph") { tpv.eph = value.double }
-                else if JSONFields.equal(key, "epx") { tpv.epx = value.double }
-                else if JSONFields.equal(key, "epy") { tpv.epy = value.double }
+                if JSONFields.equal(key, "lat") {
+                    tpv.latitude = value.double
+                } else if JSONFields.equal(key, "lon") {
+                    tpv.longitude = value.double
+                } else if JSONFields.equal(key, "alt") {
+                    tpv.altitude = value.double
+                } else if JSONFields.equal(key, "eph") {
+                    tpv.eph = value.double
+                } else if JSONFields.equal(key, "epx") {
+                    tpv.epx = value.double
+                } else if JSONFields.equal(key, "epy") {
+                    tpv.epy = value.double
+                }
             case 4:
-                if JSONFields.equal(key, "mode") { tpv.mode = value.integer ?? 0 }
-                else if JSONFields.equal(key, "time") { tpv.time = value.kind == .string ? ISOTime.parse(value.bytes) : nil }
-                else if JSONFields.equal(key, "path") { if value.kind == .string { device = value.bytes } }
+                if JSONFields.equal(key, "mode") {
+                    tpv.mode = value.integer ?? 0
+                } else if JSONFields.equal(key, "time") {
+                    tpv.time = value.kind == .string ? ISOTime.parse(value.bytes) : nil
+                } else if JSONFields.equal(key, "path") {
+                    if value.kind == .string { device = value.bytes }
+                }
             case 5:
-                if JSONFields.equal(key, "class") { reportClass = Self.classify(value) }
-                else if JSONFields.equal(key, "speed") { tpv.speed = value.double }
-                else if JSONFields.equal(key, "track") { tpv.track = value.double }
+                if JSONFields.equal(key, "class") {
+                    reportClass = Self.classify(value)
+                } else if JSONFields.equal(key, "speed") {
+                    tpv.speed = value.double
+                } else if JSONFields.equal(key, "track") {
+                    tpv.track = value.double
+                }
             case 6:
-                if JSONFields.equal(key, "altMSL") { tpv.altitudeMSL = value.double }
-                else if JSONFields.equal(key, "status") { tpv.status = value.integer }
-                else if JSONFields.equal(key, "device") { if value.kind == .string { device = value.bytes } }
-                else if JSONFields.equal(key, "driver") { hasDriver = value.kind == .string }
+                if JSONFields.equal(key, "altMSL") {
+                    tpv.altitudeMSL = value.double
+                } else if JSONFields.equal(key, "status") {
+                    tpv.status = value.integer
+                } else if JSONFields.equal(key, "device") {
+                    if value.kind == .string { device = value.bytes }
+                } else if JSONFields.equal(key, "driver") {
+                    hasDriver = value.kind == .string
+                }
             case 9:
                 // A time string when open; 0 when gpsd closed the device.
                 if JSONFields.equal(key, "activated") {
@@ -185,11 +205,12 @@ public enum ISOTime {
             }
             return value
         }
-        guard text.count >= 20, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[10] == UInt8(ascii: "T"),
-              text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"), text[text.count - 1] == UInt8(ascii: "Z"),
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), hour < 24, let minute = number(14, 2), minute < 60,
-              let second = number(17, 2), second <= 60
+        guard text.count >= 20, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"),
+            text[10] == UInt8(ascii: "T"),
+            text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"), text[text.count - 1] == UInt8(ascii: "Z"),
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), hour < 24, let minute = number(14, 2), minute < 60,
+            let second = number(17, 2), second <= 60
         else { return nil }
         let date = CivilDate(year: year, month: month, day: day)
         guard date.isValid else { return nil }

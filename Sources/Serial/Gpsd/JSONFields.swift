@@ -113,7 +113,9 @@ public struct JSONValue {
 public enum JSONFields {
     /// Calls `body` for each member of the object that `line` holds (surrounding blanks allowed);
     /// false when the line is not one well-formed object.
-    public static func forEachMember(_ line: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, JSONValue) -> Void) -> Bool {
+    public static func forEachMember(
+        _ line: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, JSONValue) -> Void
+    ) -> Bool {
         var cursor = JSONCursor(line, position: 0)
         cursor.skipWhitespace()
         guard cursor.take() == UInt8(ascii: "{") else { return false }
@@ -206,7 +208,8 @@ struct JSONCursor {
         case UInt8(ascii: "-"), 0x30...0x39:
             while position < bytes.count {
                 switch bytes[position] {
-                case 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+                case 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"),
+                    UInt8(ascii: "E"):
                     position += 1
                 default:
                     return JSONValue(kind: .number, bytes: slice(begin, position))
@@ -224,7 +227,9 @@ struct JSONCursor {
 
     private mutating func literal(_ word: StaticString, _ kind: JSONValue.Kind) -> JSONValue? {
         let count = word.utf8CodeUnitCount
-        guard position + count <= bytes.count, JSONFields.equal(slice(position, position + count), word) else { return nil }
+        guard position + count <= bytes.count, JSONFields.equal(slice(position, position + count), word) else {
+            return nil
+        }
         position += count
         return JSONValue(kind: kind, bytes: slice(position - count, position))
     }
@@ -268,7 +273,10 @@ struct JSONCursor {
 
 /// JSON number text to a double.
 enum JSONNumber {
-    static let exactPowers: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+    static let exactPowers: [Double] = [
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ]
 
     static func parse(_ text: UnsafeRawBufferPointer) -> Double? {
         var index = 0

@@ -32,7 +32,9 @@ public final class LineBuffer {
     /// Room for the next read, at the end of what is buffered (compacting first when needed).
     public func freeSpace() -> UnsafeMutableRawBufferPointer {
         if start > 0 {
-            if start < end { storage.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: end - start) }
+            if start < end {
+                storage.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: end - start)
+            }
             end -= start
             start = 0
         }

@@ -1,5 +1,5 @@
-import NMEA
 import Glibc
+import NMEA
 import SystemPackage
 
 /// A failed system call on a TCP connection: which call, to which endpoint, and the `errno` it set
@@ -64,7 +64,8 @@ public final class TCPSocket {
         throw lastError
     }
 
-    private static func connect(_ address: addrinfo, endpoint: String, timeout: Double) throws(SocketError) -> TCPSocket {
+    private static func connect(_ address: addrinfo, endpoint: String, timeout: Double) throws(SocketError) -> TCPSocket
+    {
         let type = address.ai_socktype | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
         let fd = try retryingInterrupts { Glibc.socket(address.ai_family, type, address.ai_protocol) }
             .get(endpoint, operation: "socket")
@@ -92,7 +93,9 @@ public final class TCPSocket {
             var length = socklen_t(MemoryLayout<Int32>.size)
             _ = try retryingInterrupts { getsockopt(fd, SOL_SOCKET, SO_ERROR, &pending, &length) }
                 .get(endpoint, operation: "getsockopt")
-            if pending != 0 { throw SocketError(operation: "connect", endpoint: endpoint, errno: Errno(rawValue: pending)) }
+            if pending != 0 {
+                throw SocketError(operation: "connect", endpoint: endpoint, errno: Errno(rawValue: pending))
+            }
         }
         return socket
     }
@@ -121,7 +124,9 @@ public final class TCPSocket {
             throw SocketError(operation: "poll", endpoint: endpoint, errno: error)
         }
         if events.isEmpty { return .timeout }
-        if events.contains(.invalid) { throw SocketError(operation: "poll", endpoint: endpoint, errno: .badFileDescriptor) }
+        if events.contains(.invalid) {
+            throw SocketError(operation: "poll", endpoint: endpoint, errno: .badFileDescriptor)
+        }
         switch retryingInterrupts({ Glibc.read(descriptor.rawValue, buffer.baseAddress, buffer.count) }) {
         case .success(0): return .closed
         case .success(let count): return .data(count)
@@ -137,7 +142,9 @@ public final class TCPSocket {
         var offset = 0
         while offset < bytes.count {
             let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
-            switch retryingInterrupts({ Glibc.send(descriptor.rawValue, rest.baseAddress, rest.count, Int32(MSG_NOSIGNAL)) }) {
+            switch retryingInterrupts({
+                Glibc.send(descriptor.rawValue, rest.baseAddress, rest.count, Int32(MSG_NOSIGNAL))
+            }) {
             case .success(let count): offset += count
             case .failure(.resourceTemporarilyUnavailable):
                 let events: PollEvents
