@@ -45,7 +45,10 @@ let package = Package(
         // event sinks (console, bell, hooks, notify, webhook and MQTT deliveries).
         .target(
             name: "Alerts",
-            dependencies: ["Geofence", "NMEA", "CMosquitto", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "Geofence", "NMEA", "JSONOutput", "CMosquitto",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         // persistent state: fence states, event log, visits, the outbox, track and odometer.
         .target(
@@ -58,7 +61,7 @@ let package = Package(
         .target(
             name: "FenceRuntime",
             dependencies: [
-                "NMEA", "Serial", "Geofence", "Alerts", "Store",
+                "JSONOutput", "NMEA", "Serial", "Geofence", "Alerts", "Store",
                 .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

@@ -1,3 +1,4 @@
+import JSONOutput
 import NMEA
 
 /// A fence id as the file gave it: a JSON number (kept as written, so it prints back unchanged) or a

@@ -1,5 +1,6 @@
 import Alerts
 import Dispatch
+import JSONOutput
 import NMEA
 import SystemPackage
 

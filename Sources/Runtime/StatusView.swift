@@ -1,5 +1,6 @@
 import Foundation
 import Geofence
+import JSONOutput
 import NMEA
 import Store
 

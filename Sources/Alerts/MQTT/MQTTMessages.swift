@@ -1,4 +1,5 @@
 import Geofence
+import JSONOutput
 import NMEA
 
 /// The topics and payloads of SPEC §13, documented field by field in docs/mqtt.md. Pure functions

@@ -1,3 +1,4 @@
+import JSONOutput
 import NMEA
 import Serial
 
