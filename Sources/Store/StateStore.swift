@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Geofence
+import Synchronization
 
 /// The state file of SPEC §8: SQLite in WAL mode holding each fence's state, the event log, the
 /// visits and the webhook outbox. Created with mode 0600 (it records where someone has been).
@@ -12,6 +13,8 @@ import Geofence
 public final class StateStore: @unchecked Sendable {
     public let path: String
     let database: DatabaseQueue
+    /// The background WAL checkpoints of a long-running engine (`startBackgroundCheckpoints`).
+    let checkpointer = Mutex<Checkpointer?>(nil)
 
     /// Opens (or creates) the store at `path`, creating missing parent folders (mode 0700), and
     /// tightens an existing file that group or others could read to 0600.

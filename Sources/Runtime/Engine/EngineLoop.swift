@@ -113,8 +113,11 @@ public final class EngineLoop {
             // The last second of track, and "stopped" for `status`; a failure here loses only that.
             try? track?.flush()
             try? store?.noteStopped()
+            store?.stopBackgroundCheckpoints()
         }
         try store?.noteMonitoringStarted(fencesPath: configuration.fencesPath ?? "")
+        // Checkpoints run beside the engine, not inside the commit that makes an event durable.
+        try store?.startBackgroundCheckpoints()
         var lastAlive = DispatchTime.now()
 
         if source.isLive {
