@@ -1,3 +1,5 @@
+import JSONOutput
+
 /// Fence data (names, ids, properties) comes from files and may hold terminal controls. Wherever it
 /// meets a human line (the console sink, notifications, `check`, `visits`) it goes through here, so
 /// that a fence file cannot drive the user's terminal: C0 controls (ESC, BEL, CR...), DEL and the
@@ -19,21 +21,20 @@ public enum HumanText {
     /// `text` as a quoted JSON string for human output (`check`): JSON's escapes, plus `\u007f` to
     /// `\u009f` escaped too (JSON allows them raw, a terminal does not).
     public static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where isControl(scalar):
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
+        // JSON's own escapes come from the one JSON writer; only DEL and C1 are added here.
+        let buffer = JSONBuffer(capacity: text.utf8.count + 2)
+        buffer.writeEscaped(text)
+        let json = buffer.string
+        guard json.unicodeScalars.contains(where: isControl) else { return json }
+        var result = ""
+        for scalar in json.unicodeScalars {
+            if isControl(scalar) {
+                result += "\\u" + Hex.string(UInt64(scalar.value), digits: 4)
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
-        return result + "\""
+        return result
     }
 
     /// A fence id as JSON for human output: numbers as written, strings through `quoted`.

@@ -36,7 +36,7 @@ struct AlertOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Publish to an MQTT broker (SPEC §13): every event to PREFIX/event through the durable outbox, retained status, fence states and location. A password in the URL is hidden from the process list once read; prefer --mqtt-password-file.",
+            "Publish to an MQTT broker (docs/mqtt.md): every event to PREFIX/event through the durable outbox, retained status, fence states and location. A password in the URL is hidden from the process list once read; prefer --mqtt-password-file.",
             valueName: "mqtt[s]://[user[:password]@]host[:port]/prefix"))
     var mqtt: String?
 
