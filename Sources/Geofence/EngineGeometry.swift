@@ -37,7 +37,6 @@ extension FenceSet {
     func forEachEdge(polygon p: Int, latFrom: Double, latTo: Double, _ body: (Double, Double, Double, Double) -> Void) {
         let h = polygons.headers[p]
         let bands = Int(h.bandCount)
-        let base = Int(h.bandBase)
         var lo = 0
         var hi = bands - 1
         if latFrom.isFinite && latTo.isFinite {
@@ -45,7 +44,7 @@ extension FenceSet {
             lo = bandIndex(latFrom, h.y0, h.inv, bands)
             hi = bandIndex(latTo, h.y0, h.inv, bands)
         }
-        polygons.forEachEdge(from: Int(polygons.bandStart[base + lo]), to: Int(polygons.bandStart[base + hi + 1]), body)
+        polygons.forEachEdge(polygon: p, bands: lo, through: hi, body)
     }
 
     /// Whether the segment between two fixes passes through fence `index` (touching counts).

@@ -14,9 +14,6 @@ public struct FenceSetBuilder {
     var seen: [FenceID.Key: Int32] = [:]
     var circles = CircleStore()
     var polygons = PolygonStore()
-    var scratch: [Double] = []
-    var scratchEnds: [Int] = []
-    var scratchParts: [Int] = []
 
     public init(file: String = "<fences>", expectedCount: Int = 0) {
         self.file = file
@@ -48,25 +45,22 @@ public struct FenceSetBuilder {
         case .circle(let c):
             try addCircle(id: id, name: name, settings: settings, properties: Array(propertiesJSON.utf8), c)
         case .polygon(let parts):
-            scratch.removeAll(keepingCapacity: true)
-            scratchEnds.removeAll(keepingCapacity: true)
-            scratchParts.removeAll(keepingCapacity: true)
+            polygons.discardStaged()
+            var ringEnds: [Int] = []
+            var partEnds: [Int] = []
             for part in parts {
                 for ring in part {
                     for p in ring {
-                        scratch.append(p.lon)
-                        scratch.append(p.lat)
+                        polygons.stage(p.lon)
+                        polygons.stage(p.lat)
                     }
-                    scratchEnds.append(scratch.count / 2)
+                    ringEnds.append(polygons.stagedCount / 2)
                 }
-                scratchParts.append(scratchEnds.count)
+                partEnds.append(ringEnds.count)
             }
-            let (c, e, p) = (scratch, scratchEnds, scratchParts)
-            try c.withUnsafeBufferPointer { (buffer) throws(FenceLoadError) in
-                try addPolygon(
-                    id: id, name: name, settings: settings, properties: Array(propertiesJSON.utf8),
-                    coordinates: buffer, ringEnds: e[...], partEnds: p[...])
-            }
+            try addStagedPolygon(
+                id: id, name: name, settings: settings, properties: Array(propertiesJSON.utf8),
+                ringEnds: ringEnds[...], partEnds: partEnds[...])
         }
     }
 
@@ -115,13 +109,14 @@ public struct FenceSetBuilder {
         circles.add(fence: Int32(ids.count - 1), c)
     }
 
-    /// Adds a polygon fence from flat (lon, lat) pairs; `ringEnds` are the end positions of each
-    /// ring, `partEnds` the end ring of each part (Polygon: one part; MultiPolygon: several).
-    mutating func addPolygon<P: Collection<UInt8>>(
+    /// Adds a polygon fence from the (lon, lat) pairs staged in `polygons` (`PolygonStore.stage`);
+    /// `ringEnds` are the end positions of each ring, `partEnds` the end ring of each part
+    /// (Polygon: one part; MultiPolygon: several).
+    mutating func addStagedPolygon<P: Collection<UInt8>>(
         id: FenceID?, name: String?, settings: FenceSettings, properties: P,
-        coordinates c: UnsafeBufferPointer<Double>, ringEnds: ArraySlice<Int>,
-        partEnds: ArraySlice<Int>
+        ringEnds: ArraySlice<Int>, partEnds: ArraySlice<Int>
     ) throws(FenceLoadError) {
+        let c = polygons.staged
         if partEnds.isEmpty { throw error("polygon has no rings", id: id) }
         var ring = ringEnds.startIndex
         var start = 0
@@ -153,10 +148,16 @@ public struct FenceSetBuilder {
             }
             firstRing = partEnd
         }
+        let edges = c.count / 2 - ringEnds.count
+        guard polygons.entries + PolygonStore.entriesBound(edges: edges) <= PolygonStore.maxEntries else {
+            throw error(
+                "too many polygon edges in one fence file (this polygon has \(edges); "
+                    + "the file may hold about \(PolygonStore.maxEntries / 5) in all)", id: id)
+        }
         try register(
             id: id, name: name, settings: settings, properties: properties, kind: .polygon,
             shape: Int32(polygons.count))
-        polygons.add(fence: Int32(ids.count - 1), coordinates: c, ringEnds: ringEnds)
+        polygons.addStaged(fence: Int32(ids.count - 1), ringEnds: ringEnds)
     }
 
     func checkPosition(lon: Double, lat: Double, id: FenceID?, what: String) throws(FenceLoadError) {
@@ -171,7 +172,6 @@ public struct FenceSetBuilder {
     /// Builds the index and freezes the arrays. `cellScale` tunes the grid (see `GridBuilder`).
     public consuming func build(cellScale: Double = 2) -> FenceSet {
         seen = [:]  // the id table is only needed while adding
-        scratch = []
         return FenceSet(builder: &self, cellScale: cellScale)
     }
 }

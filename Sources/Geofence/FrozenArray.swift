@@ -73,3 +73,11 @@ final class FrozenArray<Element>: @unchecked Sendable {
 
     var bytes: Int { count * MemoryLayout<Element>.stride }
 }
+
+extension FrozenArray where Element: BitwiseCopyable {
+    /// Takes over a `GrowableBuffer`'s memory (left empty), without copying it.
+    convenience init(taking buffer: GrowableBuffer<Element>) {
+        let (base, count) = buffer.take()
+        self.init(adopting: base, count: count)
+    }
+}

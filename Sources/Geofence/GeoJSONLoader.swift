@@ -5,14 +5,13 @@
 #endif
 
 /// Streams a GeoJSON FeatureCollection (RFC 7946) into a `FenceSetBuilder` without building a
-/// document tree: coordinates go straight into one reused flat buffer, properties are kept as the
-/// raw JSON text of the object, and only the keys that matter are decoded.
+/// document tree: coordinates go straight into the polygon store's vertex buffer (their final place
+/// for a huge polygon: see `PolygonStore`), properties are kept as the raw JSON text of the object,
+/// and only the keys that matter are decoded.
 struct GeoJSONLoader {
     var scanner: JSONScanner
     var builder: FenceSetBuilder
     let file: String
-    // per-feature scratch, reused
-    var coords: [Double] = []
     /// ends[1]: ring ends (in positions); ends[2]: part ends (in rings); ends[3]: multipolygon ends.
     var ends: [[Int]] = [[], [], [], [], []]
     var featureIndex = 0
@@ -24,6 +23,9 @@ struct GeoJSONLoader {
         self.file = file
         // a circle feature is about 110 bytes: reserve the id table once
         builder = FenceSetBuilder(file: file, expectedCount: bytes.count / 128)
+        // A coordinate takes at least 8 bytes of text in practice (`-2.59827,`): room for all of
+        // them, so the vertex buffer never moves (address space only, until written).
+        builder.polygons.reserveVertices(bytes.count / 8)
     }
 
     /// Malformed JSON, named by line and column, and by feature when inside one.
@@ -134,7 +136,7 @@ struct GeoJSONLoader {
         repeat {
             try feature()
             featureIndex += 1
-            if scanner.pos - released > 32 << 20 { released = releasePages(upTo: scanner.pos) }
+            if scanner.pos - released > 8 << 20 { released = releasePages(upTo: scanner.pos) }
         } while try scanner.next(close: 0x5D)
     }
 
@@ -154,7 +156,7 @@ struct GeoJSONLoader {
             var properties = (start: 0, end: 0)
             var typeProblem: String?
             var depth = 0
-            coords.removeAll(keepingCapacity: true)
+            builder.polygons.discardStaged()
             for k in ends.indices { ends[k].removeAll(keepingCapacity: true) }
             if !scanner.consume(0x7D) {
                 repeat {
@@ -223,6 +225,7 @@ struct GeoJSONLoader {
             }
             switch geometryType {
             case "Point":
+                let coords = builder.polygons.staged
                 guard depth == 0, coords.count == 2 else {
                     throw featureError("Point coordinates must be one position [lon, lat]", id: id)
                 }
@@ -237,20 +240,19 @@ struct GeoJSONLoader {
                 try builder.addCircle(
                     id: id, name: name, settings: settings, properties: propsOrNull,
                     CircleShape(lat: coords[1], lon: coords[0], radius: radius))
+                builder.polygons.discardStaged()
             case "Polygon", "MultiPolygon":
                 let want = geometryType == "Polygon" ? 2 : 3
-                if coords.isEmpty && depth <= want {
+                if builder.polygons.stagedCount == 0 && depth <= want {
                     throw featureError("\(geometryType) has no coordinates", id: id)
                 }
                 guard depth == want else {
                     throw featureError("\(geometryType) coordinates must be nested \(want + 1) arrays deep", id: id)
                 }
                 if geometryType == "Polygon" { ends[2] = [ends[1].count] }
-                try coords.withUnsafeBufferPointer { (c) throws(FenceLoadError) in
-                    try builder.addPolygon(
-                        id: id, name: name, settings: settings, properties: propsOrNull,
-                        coordinates: c, ringEnds: ends[1][...], partEnds: ends[2][...])
-                }
+                try builder.addStagedPolygon(
+                    id: id, name: name, settings: settings, properties: propsOrNull,
+                    ringEnds: ends[1][...], partEnds: ends[2][...])
             default:
                 throw featureError(
                     "unsupported geometry type '\(geometryType)' (fences are Point with "
@@ -285,11 +287,11 @@ struct GeoJSONLoader {
             problem: "id must be a string or a number, not \(text.prefix(40))")
     }
 
-    /// Parses a coordinates value into `coords` and `ends`; returns its nesting depth (0 for a
+    /// Parses a coordinates value into the staged coordinates and `ends`; returns its nesting depth (0 for a
     /// position) through `depth`, and a problem (non-numeric coordinate, ragged nesting) if any.
     mutating func coordinates(depth: inout Int) throws -> String? {
         // a repeated "coordinates" member replaces the earlier one
-        coords.removeAll(keepingCapacity: true)
+        builder.polygons.discardStaged()
         for k in ends.indices { ends[k].removeAll(keepingCapacity: true) }
         var problem: String?
         depth = try array(level: 0, problem: &problem)
@@ -321,25 +323,25 @@ struct GeoJSONLoader {
             repeat {
                 if scanner.atNumber() {
                     let v = try scanner.number()
-                    if n < 2 { coords.append(v) }
+                    if n < 2 { builder.polygons.stage(v) }
                 } else {
                     let start = scanner.pos
                     try scanner.skipValue()
                     problem = problem ?? "coordinate \(snippet(start)) is not a number"
-                    if n < 2 { coords.append(.nan) }
+                    if n < 2 { builder.polygons.stage(.nan) }
                 }
                 n += 1
             } while try scanner.next(close: 0x5D)
             if n < 2 || n > 3 {
                 problem =
                     problem ?? "a position has \(n) number\(n == 1 ? "" : "s"); want [lon, lat] or [lon, lat, altitude]"
-                if n < 2 { coords.append(.nan) }
+                if n < 2 { builder.polygons.stage(.nan) }
             }
             return 0
         }
         var childDepth = -1
         repeat {
-            let d = try array(level: level + 1, problem: &problem)
+            let d = compactPosition() ? 0 : try array(level: level + 1, problem: &problem)
             if childDepth < 0 {
                 childDepth = d
             } else if d != childDepth {
@@ -348,9 +350,26 @@ struct GeoJSONLoader {
         } while try scanner.next(close: 0x5D)
         let depth = childDepth + 1
         if depth >= 1 && depth < ends.count {
-            ends[depth].append(depth == 1 ? coords.count / 2 : ends[depth - 1].count)
+            ends[depth].append(depth == 1 ? builder.polygons.stagedCount / 2 : ends[depth - 1].count)
         }
         return depth
+    }
+
+    /// A position written `[lon,lat]` with no blanks and short numbers (`DecimalText.short`), as
+    /// most big files are, read in one step: staged, and true. False, with nothing consumed, for
+    /// anything else, which `array` reads in full.
+    @inline(__always)
+    mutating func compactPosition() -> Bool {
+        let p = scanner.pos
+        guard scanner.end - p >= 40 else { return false }
+        let b = scanner.base
+        guard b[p] == 0x5B, let (lon, comma) = DecimalText.short(b, p + 1), b[comma] == 0x2C,
+            let (lat, close) = DecimalText.short(b, comma + 1), b[close] == 0x5D
+        else { return false }
+        builder.polygons.stage(lon)
+        builder.polygons.stage(lat)
+        scanner.pos = close + 1
+        return true
     }
 
     /// Drops the file pages already parsed, so a file of hundreds of MB is never all resident.

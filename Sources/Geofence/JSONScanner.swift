@@ -12,8 +12,7 @@ struct JSONSyntaxError: Error {
 
 /// A forward-only JSON tokenizer over bytes in memory, strict about the grammar (RFC 8259), that
 /// never builds a document tree: the loader pulls exactly the values it needs and skips the rest.
-/// Numbers take a correctly rounded fast path (Clinger: up to 19 digits and 10^±22 exactly) and fall
-/// back to `strtod` otherwise, so every coordinate is the double Python's `float()` gives.
+/// Numbers become the correctly rounded double, the one Python's `float()` gives (`DecimalText`).
 struct JSONScanner {
     let base: UnsafePointer<UInt8>
     let end: Int
@@ -186,6 +185,10 @@ struct JSONScanner {
     @inline(__always)
     mutating func number() throws(JSONSyntaxError) -> Double {
         skipWhitespace()
+        if end - pos >= 18, let (v, after) = DecimalText.short(base, pos) {
+            pos = after
+            return v
+        }
         let start = pos
         var negative = false
         if pos < end && base[pos] == 0x2D {
@@ -239,18 +242,10 @@ struct JSONScanner {
             exponent += expNegative ? -e : e
             if e >= 100_000 { exactDigits = false }
         }
-        if exactDigits && mantissa <= (1 << 53) && exponent >= -22 && exponent <= 22 {
-            var v = Double(mantissa)
-            if exponent < 0 { v /= powersOfTen[-exponent] } else if exponent > 0 { v *= powersOfTen[exponent] }
-            return negative ? -v : v
+        if exactDigits, let v = DecimalText.fastPath(mantissa: mantissa, exponent: exponent, negative: negative) {
+            return v
         }
-        return slowNumber(from: start, to: pos)
-    }
-
-    func slowNumber(from s: Int, to e: Int) -> Double {
-        var text = [CChar](repeating: 0, count: e - s + 1)
-        for i in s..<e { text[i - s] = CChar(bitPattern: base[i]) }
-        return strtod(text, nil)
+        return DecimalText.strtod(base, start, pos)
     }
 
     /// Skips one value of any kind, checking its syntax.
@@ -305,10 +300,4 @@ struct JSONScanner {
         }
         return (line, offset - lineStart + 1)
     }
-}
-
-let powersOfTen: [Double] = (0...22).map { e in
-    var v = 1.0
-    for _ in 0..<e { v *= 10 }
-    return v
 }

@@ -83,18 +83,12 @@ public enum PointsFile {
         return PointsFileError(message: "\(name): line \(line): want 'lat,lon', found '\(text)'")
     }
 
-    static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
-        1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
-
     /// A decimal number (`-12.345`, `12`, `.5`, `1e-3`) starting at `from`: the correctly rounded
-    /// double and the offset after it, or nil when there is no number there. With at most 19
-    /// significant digits whose value is below 2^53 and a power of ten up to 22, one IEEE division
-    /// or multiplication of two exact doubles is correctly rounded (Clinger's fast path); anything
-    /// else goes to `strtod`, copied to a small stack buffer.
+    /// double and the offset after it, or nil when there is no number there (`DecimalText`: the
+    /// short form in two loads, Clinger's exact case, else `strtod`).
     @inline(__always)
     static func number(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> (Double, Int)? {
+        if end - from >= 18, let short = DecimalText.short(base, from) { return short }
         var p = from
         var negative = false
         if p < end && (base[p] == 0x2D || base[p] == 0x2B) {
@@ -149,27 +143,9 @@ public enum PointsFile {
             p = q
             simple = false  // rare in points files: let strtod do it
         }
-        if simple && mantissa <= (1 << 53) && exponent >= -22 && exponent <= 22 {
-            var v = Double(mantissa)
-            if exponent < 0 { v /= powersOfTen[-exponent] } else if exponent > 0 { v *= powersOfTen[exponent] }
-            return (negative ? -v : v, p)
+        if simple, let v = DecimalText.fastPath(mantissa: mantissa, exponent: exponent, negative: negative) {
+            return (v, p)
         }
-        return (slowNumber(base, from, p), p)
-    }
-
-    /// `strtod` on a NUL-terminated copy of the number's bytes (at most 63 kept; longer numbers are
-    /// nonsense in a points file and are copied to the heap).
-    static func slowNumber(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double {
-        let length = end - start
-        if length < 64 {
-            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { text in
-                for i in 0..<length { text[i] = CChar(bitPattern: base[start + i]) }
-                text[length] = 0
-                return strtod(text.baseAddress!, nil)
-            }
-        }
-        var text = [CChar](repeating: 0, count: length + 1)
-        for i in 0..<length { text[i] = CChar(bitPattern: base[start + i]) }
-        return strtod(text, nil)
+        return (DecimalText.strtod(base, from, p), p)
     }
 }

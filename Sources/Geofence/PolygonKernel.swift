@@ -35,6 +35,32 @@ enum PolygonKernel {
         return crossings.wrappedSum() & 1 == 1
     }
 
+    /// The same rule over edges given as indices into a polygon's own vertices (lon, lat pairs):
+    /// edge `i` runs from vertex `i` to vertex `i + 1`. One edge at a time, for the indexed layout
+    /// of huge polygons, whose bands are short and whose vertices are not laid out in blocks; the
+    /// arithmetic is the block kernel's, so both answer alike on the same polygon.
+    @inline(__always)
+    static func contains(
+        x: Double, y: Double, vertices: UnsafePointer<Double>, edges: UnsafePointer<UInt32>, from s: Int, to e: Int
+    ) -> Bool {
+        var odd = false
+        var i = s
+        while i < e {
+            let v = vertices + 2 * Int(edges[i])
+            let ax = v[0]
+            let ay = v[1]
+            let bx = v[2]
+            let by = v[3]
+            let orient = (bx - ax) * (y - ay) - (by - ay) * (x - ax)
+            if orient == 0 && x >= min(ax, bx) && x <= max(ax, bx) && y >= min(ay, by) && y <= max(ay, by) {
+                return true
+            }
+            if (ay > y) != (by > y) && ((by > ay) == (orient > 0)) { odd.toggle() }
+            i += 1
+        }
+        return odd
+    }
+
     /// The plain scalar reference: the same rule over every edge of every ring, no bands, no SIMD.
     static func referenceContains(x: Double, y: Double, rings: [[(lon: Double, lat: Double)]]) -> Bool {
         var odd = false

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Decimal text to the correctly rounded double, the one `strtod` and Python's `float()` give; the
+/// pieces shared by the two readers of numbers in bulk (`JSONScanner` for fence coordinates,
+/// `PointsFile` for `check --points`), which differ only in grammar.
+///
+/// - `short`: the common number of a coordinate file (`-73.9876543`: up to 7 integer and 7
+///   fraction digits, no exponent) in one 8-byte load per digit run, no loop per digit.
+/// - `fastPath`: Clinger's exact case, at most 19 significant digits whose value is below 2^53
+///   and a power of ten up to 22: one IEEE division or multiplication of two exact doubles is
+///   correctly rounded.
+/// - `strtod`: everything else.
+enum DecimalText {
+    /// Exact powers of ten as doubles (10^22 is the last one a double holds exactly). A literal, so
+    /// it is laid out at compile time and read without a lazy-initialisation check.
+    static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+        1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+    static let integerPowersOfTen: [UInt64] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000]
+
+    /// The run of ASCII digits starting at `p`, when it is shorter than 8: its value and length (0
+    /// when `p` is not a digit). Nil for 8 digits or more, which the caller reads digit by digit.
+    /// Reads 8 bytes from `p`, whatever they are: the caller guarantees they are there.
+    @inline(__always)
+    static func digitRun(_ p: UnsafePointer<UInt8>) -> (value: UInt64, count: Int)? {
+        let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+        // A byte is a digit when its high nibble is 3 and stays 3 after adding 6 (0x30...0x39). A
+        // carry out of a byte >= 0xFA only disturbs the bytes after it, which are not counted.
+        let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        let threes: UInt64 = 0x3030_3030_3030_3030
+        let notDigit = ((word & nibbles) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & nibbles) ^ threes)
+        let count = notDigit.trailingZeroBitCount / 8
+        if count == 8 { return nil }
+        if count == 0 { return (0, 0) }
+        // Digits 0-9 per byte, the first digit in the lowest byte; shifting the run to the top
+        // leaves zeros (leading zeros of the number) below and drops the bytes after the run (a
+        // borrow out of a non-digit byte only goes up, into dropped bytes).
+        var v = (word &- threes) << UInt64((8 - count) * 8)
+        v = ((v & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8  // pairs: 10·a + b
+        v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16  // fours: 100·ab + cd
+        v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32  // eight: 10^4·abcd + efgh
+        return (v, count)
+    }
+
+    /// A number of the form `-?D+(.D+)?` with at most 7 digits on each side of the point, starting
+    /// at `from`: its double and the offset after it. Nil for anything else (a sign `+`, a leading
+    /// zero before more digits, an exponent, longer digit runs, no digits), which the caller's
+    /// general reader then handles or rejects with its own grammar. At most 7 + 7 digits are below
+    /// 2^53, so the value is exact and one division rounds it correctly.
+    /// The caller guarantees 18 readable bytes from `from`.
+    @inline(__always)
+    static func short(_ base: UnsafePointer<UInt8>, _ from: Int) -> (Double, Int)? {
+        var p = from
+        let negative = base[p] == 0x2D
+        if negative { p += 1 }
+        guard let (integer, integerDigits) = digitRun(base + p), integerDigits > 0,
+            integerDigits == 1 || base[p] != 0x30
+        else { return nil }
+        p += integerDigits
+        var v = Double(Int64(bitPattern: integer))
+        if base[p] == 0x2E {
+            guard let (fraction, fractionDigits) = digitRun(base + p + 1), fractionDigits > 0 else { return nil }
+            p += 1 + fractionDigits
+            // below 2^53: the signed conversion is exact and one instruction
+            let digits = Int64(bitPattern: integer &* integerPowersOfTen[fractionDigits] &+ fraction)
+            v = Double(digits) / powersOfTen[fractionDigits]
+        }
+        if base[p] | 0x20 == 0x65 { return nil }  // 'e' or 'E'
+        return (negative ? -v : v, p)
+    }
+
+    /// Clinger's exact case: `mantissa` × 10^`exponent` from at most 19 significant digits, or nil.
+    @inline(__always)
+    static func fastPath(mantissa: UInt64, exponent: Int, negative: Bool) -> Double? {
+        guard mantissa <= (1 << 53) && exponent >= -22 && exponent <= 22 else { return nil }
+        var v = Double(mantissa)
+        if exponent < 0 { v /= powersOfTen[-exponent] } else if exponent > 0 { v *= powersOfTen[exponent] }
+        return negative ? -v : v
+    }
+
+    /// `strtod` on a NUL-terminated copy of the bytes `start ..< end` (on the stack up to 63 bytes).
+    static func strtod(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double {
+        let length = end - start
+        if length < 64 {
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { text in
+                for i in 0..<length { text[i] = CChar(bitPattern: base[start + i]) }
+                text[length] = 0
+                #if canImport(Glibc)
+                    return Glibc.strtod(text.baseAddress!, nil)
+                #else
+                    return Darwin.strtod(text.baseAddress!, nil)
+                #endif
+            }
+        }
+        var text = [CChar](repeating: 0, count: length + 1)
+        for i in 0..<length { text[i] = CChar(bitPattern: base[start + i]) }
+        #if canImport(Glibc)
+            return Glibc.strtod(text, nil)
+        #else
+            return Darwin.strtod(text, nil)
+        #endif
+    }
+}
