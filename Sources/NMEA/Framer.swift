@@ -65,6 +65,21 @@ public final class Framer {
                 // sentence, folding each into the checksum on the way (one pass over each byte).
                 var filled = length
                 var sum = checksum
+                // Eight bytes at a time while all eight are sentence characters (most of a line),
+                // then byte by byte up to the one that ends or breaks the sentence.
+                var sum8: UInt64 = 0
+                while index + 8 <= count && filled + 8 <= Self.maximumLength {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(input + index).loadUnaligned(as: UInt64.self))
+                    guard Self.allSentenceCharacters(word) else { break }
+                    UnsafeMutableRawPointer(buffer + filled).storeBytes(of: word.littleEndian, as: UInt64.self)
+                    sum8 ^= word
+                    filled += 8
+                    index += 8
+                }
+                sum8 ^= sum8 >> 32
+                sum8 ^= sum8 >> 16
+                sum8 ^= sum8 >> 8
+                sum ^= UInt8(truncatingIfNeeded: sum8)
                 while index < count {
                     let byte = input[index]
                     guard Self.isSentenceCharacter(byte) else { break }
@@ -115,6 +130,21 @@ public final class Framer {
                 }
             }
         }
+    }
+
+    /// Whether all eight bytes of `word` are sentence characters. Each test flags a byte that is
+    /// below 0x20, at or above 0x7F, or a start character; a flag may spill into the bytes above a
+    /// flagged one, which only matters when there already is one.
+    @inline(__always)
+    static func allSentenceCharacters(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        let below20 = (word &- ones &* 0x20) & ~word & highs
+        let flagged =
+            below20 | (word & highs) | hasZeroByte(word ^ (ones &* 0x7F)) | hasZeroByte(word ^ (ones &* 0x24))
+            | hasZeroByte(word ^ (ones &* 0x21))
+        return flagged == 0
     }
 
     /// Printable ASCII other than the start characters: what a sentence is made of.

@@ -127,3 +127,55 @@ func frame(_ text: String, chunk: Int = 4096, framer: Framer = Framer()) -> [Str
         }
     }
 }
+
+/// The framer reads eight bytes at a time where it can (`Framer.allSentenceCharacters`); fed one
+/// byte at a time it never can. Both must frame the same sentences and count the same damage, on
+/// every byte value in every position of a line.
+@Suite struct FramerWordAtATimeTests {
+    func run(_ bytes: [UInt8], chunk: Int) -> ([String], FramerCounters) {
+        let framer = Framer()
+        var out: [String] = []
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + chunk)
+            bytes[start..<end].withUnsafeBytes { buffer in
+                framer.push(buffer) { raw in out.append(String(decoding: raw.bytes, as: UTF8.self)) }
+            }
+            start = end
+        }
+        framer.finish()
+        return (out, framer.counters)
+    }
+
+    @Test func everyByteValueInEveryPositionFramesAsByteByByte() {
+        let line = Array("$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A\r\n".utf8)
+        var stream: [UInt8] = []
+        for value in 0...255 {
+            for position in stride(from: 1, to: line.count - 2, by: 5) {
+                var damaged = line
+                damaged[position] = UInt8(value)
+                stream += damaged
+            }
+        }
+        // over-long lines, made of sentence characters only, across the 8-byte steps
+        for extra in 0..<20 { stream += Array(("$GPTXT," + String(repeating: "A", count: 100 + extra) + "\r\n").utf8) }
+        let (bytewise, bytewiseCounts) = run(stream, chunk: 1)
+        let (wordwise, wordwiseCounts) = run(stream, chunk: 65536)
+        #expect(wordwise == bytewise)
+        #expect(wordwiseCounts == bytewiseCounts)
+        // the damage is seen: some lines survive (a changed byte in a field whose checksum still
+        // matches is impossible, so only the unchanged ones), most are refused
+        #expect(bytewise.count > 50 && bytewiseCounts.badChecksum > 1000)
+    }
+
+    @Test func classifiesEachByteLikeTheByteTest() {
+        for value in 0...255 {
+            for lane in 0..<8 {
+                var bytes = [UInt8](repeating: 0x41, count: 8)
+                bytes[lane] = UInt8(value)
+                let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                #expect(Framer.allSentenceCharacters(word) == Framer.isSentenceCharacter(UInt8(value)))
+            }
+        }
+    }
+}
