@@ -22,7 +22,11 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.environ.get("SHARED_BENCH", os.path.join(ROOT, "..", "shared", "bench"))
 DATA = os.path.join(ROOT, "bench-data")
-BIN = os.path.join(ROOT, ".build", "release", "gpsfence")
+# The newer of the binary users get (`make deb`, `make install`: Swift runtime linked statically,
+# .build-deb) and the plain release build (.build); GPSFENCE_BIN chooses another.
+_BUILT = [p for p in (os.path.join(ROOT, ".build-deb", "release", "gpsfence"),
+                      os.path.join(ROOT, ".build", "release", "gpsfence")) if os.path.exists(p)]
+BIN = os.environ.get("GPSFENCE_BIN") or (max(_BUILT, key=os.path.getmtime) if _BUILT else "gpsfence")
 GPSDECODE = os.environ.get("GPSDECODE", "/opt/gpsd-clients/usr/bin/gpsdecode")
 
 
@@ -73,7 +77,7 @@ def main():
     only = a.only.split(",")
     os.makedirs(os.path.join(DATA, "results"), exist_ok=True)
     res = os.path.join(DATA, "results")
-    print("load average at start: %s" % open("/proc/loadavg").read().split()[:3])
+    print("load average at start: %s; binary %s" % (open("/proc/loadavg").read().split()[:3], BIN))
     rows = []
     if "decode" in only:
         nmea = os.path.join(DATA, "captures.nmea")
