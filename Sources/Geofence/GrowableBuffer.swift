@@ -37,9 +37,14 @@ final class GrowableBuffer<Element: BitwiseCopyable> {
     var base: UnsafeMutablePointer<Element>? { state.pointee.base }
     var count: Int { state.pointee.count }
 
-    /// Room for `total` elements (no growth until then).
+    /// Room for `total` elements (no growth until then), if the address space allows: a hint, so
+    /// a refusal (a big file on a 32-bit system) leaves the buffer as it was, growing as it goes.
     func reserve(_ total: Int) {
-        if total > state.pointee.capacity { resize(total) }
+        guard total > state.pointee.capacity else { return }
+        if state.pointee.base != nil { beforeMove?() }
+        guard let p = realloc(state.pointee.base, total * MemoryLayout<Element>.stride) else { return }
+        state.pointee.base = p.bindMemory(to: Element.self, capacity: total)
+        state.pointee.capacity = total
     }
 
     private func resize(_ newCapacity: Int) {
