@@ -129,6 +129,18 @@ public final class Decoder {
         _ onFix: (Fix) throws -> Void,
         _ onNoFix: (EpochTime) throws -> Void
     ) rethrows {
+        // The state lives in locals for the length of one push, written back at its end: kept in
+        // the class's stored properties, every sentence would pay an exclusivity check per access
+        // and a retain of `self` for the closures (a tenth of `decode`'s decoding thread).
+        let framer = self.framer
+        var assembler = self.assembler
+        var counts = self.counts
+        var fixes = self.fixes
+        defer {
+            self.assembler = assembler
+            self.counts = counts
+            self.fixes = fixes
+        }
         try framer.push(bytes) { raw in
             counts.add(raw.address.type)
             // A sentence whose time field is garbage is dropped by fix assembly; it counts as

@@ -17,13 +17,38 @@ public struct Fields {
         self.body = body
         // Every index below is < capacity by the loop's own bound; bodies are at most 120 bytes.
         var count = 0
-        for index in 0..<body.count where body[index] == ASCII.comma {
-            guard count < Self.capacity - 1 else { break }
-            ends[unchecked: count] = UInt8(truncatingIfNeeded: index)
-            count += 1
+        var index = 0
+        // Eight bytes at a time: a mask of the commas in the word, taken bit by bit.
+        if let base = body.baseAddress {
+            while index + 8 <= body.count {
+                var commas = Self.commaMask(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                while commas != 0 {
+                    guard count < Self.capacity - 1 else { break }
+                    ends[unchecked: count] = UInt8(truncatingIfNeeded: index + commas.trailingZeroBitCount / 8)
+                    count += 1
+                    commas &= commas &- 1
+                }
+                index += 8
+            }
+        }
+        while index < body.count {
+            if body[index] == ASCII.comma && count < Self.capacity - 1 {
+                ends[unchecked: count] = UInt8(truncatingIfNeeded: index)
+                count += 1
+            }
+            index += 1
         }
         ends[unchecked: count] = UInt8(truncatingIfNeeded: body.count)
         self.count = count + 1
+    }
+
+    /// The high bit of each byte of `word` (in memory order, lowest first) that is a comma, and no
+    /// other bit: exact per byte, since no sum below carries out of its byte.
+    @inline(__always)
+    static func commaMask(_ word: UInt64) -> UInt64 {
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let x = UInt64(littleEndian: word) ^ 0x2C2C_2C2C_2C2C_2C2C
+        return ~(((x & low7) &+ low7) | x) & ~low7
     }
 
     /// Field `index` runs from one past the end of field `index - 1` to `ends[index]`; callers

@@ -222,3 +222,34 @@ import Testing
         #expect(live.resolve(CivilDate(year: 2007, month: 4, day: 7)) == CivilDate(year: 2026, month: 11, day: 21))
     }
 }
+
+/// `Fields` finds commas eight bytes at a time; it must find exactly the ones a byte loop finds,
+/// whatever the other bytes are, at every alignment and near the 64-field capacity.
+@Suite struct FieldsWordAtATimeTests {
+    func byteLoop(_ body: [UInt8]) -> [Int] {
+        var ends: [Int] = []
+        for (i, b) in body.enumerated() where b == 0x2C && ends.count < Fields.capacity - 1 { ends.append(i) }
+        return ends + [body.count]
+    }
+
+    @Test func commasAreFoundAsByByte() {
+        var rng = SystemRandomNumberGenerator()
+        for length in 0..<130 {
+            for _ in 0..<40 {
+                // commas among bytes next to them (0x2B, 0x2D, 0xAC has the comma's low bits) and any byte
+                let pool: [UInt8] = [0x2C, 0x2C, 0x2B, 0x2D, 0xAC, 0x00, 0xFF, 0x41, 0x30]
+                let body = (0..<length).map { _ in
+                    Bool.random(using: &rng) ? pool.randomElement(using: &rng)! : UInt8.random(in: 0...255, using: &rng)
+                }
+                let want = byteLoop(body)
+                body.withUnsafeBufferPointer { buffer in
+                    let fields = Fields(buffer)
+                    #expect(fields.count == want.count, "length \(length)")
+                    for i in 0..<min(fields.count, want.count) {
+                        #expect(fields.range(i).upperBound == want[i], "field \(i) of \(body)")
+                    }
+                }
+            }
+        }
+    }
+}
