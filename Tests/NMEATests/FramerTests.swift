@@ -5,8 +5,12 @@ import Testing
 
 /// Frames `text` delivered in chunks of `chunk` bytes and returns the sentences as strings.
 func frame(_ text: String, chunk: Int = 4096, framer: Framer = Framer()) -> [String] {
+    frame(bytes: Array(text.utf8), chunk: chunk, framer: framer)
+}
+
+/// The same for any bytes.
+func frame(bytes: [UInt8], chunk: Int, framer: Framer) -> [String] {
     var out: [String] = []
-    let bytes = Array(text.utf8)
     var start = 0
     while start < bytes.count {
         let end = min(bytes.count, start + chunk)
@@ -134,15 +138,7 @@ func frame(_ text: String, chunk: Int = 4096, framer: Framer = Framer()) -> [Str
 @Suite struct FramerWordAtATimeTests {
     func run(_ bytes: [UInt8], chunk: Int) -> ([String], FramerCounters) {
         let framer = Framer()
-        var out: [String] = []
-        var start = 0
-        while start < bytes.count {
-            let end = min(bytes.count, start + chunk)
-            bytes[start..<end].withUnsafeBytes { buffer in
-                framer.push(buffer) { raw in out.append(String(decoding: raw.bytes, as: UTF8.self)) }
-            }
-            start = end
-        }
+        let out = frame(bytes: bytes, chunk: chunk, framer: framer)
         framer.finish()
         return (out, framer.counters)
     }
