@@ -1,3 +1,5 @@
+import NMEA
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -5,8 +5,10 @@
 #endif
 
 /// Decimal text to the correctly rounded double, the one `strtod` and Python's `float()` give; the
-/// pieces shared by the two readers of numbers in bulk (`JSONScanner` for fence coordinates,
-/// `PointsFile` for `check --points`), which differ only in grammar.
+/// pieces shared by the readers of numbers in text (Geofence's `JSONScanner` for fence coordinates
+/// and `PointsFile` for `check --points`, Serial's gpsd report fields), which differ only in
+/// grammar. It lives here, the lowest module below all three; NMEA's own fields use `Scan`, whose
+/// grammar (no exponent, at most 18 digits kept) is the receiver's.
 ///
 /// - `short`: the common number of a coordinate file (`-73.9876543`: up to 7 integer and 7
 ///   fraction digits, no exponent) in one 8-byte load per digit run, no loop per digit.
@@ -14,20 +16,20 @@
 ///   and a power of ten up to 22: one IEEE division or multiplication of two exact doubles is
 ///   correctly rounded.
 /// - `strtod`: everything else.
-enum DecimalText {
+package enum DecimalText {
     /// Exact powers of ten as doubles (10^22 is the last one a double holds exactly). A literal, so
     /// it is laid out at compile time and read without a lazy-initialisation check.
-    static let powersOfTen: [Double] = [
+    package static let powersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
         1e18, 1e19, 1e20, 1e21, 1e22,
     ]
-    static let integerPowersOfTen: [UInt64] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000]
+    package static let integerPowersOfTen: [UInt64] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000]
 
     /// The run of ASCII digits starting at `p`, when it is shorter than 8: its value and length (0
     /// when `p` is not a digit). Nil for 8 digits or more, which the caller reads digit by digit.
     /// Reads 8 bytes from `p`, whatever they are: the caller guarantees they are there.
     @inline(__always)
-    static func digitRun(_ p: UnsafePointer<UInt8>) -> (value: UInt64, count: Int)? {
+    package static func digitRun(_ p: UnsafePointer<UInt8>) -> (value: UInt64, count: Int)? {
         let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
         // A byte is a digit when its high nibble is 3 and stays 3 after adding 6 (0x30...0x39). A
         // carry out of a byte >= 0xFA only disturbs the bytes after it, which are not counted.
@@ -54,7 +56,7 @@ enum DecimalText {
     /// 2^53, so the value is exact and one division rounds it correctly.
     /// The caller guarantees 18 readable bytes from `from`.
     @inline(__always)
-    static func short(_ base: UnsafePointer<UInt8>, _ from: Int) -> (Double, Int)? {
+    package static func short(_ base: UnsafePointer<UInt8>, _ from: Int) -> (Double, Int)? {
         var p = from
         let negative = base[p] == 0x2D
         if negative { p += 1 }
@@ -76,33 +78,45 @@ enum DecimalText {
 
     /// Clinger's exact case: `mantissa` × 10^`exponent` from at most 19 significant digits, or nil.
     @inline(__always)
-    static func fastPath(mantissa: UInt64, exponent: Int, negative: Bool) -> Double? {
+    package static func fastPath(mantissa: UInt64, exponent: Int, negative: Bool) -> Double? {
         guard mantissa <= (1 << 53) && exponent >= -22 && exponent <= 22 else { return nil }
         var v = Double(mantissa)
         if exponent < 0 { v /= powersOfTen[-exponent] } else if exponent > 0 { v *= powersOfTen[exponent] }
         return negative ? -v : v
     }
 
-    /// `strtod` on a NUL-terminated copy of the bytes `start ..< end` (on the stack up to 63 bytes).
-    static func strtod(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double {
+    /// `strtod` on a NUL-terminated copy of the bytes `start ..< end` (on the stack up to 63 bytes),
+    /// for text the caller's grammar has already read as a number.
+    package static func strtod(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double {
+        strtodCounting(base, start, end).value
+    }
+
+    /// `strtod` of the whole of `start ..< end`: nil unless all of it is the number.
+    package static func strtodWhole(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        let (value, used) = strtodCounting(base, start, end)
+        return used == end - start ? value : nil
+    }
+
+    /// The value and how many bytes `strtod` took.
+    private static func strtodCounting(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (
+        value: Double, used: Int
+    ) {
         let length = end - start
+        func convert(_ text: UnsafeMutablePointer<CChar>) -> (value: Double, used: Int) {
+            for i in 0..<length { text[i] = CChar(bitPattern: base[start + i]) }
+            text[length] = 0
+            var stop: UnsafeMutablePointer<CChar>?
+            #if canImport(Glibc)
+                let value = Glibc.strtod(text, &stop)
+            #else
+                let value = Darwin.strtod(text, &stop)
+            #endif
+            return (value, stop.map { $0 - text } ?? 0)
+        }
         if length < 64 {
-            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { text in
-                for i in 0..<length { text[i] = CChar(bitPattern: base[start + i]) }
-                text[length] = 0
-                #if canImport(Glibc)
-                    return Glibc.strtod(text.baseAddress!, nil)
-                #else
-                    return Darwin.strtod(text.baseAddress!, nil)
-                #endif
-            }
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { convert($0.baseAddress!) }
         }
         var text = [CChar](repeating: 0, count: length + 1)
-        for i in 0..<length { text[i] = CChar(bitPattern: base[start + i]) }
-        #if canImport(Glibc)
-            return Glibc.strtod(text, nil)
-        #else
-            return Darwin.strtod(text, nil)
-        #endif
+        return text.withUnsafeMutableBufferPointer { convert($0.baseAddress!) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NMEA
 import Testing
 
 @testable import Geofence

@@ -106,6 +106,19 @@ import Testing
         return GpsdReport(UnsafeRawBufferPointer(line))
     }
 
+    /// Numbers take Clinger's exact case or `strtod` (`DecimalText`): every one the double `strtod`
+    /// gives for the same text; text that is not wholly a number is absent.
+    @Test func numbersOnEveryPathAreStrtodsDoubles() {
+        for text in [
+            "42.1234567", "-0.5", "0", "1e2", "-1.5E-3", "0.000000000000000000000001", "1234567890123456789",
+            "42.12345678901234567890", "179.99999999999999999", "9007199254740993", "4.9e-324",
+        ] {
+            let lat = scan(#"{"class":"TPV","lat":\#(text)}"#)?.tpv.latitude
+            #expect(lat?.bitPattern == strtod(text, nil).bitPattern, "\(text)")
+        }
+        #expect(scan(#"{"class":"TPV","lat":1e999}"#)?.tpv.latitude == nil)
+    }
+
     @Test func wrongShapesAreRejectedNotTrapped() {
         for bad in [
             "", "garbage", "{", "{\"class\":", "[1,2]", "{\"class\":3}", "{\"mode\":3}", "{\"class\":\"TPV\",}",

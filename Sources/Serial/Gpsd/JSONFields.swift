@@ -1,4 +1,5 @@
 import Glibc
+import NMEA
 
 /// One JSON value inside a line, not decoded: its kind and its bytes (for a string, the bytes
 /// between the quotes, escapes as they are). Valid while the line is.
@@ -7,8 +8,8 @@ public struct JSONValue {
     public let kind: Kind
     public let bytes: UnsafeRawBufferPointer
 
-    /// A number as the correctly rounded double (the value Python's `json` gives): exact
-    /// powers of ten for up to 15 significant digits (Clinger's fast path), `strtod` beyond.
+    /// A number as the correctly rounded double (the value Python's `json` gives): Clinger's exact
+    /// case for up to 15 significant digits, `strtod` beyond (`DecimalText`).
     public var double: Double? {
         guard kind == .number else { return nil }
         return JSONNumber.parse(bytes)
@@ -271,13 +272,8 @@ struct JSONCursor {
     }
 }
 
-/// JSON number text to a double.
+/// JSON number text to a double (`DecimalText`: Clinger's exact case, else `strtod`).
 enum JSONNumber {
-    static let exactPowers: [Double] = [
-        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-        1e20, 1e21, 1e22,
-    ]
-
     static func parse(_ text: UnsafeRawBufferPointer) -> Double? {
         var index = 0
         var negative = false
@@ -309,23 +305,14 @@ enum JSONNumber {
             index += 1
         }
         guard sawDigit else { return nil }
-        if index == text.count, digits <= 15, scale <= 22 {
-            // Both the mantissa and the power of ten are exact doubles: one division, correctly rounded.
-            let value = Double(mantissa) / exactPowers[scale]
-            return negative ? -value : value
-        }
-        return viaStrtod(text)
-    }
-
-    private static func viaStrtod(_ text: UnsafeRawBufferPointer) -> Double? {
-        guard text.count < 64 else { return nil }
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> Double? in
-            for index in 0..<text.count { buffer[index] = CChar(bitPattern: text[index]) }
-            buffer[text.count] = 0
-            var end: UnsafeMutablePointer<CChar>?
-            let value = strtod(buffer.baseAddress!, &end)
-            guard let end, end - buffer.baseAddress! == text.count, value.isFinite else { return nil }
+        if index == text.count, digits <= 15,
+            let value = DecimalText.fastPath(mantissa: mantissa, exponent: -scale, negative: negative)
+        {
             return value
         }
+        guard text.count < 64, let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            let value = DecimalText.strtodWhole(base, 0, text.count), value.isFinite
+        else { return nil }
+        return value
     }
 }
