@@ -9,6 +9,14 @@
 cache_dir=${GPSFENCE_DEBOOTSTRAP_CACHE:-$PWD/.build-debootstrap}
 suite=bookworm
 
+# The tests' assertions: `check NAME COMMAND...` runs one and counts it in $passed or $failed.
+passed=0 failed=0
+check() {
+    local name=$1; shift
+    if "$@"; then passed=$((passed + 1)); echo "ok   $name"
+    else failed=$((failed + 1)); echo "FAIL $name"; fi
+}
+
 # The mirror apt already uses on this machine (the same one the chroot's apt will use).
 debian_mirror() {
     local uri

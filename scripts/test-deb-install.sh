@@ -13,12 +13,6 @@ deb=${1:-$(ls -t dist/gpsfence_*.deb 2>/dev/null | head -1)}
 [ -f "$deb" ] || { echo "no package: run make deb first" >&2; exit 1; }
 version=$(basename "$deb" | cut -d_ -f2)
 root=$cache_dir/deb-install
-passed=0 failed=0
-check() { # check NAME COMMAND...: one assertion
-    local name=$1; shift
-    if "$@"; then passed=$((passed + 1)); echo "ok   $name"
-    else failed=$((failed + 1)); echo "FAIL $name"; fi
-}
 trap 'umount_root "$root"' EXIT
 
 # The two units share one hardening: their [Service] sections differ only in ExecStart.

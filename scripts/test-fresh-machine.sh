@@ -14,12 +14,6 @@ cd "$(dirname "$0")/.."
 . scripts/debootstrap-root.sh
 
 root=$cache_dir/fresh-machine
-passed=0 failed=0
-check() { # check NAME COMMAND...: one assertion
-    local name=$1; shift
-    if "$@"; then passed=$((passed + 1)); echo "ok   $name"
-    else failed=$((failed + 1)); echo "FAIL $name"; fi
-}
 trap 'umount_root "$root"' EXIT
 
 new_root "$root"
