@@ -20,7 +20,7 @@ final class MosquittoBroker {
     init(tls: Bool = false, credentials: (user: String, password: String)? = nil) throws {
         folder = temporaryDirectory().appendingPathComponent("mosquitto")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        port = try freePort()
+        port = try freeLoopbackPort()
         self.credentials = credentials
         var config = """
             per_listener_settings false
@@ -40,7 +40,7 @@ final class MosquittoBroker {
             config += "allow_anonymous true\n"
         }
         if tls {
-            let tlsPort = try freePort()
+            let tlsPort = try freeLoopbackPort()
             self.tlsPort = tlsPort
             let ca = folder.appendingPathComponent("ca.pem").path
             let caKey = folder.appendingPathComponent("ca.key").path
@@ -208,24 +208,6 @@ func runTool(_ path: String, _ arguments: [String], allowFailure: Bool = false) 
         Issue.record("\(path) \(arguments) exited with \(process.terminationStatus)")
     }
     return String(decoding: data, as: UTF8.self)
-}
-
-/// A port that was free a moment ago: bind port 0, read the port, close.
-func freePort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-        }
-    }
-    guard bound else { throw POSIXError(.EADDRINUSE) }
-    return Int(UInt16(bigEndian: address.sin_port))
 }
 
 func canConnect(port: Int) -> Bool {
