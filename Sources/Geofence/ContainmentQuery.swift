@@ -10,9 +10,9 @@ extension FenceSet {
 
     /// Batch path: the fences of every point, into `out` (cleared first), in input order.
     ///
-    /// When the index is much bigger than the caches, the points are visited in grid-cell order
-    /// (chunks of 64k sorted by finest-level cell), so consecutive queries share cache lines; the
-    /// results are put back in input order. Small indexes are queried in input order.
+    /// When the index is bigger than a core's cache and the batch is big enough to pay for the
+    /// sort, the points are visited in grid-cell order (`VisitOrder`) and the results put back in
+    /// input order; otherwise they are queried in input order.
     public func fences(
         containing points: UnsafeBufferPointer<GeoPoint>, into out: inout FenceBatchHits,
         scratch hits: FenceHits
@@ -21,9 +21,12 @@ extension FenceSet {
         out.fences.removeAll(keepingCapacity: true)
         out.offsets.reserveCapacity(points.count + 1)
         out.offsets.append(0)
-        guard indexBytes > 16 << 20, points.count >= 1024, let finest = levels.first?.view else {
+        hits.removeAll()
+        let n = points.count
+        guard indexBytes >= Self.sortedBatchMinIndexBytes, n >= Self.sortedBatchMinPoints, n <= Int(Int32.max),
+            let finest = levels.first?.view
+        else {
             // all results go into `hits` back to back; one copy at the end
-            hits.removeAll()
             for p in points {
                 let start = hits.count
                 collect(lat: p.lat, lon: Geodesy.normalizedLongitude(p.lon), into: hits)
@@ -33,37 +36,36 @@ extension FenceSet {
             out.fences.append(contentsOf: hits.indices)
             return
         }
-        let chunk = 1 << 16
-        var keys = [UInt64](repeating: 0, count: min(chunk, points.count))
-        var start = [Int](repeating: 0, count: keys.count)
-        var length = start
-        var base = 0
-        while base < points.count {
-            let n = min(chunk, points.count - base)
-            for i in 0..<n {
-                let p = points[base + i]
-                let cell = finest.cell(x: Geodesy.normalizedLongitude(p.lon), y: p.lat)
-                keys[i] = UInt64(bitPattern: Int64(cell < 0 ? Int(Int32.max) : cell)) << 16 | UInt64(i)
-            }
-            keys[0..<n].sort()
-            hits.removeAll()
-            for k in 0..<n {
-                let i = Int(keys[k] & 0xFFFF)
-                let p = points[base + i]
-                let first = hits.count
-                collect(lat: p.lat, lon: Geodesy.normalizedLongitude(p.lon), into: hits)
-                hits.sortUnique(from: first)
-                start[i] = first
-                length[i] = hits.count - first
-            }
-            let found = hits.storage
-            for i in 0..<n {
-                out.fences.append(contentsOf: UnsafeBufferPointer(start: found + start[i], count: length[i]))
-                out.offsets.append(out.fences.count)
-            }
-            base += n
+        let sorted = UnsafeMutablePointer<GeoPoint>.allocate(capacity: n)
+        defer { sorted.deallocate() }
+        let rank = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+        defer { rank.deallocate() }
+        VisitOrder.sort(points, grid: finest, sorted: sorted, rank: rank)
+        // the end of each visited point's fences in `hits`, in visiting order
+        let ends = UnsafeMutablePointer<Int>.allocate(capacity: n)
+        defer { ends.deallocate() }
+        for k in 0..<n {
+            let p = sorted[k]
+            let first = hits.count
+            collect(lat: p.lat, lon: Geodesy.normalizedLongitude(p.lon), into: hits)
+            hits.sortUnique(from: first)
+            ends[k] = hits.count
+        }
+        out.fences.reserveCapacity(hits.count)
+        let found = hits.storage
+        for i in 0..<n {
+            let k = Int(rank[i])
+            let first = k == 0 ? 0 : ends[k - 1]
+            out.fences.append(contentsOf: UnsafeBufferPointer(start: found + first, count: ends[k] - first))
+            out.offsets.append(out.fences.count)
         }
     }
+
+    /// Below these the batch is queried in input order (see `fences(containing:into:scratch:)`):
+    /// an index this small stays in the caches anyway, and a batch this small does not repay the
+    /// sort's passes.
+    static let sortedBatchMinIndexBytes = 512 << 10
+    static let sortedBatchMinPoints = 4096
 
     public func fences(containing points: [GeoPoint], into out: inout FenceBatchHits, scratch hits: FenceHits) {
         points.withUnsafeBufferPointer { fences(containing: $0, into: &out, scratch: hits) }
