@@ -514,8 +514,8 @@ enum GNU {
     typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
     typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
-    nonisolated(unsafe) static let pipe2Function: Pipe2? = dlsym(nil, "pipe2").map { unsafeBitCast($0, to: Pipe2.self) }
-    nonisolated(unsafe) static let addCloseFromFunction: AddCloseFrom? =
+    static let pipe2Function: Pipe2? = dlsym(nil, "pipe2").map { unsafeBitCast($0, to: Pipe2.self) }
+    static let addCloseFromFunction: AddCloseFrom? =
         dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: AddCloseFrom.self) }
 
     /// `pipe2(fds, flags)`; without it, `pipe` and `FD_CLOEXEC` set right after.

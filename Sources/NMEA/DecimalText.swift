@@ -10,7 +10,7 @@
 /// grammar. It lives here, the lowest module below all three; NMEA's own fields use `Scan`, whose
 /// grammar (no exponent, at most 18 digits kept) is the receiver's.
 ///
-/// - `short`: the common number of a coordinate file (`-73.9876543`: up to 7 integer and 7
+/// - `short`: the common number of a coordinate file (`-73.98765432`: up to 7 integer and 8
 ///   fraction digits, no exponent) in one 8-byte load per digit run, no loop per digit.
 /// - `fastPath`: Clinger's exact case, at most 19 significant digits whose value is below 2^53
 ///   and a power of ten up to 22: one IEEE division or multiplication of two exact doubles is
@@ -23,13 +23,23 @@ package enum DecimalText {
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
         1e18, 1e19, 1e20, 1e21, 1e22,
     ]
-    package static let integerPowersOfTen: [UInt64] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000]
+    package static let integerPowersOfTen: [UInt64] = [
+        1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000, 100_000_000,
+    ]
 
     /// The run of ASCII digits starting at `p`, when it is shorter than 8: its value and length (0
     /// when `p` is not a digit). Nil for 8 digits or more, which the caller reads digit by digit.
     /// Reads 8 bytes from `p`, whatever they are: the caller guarantees they are there.
     @inline(__always)
     package static func digitRun(_ p: UnsafePointer<UInt8>) -> (value: UInt64, count: Int)? {
+        let run = digitWord(p)
+        return run.count == 8 ? nil : run
+    }
+
+    /// The first 8 bytes from `p` read as a run of digits: its value and length, up to 8 (and then
+    /// the run may go on: the caller looks at byte 8). Reads 8 bytes from `p`, whatever they are.
+    @inline(__always)
+    package static func digitWord(_ p: UnsafePointer<UInt8>) -> (value: UInt64, count: Int) {
         let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
         // A byte is a digit when its high nibble is 3 and stays 3 after adding 6 (0x30...0x39). A
         // carry out of a byte >= 0xFA only disturbs the bytes after it, which are not counted.
@@ -37,7 +47,6 @@ package enum DecimalText {
         let threes: UInt64 = 0x3030_3030_3030_3030
         let notDigit = ((word & nibbles) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & nibbles) ^ threes)
         let count = notDigit.trailingZeroBitCount / 8
-        if count == 8 { return nil }
         if count == 0 { return (0, 0) }
         // Digits 0-9 per byte, the first digit in the lowest byte; shifting the run to the top
         // leaves zeros (leading zeros of the number) below and drops the bytes after the run (a
@@ -49,11 +58,12 @@ package enum DecimalText {
         return (v, count)
     }
 
-    /// A number of the form `-?D+(.D+)?` with at most 7 digits on each side of the point, starting
-    /// at `from`: its double and the offset after it. Nil for anything else (a sign `+`, a leading
-    /// zero before more digits, an exponent, longer digit runs, no digits), which the caller's
-    /// general reader then handles or rejects with its own grammar. At most 7 + 7 digits are below
-    /// 2^53, so the value is exact and one division rounds it correctly.
+    /// A number of the form `-?D+(.D+)?` with at most 7 digits before the point and 8 after it,
+    /// starting at `from`: its double and the offset after it. Nil for anything else (a sign `+`, a
+    /// leading zero before more digits, an exponent, longer digit runs, no digits), which the
+    /// caller's general reader then handles or rejects with its own grammar. At most 7 + 8 digits
+    /// are below 2^53, so the value is exact and one division rounds it correctly. (8 decimals is
+    /// the millimetre precision that many point files carry, the benchmark's among them.)
     /// The caller guarantees 18 readable bytes from `from`.
     @inline(__always)
     package static func short(_ base: UnsafePointer<UInt8>, _ from: Int) -> (Double, Int)? {
@@ -66,8 +76,10 @@ package enum DecimalText {
         p += integerDigits
         var v = Double(Int64(bitPattern: integer))
         if base[p] == 0x2E {
-            guard let (fraction, fractionDigits) = digitRun(base + p + 1), fractionDigits > 0 else { return nil }
+            let (fraction, fractionDigits) = digitWord(base + p + 1)
+            guard fractionDigits > 0 else { return nil }
             p += 1 + fractionDigits
+            if fractionDigits == 8 && base[p] &- 0x30 < 10 { return nil }  // 9 decimals or more
             // below 2^53: the signed conversion is exact and one instruction
             let digits = Int64(bitPattern: integer &* integerPowersOfTen[fractionDigits] &+ fraction)
             v = Double(digits) / powersOfTen[fractionDigits]

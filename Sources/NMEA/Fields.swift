@@ -181,8 +181,9 @@ enum Scan {
         _ field: UnsafeBufferPointer<UInt8>, hemisphere: UInt8?, positive: UInt8, negative: UInt8, limit: Double
     ) -> Double? {
         guard let hemisphere, hemisphere == positive || hemisphere == negative,
-            var (mantissa, fractionDigits, sign) = decimalParts(field), !sign
+            let parts = decimalParts(field), !parts.2
         else { return nil }
+        var (mantissa, fractionDigits) = (parts.0, parts.1)
         // Twelve decimals of a minute are nanometres; beyond that `100 * scale` would overflow.
         while fractionDigits > 12 {
             mantissa /= 10

@@ -275,7 +275,7 @@ func memoryStatus() -> String {
     var peak = "?"
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, 256, f) != nil {
-        let text = String(cString: line)
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let value =
             text.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? "?"
         if text.hasPrefix("VmRSS:") { rss = value }

@@ -33,13 +33,16 @@ import Testing
 
     @Test func shortFormIsStrtodBitForBit() {
         var rng = SeededGenerator(seed: 21)
-        var texts = ["0", "-0", "0.0", "-0.0000001", "180", "-180.0000000", "89.9999999", "1.5", "9999999.9999999"]
+        var texts = [
+            "0", "-0", "0.0", "-0.0000001", "180", "-180.0000000", "89.9999999", "1.5", "9999999.9999999",
+            "-87.43685636", "9999999.99999999", "0.00000001", "-0.99999999", "41.00000000",
+        ]
         for _ in 0..<20_000 {
             let i = Int.random(in: 0...9_999_999, using: &rng)
             let intText = String(i).prefix(Int.random(in: 1...7, using: &rng))
             var t = (Bool.random(using: &rng) ? "-" : "") + intText
             if Bool.random(using: &rng) {
-                let digits = Int.random(in: 1...7, using: &rng)
+                let digits = Int.random(in: 1...8, using: &rng)
                 t += "." + String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
             }
             texts.append(t)
@@ -53,7 +56,9 @@ import Testing
     }
 
     @Test func shortFormRefusesWhatIsNotItsForm() {
-        for t in ["", "-", "+1", "01", "-01.5", "1.", ".5", "1e5", "1.5E-3", "12345678", "1.12345678", "x"] {
+        for t in [
+            "", "-", "+1", "01", "-01.5", "1.", ".5", "1e5", "1.5E-3", "12345678", "1.123456789", "1.12345678e1", "x",
+        ] {
             #expect(withBytes(t) { DecimalText.short($0, 0) } == nil, "\(t)")
         }
     }
