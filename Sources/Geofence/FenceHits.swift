@@ -72,13 +72,3 @@ public struct GeoPoint: Sendable, Equatable {
         self.lon = lon
     }
 }
-
-/// Results of a batch query: the fences of point i are `fences[offsets[i] ..< offsets[i + 1]]`.
-/// Reuse one across batches: its arrays keep their capacity.
-public struct FenceBatchHits: Sendable {
-    public var offsets: [Int] = [0]
-    public var fences: [Int32] = []
-    public init() {}
-    public var pointCount: Int { offsets.count - 1 }
-    public func fences(ofPoint i: Int) -> ArraySlice<Int32> { fences[offsets[i]..<offsets[i + 1]] }
-}

@@ -73,18 +73,15 @@ public struct CheckJob {
     func checkPoints(_ set: FenceSet, points early: EarlyPoints, loadedAt t1: Double) throws {
         let list = try early.result()
         let t2 = monotonicSeconds()
-        // The points are queried in as many slices as there are cores (the fence set is read-only,
-        // each slice has its own scratch), and each slice's lines are formatted by its own worker.
+        // The points are queried by as many threads as there are cores (`PointBatch`), then each
+        // thread formats the lines of one slice of the input.
         let idText = IDTexts(set.ids)
         let workers = list.count < 50_000 ? 1 : max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 8))
-        let slices = PointSlices(count: list.count, parts: workers)
-        let work = SliceWork(set: set, ids: idText, slices: slices)
-        list.withUnsafeBufferPointer { points in
-            work.points = points
-            DispatchQueue.concurrentPerform(iterations: workers) { work.run($0) }
-        }
+        let batch = list.withUnsafeBufferPointer { PointBatch(set, points: $0, threads: workers) }
+        let work = LineWork(batch: batch, ids: idText, slices: PointSlices(count: list.count, parts: workers))
+        DispatchQueue.concurrentPerform(iterations: workers) { work.run($0) }
         let outputs = work.outputs
-        let hitCounts = work.hits
+        let hitCount = batch.totalHits
         let t3 = monotonicSeconds()
         OutputWriter.standardOutput.flush()
         for json in outputs { json?.withUnsafeBytes { writeAll($0) } }
@@ -99,7 +96,7 @@ public struct CheckJob {
                 found &+= hits.count
             }
             single = monotonicSeconds() - s0
-            if found != hitCounts.reduce(0, +) {
+            if found != hitCount {
                 OutputWriter.standardError.write(line: "single and batch results differ")
             }
         }
@@ -110,7 +107,7 @@ public struct CheckJob {
                     + "(\(list.count > 0 && q > 0 ? Int(Double(list.count) / q) : 0) points/s, batch, "
                     + "\(workers) thread\(workers == 1 ? "" : "s")); written in \(format3(t4 - t3)) s; "
                     + "one at a time \(format3(single)) s (\(list.count > 0 && single > 0 ? Int(Double(list.count) / single) : 0) points/s); "
-                    + "\(hitCounts.reduce(0, +)) hits")
+                    + "\(hitCount) hits")
         }
     }
 
@@ -128,58 +125,43 @@ public struct CheckJob {
     }
 }
 
-/// One slice of `check --points` per worker: its queries and its lines. Each worker writes only
-/// its own slots, and the caller reads them after `concurrentPerform` has returned (which orders
-/// the writes before the reads), so the unchecked `Sendable` is sound.
-final class SliceWork: @unchecked Sendable {
-    let set: FenceSet
+/// The lines of `check --points`, one slice of the input per worker. Each worker writes only its
+/// own slot, and the caller reads them after `concurrentPerform` has returned (which orders the
+/// writes before the reads), so the unchecked `Sendable` is sound.
+final class LineWork: @unchecked Sendable {
+    let batch: PointBatch
     let ids: IDTexts
     let slices: PointSlices
-    var points = UnsafeBufferPointer<GeoPoint>(start: nil, count: 0)
     let outputSlots: UnsafeMutablePointer<JSONBuffer?>
-    let hitSlots: UnsafeMutablePointer<Int>
 
-    init(set: FenceSet, ids: IDTexts, slices: PointSlices) {
-        self.set = set
+    init(batch: PointBatch, ids: IDTexts, slices: PointSlices) {
+        self.batch = batch
         self.ids = ids
         self.slices = slices
         outputSlots = .allocate(capacity: slices.parts)
         outputSlots.initialize(repeating: nil, count: slices.parts)
-        hitSlots = .allocate(capacity: slices.parts)
-        hitSlots.initialize(repeating: 0, count: slices.parts)
     }
 
     deinit {
         outputSlots.deinitialize(count: slices.parts)
         outputSlots.deallocate()
-        hitSlots.deallocate()
     }
 
     var outputs: [JSONBuffer?] { Array(UnsafeBufferPointer(start: outputSlots, count: slices.parts)) }
-    var hits: [Int] { Array(UnsafeBufferPointer(start: hitSlots, count: slices.parts)) }
 
-    /// The slice's points in one batch query (visited in grid-cell order, results in input order:
-    /// `FenceSet.fences(containing:into:scratch:)`), then its lines.
     func run(_ w: Int) {
         let range = slices.range(w)
-        var batch = FenceBatchHits()
-        set.fences(containing: UnsafeBufferPointer(rebasing: points[range]), into: &batch, scratch: FenceHits())
         let json = JSONBuffer(capacity: range.count * 8 + 64)
-        batch.fences.withUnsafeBufferPointer { fences in
-            batch.offsets.withUnsafeBufferPointer { offsets in
-                for p in 0..<range.count {
-                    json.beginArray()
-                    for k in offsets[p]..<offsets[p + 1] {
-                        json.beginRawValue()
-                        json.append(ids.text(Int(fences[k])))
-                    }
-                    json.endArray()
-                    json.endLine()
-                }
+        for p in range {
+            json.beginArray()
+            for f in batch.fences(ofPoint: p) {
+                json.beginRawValue()
+                json.append(ids.text(Int(f)))
             }
+            json.endArray()
+            json.endLine()
         }
         outputSlots[w] = json
-        hitSlots[w] = batch.fences.count
     }
 }
 

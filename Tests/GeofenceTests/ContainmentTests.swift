@@ -125,12 +125,9 @@ import Testing
         for _ in 0..<1000 { set.fences(containingLat: 0, lon: 0, into: h) }
         #expect(h.storage == before)
         #expect(h.array == [0, 1])
-        var batch = FenceBatchHits()
-        set.fences(
-            containing: [GeoPoint(lat: 0, lon: 0), GeoPoint(lat: 1, lon: 1), GeoPoint(lat: 0.005, lon: 0.005)],
-            into: &batch, scratch: h)
-        #expect(batch.offsets == [0, 2, 2, 3])
-        #expect(Array(batch.fences) == [0, 1, 1])
+        let points = [GeoPoint(lat: 0, lon: 0), GeoPoint(lat: 1, lon: 1), GeoPoint(lat: 0.005, lon: 0.005)]
+        let batch = points.withUnsafeBufferPointer { PointBatch(set, points: $0) }
+        #expect((0..<3).map { Array(batch.fences(ofPoint: $0)) } == [[0, 1], [], [1]])
     }
 }
 
