@@ -12,8 +12,9 @@ import Dispatch
 public final class PointBatch: @unchecked Sendable {
     /// The number of points.
     public let count: Int
-    /// `[count, a, b, c]` with up to three fences inline, or `[count, part, offset low, offset high]`.
-    let slots: UnsafeMutablePointer<SIMD4<Int32>>
+    /// Four per point: `count, a, b, c` with up to three fences inline, or `count, part, offset
+    /// low, offset high`. Written as one 16-byte store.
+    let slots: UnsafeMutablePointer<Int32>
     /// Per querying thread, the fences of its points with more than three.
     let overflow: [FenceHits]
     /// `overflow[p].storage`, read without reference counting; fixed once the queries are done.
@@ -28,7 +29,7 @@ public final class PointBatch: @unchecked Sendable {
     public init(_ set: FenceSet, points: UnsafeBufferPointer<GeoPoint>, threads: Int = 1) {
         let n = points.count
         let parts = max(1, min(threads, n))
-        let slots = UnsafeMutablePointer<SIMD4<Int32>>.allocate(capacity: max(n, 1))
+        let slots = UnsafeMutablePointer<Int32>.allocate(capacity: 4 * max(n, 1))
         let overflow = (0..<parts).map { _ in FenceHits() }
         var order: VisitOrder?
         if set.indexBytes >= Self.sortedMinIndexBytes, n >= Self.sortedMinPoints, n <= Int(Int32.max),
@@ -70,7 +71,7 @@ public final class PointBatch: @unchecked Sendable {
     /// The fences containing point `i` (input order): ascending file-order indices, each once.
     @inline(__always)
     public func fences(ofPoint i: Int) -> UnsafeBufferPointer<Int32> {
-        let slot = UnsafeMutableRawPointer(slots + i).assumingMemoryBound(to: Int32.self)
+        let slot = slots + 4 * i
         let n = Int(slot[0])
         if n <= 3 { return UnsafeBufferPointer(start: slot + 1, count: n) }
         let offset = Int(UInt32(bitPattern: slot[2])) | Int(slot[3]) << 32
@@ -78,7 +79,7 @@ public final class PointBatch: @unchecked Sendable {
     }
 
     /// Fences found over all points (a point in two fences counts twice).
-    public var totalHits: Int { (0..<count).reduce(0) { $0 + Int(slots[$1][0]) } }
+    public var totalHits: Int { (0..<count).reduce(0) { $0 + Int(slots[4 * $1]) } }
 }
 
 /// What the query threads share: each part queries its own range of the visiting order, fills the
@@ -92,7 +93,7 @@ private struct Shares: @unchecked Sendable {
     let inputIndex: UnsafePointer<Int32>?
     let count: Int
     let parts: Int
-    let slots: UnsafeMutablePointer<SIMD4<Int32>>
+    let slots: UnsafeMutablePointer<Int32>
     let overflow: [FenceHits]
 
     func query(part: Int) {
@@ -105,16 +106,18 @@ private struct Shares: @unchecked Sendable {
             hits.sortUnique()
             let i = inputIndex.map { Int($0[k]) } ?? k
             let n = hits.count
+            let slot: SIMD4<Int32>
             if n <= 3 {
                 let f = hits.storage
-                slots[i] = SIMD4(Int32(n), n > 0 ? f[0] : 0, n > 1 ? f[1] : 0, n > 2 ? f[2] : 0)
+                slot = SIMD4(Int32(n), n > 0 ? f[0] : 0, n > 1 ? f[1] : 0, n > 2 ? f[2] : 0)
             } else {
                 let offset = more.count
                 for f in hits.indices { more.append(f) }
-                slots[i] = SIMD4(
+                slot = SIMD4(
                     Int32(truncatingIfNeeded: n), Int32(part), Int32(bitPattern: UInt32(truncatingIfNeeded: offset)),
                     Int32(truncatingIfNeeded: offset >> 32))
             }
+            UnsafeMutableRawPointer(slots + 4 * i).storeBytes(of: slot, as: SIMD4<Int32>.self)
         }
     }
 }
