@@ -62,7 +62,9 @@ import Testing
 
     /// Port 9 (discard) on loopback refuses, so nothing can be delivered: with a state file the
     /// events stay queued there and the replay says so; without one they would be lost with the
-    /// temporary outbox, so the replay fails (exit 1) and says how many.
+    /// temporary outbox, so the replay fails (exit 1) and says how many. Either way the reason is
+    /// an `error` event among the others, even when the replay ends before the first attempt
+    /// fails (the report then comes from the drain at the end).
     @Test func whatCannotBeDeliveredIsKeptOrReported() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gpsfence-replay-drain-\(UUID().uuidString)")
@@ -71,18 +73,26 @@ import Testing
         let state = folder.appendingPathComponent("state.sqlite").path
         let common = [
             "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson",
-            "--webhook", "http://127.0.0.1:9/events", "--drain-timeout", "1",
+            "--webhook", "http://127.0.0.1:9/events", "--drain-timeout", "1", "--json",
         ]
+        func errors(_ stdout: String) throws -> [String] {
+            try stdout.split(separator: "\n").compactMap { line in
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                return object["type"] as? String == "error" ? object["message"] as? String : nil
+            }
+        }
         let kept = try runGPSFence(common + ["--state", state])
         #expect(kept.status == 0, "\(kept.stderr)")
         let printed = kept.stdout.split(separator: "\n").count
-        #expect(kept.stderr.contains("\(printed) events remain queued in \(state)"))
+        #expect(kept.stderr.contains("\(printed) events remain queued in \(state)"), "\(kept.stderr)")
+        let keptErrors = try errors(kept.stdout)
+        #expect(keptErrors.count == 1 && keptErrors.allSatisfy { $0.contains("127.0.0.1:9") }, "\(keptErrors)")
 
-        // (An `error` saying the endpoint is down may join the events, so count this run's own.)
         let lost = try runGPSFence(common)
         #expect(lost.status == 1)
         #expect(lost.stderr.contains("\(lost.stdout.split(separator: "\n").count) events were not delivered"))
         #expect(lost.stderr.contains("--state"))
+        #expect(try errors(lost.stdout).count == 1)
     }
 
     struct EventFields {

@@ -29,7 +29,7 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     public struct Policy: Sendable {
         public var baseDelay = 1.0
         public var maximumDelay = 300.0
-        /// At the end of a replay, how long `finish` waits for the queue to empty.
+        /// At the end of a replay, how long `stop` and `finish` together wait for the queue to empty.
         public var drainTimeout = 30.0
         public init() {}
     }
@@ -42,6 +42,8 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
     private let running = Atomic<Bool>(true)
     private var thread: Thread?
+    /// A replay's drain ends here, both halves of it (`stop`, `finish`); engine thread only.
+    private var drainDeadline: Date?
 
     public var outboxTarget: String? { transport.target }
 
@@ -71,17 +73,26 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
         wakeUp.signal()
     }
 
-    /// A replay waits (bounded) for its queue to empty; a live run stops after the current attempt.
-    /// Undelivered events stay in the outbox (the job that owns it says how many).
-    public func finish() {
-        if drainsOnFinish, thread != nil { drain(timeout: policy.drainTimeout) }
-        stopThread()
+    /// The end of a live run: stop after the current attempt (the rest waits in the outbox). The end
+    /// of a replay: wait, at most `drainTimeout`, for the queue to empty. Either way before any
+    /// sink's `finish`, so what the last attempts report (the target down, or back) still becomes
+    /// `error` events.
+    public func stop() {
+        guard drainsOnFinish else { return stopThread() }
+        guard thread != nil else { return }
+        let deadline = Date().addingTimeInterval(policy.drainTimeout)
+        drainDeadline = deadline
+        drain(until: deadline)
     }
 
-    /// The end of a live run: stop after the current attempt (the rest waits in the outbox). A
-    /// replay keeps delivering until `finish` has drained its queue.
-    public func stop() {
-        if !drainsOnFinish { stopThread() }
+    /// A replay also delivers the `error` events that its drain's reports became, within what is
+    /// left of the same `drainTimeout`. Undelivered events stay in the outbox (the job that owns
+    /// it says how many).
+    public func finish() {
+        if drainsOnFinish, thread != nil {
+            drain(until: drainDeadline ?? Date().addingTimeInterval(policy.drainTimeout))
+        }
+        stopThread()
     }
 
     private func stopThread() {
@@ -92,14 +103,16 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
 
     /// Waits until nothing is pending (or `timeout` passes).
     @discardableResult
-    public func drain(timeout: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+    public func drain(timeout: Double) -> Bool { drain(until: Date().addingTimeInterval(timeout)) }
+
+    @discardableResult
+    func drain(until deadline: Date) -> Bool {
+        while true {
             if (try? outbox.counters(target: transport.target).pending) == 0 { return true }
+            if Date() >= deadline { return false }
             wakeUp.signal()
             usleep(20_000)
         }
-        return false
     }
 
     public var counters: OutboxCounters? { try? outbox.counters(target: transport.target) }

@@ -157,8 +157,14 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         }
     }
 
-    /// Events first (a replay drains its outbox), then the retained `offline` status and a clean
-    /// disconnect (so the broker keeps the will for a crash).
+    /// A live run stops delivering; a replay drains its outbox (bounded), while its reports can
+    /// still become `error` events.
+    public func stop() {
+        delivery.stop()
+    }
+
+    /// Events first (a replay delivers what its drain reported), then the retained `offline` status
+    /// and a clean disconnect (so the broker keeps the will for a crash).
     public func finish() {
         delivery.finish()
         connection.stop(

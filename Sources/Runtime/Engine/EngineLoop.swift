@@ -103,13 +103,15 @@ public final class EngineLoop {
             closed.store(true, ordering: .relaxed)
             source.stop()
             _ = readerDone.wait(timeout: .now() + 5)
-            // Sinks with background work (hooks) end first, within their timeout: what they report
-            // (killed, not run) still becomes `error` events, committed and shown by the other
-            // sinks, before any sink finishes.
+            // Sinks with background work (hooks, a replay's deliveries) end first, within their
+            // timeouts: what they report (killed, not run, target down) still becomes `error`
+            // events, committed and shown by the other sinks, before any sink finishes.
             for sink in sinks { sink.stop() }
             for message in reports.take() { error(message) }
             try? flush()
             for sink in sinks { sink.finish() }
+            // Too late for an event (the sinks are finished): said on standard error, not lost.
+            for message in reports.take() { OutputWriter.standardError.write(line: "gpsfence: \(message)") }
             // The last second of track, and "stopped" for `status`; a failure here loses only that.
             try? track?.flush()
             try? store?.noteStopped()
