@@ -132,6 +132,17 @@ public final class StateStore: @unchecked Sendable {
         events: [OutgoingEvent], insideStates: [FenceStateRecord], fences: FenceSet, outboxTargets: [String] = [],
         motion: MotionRecord? = nil
     ) throws -> [OutgoingEvent] {
+        try commit(
+            events: events, insideStates: insideStates, fences: fences,
+            outbox: outboxTargets.map { OutboxTarget(name: $0) }, motion: motion)
+    }
+
+    /// As above, with each target's own row body (`OutboxTarget.body`).
+    @discardableResult
+    public func commit(
+        events: [OutgoingEvent], insideStates: [FenceStateRecord], fences: FenceSet, outbox: [OutboxTarget],
+        motion: MotionRecord? = nil
+    ) throws -> [OutgoingEvent] {
         try database.write { db in
             var fresh: [OutgoingEvent] = []
             for outgoing in events {
@@ -156,10 +167,10 @@ public final class StateStore: @unchecked Sendable {
                             exit.millisecondsSinceEpoch, event.duration ?? 0,
                         ])
                 }
-                for target in outboxTargets {
+                for target in outbox {
                     try db.execute(
                         sql: "INSERT OR IGNORE INTO outbox (endpoint, event_id, body) VALUES (?, ?, ?)",
-                        arguments: [target, outgoing.id, outgoing.json])
+                        arguments: [target.name, outgoing.id, target.body(outgoing, fences)])
                 }
             }
             try db.execute(sql: "DELETE FROM fence_state")
@@ -220,5 +231,17 @@ extension FenceID {
         } else {
             return nil
         }
+    }
+}
+
+/// An outbox target (a webhook URL, a broker) and the body of its rows: the event's JSON unless
+/// its sink delivers more with each event.
+public struct OutboxTarget {
+    public let name: String
+    public let body: (OutgoingEvent, FenceSet) -> String
+
+    public init(name: String, body: @escaping (OutgoingEvent, FenceSet) -> String = { event, _ in event.json }) {
+        self.name = name
+        self.body = body
     }
 }

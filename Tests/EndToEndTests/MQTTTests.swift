@@ -88,6 +88,49 @@ import Testing
         #expect(tst >= Self.unixSeconds(expected[0]["time"] as! String))
     }
 
+    /// OwnTracks transitions are as durable as the events (SPEC §13): made while the broker is
+    /// down by a replay that then exits, they wait in the state file, and the next replay with it
+    /// publishes them, in order, each after its event.
+    @Test func ownTracksTransitionsWaitInTheStateFileWhileTheBrokerIsDown() throws {
+        let broker = try MosquittoBroker()
+        broker.stop()
+        let state = temporaryDirectory().appendingPathComponent("state.sqlite").path
+        let common = [
+            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--json", "--speed",
+            "max", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/van", "--owntracks", "alice/phone", "--state", state,
+        ]
+        let away = try runGPSFence(common + ["--drain-timeout", "1"])
+        #expect(away.status == 0, "\(away.stderr)")
+        #expect(away.stderr.contains("remain queued in \(state)"), "\(away.stderr)")
+        let expected = try Self.expectedLines("bridge")
+        let made = away.stdout.split(separator: "\n").map(String.init)
+        // (with an `error` saying the broker is unreachable among them)
+        #expect(types(made).filter { $0 != "error" } == expected.map { $0["type"] as! String })
+
+        try broker.start()
+        let subscriber = try broker.subscribe("#")
+        let back = try runGPSFence(common + ["--drain-timeout", "20"])
+        #expect(back.status == 0, "\(back.stderr)")
+        let delivered = subscriber.lines.all.filter {
+            $0.hasPrefix("van/event ") || $0.hasPrefix("owntracks/alice/phone/event ")
+        }
+        // The first replay's events, in order (the error saying the broker was away joins them).
+        let eventIDsDelivered = firstArrivals(eventIDs(subscriber.payloads("van/event")))
+        #expect(Array(eventIDsDelivered.prefix(made.count)) == eventIDs(made), "\(delivered)")
+        let transitions = subscriber.payloads("owntracks/alice/phone/event").compactMap(jsonObject)
+        #expect(transitions.map { $0["event"] as? String } == ["enter", "leave"], "\(delivered)")
+        for (transition, event) in zip(transitions, [expected[2], expected[3]]) {
+            #expect(transition["rid"] as? String == "bridge-1")
+            #expect(transition["tst"] as? Int == Self.unixSeconds(event["time"] as! String))
+            #expect(transition["wtst"] as? Int == Self.unixSeconds(expected[0]["time"] as! String))
+        }
+        // Each transition right after its own event.
+        for (k, line) in delivered.enumerated() where line.hasPrefix("owntracks/") {
+            let previous = k > 0 ? jsonObject(String(delivered[k - 1].dropFirst("van/event ".count))) : nil
+            #expect(["enter", "exit"].contains(previous?["type"] as? String), "\(delivered)")
+        }
+    }
+
     /// `mqtts://` with a private CA (`--mqtt-ca`), MQTT 5.
     @Test func tlsWithAPrivateCAAndMQTT5() throws {
         let broker = try MosquittoBroker(tls: true)

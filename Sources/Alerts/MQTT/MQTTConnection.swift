@@ -36,17 +36,12 @@ public final class MQTTConnection: @unchecked Sendable {
     private var inflight = Set<Int32>()
     private var retained: [String: [UInt8]] = [:]
     private var retainedOrder: [String] = []
-    /// Non-retained messages other than events (OwnTracks transitions) waiting for a connection.
-    private var waiting: [(topic: String, payload: [UInt8])] = []
     private var running = false
     private var stopping = false
     private var finished = false
     private var thread: Thread?
     private var outage: String?
     private var announced = false
-
-    /// Non-retained messages kept while the broker is away, at most; the oldest go first.
-    static let waitingLimit = 1000
 
     public init(
         configuration: MQTTConfiguration, will: Will,
@@ -130,19 +125,6 @@ public final class MQTTConnection: @unchecked Sendable {
         defer { condition.unlock() }
         if retained.updateValue(payload, forKey: topic) == nil { retainedOrder.append(topic) }
         if connected, let handle { send(handle, topic: topic, payload: payload, retain: true) }
-    }
-
-    /// Not retained, QoS 1, without waiting: sent now when connected, else kept (boundedly) until
-    /// the next connection.
-    public func publishSoon(topic: String, payload: [UInt8]) {
-        condition.lock()
-        defer { condition.unlock() }
-        if connected, let handle {
-            send(handle, topic: topic, payload: payload, retain: false)
-        } else {
-            if waiting.count >= Self.waitingLimit { waiting.removeFirst() }
-            waiting.append((topic, payload))
-        }
     }
 
     /// With `condition` held.
@@ -252,7 +234,7 @@ public final class MQTTConnection: @unchecked Sendable {
             }
             if connected, !announced {
                 announced = true
-                // Online first, then the present state, then what waited for the connection.
+                // Online first, then the present state.
                 let status = onlineStatus()
                 let bytes = Array(status.payload.utf8)
                 if retained.updateValue(bytes, forKey: status.topic) == nil {
@@ -262,8 +244,6 @@ public final class MQTTConnection: @unchecked Sendable {
                 for topic in retainedOrder where topic != status.topic {
                     if let payload = retained[topic] { send(mosq, topic: topic, payload: payload, retain: true) }
                 }
-                for message in waiting { send(mosq, topic: message.topic, payload: message.payload, retain: false) }
-                waiting.removeAll()
                 let wasOut = outage != nil
                 outage = nil
                 condition.unlock()

@@ -4,7 +4,9 @@ import NMEA
 import Synchronization
 
 /// `PREFIX/event` as an outbox target: one event is delivered when the broker's PUBACK for it
-/// came back (QoS 1). `OutboxDelivery` supplies the order and the retries.
+/// came back (QoS 1). `OutboxDelivery` supplies the order and the retries. A row may carry a second
+/// line, the event's OwnTracks transition (`MQTTSink.outboxBody`), which goes to its own topic and
+/// must be acknowledged too: transitions are as durable, and as ordered, as the events.
 public final class MQTTEventTransport: OutboxTransport {
     public let connection: MQTTConnection
     public var target: String { connection.configuration.target }
@@ -16,29 +18,36 @@ public final class MQTTEventTransport: OutboxTransport {
     public init(connection: MQTTConnection) { self.connection = connection }
 
     public func send(_ item: OutboxItem) -> DeliveryOutcome {
-        let topic = MQTTMessages.eventTopic(prefix: connection.configuration.prefix)
-        // Waiting a little for the connection covers the first event racing the first CONNACK.
-        if let problem = connection.publishAcknowledged(
-            topic: topic, payload: Array(item.body.utf8), connectWait: 2, ackTimeout: ackTimeout)
-        {
-            lastFailureWasConnection.store(!connection.isConnected, ordering: .relaxed)
-            return .failed(problem)
+        let lines = item.body.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        var messages = [(MQTTMessages.eventTopic(prefix: connection.configuration.prefix), lines[0])]
+        if lines.count == 2, let ownTracks = connection.configuration.ownTracks {
+            messages.append((ownTracks.topic + "/event", lines[1]))
+        }
+        for (topic, payload) in messages {
+            // Waiting a little for the connection covers the first event racing the first CONNACK.
+            if let problem = connection.publishAcknowledged(
+                topic: topic, payload: Array(payload.utf8), connectWait: 2, ackTimeout: ackTimeout)
+            {
+                lastFailureWasConnection.store(!connection.isConnected, ordering: .relaxed)
+                return .failed(problem)
+            }
         }
         lastFailureWasConnection.store(false, ordering: .relaxed)
         return .delivered
     }
 }
 
-/// `--mqtt URL` (SPEC §13): every event to `PREFIX/event` through the durable outbox, and the
-/// latest-wins retained topics (status, fence states, location) plus OwnTracks, straight from the
-/// engine thread without waiting (they only queue a packet).
+/// `--mqtt URL` (SPEC §13): every event to `PREFIX/event` (and each OwnTracks transition with its
+/// event) through the durable outbox, and the latest-wins retained topics (status, fence states,
+/// location, OwnTracks location) straight from the engine thread without waiting (they only queue
+/// a packet).
 public final class MQTTSink: EventSink, @unchecked Sendable {
     public let configuration: MQTTConfiguration
     public let connection: MQTTConnection
     public let delivery: OutboxDelivery
     private let prefix: String
 
-    // Engine thread only.
+    // Engine thread only (`outboxBody` runs inside the commit, which the engine thread waits for).
     private var fenceStates: [FenceID: (inside: Bool, since: UTCTime)] = [:]
     private var registeredAt: [FenceID: UTCTime] = [:]
     private var lastLocation: UTCTime?
@@ -100,6 +109,32 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         }
     }
 
+    /// The event, and for an enter or exit with `--owntracks` its OwnTracks transition on a second
+    /// line (`MQTTEventTransport` publishes both). Registration times (the transition's `wtst`) are
+    /// kept here, where every new event passes in order.
+    public func outboxBody(for event: OutgoingEvent, fences: FenceSet) -> String {
+        let happening = event.event
+        switch happening.kind {
+        case .registered:
+            for fence in happening.fences ?? [] where registeredAt[fences.ids[fence]] == nil {
+                registeredAt[fences.ids[fence]] = happening.time
+            }
+        case .unregistered:
+            for fence in happening.fences ?? [] { registeredAt[fences.ids[fence]] = nil }
+        case .enter, .exit:
+            if let ownTracks = configuration.ownTracks, let fence = happening.fence,
+                let transition = MQTTMessages.ownTracksTransition(
+                    happening, fences: fences, registered: registeredAt[fences.ids[fence]] ?? happening.time,
+                    tid: ownTracks.tid)
+            {
+                return event.json + "\n" + transition
+            }
+        default:
+            break
+        }
+        return event.json
+    }
+
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
         delivery.deliver(event, fences: fences)
         let happening = event.event
@@ -109,16 +144,9 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             let id = fences.ids[fence]
             fenceStates[id] = (happening.kind == .enter, happening.time)
             publishState(id, name: fences.name(fence), state: fenceStates[id]!)
-            if let ownTracks = configuration.ownTracks,
-                let transition = MQTTMessages.ownTracksTransition(
-                    happening, fences: fences, registered: registeredAt[id] ?? happening.time, tid: ownTracks.tid)
-            {
-                connection.publishSoon(topic: ownTracks.topic + "/event", payload: Array(transition.utf8))
-            }
         case .registered:
             for fence in happening.fences ?? [] {
                 let id = fences.ids[fence]
-                if registeredAt[id] == nil { registeredAt[id] = happening.time }
                 let state = fenceStates[id] ?? (false, happening.time)
                 fenceStates[id] = state
                 publishState(id, name: fences.name(fence), state: state)
@@ -127,7 +155,6 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             for fence in happening.fences ?? [] {
                 let id = fences.ids[fence]
                 fenceStates[id] = nil
-                registeredAt[id] = nil
                 // An empty retained message deletes the retained state on the broker.
                 connection.publishRetained(topic: MQTTMessages.fenceTopic(prefix: prefix, id: id), payload: [])
             }

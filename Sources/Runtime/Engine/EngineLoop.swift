@@ -42,7 +42,7 @@ public final class EngineLoop {
     private var engine: EventEngine
     private let store: StateStore?
     private let sinks: [EventSink]
-    private let outboxTargets: [String]
+    private let outboxTargets: [OutboxTarget]
     private let fixObservers: [EventSink]
     private let reports: ProblemReports
     /// The track and odometer in the state file (SPEC §14), when there is one.
@@ -59,7 +59,9 @@ public final class EngineLoop {
         self.store = store
         self.sinks = sinks
         self.reports = reports
-        outboxTargets = sinks.compactMap(\.outboxTarget)
+        outboxTargets = sinks.compactMap { sink in
+            sink.outboxTarget.map { OutboxTarget(name: $0, body: sink.outboxBody(for:fences:)) }
+        }
         fixObservers = sinks.filter(\.observesFixes)
         precondition(outboxTargets.isEmpty || store != nil, "delivery sinks need the state file's outbox")
         engine = EventEngine(fences: fences, settings: configuration.settings)
@@ -219,7 +221,7 @@ public final class EngineLoop {
         let outgoing = events.map { OutgoingEvent($0, fences: set) }
         let fresh =
             try store?.commit(
-                events: outgoing, insideStates: engine.snapshot(), fences: set, outboxTargets: outboxTargets,
+                events: outgoing, insideStates: engine.snapshot(), fences: set, outbox: outboxTargets,
                 motion: engine.motionSnapshot)
             ?? outgoing
         for event in fresh {
