@@ -8,6 +8,7 @@ import Geofence
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Which fences contain a point, or each point of a file.",
         discussion: """
             With LAT LON: the fences containing that point, then the nearest fences with their \

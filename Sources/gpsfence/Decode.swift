@@ -5,6 +5,7 @@ import NMEA
 
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "decode",
         abstract: "Decode NMEA captures into one JSON object per fix.",
         discussion: """
             Reads raw NMEA bytes (files, or standard input for '-' or no file) and prints one JSON \

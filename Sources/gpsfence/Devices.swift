@@ -5,6 +5,7 @@ import Serial
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "devices",
         abstract: "List the USB serial devices and recognise GPS receivers among them.",
         discussion: """
             Uses libudev (sysfs when udev is unavailable): device node, /dev/serial/by-id link, USB \

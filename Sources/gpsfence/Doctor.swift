@@ -6,6 +6,7 @@ import Serial
 
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "doctor",
         abstract: "Diagnose why a GPS is not working: permissions, groups, ModemManager, port holders, data.",
         discussion: """
             Each finding is printed with its fix. Exit status 1 when something is wrong.

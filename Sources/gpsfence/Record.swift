@@ -6,6 +6,7 @@ import Serial
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Record a receiver's raw bytes into a capture file.",
         discussion: """
             Writes '#' header lines (device, USB ids, baud, start time) and then the bytes exactly as \

@@ -9,6 +9,7 @@ import Geofence
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Replay NMEA captures through the geofence engine.",
         discussion: """
             Reads the captures in order (files, or '-' for standard input), assembles fixes and \

@@ -5,6 +5,7 @@ import Foundation
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "report",
         abstract: "The field report of a drive: one self-contained HTML page, GeoJSON and GPX.",
         discussion: """
             From captures (through the same engine and settings as 'replay') or from the track and \

@@ -10,6 +10,7 @@ import Serial
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Watch a live GPS receiver and raise geofence alerts.",
         discussion: """
             Reads NMEA from the device (autobaud on USB-serial bridges), checks every fix against \

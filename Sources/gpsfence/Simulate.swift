@@ -7,6 +7,7 @@ import Serial
 
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "simulate",
         abstract: "Play a route as a simulated serial GPS on a pseudo-terminal (or a real port).",
         discussion: """
             ROUTE is a GPX track (replayed on its own times, or at --speed when it has none), a \

@@ -9,6 +9,7 @@ import Foundation
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "What a running (or stopped) run knows now.",
         discussion: """
             Reads the state file (safe while 'run' writes it) and prints the device and its rate, \

@@ -8,6 +8,7 @@ import FenceRuntime
 
 struct Visits: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "visits",
         abstract: "Visits per fence in a month, with a calendar.",
         discussion: """
             Reads the visits recorded in the state file (by 'run', or 'replay --state') and prints, \
