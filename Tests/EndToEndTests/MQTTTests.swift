@@ -161,11 +161,7 @@ import Testing
         let subscriber = try broker.subscribe("fleet/van-7/#", persistentID: "gpsfence-test-\(getpid())")
 
         func simulator(start: String) throws -> BackgroundGPSFence {
-            let simulator = try BackgroundGPSFence([
-                "simulate", route, "--baud", "38400", "--rate", "5", "--speed", "100", "--link", link, "--start", start,
-            ])
-            _ = simulator.readFirstLine()
-            return simulator
+            try RunCommandTests.simulatedPass(route: route, link: link, start: start)
         }
         let first = try simulator(start: "2026-02-03T10:15:00Z")
         let run = try BackgroundGPSFence([
@@ -242,10 +238,7 @@ import Testing
         try "not-the-password\n".write(to: wrong, atomically: true, encoding: .utf8)
 
         func pass(start: String, mqtt: [String]) throws -> [String] {
-            let simulator = try BackgroundGPSFence([
-                "simulate", route, "--baud", "38400", "--rate", "5", "--speed", "100", "--link", link, "--start", start,
-            ])
-            _ = simulator.readFirstLine()
+            let simulator = try RunCommandTests.simulatedPass(route: route, link: link, start: start)
             let run = try BackgroundGPSFence(
                 ["run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json"] + mqtt)
             let output = LineCollector(run.output.fileHandleForReading)

@@ -63,6 +63,16 @@ func types(_ lines: [String]) -> [String] {
         return (fences.path, route.path)
     }
 
+    /// One pass of `writeFiles`' route by `simulate` (38400 baud, 5 Hz, 100x), its pseudo-terminal
+    /// linked at `link` and its clock starting at `start`: returned once the terminal exists.
+    static func simulatedPass(route: String, link: String, start: String) throws -> BackgroundGPSFence {
+        let simulator = try BackgroundGPSFence([
+            "simulate", route, "--baud", "38400", "--rate", "5", "--speed", "100", "--link", link, "--start", start,
+        ])
+        _ = simulator.readFirstLine()
+        return simulator
+    }
+
     @Test func simulatorToRunToHookAndWebhookAcrossAnUnplug() throws {
         let folder = temporaryDirectory()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -82,11 +92,7 @@ func types(_ lines: [String]) -> [String] {
         #expect(Int(port) != nil)
 
         func simulator(start: String) throws -> BackgroundGPSFence {
-            let simulator = try BackgroundGPSFence([
-                "simulate", route, "--baud", "38400", "--rate", "5", "--speed", "100", "--link", link, "--start", start,
-            ])
-            _ = simulator.readFirstLine()
-            return simulator
+            try Self.simulatedPass(route: route, link: link, start: start)
         }
 
         let first = try simulator(start: "2026-02-03T10:15:00Z")
