@@ -192,62 +192,16 @@ struct JSONScanner {
             return v
         }
         let start = pos
-        var negative = false
-        if pos < end && base[pos] == 0x2D {
-            negative = true
-            pos += 1
+        let number = DecimalText.scan(base, pos, end)
+        pos = number.end
+        if number.plus || number.integerDigits == 0 {
+            pos = start + (number.negative ? 1 : 0)  // what stands where the digits should be
+            throw fail("expected a number\(describeHere())", at: start)
         }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var exponent = 0
-        let intStart = pos
-        while pos < end, base[pos] &- 0x30 < 10 {
-            if digits < 19 {
-                mantissa = mantissa &* 10 &+ UInt64(base[pos] &- 0x30)
-                if mantissa != 0 { digits += 1 }
-            } else {
-                exponent += 1
-            }
-            pos += 1
-        }
-        let intDigits = pos - intStart
-        if intDigits == 0 { throw fail("expected a number\(describeHere())", at: start) }
-        if intDigits > 1 && base[intStart] == 0x30 { throw fail("number with a leading zero", at: start) }
-        if pos < end && base[pos] == 0x2E {
-            pos += 1
-            let fracStart = pos
-            while pos < end, base[pos] &- 0x30 < 10 {
-                if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(base[pos] &- 0x30)
-                    if mantissa != 0 { digits += 1 }
-                    exponent -= 1
-                }
-                pos += 1
-            }
-            if pos == fracStart { throw fail("expected digits after '.'", at: start) }
-        }
-        var exactDigits = digits < 19
-        if pos < end && (base[pos] == 0x65 || base[pos] == 0x45) {
-            pos += 1
-            var expNegative = false
-            if pos < end && (base[pos] == 0x2B || base[pos] == 0x2D) {
-                expNegative = base[pos] == 0x2D
-                pos += 1
-            }
-            let expStart = pos
-            var e = 0
-            while pos < end, base[pos] &- 0x30 < 10 {
-                if e < 100_000 { e = e * 10 + Int(base[pos] &- 0x30) }
-                pos += 1
-            }
-            if pos == expStart { throw fail("expected digits in the exponent", at: start) }
-            exponent += expNegative ? -e : e
-            if e >= 100_000 { exactDigits = false }
-        }
-        if exactDigits, let v = DecimalText.fastPath(mantissa: mantissa, exponent: exponent, negative: negative) {
-            return v
-        }
-        return DecimalText.strtod(base, start, pos)
+        if number.leadingZero { throw fail("number with a leading zero", at: start) }
+        if number.fractionDigits == 0 { throw fail("expected digits after '.'", at: start) }
+        if number.exponentDigits == 0 { throw fail("expected digits in the exponent", at: start) }
+        return number.value(base, from: start)
     }
 
     /// Skips one value of any kind, checking its syntax.

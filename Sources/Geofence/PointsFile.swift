@@ -91,63 +91,8 @@ public enum PointsFile {
     @inline(__always)
     static func number(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> (Double, Int)? {
         if end - from >= 18, let short = DecimalText.short(base, from) { return short }
-        var p = from
-        var negative = false
-        if p < end && (base[p] == 0x2D || base[p] == 0x2B) {
-            negative = base[p] == 0x2D
-            p += 1
-        }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var exponent = 0
-        var sawDigit = false
-        while p < end, base[p] &- 0x30 < 10 {
-            sawDigit = true
-            if digits < 19 {
-                mantissa = mantissa &* 10 &+ UInt64(base[p] &- 0x30)
-                if mantissa != 0 { digits += 1 }
-            } else {
-                exponent += 1
-            }
-            p += 1
-        }
-        if p < end && base[p] == 0x2E {
-            p += 1
-            while p < end, base[p] &- 0x30 < 10 {
-                sawDigit = true
-                if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(base[p] &- 0x30)
-                    if mantissa != 0 { digits += 1 }
-                    exponent -= 1
-                } else if base[p] != 0x30 {
-                    digits = 20  // a non-zero digit beyond 19: only strtod rounds it right
-                }
-                p += 1
-            }
-        }
-        guard sawDigit else { return nil }
-        var simple = digits < 19
-        if p < end && (base[p] == 0x65 || base[p] == 0x45) {
-            var q = p + 1
-            var expNegative = false
-            if q < end && (base[q] == 0x2B || base[q] == 0x2D) {
-                expNegative = base[q] == 0x2D
-                q += 1
-            }
-            let expStart = q
-            var e = 0
-            while q < end, base[q] &- 0x30 < 10 {
-                if e < 100_000 { e = e * 10 + Int(base[q] &- 0x30) }
-                q += 1
-            }
-            guard q > expStart else { return nil }
-            exponent += expNegative ? -e : e
-            p = q
-            simple = false  // rare in points files: let strtod do it
-        }
-        if simple, let v = DecimalText.fastPath(mantissa: mantissa, exponent: exponent, negative: negative) {
-            return (v, p)
-        }
-        return (DecimalText.strtod(base, from, p), p)
+        let number = DecimalText.scan(base, from, end)
+        guard number.hasDigits, number.exponentDigits != 0 else { return nil }
+        return (number.value(base, from: from), number.end)
     }
 }

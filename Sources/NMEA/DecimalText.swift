@@ -88,6 +88,98 @@ package enum DecimalText {
         return (negative ? -v : v, p)
     }
 
+    /// A decimal number as written, `[+-]?D*(.D*)?([eE][+-]?D*)?`, read without judging it: each
+    /// reader checks its own grammar on these parts (strict JSON: no `+`, no leading zero, digits
+    /// after `.` and `e`; a points file: `+`, `.5` and `1.` allowed), then takes `value`.
+    package struct Scan {
+        package var negative = false
+        /// Written with a `+`.
+        package var plus = false
+        /// The first 19 significant digits.
+        package var mantissa: UInt64 = 0
+        /// Power of ten of `mantissa`, the written exponent included.
+        package var exponent = 0
+        /// Few enough digits, and an exponent small enough, for Clinger's exact case to be tried.
+        package var exact = true
+        package var integerDigits = 0
+        /// The integer part is a `0` followed by more digits.
+        package var leadingZero = false
+        /// Nil: no `.`.
+        package var fractionDigits: Int?
+        /// Nil: no `e` or `E`.
+        package var exponentDigits: Int?
+        /// The offset after the text read.
+        package var end = 0
+
+        package var hasDigits: Bool { integerDigits + (fractionDigits ?? 0) > 0 }
+
+        /// The correctly rounded double of `start ..< end`: the exact case, else `strtod`.
+        package func value(_ base: UnsafePointer<UInt8>, from start: Int) -> Double {
+            if exact, let v = DecimalText.fastPath(mantissa: mantissa, exponent: exponent, negative: negative) {
+                return v
+            }
+            return DecimalText.strtod(base, start, end)
+        }
+    }
+
+    /// Reads the parts of the number at `from` (see `Scan`); reads nothing past `end`.
+    package static func scan(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Scan {
+        var s = Scan()
+        var p = from
+        if p < end && (base[p] == 0x2D || base[p] == 0x2B) {
+            s.negative = base[p] == 0x2D
+            s.plus = !s.negative
+            p += 1
+        }
+        var digits = 0
+        let integerStart = p
+        while p < end, base[p] &- 0x30 < 10 {
+            if digits < 19 {
+                s.mantissa = s.mantissa &* 10 &+ UInt64(base[p] &- 0x30)
+                if s.mantissa != 0 { digits += 1 }
+            } else {
+                s.exponent += 1
+            }
+            p += 1
+        }
+        s.integerDigits = p - integerStart
+        s.leadingZero = s.integerDigits > 1 && base[integerStart] == 0x30
+        if p < end && base[p] == 0x2E {
+            p += 1
+            let fractionStart = p
+            while p < end, base[p] &- 0x30 < 10 {
+                if digits < 19 {
+                    s.mantissa = s.mantissa &* 10 &+ UInt64(base[p] &- 0x30)
+                    if s.mantissa != 0 { digits += 1 }
+                    s.exponent -= 1
+                }
+                p += 1
+            }
+            s.fractionDigits = p - fractionStart
+        }
+        // 19 significant digits may already have dropped some: only strtod rounds those right.
+        s.exact = digits < 19
+        if p < end && (base[p] == 0x65 || base[p] == 0x45) {
+            p += 1
+            var exponentNegative = false
+            if p < end && (base[p] == 0x2B || base[p] == 0x2D) {
+                exponentNegative = base[p] == 0x2D
+                p += 1
+            }
+            let exponentStart = p
+            var e = 0
+            while p < end, base[p] &- 0x30 < 10 {
+                if e < 100_000 { e = e * 10 + Int(base[p] &- 0x30) }
+                p += 1
+            }
+            s.exponentDigits = p - exponentStart
+            s.exponent += exponentNegative ? -e : e
+            if e >= 100_000 { s.exact = false }
+        }
+        s.end = p
+        return s
+    }
+
     /// Clinger's exact case: `mantissa` × 10^`exponent` from at most 19 significant digits, or nil.
     @inline(__always)
     package static func fastPath(mantissa: UInt64, exponent: Int, negative: Bool) -> Double? {

@@ -63,6 +63,47 @@ import Testing
         }
     }
 
+    /// One scanner (`DecimalText.scan`), two grammars: strict JSON for fence files, the lenient
+    /// `lat,lon` of points files. What each refuses, and the words a fence file's error uses.
+    @Test func eachReaderKeepsItsOwnGrammar() throws {
+        func json(_ t: String) throws -> Double {
+            try Array((t + "]").utf8).withUnsafeBufferPointer { buffer in
+                var scanner = JSONScanner(buffer)
+                return try scanner.number()
+            }
+        }
+        func jsonProblem(_ t: String) -> String? {
+            do {
+                _ = try json(t)
+                return nil
+            } catch {
+                return (error as? JSONSyntaxError)?.problem
+            }
+        }
+        func points(_ t: String) -> Double? {
+            let padded = Array((t + ",").utf8)
+            return padded.withUnsafeBufferPointer { b in
+                PointsFile.number(b.baseAddress!, 0, t.utf8.count).map { $0.1 == t.utf8.count ? $0.0 : .nan }
+            }
+        }
+        for (text, problem) in [
+            ("01", "number with a leading zero"), ("-012.5", "number with a leading zero"),
+            ("1.", "expected digits after '.'"), ("1.e5", "expected digits after '.'"),
+            ("1e", "expected digits in the exponent"), ("2E+", "expected digits in the exponent"),
+            ("-x", "expected a number, found 'x'"), ("+1", "expected a number, found '+'"),
+            (".5", "expected a number, found '.'"), ("-", "expected a number, found ']'"),
+        ] {
+            #expect(jsonProblem(text) == problem, "\(text)")
+        }
+        // a points file takes a sign, a bare point and trailing point, not an empty exponent
+        for (text, want) in [("+1", 1.0), (".5", 0.5), ("1.", 1.0), ("-0.25e1", -2.5), ("01", 1.0)] {
+            #expect(points(text) == want, "\(text)")
+        }
+        for text in ["1e", "+", "-", ".", "e5", "x"] { #expect(points(text) == nil, "\(text)") }
+        #expect(try json("-0.25e1") == -2.5)
+        #expect(try json("0") == 0 && json("0.5E-1") == 0.05)
+    }
+
     @Test func bothReadersAgreeWithStrtodOnEveryPath() throws {
         // short form, exact case (long digit runs, exponents), strtod (20+ digits, big exponents)
         let texts = [

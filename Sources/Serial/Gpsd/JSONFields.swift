@@ -272,47 +272,14 @@ struct JSONCursor {
     }
 }
 
-/// JSON number text to a double (`DecimalText`: Clinger's exact case, else `strtod`).
+/// JSON number text to a double (`DecimalText`: Clinger's exact case, else `strtod`): nil unless
+/// the whole text is one number.
 enum JSONNumber {
     static func parse(_ text: UnsafeRawBufferPointer) -> Double? {
-        var index = 0
-        var negative = false
-        if index < text.count, text[index] == UInt8(ascii: "-") {
-            negative = true
-            index += 1
-        }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var scale = 0
-        var seenDot = false
-        var sawDigit = false
-        while index < text.count {
-            let byte = text[index]
-            if byte &- 0x30 < 10 {
-                sawDigit = true
-                if mantissa == 0, byte == 0x30 {
-                    // leading zeros carry no significance
-                } else {
-                    digits += 1
-                    if digits <= 19 { mantissa = mantissa &* 10 &+ UInt64(byte &- 0x30) }
-                }
-                if seenDot { scale += 1 }
-            } else if byte == UInt8(ascii: "."), !seenDot {
-                seenDot = true
-            } else {
-                break
-            }
-            index += 1
-        }
-        guard sawDigit else { return nil }
-        if index == text.count, digits <= 15,
-            let value = DecimalText.fastPath(mantissa: mantissa, exponent: -scale, negative: negative)
-        {
-            return value
-        }
-        guard text.count < 64, let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self),
-            let value = DecimalText.strtodWhole(base, 0, text.count), value.isFinite
-        else { return nil }
-        return value
+        guard let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        let number = DecimalText.scan(base, 0, text.count)
+        guard number.end == text.count, number.hasDigits, !number.plus, number.exponentDigits != 0 else { return nil }
+        let value = number.value(base, from: 0)
+        return value.isFinite ? value : nil
     }
 }
