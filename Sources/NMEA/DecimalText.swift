@@ -12,9 +12,11 @@
 ///
 /// - `short`: the common number of a coordinate file (`-73.98765432`: up to 7 integer and 8
 ///   fraction digits, no exponent) in one 8-byte load per digit run, no loop per digit.
+/// - `scan`: any other decimal number, read into its parts (`Parts`), on which each reader checks
+///   its own grammar before taking the value:
 /// - `fastPath`: Clinger's exact case, at most 19 significant digits whose value is below 2^53
 ///   and a power of ten up to 22: one IEEE division or multiplication of two exact doubles is
-///   correctly rounded.
+///   correctly rounded;
 /// - `strtod`: everything else.
 package enum DecimalText {
     /// Exact powers of ten as doubles (10^22 is the last one a double holds exactly). A literal, so
@@ -91,7 +93,7 @@ package enum DecimalText {
     /// A decimal number as written, `[+-]?D*(.D*)?([eE][+-]?D*)?`, read without judging it: each
     /// reader checks its own grammar on these parts (strict JSON: no `+`, no leading zero, digits
     /// after `.` and `e`; a points file: `+`, `.5` and `1.` allowed), then takes `value`.
-    package struct Scan {
+    package struct Parts {
         package var negative = false
         /// Written with a `+`.
         package var plus = false
@@ -122,9 +124,9 @@ package enum DecimalText {
         }
     }
 
-    /// Reads the parts of the number at `from` (see `Scan`); reads nothing past `end`.
-    package static func scan(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Scan {
-        var s = Scan()
+    /// Reads the parts of the number at `from` (see `Parts`); reads nothing past `end`.
+    package static func scan(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Parts {
+        var s = Parts()
         var p = from
         if p < end && (base[p] == 0x2D || base[p] == 0x2B) {
             s.negative = base[p] == 0x2D
