@@ -8,8 +8,8 @@ import Testing
 /// order when the index is big enough, on several threads, and files each answer by input index:
 /// a slip there shows as another point's fences on a line.
 @Suite struct BatchQueryTests {
-    /// Random points around the fences, some far off the grid, some with a longitude out of
-    /// [-180, 180] (the queries normalise it), plus every probe twice in a row.
+    /// Random points around the fences; one in fifty each with a longitude out of [-180, 180]
+    /// (the queries normalise it), preceded by a point far off the grid, or given twice in a row.
     static func probes(seed: UInt64, centre: (Double, Double), span: Double, count: Int) -> [GeoPoint] {
         var rng = SeededGenerator(seed: seed)
         var points: [GeoPoint] = []
