@@ -289,8 +289,9 @@ struct GeoJSONLoader {
             problem: "id must be a string or a number, not \(text.prefix(40))")
     }
 
-    /// Parses a coordinates value into the staged coordinates and `ends`; returns its nesting depth (0 for a
-    /// position) through `depth`, and a problem (non-numeric coordinate, ragged nesting) if any.
+    /// Parses a coordinates value into the staged coordinates and `ends`; returns its nesting depth
+    /// (0 for a position) through `depth`, and a problem (non-numeric coordinate, ragged nesting) if
+    /// any.
     mutating func coordinates(depth: inout Int) throws -> String? {
         // a repeated "coordinates" member replaces the earlier one
         builder.polygons.discardStaged()
