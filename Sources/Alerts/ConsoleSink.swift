@@ -67,10 +67,7 @@ public final class ConsoleSink: EventSink {
 
     /// An id as people read it: `bridge-1`, `7`.
     static func plain(_ id: FenceID) -> String {
-        switch id {
-        case .number(let text): text
-        case .string(let text): printable(text)
-        }
+        printable(id.text)
     }
 
     static func color(for kind: GeofenceEvent.Kind) -> String {
@@ -81,7 +78,8 @@ public final class ConsoleSink: EventSink {
         case .cross: "\u{1B}[35m"
         case .dwell, .visit: "\u{1B}[36m"
         case .fixLost, .deviceLost, .error: "\u{1B}[31m"
-        default: "\u{1B}[2m"
+        case .fixAcquired, .deviceConnected, .heartbeat, .registered, .unregistered, .stationary, .moving:
+            "\u{1B}[2m"
         }
     }
 

@@ -7,10 +7,10 @@ public protocol EventSink: AnyObject {
     /// The outbox target this sink delivers from (a webhook URL, a broker), if any: the engine
     /// commits one outbox row per event for it before `deliver` is called.
     var outboxTarget: String? { get }
-    /// The body of that outbox row: the event's JSON unless the sink delivers more with it (MQTT's
-    /// OwnTracks transition). Asked on the engine thread, in event order, for each new event as it
-    /// is committed, so before `deliver`.
-    func outboxBody(for event: OutgoingEvent, fences: FenceSet) -> String
+    /// What that outbox row carries: the event's JSON, and MQTT's OwnTracks transition. Asked on
+    /// the engine thread, in event order, for each new event inside the commit's transaction
+    /// (which may roll back), so before `deliver`: it must only read, never change, the sink.
+    func outboxPayload(for event: OutgoingEvent, fences: FenceSet) -> OutboxPayload
     /// Called once before the first event, on the engine thread.
     func start()
     /// The fence states restored from the state file (inside, since when), before the first
@@ -32,7 +32,9 @@ public protocol EventSink: AnyObject {
 extension EventSink {
     public func stop() {}
     public var outboxTarget: String? { nil }
-    public func outboxBody(for event: OutgoingEvent, fences: FenceSet) -> String { event.json }
+    public func outboxPayload(for event: OutgoingEvent, fences: FenceSet) -> OutboxPayload {
+        OutboxPayload(body: event.json)
+    }
     public func start() {}
     public func restored(_ states: [FenceStateRecord]) {}
     public var observesFixes: Bool { false }

@@ -451,9 +451,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         environment["GPSFENCE_EVENT_ID"] = bounded(outgoing.id)
         environment["GPSFENCE_TIME"] = event.time.description
         if let fence = event.fence {
-            switch fences.ids[fence] {
-            case .number(let text), .string(let text): environment["GPSFENCE_FENCE_ID"] = bounded(text)
-            }
+            environment["GPSFENCE_FENCE_ID"] = bounded(fences.ids[fence].text)
             environment["GPSFENCE_FENCE_NAME"] = bounded(fences.name(fence) ?? "")
         }
         if let location = event.location {

@@ -17,6 +17,26 @@ public enum FenceID: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { json }
 
+    /// The id as people (and hook environments, topics, report pages) read it: numbers as
+    /// written, strings without quotes or escapes. The one place an id becomes plain text.
+    public var text: String {
+        switch self {
+        case .number(let text), .string(let text): text
+        }
+    }
+
+    /// Reads back the JSON form (`json`) that the state file keeps: a string literal or a number.
+    public init?(json text: String) {
+        var copy = text
+        let id = copy.withUTF8 { bytes -> FenceID? in
+            var scanner = JSONScanner(bytes)
+            guard let id = try? scanner.fenceID(), scanner.peek() == 0 else { return nil }
+            return id
+        }
+        guard let id else { return nil }
+        self = id
+    }
+
     /// Key for duplicate detection: numbers compare by value (`1` and `1.0` are the same id).
     var key: Key {
         switch self {

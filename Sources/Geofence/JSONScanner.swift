@@ -257,3 +257,53 @@ struct JSONScanner {
         return (line, offset - lineStart + 1)
     }
 }
+
+extension JSONScanner {
+    /// A number token as written (`7`, `7.0`, `1e3`): fence ids keep their text.
+    mutating func numberText() throws(JSONSyntaxError) -> String {
+        skipWhitespace()
+        let start = pos
+        _ = try number()
+        return String(decoding: UnsafeBufferPointer(start: base + start, count: pos - start), as: UTF8.self)
+    }
+
+    /// A fence id: a string or a number.
+    mutating func fenceID() throws(JSONSyntaxError) -> FenceID {
+        if peek() == 0x22 { return .string(try string(stringSpan())) }
+        return .number(try numberText())
+    }
+
+    /// A number or `null`.
+    mutating func optionalNumber() throws(JSONSyntaxError) -> Double? {
+        consumeNull() ? nil : try number()
+    }
+
+    /// `true` or `false`.
+    mutating func bool() throws(JSONSyntaxError) -> Bool {
+        if peek() == 0x74 {
+            try literal("true")
+            return true
+        }
+        try literal("false")
+        return false
+    }
+
+    /// A string or `null`.
+    mutating func optionalString() throws(JSONSyntaxError) -> String? {
+        consumeNull() ? nil : try string(stringSpan())
+    }
+
+    /// Calls `member` with each key of an object (the scanner stands before its value, which
+    /// `member` must consume).
+    mutating func object(_ member: (inout JSONScanner, String) throws(JSONSyntaxError) -> Void)
+        throws(JSONSyntaxError)
+    {
+        try expect(0x7B, "'{'")
+        if consume(0x7D) { return }
+        repeat {
+            let key = try string(stringSpan())
+            try expect(0x3A, "':'")
+            try member(&self, key)
+        } while try next(close: 0x7D)
+    }
+}

@@ -100,7 +100,7 @@ public struct StatusReport: Sendable {
                 distance = fences.signedDistance(fence: fence, lat: lat, lon: lon)
             }
             return FenceCard(
-                id: ReportHTML.fenceText(id), idJSON: id.json, name: fences.name(fence), inside: since[fence] != nil,
+                id: id.text, idJSON: id.json, name: fences.name(fence), inside: since[fence] != nil,
                 since: since[fence], distance: distance, visitsThisMonth: visitCount[id.json] ?? 0)
         }
         return report

@@ -80,10 +80,7 @@ public enum VisitsView {
     }
 
     /// `"gym"` -> `gym`: the store keeps ids as JSON; people read them plain.
-    static func plainID(_ json: String) -> String {
-        guard json.count >= 2, json.hasPrefix("\""), json.hasSuffix("\"") else { return json }
-        return String(json.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
-    }
+    static func plainID(_ json: String) -> String { FenceID(json: json)?.text ?? json }
 
     static func shade(_ visits: Int, color: Bool) -> String {
         switch visits {

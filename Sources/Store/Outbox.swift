@@ -10,7 +10,7 @@ extension StateStore: EventOutbox {
             try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT seq, endpoint, event_id, body, attempts, next_attempt FROM outbox
+                    SELECT seq, endpoint, event_id, body, transition, attempts, next_attempt FROM outbox
                     WHERE endpoint = ? AND delivered_at IS NULL ORDER BY seq LIMIT 1
                     """,
                 arguments: [target]
@@ -18,7 +18,7 @@ extension StateStore: EventOutbox {
                 // Clamped: `attempts + 1` and waiting until `next_attempt` must not overflow.
                 OutboxItem(
                     seq: row["seq"], target: target, eventID: row.stored("event_id") ?? "",
-                    body: row.stored("body") ?? "",
+                    body: row.stored("body") ?? "", transition: row.stored("transition"),
                     attempts: min(max(row.stored("attempts", as: Int.self) ?? 0, 0), 1_000_000),
                     nextAttempt: min(max(row.storedTime("next_attempt") ?? 0, 0), 1 << 48))
             }

@@ -98,6 +98,18 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration("v2") { db in
             try db.execute(sql: TrackSchema.v2)
         }
+        // The OwnTracks transition that MQTT publishes with an event gets its own column; before,
+        // it rode on a second line of the body. Rows of an older file are split (an event's JSON
+        // is one line, so the first line feed is the seam).
+        migrator.registerMigration("v3") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE outbox ADD COLUMN transition TEXT;
+                    UPDATE outbox SET transition = substr(body, instr(body, char(10)) + 1),
+                        body = substr(body, 1, instr(body, char(10)) - 1)
+                    WHERE instr(body, char(10)) > 0;
+                    """)
+        }
         return migrator
     }
 
@@ -109,7 +121,7 @@ public final class StateStore: @unchecked Sendable {
             // A row that does not read back (wrong types, a time out of range) is left out: that
             // fence starts fresh, as one whose geometry changed.
             try Row.fetchAll(db, sql: "SELECT * FROM fence_state WHERE inside = 1").compactMap { row in
-                guard let text = row.stored("fence_id", as: String.self), let id = FenceID(storedJSON: text),
+                guard let text = row.stored("fence_id", as: String.self), let id = FenceID(json: text),
                     let hash = row.stored("geometry_hash", as: Int64.self),
                     let enterTime = row.storedTime("enter_time"),
                     let dwellFired = row.stored("dwell_fired", as: Bool.self)
@@ -168,9 +180,10 @@ public final class StateStore: @unchecked Sendable {
                         ])
                 }
                 for target in outbox {
+                    let payload = target.payload(outgoing, fences)
                     try db.execute(
-                        sql: "INSERT OR IGNORE INTO outbox (endpoint, event_id, body) VALUES (?, ?, ?)",
-                        arguments: [target.name, outgoing.id, target.body(outgoing, fences)])
+                        sql: "INSERT OR IGNORE INTO outbox (endpoint, event_id, body, transition) VALUES (?, ?, ?, ?)",
+                        arguments: [target.name, outgoing.id, payload.body, payload.transition])
                 }
             }
             try db.execute(sql: "DELETE FROM fence_state")
@@ -217,31 +230,17 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     public var description: String { "state file '\(path)': \(problem)" }
 }
 
-extension FenceID {
-    /// Parses the JSON form the store keeps: a quoted string or a number.
-    init?(storedJSON text: String) {
-        if text.hasPrefix("\"") {
-            guard
-                let value = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
-                    as? String
-            else { return nil }
-            self = .string(value)
-        } else if Double(text) != nil {
-            self = .number(text)
-        } else {
-            return nil
-        }
-    }
-}
-
-/// An outbox target (a webhook URL, a broker) and the body of its rows: the event's JSON unless
-/// its sink delivers more with each event.
+/// An outbox target (a webhook URL, a broker) and what its rows carry: the event's JSON, and the
+/// OwnTracks transition when its sink publishes one with the event.
 public struct OutboxTarget {
     public let name: String
-    public let body: (OutgoingEvent, FenceSet) -> String
+    public let payload: (OutgoingEvent, FenceSet) -> OutboxPayload
 
-    public init(name: String, body: @escaping (OutgoingEvent, FenceSet) -> String = { event, _ in event.json }) {
+    public init(
+        name: String,
+        payload: @escaping (OutgoingEvent, FenceSet) -> OutboxPayload = { event, _ in OutboxPayload(body: event.json) }
+    ) {
         self.name = name
-        self.body = body
+        self.payload = payload
     }
 }

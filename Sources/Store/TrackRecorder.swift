@@ -247,11 +247,13 @@ extension StateStore {
         }
     }
 
-    /// The event log from `from` (ms of fix time) on, as printed (JSON lines), in log order.
-    public func eventLog(from: Int64) throws -> [String] {
+    /// The event log from `from` (ms of fix time) on, in log order, read back through the one
+    /// decoder (`EventRecord(json:)`). A row that does not read back (from a newer version with
+    /// kinds this one does not know) is left out.
+    public func eventRecords(from: Int64) throws -> [EventRecord] {
         try database.read { db in
             try String.fetchAll(db, sql: "SELECT json FROM event WHERE time >= ? ORDER BY seq", arguments: [from])
-        }
+        }.compactMap(EventRecord.init(json:))
     }
 
     /// The outbox targets (webhook URLs, brokers) that have rows.

@@ -53,7 +53,7 @@ import Testing
         event.initial = false
         let line = OutgoingEvent(event, fences: fences).json
         #expect(line.contains("https://example.com/a"), "the event itself carries the properties")
-        let parsed = try #require(ReportEvent(json: line, fences: fences))
+        let parsed = ReportEvent(try #require(EventRecord(json: line)), fences: FenceLookup(fences))
         #expect(parsed.fence == 0 && parsed.fenceID == "x" && parsed.type == "enter")
         let report = FieldReport(
             title: "t", fences: fences,

@@ -108,7 +108,8 @@ import Testing
     }
 
     /// A state file written by the previous release (schema v1, as in git a99d43f, migrated by
-    /// GRDB exactly as that release did) opens, keeps everything, and gains the v2 tables.
+    /// GRDB exactly as that release did) opens, keeps everything, and gains the v2 tables; an MQTT
+    /// row that carried its OwnTracks transition on a second line of the body is split (v3).
     @Test func versionOneFileMigrates() throws {
         let path = temporaryPath()
         do {
@@ -126,13 +127,20 @@ import Testing
                     sql: #"INSERT INTO visit VALUES ('def', '"gym"', 'Gym', 1770113741000, 1770114989000, 1248)"#)
                 try db.execute(
                     sql: #"INSERT INTO outbox (endpoint, event_id, body) VALUES ('http://127.0.0.1:9/', 'abc', '{}')"#)
+                try db.execute(
+                    sql: "INSERT INTO outbox (endpoint, event_id, body) VALUES ('mqtt://b', 'abc', ?)",
+                    arguments: ["{\"id\":\"abc\"}\n{\"_type\":\"transition\"}"])
             }
         }
         let store = try StateStore(path: path)
         let applied = try store.database.read {
             try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
-        #expect(applied == ["v1", "v2"])
+        #expect(applied == ["v1", "v2", "v3"])
+        let webhookRow = try #require(try store.nextUndelivered(target: "http://127.0.0.1:9/"))
+        #expect(webhookRow.body == "{}" && webhookRow.transition == nil)
+        let mqttRow = try #require(try store.nextUndelivered(target: "mqtt://b"))
+        #expect(mqttRow.body == #"{"id":"abc"}"# && mqttRow.transition == #"{"_type":"transition"}"#)
         #expect(
             try store.fenceStates() == [
                 FenceStateRecord(

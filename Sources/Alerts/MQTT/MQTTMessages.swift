@@ -12,11 +12,7 @@ public enum MQTTMessages {
     /// `PREFIX/fence/ID`. The id is one topic level: `/`, `+`, `#` and `%` in it are written as
     /// `%2F`, `%2B`, `%23`, `%25`, so that any id gives one valid publish topic. Numbers as written.
     public static func fenceTopic(prefix: String, id: FenceID) -> String {
-        let text: String
-        switch id {
-        case .number(let number): text = number
-        case .string(let string): text = string
-        }
+        let text = id.text
         var level = ""
         for character in text.unicodeScalars {
             switch character {
@@ -92,8 +88,8 @@ public enum MQTTMessages {
         var line = JSONLine()
         line.add("_type", "transition")
         line.add("event", event.kind == .enter ? "enter" : "leave")
-        line.add("desc", fences.name(fence) ?? plain(fences.ids[fence]))
-        line.add("rid", plain(fences.ids[fence]))
+        line.add("desc", fences.name(fence) ?? fences.ids[fence].text)
+        line.add("rid", fences.ids[fence].text)
         line.add("lat", event.location?.latitude)
         line.add("lon", event.location?.longitude)
         line.add("tst", unixSeconds(event.time))
@@ -102,12 +98,6 @@ public enum MQTTMessages {
         line.add("tid", tid)
         line.add("t", "c")
         return line.string
-    }
-
-    static func plain(_ id: FenceID) -> String {
-        switch id {
-        case .number(let text), .string(let text): text
-        }
     }
 
     static func unixSeconds(_ time: UTCTime) -> Int {

@@ -4,9 +4,9 @@ import NMEA
 import Synchronization
 
 /// `PREFIX/event` as an outbox target: one event is delivered when the broker's PUBACK for it
-/// came back (QoS 1). `OutboxDelivery` supplies the order and the retries. A row may carry a second
-/// line, the event's OwnTracks transition (`MQTTSink.outboxBody`), which goes to its own topic and
-/// must be acknowledged too: transitions are as durable, and as ordered, as the events.
+/// came back (QoS 1). `OutboxDelivery` supplies the order and the retries. A row may also carry the
+/// event's OwnTracks transition (`MQTTSink.outboxPayload`), which goes to its own topic and must be
+/// acknowledged too: transitions are as durable, and as ordered, as the events.
 public final class MQTTEventTransport: OutboxTransport {
     public let connection: MQTTConnection
     public var target: String { connection.configuration.target }
@@ -18,10 +18,9 @@ public final class MQTTEventTransport: OutboxTransport {
     public init(connection: MQTTConnection) { self.connection = connection }
 
     public func send(_ item: OutboxItem) -> DeliveryOutcome {
-        let lines = item.body.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-        var messages = [(MQTTMessages.eventTopic(prefix: connection.configuration.prefix), lines[0])]
-        if lines.count == 2, let ownTracks = connection.configuration.ownTracks {
-            messages.append((ownTracks.topic + "/event", lines[1]))
+        var messages = [(MQTTMessages.eventTopic(prefix: connection.configuration.prefix), item.body)]
+        if let transition = item.transition, let ownTracks = connection.configuration.ownTracks {
+            messages.append((ownTracks.topic + "/event", transition))
         }
         for (topic, payload) in messages {
             // Waiting a little for the connection covers the first event racing the first CONNACK.
@@ -47,7 +46,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     public let delivery: OutboxDelivery
     private let prefix: String
 
-    // Engine thread only (`outboxBody` runs inside the commit, which the engine thread waits for).
+    // Engine thread only. Changed in `deliver`, after the commit, never in `outboxPayload` (inside
+    // the commit's transaction, which may roll back).
     private var fenceStates: [FenceID: (inside: Bool, since: UTCTime)] = [:]
     private var registeredAt: [FenceID: UTCTime] = [:]
     private var lastLocation: UTCTime?
@@ -109,30 +109,18 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         }
     }
 
-    /// The event, and for an enter or exit with `--owntracks` its OwnTracks transition on a second
-    /// line (`MQTTEventTransport` publishes both). Registration times (the transition's `wtst`) are
-    /// kept here, where every new event passes in order.
-    public func outboxBody(for event: OutgoingEvent, fences: FenceSet) -> String {
+    /// The event, and for an enter or exit with `--owntracks` its OwnTracks transition
+    /// (`MQTTEventTransport` publishes both). The transition's `wtst` is when the fence was
+    /// registered (`deliver` keeps that); a fence registered in the same commit as its event (a
+    /// replay's first fix) was registered at the event's own time.
+    public func outboxPayload(for event: OutgoingEvent, fences: FenceSet) -> OutboxPayload {
         let happening = event.event
-        switch happening.kind {
-        case .registered:
-            for fence in happening.fences ?? [] where registeredAt[fences.ids[fence]] == nil {
-                registeredAt[fences.ids[fence]] = happening.time
-            }
-        case .unregistered:
-            for fence in happening.fences ?? [] { registeredAt[fences.ids[fence]] = nil }
-        case .enter, .exit:
-            if let ownTracks = configuration.ownTracks, let fence = happening.fence,
-                let transition = MQTTMessages.ownTracksTransition(
-                    happening, fences: fences, registered: registeredAt[fences.ids[fence]] ?? happening.time,
-                    tid: ownTracks.tid)
-            {
-                return event.json + "\n" + transition
-            }
-        default:
-            break
-        }
-        return event.json
+        guard happening.kind.isTransition, let ownTracks = configuration.ownTracks, let fence = happening.fence,
+            let transition = MQTTMessages.ownTracksTransition(
+                happening, fences: fences, registered: registeredAt[fences.ids[fence]] ?? happening.time,
+                tid: ownTracks.tid)
+        else { return OutboxPayload(body: event.json) }
+        return OutboxPayload(body: event.json, transition: transition)
     }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
@@ -147,6 +135,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         case .registered:
             for fence in happening.fences ?? [] {
                 let id = fences.ids[fence]
+                if registeredAt[id] == nil { registeredAt[id] = happening.time }
                 let state = fenceStates[id] ?? (false, happening.time)
                 fenceStates[id] = state
                 publishState(id, name: fences.name(fence), state: state)
@@ -154,11 +143,13 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         case .unregistered:
             for fence in happening.fences ?? [] {
                 let id = fences.ids[fence]
+                registeredAt[id] = nil
                 fenceStates[id] = nil
                 // An empty retained message deletes the retained state on the broker.
                 connection.publishRetained(topic: MQTTMessages.fenceTopic(prefix: prefix, id: id), payload: [])
             }
-        default:
+        case .dwell, .visit, .cross, .approach, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
+            .error, .stationary, .moving:
             break
         }
     }

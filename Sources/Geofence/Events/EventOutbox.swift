@@ -17,16 +17,24 @@ public struct OutboxItem: Sendable, Equatable {
     public var seq: Int64
     public var target: String
     public var eventID: String
+    /// The event's JSON line: a webhook's request body, MQTT's `PREFIX/event` message.
     public var body: String
+    /// With MQTT and `--owntracks`, the OwnTracks transition of an `enter` or `exit`, published
+    /// to its own topic with the event and acknowledged like it.
+    public var transition: String?
     public var attempts: Int
     /// Wall clock, ms since 1970: not before then.
     public var nextAttempt: Int64
 
-    public init(seq: Int64, target: String, eventID: String, body: String, attempts: Int, nextAttempt: Int64) {
+    public init(
+        seq: Int64, target: String, eventID: String, body: String, transition: String? = nil, attempts: Int,
+        nextAttempt: Int64
+    ) {
         self.seq = seq
         self.target = target
         self.eventID = eventID
         self.body = body
+        self.transition = transition
         self.attempts = attempts
         self.nextAttempt = nextAttempt
     }
@@ -45,5 +53,16 @@ public struct OutboxCounters: Sendable, Equatable {
         self.pending = pending
         self.failedAttempts = failedAttempts
         self.lastError = lastError
+    }
+}
+
+/// What one outbox row carries (see `OutboxItem`), as the sink that owns the target words it.
+public struct OutboxPayload: Sendable, Equatable {
+    public var body: String
+    public var transition: String?
+
+    public init(body: String, transition: String? = nil) {
+        self.body = body
+        self.transition = transition
     }
 }

@@ -23,7 +23,20 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .dwell: 4
             case .approach: 5
             case .stationary, .moving: 6
-            default: 7
+            case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered,
+                .error:
+                7
+            }
+        }
+
+        /// Enter and exit: the events that change whether the receiver is inside a fence (and that
+        /// OwnTracks calls transitions).
+        public var isTransition: Bool {
+            switch self {
+            case .enter, .exit: true
+            case .dwell, .visit, .cross, .approach, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
+                .registered, .unregistered, .error, .stationary, .moving:
+                false
             }
         }
 
@@ -80,5 +93,38 @@ public struct GeofenceEvent: Sendable, Equatable {
         self.time = time
         self.fence = fence
         self.location = location
+    }
+}
+
+// The events that do not come from a fix: the engine loop raises them (a device came or went, a
+// problem to report, fences gone on reload), but they are built here, beside the fix events, so
+// that every event's fields are set in this module.
+extension GeofenceEvent {
+    /// The device produced valid data; `detail` says at what rate (or through which gpsd).
+    public static func deviceConnected(_ device: String, detail: String?, at time: UTCTime) -> GeofenceEvent {
+        var event = GeofenceEvent(kind: .deviceConnected, time: time)
+        event.message = device + (detail.map { " " + $0 } ?? "")
+        return event
+    }
+
+    /// The connected device went away.
+    public static func deviceLost(_ device: String, reason: String, at time: UTCTime) -> GeofenceEvent {
+        var event = GeofenceEvent(kind: .deviceLost, time: time)
+        event.message = "\(device): \(reason)"
+        return event
+    }
+
+    /// A problem for people: a source that cannot be used, a hook that failed, a target down.
+    public static func error(_ message: String, at time: UTCTime) -> GeofenceEvent {
+        var event = GeofenceEvent(kind: .error, time: time)
+        event.message = message
+        return event
+    }
+
+    /// The fences (indices into the set they were loaded in) that a reload removed.
+    public static func unregistered(_ fences: [Int], at time: UTCTime) -> GeofenceEvent {
+        var event = GeofenceEvent(kind: .unregistered, time: time)
+        event.fences = fences
+        return event
     }
 }

@@ -60,7 +60,7 @@ public final class EngineLoop {
         self.sinks = sinks
         self.reports = reports
         outboxTargets = sinks.compactMap { sink in
-            sink.outboxTarget.map { OutboxTarget(name: $0, body: sink.outboxBody(for:fences:)) }
+            sink.outboxTarget.map { OutboxTarget(name: $0, payload: sink.outboxPayload(for:fences:)) }
         }
         fixObservers = sinks.filter(\.observesFixes)
         precondition(outboxTargets.isEmpty || store != nil, "delivery sinks need the state file's outbox")
@@ -163,15 +163,11 @@ public final class EngineLoop {
                     lastInput = DispatchTime.now()
                     if let time = cycle.time { engine.tick(time) { batch.append($0) } }
                 case .connected(let device, let detail):
-                    var event = GeofenceEvent(kind: .deviceConnected, time: currentUTCTime())
-                    event.message = device + (detail.map { " " + $0 } ?? "")
-                    batch.append(event)
+                    batch.append(.deviceConnected(device, detail: detail, at: currentUTCTime()))
                     lastProblem = nil
                     try store?.noteDevice(device, detail: detail)
                 case .lost(let device, let reason):
-                    var event = GeofenceEvent(kind: .deviceLost, time: currentUTCTime())
-                    event.message = "\(device): \(reason)"
-                    batch.append(event)
+                    batch.append(.deviceLost(device, reason: reason, at: currentUTCTime()))
                 case .problem(let message):
                     // The source retries on its own; say each distinct problem once.
                     if message != lastProblem { error(message) }
@@ -204,9 +200,7 @@ public final class EngineLoop {
     }
 
     private func error(_ message: String) {
-        var event = GeofenceEvent(kind: .error, time: currentUTCTime())
-        event.message = message
-        batch.append(event)
+        batch.append(.error(message, at: currentUTCTime()))
     }
 
     private func flush() throws {
@@ -246,9 +240,7 @@ public final class EngineLoop {
         let kept = Set(fresh.ids)
         let gone = (0..<fences.count).filter { !kept.contains(fences.ids[$0]) }
         if !gone.isEmpty {
-            var event = GeofenceEvent(kind: .unregistered, time: now)
-            event.fences = gone
-            try deliver([event], fences: fences)
+            try deliver([.unregistered(gone, at: now)], fences: fences)
         }
         let next = EventEngine(fences: fresh, settings: configuration.settings)
         next.restore(engine.snapshot())

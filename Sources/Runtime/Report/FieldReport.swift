@@ -1,4 +1,3 @@
-import Foundation
 import Geofence
 import NMEA
 import Store
@@ -60,65 +59,27 @@ public struct ReceiverStatistics: Sendable {
     }
 }
 
-/// One event as the report shows it, read back from its SPEC §6 JSON line.
+/// One event as the report shows it: the typed record (from the engine, or read back from the
+/// state file), and where its fence is in the report's fence set.
 public struct ReportEvent: Sendable {
-    public var id: String
-    public var type: String
-    public var time: Int64
+    public var record: EventRecord
     /// Index in the report's fence set, when the fence is in it.
     public var fence: Int?
+
+    public init(_ record: EventRecord, fences: FenceLookup) {
+        self.record = record
+        fence = record.fence.flatMap { fences.index(of: $0.id) }
+    }
+
+    public var id: String { record.id }
+    public var kind: GeofenceEvent.Kind { record.kind }
+    /// The type as the event's JSON names it (also the page's CSS class).
+    public var type: String { record.kind.rawValue }
+    public var time: Int64 { record.time.millisecondsSinceEpoch }
     /// The fence id as text ("bridge-1", "7"), empty for events without a fence.
-    public var fenceID: String
-    public var fenceName: String?
-    public var lat: Double?
-    public var lon: Double?
-    public var json: String
-
-    /// Parses one printed event; nil for a line that is not one.
-    public init?(json line: String, fences: FenceSet) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-            let id = object["id"] as? String, let type = object["type"] as? String,
-            let timeText = object["time"] as? String, let time = UTCTime(iso: timeText)
-        else { return nil }
-        self.id = id
-        self.type = type
-        self.time = time.millisecondsSinceEpoch
-        json = line
-        fenceID = ""
-        if let fence = object["fence"] as? [String: Any] {
-            fenceName = fence["name"] as? String
-            if let text = fence["id"] as? String {
-                fenceID = text
-                self.fence = fences.ids.firstIndex(of: .string(text))
-            } else if let number = fence["id"] as? NSNumber {
-                fenceID = number.stringValue
-                // Numbers compare by value: the file may have written 7 as 7.0.
-                self.fence = fences.ids.firstIndex {
-                    if case .number(let text) = $0 { return Double(text) == number.doubleValue }
-                    return false
-                }
-            }
-        }
-        if let location = object["location"] as? [String: Any] {
-            lat = (location["lat"] as? NSNumber)?.doubleValue
-            lon = (location["lon"] as? NSNumber)?.doubleValue
-        }
-    }
-}
-
-extension UTCTime {
-    /// Parses the event time format, `2026-02-03T10:15:02.000Z` (fraction optional).
-    public init?(iso text: String) {
-        let characters = Array(text.utf8)
-        guard characters.count >= 20, characters.last == UInt8(ascii: "Z"),
-            let date = CivilDate(iso: String(decoding: characters[0..<10], as: UTF8.self)), date.isValid,
-            characters[10] == UInt8(ascii: "T")
-        else { return nil }
-        let clock = String(decoding: characters[11..<(characters.count - 1)], as: UTF8.self).split(separator: ":")
-        guard clock.count == 3, let hours = Int(clock[0]), let minutes = Int(clock[1]), let seconds = Double(clock[2]),
-            (0..<24).contains(hours), (0..<60).contains(minutes), seconds >= 0, seconds < 61
-        else { return nil }
-        let milliseconds = (hours * 3600 + minutes * 60) * 1000 + Int((seconds * 1000).rounded())
-        self.init(date: date, timeOfDay: TimeOfDay(milliseconds: milliseconds))
-    }
+    public var fenceID: String { record.fence?.id.text ?? "" }
+    public var fenceName: String? { record.fence?.name }
+    public var lat: Double? { record.event.location?.latitude }
+    public var lon: Double? { record.event.location?.longitude }
+    public var json: String { record.json }
 }

@@ -56,18 +56,24 @@ public enum ReportExports {
             properties.add("time", UTCTime(millisecondsSinceEpoch: event.time).description)
             properties.add("fence_id", event.fenceID.isEmpty ? nil : event.fenceID)
             properties.add("fence_name", event.fenceName)
-            if let object = try? JSONSerialization.jsonObject(with: Data(event.json.utf8)) as? [String: Any] {
-                if let initial = object["initial"] as? Bool { properties.add("initial", initial) }
-                for key in ["distance", "eta", "duration"] {
-                    if let value = (object[key] as? NSNumber)?.doubleValue { properties.add(key, value) }
-                }
-                for key in ["enter_time", "exit_time", "message"] {
-                    if let value = object[key] as? String { properties.add(key, value) }
-                }
-                if let location = object["location"] as? [String: Any] {
-                    for key in ["accuracy", "speed", "track"] {
-                        if let value = (location[key] as? NSNumber)?.doubleValue { properties.add(key, value) }
-                    }
+            let happening = event.record.event
+            if let initial = happening.initial { properties.add("initial", initial) }
+            for (key, value) in [
+                ("distance", happening.distance), ("eta", happening.eta), ("duration", happening.duration),
+            ] {
+                if let value { properties.add(key, value) }
+            }
+            for (key, value) in [
+                ("enter_time", happening.enterTime?.description), ("exit_time", happening.exitTime?.description),
+                ("message", happening.message),
+            ] {
+                if let value { properties.add(key, value) }
+            }
+            if let location = happening.location {
+                for (key, value) in [
+                    ("accuracy", location.accuracy), ("speed", location.speed), ("track", location.track),
+                ] {
+                    if let value { properties.add(key, value) }
                 }
             }
             features.append(

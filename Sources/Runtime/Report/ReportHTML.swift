@@ -1,5 +1,6 @@
 import Foundation
 import Geofence
+import JSONOutput
 import NMEA
 import Store
 
@@ -64,7 +65,7 @@ public enum ReportHTML {
             let info = report.fences.info(fence)
             let label = escape(info.name ?? info.id.description)
             svg +=
-                "<path class=\"fence\" fill-rule=\"evenodd\" d=\"\(d)\"><title>\(label) [\(escape(fenceText(info.id)))]</title></path>\n"
+                "<path class=\"fence\" fill-rule=\"evenodd\" d=\"\(d)\"><title>\(label) [\(escape(info.id.text))]</title></path>\n"
             if let ring = report.fences.outline(fence).first, let top = ring.max(by: { $0.lat < $1.lat }) {
                 let (x, y) = map.point(lat: top.lat, lon: top.lon)
                 svg += "<text class=\"fence-label\" x=\"\(fmt(x))\" y=\"\(fmt(y - 4))\">\(label)</text>\n"
@@ -246,19 +247,17 @@ public enum ReportHTML {
     }
 
     static func details(_ event: ReportEvent) -> String {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(event.json.utf8)) as? [String: Any] else {
-            return ""
-        }
+        let happening = event.record.event
         var parts: [String] = []
-        if let lat = event.lat, let lon = event.lon { parts.append(String(format: "%.6f, %.6f", lat, lon)) }
-        if let location = object["location"] as? [String: Any] {
-            if let accuracy = (location["accuracy"] as? NSNumber)?.doubleValue { parts.append("±\(fmt(accuracy)) m") }
-            if let speed = (location["speed"] as? NSNumber)?.doubleValue { parts.append("\(fmt(speed)) m/s") }
+        if let location = happening.location {
+            parts.append(String(format: "%.6f, %.6f", location.latitude, location.longitude))
+            if let accuracy = location.accuracy { parts.append("±\(fmt(accuracy)) m") }
+            if let speed = location.speed { parts.append("\(fmt(speed)) m/s") }
         }
-        if let distance = (object["distance"] as? NSNumber)?.doubleValue { parts.append("\(Int(distance)) m ahead") }
-        if let eta = (object["eta"] as? NSNumber)?.doubleValue { parts.append("eta \(duration(eta))") }
-        if let seconds = (object["duration"] as? NSNumber)?.doubleValue { parts.append("stayed \(duration(seconds))") }
-        if let message = object["message"] as? String { parts.append(message) }
+        if let distance = happening.distance { parts.append("\(Int(distance)) m ahead") }
+        if let eta = happening.eta { parts.append("eta \(duration(eta))") }
+        if let seconds = happening.duration { parts.append("stayed \(duration(seconds))") }
+        if let message = happening.message { parts.append(message) }
         return parts.joined(separator: " · ")
     }
 
@@ -266,7 +265,7 @@ public enum ReportHTML {
     /// inside (enter to exit, or to the last fix for a stay still open).
     static func fenceSummary(_ report: FieldReport) -> String {
         struct Summary {
-            var counts: [String: Int] = [:]
+            var counts: [GeofenceEvent.Kind: Int] = [:]
             var inside = 0.0
             var since: Int64?
         }
@@ -274,9 +273,9 @@ public enum ReportHTML {
         for event in report.events {
             guard let fence = event.fence else { continue }
             var summary = summaries[fence] ?? Summary()
-            summary.counts[event.type, default: 0] += 1
-            if event.type == "enter" { summary.since = event.time }
-            if event.type == "exit", let since = summary.since {
+            summary.counts[event.kind, default: 0] += 1
+            if event.kind == .enter { summary.since = event.time }
+            if event.kind == .exit, let since = summary.since {
                 summary.inside += Double(event.time - since) / 1000
                 summary.since = nil
             }
@@ -291,10 +290,12 @@ public enum ReportHTML {
             if let since = summary.since { summary.inside += Double(max(0, end - since)) / 1000 }
             let info = report.fences.info(fence)
             out +=
-                "<tr data-fence=\"\(escape(fenceText(info.id)))\"><td>\(escape(info.name ?? "")) [\(escape(fenceText(info.id)))]</td>"
+                "<tr data-fence=\"\(escape(info.id.text))\"><td>\(escape(info.name ?? "")) [\(escape(info.id.text))]</td>"
             out +=
-                "<td>\(summary.counts["visit"] ?? 0)</td><td>\(duration(summary.inside))\(summary.since != nil ? " (still inside)" : "")</td>"
-            for type in ["enter", "exit", "cross", "approach"] { out += "<td>\(summary.counts[type] ?? 0)</td>" }
+                "<td>\(summary.counts[.visit] ?? 0)</td><td>\(duration(summary.inside))\(summary.since != nil ? " (still inside)" : "")</td>"
+            for kind in [GeofenceEvent.Kind.enter, .exit, .cross, .approach] {
+                out += "<td>\(summary.counts[kind] ?? 0)</td>"
+            }
             out += "</tr>\n"
         }
         let quiet = report.fences.count - summaries.count
@@ -335,17 +336,28 @@ public enum ReportHTML {
     /// that no text in an event (a fence name, a URL in its properties) can close the element or
     /// read as a URL to fetch.
     static func eventData(_ report: FieldReport) -> String {
-        var object: [String: Any] = [:]
-        for event in report.events {
-            object[event.id] = [
-                "type": event.type, "time": UTCTime(millisecondsSinceEpoch: event.time).description,
-                "fence": event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID,
-                "json": shortened(event.json),
-            ]
+        // Keyed by event id, each id once (the last event with it wins), in id order.
+        var byID: [String: ReportEvent] = [:]
+        for event in report.events { byID[event.id] = event }
+        let out = JSONBuffer(capacity: 256 * byID.count + 2)
+        out.beginObject()
+        for id in byID.keys.sorted() {
+            let event = byID[id]!
+            out.key(id)
+            out.beginObject()
+            out.key("fence")
+            out.value(event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID)
+            out.key("json")
+            out.value(shortened(event.json))
+            out.key("time")
+            out.value(UTCTime(millisecondsSinceEpoch: event.time).description)
+            out.key("type")
+            out.value(event.type)
+            out.endObject()
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "/", with: "\\/")
-            .replacingOccurrences(of: "\\\\/", with: "\\\\\\/").replacingOccurrences(of: "<", with: "\\u003c")
+        out.endObject()
+        // `/` and `<` occur only inside strings here, where `\/` and `\u003c` mean the same.
+        return out.string.replacingOccurrences(of: "/", with: "\\/").replacingOccurrences(of: "<", with: "\\u003c")
     }
 
     // MARK: - Helpers
@@ -362,13 +374,6 @@ public enum ReportHTML {
         var odometer = Odometer()
         for stretch in report.stretches { for point in stretch { _ = odometer.add(point) } }
         return odometer.metres
-    }
-
-    static func fenceText(_ id: FenceID) -> String {
-        switch id {
-        case .number(let text): text
-        case .string(let text): text
-        }
     }
 
     static func fmt(_ value: Double) -> String {

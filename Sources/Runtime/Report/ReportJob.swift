@@ -68,7 +68,8 @@ public struct ReportJob {
             statistics.cycles = cycles
         }
         let title = captures.map(\.displayName).joined(separator: ", ")
-        let events = collector.lines.compactMap { ReportEvent(json: $0, fences: fences) }
+        let lookup = FenceLookup(fences)
+        let events = collector.records.map { ReportEvent($0, fences: lookup) }
         return FieldReport(
             title: title, fences: fences, points: collector.points, events: events, statistics: statistics,
             gapSeconds: settings.stale)
@@ -83,7 +84,8 @@ public struct ReportJob {
         do { store = try StateStore(path: path) } catch { throw InputError(message: error.description) }
         let from = since ?? .min
         let points = try store.track(from: from)
-        let events = try store.eventLog(from: from).compactMap { ReportEvent(json: $0, fences: fences) }
+        let lookup = FenceLookup(fences)
+        let events = try store.eventRecords(from: from).map { ReportEvent($0, fences: lookup) }
         let receiver = try store.receiver()
         let statistics = ReceiverStatistics(
             fixes: points.count, usableFixes: points.count,
@@ -115,16 +117,16 @@ public struct ReportJob {
     }
 }
 
-/// Watches a capture go through the engine: every event as printed, and every usable fix.
+/// Watches a capture go through the engine: every event (typed), and every usable fix.
 final class CollectingSink: EventSink {
     let maxAccuracy: Double
-    private(set) var lines: [String] = []
+    private(set) var records: [EventRecord] = []
     private(set) var points: [TrackPoint] = []
     private(set) var fixes = 0
 
     init(maxAccuracy: Double) { self.maxAccuracy = maxAccuracy }
 
-    func deliver(_ event: OutgoingEvent, fences: FenceSet) { lines.append(event.json) }
+    func deliver(_ event: OutgoingEvent, fences: FenceSet) { records.append(EventRecord(event, fences: fences)) }
     var observesFixes: Bool { true }
     func observe(_ fix: Fix) {
         fixes += 1
