@@ -37,7 +37,11 @@ public func classify(_ error: any Error) -> (status: ExitStatus, message: String
     case let error as WebhookError: (.badInput, error.message)
     case let error as MQTTConfigurationError: (.badInput, error.message)
     // A state file that cannot be opened is the user's path; writes that fail later are not.
-    case let error as StoreError: (.badInput, error.description)
+    case let error as StoreError:
+        switch error.stage {
+        case .opening: (.badInput, error.description)
+        case .use: (.runtimeFailure, error.description)
+        }
     case let error as RuntimeFailure: (.runtimeFailure, error.message)
     case let error as SerialError: (.runtimeFailure, error.description)
     case let error as DiscoveryProblem: (.runtimeFailure, error.description)

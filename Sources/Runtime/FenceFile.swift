@@ -1,13 +1,9 @@
 import Geofence
 
-/// Loading a fence file for a command: a bad file becomes an `InputError` (exit status 2) whose
-/// message names the file, the feature and the problem.
+/// Loading a fence file for a command: a bad file throws its `FenceLoadError` (exit status 2,
+/// through `classify`), whose message names the file, the feature and the problem.
 public enum FenceFile {
-    public static func load(_ path: String) throws(InputError) -> FenceSet {
-        do {
-            return try FenceSet.load(path: path)
-        } catch {
-            throw InputError(message: error.message)
-        }
+    public static func load(_ path: String) throws(FenceLoadError) -> FenceSet {
+        try FenceSet.load(path: path)
     }
 }

@@ -88,9 +88,10 @@ public struct ReplayJob {
 }
 
 extension StateStore {
-    /// Opens the state file of a command; a file that cannot be opened is bad input (exit 2).
-    static func open(_ path: String?) throws(InputError) -> StateStore? {
+    /// Opens the state file of a command; a file that cannot be opened is bad input (exit 2: its
+    /// `StoreError` is of the opening stage).
+    static func open(_ path: String?) throws(StoreError) -> StateStore? {
         guard let path else { return nil }
-        do { return try StateStore(path: path) } catch { throw InputError(message: error.description) }
+        return try StateStore(path: path)
     }
 }

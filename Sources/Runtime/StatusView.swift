@@ -47,8 +47,7 @@ public struct StatusReport: Sendable {
             throw InputError(
                 message: "no state file at '\(path)': it is written by 'gpsfence run' (or 'replay --state')")
         }
-        let store: StateStore
-        do { store = try StateStore(path: path) } catch { throw InputError(message: error.description) }
+        let store = try StateStore(path: path)
         let receiver = try store.receiver()
         let running = receiver.stoppedAt == nil && receiver.updatedAt.map { now - $0 <= aliveWindow } == true
         let today = now / 86_400_000

@@ -12,7 +12,7 @@ import Synchronization
 /// silently (no second `enter`).
 public final class StateStore: @unchecked Sendable {
     public let path: String
-    let database: DatabaseQueue
+    let database: StoreDatabase
     /// The background WAL checkpoints of a long-running engine (`startBackgroundCheckpoints`).
     let checkpointer = Mutex<Checkpointer?>(nil)
 
@@ -42,8 +42,9 @@ public final class StateStore: @unchecked Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrator.migrate(database)
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.migrator.migrate(queue)
+            database = StoreDatabase(queue: queue, path: path)
         } catch {
             throw StoreError(path: path, problem: "\(error)")
         }
@@ -225,9 +226,22 @@ public final class StateStore: @unchecked Sendable {
 
 /// A store that cannot be opened or written: names the file.
 public struct StoreError: Error, CustomStringConvertible, Sendable {
+    /// Opening is the user's path (a folder that cannot be made, a file that is not a database);
+    /// a failure in use is the world's (a full disk, a file removed under the run).
+    public enum Stage: Sendable {
+        case opening, use
+    }
+
     public let path: String
     public let problem: String
+    public let stage: Stage
     public var description: String { "state file '\(path)': \(problem)" }
+
+    public init(path: String, problem: String, stage: Stage = .opening) {
+        self.path = path
+        self.problem = problem
+        self.stage = stage
+    }
 }
 
 /// An outbox target (a webhook URL, a broker) and what its rows carry: the event's JSON, and the

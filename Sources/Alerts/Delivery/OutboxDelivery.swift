@@ -120,7 +120,10 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     private func loop() {
         var reportedDown = false
         while running.load(ordering: .relaxed) {
-            guard let item = try? outbox.nextUndelivered(target: transport.target) else {
+            let next = usingStore("cannot read the outbox; delivery waits") {
+                try outbox.nextUndelivered(target: transport.target)
+            }
+            guard let item = next ?? nil else {
                 _ = wakeUp.wait(timeout: .now() + 1)
                 continue
             }
@@ -131,19 +134,43 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
             }
             switch transport.send(item) {
             case .delivered:
-                try? outbox.markDelivered(item, at: Self.nowMilliseconds())
+                usingStore("delivered, but the outbox could not note it: it will be sent again") {
+                    try outbox.markDelivered(item, at: Self.nowMilliseconds())
+                }
                 if reportedDown {
                     report("\(transport.displayName) is reachable again")
                     reportedDown = false
                 }
             case .failed(let problem):
                 let delay = backoff(afterAttempts: item.attempts + 1)
-                try? outbox.markFailed(item, error: problem, retryAt: Self.nowMilliseconds() + Int64(delay * 1000))
+                usingStore("the outbox could not note a failed attempt") {
+                    try outbox.markFailed(item, error: problem, retryAt: Self.nowMilliseconds() + Int64(delay * 1000))
+                }
                 if !reportedDown {
                     report("\(transport.displayName): \(problem); retrying with backoff, nothing is dropped")
                     reportedDown = true
                 }
             }
+        }
+    }
+
+    /// The last failure of the outbox itself (the state file), said once until the outbox works
+    /// again; delivery thread only.
+    private var storeProblem: String?
+
+    /// Runs one outbox operation; a failure is reported (once while it repeats) instead of being
+    /// taken for an empty queue or a done delivery.
+    @discardableResult
+    private func usingStore<T>(_ consequence: String, _ body: () throws -> T) -> T? {
+        do {
+            let result = try body()
+            storeProblem = nil
+            return result
+        } catch {
+            let problem = "\(transport.displayName): \(error); \(consequence)"
+            if problem != storeProblem { report(problem) }
+            storeProblem = problem
+            return nil
         }
     }
 

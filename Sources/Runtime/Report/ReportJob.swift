@@ -80,8 +80,7 @@ public struct ReportJob {
             throw InputError(
                 message: "no state file at '\(path)': the track is kept by 'gpsfence run' or 'gpsfence replay --state'")
         }
-        let store: StateStore
-        do { store = try StateStore(path: path) } catch { throw InputError(message: error.description) }
+        let store = try StateStore(path: path)
         let from = since ?? .min
         let points = try store.track(from: from)
         let lookup = FenceLookup(fences)

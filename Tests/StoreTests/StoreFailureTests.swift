@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+import NMEA
+import Synchronization
+import Testing
+
+@testable import Alerts
+@testable import Geofence
+@testable import Store
+
+/// The state file failing while in use (a table gone, a disk that refuses a write) is a
+/// `StoreError` of the `use` stage, which `classify` makes a runtime failure, and delivery says so
+/// instead of taking the failure for an empty queue.
+@Suite struct StoreFailureTests {
+    static let fences = try! FenceSet.parse(
+        """
+        {"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[8.5,47.3]},"properties":{"radius":20}}]}
+        """)
+
+    func store() throws -> StateStore {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gpsfence-failure-\(UUID().uuidString)")
+        return try StateStore(path: folder.appendingPathComponent("state.sqlite").path)
+    }
+
+    @Test func aFailureInUseIsAStoreErrorOfTheUseStage() throws {
+        let store = try store()
+        try store.database.write { db in try db.execute(sql: "DROP TABLE event") }
+        let event = OutgoingEvent(
+            GeofenceEvent(kind: .heartbeat, time: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000)),
+            fences: Self.fences)
+        let error = #expect(throws: StoreError.self) {
+            try store.commit(events: [event], insideStates: [], fences: Self.fences)
+        }
+        #expect(error?.stage == .use)
+        #expect(error?.description.contains(store.path) == true)
+    }
+
+    @Test func deliverySaysOnceThatItCannotReadTheOutbox() throws {
+        let store = try store()
+        try store.database.write { db in try db.execute(sql: "DROP TABLE outbox") }
+        let reports = Mutex<[String]>([])
+        let delivery = OutboxDelivery(
+            transport: try WebhookTransport(endpoint: "http://127.0.0.1:9/"), outbox: store,
+            report: { message in reports.withLock { $0.append(message) } })
+        delivery.start()
+        // The loop retries about once a second: three tries, one report.
+        Thread.sleep(forTimeInterval: 2.5)
+        delivery.finish()
+        let said = reports.withLock { $0 }
+        #expect(said.count == 1, "\(said)")
+        #expect(said.first?.contains("cannot read the outbox") == true)
+    }
+}
