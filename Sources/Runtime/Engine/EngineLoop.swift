@@ -77,126 +77,153 @@ public final class EngineLoop {
         for sink in sinks { sink.restored(restored) }
     }
 
-    /// Runs `source` to its end (a capture) or until a stop signal (a live source).
+    /// Runs `source` to its end (a capture) or until a stop signal (a live source): the reader
+    /// thread fills the ring; this thread begins the run, then each round waits for input, drains
+    /// the ring through the engine, and does the upkeep of a round, and finally shuts down.
     func run(_ source: FixSource) throws -> Summary {
         let ring = SPSCRing<EngineInput>(capacity: configuration.ringCapacity)
-        let doorbell = DispatchSemaphore(value: 0)
-        let readerDone = DispatchSemaphore(value: 0)
-        let closed = Atomic<Bool>(false)
-        let reader = Thread {
-            let push: (EngineInput) -> Void = { input in
-                if source.waitsForRoom {
-                    while !ring.push(input), !closed.load(ordering: .relaxed) { usleep(200) }
-                } else {
-                    // Never blocks: a full ring drops the input and counts it (SPEC §2).
-                    ring.push(input)
-                }
-                doorbell.signal()
-            }
-            source.run(push)
-            push(.endOfInput)
-            readerDone.signal()
-        }
+        let reader = ReaderThread(source: source, ring: ring)
         for sink in sinks { sink.start() }
-        reader.name = "gpsfence reader"
-        reader.stackSize = 1 << 20
         reader.start()
-        defer {
-            closed.store(true, ordering: .relaxed)
-            source.stop()
-            _ = readerDone.wait(timeout: .now() + 5)
-            // Sinks with background work (hooks, a replay's deliveries) end first, within their
-            // timeouts: what they report (killed, not run, target down) still becomes `error`
-            // events, committed and shown by the other sinks, before any sink finishes.
-            for sink in sinks { sink.stop() }
-            for message in reports.take() { error(message) }
-            try? flush()
-            for sink in sinks { sink.finish() }
-            // Too late for an event (the sinks are finished): said on standard error, not lost.
-            for message in reports.take() { OutputWriter.standardError.write(line: "gpsfence: \(message)") }
-            // The last second of track, and "stopped" for `status`; a failure here loses only that.
-            try? track?.flush()
-            try? store?.noteStopped()
-            store?.stopBackgroundCheckpoints()
+        defer { shutDown(reader) }
+        try begin(source)
+        var round = Round(reloadPath: configuration.reloadPath)
+        while !round.pastStopDeadline(source, stopsOnSignals: configuration.stopsOnSignals) {
+            waitForInput(reader, source: source, round: round)
+            try drain(ring, into: &round)
+            if round.ended { break }
+            try upkeep(source, ring: ring, round: &round)
         }
+        summary.overflow = ring.overflow
+        return summary
+    }
+
+    /// What one run remembers from round to round.
+    private struct Round {
+        var lastInput = DispatchTime.now()
+        var lastAlive = DispatchTime.now()
+        var reportedOverflow = 0
+        var lastProblem: String?
+        var stopDeadline: DispatchTime?
+        var fenceFile: FenceFileStamp?
+        var ended = false
+
+        init(reloadPath: String?) {
+            fenceFile = reloadPath.map(FenceFileStamp.init(path:))
+            if fenceFile != nil { ReloadSignal.install() }
+        }
+
+        /// A stop signal asks the source to stop and gives it 5 s to end its input.
+        mutating func pastStopDeadline(_ source: FixSource, stopsOnSignals: Bool) -> Bool {
+            if stopsOnSignals, StopSignals.isRaised, stopDeadline == nil {
+                source.stop()
+                stopDeadline = .now() + 5
+            }
+            return stopDeadline.map { DispatchTime.now() > $0 } ?? false
+        }
+
+        func secondsSince(_ time: DispatchTime) -> Double {
+            Double(DispatchTime.now().uptimeNanoseconds - time.uptimeNanoseconds) / 1e9
+        }
+    }
+
+    /// The state file learns that monitoring began, checkpoints move off this thread, and a live
+    /// run registers its fences at once (a capture registers them at its first fix).
+    private func begin(_ source: FixSource) throws {
         try store?.noteMonitoringStarted(fencesPath: configuration.fencesPath ?? "")
         // Checkpoints run beside the engine, not inside the commit that makes an event durable.
         try store?.startBackgroundCheckpoints()
-        var lastAlive = DispatchTime.now()
-
         if source.isLive {
             engine.start(at: currentUTCTime()) { batch.append($0) }
             try flush()
         }
-        var fenceFile = configuration.reloadPath.map(FenceFileStamp.init(path:))
-        if fenceFile != nil { ReloadSignal.install() }
-        var lastInput = DispatchTime.now()
-        var reportedOverflow = 0
-        var lastProblem: String?
-        var stopDeadline: DispatchTime?
+    }
 
-        consume: while true {
-            if configuration.stopsOnSignals, StopSignals.isRaised, stopDeadline == nil {
-                source.stop()
-                stopDeadline = .now() + 5
-            }
-            if let stopDeadline, DispatchTime.now() > stopDeadline { break }
-            if doorbell.wait(timeout: .now() + 0.5) == .timedOut, source.isLive,
-                Double(DispatchTime.now().uptimeNanoseconds - lastInput.uptimeNanoseconds) / 1e9
-                    >= configuration.settings.stale
-            {
-                // The receiver fell silent for `stale` seconds: fix_lost on the wall clock (SPEC §6).
-                engine.silence(at: currentUTCTime()) { batch.append($0) }
-            }
-            while let input = ring.pop() {
-                switch input {
-                case .fix(let fix):
-                    // Only the receiver's own data counts as "not silent"; device problems repeat
-                    // while it is unplugged and must not hold fix_lost back.
-                    lastInput = DispatchTime.now()
-                    summary.fixes += 1
-                    engine.process(fix) { batch.append($0) }
-                    try flush()
-                    for sink in fixObservers { sink.observe(fix) }
-                    try track?.record(fix)
-                case .silentCycle(let cycle):
-                    lastInput = DispatchTime.now()
-                    if let time = cycle.time { engine.tick(time) { batch.append($0) } }
-                case .connected(let device, let detail):
-                    batch.append(.deviceConnected(device, detail: detail, at: currentUTCTime()))
-                    lastProblem = nil
-                    try store?.noteDevice(device, detail: detail)
-                case .lost(let device, let reason):
-                    batch.append(.deviceLost(device, reason: reason, at: currentUTCTime()))
-                case .problem(let message):
-                    // The source retries on its own; say each distinct problem once.
-                    if message != lastProblem { error(message) }
-                    lastProblem = message
-                case .endOfInput:
-                    try flush()
-                    break consume
-                }
-                try flush()
-            }
-            for message in reports.take() { error(message) }
-            if source.isLive, DispatchTime.now().uptimeNanoseconds - lastAlive.uptimeNanoseconds > 5_000_000_000 {
-                // `status` tells a live run from one that died by this stamp.
-                try store?.noteAlive()
-                lastAlive = .now()
-            }
-            if ring.overflow > reportedOverflow {
-                error(
-                    "the engine fell behind: \(ring.overflow - reportedOverflow) fixes dropped (ring of \(ring.capacity))"
-                )
-                reportedOverflow = ring.overflow
-            }
-            if ReloadSignal.take() || fenceFile?.changed() == true, let path = configuration.reloadPath {
-                try reload(from: path)
-            }
-            try flush()
+    /// Up to half a second for the reader's doorbell; a live receiver silent for `stale` seconds
+    /// gives fix_lost on the wall clock (SPEC §6).
+    private func waitForInput(_ reader: ReaderThread, source: FixSource, round: Round) {
+        if reader.doorbell.wait(timeout: .now() + 0.5) == .timedOut, source.isLive,
+            round.secondsSince(round.lastInput) >= configuration.settings.stale
+        {
+            engine.silence(at: currentUTCTime()) { batch.append($0) }
         }
-        summary.overflow = ring.overflow
-        return summary
+    }
+
+    /// Every input in the ring, in order, each one's events committed and delivered before the next.
+    private func drain(_ ring: SPSCRing<EngineInput>, into round: inout Round) throws {
+        while let input = ring.pop() {
+            try handle(input, round: &round)
+            try flush()
+            if round.ended { return }
+        }
+    }
+
+    private func handle(_ input: EngineInput, round: inout Round) throws {
+        switch input {
+        case .fix(let fix):
+            // Only the receiver's own data counts as "not silent"; device problems repeat
+            // while it is unplugged and must not hold fix_lost back.
+            round.lastInput = DispatchTime.now()
+            summary.fixes += 1
+            engine.process(fix) { batch.append($0) }
+            try flush()
+            for sink in fixObservers { sink.observe(fix) }
+            try track?.record(fix)
+        case .silentCycle(let cycle):
+            round.lastInput = DispatchTime.now()
+            if let time = cycle.time { engine.tick(time) { batch.append($0) } }
+        case .connected(let device, let detail):
+            batch.append(.deviceConnected(device, detail: detail, at: currentUTCTime()))
+            round.lastProblem = nil
+            try store?.noteDevice(device, detail: detail)
+        case .lost(let device, let reason):
+            batch.append(.deviceLost(device, reason: reason, at: currentUTCTime()))
+        case .problem(let message):
+            // The source retries on its own; say each distinct problem once.
+            if message != round.lastProblem { error(message) }
+            round.lastProblem = message
+        case .endOfInput:
+            round.ended = true
+        }
+    }
+
+    /// After each round: problems reported off this thread become `error` events, a live run
+    /// stamps the state file as alive, dropped inputs are said, and the fences reload if asked.
+    private func upkeep(_ source: FixSource, ring: SPSCRing<EngineInput>, round: inout Round) throws {
+        for message in reports.take() { error(message) }
+        if source.isLive, round.secondsSince(round.lastAlive) > 5 {
+            // `status` tells a live run from one that died by this stamp.
+            try store?.noteAlive()
+            round.lastAlive = .now()
+        }
+        if ring.overflow > round.reportedOverflow {
+            error(
+                "the engine fell behind: \(ring.overflow - round.reportedOverflow) fixes dropped (ring of \(ring.capacity))"
+            )
+            round.reportedOverflow = ring.overflow
+        }
+        if ReloadSignal.take() || round.fenceFile?.changed() == true, let path = configuration.reloadPath {
+            try reload(from: path)
+        }
+        try flush()
+    }
+
+    /// The end of a run, whatever ended it: the reader stops; sinks with background work (hooks, a
+    /// replay's deliveries) end first, within their timeouts, so that what they report (killed,
+    /// not run, target down) still becomes `error` events, committed and shown by the other sinks,
+    /// before any sink finishes.
+    private func shutDown(_ reader: ReaderThread) {
+        reader.stop()
+        for sink in sinks { sink.stop() }
+        for message in reports.take() { error(message) }
+        try? flush()
+        for sink in sinks { sink.finish() }
+        // Too late for an event (the sinks are finished): said on standard error, not lost.
+        for message in reports.take() { OutputWriter.standardError.write(line: "gpsfence: \(message)") }
+        // The last second of track, and "stopped" for `status`; a failure here loses only that.
+        try? track?.flush()
+        try? store?.noteStopped()
+        store?.stopBackgroundCheckpoints()
     }
 
     private func error(_ message: String) {
@@ -248,5 +275,48 @@ public final class EngineLoop {
         engine = next
         fences = fresh
         next.start(at: now) { batch.append($0) }
+    }
+}
+
+/// The reader thread of one run: runs the source and pushes its inputs into the ring, ringing the
+/// doorbell for each. A source that can wait (a file) waits for room; a live one never does (a full
+/// ring drops the input and counts it, SPEC §2).
+private final class ReaderThread: @unchecked Sendable {
+    let doorbell = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private let closed = Atomic<Bool>(false)
+    private let source: FixSource
+    private let ring: SPSCRing<EngineInput>
+
+    init(source: FixSource, ring: SPSCRing<EngineInput>) {
+        self.source = source
+        self.ring = ring
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            source.run(push)
+            push(.endOfInput)
+            done.signal()
+        }
+        thread.name = "gpsfence reader"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    private func push(_ input: EngineInput) {
+        if source.waitsForRoom {
+            while !ring.push(input), !closed.load(ordering: .relaxed) { usleep(200) }
+        } else {
+            ring.push(input)
+        }
+        doorbell.signal()
+    }
+
+    /// Asks the source to stop and waits (at most 5 s) for the thread to end.
+    func stop() {
+        closed.store(true, ordering: .relaxed)
+        source.stop()
+        _ = done.wait(timeout: .now() + 5)
     }
 }

@@ -1,0 +1,139 @@
+import Foundation
+import NMEA
+import Synchronization
+import Testing
+
+@testable import FenceRuntime
+@testable import Geofence
+@testable import Store
+
+/// `EngineLoop` in process, without the binary: a real ring, reader thread, state file and fence
+/// file, fed by a source that plays a script of inputs (the receiver's side is tested elsewhere;
+/// here the inputs themselves are the subject).
+@Suite struct EngineLoopTests {
+    static let start: Int64 = 1_770_113_700_000
+    static let centre = (lat: 47.3769, lon: 8.5417)
+
+    /// One step of a script: an input for the ring, or a pause (the reader thread sleeps), or an
+    /// action run on the reader thread at that point.
+    enum Step {
+        case input(EngineInput)
+        case pause(Double)
+        case action(@Sendable () -> Void)
+    }
+
+    final class ScriptedSource: FixSource, @unchecked Sendable {
+        let steps: [Step]
+        init(_ steps: [Step]) { self.steps = steps }
+        var waitsForRoom: Bool { true }
+        var isLive: Bool { false }
+        func run(_ emit: (EngineInput) -> Void) {
+            for step in steps {
+                switch step {
+                case .input(let input): emit(input)
+                case .pause(let seconds): Thread.sleep(forTimeInterval: seconds)
+                case .action(let action): action()
+                }
+            }
+        }
+        func stop() {}
+    }
+
+    /// A usable fix `east` metres east of the centre, `second` seconds after the start.
+    static func fix(_ second: Int64, east: Double) -> EngineInput {
+        let point = Geodesy.destination(
+            lat: centre.lat, lon: centre.lon, bearing: east < 0 ? 270 : 90, distance: abs(east))
+        return .fix(
+            Fix(
+                time: UTCTime(millisecondsSinceEpoch: start + second * 1000), timeOfDay: TimeOfDay(milliseconds: 0),
+                latitude: point.lat, longitude: point.lon, speed: 10, track: 90, mode: .threeD, accuracy: 3))
+    }
+
+    static func circles(_ ids: [String], radius: Double = 50) -> String {
+        let features = ids.map { id in
+            #"{"type":"Feature","id":"\#(id)","geometry":{"type":"Point","coordinates":[\#(centre.lon),\#(centre.lat)]},"properties":{"radius":\#(radius)}}"#
+        }
+        return #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#
+    }
+
+    struct Run {
+        let folder: URL
+        var fencesPath: String { folder.appendingPathComponent("fences.geojson").path }
+        var statePath: String { folder.appendingPathComponent("state.sqlite").path }
+
+        init(fences: String) throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-loop-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try fences.write(toFile: fencesPath, atomically: false, encoding: .utf8)
+        }
+
+        /// Runs the script through a loop over the fence file and a state file; returns what the
+        /// sink saw and the store.
+        func play(_ steps: [Step], reloads: Bool = false) throws -> ([EventRecord], StateStore) {
+            let store = try StateStore(path: statePath)
+            let sink = CollectingSink(maxAccuracy: 100)
+            var configuration = EngineLoop.Configuration()
+            if reloads { configuration.reloadPath = fencesPath }
+            let loop = try EngineLoop(
+                configuration: configuration, fences: try FenceFile.load(fencesPath), store: store, sinks: [sink],
+                reports: ProblemReports())
+            _ = try loop.run(ScriptedSource(steps))
+            return (sink.records, store)
+        }
+    }
+
+    @Test func eventsComeInOrderAndAreLoggedBeforeTheSinkSeesThem() throws {
+        let run = try Run(fences: Self.circles(["a"]))
+        let (seen, store) = try run.play([
+            .input(.connected(device: "/dev/ttyTEST", detail: "at 9600 baud")),
+            .input(Self.fix(0, east: -200)),
+            .input(Self.fix(1, east: 0)),
+            .input(Self.fix(2, east: 200)),
+            .input(Self.fix(3, east: 220)),
+        ])
+        #expect(seen.map(\.kind) == [.deviceConnected, .registered, .enter, .exit])
+        #expect(seen[0].event.message == "/dev/ttyTEST at 9600 baud")
+        #expect(seen[2].fence?.id == .string("a") && seen[2].time.millisecondsSinceEpoch == Self.start + 1000)
+        #expect(try store.eventRecords(from: .min) == seen, "the log holds exactly what the sink saw")
+        #expect(try store.receiver().device == "/dev/ttyTEST")
+    }
+
+    @Test func deviceLossAndProblemsAreEventsAndEachProblemIsSaidOnce() throws {
+        let run = try Run(fences: Self.circles(["a"]))
+        let (seen, _) = try run.play([
+            .input(.connected(device: "/dev/ttyTEST", detail: nil)),
+            .input(.lost(device: "/dev/ttyTEST", reason: "unplugged")),
+            .input(.problem("cannot open '/dev/ttyTEST': no such device")),
+            .input(.problem("cannot open '/dev/ttyTEST': no such device")),
+            .input(.problem("cannot open '/dev/ttyTEST': permission denied")),
+            .input(.connected(device: "/dev/ttyTEST", detail: nil)),
+            .input(.problem("cannot open '/dev/ttyTEST': permission denied")),
+        ])
+        #expect(seen.map(\.kind) == [.deviceConnected, .deviceLost, .error, .error, .deviceConnected, .error])
+        #expect(seen[1].event.message == "/dev/ttyTEST: unplugged")
+        #expect(
+            seen.filter { $0.kind == .error }.map { $0.event.message ?? "" } == [
+                "cannot open '/dev/ttyTEST': no such device", "cannot open '/dev/ttyTEST': permission denied",
+                "cannot open '/dev/ttyTEST': permission denied",
+            ], "a problem repeats only after the device came back in between")
+    }
+
+    @Test func aChangedFenceFileUnregistersTheGoneAndKeepsTheUnchanged() throws {
+        let run = try Run(fences: Self.circles(["a", "b"]))
+        let path = run.fencesPath
+        let (seen, store) = try run.play(
+            [
+                .input(Self.fix(0, east: 0)),
+                // The stamp is read at most once a second.
+                .pause(1.2),
+                .action { try? Self.circles(["b", "c"]).write(toFile: path, atomically: false, encoding: .utf8) },
+                .pause(2.5),
+                .input(Self.fix(2, east: 0)),
+            ], reloads: true)
+        #expect(seen.map(\.kind) == [.registered, .enter, .enter, .unregistered, .registered, .enter])
+        #expect(seen[3].fences == [.string("a")], "only the fence that is gone")
+        #expect(seen[4].fences == [.string("b"), .string("c")])
+        #expect(seen[5].fence?.id == .string("c"), "b kept its state: no second enter")
+        #expect(Set(try store.fenceStates().map(\.fenceID)) == [.string("b"), .string("c")])
+    }
+}
