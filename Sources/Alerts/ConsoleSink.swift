@@ -53,11 +53,11 @@ public final class ConsoleSink: EventSink {
         }
         if let list = event.fences {
             let shown = list.prefix(5).map { Self.plain(fences.ids[$0]) }.joined(separator: ", ")
-            let label = event.kind == .heartbeat ? "inside" : "fences"
+            let label = event.kind.fenceListKey ?? "fences"
             details.append(
                 "\(list.count) \(label)" + (list.isEmpty ? "" : ": " + shown + (list.count > 5 ? ", ..." : "")))
         }
-        if let location = event.location, [.heartbeat, .fixLost, .stationary, .moving].contains(event.kind) {
+        if let location = event.location, event.kind.isAboutThePosition {
             details.append("at \(Self.coordinate(location.latitude)), \(Self.coordinate(location.longitude))")
         }
         if let message = event.message { details.append(Self.printable(message)) }

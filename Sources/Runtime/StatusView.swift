@@ -87,9 +87,9 @@ public struct StatusReport: Sendable {
                 if !order.contains(fence) { order.append(fence) }
             }
         }
-        var visitCount: [String: Int] = [:]
+        var visitCount: [FenceID: Int] = [:]
         for fence in visits.fences { visitCount[fence.fenceID] = fence.count }
-        for fence in 0..<fences.count where visitCount[fences.ids[fence].json] != nil && !order.contains(fence) {
+        for fence in 0..<fences.count where visitCount[fences.ids[fence]] != nil && !order.contains(fence) {
             order.append(fence)
         }
         report.cards = order.map { fence in
@@ -100,7 +100,7 @@ public struct StatusReport: Sendable {
             }
             return FenceCard(
                 id: id.text, idJSON: id.json, name: fences.name(fence), inside: since[fence] != nil,
-                since: since[fence], distance: distance, visitsThisMonth: visitCount[id.json] ?? 0)
+                since: since[fence], distance: distance, visitsThisMonth: visitCount[id] ?? 0)
         }
         return report
     }

@@ -12,7 +12,7 @@ public enum VisitsView {
         var fences: [String] = []
         for fence in report.fences {
             var line = JSONLine()
-            line.addRaw("id", json: fence.fenceID)
+            line.addRaw("id", json: fence.fenceID.json)
             line.add("name", fence.name)
             line.add("visits", fence.count)
             line.add("total_seconds", fence.totalSeconds)
@@ -39,7 +39,7 @@ public enum VisitsView {
         var lines: [String] = []
         for fence in report.fences {
             // Names and ids come from fence files (by way of the state file): no terminal controls.
-            let id = HumanText.printable(plainID(fence.fenceID))
+            let id = HumanText.printable(fence.fenceID.text)
             lines.append("\(fence.name.map(HumanText.printable) ?? id) [\(id)] — \(title)")
             lines.append(
                 "  \(fence.count) visit\(fence.count == 1 ? "" : "s"), total \(duration(fence.totalSeconds)), "
@@ -78,9 +78,6 @@ public enum VisitsView {
         }
         return lines
     }
-
-    /// `"gym"` -> `gym`: the store keeps ids as JSON; people read them plain.
-    static func plainID(_ json: String) -> String { FenceID(json: json)?.text ?? json }
 
     static func shade(_ visits: Int, color: Bool) -> String {
         switch visits {

@@ -1,11 +1,11 @@
 import GRDB
+import Geofence
 import NMEA
 
 /// Visits per fence in one calendar month (UTC), for `gpsfence visits`.
 public struct VisitReport: Sendable, Equatable {
     public struct FenceVisits: Sendable, Equatable {
-        /// The fence id as JSON, as the store keeps it.
-        public var fenceID: String
+        public var fenceID: FenceID
         public var name: String?
         public var count: Int
         public var totalSeconds: Double
@@ -39,11 +39,12 @@ extension StateStore {
                     "SELECT fence_id, fence_name, enter_time, duration FROM visit WHERE enter_time >= ? AND enter_time < ? ORDER BY fence_id, enter_time",
                 arguments: [from, to])
         }
-        var byFence: [String: VisitReport.FenceVisits] = [:]
-        var order: [String] = []
+        var byFence: [FenceID: VisitReport.FenceVisits] = [:]
+        var order: [FenceID] = []
         for row in rows {
             // Rows that do not read back are left out; durations are clamped to 0...10^9 s.
-            guard let id = row.stored("fence_id", as: String.self), let enter = row.storedTime("enter_time"),
+            guard let text = row.stored("fence_id", as: String.self), let id = FenceID(json: text),
+                let enter = row.storedTime("enter_time"),
                 enter >= from, enter < to
             else { continue }
             let duration = min(max(row.stored("duration", as: Double.self) ?? 0, 0), 1e9)

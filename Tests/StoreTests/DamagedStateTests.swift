@@ -90,7 +90,7 @@ import Testing
             }
         }
         let report = try store.visitReport(year: 2026, month: 2)
-        #expect(report.fences.map(\.fenceID) == ["\"a\"", "\"c\""])
+        #expect(report.fences.map(\.fenceID) == [.string("a"), .string("c")])
         #expect(report.fences.first?.totalSeconds == 1e9)
         #expect(report.fences.last?.totalSeconds == 0)
     }

@@ -79,7 +79,7 @@ extension GeofenceEvent {
             out.value(duration, decimals: JSONPrecision.seconds)
         }
         if let fences {
-            out.key(kind == .heartbeat ? "inside" : "fences")
+            out.key(kind.fenceListKey ?? "fences")
             out.beginArray()
             for index in fences {
                 out.beginRawValue()

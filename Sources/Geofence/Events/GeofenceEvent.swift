@@ -41,7 +41,43 @@ public struct GeofenceEvent: Sendable, Equatable {
         }
 
         /// The event types a fence's `notify` property can select.
-        var fenceEventType: FenceEventType? { FenceEventType(rawValue: rawValue) }
+        var fenceEventType: FenceEventType? {
+            switch self {
+            case .enter: .enter
+            case .exit: .exit
+            case .dwell: .dwell
+            case .visit: .visit
+            case .cross: .cross
+            case .approach: .approach
+            case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered,
+                .error, .stationary, .moving:
+                nil
+            }
+        }
+
+        /// What the event's list of fence ids (`fences`) means, and the key it is written under:
+        /// the fences the receiver is inside (`heartbeat`), or the fences named (`registered`,
+        /// `unregistered`). Nil for kinds without a list.
+        public var fenceListKey: String? {
+            switch self {
+            case .heartbeat: "inside"
+            case .registered, .unregistered: "fences"
+            case .enter, .exit, .dwell, .visit, .cross, .approach, .fixLost, .fixAcquired, .deviceLost,
+                .deviceConnected, .error, .stationary, .moving:
+                nil
+            }
+        }
+
+        /// Whether people are shown where the receiver was: for the events about the receiver
+        /// itself rather than about a fence (whose name says where).
+        public var isAboutThePosition: Bool {
+            switch self {
+            case .heartbeat, .fixLost, .stationary, .moving: true
+            case .enter, .exit, .dwell, .visit, .cross, .approach, .fixAcquired, .deviceLost, .deviceConnected,
+                .registered, .unregistered, .error:
+                false
+            }
+        }
     }
 
     /// Where the receiver was.
