@@ -33,27 +33,28 @@ public final class RunJob {
 
     public init(options: Options) { self.options = options }
 
-    /// The source the device string names: a gpsd (`gpsd://...`, SPEC §12) or a serial port.
-    func makeSource() throws -> FixSource {
-        if GpsdAddress.isGpsd(options.device.path) {
-            return GpsdFixSource(GpsdFixSource.Configuration(address: try gpsdAddress(options.device.path)))
+    /// The source the device names: a gpsd (docs/hardware.md) or a serial port.
+    func makeSource() -> FixSource {
+        switch options.device {
+        case .gpsd(let address):
+            return GpsdFixSource(GpsdFixSource.Configuration(address: address))
+        case .port(let port):
+            var configuration = Reader.Configuration(path: port.path, rate: options.rate)
+            configuration.autobaud = options.autobaud
+            configuration.memory = StateLocation.baudMemory
+            return SerialFixSource(configuration, rollover: options.rollover)
         }
-        var configuration = Reader.Configuration(path: options.device.path, rate: options.rate)
-        configuration.autobaud = options.autobaud
-        configuration.memory = StateLocation.baudMemory
-        return SerialFixSource(configuration, rollover: options.rollover)
     }
 
     /// Runs until SIGINT or SIGTERM. Bad fence or state files throw `InputError` before anything
     /// starts.
     public func run(makeSinks: (SinkContext) throws -> [EventSink]) throws {
-        if GpsdAddress.isGpsd(options.device.path) { _ = try gpsdAddress(options.device.path) }
         let fences = try FenceFile.load(options.fencesPath)
         let store = try StateStore.open(options.statePath)
         let reports = ProblemReports()
         let sinks = try makeSinks(
             SinkContext(report: reports.report, outbox: store, inputEnds: false, statePath: options.statePath))
-        let source = try makeSource()
+        let source = makeSource()
 
         var loopConfiguration = EngineLoop.Configuration()
         loopConfiguration.settings = options.settings
@@ -66,13 +67,5 @@ public final class RunJob {
         let loop = try EngineLoop(
             configuration: loopConfiguration, fences: fences, store: store, sinks: sinks, reports: reports)
         _ = try loop.run(source)
-    }
-}
-
-/// Parses `gpsd://...`; a malformed address is bad usage (exit status 2).
-func gpsdAddress(_ argument: String) throws -> GpsdAddress {
-    switch GpsdAddress.parse(argument) {
-    case .success(let address): return address
-    case .failure(let error): throw InputError(message: error.description)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Geofence
+import NMEA
 import Synchronization
 
 /// How one outbox target is reached: a webhook POST, an MQTT publish. `send` blocks until the
@@ -154,5 +155,5 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
         return Double.random(in: delay / 2...delay)
     }
 
-    static func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    static func nowMilliseconds() -> Int64 { currentUTCTime().millisecondsSinceEpoch }
 }
