@@ -40,6 +40,7 @@ public func classify(_ error: any Error) -> (status: ExitStatus, message: String
     // A state file that cannot be opened is the user's path; writes that fail later are not.
     case let error as StoreError: (.badInput, error.description)
     case let error as RuntimeFailure: (.runtimeFailure, error.message)
+    case let error as StateInUse: (.runtimeFailure, error.description)
     case let error as SerialError: (.runtimeFailure, error.description)
     case let error as DiscoveryProblem: (.runtimeFailure, error.description)
     default: nil

@@ -50,7 +50,12 @@ public final class RunJob {
     /// starts.
     public func run(makeSinks: (SinkContext) throws -> [EventSink]) throws {
         let fences = try FenceFile.load(options.fencesPath)
+        try refuseASecondRunOnThePort()
+        // Opening makes the state file (and its folder) on a first run; the claim comes before
+        // anything is written to it.
         let store = try StateStore.open(options.statePath)
+        let lock = try StateLock.acquire(statePath: options.statePath)
+        defer { withExtendedLifetime(lock) {} }
         let reports = ProblemReports()
         let sinks = try makeSinks(
             SinkContext(report: reports.report, outbox: store, inputEnds: false, statePath: options.statePath))
@@ -67,5 +72,20 @@ public final class RunJob {
         let loop = try EngineLoop(
             configuration: loopConfiguration, fences: fences, store: store, sinks: sinks, reports: reports)
         _ = try loop.run(source)
+    }
+}
+
+extension RunJob {
+    /// Another gpsfence reading the same port: refused with its pid (exit status 1), before
+    /// anything is opened. `TIOCEXCL` alone does not stop a second run started as root, and a run
+    /// that could not open its port would retry for ever instead of saying why.
+    func refuseASecondRunOnThePort() throws {
+        guard case .port(let port) = options.device else { return }
+        let others = ProcessTable().holders(of: port.path).holders.filter { $0.name == ProcessTable.ownName }
+        guard let other = others.first else { return }
+        throw RuntimeFailure(
+            message:
+                "\(port.path) is being read by another gpsfence (pid \(other.pid)); one receiver feeds one run: stop that one first"
+        )
     }
 }

@@ -27,11 +27,13 @@ public enum ReceiverAddress: Sendable, Equatable, CustomStringConvertible {
         guard rest.hasPrefix("//") else {
             return .failure(
                 ReceiverAddressError(
-                    argument, "a gpsd address starts with 'gpsd://' (two slashes), e.g. gpsd://localhost:2947"))
+                    argument,
+                    "a gpsd address starts with 'gpsd://' (two slashes): gpsd://[HOST][:PORT][/DEVICE], e.g. gpsd://localhost:2947"
+                ))
         }
         switch GpsdAddress.parse(GpsdAddress.scheme + rest.dropFirst(2)) {
         case .success(let address): return .success(.gpsd(address))
-        case .failure(let error): return .failure(ReceiverAddressError(argument, error.problem))
+        case .failure(let error): return .failure(ReceiverAddressError(description: "--device " + error.description))
         }
     }
 
@@ -66,4 +68,6 @@ public struct ReceiverAddressError: Error, Sendable, CustomStringConvertible {
     init(_ argument: String, _ problem: String) {
         description = "--device '\(argument)': \(problem)"
     }
+
+    init(description: String) { self.description = description }
 }
