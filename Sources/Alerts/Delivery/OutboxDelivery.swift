@@ -44,7 +44,7 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     private let running = Atomic<Bool>(true)
     private var thread: Thread?
     /// A replay's drain ends here, both halves of it (`stop`, `finish`); engine thread only.
-    private var drainDeadline: Date?
+    private var drainDeadline: Double?
 
     public var outboxTarget: String? { transport.target }
 
@@ -81,7 +81,7 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     public func stop() {
         guard drainsOnFinish else { return stopThread() }
         guard thread != nil else { return }
-        let deadline = Date().addingTimeInterval(policy.drainTimeout)
+        let deadline = monotonicSeconds() + policy.drainTimeout
         drainDeadline = deadline
         drain(until: deadline)
     }
@@ -91,7 +91,7 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     /// it says how many).
     public func finish() {
         if drainsOnFinish, thread != nil {
-            drain(until: drainDeadline ?? Date().addingTimeInterval(policy.drainTimeout))
+            drain(until: drainDeadline ?? monotonicSeconds() + policy.drainTimeout)
         }
         stopThread()
     }
@@ -104,13 +104,14 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
 
     /// Waits until nothing is pending (or `timeout` passes).
     @discardableResult
-    public func drain(timeout: Double) -> Bool { drain(until: Date().addingTimeInterval(timeout)) }
+    public func drain(timeout: Double) -> Bool { drain(until: monotonicSeconds() + timeout) }
 
+    /// - Parameter deadline: on the monotonic clock (`monotonicSeconds`).
     @discardableResult
-    func drain(until deadline: Date) -> Bool {
+    func drain(until deadline: Double) -> Bool {
         while true {
             if (try? outbox.counters(target: transport.target).pending) == 0 { return true }
-            if Date() >= deadline { return false }
+            if monotonicSeconds() >= deadline { return false }
             wakeUp.signal()
             usleep(20_000)
         }
@@ -119,7 +120,7 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     public var counters: OutboxCounters? { try? outbox.counters(target: transport.target) }
 
     private func loop() {
-        var reportedDown = false
+        var outage = OutageLog<String>()
         while running.load(ordering: .relaxed) {
             guard let item = try? outbox.nextUndelivered(target: transport.target) else {
                 _ = wakeUp.wait(timeout: .now() + 1)
@@ -133,26 +134,21 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
             switch transport.send(item) {
             case .delivered:
                 try? outbox.markDelivered(item, at: Self.nowMilliseconds())
-                if reportedDown {
-                    report("\(transport.displayName) is reachable again")
-                    reportedDown = false
-                }
+                if outage.recovered() { report("\(transport.displayName) is reachable again") }
             case .failed(let problem):
                 let delay = backoff(afterAttempts: item.attempts + 1)
                 try? outbox.markFailed(item, error: problem, retryAt: Self.nowMilliseconds() + Int64(delay * 1000))
-                if !reportedDown {
+                if outage.failed(problem) {
                     report("\(transport.displayName): \(problem); retrying with backoff, nothing is dropped")
-                    reportedDown = true
                 }
             }
         }
     }
 
-    /// Full jitter over the upper half: between d/2 and d, d = base x 2^(attempts-1), capped.
+    /// Jitter over the upper half: between d/2 and d, d = base x 2^(attempts-1), capped. The
+    /// attempts are the row's own, kept in the outbox across restarts.
     func backoff(afterAttempts attempts: Int) -> Double {
-        let exponent = min(max(attempts - 1, 0), 30)
-        let delay = min(policy.maximumDelay, policy.baseDelay * pow(2, Double(exponent)))
-        return Double.random(in: delay / 2...delay)
+        Backoff(initial: policy.baseDelay, maximum: policy.maximumDelay, jitter: true).delay(afterFailures: attempts)
     }
 
     static func nowMilliseconds() -> Int64 { currentUTCTime().millisecondsSinceEpoch }

@@ -118,7 +118,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         stopDeadline = monotonicSeconds() + timeout
         lock.broadcast()
         while queueHead < queue.count || running > 0, monotonicSeconds() < stopDeadline {
-            _ = lock.wait(until: Date(timeIntervalSinceNow: max(0.001, stopDeadline - monotonicSeconds())))
+            _ = lock.wait(untilMonotonic: stopDeadline)
         }
         var notRun = Array(repeating: 0, count: programs.count)
         for job in queue[queueHead...] { notRun[job.program] += 1 }
