@@ -14,7 +14,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
@@ -42,11 +41,14 @@ let package = Package(
         ),
         // fences, file formats, spatial index, SIMD containment, event state machine.
         .target(name: "Geofence", dependencies: ["NMEA", "JSONOutput"]),
+        // child processes: posix_spawn in a process group of its own, a clean signal mask, input
+        // fed without blocking, timeouts that kill the whole group. The only place that spawns.
+        .target(name: "Spawn", dependencies: ["NMEA"]),
         // event sinks (console, bell, hooks, notify, webhook and MQTT deliveries).
         .target(
             name: "Alerts",
             dependencies: [
-                "Geofence", "NMEA", "JSONOutput", "CMosquitto",
+                "Geofence", "NMEA", "JSONOutput", "CMosquitto", "Spawn",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -62,7 +64,6 @@ let package = Package(
             name: "FenceRuntime",
             dependencies: [
                 "JSONOutput", "NMEA", "Serial", "Geofence", "Alerts", "Store",
-                .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Sources/Runtime"
@@ -79,7 +80,7 @@ let package = Package(
         .testTarget(name: "GeofenceTests", dependencies: ["Geofence", "NMEA"], exclude: ["Fixtures"]),
         .testTarget(name: "RuntimeTests", dependencies: ["FenceRuntime", "NMEA", "Store", "Alerts", "Geofence"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA", "Alerts"]),
-        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA"]),
+        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA", "Spawn"]),
         .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Geofence", "FenceRuntime"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),
     ],

@@ -83,13 +83,7 @@ public final class ConsoleSink: EventSink {
         }
     }
 
-    /// `64 s`, `1 min 4 s`, `2 h 5 min`.
-    static func duration(_ seconds: Double) -> String {
-        let total = Limits.int(seconds.rounded())
-        if total < 60 { return "\(total) s" }
-        if total < 3600 { return "\(total / 60) min" + (total % 60 == 0 ? "" : " \(total % 60) s") }
-        return "\(total / 3600) h" + (total % 3600 / 60 == 0 ? "" : " \(total % 3600 / 60) min")
-    }
+    static func duration(_ seconds: Double) -> String { HumanText.duration(seconds) }
 
     static func coordinate(_ value: Double) -> String {
         let scaled = (value * 1_000_000).rounded() / 1_000_000

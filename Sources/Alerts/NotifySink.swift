@@ -1,24 +1,36 @@
 import Foundation
 import Geofence
+import NMEA
+import Spawn
+import Synchronization
 
-/// `--notify` (SPEC §7): a desktop notification through the freedesktop notification service, by
-/// running `notify-send SUMMARY BODY` (arguments, never a shell command line). Where there is no
-/// desktop session (no D-Bus session bus and no display) or no `notify-send`, it says so once and
-/// carries on. Notifications are sent from a background queue, one at a time.
+/// `--notify` (docs/alerts.md): a desktop notification through the freedesktop notification
+/// service, by running `notify-send SUMMARY BODY` (arguments, never a shell command line). Where
+/// there is no desktop session (no D-Bus session bus and no display) or no `notify-send`, it says
+/// so once and carries on. Notifications are sent from a background queue, one at a time, through
+/// the spawn layer (`SupervisedRun`): a `notify-send` that hangs (a stuck session bus) is killed
+/// after `timeout` seconds and reported, so it can neither stall later notifications for long nor
+/// hold `finish()`.
 public final class NotifySink: EventSink, @unchecked Sendable {
     private let program: String?
+    private let environment: [String]
+    public let timeout: Double
     private let queue = DispatchQueue(label: "gpsfence.notify")
     private let report: @Sendable (String) -> Void
+    /// Once finishing: when the last notification must be over (monotonic seconds).
+    private let finishDeadline = Mutex(Double.infinity)
 
     public init(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double = 5,
         report: @escaping @Sendable (String) -> Void
     ) {
         self.report = report
+        self.timeout = timeout
+        self.environment = environment.map { $0.key + "=" + $0.value }
         let hasSession =
             environment["DBUS_SESSION_BUS_ADDRESS"] != nil || environment["DISPLAY"] != nil
             || environment["WAYLAND_DISPLAY"] != nil
-        let found = try? ExecHookSink.resolve("notify-send")
+        let found = try? ProgramLookup.resolve("notify-send", path: environment["PATH"]).get()
         switch (hasSession, found) {
         case (true, let path?):
             program = path
@@ -36,26 +48,30 @@ public final class NotifySink: EventSink, @unchecked Sendable {
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
         guard let program else { return }
-        let arguments = Self.arguments(for: event.event, fences: fences)
-        queue.async { [report] in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            do {
-                try process.run()
-                process.waitUntilExit()
-                if process.terminationStatus != 0 {
-                    report("--notify: notify-send exited with status \(process.terminationStatus)")
-                }
-            } catch {
-                report("--notify: \(error.localizedDescription)")
+        var command = SupervisedRun(program: program, environment: environment, output: .discarded, timeout: timeout)
+        command.arguments = Self.arguments(for: event.event, fences: fences)
+        let child = command
+        queue.async { [self] in
+            let deadline = { self.finishDeadline.withLock { $0 } }
+            guard monotonicSeconds() < deadline() else {
+                report("--notify: a notification was not sent: gpsfence is stopping")
+                return
+            }
+            switch child.run(deadline: deadline, grace: { 0.5 }) {
+            case .couldNotStart(let error): report("--notify: notify-send could not start: \(error)")
+            case .exited(let status):
+                if let problem = status.problem { report("--notify: notify-send \(problem)") }
+            case .killed:
+                report("--notify: notify-send took longer than \(HumanText.duration(self.timeout)) and was killed")
             }
         }
     }
 
-    public func finish() { queue.sync {} }
+    /// Waits for the notifications queued so far, at most `timeout` seconds (plus the kill's grace).
+    public func finish() {
+        finishDeadline.withLock { $0 = min($0, monotonicSeconds() + timeout) }
+        queue.sync {}
+    }
 
     /// `gpsfence: enter` / `Low bridge 10'6" (bridge-1) at 10:16:40Z`.
     static func arguments(for event: GeofenceEvent, fences: FenceSet) -> [String] {

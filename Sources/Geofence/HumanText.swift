@@ -45,3 +45,17 @@ public enum HumanText {
         }
     }
 }
+
+extension HumanText {
+    /// A duration as every human line writes it: `64 s` -> `1 min 4 s`, `2 h 5 min`; whole seconds,
+    /// except below one second (`0.5 s`, a timeout), where rounding would say `1 s` or `0 s`.
+    public static func duration(_ seconds: Double) -> String {
+        if seconds > 0, seconds < 1, seconds != seconds.rounded() {
+            return "\(Double(Int(seconds * 10 + 0.5)) / 10) s"
+        }
+        let total = Limits.int(seconds.rounded())
+        if total < 60 { return "\(total) s" }
+        if total < 3600 { return "\(total / 60) min" + (total % 60 == 0 ? "" : " \(total % 60) s") }
+        return "\(total / 3600) h" + (total % 3600 / 60 == 0 ? "" : " \(total % 3600 / 60) min")
+    }
+}

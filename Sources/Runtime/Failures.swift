@@ -34,6 +34,7 @@ public func classify(_ error: any Error) -> (status: ExitStatus, message: String
     case let error as InputError: (.badInput, error.message)
     case let error as FenceLoadError: (.badInput, error.message)
     case let error as HookError: (.badInput, error.message)
+    case let error as ReceiverAddressError: (.badInput, error.description)
     case let error as WebhookError: (.badInput, error.message)
     case let error as MQTTConfigurationError: (.badInput, error.message)
     // A state file that cannot be opened is the user's path; writes that fail later are not.
@@ -43,6 +44,7 @@ public func classify(_ error: any Error) -> (status: ExitStatus, message: String
         case .use: (.runtimeFailure, error.description)
         }
     case let error as RuntimeFailure: (.runtimeFailure, error.message)
+    case let error as StateInUse: (.runtimeFailure, error.description)
     case let error as SerialError: (.runtimeFailure, error.description)
     case let error as DiscoveryProblem: (.runtimeFailure, error.description)
     default: nil

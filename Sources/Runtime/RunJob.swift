@@ -33,27 +33,33 @@ public final class RunJob {
 
     public init(options: Options) { self.options = options }
 
-    /// The source the device string names: a gpsd (`gpsd://...`, SPEC §12) or a serial port.
-    func makeSource() throws -> FixSource {
-        if GpsdAddress.isGpsd(options.device.path) {
-            return GpsdFixSource(GpsdFixSource.Configuration(address: try gpsdAddress(options.device.path)))
+    /// The source the device names: a gpsd (docs/hardware.md) or a serial port.
+    func makeSource() -> FixSource {
+        switch options.device {
+        case .gpsd(let address):
+            return GpsdFixSource(GpsdFixSource.Configuration(address: address))
+        case .port(let port):
+            var configuration = Reader.Configuration(path: port.path, rate: options.rate)
+            configuration.autobaud = options.autobaud
+            configuration.memory = StateLocation.baudMemory
+            return SerialFixSource(configuration, rollover: options.rollover)
         }
-        var configuration = Reader.Configuration(path: options.device.path, rate: options.rate)
-        configuration.autobaud = options.autobaud
-        configuration.memory = StateLocation.baudMemory
-        return SerialFixSource(configuration, rollover: options.rollover)
     }
 
     /// Runs until SIGINT or SIGTERM. Bad fence or state files throw `InputError` before anything
     /// starts.
     public func run(makeSinks: (SinkContext) throws -> [EventSink]) throws {
-        if GpsdAddress.isGpsd(options.device.path) { _ = try gpsdAddress(options.device.path) }
         let fences = try FenceFile.load(options.fencesPath)
+        try refuseASecondRunOnThePort()
+        // Opening makes the state file (and its folder) on a first run; the claim comes before
+        // anything is written to it.
         let store = try StateStore.open(options.statePath)
+        let lock = try StateLock.acquire(statePath: options.statePath)
+        defer { withExtendedLifetime(lock) {} }
         let reports = ProblemReports()
         let sinks = try makeSinks(
             SinkContext(report: reports.report, outbox: store, inputEnds: false, statePath: options.statePath))
-        let source = try makeSource()
+        let source = makeSource()
 
         var loopConfiguration = EngineLoop.Configuration()
         loopConfiguration.settings = options.settings
@@ -69,10 +75,17 @@ public final class RunJob {
     }
 }
 
-/// Parses `gpsd://...`; a malformed address is bad usage (exit status 2).
-func gpsdAddress(_ argument: String) throws -> GpsdAddress {
-    switch GpsdAddress.parse(argument) {
-    case .success(let address): return address
-    case .failure(let error): throw InputError(message: error.description)
+extension RunJob {
+    /// Another gpsfence reading the same port: refused with its pid (exit status 1), before
+    /// anything is opened. `TIOCEXCL` alone does not stop a second run started as root, and a run
+    /// that could not open its port would retry for ever instead of saying why.
+    func refuseASecondRunOnThePort() throws {
+        guard case .port(let port) = options.device else { return }
+        let others = ProcessTable().holders(of: port.path).holders.filter { $0.name == ProcessTable.ownName }
+        guard let other = others.first else { return }
+        throw RuntimeFailure(
+            message:
+                "\(port.path) is being read by another gpsfence (pid \(other.pid)); one receiver feeds one run: stop that one first"
+        )
     }
 }

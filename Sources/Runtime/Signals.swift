@@ -51,11 +51,3 @@ enum ReloadSignal {
     static func install() { CaughtSignals.install([SIGHUP], restartsCalls: true) }
     static func take() -> Bool { CaughtSignals.take(SIGHUP) }
 }
-
-/// The wall clock as a UTC instant.
-/// The corresponding C function is `clock_gettime(CLOCK_REALTIME)`.
-public func currentUTCTime() -> UTCTime {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return UTCTime(millisecondsSinceEpoch: Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000)
-}

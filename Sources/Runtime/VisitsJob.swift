@@ -1,4 +1,5 @@
 import Glibc
+import NMEA
 import Store
 
 /// `gpsfence visits`: the month's visits per fence from a state file that `run` or

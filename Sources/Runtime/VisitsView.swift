@@ -88,11 +88,7 @@ public enum VisitsView {
         }
     }
 
-    static func duration(_ seconds: Double) -> String {
-        let total = Limits.int(seconds.rounded())
-        if total < 3600 { return "\(total / 60) min" }
-        return "\(total / 3600) h \(total % 3600 / 60) min"
-    }
+    static func duration(_ seconds: Double) -> String { HumanText.duration(seconds) }
 }
 
 extension String {

@@ -36,14 +36,17 @@ public struct Autobaud: Sendable {
         return [remembered] + candidates.filter { $0 != remembered }
     }
 
-    /// Hunts on an open port. `shouldStop` is asked between reads (at least every 100 ms).
+    /// Hunts on an open port. `shouldStop` is asked between reads (at least every 100 ms);
+    /// `trying` is told each rate as listening at it begins (`record` says it).
     public func detect(
-        _ port: SerialPort, remembered: BaudRate? = nil, shouldStop: () -> Bool = { false }
+        _ port: SerialPort, remembered: BaudRate? = nil, shouldStop: () -> Bool = { false },
+        trying: (BaudRate) -> Void = { _ in }
     ) throws(SerialError) -> Outcome {
         var attempts: [Attempt] = []
         for rate in order(remembered: remembered) {
             if shouldStop() { break }
             try port.setRate(rate)
+            trying(rate)
             let (attempt, bytes) = try listen(port, rate: rate, shouldStop: shouldStop)
             attempts.append(attempt)
             if attempt.checksummedSentences >= sentencesNeeded {

@@ -56,8 +56,8 @@ public final class Reader: Sendable {
     /// Reads until `stop()`, delivering events to `handler` on this thread.
     public func run(_ handler: (ReaderEvent) -> Void) {
         let monitor = configuration.watchesUdev ? UdevMonitor() : nil
-        var backoff = configuration.initialBackoff
-        var lastProblem: SerialError?
+        var backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
+        var problems = OutageLog<SerialError>(.whenTheProblemChanges)
         while !isStopped {
             var connected = false
             do throws(SerialError) {
@@ -76,16 +76,14 @@ public final class Reader: Sendable {
             } catch {
                 if connected, error.isDisconnect {
                     handler(.lost(path: configuration.path, reason: error.description))
-                    backoff = configuration.initialBackoff
-                } else if error != lastProblem {
+                    backoff.reset()
+                } else if problems.failed(error) {
                     handler(.unavailable(error))
-                    lastProblem = error
                 }
             }
-            if connected { lastProblem = nil }
+            if connected { _ = problems.recovered() }
             if isStopped { break }
-            wait(backoff, monitor: monitor)
-            backoff = min(backoff * 2, configuration.maximumBackoff)
+            wait(backoff.next(), monitor: monitor)
         }
     }
 

@@ -33,7 +33,8 @@ public struct ReceiverPort {
     /// by hunting is remembered for next time.
     /// - Throws: `SerialError` when the port cannot be opened or configured.
     public static func open(
-        _ path: String, rate: BaudRate?, autobaud: Autobaud, memory: BaudMemory?, shouldStop: () -> Bool = { false }
+        _ path: String, rate: BaudRate?, autobaud: Autobaud, memory: BaudMemory?, shouldStop: () -> Bool = { false },
+        trying: (BaudRate) -> Void = { _ in }
     ) throws(SerialError) -> Outcome {
         let port = try SerialPort.open(path, rate: rate)
         let kind = DeviceKind.of(path)
@@ -47,7 +48,8 @@ public struct ReceiverPort {
         }
         let outcome: Autobaud.Outcome
         do {
-            outcome = try autobaud.detect(port, remembered: memory?.recall(path), shouldStop: shouldStop)
+            outcome = try autobaud.detect(
+                port, remembered: memory?.recall(path), shouldStop: shouldStop, trying: trying)
         } catch {
             port.close()
             throw error

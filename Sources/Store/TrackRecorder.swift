@@ -178,7 +178,7 @@ public struct ReceiverRecord: Sendable, Equatable {
 }
 
 extension StateStore {
-    static func wallClock() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+    static func wallClock() -> Int64 { currentUTCTime().millisecondsSinceEpoch }
 
     /// A run starts monitoring: remembers its fence file and the wall-clock start.
     public func noteMonitoringStarted(fencesPath: String) throws {

@@ -20,7 +20,7 @@ struct Doctor: ParsableCommand {
     @OptionGroup var receiver: ReceiverOptions
 
     func run() throws {
-        var doctor = DoctorJob(device: receiver.device)
+        var doctor = DoctorJob(address: try receiver.address())
         doctor.rate = try receiver.rate()
         doctor.autobaud = receiver.autobaud
         let findings = doctor.run { finding in

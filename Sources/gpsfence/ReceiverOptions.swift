@@ -17,9 +17,13 @@ struct ReceiverOptions: ParsableArguments {
     var autobaudWindow = 2.5
 
     func validate() throws {
+        if case .failure(let problem) = ReceiverAddress.parse(device) { throw ValidationError(problem.description) }
         _ = try rate()
         if let problem = Limits.autobaudWindow(autobaudWindow) { throw ValidationError(problem) }
     }
+
+    /// `--device`, parsed: a typo such as `gpsd:/` is bad usage (exit status 2), never a path to open.
+    func address() throws(ReceiverAddressError) -> ReceiverAddress { try ReceiverAddress.parse(device).get() }
 
     /// `--baud N|auto`: nil for auto.
     func rate() throws -> BaudRate? {

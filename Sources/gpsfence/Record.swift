@@ -2,6 +2,7 @@ import Alerts
 import ArgumentParser
 import FenceRuntime
 import Geofence
+import NMEA
 import Serial
 
 struct Record: ParsableCommand {
@@ -11,29 +12,42 @@ struct Record: ParsableCommand {
         discussion: """
             Writes '#' header lines (device, USB ids, baud, start time) and then the bytes exactly as \
             they arrive, for 'decode' and 'replay'. Stops after --duration seconds, or cleanly on \
-            Ctrl-C (SIGINT) or SIGTERM with everything received written.
+            Ctrl-C (SIGINT) or SIGTERM with everything received written. An existing capture is \
+            never overwritten unless --force is given; --append adds a new recording to it.
 
             Example:
               gpsfence record --device auto --output drive.nmea --duration 600
               gpsfence record --device gpsd://localhost/dev/ttyACM0 --output drive.nmea   # gpsd keeps running
+              gpsfence record --device auto --output - | gpsfence decode --json
             """
     )
 
     @OptionGroup var receiver: ReceiverOptions
 
-    @Option(help: "Capture file to write.")
+    @Option(help: ArgumentHelp("Capture file to write; '-' writes standard output.", valueName: "file"))
     var output: String
+
+    @Flag(help: "Replace the capture file if it exists.")
+    var force = false
+
+    @Flag(help: "Add this recording (with its own header) to the end of the capture file.")
+    var append = false
 
     @Option(help: "Seconds to record; until Ctrl-C when absent.")
     var duration: Double?
 
     func validate() throws {
+        if force && append {
+            throw ValidationError("--force replaces the file and --append adds to it: give one of them")
+        }
         if let problem = duration.flatMap(Limits.recordDuration) { throw ValidationError(problem) }
     }
 
     func run() throws {
         StopSignals.install()
-        var job = RecordJob(device: try DeviceChoice.resolve(receiver.device), output: output)
+        let mode: CaptureOutput.Mode = force ? .overwrite : append ? .append : .create
+        let capture = CaptureOutput(argument: output, mode: mode)
+        var job = RecordJob(device: try DeviceChoice.resolve(receiver.address()), output: capture)
         if let note = job.device.note { OutputWriter.standardError.write(line: "gpsfence: \(note)") }
         job.rate = try receiver.rate()
         job.duration = duration
@@ -42,11 +56,13 @@ struct Record: ParsableCommand {
             now: currentUTCTime, shouldStop: { StopSignals.isRaised },
             log: { OutputWriter.standardError.write(line: "gpsfence: \($0)") })
         OutputWriter.standardError.write(
-            line: "gpsfence: recorded \(summary.bytes) bytes in \(Int(summary.seconds.rounded())) s to \(output)")
+            line: "gpsfence: recorded \(summary.bytes) bytes in \(Int(summary.seconds.rounded())) s to \(capture.name)")
         if summary.hungUp {
             let what =
-                receiver.device.hasPrefix("gpsd://")
-                ? "gpsd closed the connection" : "\(receiver.device) hung up (unplugged?)"
+                switch job.device {
+                case .gpsd: "gpsd closed the connection"
+                case .port(let port): "\(port.path) hung up (unplugged?)"
+                }
             throw RuntimeFailure(message: what + "; the capture is complete up to there")
         }
     }

@@ -2,6 +2,7 @@ import Alerts
 import ArgumentParser
 import FenceRuntime
 import Foundation
+import NMEA
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -57,7 +58,7 @@ struct Report: ParsableCommand {
 
     func sinceTime() throws -> Int64? {
         guard let since else { return nil }
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let now = currentUTCTime().millisecondsSinceEpoch
         guard let time = ReportJob.since(since, now: now) else {
             throw ValidationError(
                 "--since wants a duration (90s, 30m, 2h, 7d) or a UTC time (2026-02-03T10:00:00Z), not '\(since)'")

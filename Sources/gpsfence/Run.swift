@@ -44,7 +44,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let choice = try DeviceChoice.resolve(receiver.device)
+        let choice = try DeviceChoice.resolve(receiver.address())
         if let note = choice.note { OutputWriter.standardError.write(line: "gpsfence: \(note)") }
         var options = RunJob.Options(device: choice, fencesPath: fences, statePath: state ?? StateLocation.defaultPath)
         options.rate = try receiver.rate()

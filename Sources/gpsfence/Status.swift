@@ -2,6 +2,7 @@ import Alerts
 import ArgumentParser
 import FenceRuntime
 import Foundation
+import NMEA
 
 #if canImport(Glibc)
     import Glibc
@@ -30,7 +31,7 @@ struct Status: ParsableCommand {
     var json = false
 
     func run() throws {
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let now = currentUTCTime().millisecondsSinceEpoch
         let status = try StatusReport.read(statePath: state ?? StateLocation.defaultPath, now: now)
         OutputWriter.standardOutput.write(
             line: json ? StatusView.json(status) : StatusView.text(status, color: isatty(1) == 1))

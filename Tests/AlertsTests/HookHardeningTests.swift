@@ -49,12 +49,12 @@ import Testing
     }
 
     @Test func environmentValuesAreBoundedOnACharacterBoundaryAndLoseNUL() {
-        #expect(ExecHookSink.bounded("short") == "short")
-        #expect(ExecHookSink.bounded("a\u{0}b") == "ab")
+        #expect(HookEnvironment.bounded("short") == "short")
+        #expect(HookEnvironment.bounded("a\u{0}b") == "ab")
         let long = String(repeating: "€", count: 3000)  // 3 bytes each
-        let cut = ExecHookSink.bounded(long)
+        let cut = HookEnvironment.bounded(long)
         #expect(cut.utf8.count == 4095 && cut == String(repeating: "€", count: 1365))
-        #expect(ExecHookSink.bounded(String(repeating: "a", count: 5000)).utf8.count == 4096)
+        #expect(HookEnvironment.bounded(String(repeating: "a", count: 5000)).utf8.count == 4096)
     }
 
     /// Item 6: the runtime turns every report into an `error` event and delivers it to all sinks

@@ -182,4 +182,24 @@ final class Reports: @unchecked Sendable {
         #expect(arguments.contains(hostileName + " (b-1) at 10:15:40Z"))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/PWNED"))
     }
+
+    /// A `notify-send` that hangs (a stuck session bus) is killed after the sink's timeout and
+    /// reported; `finish()` does not wait for it.
+    @Test func aHungNotifySendCannotHoldFinish() throws {
+        let folder = try temporaryFolder()
+        let started = folder.appendingPathComponent("started").path
+        _ = try script(folder, "notify-send", "echo $$ > '\(started)'\nsleep 30\n")
+        let reports = Reports()
+        let sink = NotifySink(
+            environment: ["DISPLAY": ":0", "PATH": folder.path + ":/usr/bin:/bin"], timeout: 0.5, report: reports.add)
+        #expect(sink.isActive)
+        let fences = try FenceSet.parse(fencesJSON)
+        let before = monotonicSeconds()
+        sink.deliver(enterEvent(fences), fences: fences)
+        sink.finish()
+        let took = monotonicSeconds() - before
+        #expect(took < 5, "finish took \(took) s")
+        #expect(FileManager.default.fileExists(atPath: started))
+        #expect(reports.all.contains { $0.contains("notify-send took longer than 0.5 s") }, "\(reports.all)")
+    }
 }

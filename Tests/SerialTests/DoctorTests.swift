@@ -24,7 +24,7 @@ extension PseudoTerminalTests {
             loop.loop = true
             let simulator = try SimulatorThread(job: loop, rate: 38400)
             defer { simulator.stop() }
-            var doctor = DoctorJob(device: simulator.path)
+            var doctor = DoctorJob(address: .port(simulator.path))
             doctor.processes = ProcessTable(root: try fakeProc(holding: simulator.path))
             doctor.autobaud = Autobaud(window: 0.4)
             doctor.discovery = { DeviceDiscovery.scan(sysfs: SysfsDevices(root: temporaryDirectory())) }
@@ -45,7 +45,7 @@ extension PseudoTerminalTests {
 
         @Test func aSilentPortIsAProblemWithAFix() throws {
             let terminal = try PseudoTerminal.open(rate: BaudRate(9600)!)
-            var doctor = DoctorJob(device: terminal.slavePath)
+            var doctor = DoctorJob(address: .port(terminal.slavePath))
             doctor.processes = ProcessTable(root: temporaryDirectory())
             var autobaud = Autobaud(window: 0.05)
             autobaud.candidates = [BaudRate(9600)!, BaudRate(4800)!]

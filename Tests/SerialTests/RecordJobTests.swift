@@ -19,7 +19,9 @@ extension PseudoTerminalTests {
             info.product = "USB-Serial Controller"
             info.driver = "pl2303"
             let output = temporaryDirectory() + "/capture.nmea"
-            var record = RecordJob(device: DeviceChoice(path: simulator.path, info: info, note: nil), output: output)
+            var record = RecordJob(
+                device: .port(DeviceChoice.PortChoice(path: simulator.path, info: info, note: nil)),
+                output: CaptureOutput(path: output))
             record.duration = 0.5
             record.autobaud = Autobaud(window: 0.4)
             record.memory = BaudMemory(directory: temporaryDirectory())

@@ -1,5 +1,6 @@
 import Foundation
 import Geofence
+import NMEA
 import Synchronization
 
 /// How one outbox target is reached: a webhook POST, an MQTT publish. `send` blocks until the
@@ -43,7 +44,7 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     private let running = Atomic<Bool>(true)
     private var thread: Thread?
     /// A replay's drain ends here, both halves of it (`stop`, `finish`); engine thread only.
-    private var drainDeadline: Date?
+    private var drainDeadline: Double?
 
     public var outboxTarget: String? { transport.target }
 
@@ -80,7 +81,7 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     public func stop() {
         guard drainsOnFinish else { return stopThread() }
         guard thread != nil else { return }
-        let deadline = Date().addingTimeInterval(policy.drainTimeout)
+        let deadline = monotonicSeconds() + policy.drainTimeout
         drainDeadline = deadline
         drain(until: deadline)
     }
@@ -90,7 +91,7 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     /// it says how many).
     public func finish() {
         if drainsOnFinish, thread != nil {
-            drain(until: drainDeadline ?? Date().addingTimeInterval(policy.drainTimeout))
+            drain(until: drainDeadline ?? monotonicSeconds() + policy.drainTimeout)
         }
         stopThread()
     }
@@ -103,13 +104,14 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
 
     /// Waits until nothing is pending (or `timeout` passes).
     @discardableResult
-    public func drain(timeout: Double) -> Bool { drain(until: Date().addingTimeInterval(timeout)) }
+    public func drain(timeout: Double) -> Bool { drain(until: monotonicSeconds() + timeout) }
 
+    /// - Parameter deadline: on the monotonic clock (`monotonicSeconds`).
     @discardableResult
-    func drain(until deadline: Date) -> Bool {
+    func drain(until deadline: Double) -> Bool {
         while true {
             if (try? outbox.counters(target: transport.target).pending) == 0 { return true }
-            if Date() >= deadline { return false }
+            if monotonicSeconds() >= deadline { return false }
             wakeUp.signal()
             usleep(20_000)
         }
@@ -118,7 +120,7 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     public var counters: OutboxCounters? { try? outbox.counters(target: transport.target) }
 
     private func loop() {
-        var reportedDown = false
+        var outage = OutageLog<String>()
         while running.load(ordering: .relaxed) {
             let next = usingStore("cannot read the outbox; delivery waits") {
                 try outbox.nextUndelivered(target: transport.target)
@@ -137,18 +139,14 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
                 usingStore("delivered, but the outbox could not note it: it will be sent again") {
                     try outbox.markDelivered(item, at: Self.nowMilliseconds())
                 }
-                if reportedDown {
-                    report("\(transport.displayName) is reachable again")
-                    reportedDown = false
-                }
+                if outage.recovered() { report("\(transport.displayName) is reachable again") }
             case .failed(let problem):
                 let delay = backoff(afterAttempts: item.attempts + 1)
                 usingStore("the outbox could not note a failed attempt") {
                     try outbox.markFailed(item, error: problem, retryAt: Self.nowMilliseconds() + Int64(delay * 1000))
                 }
-                if !reportedDown {
+                if outage.failed(problem) {
                     report("\(transport.displayName): \(problem); retrying with backoff, nothing is dropped")
-                    reportedDown = true
                 }
             }
         }
@@ -174,12 +172,11 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
         }
     }
 
-    /// Full jitter over the upper half: between d/2 and d, d = base x 2^(attempts-1), capped.
+    /// Jitter over the upper half: between d/2 and d, d = base x 2^(attempts-1), capped. The
+    /// attempts are the row's own, kept in the outbox across restarts.
     func backoff(afterAttempts attempts: Int) -> Double {
-        let exponent = min(max(attempts - 1, 0), 30)
-        let delay = min(policy.maximumDelay, policy.baseDelay * pow(2, Double(exponent)))
-        return Double.random(in: delay / 2...delay)
+        Backoff(initial: policy.baseDelay, maximum: policy.maximumDelay, jitter: true).delay(afterFailures: attempts)
     }
 
-    static func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    static func nowMilliseconds() -> Int64 { currentUTCTime().millisecondsSinceEpoch }
 }

@@ -1,5 +1,6 @@
 import CMosquitto
 import Foundation
+import NMEA
 
 /// One connection to one broker, kept up by a thread of its own: a thin wrapper over libmosquitto
 /// (the only file that calls it).
@@ -40,7 +41,7 @@ public final class MQTTConnection: @unchecked Sendable {
     private var stopping = false
     private var finished = false
     private var thread: Thread?
-    private var outage: String?
+    private var outage = OutageLog<String>()
     private var announced = false
 
     public init(
@@ -80,13 +81,6 @@ public final class MQTTConnection: @unchecked Sendable {
         return connected
     }
 
-    /// Whether a connection problem has been reported and the broker has not come back since.
-    public var isInOutage: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return outage != nil
-    }
-
     // MARK: - Publishing
 
     /// Publishes at QoS 1, not retained, and waits for the broker's PUBACK (`mosquitto_publish`,
@@ -96,9 +90,9 @@ public final class MQTTConnection: @unchecked Sendable {
     {
         condition.lock()
         defer { condition.unlock() }
-        let connectDeadline = Date().addingTimeInterval(connectWait)
-        while !connected, running, !stopping, condition.wait(until: connectDeadline) {}
-        guard connected, let handle else { return "not connected (\(outage ?? refusal ?? "connecting"))" }
+        let connectDeadline = monotonicSeconds() + connectWait
+        while !connected, running, !stopping, condition.wait(untilMonotonic: connectDeadline) {}
+        guard connected, let handle else { return "not connected (\(outage.current ?? refusal ?? "connecting"))" }
         var mid: Int32 = 0
         let rc = payload.withUnsafeBytes { bytes in
             mosquitto_publish(handle, &mid, topic, Int32(bytes.count), bytes.baseAddress, 1, false)
@@ -106,9 +100,9 @@ public final class MQTTConnection: @unchecked Sendable {
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "publish failed: \(Self.describe(rc))" }
         inflight.insert(mid)
         let myGeneration = generation
-        let ackDeadline = Date().addingTimeInterval(ackTimeout)
+        let ackDeadline = monotonicSeconds() + ackTimeout
         while inflight.contains(mid), generation == myGeneration, connected {
-            if !condition.wait(until: ackDeadline) { break }
+            if !condition.wait(untilMonotonic: ackDeadline) { break }
         }
         if generation == myGeneration, !inflight.contains(mid) { return nil }
         if generation == myGeneration, connected {
@@ -151,41 +145,36 @@ public final class MQTTConnection: @unchecked Sendable {
             if retained.updateValue(bytes, forKey: finalStatus.topic) == nil { retainedOrder.append(finalStatus.topic) }
             if connected, let handle { send(handle, topic: finalStatus.topic, payload: bytes, retain: true) }
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        while connected, !inflight.isEmpty, condition.wait(until: deadline) {}
+        let deadline = monotonicSeconds() + timeout
+        while connected, !inflight.isEmpty, condition.wait(untilMonotonic: deadline) {}
         stopping = true
         condition.broadcast()
-        while !finished, condition.wait(until: deadline.addingTimeInterval(2)) {}
+        while !finished, condition.wait(untilMonotonic: deadline + 2) {}
         condition.unlock()
     }
 
     // MARK: - The connection thread
 
     private func supervise() {
-        var failures = 0
+        var backoff = Backoff(initial: 0.5, maximum: maximumBackoff, jitter: true)
         while true {
             condition.lock()
             let stop = stopping
             condition.unlock()
             if stop { break }
-            let problem = connectAndServe(onConnected: { failures = 0 })
+            let problem = connectAndServe(onConnected: { backoff.reset() })
             condition.lock()
             let stopNow = stopping
-            if let problem, !stopNow, outage == nil {
-                outage = problem
+            if let problem, !stopNow, outage.failed(problem) {
                 condition.unlock()
                 report("\(displayName): \(problem); reconnecting with backoff, events are kept in the state file")
             } else {
                 condition.unlock()
             }
             if stopNow { break }
-            failures += 1
-            let exponent = Double(min(failures - 1, 16))
-            let delay = min(maximumBackoff, 0.5 * pow(2, exponent))
-            let wait = Double.random(in: delay / 2...delay)
+            let until = monotonicSeconds() + backoff.next()
             condition.lock()
-            let until = Date().addingTimeInterval(wait)
-            while !stopping, condition.wait(until: until) {}
+            while !stopping, condition.wait(untilMonotonic: until) {}
             condition.unlock()
         }
         condition.lock()
@@ -244,8 +233,7 @@ public final class MQTTConnection: @unchecked Sendable {
                 for topic in retainedOrder where topic != status.topic {
                     if let payload = retained[topic] { send(mosq, topic: topic, payload: payload, retain: true) }
                 }
-                let wasOut = outage != nil
-                outage = nil
+                let wasOut = outage.recovered()
                 condition.unlock()
                 onConnected()
                 if wasOut { report("\(displayName) is reachable again") }

@@ -5,16 +5,7 @@ extension DoctorJob {
     /// `doctor --device gpsd://...`: the checks for reading through gpsd, in the order a user
     /// fixes them: can we connect, is it gpsd (VERSION), which devices it has (DEVICES), and do
     /// its TPV reports carry fixes. Listens for twice the autobaud window (5 s by default).
-    func checkGpsd(_ argument: String, _ add: (Finding.Level, String, String?) -> Void) {
-        let address: GpsdAddress
-        switch GpsdAddress.parse(argument) {
-        case .success(let parsed): address = parsed
-        case .failure(let error):
-            add(
-                .problem, error.description,
-                "write it as gpsd://HOST:PORT/DEVICE, e.g. gpsd://localhost:2947/dev/ttyACM0")
-            return
-        }
+    func checkGpsd(_ address: GpsdAddress, _ add: (Finding.Level, String, String?) -> Void) {
         let connection: GpsdConnection
         do {
             connection = try GpsdConnection.connect(address, timeout: 5)
@@ -130,7 +121,7 @@ extension DoctorJob {
 }
 
 /// Six decimals (about 10 cm), without Foundation's formatting.
-private func sixDecimals(_ value: Double) -> String {
+func sixDecimals(_ value: Double) -> String {
     let scaled = (abs(value) * 1e6).rounded()
     let whole = Int(scaled / 1e6)
     let fraction = String(Int(scaled) % 1_000_000)

@@ -1,4 +1,5 @@
 import Foundation
+import Geofence
 import NMEA
 import Serial
 
@@ -13,14 +14,17 @@ public struct DoctorJob {
         public var fix: String?
     }
 
-    public var device: String?
+    public var address: ReceiverAddress
     public var rate: BaudRate?
     public var autobaud = Autobaud()
     public var processes = ProcessTable()
     public var discovery: () -> DeviceDiscovery = { .scan() }
     public var kernelCommandLine = "/proc/cmdline"
 
-    public init(device: String?) { self.device = device }
+    /// The wall clock, ms since 1970, to say how old a running gpsfence's last fix is.
+    public var now: () -> Int64 = { currentUTCTime().millisecondsSinceEpoch }
+
+    public init(address: ReceiverAddress) { self.address = address }
 
     public func run(report: (Finding) -> Void) -> [Finding] {
         var findings: [Finding] = []
@@ -30,15 +34,16 @@ public struct DoctorJob {
             report(finding)
         }
 
-        if let device, GpsdAddress.isGpsd(device) {
-            checkGpsd(device, add)
-            return findings
-        }
-
         // 1. Which device.
-        let choice: DeviceChoice
+        let choice: DeviceChoice.PortChoice
         do {
-            choice = try DeviceChoice.resolve(device, discovery: discovery)
+            switch try DeviceChoice.resolve(address, discovery: discovery) {
+            case .gpsd(let gpsd):
+                checkGpsd(gpsd, add)
+                return findings
+            case .port(let port):
+                choice = port
+            }
         } catch {
             add(
                 .problem, "no device to check: \(error.description)",
@@ -85,6 +90,19 @@ public struct DoctorJob {
         // 3. Other programs.
         checkServices(add)
         let (holders, unreadable) = processes.holders(of: path)
+        let runs = holders.filter { $0.name == ProcessTable.ownName }
+        if !runs.isEmpty {
+            // Opening the port would take it from under the run (it would log the receiver lost
+            // and found again): read what the run knows from its state file instead.
+            for run in runs {
+                add(
+                    .ok,
+                    "\(path) is read by gpsfence (pid \(run.pid)); doctor leaves the port alone so as not to disturb it"
+                )
+                checkRun(run, add)
+            }
+            return findings
+        }
         if holders.isEmpty {
             add(
                 .ok,
@@ -103,6 +121,30 @@ public struct DoctorJob {
         // 4. The data.
         checkData(path, add)
         return findings
+    }
+
+    /// What a running gpsfence knows about the receiver, from the state file its command line
+    /// names (or the default one).
+    private func checkRun(_ run: ProcessTable.Process, _ add: (Finding.Level, String, String?) -> Void) {
+        let statePath = processes.statePath(of: run.pid) ?? StateLocation.defaultPath
+        let status: StatusReport
+        do {
+            status = try StatusReport.read(statePath: statePath, now: now())
+        } catch {
+            add(.warning, "cannot read the state of gpsfence (pid \(run.pid)) at \(statePath): \(error)", nil)
+            return
+        }
+        let receiver = status.receiver
+        let device = receiver.device.map { $0 + (receiver.detail.map { " " + $0 } ?? "") } ?? "no receiver yet"
+        add(.ok, "its state file \(statePath): \(status.running ? "monitoring" : "not updated lately"), \(device)", nil)
+        if let fixWall = receiver.lastFixWall, let lat = receiver.lastLat, let lon = receiver.lastLon {
+            let age = HumanText.duration(Double(max(0, status.now - fixWall)) / 1000)
+            add(.ok, "its last fix: \(sixDecimals(lat)), \(sixDecimals(lon)), \(age) ago", nil)
+        } else {
+            add(
+                .warning, "it has no fix yet",
+                "the receiver needs a view of the sky; 'gpsfence status' shows when the first fix comes")
+        }
     }
 
     private func checkServices(_ add: (Finding.Level, String, String?) -> Void) {

@@ -47,4 +47,30 @@ public struct ProcessTable: Sendable {
         }
         return (holders, unreadable)
     }
+
+    /// `comm` of a gpsfence process (the binary's name).
+    public static let ownName = "gpsfence"
+
+    /// The state file a running gpsfence uses, as its command line names it (`--state PATH` or
+    /// `--state=PATH`, relative to its working directory); nil when it names none or cannot be read.
+    public func statePath(of pid: Int) -> String? {
+        guard let data = FileManager.default.contents(atPath: "\(root)/\(pid)/cmdline") else { return nil }
+        let arguments = data.split(separator: 0, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        var path: String?
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--state", index + 1 < arguments.count {
+                path = arguments[index + 1]
+            } else if argument.hasPrefix("--state=") {
+                path = String(argument.dropFirst("--state=".count))
+            }
+        }
+        guard let path, !path.isEmpty else { return nil }
+        if path.hasPrefix("/") { return path }
+        guard let directory = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(root)/\(pid)/cwd") else {
+            return nil
+        }
+        return directory + "/" + path
+    }
 }

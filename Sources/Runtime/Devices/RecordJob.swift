@@ -3,19 +3,26 @@ import NMEA
 import Serial
 import SystemPackage
 
-/// `gpsfence record`: the raw bytes of a receiver into a capture file (SPEC §3 format: `#` header
-/// lines, then the bytes exactly as they came, so that `decode` and `replay` read it back).
+/// `gpsfence record`: the raw bytes of a receiver into a capture file (docs/formats.md: `#` header
+/// lines, then the bytes exactly as they came, so that `decode` and `replay` read it back). One
+/// loop for every kind of receiver; what differs (finding the rate, asking gpsd for its sentences)
+/// is a `RecordFeed`.
+///
+/// The header is written in two steps, so that a record killed while it still looks for the rate
+/// (or waits for gpsd) leaves a file that says what it was recording rather than an empty one:
+/// what is known at once (device, USB ids), then, once the feed is open, what it found (the baud
+/// rate or gpsd's version) and the start time.
 public struct RecordJob {
     public var device: DeviceChoice
     /// nil: autobaud (remembered rate first); no hunting on CDC-ACM.
     public var rate: BaudRate?
-    public var output: String
-    /// Seconds of recording after the rate is found; nil runs until SIGINT/SIGTERM.
+    public var output: CaptureOutput
+    /// Seconds of recording after the feed is open; nil runs until SIGINT/SIGTERM.
     public var duration: Double?
     public var autobaud = Autobaud()
     public var memory = StateLocation.baudMemory
 
-    public init(device: DeviceChoice, output: String) {
+    public init(device: DeviceChoice, output: CaptureOutput) {
         self.device = device
         self.output = output
     }
@@ -24,113 +31,83 @@ public struct RecordJob {
         public var bytes: Int
         public var seconds: Double
         public var rate: BaudRate?
-        /// The device hung up (unplugged) before the end: the capture is complete up to there.
+        /// The receiver hung up (unplugged, or gpsd closed the connection) before the end: the
+        /// capture is complete up to there.
         public var hungUp: Bool
     }
 
     /// Records; `shouldStop` is polled at least every 100 ms. Bytes are written as they arrive, and
-    /// on a stop what the port still holds is read and written before closing.
-    public func run(now: () -> UTCTime, shouldStop: () -> Bool, log: (String) -> Void) throws -> Summary {
-        if GpsdAddress.isGpsd(device.path) {
-            return try recordFromGpsd(try gpsdAddress(device.path), now: now, shouldStop: shouldStop, log: log)
+    /// on a stop what already arrived is read and written before closing.
+    public func run(now: () -> UTCTime, shouldStop: () -> Bool, log: @escaping (String) -> Void) throws -> Summary {
+        let file = try output.open()
+        var recorded = false
+        defer { file.close(discardingNewFile: !recorded) }
+        try file.write(lines: headerLines())
+        var feed: any RecordFeed
+        do {
+            switch device {
+            case .port(let port):
+                feed = try PortRecordFeed.open(
+                    port.path, rate: rate, autobaud: autobaud, memory: memory, shouldStop: shouldStop, log: log)
+            case .gpsd(let address):
+                feed = try GpsdRecordFeed.open(address, shouldStop: shouldStop, log: log)
+            }
+        } catch let stopped as StoppedWhileOpening {
+            // Asked to stop: the header stays, as it would after a kill.
+            recorded = true
+            throw RuntimeFailure(message: stopped.message + "; \(output.name) holds the header only")
         }
-        let file = try openOutput()
-        defer { try? file.close() }
-        let receiver: ReceiverPort
-        switch try ReceiverPort.open(
-            device.path, rate: rate, autobaud: autobaud, memory: memory, shouldStop: shouldStop)
-        {
-        case .opened(let opened): receiver = opened
-        case .stopped:
-            throw RuntimeFailure(message: "stopped while looking for the baud rate of \(device.path); nothing recorded")
-        case .noNMEA(let attempts):
-            let tried = attempts.map { "\($0.rate) (\($0.bytes) bytes, \($0.checksummedSentences) sentences)" }
-            throw RuntimeFailure(
-                message: "\(device.path): no valid NMEA at any rate; tried " + tried.joined(separator: ", "))
-        }
-        defer { receiver.close() }
-        let port = receiver.port
-        let leadingBytes = receiver.leadingBytes
-        let rateNote: String
-        switch receiver.rateSource {
-        case .pinned: rateNote = "\(port.rate.map(\.description) ?? "?") (pinned)"
-        case .none: rateNote = "none (CDC-ACM: the USB link has no baud rate)"
-        case .autobaud:
-            rateNote = "\(receiver.rate.map(\.description) ?? "?") (autobaud)"
-            log("\(device.path): \(receiver.rate.map(\.description) ?? "?") baud")
-        }
+        defer { feed.close() }
+        recorded = true
+        try file.write(lines: feed.headerLines + ["# start: \(now())"])
+        try feed.leadingBytes.withUnsafeBytes { try file.write($0) }
 
-        var header = [
-            "# gpsfence record",
-            "# device: \(device.path)"
-                + (resolvePath(device.path) != device.path ? " -> \(resolvePath(device.path))" : ""),
-        ]
-        if let info = device.info {
-            let names = [info.manufacturer, info.product].compactMap { $0 }.joined(separator: " ")
-            header.append(
-                "# usb: \(info.usbID ?? "?") \(names)" + (info.serial.map { " serial \($0)" } ?? "")
-                    + " driver \(info.driver ?? "?")")
-        }
-        header.append("# baud: \(rateNote)")
-        header.append("# start: \(now())")
-        try write(file, Array((header.joined(separator: "\n") + "\n").utf8))
-        try write(file, leadingBytes)
-
-        var summary = Summary(bytes: leadingBytes.count, seconds: 0, rate: port.rate, hungUp: false)
-        if receiver.rateSource == .none { summary.rate = nil }
+        var summary = Summary(bytes: feed.leadingBytes.count, seconds: 0, rate: feed.rate, hungUp: false)
         let started = monotonicSeconds()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
-        defer { buffer.deallocate() }
-        reading: while !shouldStop() {
+        while !shouldStop() {
             var timeout = 0.1
             if let duration {
                 let remaining = duration - (monotonicSeconds() - started)
                 if remaining <= 0 { break }
                 timeout = min(timeout, remaining)
             }
-            switch try port.read(into: buffer, timeout: timeout) {
-            case .timeout: continue
-            case .hangUp:
+            let open = try feed.read(timeout: timeout) { bytes in
+                try file.write(bytes)
+                summary.bytes += bytes.count
+            }
+            if !open {
                 summary.hungUp = true
-                break reading
-            case .data(let count):
-                try write(file, UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                summary.bytes += count
+                break
             }
         }
         // Whatever already arrived is part of the recording.
-        while !summary.hungUp, case .data(let count) = try port.readAvailable(into: buffer) {
-            try write(file, UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            summary.bytes += count
+        if !summary.hungUp {
+            try feed.drain { bytes in
+                try file.write(bytes)
+                summary.bytes += bytes.count
+            }
         }
-        _ = fsyncQuietly(file)
+        file.sync()
         summary.seconds = monotonicSeconds() - started
         return summary
     }
 
-    func openOutput() throws -> FileDescriptor {
-        do {
-            return try FileDescriptor.open(
-                FilePath(output), .writeOnly, options: [.create, .truncate],
-                permissions: [.ownerReadWrite, .groupRead, .otherRead])
-        } catch {
-            throw InputError(message: "cannot write '\(output)': \(error)")
+    /// What is known before the feed opens: the device (and where its link points), its USB ids.
+    func headerLines() -> [String] {
+        var header = ["# gpsfence record"]
+        switch device {
+        case .port(let port):
+            let resolved = resolvePath(port.path)
+            header.append("# device: \(port.path)" + (resolved != port.path ? " -> \(resolved)" : ""))
+            if let info = port.info {
+                let names = [info.manufacturer, info.product].compactMap { $0 }.joined(separator: " ")
+                header.append(
+                    "# usb: \(info.usbID ?? "?") \(names)" + (info.serial.map { " serial \($0)" } ?? "")
+                        + " driver \(info.driver ?? "?")")
+            }
+        case .gpsd(let address):
+            header.append("# device: \(address)")
         }
-    }
-
-    func write(_ file: FileDescriptor, _ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try write(file, $0) }
-    }
-
-    func write(_ file: FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws {
-        do {
-            try file.writeAll(bytes)
-        } catch {
-            // The file opened, so the path was good: a full or failing disk is not bad input.
-            throw RuntimeFailure(message: "cannot write '\(output)': \(error)")
-        }
+        return header
     }
 }
-
-/// The corresponding C function is `fsync`.
-func fsyncQuietly(_ file: FileDescriptor) -> Bool { fsync(file.rawValue) == 0 }

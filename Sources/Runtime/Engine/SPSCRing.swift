@@ -1,4 +1,4 @@
-import Atomics
+import Synchronization
 
 /// The fixed-capacity single-producer single-consumer ring between the reader thread and the
 /// engine thread (SPEC §2).
@@ -18,9 +18,9 @@ public final class SPSCRing<Element>: @unchecked Sendable {
     public let capacity: Int
     private let slots: UnsafeMutablePointer<Element>
     private let mask: Int
-    private let head = ManagedAtomic<Int>(0)
-    private let tail = ManagedAtomic<Int>(0)
-    private let dropped = ManagedAtomic<Int>(0)
+    private let head = Atomic<Int>(0)
+    private let tail = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
 
     /// - Parameter capacity: rounded up to a power of two, at least 2.
     public init(capacity: Int) {
@@ -47,7 +47,7 @@ public final class SPSCRing<Element>: @unchecked Sendable {
         let tail = tail.load(ordering: .relaxed)
         let head = head.load(ordering: .acquiring)
         guard tail - head < capacity else {
-            dropped.wrappingIncrement(ordering: .relaxed)
+            dropped.wrappingAdd(1, ordering: .relaxed)
             return false
         }
         (slots + (tail & mask)).initialize(to: element)

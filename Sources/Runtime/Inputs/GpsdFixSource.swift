@@ -1,3 +1,4 @@
+import Geofence
 import NMEA
 import Serial
 import Synchronization
@@ -43,10 +44,10 @@ public final class GpsdFixSource: FixSource {
 
     public func run(_ emit: (EngineInput) -> Void) {
         let address = configuration.address
-        var backoff = configuration.initialBackoff
-        // A problem was said for the current outage: the retries that follow stay quiet until
-        // the source is connected again (one `error` per outage).
-        var outageReported = false
+        var backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
+        // One `error` per outage: the retries that follow stay quiet until the source is
+        // connected again.
+        var outage = OutageLog<String>()
         while !isStopped {
             var session = Session(watched: address.device.map { Array($0.utf8) })
             do throws(SocketError) {
@@ -58,8 +59,8 @@ public final class GpsdFixSource: FixSource {
                     connection, &session,
                     emit: { input in
                         if case .connected = input {
-                            outageReported = false
-                            backoff = configuration.initialBackoff
+                            _ = outage.recovered()
+                            backoff.reset()
                         }
                         emit(input)
                     })
@@ -67,17 +68,15 @@ public final class GpsdFixSource: FixSource {
                 if session.connected {
                     emit(.lost(device: address.description, reason: error.description))
                 }
-                if !outageReported {
+                if outage.failed(error.description) {
                     emit(
                         .problem(
-                            "gpsd at \(address.endpoint): \(error.description); retrying (every 1 s, doubling to \(Int(configuration.maximumBackoff)) s)"
+                            "gpsd at \(address.endpoint): \(error.description); retrying (every \(HumanText.duration(configuration.initialBackoff)), doubling to \(HumanText.duration(configuration.maximumBackoff)))"
                         ))
-                    outageReported = true
                 }
             }
             if isStopped { break }
-            wait(backoff)
-            backoff = min(backoff * 2, configuration.maximumBackoff)
+            wait(backoff.next())
         }
     }
 

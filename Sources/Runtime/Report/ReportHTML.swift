@@ -382,12 +382,7 @@ public enum ReportHTML {
         return String(rounded)
     }
 
-    static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        if total < 60 { return "\(total) s" }
-        if total < 3600 { return "\(total / 60) min \(total % 60) s" }
-        return "\(total / 3600) h \(total % 3600 / 60) min"
-    }
+    static func duration(_ seconds: Double) -> String { HumanText.duration(seconds) }
 
     static func distance(_ metres: Double) -> String {
         metres >= 1000 ? String(format: "%.2f km", metres / 1000) : "\(Int(metres.rounded())) m"

@@ -1,4 +1,5 @@
 import Alerts
+import NMEA
 import Serial
 
 extension SimulateJob {

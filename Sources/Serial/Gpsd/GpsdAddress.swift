@@ -1,4 +1,4 @@
-/// `gpsd://[HOST][:PORT][/DEVICE]` (SPEC §3, §12): where a gpsd listens, and optionally which of
+/// `gpsd://[HOST][:PORT][/DEVICE]` (docs/hardware.md): where a gpsd listens, and optionally which of
 /// its devices to watch. The defaults are gpsd's own: `localhost`, port 2947, every device.
 public struct GpsdAddress: Sendable, Equatable, CustomStringConvertible {
     public static let scheme = "gpsd://"
@@ -14,9 +14,6 @@ public struct GpsdAddress: Sendable, Equatable, CustomStringConvertible {
         self.port = port
         self.device = device
     }
-
-    /// Whether a `--device` argument names gpsd rather than a serial port.
-    public static func isGpsd(_ argument: String) -> Bool { argument.hasPrefix(scheme) }
 
     /// Parses the URL form; the error says what is wrong, for a usage message.
     public static func parse(_ argument: String) -> Result<GpsdAddress, GpsdAddressError> {
@@ -68,8 +65,11 @@ public struct GpsdAddress: Sendable, Equatable, CustomStringConvertible {
 
 public struct GpsdAddressError: Error, Sendable, CustomStringConvertible {
     public var description: String
+    /// What is wrong, without the argument.
+    public var problem: String
 
     init(_ argument: String, _ problem: String) {
+        self.problem = problem
         description = "'\(argument)' is not a gpsd address (gpsd://[HOST][:PORT][/DEVICE]): \(problem)"
     }
 }

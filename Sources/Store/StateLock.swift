@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+
+/// The claim of one `run` on its state file (docs/running.md): two runs writing one state file
+/// would each take the other's fence states for their own and log every event twice. The claim is
+/// an exclusive `flock` on a lock file beside the state file (`STATE.lock`, holding the claimer's
+/// pid for the message the second run gives), not on the database itself: SQLite's own locks are
+/// POSIX record locks, which a second descriptor on the same file would drop when it closes. The
+/// kernel releases the claim when the process ends, however it ends; the lock file stays (removing
+/// it would let a third run lock a new file while the second still holds the old one).
+public final class StateLock: @unchecked Sendable {
+    public let path: String
+    private let descriptor: Int32
+
+    /// The lock file of the state file at `statePath`.
+    public static func lockPath(for statePath: String) -> String { statePath + ".lock" }
+
+    /// Claims the state file at `statePath`, or says who has it.
+    /// The corresponding C functions are `open` (mode 0600), `flock(LOCK_EX | LOCK_NB)`,
+    /// `ftruncate` and `pwrite`.
+    public static func acquire(statePath: String) throws(StateInUse) -> StateLock {
+        let path = lockPath(for: statePath)
+        var descriptor: Int32
+        repeat {
+            descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        } while descriptor < 0
+            && errno == EINTR
+        guard descriptor >= 0 else {
+            throw StateInUse(statePath: statePath, holder: nil, problem: String(cString: strerror(errno)))
+        }
+        var result: Int32
+        repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result < 0 && errno == EINTR
+        guard result == 0 else {
+            let holder = readPID(descriptor)
+            close(descriptor)
+            throw StateInUse(statePath: statePath, holder: holder, problem: nil)
+        }
+        let text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        return StateLock(path: path, descriptor: descriptor)
+    }
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    private static func readPID(_ descriptor: Int32) -> Int? {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return Int(String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+/// Another process holds the state file (or its lock file cannot be made).
+public struct StateInUse: Error, Sendable, CustomStringConvertible {
+    public var statePath: String
+    public var holder: Int?
+    /// Why the lock file could not be opened, when that is the trouble.
+    public var problem: String?
+
+    public var description: String {
+        if let problem {
+            return "cannot lock the state file '\(statePath)': \(StateLock.lockPath(for: statePath)): \(problem)"
+        }
+        return "the state file '\(statePath)' is in use by another gpsfence run"
+            + (holder.map { " (pid \($0))" } ?? "")
+            + "; two runs must not share one state file: stop that one, or give this one its own --state"
+    }
+}

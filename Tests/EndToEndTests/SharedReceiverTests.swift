@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// One receiver and one state file belong to one `run` (issue 22, defect 5): `doctor` reads what
+/// the run knows instead of opening its port, and a second run on the same port or state file is
+/// refused with the first one's pid.
+@Suite(.serialized) struct SharedReceiverTests {
+    @Test func doctorLeavesARunningRunAloneAndASecondRunIsRefused() throws {
+        let folder = temporaryDirectory()
+        let (fences, route) = try RunCommandTests().writeFiles(folder)
+        let link = folder.appendingPathComponent("gps0").path
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let simulator = try BackgroundGPSFence([
+            "simulate", route, "--baud", "38400", "--rate", "5", "--speed", "10", "--link", link, "--loop",
+        ])
+        _ = simulator.readFirstLine()
+        defer {
+            simulator.signal(SIGTERM)
+            _ = simulator.finish()
+        }
+        let run = try BackgroundGPSFence([
+            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json",
+        ])
+        let output = LineCollector(run.output.fileHandleForReading)
+        #expect(output.wait { types($0).contains("device_connected") }, "\(output.all)")
+        usleep(2_000_000)  // the run writes its receiver record (last fix) about once a second
+        let pid = run.process.processIdentifier
+
+        let doctor = try runGPSFence(["doctor", "--device", link, "--autobaud-window", "0.5"], environment: [:])
+        #expect(
+            doctor.stdout.contains("is read by gpsfence (pid \(pid)); doctor leaves the port alone"), "\(doctor.stdout)"
+        )
+        #expect(doctor.stdout.contains("its state file \(state): monitoring"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("its last fix: 47.0"), "\(doctor.stdout)")
+        #expect(!doctor.stdout.contains("valid NMEA"), "doctor read the port: \(doctor.stdout)")
+
+        // The same state file, another (missing) device: refused before anything is opened.
+        let sameState = try runGPSFence(
+            ["run", "--device", folder.appendingPathComponent("no-gps").path, "--fences", fences, "--state", state],
+            environment: [:])
+        #expect(sameState.status == 1, "\(sameState.stderr)")
+        #expect(
+            sameState.stderr.contains("'\(state)' is in use by another gpsfence run (pid \(pid))"),
+            "\(sameState.stderr)")
+
+        // The same port, another state file.
+        let otherState = folder.appendingPathComponent("other.sqlite").path
+        let samePort = try runGPSFence(
+            ["run", "--device", link, "--baud", "38400", "--fences", fences, "--state", otherState], environment: [:])
+        #expect(samePort.status == 1, "\(samePort.stderr)")
+        #expect(samePort.stderr.contains("another gpsfence (pid \(pid))"), "\(samePort.stderr)")
+
+        usleep(1_000_000)
+        run.signal(SIGTERM)
+        #expect(run.finish().status == 0)
+        output.finish()
+        let seen = types(output.all)
+        #expect(!seen.contains("device_lost"), "the run lost its receiver: \(output.all)")
+        #expect(seen.filter { $0 == "device_connected" }.count == 1, "\(output.all)")
+    }
+}
