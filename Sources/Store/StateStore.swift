@@ -98,6 +98,10 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration("v2") { db in
             try db.execute(sql: TrackSchema.v2)
         }
+        // The track sync's cursors (docs/running.md): a v2 file gains the empty table.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: TrackSyncSchema.v3)
+        }
         return migrator
     }
 

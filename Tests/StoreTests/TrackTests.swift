@@ -132,7 +132,7 @@ import Testing
         let applied = try store.database.read {
             try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
-        #expect(applied == ["v1", "v2"])
+        #expect(applied == ["v1", "v2", "v3"])
         #expect(
             try store.fenceStates() == [
                 FenceStateRecord(
