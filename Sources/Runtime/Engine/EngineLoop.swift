@@ -105,6 +105,8 @@ public final class EngineLoop {
             closed.store(true, ordering: .relaxed)
             source.stop()
             _ = readerDone.wait(timeout: .now() + 5)
+            // The last second of track is in the state file before the track sync's last send.
+            try? track?.flush()
             // Sinks with background work (hooks, a replay's deliveries) end first, within their
             // timeouts: what they report (killed, not run, target down) still becomes `error`
             // events, committed and shown by the other sinks, before any sink finishes.
