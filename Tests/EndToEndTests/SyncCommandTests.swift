@@ -67,17 +67,25 @@ import Testing
     /// `count` fixes one second apart going north-east from 47 N 8 E at 12.5 knots, course 45°,
     /// 512.3 m high, as RMC + GGA, from 2026-02-03 10:00:00 UTC; and a fence file beside it.
     static func capture(in folder: URL, count: Int) throws -> (capture: String, fences: String) {
+        try capture(in: folder, moving: Array(repeating: true, count: count))
+    }
+
+    /// As above, one fix a second; where `moving` is false the receiver stands still (speed 0).
+    static func capture(in folder: URL, moving: [Bool]) throws -> (capture: String, fences: String) {
         func checksummed(_ body: String) -> String {
             String(format: "$%@*%02X\r\n", body, body.utf8.reduce(0) { $0 ^ $1 })
         }
         var text = ""
-        for second in 0..<count {
+        var steps = 0.0
+        for (second, moves) in moving.enumerated() {
+            if moves { steps += 1 }
             let time = String(format: "10%02d%02d.00", second / 60, second % 60)
             // About 25 m north and 25 m east a second.
-            let lat = String(format: "47%07.4f", 0.1 + Double(second) * 0.0137)
-            let lon = String(format: "008%07.4f", 0.2 + Double(second) * 0.0201)
+            let lat = String(format: "47%07.4f", 0.1 + steps * 0.0137)
+            let lon = String(format: "008%07.4f", 0.2 + steps * 0.0201)
+            let knots = moves ? "12.5" : "0.0"
             text += checksummed("GPGGA,\(time),\(lat),N,\(lon),E,1,09,0.9,512.3,M,47.0,M,,")
-            text += checksummed("GPRMC,\(time),A,\(lat),N,\(lon),E,12.5,45.0,030226,,,A")
+            text += checksummed("GPRMC,\(time),A,\(lat),N,\(lon),E,\(knots),45.0,030226,,,A")
         }
         let capture = folder.appendingPathComponent("drive.nmea")
         try text.write(to: capture, atomically: true, encoding: .utf8)
@@ -133,6 +141,58 @@ import Testing
         #expect(requests.count >= 2, "the threshold was reached during the replay: \(requests.count)")
         #expect(requests.dropLast().allSatisfy { SyncServer.ids($0).count >= 40 })
         #expect(requests.flatMap(SyncServer.ids) == (try Self.trackTimes(state)))
+    }
+
+    /// A stop and a start (`stationary`, `moving`) send what is queued at once, below the
+    /// threshold: the same replay without motion events (`--stationary 0`) sends one request, at
+    /// its end; with them, the first request leaves before the end of the track.
+    @Test func motionEventsFlushEagerly() throws {
+        let folder = try Self.folder()
+        let moving = (0..<180).map { $0 < 40 || $0 >= 140 }
+        let (capture, fences) = try Self.capture(in: folder, moving: moving)
+        var counts: [String: Int] = [:]
+        for stationary in ["0", "10"] {
+            let server = try SyncServer(folder: folder)
+            let state = folder.appendingPathComponent("motion-\(stationary).sqlite").path
+            let result = try runGPSFence([
+                "replay", capture, "--fences", fences, "--state", state, "--speed", "40", "--stationary", stationary,
+                "--json", "--sync", server.url, "--sync-threshold", "100000", "--sync-batch", "1000",
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            let track = try Self.trackTimes(state)
+            let requests = server.requests
+            #expect(requests.flatMap(SyncServer.ids) == track)
+            counts[stationary] = requests.count
+            if stationary == "10" {
+                #expect(types(result.stdout.split(separator: "\n").map(String.init)).contains("stationary"))
+                #expect(SyncServer.ids(requests[0]).last ?? 0 < track.last ?? 0, "sent before the end")
+                let motion = requests.flatMap { request -> [String] in
+                    guard let body = request["body"] as? String,
+                        let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+                    else { return [] }
+                    return (object["locations"] as? [[String: Any]] ?? []).compactMap { $0["motion"] as? String }
+                }
+                #expect(motion.contains("stationary") && motion.last == "moving", "the motion field follows the events")
+            }
+        }
+        #expect(counts["0"] == 1)
+        #expect((counts["10"] ?? 0) >= 2)
+    }
+
+    /// `--sync-interval S` sends what is queued every S seconds, below the threshold.
+    @Test func intervalSendsBelowTheThreshold() throws {
+        let folder = try Self.folder()
+        let (capture, fences) = try Self.capture(in: folder, count: 120)
+        let server = try SyncServer(folder: folder)
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let result = try runGPSFence([
+            "replay", capture, "--fences", fences, "--state", state, "--speed", "30", "--sync", server.url,
+            "--sync-threshold", "100000", "--sync-interval", "1",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        // 4 s of replay: a request about every second, then the rest at the end.
+        #expect(server.requests.count >= 3, "\(server.requests.count) requests")
+        #expect(server.requests.flatMap(SyncServer.ids) == (try Self.trackTimes(state)))
     }
 
     // MARK: - The JSON body and the OsmAnd form
@@ -315,6 +375,49 @@ import Testing
         #expect(SyncServer.ids(resent).first == SyncServer.ids(lastFailed).first, "the failed batch comes first")
         let acknowledged = server.requests.filter(SyncServer.accepted).flatMap(SyncServer.ids)
         #expect(acknowledged == (try Self.trackTimes(state)), "nothing lost, nothing acknowledged twice")
+    }
+
+    /// A run killed with SIGKILL while the server answers: nothing is lost; what is sent again is
+    /// only points acknowledged in the last 30 s before the kill (the cursor's write interval,
+    /// docs/running.md), once each, right before the new points.
+    @Test func killNineWhileTheServerAnswersLosesNothing() throws {
+        let folder = try Self.folder()
+        let (fences, route) = try RunCommandTests().writeFiles(folder)
+        let server = try SyncServer(folder: folder)
+        let link = folder.appendingPathComponent("gps0").path
+        let simulator = try BackgroundGPSFence([
+            "simulate", route, "--baud", "38400", "--rate", "5", "--speed", "20", "--loop", "--link", link, "--start",
+            "2026-02-03T10:15:00Z",
+        ])
+        _ = simulator.readFirstLine()
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let arguments = [
+            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--sync", server.url,
+        ]
+        let first = try BackgroundGPSFence(arguments)
+        #expect(LineCollector(first.output.fileHandleForReading).wait(timeout: 60) { _ in server.requests.count >= 3 })
+        first.signal(SIGKILL)
+        _ = first.finish()
+        let beforeKill = server.requests.flatMap(SyncServer.ids)
+        let second = try BackgroundGPSFence(arguments)
+        #expect(
+            LineCollector(second.output.fileHandleForReading).wait(timeout: 60) { _ in
+                server.requests.flatMap(SyncServer.ids).count >= beforeKill.count + 3
+            })
+        simulator.signal(SIGINT)
+        _ = simulator.finish()
+        second.signal(SIGINT)
+        #expect(second.finish().status == 0)
+
+        let received = server.requests.flatMap(SyncServer.ids)
+        let track = try Self.trackTimes(state)
+        #expect(Set(received) == Set(track), "nothing lost")
+        let afterKill = Array(received.dropFirst(beforeKill.count))
+        let repeated = afterKill.filter { beforeKill.contains($0) }
+        #expect(afterKill.prefix(repeated.count).elementsEqual(repeated), "repeats come first")
+        #expect(repeated.elementsEqual(beforeKill.suffix(repeated.count)), "only the last acknowledged points")
+        #expect((repeated.last ?? 0) - (repeated.first ?? 0) <= 30_000)
+        #expect(afterKill.dropFirst(repeated.count).elementsEqual(track.filter { $0 > (beforeKill.last ?? 0) }))
     }
 
     /// A replay whose server never answers keeps its points queued (status says so); `gpsfence
