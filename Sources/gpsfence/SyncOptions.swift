@@ -52,6 +52,7 @@ struct SyncOptions: ParsableArguments {
     /// The checked configuration (header files read); nil without `--sync`.
     func configuration() throws -> TrackSyncConfiguration? {
         guard let sync else { return nil }
+        ProcessArguments.hidePassword(of: sync)
         var configuration = try TrackSyncConfiguration(
             target: sync, device: syncId ?? TrackSyncConfiguration.defaultDevice)
         guard let format = TrackSyncConfiguration.Format(rawValue: syncFormat) else {

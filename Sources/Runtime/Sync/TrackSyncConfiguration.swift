@@ -27,7 +27,7 @@ public struct TrackSyncConfiguration: Sendable {
     public var backoff = OutboxDelivery.Policy()
     /// How long the cursor may stay in memory only, seconds: a `kill -9` or a power cut resends the
     /// points acknowledged in that time (the storage write budget: not one commit per request).
-    public var cursorWriteInterval = 30.0
+    public var cursorWriteInterval = 60.0
     public var requestTimeout = 10.0
 
     public init(target: String, device: String) throws(InputError) {
