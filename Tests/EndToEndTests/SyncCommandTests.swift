@@ -469,6 +469,37 @@ import Testing
         #expect(server.requests.count == 4, "nothing acknowledged is sent again")
     }
 
+    /// Bad sync options are bad usage (exit 2), named, before anything runs.
+    @Test func badOptionsAreNamed() throws {
+        let folder = try Self.folder()
+        let (capture, fences) = try Self.capture(in: folder, count: 3)
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let cases: [([String], String)] = [
+            (["--sync", "http://127.0.0.1:9/"], "--sync needs --state"),
+            (["--state", state, "--sync", "ftp://host/"], "--sync ftp://host/: not an http:// or https:// URL"),
+            (["--state", state, "--sync-batch", "5"], "--sync-batch goes with --sync"),
+            (["--state", state, "--sync", "http://h/", "--sync-batch", "0"], "--sync-batch must be 1 to 10000, not 0"),
+            (
+                ["--state", state, "--sync", "http://h/", "--sync-format", "gpx"],
+                "--sync-format must be json or osmand"
+            ),
+            (
+                ["--state", state, "--sync", "http://h/", "--sync-header", "Bad Name: 1"],
+                "'Bad Name' is not a header name"
+            ),
+        ]
+        for (options, message) in cases {
+            let result = try runGPSFence(["replay", capture, "--fences", fences] + options)
+            #expect(result.status == 2, "\(options)")
+            #expect(result.stderr.contains(message), "\(options): \(result.stderr)")
+        }
+        let missing = try runGPSFence([
+            "sync", "--state", folder.appendingPathComponent("none").path, "--sync", "http://h/",
+        ])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no state file"))
+    }
+
     /// `--webhook-header` is the same option as `--sync-header`.
     @Test func webhookHeaders() throws {
         let folder = try Self.folder()
