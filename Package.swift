@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA", "Alerts"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA", "Spawn"]),
         .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Geofence", "FenceRuntime"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["gpsfence"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["gpsfence", "JSONOutput"]),
     ],
     swiftLanguageModes: [.v6]
 )

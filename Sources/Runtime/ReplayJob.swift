@@ -21,6 +21,8 @@ public struct ReplayJob {
     public var drainTimeout = 30.0
     /// Days of track kept in the state file (SPEC §14).
     public var keepDays = 7.0
+    /// `--sync`: the track to a server (docs/running.md); needs `statePath`, which holds its cursor.
+    public var sync: TrackSyncConfiguration?
 
     public init(captures: [CaptureInput], fencesPath: String) {
         self.captures = captures
@@ -37,6 +39,9 @@ public struct ReplayJob {
     ///     state file holds it for the length of the replay.
     ///   - makeSinks: builds the sinks once the state file is open.
     public func run(needsOutbox: Bool = false, makeSinks: (SinkContext) throws -> [EventSink]) throws -> Summary {
+        if sync != nil, statePath == nil {
+            throw InputError(message: "--sync needs --state: the state file keeps the track and what the server has")
+        }
         let fences = try FenceFile.load(fencesPath)
         var temporary: String?
         if statePath == nil, needsOutbox {
@@ -49,10 +54,13 @@ public struct ReplayJob {
         let store = try StateStore.open(statePath ?? temporary)
         let source = try CaptureFixSource(captures: captures, speed: speed, showsProgress: showsProgress)
         let reports = ProblemReports()
-        let sinks = try makeSinks(
+        var sinks = try makeSinks(
             SinkContext(
                 report: reports.report, outbox: store, inputEnds: true, drainTimeout: drainTimeout, statePath: statePath
             ))
+        if let sync, let store {
+            sinks.append(try sync.sink(store: store, drainTimeout: drainTimeout, report: reports.report))
+        }
         var configuration = EngineLoop.Configuration()
         configuration.settings = settings
         configuration.ringCapacity = ringCapacity

@@ -21,6 +21,10 @@ public final class RunJob {
         public var rollover = WeekRollover.live(today: currentUTCTime().date)
         /// Days of track kept in the state file (SPEC §14).
         public var keepDays = 7.0
+        /// `--sync`: the track to a server (docs/running.md); nil: the track stays local.
+        public var sync: TrackSyncConfiguration?
+        /// At stop, seconds the track sync may take to send what is queued.
+        public var drainTimeout = 5.0
 
         public init(device: DeviceChoice, fencesPath: String, statePath: String) {
             self.device = device
@@ -57,8 +61,11 @@ public final class RunJob {
         let lock = try StateLock.acquire(statePath: options.statePath)
         defer { withExtendedLifetime(lock) {} }
         let reports = ProblemReports()
-        let sinks = try makeSinks(
+        var sinks = try makeSinks(
             SinkContext(report: reports.report, outbox: store, inputEnds: false, statePath: options.statePath))
+        if let sync = options.sync, let store {
+            sinks.append(try sync.sink(store: store, drainTimeout: options.drainTimeout, report: reports.report))
+        }
         let source = makeSource()
 
         var loopConfiguration = EngineLoop.Configuration()

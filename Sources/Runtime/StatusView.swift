@@ -34,6 +34,8 @@ public struct StatusReport: Sendable {
     /// Fences inside, then the nearest, then the others visited this month.
     public var cards: [FenceCard]
     public var targets: [Target]
+    /// The track sync's servers (docs/running.md): backlog, last acknowledged point, last error.
+    public var sync: [SyncCursorRecord] = []
     /// Why the fences could not be shown, if they could not.
     public var fenceProblem: String?
 
@@ -60,6 +62,11 @@ public struct StatusReport: Sendable {
             statePath: path, receiver: receiver, running: running, now: now,
             odometerToday: try store.odometer(day: today),
             cards: [], targets: targets)
+        report.sync = try store.syncCursors().map { cursor in
+            var shown = cursor
+            shown.target = redacted(cursor.target)
+            return shown
+        }
         let states = try store.fenceStates()
         guard let fencesPath = receiver.fencesPath, !fencesPath.isEmpty else {
             report.fenceProblem = "the state file names no fence file (it was written by an older gpsfence)"
@@ -160,6 +167,18 @@ public enum StatusView {
             return object.string
         }
         line.addRaw("outbox", json: "[" + targets.joined(separator: ",") + "]")
+        let servers = status.sync.map { cursor in
+            var object = JSONLine()
+            object.add("target", cursor.target)
+            object.add("backlog", cursor.backlog)
+            object.add("last_acked_point", time(cursor.ackedTime))
+            object.add("last_acked_at", time(cursor.ackedAt))
+            object.add("last_error", cursor.lastError)
+            object.add("last_error_at", time(cursor.lastErrorAt))
+            object.add("pruned_unsent", cursor.unsentPruned)
+            return object.string
+        }
+        line.addRaw("sync", json: "[" + servers.joined(separator: ",") + "]")
         if let problem = status.fenceProblem { line.add("fence_problem", problem) }
         return line.string
     }
@@ -222,6 +241,25 @@ public enum StatusView {
                 lines.append(
                     "    \(target.name): \(c.delivered) delivered, \(c.pending) waiting, \(c.failedAttempts) failed attempts"
                         + (c.lastError.map { "; last error: \($0)" } ?? ""))
+            }
+        }
+        if !status.sync.isEmpty {
+            lines.append("")
+            lines.append("  track sync")
+            for cursor in status.sync {
+                let acked =
+                    cursor.ackedTime.map { "last acknowledged point \(time($0)!)" } ?? "nothing acknowledged yet"
+                lines.append("    \(cursor.target): \(cursor.backlog) points waiting, \(acked)")
+                if let error = cursor.lastError {
+                    lines.append("      last error: \(error)" + (time(cursor.lastErrorAt).map { " (at \($0))" } ?? ""))
+                }
+                if cursor.unsentPruned > 0 {
+                    lines.append(
+                        "      "
+                            + paint(
+                                "33",
+                                "\(cursor.unsentPruned) points were pruned (--keep-days) before this server had them"))
+                }
             }
         }
         return lines.joined(separator: "\n")

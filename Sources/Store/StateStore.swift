@@ -111,6 +111,10 @@ public final class StateStore: @unchecked Sendable {
                     WHERE instr(body, char(10)) > 0;
                     """)
         }
+        // The track sync's cursors (docs/running.md): an older file gains the empty table.
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: TrackSyncSchema.v4)
+        }
         return migrator
     }
 

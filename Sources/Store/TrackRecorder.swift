@@ -91,6 +91,7 @@ public final class TrackRecorder {
                         updated_at = ? WHERE id = 1
                         """,
                     arguments: [latest.time, latestWall, latest.lat, latest.lon, latest.accuracy, now])
+                try StateStore.countUnsentBeforePruning(db, cutoff: latest.time - keep, limit: Self.pruneBatch)
                 try db.execute(
                     sql:
                         "DELETE FROM track WHERE time IN (SELECT time FROM track WHERE time < ? ORDER BY time LIMIT ?)",

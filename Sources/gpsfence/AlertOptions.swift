@@ -36,6 +36,12 @@ struct AlertOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "An extra header on every webhook request, 'NAME: VALUE', or 'NAME: @FILE' to read the value from FILE (kept out of the process list). Repeatable.",
+            valueName: "header"))
+    var webhookHeader: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
             "Publish to an MQTT broker (docs/mqtt.md): every event to PREFIX/event through the durable outbox, retained status, fence states and location. A password in the URL is hidden from the process list once read; prefer --mqtt-password-file.",
             valueName: "mqtt[s]://[user[:password]@]host[:port]/prefix"))
     var mqtt: String?
@@ -92,6 +98,8 @@ struct AlertOptions: ParsableArguments {
         for url in webhook where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
             throw ValidationError("--webhook \(url): not an http:// or https:// URL")
         }
+        if !webhookHeader.isEmpty, webhook.isEmpty { throw ValidationError("--webhook-header goes with --webhook") }
+        do { _ = try headers(webhookHeader, option: "--webhook-header") } catch { throw ValidationError("\(error)") }
     }
 
     func deliveryPolicy(_ context: SinkContext) -> OutboxDelivery.Policy {
@@ -123,7 +131,9 @@ struct AlertOptions: ParsableArguments {
             guard let outbox = context.outbox else { preconditionFailure("webhooks need the outbox (needsOutbox)") }
             sinks.append(
                 OutboxDelivery(
-                    transport: try WebhookTransport(endpoint: endpoint), outbox: outbox,
+                    transport: try WebhookTransport(
+                        endpoint: endpoint, headers: headers(webhookHeader, option: "--webhook-header")),
+                    outbox: outbox,
                     policy: deliveryPolicy(context),
                     drainsOnFinish: context.inputEnds, report: context.report))
         }

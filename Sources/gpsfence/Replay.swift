@@ -37,17 +37,23 @@ struct Replay: ParsableCommand {
             "State file (docs/running.md): fence states restored at the start, events logged.", valueName: "path"))
     var state: String?
 
-    @Option(help: ArgumentHelp("At the end, seconds that webhook deliveries may take to finish.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "At the end, seconds that webhook deliveries and the track sync may take to finish.", valueName: "seconds"))
     var drainTimeout = 30.0
 
     @Option(help: ArgumentHelp("Days of track the state file keeps (default 7).", valueName: "days"))
     var keepDays = 7.0
 
     @OptionGroup var alerts: AlertOptions
+    @OptionGroup var sync: SyncOptions
     @OptionGroup var semantics: SemanticsOptions
 
     func validate() throws {
         if let problem = Limits.keepDays(keepDays) { throw ValidationError(problem) }
+        if sync.sync != nil, state == nil {
+            throw ValidationError("--sync needs --state: the state file keeps the track and what the server has")
+        }
         if captures.isEmpty { throw ValidationError("give at least one capture (or '-' for standard input)") }
         _ = try replaySpeed()
     }
@@ -69,6 +75,7 @@ struct Replay: ParsableCommand {
         job.showsProgress = true
         job.statePath = state
         job.drainTimeout = drainTimeout
+        job.sync = try sync.configuration()
         _ = try job.run(needsOutbox: alerts.needsOutbox) { context in
             try alerts.sinks(
                 color: isatty(1) == 1, live: false, context: context, maxAccuracy: job.settings.maxAccuracy)

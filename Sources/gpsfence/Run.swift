@@ -36,11 +36,20 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Days of track the state file keeps (default 7).", valueName: "days"))
     var keepDays = 7.0
 
+    @Option(
+        help: ArgumentHelp(
+            "At stop, seconds the track sync may take to send what is queued (default 5).", valueName: "seconds"))
+    var drainTimeout = 5.0
+
     @OptionGroup var alerts: AlertOptions
+    @OptionGroup var sync: SyncOptions
     @OptionGroup var semantics: SemanticsOptions
 
     func validate() throws {
-        if let problem = Limits.keepDays(keepDays) { throw ValidationError(problem) }
+        if let problem = Limits.keepDays(keepDays) ?? Limits.seconds("--drain-timeout", drainTimeout, allowsZero: true)
+        {
+            throw ValidationError(problem)
+        }
     }
 
     func run() throws {
@@ -51,6 +60,8 @@ struct Run: ParsableCommand {
         options.autobaud = receiver.autobaud
         options.settings = semantics.settings
         options.keepDays = keepDays
+        options.sync = try sync.configuration()
+        options.drainTimeout = drainTimeout
         try RunJob(options: options).run { context in
             try alerts.sinks(
                 color: isatty(1) == 1, live: true, context: context, maxAccuracy: options.settings.maxAccuracy)

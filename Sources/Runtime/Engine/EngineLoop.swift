@@ -214,6 +214,8 @@ public final class EngineLoop {
     /// before any sink finishes.
     private func shutDown(_ reader: ReaderThread) {
         reader.stop()
+        // The last second of track is in the state file before the track sync's last send.
+        try? track?.flush()
         for sink in sinks { sink.stop() }
         for message in reports.take() { error(message) }
         try? flush()

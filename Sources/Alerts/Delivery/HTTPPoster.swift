@@ -1,0 +1,61 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one HTTP client of the delivery transports (the webhook, the track sync): a POST that
+/// blocks until the answer, where a 2xx is the acknowledgement. The caller's thread waits; order,
+/// retries and backoff are the caller's.
+public struct HTTPPoster: Sendable {
+    public let url: URL
+    public let headers: [HTTPHeader]
+    private let session: URLSession
+
+    public init(url: URL, headers: [HTTPHeader] = [], requestTimeout: Double = 10) {
+        self.url = url
+        self.headers = headers
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = requestTimeout
+        session = URLSession(configuration: configuration)
+    }
+
+    /// `text` as an http:// or https:// URL with a host; nil otherwise.
+    public static func url(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", url.host != nil
+        else { return nil }
+        return url
+    }
+
+    /// POSTs `body` to `url` (or to `to`, the same server with a query), with the request's own
+    /// headers first and the configured ones after them (so a configured header wins).
+    public func post(
+        _ body: Data, contentType: String?, to: URL? = nil, requestHeaders: [(name: String, value: String)] = []
+    ) -> DeliveryOutcome {
+        var request = URLRequest(url: to ?? url)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        for header in requestHeaders { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<DeliveryOutcome>(.failed("no answer"))
+        let task = session.dataTask(with: request) { _, response, error in
+            let outcome: DeliveryOutcome
+            if let error {
+                outcome = .failed(error.localizedDescription)
+            } else if let status = (response as? HTTPURLResponse)?.statusCode {
+                outcome = (200..<300).contains(status) ? .delivered : .failed("HTTP \(status)")
+            } else {
+                outcome = .failed("no HTTP answer")
+            }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        task.resume()
+        done.wait()
+        return result.withLock { $0 }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import FenceRuntime
+import Geofence
+
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Send the track backlog of a stopped run to a server, by hand.",
+        discussion: """
+            Sends the track points of the state file that the server has not acknowledged yet, \
+            with the cursor, batches, headers and backoff of 'run --sync' (docs/running.md), and \
+            exits 0 once nothing is left, or 1 when the server did not take everything within \
+            --drain-timeout (what is left stays queued). Do not run it beside a 'run' that syncs \
+            to the same server.
+
+            Example:
+              gpsfence sync --sync https://fleet.example/track --sync-header 'Authorization: @/etc/gpsfence/token'
+            """
+    )
+
+    @Option(help: ArgumentHelp("State file (default: $XDG_STATE_HOME/gpsfence/state.sqlite).", valueName: "path"))
+    var state: String?
+
+    @Option(help: ArgumentHelp("Seconds to keep trying while the server is down (default 30).", valueName: "seconds"))
+    var drainTimeout = 30.0
+
+    @OptionGroup var options: SyncOptions
+
+    func validate() throws {
+        if options.sync == nil { throw ValidationError("give the server: --sync URL") }
+        if let problem = Limits.seconds("--drain-timeout", drainTimeout, allowsZero: true) {
+            throw ValidationError(problem)
+        }
+    }
+
+    func run() throws {
+        guard let configuration = try options.configuration() else { return }
+        var job = SyncJob(statePath: state ?? StateLocation.defaultPath, configuration: configuration)
+        job.drainTimeout = drainTimeout
+        try job.run()
+    }
+}
