@@ -1,5 +1,6 @@
 import Alerts
 import Foundation
+import NMEA
 import Store
 
 /// `gpsfence sync`: sends the track backlog of a stopped run by hand (a laptop back on Wi-Fi),
@@ -21,8 +22,7 @@ public struct SyncJob {
             throw InputError(
                 message: "no state file at '\(statePath)': it is written by 'gpsfence run' (or 'replay --state')")
         }
-        let store: StateStore
-        do { store = try StateStore(path: statePath) } catch { throw InputError(message: error.description) }
+        let store = try StateStore(path: statePath)
         var forcing = configuration
         // By hand, everything queued goes now: the threshold is for a run that will send later.
         forcing.threshold = 1
@@ -30,14 +30,14 @@ public struct SyncJob {
             OutputWriter.standardError.write(line: "gpsfence: \(message)")
         }
         let before = try backlog(store)
-        let deadline = Date().addingTimeInterval(drainTimeout)
-        sending: while Date() < deadline {
+        let deadline = monotonicSeconds() + drainTimeout
+        sending: while monotonicSeconds() < deadline {
             switch try sender.step(force: true) {
             case .sent: continue
             case .waiting: break sending
             case .failed:
                 guard let retryAt = sender.retryAt, retryAt < deadline else { break sending }
-                usleep(UInt32(max(retryAt.timeIntervalSinceNow, 0) * 1_000_000))
+                usleep(UInt32(max(retryAt - monotonicSeconds(), 0) * 1_000_000))
             }
         }
         sender.saveCursor()

@@ -1,5 +1,6 @@
 import Alerts
 import Foundation
+import NMEA
 
 /// `--sync URL` and its options (docs/running.md, "Track sync").
 public struct TrackSyncConfiguration: Sendable {
@@ -44,10 +45,8 @@ public struct TrackSyncConfiguration: Sendable {
 }
 
 extension OutboxDelivery.Policy {
-    /// The outbox's backoff (`OutboxDelivery.backoff`): between d/2 and d, d = base x 2^(attempts-1), capped.
+    /// The outbox's backoff, with jitter: between d/2 and d, d = base x 2^(attempts-1), capped.
     func delay(afterAttempts attempts: Int) -> Double {
-        let exponent = min(max(attempts - 1, 0), 30)
-        let delay = min(maximumDelay, baseDelay * pow(2, Double(exponent)))
-        return Double.random(in: delay / 2...delay)
+        Backoff(initial: baseDelay, maximum: maximumDelay, jitter: true).delay(afterFailures: attempts)
     }
 }

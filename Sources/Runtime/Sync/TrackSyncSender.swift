@@ -38,12 +38,13 @@ final class TrackSyncSender: @unchecked Sendable {
     // The sending thread's own (or the `sync` command's, which has no thread).
     private var cursor: Int64
     private var savedCursor: Int64
-    private var lastSave = Date()
+    private var lastSave = monotonicSeconds()
     private var ackedAt: Int64?
-    private var lastSend = Date()
+    private var lastSend = monotonicSeconds()
     private var attempts = 0
-    private(set) var retryAt: Date?
-    private(set) var down = false
+    /// When the failed batch is tried again, on the monotonic clock (`monotonicSeconds`).
+    private(set) var retryAt: Double?
+    private var outage = OutageLog<String>()
     private(set) var lastError: String?
     private var unsavedError: (message: String, at: Int64)?
     /// The odometer just after the point at the cursor (for the `odometer` of the points to come).
@@ -88,12 +89,12 @@ final class TrackSyncSender: @unchecked Sendable {
     /// Sends everything queued, waiting at most until `deadline`; then the thread ends and the
     /// cursor is written. Returns whether nothing is left.
     @discardableResult
-    func stop(drainUntil deadline: Date?) -> Bool {
+    func stop(drainUntil deadline: Double?) -> Bool {
         var empty = false
         if let deadline, thread != nil {
             draining.store(true, ordering: .relaxed)
             wakeUp.signal()
-            while Date() < deadline, !drained.load(ordering: .relaxed) { usleep(20_000) }
+            while monotonicSeconds() < deadline, !drained.load(ordering: .relaxed) { usleep(20_000) }
             empty = drained.load(ordering: .relaxed)
         }
         running.store(false, ordering: .relaxed)
@@ -105,8 +106,8 @@ final class TrackSyncSender: @unchecked Sendable {
 
     private func loop() {
         while running.load(ordering: .relaxed) {
-            if let retryAt, retryAt > Date() {
-                _ = wakeUp.wait(timeout: .now() + min(retryAt.timeIntervalSinceNow, 1))
+            if let retryAt, retryAt > monotonicSeconds() {
+                _ = wakeUp.wait(timeout: .now() + min(retryAt - monotonicSeconds(), 1))
                 continue
             }
             let force = flushRequested.exchange(false, ordering: .relaxed) || draining.load(ordering: .relaxed)
@@ -132,11 +133,11 @@ final class TrackSyncSender: @unchecked Sendable {
     func step(force: Bool) throws -> Step {
         let queued = try store.trackBacklog(after: cursor, cap: max(configuration.threshold, 1))
         guard queued > 0 else { return .waiting }
-        let intervalPassed = configuration.interval.map { Date().timeIntervalSince(lastSend) >= $0 } ?? false
+        let intervalPassed = configuration.interval.map { monotonicSeconds() - lastSend >= $0 } ?? false
         guard force || intervalPassed || queued >= configuration.threshold else { return .waiting }
         let points = try annotate(try store.trackPoints(after: cursor, limit: configuration.batch))
         guard let last = points.last else { return .waiting }
-        lastSend = Date()
+        lastSend = monotonicSeconds()
         switch configuration.format {
         case .json:
             let outcome = poster.post(
@@ -172,23 +173,19 @@ final class TrackSyncSender: @unchecked Sendable {
     private func acknowledge(_ point: SyncedPoint) {
         cursor = point.point.time
         ackedOdometer = point.odometerAfter
-        ackedAt = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        ackedAt = currentUTCTime().millisecondsSinceEpoch
         attempts = 0
         retryAt = nil
-        if down {
-            report("\(displayName) is reachable again")
-            down = false
-        }
+        if outage.recovered() { report("\(displayName) is reachable again") }
         saveCursorIfDue()
     }
 
     private func fail(_ problem: String) {
         attempts += 1
-        retryAt = Date().addingTimeInterval(configuration.backoff.delay(afterAttempts: attempts))
+        retryAt = monotonicSeconds() + configuration.backoff.delay(afterAttempts: attempts)
         lastError = problem
-        unsavedError = (problem, Int64((Date().timeIntervalSince1970 * 1000).rounded()))
-        guard !down else { return }
-        down = true
+        unsavedError = (problem, currentUTCTime().millisecondsSinceEpoch)
+        guard outage.failed(problem) else { return }
         // Once per outage, before it is reported: what was acknowledged before it, and why it
         // stopped, become durable.
         saveCursor()
@@ -197,7 +194,7 @@ final class TrackSyncSender: @unchecked Sendable {
 
     private func saveCursorIfDue() {
         guard cursor != savedCursor || unsavedError != nil,
-            Date().timeIntervalSince(lastSave) >= configuration.cursorWriteInterval
+            monotonicSeconds() - lastSave >= configuration.cursorWriteInterval
         else { return }
         saveCursor()
     }
@@ -211,7 +208,7 @@ final class TrackSyncSender: @unchecked Sendable {
                 lastErrorAt: unsavedError?.at)
             savedCursor = cursor
             unsavedError = nil
-            lastSave = Date()
+            lastSave = monotonicSeconds()
         } catch {
             report("\(displayName): cannot save its cursor: \(error)")
         }

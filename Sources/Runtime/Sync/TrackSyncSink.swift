@@ -1,6 +1,7 @@
 import Alerts
 import Foundation
 import Geofence
+import NMEA
 import Store
 
 /// `--sync URL` on `run` and `replay --state`: the sender works on a thread of its own from the
@@ -30,7 +31,7 @@ final class TrackSyncSink: EventSink {
 
     /// Before the other sinks finish, so that a server still down at the end is an `error` event.
     func stop() {
-        guard !sender.stop(drainUntil: Date().addingTimeInterval(drainTimeout)) else { return }
+        guard !sender.stop(drainUntil: monotonicSeconds() + drainTimeout) else { return }
         let left = (try? store.syncCursors().first { $0.target == sender.configuration.target }?.backlog) ?? nil
         report(
             "\(sender.displayName): \(left.map(String.init) ?? "some") track points remain queued in \(store.path) (not sent within --drain-timeout \(drainTimeout) s); the next run or 'gpsfence sync' sends them"
