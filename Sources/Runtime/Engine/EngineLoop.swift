@@ -73,8 +73,7 @@ public final class EngineLoop {
         trackSettings.keepDays = configuration.keepDays
         trackSettings.maxAccuracy = configuration.settings.maxAccuracy
         track = store.map { TrackRecorder(store: $0, settings: trackSettings) }
-        let restored = engine.snapshot()
-        for sink in sinks { sink.restored(restored) }
+        for sink in sinks { sink.attach(self) }
     }
 
     /// Runs `source` to its end (a capture) or until a stop signal (a live source): the reader
@@ -271,6 +270,7 @@ public final class EngineLoop {
         }
         let next = EventEngine(fences: fresh, settings: configuration.settings)
         next.restore(engine.snapshot())
+        next.keepExitTimes(of: engine)
         next.restoreMotion(engine.motionSnapshot)
         engine = next
         fences = fresh
@@ -319,4 +319,10 @@ private final class ReaderThread: @unchecked Sendable {
         source.stop()
         _ = done.wait(timeout: .now() + 5)
     }
+}
+
+// The sinks read the fence states of the engine that produced the events they are given; the
+// loop swaps engines on reload, so it answers for whichever is current.
+extension EngineLoop: FenceStateReading {
+    public func fenceState(_ fence: Int) -> (inside: Bool, since: UTCTime?) { engine.fenceState(fence) }
 }
