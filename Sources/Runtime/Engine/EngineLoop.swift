@@ -139,7 +139,7 @@ public final class EngineLoop {
     }
 
     /// Up to half a second for the reader's doorbell; a live receiver silent for `stale` seconds
-    /// gives fix_lost on the wall clock (SPEC §6).
+    /// gives fix_lost on the wall clock (docs/events.md).
     private func waitForInput(_ reader: ReaderThread, source: FixSource, round: Round) {
         if reader.doorbell.wait(timeout: .now() + 0.5) == .timedOut, source.isLive,
             round.secondsSince(round.lastInput) >= configuration.settings.stale
@@ -280,7 +280,7 @@ public final class EngineLoop {
 
 /// The reader thread of one run: runs the source and pushes its inputs into the ring, ringing the
 /// doorbell for each. A source that can wait (a file) waits for room; a live one never does (a full
-/// ring drops the input and counts it, SPEC §2).
+/// ring drops the input and counts it: docs/architecture.md).
 private final class ReaderThread: @unchecked Sendable {
     let doorbell = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
