@@ -13,9 +13,10 @@ public protocol EventSink: AnyObject {
     func outboxPayload(for event: OutgoingEvent, fences: FenceSet) -> OutboxPayload
     /// Called once before the first event, on the engine thread.
     func start()
-    /// The fence states restored from the state file (inside, since when), before the first
-    /// event: a sink that mirrors the present (MQTT's retained fence topics) starts from them.
-    func restored(_ states: [FenceStateRecord])
+    /// The engine's present (inside, since when), given before the first event: a sink that
+    /// mirrors it (MQTT's retained fence topics) reads it there, on the engine thread, instead of
+    /// keeping a copy of its own.
+    func attach(_ engine: any FenceStateReading)
     func deliver(_ event: OutgoingEvent, fences: FenceSet)
     /// Whether `observe` wants every fix (a location feed); most sinks see only events.
     var observesFixes: Bool { get }
@@ -36,7 +37,7 @@ extension EventSink {
         OutboxPayload(body: event.json)
     }
     public func start() {}
-    public func restored(_ states: [FenceStateRecord]) {}
+    public func attach(_ engine: any FenceStateReading) {}
     public var observesFixes: Bool { false }
     public func observe(_ fix: Fix) {}
 }

@@ -257,3 +257,32 @@ import Testing
         #expect(kinds == ["registered", "enter", "fix_lost", "fix_acquired"])
     }
 }
+
+/// What sinks read from the engine instead of rebuilding it from events (MQTT's retained states).
+@Suite struct FenceStateReadingTests {
+    typealias T = EventEngineTests
+
+    @Test func insideAndOutsideSinceTheLastChange() throws {
+        let engine = EventEngine(fences: try FenceSet.parse(T.circle(radius: 50)))
+        engine.process(T.fix(0, 200)) { _ in }
+        #expect(engine.fenceState(0).inside == false && engine.fenceState(0).since == nil, "never changed")
+        engine.process(T.fix(1, 0)) { _ in }
+        #expect(engine.fenceState(0).inside && engine.fenceState(0).since == T.fix(1, 0).time)
+        for second in 2...4 { engine.process(T.fix(Double(second), 300)) { _ in } }
+        let state = engine.fenceState(0)
+        #expect(!state.inside && state.since == T.fix(3, 0).time, "left at the confirming fix")
+    }
+
+    @Test func aReloadKeepsExitTimesOfUnchangedFencesOnly() throws {
+        let engine = EventEngine(fences: try FenceSet.parse(T.circle(radius: 50)))
+        engine.process(T.fix(0, 0)) { _ in }
+        for second in 1...3 { engine.process(T.fix(Double(second), 300)) { _ in } }
+        let left = try #require(engine.fenceState(0).since)
+        let same = EventEngine(fences: try FenceSet.parse(T.circle(radius: 50)))
+        same.keepExitTimes(of: engine)
+        #expect(same.fenceState(0).since == left && !same.fenceState(0).inside)
+        let moved = EventEngine(fences: try FenceSet.parse(T.circle(radius: 60)))
+        moved.keepExitTimes(of: engine)
+        #expect(moved.fenceState(0).since == nil, "a changed fence starts fresh")
+    }
+}

@@ -84,7 +84,7 @@ public enum MQTTMessages {
     public static func ownTracksTransition(_ event: GeofenceEvent, fences: FenceSet, registered: UTCTime, tid: String)
         -> String?
     {
-        guard let fence = event.fence, event.kind == .enter || event.kind == .exit else { return nil }
+        guard let fence = event.fence, event.kind.isTransition else { return nil }
         var line = JSONLine()
         line.add("_type", "transition")
         line.add("event", event.kind == .enter ? "enter" : "leave")

@@ -48,7 +48,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
 
     // Engine thread only. Changed in `deliver`, after the commit, never in `outboxPayload` (inside
     // the commit's transaction, which may roll back).
-    private var fenceStates: [FenceID: (inside: Bool, since: UTCTime)] = [:]
+    /// The engine's fence states (`attach`).
+    private weak var engine: (any FenceStateReading)?
     private var registeredAt: [FenceID: UTCTime] = [:]
     private var lastLocation: UTCTime?
     private let maxAccuracy: Double
@@ -103,11 +104,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         delivery.start()
     }
 
-    public func restored(_ states: [FenceStateRecord]) {
-        for state in states where state.inside {
-            fenceStates[state.fenceID] = (true, UTCTime(millisecondsSinceEpoch: state.enterTime))
-        }
-    }
+    public func attach(_ engine: any FenceStateReading) { self.engine = engine }
 
     /// The event, and for an enter or exit with `--owntracks` its OwnTracks transition
     /// (`MQTTEventTransport` publishes both). The transition's `wtst` is when the fence was
@@ -129,22 +126,21 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         switch happening.kind {
         case .enter, .exit:
             guard let fence = happening.fence else { break }
-            let id = fences.ids[fence]
-            fenceStates[id] = (happening.kind == .enter, happening.time)
-            publishState(id, name: fences.name(fence), state: fenceStates[id]!)
+            // The event itself says what changed, and when.
+            publishState(fences.ids[fence], name: fences.name(fence), state: (happening.kind == .enter, happening.time))
         case .registered:
             for fence in happening.fences ?? [] {
                 let id = fences.ids[fence]
                 if registeredAt[id] == nil { registeredAt[id] = happening.time }
-                let state = fenceStates[id] ?? (false, happening.time)
-                fenceStates[id] = state
-                publishState(id, name: fences.name(fence), state: state)
+                // Inside or out as the engine has it (restored, or kept over a reload); a fence
+                // that never changed is outside since it was registered.
+                let state = engine?.fenceState(fence) ?? (inside: false, since: nil)
+                publishState(id, name: fences.name(fence), state: (state.inside, state.since ?? happening.time))
             }
         case .unregistered:
             for fence in happening.fences ?? [] {
                 let id = fences.ids[fence]
                 registeredAt[id] = nil
-                fenceStates[id] = nil
                 // An empty retained message deletes the retained state on the broker.
                 connection.publishRetained(topic: MQTTMessages.fenceTopic(prefix: prefix, id: id), payload: [])
             }

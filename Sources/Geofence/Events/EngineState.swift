@@ -1,3 +1,5 @@
+import NMEA
+
 /// What the engine must remember across restarts (SPEC §8): per fence, whether the receiver is
 /// inside and since when, plus a hash of the fence's geometry so that a changed fence starts fresh.
 /// The store persists these records; the engine takes them back with `restore`.
@@ -14,6 +16,37 @@ public struct FenceStateRecord: Sendable, Equatable {
         self.inside = inside
         self.enterTime = enterTime
         self.dwellFired = dwellFired
+    }
+}
+
+/// The engine's present, for sinks that mirror it (MQTT's retained fence states), read on the
+/// engine thread instead of being rebuilt from the events.
+public protocol FenceStateReading: AnyObject {
+    /// Whether the receiver is inside fence `fence` (an index into the fence set of the events
+    /// being delivered) and since when it is inside or outside; `since` is nil for a fence it has
+    /// neither entered nor left.
+    func fenceState(_ fence: Int) -> (inside: Bool, since: UTCTime?)
+}
+
+extension EventEngine: FenceStateReading {
+    public func fenceState(_ fence: Int) -> (inside: Bool, since: UTCTime?) {
+        let time = enterTimeOf(fence)
+        return (isInside(fence), time == Self.neverChanged ? nil : UTCTime(millisecondsSinceEpoch: time))
+    }
+
+    /// On reload: the fences of `previous` that the receiver had left keep when it left them, in
+    /// this engine, where their id and geometry are unchanged (those inside come back through
+    /// `restore`).
+    public func keepExitTimes(of previous: EventEngine) {
+        var indexByID: [FenceID: Int] = [:]
+        for index in 0..<fences.count { indexByID[fences.ids[index]] = index }
+        for old in 0..<previous.fences.count {
+            let state = previous.fenceState(old)
+            guard !state.inside, let since = state.since, let fence = indexByID[previous.fences.ids[old]],
+                fences.geometryHash(fence) == previous.fences.geometryHash(old)
+            else { continue }
+            markOutside(fence, since: since.millisecondsSinceEpoch)
+        }
     }
 }
 

@@ -50,7 +50,7 @@ public final class EventEngine {
         self.settings = settings
         let count = fences.count
         inside = Array(repeating: false, count: count)
-        enterTime = Array(repeating: 0, count: count)
+        enterTime = Array(repeating: Self.neverChanged, count: count)
         dwellFired = Array(repeating: false, count: count)
         exitCount = Array(repeating: 0, count: count)
         approachFired = Array(repeating: false, count: count)
@@ -149,6 +149,16 @@ public final class EventEngine {
     public var insideFences: [Int] { insideList.map(Int.init) }
 
     func enterTimeOf(_ fence: Int) -> Int64 { enterTime[fence] }
+    func isInside(_ fence: Int) -> Bool { inside[fence] }
+
+    /// `enterTime` of a fence the receiver has neither entered nor left.
+    static let neverChanged = Int64.min
+
+    /// Restored state of a fence the receiver is outside of: left at `time`, without an event.
+    func markOutside(_ fence: Int, since time: Int64) {
+        guard !inside[fence] else { return }
+        enterTime[fence] = time
+    }
     func dwellFiredOf(_ fence: Int) -> Bool { dwellFired[fence] }
 
     /// Restored state: inside since `time`, without an event.
@@ -230,6 +240,7 @@ public final class EventEngine {
             append(visit, settings: fenceSettings)
         }
         dwellFired[fence] = false
+        enterTime[fence] = time.millisecondsSinceEpoch
     }
 
     /// Fences containing the fix that the receiver was not inside of: `enter` at once (a warning

@@ -73,8 +73,7 @@ public final class EngineLoop {
         trackSettings.keepDays = configuration.keepDays
         trackSettings.maxAccuracy = configuration.settings.maxAccuracy
         track = store.map { TrackRecorder(store: $0, settings: trackSettings) }
-        let restored = engine.snapshot()
-        for sink in sinks { sink.restored(restored) }
+        for sink in sinks { sink.attach(self) }
     }
 
     /// Runs `source` to its end (a capture) or until a stop signal (a live source): the reader
@@ -140,7 +139,7 @@ public final class EngineLoop {
     }
 
     /// Up to half a second for the reader's doorbell; a live receiver silent for `stale` seconds
-    /// gives fix_lost on the wall clock (SPEC §6).
+    /// gives fix_lost on the wall clock (docs/events.md).
     private func waitForInput(_ reader: ReaderThread, source: FixSource, round: Round) {
         if reader.doorbell.wait(timeout: .now() + 0.5) == .timedOut, source.isLive,
             round.secondsSince(round.lastInput) >= configuration.settings.stale
@@ -273,6 +272,7 @@ public final class EngineLoop {
         }
         let next = EventEngine(fences: fresh, settings: configuration.settings)
         next.restore(engine.snapshot())
+        next.keepExitTimes(of: engine)
         next.restoreMotion(engine.motionSnapshot)
         engine = next
         fences = fresh
@@ -282,7 +282,7 @@ public final class EngineLoop {
 
 /// The reader thread of one run: runs the source and pushes its inputs into the ring, ringing the
 /// doorbell for each. A source that can wait (a file) waits for room; a live one never does (a full
-/// ring drops the input and counts it, SPEC §2).
+/// ring drops the input and counts it: docs/architecture.md).
 private final class ReaderThread: @unchecked Sendable {
     let doorbell = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
@@ -321,4 +321,10 @@ private final class ReaderThread: @unchecked Sendable {
         source.stop()
         _ = done.wait(timeout: .now() + 5)
     }
+}
+
+// The sinks read the fence states of the engine that produced the events they are given; the
+// loop swaps engines on reload, so it answers for whichever is current.
+extension EngineLoop: FenceStateReading {
+    public func fenceState(_ fence: Int) -> (inside: Bool, since: UTCTime?) { engine.fenceState(fence) }
 }
