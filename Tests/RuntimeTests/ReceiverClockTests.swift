@@ -14,6 +14,13 @@ import Testing
 
     @Test func aLiveReceiverWithoutDatesTakesTheSystemDateAndSaysSoOnce() {
         var clock = ReceiverClock(borrowsSystemDate: true, now: { self.now })
+        // One undated epoch is a run that started between RMC and GGA: left alone.
+        #expect(clock.dated(undated(57_000), device: "/dev/ttyACM0").0.time == nil)
+        var dated = undated(57_500)
+        dated.time = now
+        _ = clock.dated(dated, device: "/dev/ttyACM0")
+        #expect(clock.dated(undated(57_000), device: "/dev/ttyACM0").0.time == nil)
+        #expect(clock.dated(undated(58_000), device: "/dev/ttyACM0").0.time == nil)
         let (first, notice) = clock.dated(undated(59_000), device: "/dev/ttyACM0")
         #expect(first.time?.description == "2026-11-24T00:00:59.000Z")
         #expect(notice?.contains("/dev/ttyACM0 sends no date") == true)

@@ -25,10 +25,21 @@ struct ReceiverClock {
             + "\(correction.corrected)); its dates are corrected"
     }
 
-    /// The fix with the system date when the receiver gave none, and the message to report the
-    /// first time that happens.
+    /// Undated fixes in a row before the system date is borrowed: a run that starts reading
+    /// between a receiver's RMC and its GGA sees one undated epoch from a receiver that does send
+    /// dates, and must not say otherwise.
+    static let undatedEpochsBeforeBorrowing = 3
+    private var undatedInARow = 0
+
+    /// The fix with the system date when the receiver gave none for a few epochs, and the message
+    /// to report the first time that happens.
     mutating func dated(_ fix: Fix, device: String) -> (Fix, notice: String?) {
-        guard borrowsSystemDate, fix.time == nil else { return (fix, nil) }
+        guard borrowsSystemDate, fix.time == nil else {
+            undatedInARow = 0
+            return (fix, nil)
+        }
+        undatedInARow += 1
+        guard undatedInARow >= Self.undatedEpochsBeforeBorrowing || saidSystemDate else { return (fix, nil) }
         var dated = fix
         dated.time = Self.nearest(fix.timeOfDay, to: now())
         guard !saidSystemDate else { return (dated, nil) }
