@@ -121,20 +121,43 @@ public struct WeekRollover: Sendable, Equatable {
     /// era can send (before 2000) are moved. Old logs with true dates from the 2000s stay as they are.
     public static let captures = WeekRollover(pivot: CivilDate(year: 2000, month: 1, day: 1))
 
-    /// For a live receiver, with a trustworthy clock: anything more than half a rollover period
-    /// (about 9.8 years) before today is a rollover.
+    /// No receiver running this build can be earlier than the day it was released: the lower
+    /// bound of a plausible epoch when the system clock is not set (a Raspberry Pi without a
+    /// real-time clock boots in 1970 or at its last shutdown). Moved forward with each release.
+    public static let releaseDate = CivilDate(year: 2026, month: 11, day: 24)
+
+    /// For a live receiver: the plausible epoch is the later of the release date and today's
+    /// system date, and anything more than half a rollover period (about 9.8 years) before it is
+    /// one or two rollovers early.
     public static func live(today: CivilDate) -> WeekRollover {
-        WeekRollover(pivot: CivilDate(daysSinceEpoch: today.daysSinceEpoch - period / 2))
+        plausible(epoch: max(today, releaseDate))
+    }
+
+    /// Dates more than half a rollover period before `epoch` are taken to be rollovers.
+    public static func plausible(epoch: CivilDate) -> WeekRollover {
+        WeekRollover(pivot: CivilDate(daysSinceEpoch: epoch.daysSinceEpoch - period / 2))
     }
 
     public init(pivot: CivilDate) { self.pivot = pivot }
 
+    /// Moves a date before the pivot forward by 1024 weeks, twice at most: a date that would need
+    /// a third period is no rollover any receiver makes, and is left as reported.
     public func resolve(_ date: CivilDate) -> CivilDate {
         var days = date.daysSinceEpoch
         let pivotDays = pivot.daysSinceEpoch
-        while days < pivotDays { days += Self.period }
-        return CivilDate(daysSinceEpoch: days)
+        for _ in 0..<2 where days < pivotDays { days += Self.period }
+        return days < pivotDays ? date : CivilDate(daysSinceEpoch: days)
     }
+}
+
+/// A date the decoder moved forward for a GPS week rollover, as the receiver reported it and as
+/// corrected: what a live run says once.
+public struct RolloverCorrection: Equatable, Sendable {
+    public var reported: CivilDate
+    public var corrected: CivilDate
+
+    /// How many 1024-week periods the date moved.
+    public var periods: Int { (corrected.daysSinceEpoch - reported.daysSinceEpoch) / WeekRollover.period }
 }
 
 func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {

@@ -45,7 +45,7 @@ extension RMC: EpochContribution {
             // rollover pivot then decides (docs/nmea.md).
             let reported = CivilDate(
                 year: twoDigitYear >= 80 ? 1900 + twoDigitYear : 2000 + twoDigitYear, month: month, day: day)
-            if reported.isValid { epoch.date = rollover.resolve(reported) }
+            if reported.isValid { epoch.setDate(reported, rollover) }
         }
     }
 }
@@ -106,6 +106,6 @@ extension ZDA: EpochContribution {
     var timeOfDay: TimeOfDay? { time }
 
     func contribute(to epoch: inout Epoch, _ rollover: WeekRollover) {
-        if let date { epoch.date = rollover.resolve(date) }
+        if let date { epoch.setDate(date, rollover) }
     }
 }

@@ -11,6 +11,9 @@
 /// See docs/nmea.md for the merge rules. No allocation.
 public struct FixAssembler: Sendable {
     public var rollover: WeekRollover
+    /// The first date moved forward for a week rollover, if any: nil while the receiver's dates
+    /// are plausible.
+    public private(set) var firstRollover: RolloverCorrection?
     public var accuracyModel: AccuracyModel
 
     private var epoch = Epoch()
@@ -92,6 +95,9 @@ public struct FixAssembler: Sendable {
             // Remembered even from cycles without a position: the first fix may come without RMC.
             lastDate = date
             lastDateTimeOfDay = time
+            if firstRollover == nil, let reported = epoch.rolledForwardFrom {
+                firstRollover = RolloverCorrection(reported: reported, corrected: date)
+            }
         }
         if let ender = cycleEnder, address == ender, !epoch.emitted {
             epoch.emitted = true
@@ -224,6 +230,15 @@ struct Epoch: Sendable {
     var hdop: Double?
     var gstError: Double?
     var gsaFixType: Int?
+
+    /// The date as the receiver sent it, when the rollover rule moved it.
+    var rolledForwardFrom: CivilDate?
+
+    mutating func setDate(_ reported: CivilDate, _ rollover: WeekRollover) {
+        let resolved = rollover.resolve(reported)
+        date = resolved
+        rolledForwardFrom = resolved == reported ? nil : reported
+    }
 
     mutating func setPosition(_ latitude: Double?, _ longitude: Double?) {
         guard let latitude, let longitude else { return }

@@ -3,7 +3,9 @@
 /// Bytes arrive as `read()` returns them: one at a time, a few, or kilobytes with a sentence cut at
 /// either end. The framer keeps at most one partial sentence between calls and resynchronises on
 /// anything that is not NMEA: junk and binary noise between sentences, a sentence cut short by the
-/// next `$`, NUL bytes and ANSI escapes inside a sentence, over-long lines. See docs/nmea.md.
+/// next `$`, NUL bytes and ANSI escapes inside a sentence, over-long lines. Binary u-blox (UBX)
+/// frames between sentences are skipped whole, checksum checked, and counted as frames, not junk.
+/// See docs/nmea.md.
 ///
 /// It allocates once, at creation; `push` never allocates.
 public final class Framer {
@@ -18,6 +20,18 @@ public final class Framer {
     /// XOR of the bytes collected after the start character so far.
     private var checksum: UInt8 = 0
     private var state = State.hunting
+    /// The UBX frame being skipped: bytes of it seen so far (sync characters included), its
+    /// payload length once known, and its Fletcher checksum so far.
+    private var binaryPosition = 0
+    private var binaryLength = 0
+    private var binaryChecksumA: UInt8 = 0
+    private var binaryChecksumB: UInt8 = 0
+    private var binaryFirstChecksumMatched = false
+
+    /// Largest UBX payload skipped as a frame. The longest u-blox messages (RXM-RAWX with every
+    /// channel of a high-precision receiver) stay well under it; a larger length field is noise
+    /// that happened to start with the sync characters, and reading on would swallow sentences.
+    public static let maximumBinaryPayload = 8192
 
     private enum State {
         /// Between sentences: every byte that is not a start character is junk.
@@ -26,6 +40,8 @@ public final class Framer {
         case collecting
         /// Inside a line that already broke the length limit; skip to its end.
         case discarding
+        /// Inside a UBX frame (0xB5 0x62, class, id, length, payload, checksum); skip to its end.
+        case binary
     }
 
     public init() {
@@ -51,15 +67,22 @@ public final class Framer {
                 var junk: UInt64 = 0
                 while index < count {
                     let byte = input[index]
-                    if byte == ASCII.dollar || byte == ASCII.bang { break }
+                    if byte == ASCII.dollar || byte == ASCII.bang || byte == UBXSync.first { break }
                     if byte != ASCII.cr && byte != ASCII.lf { junk += 1 }
                     index += 1
                 }
                 counters.junkBytes += junk
                 if index < count {
-                    start(with: input[index])
+                    let byte = input[index]
                     index += 1
+                    if byte == UBXSync.first {
+                        startBinary()
+                    } else {
+                        start(with: byte)
+                    }
                 }
+            case .binary:
+                index = skipBinary(input, from: index, count: count)
             case .collecting:
                 // Copy the run of sentence characters up to the byte that ends or breaks the
                 // sentence, folding each into the checksum on the way (one pass over each byte).
@@ -108,6 +131,9 @@ public final class Framer {
                 case ASCII.dollar, ASCII.bang:
                     abandonSentence()
                     start(with: byte)
+                case UBXSync.first:
+                    abandonSentence()
+                    startBinary()
                 default:
                     // NUL, binary noise, ESC of an ANSI sequence: never part of a sentence.
                     abandonSentence()
@@ -122,6 +148,8 @@ public final class Framer {
                 switch byte {
                 case ASCII.dollar, ASCII.bang:
                     start(with: byte)
+                case UBXSync.first:
+                    startBinary()
                 case ASCII.cr, ASCII.lf:
                     state = .hunting
                 default:
@@ -130,6 +158,73 @@ public final class Framer {
                 }
             }
         }
+    }
+
+    /// Consumes bytes of the UBX frame being skipped, from `index`; returns the index after the last
+    /// byte it consumed. A byte that cannot belong to the frame is left for hunting.
+    private func skipBinary(_ input: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        var index = start
+        var position = binaryPosition
+        var sumA = binaryChecksumA
+        var sumB = binaryChecksumB
+        defer {
+            binaryPosition = position
+            binaryChecksumA = sumA
+            binaryChecksumB = sumB
+        }
+        while index < count {
+            let byte = input[index]
+            switch position {
+            case 1:
+                guard byte == UBXSync.second else {
+                    // A lone 0xB5 is noise; the byte after it may start a sentence.
+                    counters.junkBytes += 1
+                    state = .hunting
+                    return index
+                }
+                sumA = 0
+                sumB = 0
+            case 2...5:
+                sumA &+= byte
+                sumB &+= sumA
+                if position == 4 { binaryLength = Int(byte) }
+                if position == 5 {
+                    binaryLength |= Int(byte) << 8
+                    if binaryLength > Self.maximumBinaryPayload {
+                        counters.junkBytes += 6
+                        state = .hunting
+                        return index + 1
+                    }
+                }
+            default:
+                let payloadEnd = 6 + binaryLength
+                if position < payloadEnd {
+                    // The payload: checksum it in one tight run.
+                    let run = min(payloadEnd - position, count - index)
+                    for offset in 0..<run {
+                        sumA &+= input[index + offset]
+                        sumB &+= sumA
+                    }
+                    position += run
+                    index += run
+                    continue
+                }
+                if position == payloadEnd {
+                    binaryFirstChecksumMatched = byte == sumA
+                } else {
+                    if binaryFirstChecksumMatched && byte == sumB {
+                        counters.binaryFrames += 1
+                    } else {
+                        counters.binaryBadChecksum += 1
+                    }
+                    state = .hunting
+                    return index + 1
+                }
+            }
+            position += 1
+            index += 1
+        }
+        return index
     }
 
     /// Whether all eight bytes of `word` are sentence characters. Each test flags a byte that is
@@ -161,6 +256,12 @@ public final class Framer {
         state = .collecting
     }
 
+    @inline(__always)
+    private func startBinary() {
+        binaryPosition = 1
+        state = .binary
+    }
+
     /// Feeds bytes from any collection (an array, a `Data`, a slice).
     public func push<Bytes: Collection<UInt8>>(
         contentsOf bytes: Bytes, _ body: (RawSentence) throws -> Void
@@ -179,6 +280,10 @@ public final class Framer {
     /// Ends the stream: a partial sentence left at the end is counted as cut short.
     public func finish() {
         abandonSentence()
+        if state == .binary {
+            // A frame cut off by the end of input: its bytes were noise or are lost either way.
+            counters.binaryBadChecksum += 1
+        }
         state = .hunting
     }
 
@@ -226,8 +331,20 @@ public struct FramerCounters: Equatable, Sendable {
     public var malformed: UInt64 = 0
     /// Bytes outside any sentence (noise, text lines, escape sequences).
     public var junkBytes: UInt64 = 0
+    /// Binary UBX frames skipped whole with a good checksum (a u-blox receiver's binary output
+    /// between its sentences); their bytes are not junk.
+    public var binaryFrames: UInt64 = 0
+    /// UBX frames skipped whose checksum did not match (noise that began with the sync characters,
+    /// or a frame damaged on the line).
+    public var binaryBadChecksum: UInt64 = 0
 
     public init() {}
+}
+
+/// The two characters that start every UBX frame (u-blox's "µb").
+enum UBXSync {
+    static let first: UInt8 = 0xB5
+    static let second: UInt8 = 0x62
 }
 
 enum ASCII {

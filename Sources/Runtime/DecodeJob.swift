@@ -163,7 +163,8 @@ extension DecodeJob.Summary {
         return """
             \(input): \(fixes) fixes; \(framer.sentences) sentences (\(framer.withoutChecksum) without checksum); \
             dropped: \(framer.badChecksum) bad checksum, \(framer.truncated) cut short, \(framer.overlong) over-long, \
-            \(framer.malformed) malformed; \(framer.junkBytes) junk bytes
+            \(framer.malformed) malformed; \(framer.junkBytes) junk bytes; \(framer.binaryFrames) binary frames \
+            skipped (\(framer.binaryBadChecksum) damaged)
               by type: \(byType.isEmpty ? "none" : byType)
             """
     }

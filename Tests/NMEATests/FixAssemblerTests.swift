@@ -104,6 +104,35 @@ import Testing
         #expect(result.first?.fix.time?.description == "2019-04-07T00:02:31.420Z")
     }
 
+    /// A Raspberry Pi without a real-time clock boots in 1970: the release date is then the
+    /// plausible epoch, and dates one or two rollovers early are still corrected.
+    @Test func aLiveReceiverIsJudgedAgainstTheReleaseDateWhenTheClockIsUnset() {
+        let rollover = WeekRollover.live(today: CivilDate(year: 1970, month: 1, day: 1))
+        // 2026-11-24 less 1024 and 2048 weeks (7168 and 14336 days).
+        #expect(rollover.resolve(CivilDate(year: 2007, month: 4, day: 10)) == CivilDate(year: 2026, month: 11, day: 24))
+        #expect(rollover.resolve(CivilDate(year: 1987, month: 8, day: 25)) == CivilDate(year: 2026, month: 11, day: 24))
+        let recent = CivilDate(year: 2025, month: 6, day: 1)
+        #expect(rollover.resolve(recent) == recent)
+    }
+
+    @Test func theFirstCorrectionIsKeptForTheRunToSay() {
+        let decoder = Decoder(rollover: .plausible(epoch: CivilDate(year: 2026, month: 11, day: 24)))
+        var times: [String] = []
+        let lines = [
+            nmea("GPRMC,120000.00,A,4807.038,N,01131.000,E,0.0,0.0,100407,,,A"),
+            nmea("GPRMC,120001.00,A,4807.038,N,01131.000,E,0.0,0.0,100407,,,A"),
+        ]
+        Array(lines.map { $0 + "\r\n" }.joined().utf8).withUnsafeBytes { bytes in
+            decoder.push(bytes) { times.append($0.time!.description) }
+        }
+        decoder.finish { times.append($0.time!.description) }
+        #expect(times == ["2026-11-24T12:00:00.000Z", "2026-11-24T12:00:01.000Z"])
+        let correction = decoder.assembler.firstRollover
+        #expect(correction?.reported == CivilDate(year: 2007, month: 4, day: 10))
+        #expect(correction?.periods == 1)
+        #expect(Decoder().assembler.firstRollover == nil)
+    }
+
     @Test func aGarbledYearGivesNoDate() {
         let result = fixes([nmea("GPRMC,000231.099,A,4829.0005,N,00022.0015,E,0.15,212.28,2208-1,,,A")])
         #expect(result.count == 1)

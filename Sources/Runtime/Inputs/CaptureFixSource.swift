@@ -40,16 +40,32 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
             for (input, descriptor) in opened where !input.isStandardInput { try? descriptor.close() }
         }
         for (input, descriptor) in opened {
-            let decoder = Decoder(skipsCommentLines: true)
+            var decoder: Decoder?
+            var clock = ReceiverClock(borrowsSystemDate: false)
             func push(_ input: EngineInput, _ time: UTCTime?) {
                 if let speed, let time { pace(to: time, speed: speed) }
                 emit(input)
             }
+            // The decoder keeps its assembler in locals during a push, so a correction is seen after it.
+            func sayRollover() {
+                if let decoder, let notice = clock.rolloverNotice(decoder.assembler, device: input.displayName) {
+                    emit(.problem(notice))
+                }
+            }
             do {
                 try CaptureInput.read(descriptor) { chunk in
                     if stopped.load(ordering: .relaxed) { throw CancellationError() }
-                    decoder.push(
+                    // A capture that `record` made names its recording day: its dates are judged
+                    // against that, as they were live (docs/nmea.md).
+                    let current =
+                        decoder
+                        ?? Decoder(
+                            rollover: CaptureHeader.recordingDate(in: chunk).map { .plausible(epoch: $0) } ?? .captures,
+                            skipsCommentLines: true)
+                    decoder = current
+                    current.push(
                         chunk, onFix: { push(.fix($0), $0.time) }, onNoFix: { push(.silentCycle($0), $0.time) })
+                    sayRollover()
                     progress?.advance(by: chunk.count)
                 }
             } catch is CancellationError {
@@ -58,7 +74,8 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
                 failure = InputError(message: "cannot read '\(input.displayName)': \(error)")
                 return
             }
-            decoder.finish(onFix: { push(.fix($0), $0.time) }, onNoFix: { push(.silentCycle($0), $0.time) })
+            decoder?.finish(onFix: { push(.fix($0), $0.time) }, onNoFix: { push(.silentCycle($0), $0.time) })
+            sayRollover()
         }
     }
 

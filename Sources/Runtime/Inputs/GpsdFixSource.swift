@@ -64,7 +64,9 @@ public final class GpsdFixSource: FixSource {
                         }
                         emit(input)
                     })
+                if let last = session.epochs.flush() { emit(.fix(last)) }
             } catch {
+                if let last = session.epochs.flush() { emit(.fix(last)) }
                 if session.connected {
                     emit(.lost(device: address.description, reason: error.description))
                 }
@@ -90,6 +92,8 @@ public final class GpsdFixSource: FixSource {
         /// deactivation is a loss.
         var current: [UInt8]?
         var saidSkipped = false
+        /// One fix per receiver epoch out of gpsd's TPVs (several may describe one epoch).
+        var epochs = TPVEpochs()
     }
 
     /// Reads one connection until `stop()` (returns) or the connection ends (throws).
@@ -115,15 +119,20 @@ public final class GpsdFixSource: FixSource {
                     if !session.connected { connect(&session, emit, via: "TPV") }
                     let tpv = report.tpv
                     if let fix = tpv.fix {
-                        emit(.fix(fix))
+                        if let finished = session.epochs.add(fix, at: monotonicSeconds()) { emit(.fix(finished)) }
                     } else if let time = tpv.time {
-                        emit(.silentCycle(EpochTime(time: time, timeOfDay: GpsdTPV.timeOfDay(time))))
+                        let (finished, isNewEpoch) = session.epochs.addWithoutFix(time: time)
+                        if let finished { emit(.fix(finished)) }
+                        if isNewEpoch {
+                            emit(.silentCycle(EpochTime(time: time, timeOfDay: GpsdTPV.timeOfDay(time))))
+                        }
                     }
                 case .device:
                     guard let path = report.device, isWatched(path, session) else { return }
                     if report.activated {
                         if !session.connected { connect(&session, emit, via: String(decoding: path, as: UTF8.self)) }
                     } else if session.connected {
+                        if let last = session.epochs.flush() { emit(.fix(last)) }
                         session.connected = false
                         emit(.lost(device: name, reason: "gpsd closed \(String(decoding: path, as: UTF8.self))"))
                     }
@@ -152,6 +161,7 @@ public final class GpsdFixSource: FixSource {
                     break
                 }
             }
+            if let quiet = session.epochs.flushIfQuiet(at: monotonicSeconds()) { emit(.fix(quiet)) }
             if connection.lines.oversizedLines > oversizedBefore {
                 skip(&session, emit, "a line longer than \(configuration.maximumLine) bytes")
             }

@@ -21,15 +21,29 @@ public final class SerialFixSource: FixSource {
         // A fresh decoder per connection: nothing half-framed or half-learned from before an
         // unplug mixes with the new stream. The epoch in progress at a loss is emitted first.
         var decoder = Decoder(rollover: rollover)
+        var clock = ReceiverClock(borrowsSystemDate: true)
+        var device = "the receiver"
+        func emitFix(_ fix: Fix) {
+            let (dated, notice) = clock.dated(fix, device: device)
+            if let notice { emit(.problem(notice)) }
+            emit(.fix(dated))
+        }
+        // The decoder keeps its assembler in locals during a push, so a correction is seen after it.
+        func sayRollover() {
+            if let notice = clock.rolloverNotice(decoder.assembler, device: device) { emit(.problem(notice)) }
+        }
         reader.run { event in
             switch event {
             case .connected(let path, let rate, _):
                 decoder = Decoder(rollover: rollover)
+                device = path
                 emit(.connected(device: path, detail: rate.map { "at \($0) baud" }))
             case .data(let bytes):
-                decoder.push(bytes, onFix: { emit(.fix($0)) }, onNoFix: { emit(.silentCycle($0)) })
+                decoder.push(bytes, onFix: emitFix, onNoFix: { emit(.silentCycle($0)) })
+                sayRollover()
             case .lost(let path, let reason):
-                decoder.finish(onFix: { emit(.fix($0)) }, onNoFix: { emit(.silentCycle($0)) })
+                decoder.finish(onFix: emitFix, onNoFix: { emit(.silentCycle($0)) })
+                sayRollover()
                 emit(.lost(device: path, reason: reason))
             case .unavailable(let error):
                 emit(.problem(error.description))
