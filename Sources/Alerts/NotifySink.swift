@@ -4,7 +4,7 @@ import NMEA
 import Spawn
 import Synchronization
 
-/// `--notify` (docs/alerts.md): a desktop notification through the freedesktop notification
+/// `--notify` (docs/running.md): a desktop notification through the freedesktop notification
 /// service, by running `notify-send SUMMARY BODY` (arguments, never a shell command line). Where
 /// there is no desktop session (no D-Bus session bus and no display) or no `notify-send`, it says
 /// so once and carries on. Notifications are sent from a background queue, one at a time, through

@@ -113,12 +113,7 @@ public struct StatusReport: Sendable {
     }
 
     /// A target as shown: a password in its URL is hidden.
-    static func redacted(_ target: String) -> String {
-        guard let scheme = target.range(of: "://"), let at = target[scheme.upperBound...].firstIndex(of: "@"),
-            let colon = target[scheme.upperBound..<at].firstIndex(of: ":")
-        else { return target }
-        return String(target[..<target.index(after: colon)]) + "***" + String(target[at...])
-    }
+    static func redacted(_ target: String) -> String { URLPassword.redacted(target) }
 }
 
 /// Text (a dashboard of cards) and JSON for `gpsfence status`.

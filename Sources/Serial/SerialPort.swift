@@ -103,26 +103,20 @@ public final class SerialPort {
     /// Waits up to `timeout` seconds for bytes and reads what has arrived.
     /// The corresponding C functions are `poll` and `read`.
     public func read(into buffer: UnsafeMutableRawBufferPointer, timeout: Double?) throws(SerialError) -> ReadResult {
-        let events: PollEvents
         do {
-            events = try poll([(descriptor, .readable)], timeout: timeout)[0]
+            return ReadResult(try pollThenRead(descriptor, into: buffer, timeout: timeout))
         } catch {
-            throw SerialError(operation: "poll", path: path, errno: error)
+            throw SerialError(operation: error.operation, path: path, errno: error.errno)
         }
-        if events.isEmpty { return .timeout }
-        if events.contains(.invalid) { throw SerialError(operation: "poll", path: path, errno: .badFileDescriptor) }
-        return try readAvailable(into: buffer)
     }
 
     /// Reads what is there now without waiting.
     /// The corresponding C function is `read`.
     public func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> ReadResult {
-        let count = retryingInterrupts { Glibc.read(descriptor.rawValue, buffer.baseAddress, buffer.count) }
-        switch count {
-        case .success(0): return .hangUp
-        case .success(let count): return .data(count)
-        case .failure(.resourceTemporarilyUnavailable): return .timeout
-        case .failure(let errno): throw SerialError(operation: "read", path: path, errno: errno)
+        do {
+            return ReadResult(try readNow(descriptor, into: buffer))
+        } catch {
+            throw SerialError(operation: error.operation, path: path, errno: error.errno)
         }
     }
 
@@ -150,5 +144,15 @@ public final class SerialPort {
         guard isOpen else { return }
         isOpen = false
         try? descriptor.close()
+    }
+}
+
+extension SerialPort.ReadResult {
+    init(_ read: PolledRead) {
+        switch read {
+        case .data(let count): self = .data(count)
+        case .timeout: self = .timeout
+        case .endOfFile: self = .hangUp
+        }
     }
 }

@@ -103,7 +103,8 @@ import Testing
             var arguments = [command, "--device", typo]
             if command == "record" { arguments += ["--output", capture.path] }
             if command == "run" { arguments += ["--fences", "captures/bridge/fences.geojson"] }
-            let result = try runGPSFence(arguments, environment: [:])
+            // Before, `run` took the typo for a path and retried it for ever: bounded here.
+            let result = try BackgroundGPSFence(arguments).finish(timeout: 20)
             #expect(result.status == 2, "\(command) \(typo): \(result.stderr)")
             #expect(result.stderr.contains("--device '\(typo)'"), "\(result.stderr)")
             #expect(result.stderr.contains("gpsd://"), "\(result.stderr)")

@@ -5,6 +5,12 @@ import Testing
 /// the run knows instead of opening its port, and a second run on the same port or state file is
 /// refused with the first one's pid.
 @Suite(.serialized) struct SharedReceiverTests {
+    /// A command expected to give up at once; one that carries on instead (retrying a port it
+    /// cannot open) is killed after 20 s and recorded as a failure, rather than hanging the tests.
+    func refused(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+        try BackgroundGPSFence(arguments).finish(timeout: 20)
+    }
+
     @Test func doctorLeavesARunningRunAloneAndASecondRunIsRefused() throws {
         let folder = temporaryDirectory()
         let (fences, route) = try RunCommandTests().writeFiles(folder)
@@ -35,9 +41,9 @@ import Testing
         #expect(!doctor.stdout.contains("valid NMEA"), "doctor read the port: \(doctor.stdout)")
 
         // The same state file, another (missing) device: refused before anything is opened.
-        let sameState = try runGPSFence(
-            ["run", "--device", folder.appendingPathComponent("no-gps").path, "--fences", fences, "--state", state],
-            environment: [:])
+        let sameState = try refused([
+            "run", "--device", folder.appendingPathComponent("no-gps").path, "--fences", fences, "--state", state,
+        ])
         #expect(sameState.status == 1, "\(sameState.stderr)")
         #expect(
             sameState.stderr.contains("'\(state)' is in use by another gpsfence run (pid \(pid))"),
@@ -45,8 +51,9 @@ import Testing
 
         // The same port, another state file.
         let otherState = folder.appendingPathComponent("other.sqlite").path
-        let samePort = try runGPSFence(
-            ["run", "--device", link, "--baud", "38400", "--fences", fences, "--state", otherState], environment: [:])
+        let samePort = try refused([
+            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state", otherState,
+        ])
         #expect(samePort.status == 1, "\(samePort.stderr)")
         #expect(samePort.stderr.contains("another gpsfence (pid \(pid))"), "\(samePort.stderr)")
 

@@ -24,7 +24,8 @@ import Testing
 
         let text = try runGPSFence(["visits", "--state", state, "--month", "2", "--year", "2026"])
         #expect(text.stdout.contains("Iron Temple gym [gym] — February 2026"))
-        #expect(text.stdout.contains("1 visit, total 20 min, mean 20 min, 1 day with visits"))
+        // 1248 s, written as every human line writes a duration (the event's `stayed` too).
+        #expect(text.stdout.contains("1 visit, total 20 min 48 s, mean 20 min 48 s, 1 day with visits"))
         // 1 February 2026 is a Sunday: the first week has only it, in the last column.
         let week = text.stdout.split(separator: "\n").first { $0.contains(" 3*1") }
         #expect(week?.hasPrefix("   2") == true)

@@ -7,7 +7,7 @@ import Spawn
     import Glibc
 #endif
 
-/// `--exec PROGRAM` (docs/alerts.md): runs a program per event, without a shell. The event's JSON
+/// `--exec PROGRAM` (docs/running.md): runs a program per event, without a shell. The event's JSON
 /// goes to its standard input, and `GPSFENCE_EVENT`, `GPSFENCE_FENCE_ID`, `GPSFENCE_FENCE_NAME`,
 /// `GPSFENCE_LAT`, `GPSFENCE_LON`, `GPSFENCE_TIME` (and `GPSFENCE_EVENT_ID`) into its environment
 /// (`HookEnvironment`). Fence names and properties only ever travel as data: no shell parses them.

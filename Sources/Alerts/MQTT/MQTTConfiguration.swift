@@ -1,5 +1,6 @@
 import Foundation
 import Geofence
+import NMEA
 
 /// Everything `--mqtt` and its companion options say (SPEC §7, §13), checked once, before anything
 /// starts: a bad URL, an unknown scheme, a missing prefix, an unreadable CA or password file is bad
@@ -155,14 +156,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
     }
 
     /// The URL as it may be shown: a password replaced by `***`.
-    public static func redacted(_ url: String) -> String {
-        guard let at = url.firstIndex(of: "@"), let schemeEnd = url.range(of: "://"), schemeEnd.upperBound < at else {
-            return url
-        }
-        let credentials = url[schemeEnd.upperBound..<at]
-        guard let colon = credentials.firstIndex(of: ":") else { return url }
-        return String(url[..<colon]) + ":***" + String(url[at...])
-    }
+    public static func redacted(_ url: String) -> String { URLPassword.redacted(url) }
 
     static func percentEncoded(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? text

@@ -1,3 +1,5 @@
+import NMEA
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -11,10 +13,7 @@ public enum ProcessArguments {
     /// file, `--mqtt-password-file`, never is.)
     public static func hidePassword(of url: String) {
         let text = Array(url.utf8)
-        guard let schemeEnd = find(Array("://".utf8), in: text, from: 0).map({ $0 + 3 }),
-            let at = text[schemeEnd...].firstIndex(of: UInt8(ascii: "@")),
-            let colon = text[schemeEnd..<at].firstIndex(of: UInt8(ascii: ":")), colon + 1 < at
-        else { return }
+        guard let password = URLPassword.range(in: text) else { return }
         for index in 0..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
             let bytes = Array(
@@ -22,7 +21,7 @@ public enum ProcessArguments {
                     start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument)))
             var from = 0
             while let start = find(text, in: bytes, from: from) {
-                for offset in (colon + 1)..<at { argument[start + offset] = CChar(UInt8(ascii: "*")) }
+                for offset in password { argument[start + offset] = CChar(UInt8(ascii: "*")) }
                 from = start + text.count
             }
         }

@@ -45,14 +45,29 @@ public struct CaptureOutput: Sendable, Equatable {
                 FilePath(path), .writeOnly, options: options,
                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
             return CaptureFile(descriptor: descriptor, name: name, createdPath: mode == .create ? path : nil)
-        } catch Errno.fileExists {
+        } catch Errno.fileExists where Self.isRegularFile(path) {
             throw InputError(
                 message:
                     "'\(path)' already exists; record does not overwrite a capture: --force replaces it, --append adds to it, or choose another --output"
             )
+        } catch Errno.fileExists {
+            // Not a capture but a device or a pipe (`/dev/null`, a FIFO another program reads):
+            // written to as it is, nothing to overwrite.
+            do {
+                return CaptureFile(
+                    descriptor: try FileDescriptor.open(FilePath(path), .writeOnly), name: name, createdPath: nil)
+            } catch {
+                throw InputError(message: "cannot write '\(path)': \(error)")
+            }
         } catch {
             throw InputError(message: "cannot write '\(path)': \(error)")
         }
+    }
+
+    /// The corresponding C function is `stat` (following links: a link to a capture is a capture).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 }
 

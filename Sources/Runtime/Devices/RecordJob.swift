@@ -3,7 +3,7 @@ import NMEA
 import Serial
 import SystemPackage
 
-/// `gpsfence record`: the raw bytes of a receiver into a capture file (docs/formats.md: `#` header
+/// `gpsfence record`: the raw bytes of a receiver into a capture file (docs/running.md: `#` header
 /// lines, then the bytes exactly as they came, so that `decode` and `replay` read it back). One
 /// loop for every kind of receiver; what differs (finding the rate, asking gpsd for its sentences)
 /// is a `RecordFeed`.

@@ -119,19 +119,14 @@ public final class TCPSocket {
     /// Waits up to `timeout` seconds for bytes and reads what has arrived.
     /// The corresponding C functions are `poll` and `read`.
     public func read(into buffer: UnsafeMutableRawBufferPointer, timeout: Double?) throws(SocketError) -> ReadResult {
-        let events: PollEvents
-        do { events = try poll([(descriptor, .readable)], timeout: timeout)[0] } catch {
-            throw SocketError(operation: "poll", endpoint: endpoint, errno: error)
-        }
-        if events.isEmpty { return .timeout }
-        if events.contains(.invalid) {
-            throw SocketError(operation: "poll", endpoint: endpoint, errno: .badFileDescriptor)
-        }
-        switch retryingInterrupts({ Glibc.read(descriptor.rawValue, buffer.baseAddress, buffer.count) }) {
-        case .success(0): return .closed
-        case .success(let count): return .data(count)
-        case .failure(.resourceTemporarilyUnavailable): return .timeout
-        case .failure(let errno): throw SocketError(operation: "read", endpoint: endpoint, errno: errno)
+        do {
+            switch try pollThenRead(descriptor, into: buffer, timeout: timeout) {
+            case .data(let count): return .data(count)
+            case .timeout: return .timeout
+            case .endOfFile: return .closed
+            }
+        } catch {
+            throw SocketError(operation: error.operation, endpoint: endpoint, errno: error.errno)
         }
     }
 
