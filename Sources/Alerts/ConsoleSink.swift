@@ -1,4 +1,5 @@
 import Geofence
+import JSONOutput
 import NMEA
 
 /// SPEC §7 console output: one human line per event (coloured on a terminal), or JSON Lines with
@@ -93,10 +94,7 @@ public final class ConsoleSink: EventSink {
         return "\(total / 3600) h" + (total % 3600 / 60 == 0 ? "" : " \(total % 3600 / 60) min")
     }
 
-    static func coordinate(_ value: Double) -> String {
-        let scaled = (value * 1_000_000).rounded() / 1_000_000
-        return scaled.description
-    }
+    static func coordinate(_ value: Double) -> String { formatted(value, decimals: JSONPrecision.coordinate) }
 
     /// Fence names come from files: control characters (a terminal escape in a name, C1 controls
     /// too) are shown as `?` so that a fence file cannot drive the user's terminal (`HumanText`).

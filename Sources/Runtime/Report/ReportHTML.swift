@@ -250,7 +250,9 @@ public enum ReportHTML {
             return ""
         }
         var parts: [String] = []
-        if let lat = event.lat, let lon = event.lon { parts.append(String(format: "%.6f, %.6f", lat, lon)) }
+        if let lat = event.lat, let lon = event.lon {
+            parts.append(ReportExports.coordinate(lat) + ", " + ReportExports.coordinate(lon))
+        }
         if let location = object["location"] as? [String: Any] {
             if let accuracy = (location["accuracy"] as? NSNumber)?.doubleValue { parts.append("±\(fmt(accuracy)) m") }
             if let speed = (location["speed"] as? NSNumber)?.doubleValue { parts.append("\(fmt(speed)) m/s") }
