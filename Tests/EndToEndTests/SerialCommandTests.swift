@@ -226,6 +226,48 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil)
     }
 
+    /// `--link` replaces only a symlink to a pseudo-terminal: a file, a device node (the real
+    /// receiver's, on a root test rig), a named pipe or a link elsewhere is refused and left as it was.
+    @Test func simulateLinkNeverReplacesWhatIsNotItsOwn() throws {
+        let directory = temporaryDirectory()
+        let route = directory.appendingPathComponent("route.geojson")
+        try #"{"type":"LineString","coordinates":[[-83.7519,42.2806],[-83.7518,42.2806]]}"#.write(
+            to: route, atomically: true, encoding: .utf8)
+        let file = directory.appendingPathComponent("notes.txt").path
+        try "keep me\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let pipe = directory.appendingPathComponent("fifo").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let elsewhere = directory.appendingPathComponent("elsewhere").path
+        try FileManager.default.createSymbolicLink(atPath: elsewhere, withDestinationPath: file)
+        var paths = [(file, "a file"), (pipe, "a named pipe"), (elsewhere, "a symlink to '\(file)'")]
+        let node = directory.appendingPathComponent("ttyUSB9").path
+        if getuid() == 0 {  // a character device like a USB receiver's (188, 9)
+            #expect(mknod(node, S_IFCHR | 0o660, dev_t(188 << 8 | 9)) == 0)
+            paths.append((node, "a character device"))
+        }
+        for (path, kind) in paths {
+            var before = stat()
+            #expect(lstat(path, &before) == 0)
+            let result = try runGPSFence(["simulate", route.path, "--pty", "--speed", "50", "--link", path])
+            #expect(result.status == 2, "\(path): \(result.stderr)")
+            #expect(result.stderr.contains("--link \(path): there is \(kind)"), "\(result.stderr)")
+            var after = stat()
+            #expect(lstat(path, &after) == 0, "\(path) is still there")
+            #expect(after.st_mode == before.st_mode && after.st_ino == before.st_ino && after.st_rdev == before.st_rdev)
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me\n")
+
+        // A link to a pseudo-terminal that is gone (an earlier simulate killed) is taken over.
+        let stale = directory.appendingPathComponent("gps0").path
+        try FileManager.default.createSymbolicLink(atPath: stale, withDestinationPath: "/dev/pts/999999")
+        let simulator = try BackgroundGPSFence(["simulate", route.path, "--pty", "--link", stale, "--loop"])
+        let pty = simulator.readFirstLine()
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: stale) == pty)
+        simulator.signal(SIGTERM)
+        #expect(simulator.finish().status == 0)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: stale)) == nil)
+    }
+
     @Test func simulateRefusesBadInputWithStatusTwo() throws {
         let missing = try runGPSFence(["simulate", "/nonexistent/route.gpx"])
         #expect(missing.status == 2)

@@ -16,16 +16,20 @@ extension SimulateJob {
     ) throws -> PlayCounts {
         let lineRate = baud ?? defaultBaud(now: currentUTCTime())
         let port: SimulatedWire.Port
+        var linked: (link: String, target: String)?
         if let device {
             port = .device(try SerialPort.open(device, rate: lineRate))
             announce(device)
         } else {
             let terminal = try PseudoTerminal.open(rate: lineRate)
-            if let link { try replaceSymlink(link, pointingTo: terminal.slavePath) }
+            if let link {
+                try replaceSymlink(link, pointingTo: terminal.slavePath)
+                linked = (link, terminal.slavePath)
+            }
             port = .pseudoTerminal(terminal)
             announce(terminal.slavePath)
         }
-        defer { if let link, device == nil { removeSymlink(link) } }
+        defer { if let linked { removeSymlink(linked.link, pointingTo: linked.target) } }
         let needed = bytesPerSecond(now: currentUTCTime())
         if needed > lineRate.bytesPerSecond {
             warn(
