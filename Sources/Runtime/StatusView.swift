@@ -48,7 +48,9 @@ public struct StatusReport: Sendable {
                 message: "no state file at '\(path)': it is written by 'gpsfence run' (or 'replay --state')")
         }
         let store: StateStore
-        do { store = try StateStore(path: path) } catch { throw InputError(message: error.description) }
+        do { store = try StateStore(path: path, access: .readOnly) } catch {
+            throw InputError(message: error.description)
+        }
         let receiver = try store.receiver()
         let running = receiver.stoppedAt == nil && receiver.updatedAt.map { now - $0 <= aliveWindow } == true
         let today = now / 86_400_000

@@ -80,7 +80,9 @@ public struct ReportJob {
                 message: "no state file at '\(path)': the track is kept by 'gpsfence run' or 'gpsfence replay --state'")
         }
         let store: StateStore
-        do { store = try StateStore(path: path) } catch { throw InputError(message: error.description) }
+        do { store = try StateStore(path: path, access: .readOnly) } catch {
+            throw InputError(message: error.description)
+        }
         let from = since ?? .min
         let points = try store.track(from: from)
         let events = try store.eventLog(from: from).compactMap { ReportEvent(json: $0, fences: fences) }
