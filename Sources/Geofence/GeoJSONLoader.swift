@@ -38,11 +38,11 @@ struct GeoJSONLoader {
             problem: "malformed JSON at line \(line), column \(column): \(e.problem)")
     }
 
-    /// A problem with the current feature, found once it has been read whole: without an id, its
-    /// id is its index.
+    /// A problem with the current feature, found once it has been read whole: named by its index,
+    /// and by its id when it has one.
     func featureError(_ problem: String, id: FenceID?) -> FenceLoadError {
         FenceLoadError(
-            file: file, featureIndex: featureIndex, featureID: (id ?? .number(String(featureIndex))).json,
+            file: file, featureIndex: featureIndex, featureID: id?.json,
             problem: problem)
     }
 
@@ -156,6 +156,7 @@ struct GeoJSONLoader {
             var radiusProblem: String?
             var settings = FenceSettings()
             var properties = (start: 0, end: 0)
+            var propertiesID: FenceID?  // QGIS writes the id here
             var typeProblem: String?
             var depth = 0
             builder.polygons.discardStaged()
@@ -206,7 +207,7 @@ struct GeoJSONLoader {
                         if !scanner.consumeNull() {
                             try readProperties(
                                 name: &name, radius: &radius, radiusProblem: &radiusProblem,
-                                settings: &settings, pending: &pending)
+                                settings: &settings, propertiesID: &propertiesID, pending: &pending)
                         }
                         properties = (start, scanner.pos)
                     } else if scanner.spanEquals(key, "type") {
@@ -217,6 +218,7 @@ struct GeoJSONLoader {
                     }
                 } while try scanner.next(close: 0x7D)
             }
+            id = id ?? propertiesID
             if let typeProblem { throw featureError(typeProblem, id: id) }
             if let pending { throw featureError(pending, id: id) }
             let props = UnsafeBufferPointer(
@@ -395,7 +397,7 @@ struct GeoJSONLoader {
 
     mutating func readProperties(
         name: inout String?, radius: inout Double?, radiusProblem: inout String?,
-        settings: inout FenceSettings, pending: inout String?
+        settings: inout FenceSettings, propertiesID: inout FenceID?, pending: inout String?
     ) throws {
         try scanner.expect(0x7B, "a properties object '{' or null")
         if scanner.consume(0x7D) { return }
@@ -409,6 +411,14 @@ struct GeoJSONLoader {
                 } else {
                     try scanner.skipValue()
                     radiusProblem = "radius \(snippet(start)) is not a number of metres"
+                }
+            } else if scanner.spanEquals(key, "id") {
+                // A string or a number is the fence id when the feature has no `id` of its own;
+                // anything else is an ordinary property.
+                if scanner.atNumber() || scanner.peek() == 0x22 {
+                    propertiesID = try readID()
+                } else {
+                    try scanner.skipValue()
                 }
             } else if scanner.spanEquals(key, "name") {
                 if scanner.peek() == 0x22 {

@@ -7,7 +7,7 @@ import Testing
         {"type":"FeatureCollection","features":[
         {"type":"Feature","id":"gym","geometry":{"type":"Point","coordinates":[-87.6298,41.8781]},"properties":{"name":"Gym","radius":100}},
         {"type":"Feature","id":7,"geometry":{"type":"Polygon","coordinates":[[[-87.64,41.87],[-87.62,41.87],[-87.62,41.89],[-87.64,41.89],[-87.64,41.87]],[[-87.635,41.875],[-87.635,41.877],[-87.633,41.877],[-87.633,41.875],[-87.635,41.875]]]},"properties":{"name":"Loop"}},
-        {"type":"Feature","geometry":{"type":"Point","coordinates":[179.999,-16.5]},"properties":{"radius":500}}
+        {"type":"Feature","geometry":{"type":"Point","coordinates":[179.999,-16.5]},"properties":{"id":2,"radius":500}}
         ]}
         """
 
