@@ -36,7 +36,7 @@ public struct FenceSetBuilder {
             problem: problem)
     }
 
-    /// Adds a fence from in-memory geometry. `id` nil means the feature's index in the file.
+    /// Adds a fence from in-memory geometry. `id` nil: derived from the shape and name.
     public mutating func add(
         id: FenceID?, name: String? = nil, settings: FenceSettings = FenceSettings(),
         propertiesJSON: String = "null", shape: FenceShape

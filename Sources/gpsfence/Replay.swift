@@ -71,7 +71,7 @@ struct Replay: ParsableCommand {
         job.drainTimeout = drainTimeout
         _ = try job.run(needsOutbox: alerts.needsOutbox) { context in
             try alerts.sinks(
-                color: isatty(1) == 1, live: false, context: context, maxAccuracy: job.settings.maxAccuracy)
+                color: isatty(1) == 1, live: job.speed != nil, context: context, maxAccuracy: job.settings.maxAccuracy)
         }
     }
 }

@@ -24,29 +24,39 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
     /// Opens every capture before any is read, so that a typo in the third path fails before the
     /// first has printed anything.
     /// - Parameter speed: real time scaled by this factor; nil: as fast as possible.
+    /// - Parameter showsProgress: draw a bar on standard error when it is a terminal. A paced replay
+    ///   prints its lines as they happen, so it draws the bar only when standard output goes
+    ///   elsewhere (the two would share one line of the terminal).
     public init(captures: [CaptureInput], speed: Double?, showsProgress: Bool) throws(InputError) {
         opened = try CaptureInput.open(captures)
         self.speed = speed
         let total = opened.reduce(0) { sum, entry in sum + ((try? entry.1.seek(offset: 0, from: .end)) ?? 0) }
         for (_, descriptor) in opened { _ = try? descriptor.seek(offset: 0, from: .start) }
-        progress = showsProgress && isatty(2) == 1 && total > 0 ? ProgressBar(total: total) : nil
+        let terminalFree = speed == nil || isatty(1) == 0
+        progress = showsProgress && isatty(2) == 1 && total > 0 && terminalFree ? ProgressBar(total: total) : nil
     }
+
+    /// Whether `stop` ended the replay before the end of its captures.
+    public var wasStopped: Bool { stopped.load(ordering: .relaxed) }
 
     public func stop() { stopped.store(true, ordering: .relaxed) }
 
     public func run(_ emit: (EngineInput) -> Void) {
         defer {
-            progress?.finish()
+            progress?.finish(complete: !wasStopped)
             for (input, descriptor) in opened where !input.isStandardInput { try? descriptor.close() }
         }
         for (input, descriptor) in opened {
             let decoder = Decoder(skipsCommentLines: true)
             func push(_ input: EngineInput, _ time: UTCTime?) {
                 if let speed, let time { pace(to: time, speed: speed) }
+                if stopped.load(ordering: .relaxed) { return }
                 emit(input)
             }
             do {
-                try CaptureInput.read(descriptor) { chunk in
+                // Paced, a capture is read in small pieces so that the bar moves with the fixes as
+                // they are played (a whole capture fits one fast-replay chunk).
+                try CaptureInput.read(descriptor, chunkSize: speed == nil ? 256 * 1024 : 2048) { chunk in
                     if stopped.load(ordering: .relaxed) { throw CancellationError() }
                     decoder.push(
                         chunk, onFix: { push(.fix($0), $0.time) }, onNoFix: { push(.silentCycle($0), $0.time) })
@@ -71,6 +81,11 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
         let receiverElapsed = Double(time.millisecondsSinceEpoch - start.receiver) / 1000 / speed
         // Clamped: a date jump in a damaged capture must not overflow the deadline.
         let due = start.wall &+ UInt64(min(max(0, receiverElapsed), 1e9) * 1e9)
-        if due > now { usleep(useconds_t(min((due - now) / 1000, 10_000_000))) }
+        // In slices, so that a stop (Ctrl-C) is seen within 0.1 s however far the next fix is.
+        while !stopped.load(ordering: .relaxed) {
+            let left = Int64(bitPattern: due &- DispatchTime.now().uptimeNanoseconds)
+            guard left > 0 else { return }
+            usleep(useconds_t(min(left / 1000, 100_000)))
+        }
     }
 }
