@@ -4,6 +4,9 @@ import Geofence
 /// message names the file, the feature and the problem.
 public enum FenceFile {
     public static func load(_ path: String) throws(InputError) -> FenceSet {
+        if let problem = FileKind.sniff(path: path).flatMap({ $0.fenceProblem(path) }) {
+            throw InputError(message: problem)
+        }
         do {
             return try FenceSet.load(path: path)
         } catch {

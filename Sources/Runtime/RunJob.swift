@@ -4,6 +4,10 @@ import NMEA
 import Serial
 import Store
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `gpsfence run` (SPEC §2, §9): a live source through the engine loop. SIGINT/SIGTERM stop it
 /// cleanly (sinks flushed, the store closed); SIGHUP, or a change of the fence file, reloads the
 /// fences: `unregistered` for the fences that are gone, `registered` for the new set, unchanged
@@ -33,6 +37,16 @@ public final class RunJob {
 
     public init(options: Options) { self.options = options }
 
+    /// A regular file given as the device (a capture, usually) would be retried forever as a
+    /// port that refuses termios: say what it is instead.
+    static func notADevice(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let what = FileKind.sniff(path: path) == .nmea ? "an NMEA capture" : "a file"
+        return "--device \(path): this is \(what), not a device: play a capture with "
+            + "'gpsfence replay \(path) --fences FENCES'; 'gpsfence devices' lists the receivers"
+    }
+
     /// The source the device string names: a gpsd (`gpsd://...`, SPEC §12) or a serial port.
     func makeSource() throws -> FixSource {
         if GpsdAddress.isGpsd(options.device.path) {
@@ -48,6 +62,7 @@ public final class RunJob {
     /// starts.
     public func run(makeSinks: (SinkContext) throws -> [EventSink]) throws {
         if GpsdAddress.isGpsd(options.device.path) { _ = try gpsdAddress(options.device.path) }
+        if let problem = Self.notADevice(options.device.path) { throw InputError(message: problem) }
         let fences = try FenceFile.load(options.fencesPath)
         let store = try StateStore.open(options.statePath)
         let reports = ProblemReports()

@@ -53,22 +53,35 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
                 if stopped.load(ordering: .relaxed) { return }
                 emit(input)
             }
+            var bytes: UInt64 = 0
             do {
                 // Paced, a capture is read in small pieces so that the bar moves with the fixes as
                 // they are played (a whole capture fits one fast-replay chunk).
                 try CaptureInput.read(descriptor, chunkSize: speed == nil ? 256 * 1024 : 2048) { chunk in
                     if stopped.load(ordering: .relaxed) { throw CancellationError() }
+                    if bytes == 0, let problem = FileKind.sniff(chunk).captureProblem(input.displayName) {
+                        throw InputError(message: problem)
+                    }
+                    bytes += UInt64(chunk.count)
                     decoder.push(
                         chunk, onFix: { push(.fix($0), $0.time) }, onNoFix: { push(.silentCycle($0), $0.time) })
                     progress?.advance(by: chunk.count)
                 }
             } catch is CancellationError {
                 return
+            } catch let problem as InputError {
+                failure = problem
+                return
             } catch {
                 failure = InputError(message: "cannot read '\(input.displayName)': \(error)")
                 return
             }
             decoder.finish(onFix: { push(.fix($0), $0.time) }, onNoFix: { push(.silentCycle($0), $0.time) })
+            let framer = decoder.framer.counters
+            if framer.sentences == 0 && framer.badChecksum == 0 && framer.withoutChecksum == 0 {
+                failure = InputError(message: FileKind.noNMEA(input.displayName, bytes: bytes))
+                return
+            }
         }
     }
 
