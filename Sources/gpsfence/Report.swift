@@ -33,8 +33,11 @@ struct Report: ParsableCommand {
             valueName: "time"))
     var since: String?
 
-    @Option(help: ArgumentHelp("Fence file: GeoJSON, or CSV 'id,name,lat,lon,radius_m'.", valueName: "file"))
-    var fences: String
+    @Option(
+        help: ArgumentHelp(
+            "Fence file: GeoJSON, or CSV 'id,name,lat,lon,radius_m' (with --state: default the one the state file records).",
+            valueName: "file"))
+    var fences: String?
 
     @Option(help: ArgumentHelp("The HTML report (default: report.html).", valueName: "file.html"))
     var output = "report.html"
@@ -52,6 +55,7 @@ struct Report: ParsableCommand {
     func validate() throws {
         if captures.isEmpty == (state == nil) { throw ValidationError("give captures or --state, one of the two") }
         if since != nil, state == nil { throw ValidationError("--since goes with --state") }
+        if fences == nil, state == nil { throw ValidationError("--fences is needed with captures") }
         _ = try sinceTime()
     }
 
