@@ -268,6 +268,36 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: stale)) == nil)
     }
 
+    /// A logged GPX from long ago, played now and sped up: the fixes carry today's date, and
+    /// simulate says when the route ended.
+    @Test func simulateShiftsAnOldTimedRouteToNowAndSaysWhenItEnds() throws {
+        let directory = temporaryDirectory()
+        let route = directory.appendingPathComponent("old.gpx")
+        try """
+        <?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>
+        <trkpt lat="42.2806" lon="-83.7519"><time>2019-06-01T08:00:00Z</time></trkpt>
+        <trkpt lat="42.2816" lon="-83.7519"><time>2019-06-01T08:01:40Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """.write(to: route, atomically: true, encoding: .utf8)
+        let simulator = try BackgroundGPSFence([
+            "simulate", route.path, "--pty", "--now", "--time-scale", "50", "--rate", "1",
+        ])
+        _ = simulator.readFirstLine()
+        let result = simulator.finish(timeout: 20)
+        #expect(result.status == 0, "\(result.stderr)")
+        let today = currentDay()
+        // 100 s of route at 50 times: 2 s, an epoch at 0, 1 and 2 s, on whole centiseconds.
+        #expect(result.stderr.contains("route ended: 3 epochs, receiver time \(today)"), "\(result.stderr)")
+        #expect(result.stderr.contains("0Z to \(today)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("2019-06-01"))
+        let line = directory.appendingPathComponent("line.geojson")
+        try #"{"type":"LineString","coordinates":[[-83.7519,42.2806],[-83.7518,42.2806]]}"#.write(
+            to: line, atomically: true, encoding: .utf8)
+        let untimed = try runGPSFence(["simulate", line.path, "--time-scale", "2"])
+        #expect(untimed.status == 2)
+        #expect(untimed.stderr.contains("--time-scale and --now are for a GPX with times"), "\(untimed.stderr)")
+    }
+
     @Test func simulateRefusesBadInputWithStatusTwo() throws {
         let missing = try runGPSFence(["simulate", "/nonexistent/route.gpx"])
         #expect(missing.status == 2)
@@ -367,4 +397,12 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self))
     }
+}
+
+/// Today's UTC date, `YYYY-MM-DD`.
+func currentDay() -> String {
+    let formatter = DateFormatter()
+    formatter.dateFormat = "yyyy-MM-dd"
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.string(from: Date())
 }

@@ -41,10 +41,21 @@ extension SimulateJob {
         }
         StopSignals.install()
         let counts = try run(
-            wire: SimulatedWire(port: port, rate: lineRate), now: currentUTCTime, shouldStop: { StopSignals.isRaised })
+            wire: SimulatedWire(port: port, rate: lineRate), now: currentUTCTime, shouldStop: { StopSignals.isRaised },
+            passEnded: { summary in warn(routeEnded(summary)) })
         if counts.dropped > 0 {
             warn("\(counts.dropped) sentences dropped (did not fit \(lineRate) baud), \(counts.sent) sent")
         }
         return counts
+    }
+
+    /// "route ended" with the receiver times it covered, and what happens next.
+    func routeEnded(_ summary: PassSummary) -> String {
+        var text = "route ended: \(summary.epochs) epochs"
+        if let first = summary.firstFix, let last = summary.lastFix {
+            text += ", receiver time \(first) to \(last)"
+        }
+        if summary.pass > 0 { text += " (pass \(summary.pass + 1))" }
+        return text + (loop ? "; --loop plays it again" : "; stopping once the reader has the last bytes")
     }
 }
