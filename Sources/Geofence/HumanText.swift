@@ -29,4 +29,17 @@ public enum HumanText {
         case .string(let text): quoted(text)
         }
     }
+
+    /// A distance as people read it: metres to a tenth below 10 km (`-100.0 m`, `1655.8 m`), else
+    /// kilometres (`7147.1 km`): a seven-digit count of metres says nothing at a glance.
+    public static func distance(_ metres: Double) -> String {
+        guard metres.isFinite else { return "?" }
+        if abs(metres) < 10_000 { return tenths(metres) + " m" }
+        return tenths(metres / 1000) + " km"
+    }
+
+    static func tenths(_ value: Double) -> String {
+        let scaled = Limits.int((value * 10).rounded())
+        return (scaled < 0 ? "-" : "") + "\(abs(scaled) / 10).\(abs(scaled) % 10)"
+    }
 }

@@ -49,10 +49,11 @@ public struct ReplayJob {
         let store = try StateStore.open(statePath ?? temporary)
         let source = try CaptureFixSource(captures: captures, speed: speed, showsProgress: showsProgress)
         let reports = ProblemReports()
-        let sinks = try makeSinks(
-            SinkContext(
-                report: reports.report, outbox: store, inputEnds: true, drainTimeout: drainTimeout, statePath: statePath
-            ))
+        let sinks =
+            try makeSinks(
+                SinkContext(
+                    report: reports.report, outbox: store, inputEnds: true, drainTimeout: drainTimeout,
+                    statePath: statePath)) + [FarFencesWarning(fences: fences)]
         var configuration = EngineLoop.Configuration()
         configuration.settings = settings
         configuration.ringCapacity = ringCapacity

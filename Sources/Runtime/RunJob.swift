@@ -66,8 +66,10 @@ public final class RunJob {
         let fences = try FenceFile.load(options.fencesPath)
         let store = try StateStore.open(options.statePath)
         let reports = ProblemReports()
-        let sinks = try makeSinks(
-            SinkContext(report: reports.report, outbox: store, inputEnds: false, statePath: options.statePath))
+        let sinks =
+            try makeSinks(
+                SinkContext(report: reports.report, outbox: store, inputEnds: false, statePath: options.statePath))
+            + [FarFencesWarning(fences: fences)]
         let source = try makeSource()
 
         var loopConfiguration = EngineLoop.Configuration()
