@@ -36,8 +36,9 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
         progress = showsProgress && isatty(2) == 1 && total > 0 && terminalFree ? ProgressBar(total: total) : nil
     }
 
-    /// Whether `stop` ended the replay before the end of its captures.
-    public var wasStopped: Bool { stopped.load(ordering: .relaxed) }
+    /// Whether `stop` ended the replay before the end of its captures (the engine also calls
+    /// `stop` once the input has ended; that is not early).
+    public private(set) var wasStopped = false
 
     public func stop() { stopped.store(true, ordering: .relaxed) }
 
@@ -50,7 +51,10 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
             let decoder = Decoder(skipsCommentLines: true)
             func push(_ input: EngineInput, _ time: UTCTime?) {
                 if let speed, let time { pace(to: time, speed: speed) }
-                if stopped.load(ordering: .relaxed) { return }
+                if stopped.load(ordering: .relaxed) {
+                    wasStopped = true
+                    return
+                }
                 emit(input)
             }
             var bytes: UInt64 = 0
@@ -68,6 +72,7 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
                     progress?.advance(by: chunk.count)
                 }
             } catch is CancellationError {
+                wasStopped = true
                 return
             } catch let problem as InputError {
                 failure = problem
