@@ -37,7 +37,8 @@ public final class ConsoleSink: EventSink {
         let stamp = event.time.description
         let time = String(stamp.prefix(10)) + " " + String(stamp.dropFirst(11).prefix(8)) + "Z"
         var kind = event.kind.rawValue
-        kind += String(repeating: " ", count: max(0, 12 - kind.count))
+        // As wide as the longest kind (`device_connected`), so the columns line up.
+        kind += String(repeating: " ", count: max(0, 16 - kind.count))
         if color { kind = Self.color(for: event.kind) + kind + "\u{1B}[0m" }
         var parts = [time, kind]
         if let fence = event.fence {
@@ -54,7 +55,7 @@ public final class ConsoleSink: EventSink {
         }
         if let list = event.fences {
             let shown = list.prefix(5).map { Self.plain(fences.ids[$0]) }.joined(separator: ", ")
-            let label = event.kind == .heartbeat ? "inside" : "fences"
+            let label = event.kind == .heartbeat ? "inside" : (list.count == 1 ? "fence" : "fences")
             details.append(
                 "\(list.count) \(label)" + (list.isEmpty ? "" : ": " + shown + (list.count > 5 ? ", ..." : "")))
         }

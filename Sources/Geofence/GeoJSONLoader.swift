@@ -177,7 +177,7 @@ struct GeoJSONLoader {
                             } else {
                                 let start = scanner.pos
                                 try scanner.skipValue()
-                                radiusProblem = "radius \(snippet(start)) is not a number of metres"
+                                radiusProblem = radiusNotANumber(start)
                             }
                         } else {
                             try scanner.skipValue()
@@ -388,6 +388,18 @@ struct GeoJSONLoader {
         return end
     }
 
+    /// A radius that is not a number; a quoted number (`"75"`) is named as text with the fix.
+    func radiusNotANumber(_ start: Int) -> String {
+        let text = String(
+            decoding: UnsafeBufferPointer(start: scanner.base + start, count: min(scanner.pos - start, 40)),
+            as: UTF8.self)
+        if text.hasPrefix("\""), text.hasSuffix("\""), text.count > 2, Double(text.dropFirst().dropLast()) != nil {
+            return
+                "radius \(text) is text, not a number: write it without quotes (\"radius\": \(text.dropFirst().dropLast()))"
+        }
+        return "radius \(text) is not a number of metres"
+    }
+
     func snippet(_ start: Int) -> String {
         let text = String(
             decoding: UnsafeBufferPointer(start: scanner.base + start, count: min(scanner.pos - start, 40)),
@@ -410,7 +422,7 @@ struct GeoJSONLoader {
                     radius = try scanner.number()
                 } else {
                     try scanner.skipValue()
-                    radiusProblem = "radius \(snippet(start)) is not a number of metres"
+                    radiusProblem = radiusNotANumber(start)
                 }
             } else if scanner.spanEquals(key, "id") {
                 // A string or a number is the fence id when the feature has no `id` of its own;

@@ -40,7 +40,7 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("At the end, seconds that webhook deliveries may take to finish.", valueName: "seconds"))
     var drainTimeout = 30.0
 
-    @Option(help: ArgumentHelp("Days of track the state file keeps (default 7).", valueName: "days"))
+    @Option(help: ArgumentHelp("Days of track the state file keeps.", valueName: "days"))
     var keepDays = 7.0
 
     @OptionGroup var alerts: AlertOptions

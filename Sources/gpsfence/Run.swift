@@ -33,7 +33,7 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("State file (default: $XDG_STATE_HOME/gpsfence/state.sqlite).", valueName: "path"))
     var state: String?
 
-    @Option(help: ArgumentHelp("Days of track the state file keeps (default 7).", valueName: "days"))
+    @Option(help: ArgumentHelp("Days of track the state file keeps.", valueName: "days"))
     var keepDays = 7.0
 
     @OptionGroup var alerts: AlertOptions

@@ -34,7 +34,7 @@ struct Simulate: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Line speed of the simulated receiver; default: the slowest standard rate that carries --rate "
-                + "(9600 at 1 Hz, 57600 at 10 Hz; see docs/running.md). Too slow a rate drops sentences, as a receiver does.",
+                + "(9600 at 1 Hz, 57600 at 10 Hz; see docs/hardware.md). Too slow a rate drops sentences, as a receiver does.",
             valueName: "baud"))
     var baud: Int?
 

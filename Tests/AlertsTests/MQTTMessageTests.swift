@@ -37,7 +37,7 @@ import Testing
     @Test(arguments: [
         ("http://h/p", "unknown scheme"), ("mqtt://h", "missing topic prefix"), ("mqtt://h/", "missing topic prefix"),
         ("mqtt://h/a/+/b", "wildcard"), ("mqtt://h/a/", "ends with"), ("mqtt:///p", "no broker host"),
-        ("mqtt://h:70000/p", "--mqtt"),
+        ("mqtt://h:70000/p", "--mqtt"), ("mqtt://h/home/#", "wildcard"), ("mqtt://h/#", "wildcard"),
     ])
     func badURLsNameTheOption(_ url: String, _ words: String) {
         do {

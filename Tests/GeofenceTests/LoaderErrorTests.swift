@@ -85,7 +85,15 @@ import Testing
         let text = circleFeature(id: "8", lon: 1, lat: 2, radius: 1).replacingFirst(
             "\"radius\":1.0", with: "\"radius\":\"big\"")
         #expect(
-            loadError(collection(text)) == "f.geojson: feature 0 (id 8): radius '\"big\"' is not a number of metres")
+            loadError(collection(text)) == "f.geojson: feature 0 (id 8): radius \"big\" is not a number of metres")
+        // A number in quotes, as spreadsheets export it: named as text, with the fix (issue 22).
+        #expect(
+            loadError(
+                collection(
+                    circleFeature(id: "9", lon: 1, lat: 2, radius: 1).replacingFirst(
+                        "\"radius\":1.0", with: "\"radius\":\"75\"")))
+                == "f.geojson: feature 0 (id 9): radius \"75\" is text, not a number: write it without quotes (\"radius\": 75)"
+        )
     }
 
     @Test func duplicateIDs() throws {
