@@ -20,7 +20,8 @@ struct Check: ParsableCommand {
             Examples:
               gpsfence check --fences fences.geojson 41.8781 -87.6298
               gpsfence check --fences gyms.csv 41.8781 -87.6298 --nearest 3
-              gpsfence check --fences fences.geojson --points points.csv > hits.jsonl
+              gpsfence check --fences fences.geojson --points points.csv \\
+                > hits.jsonl
             """
     )
 

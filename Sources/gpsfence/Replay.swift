@@ -17,7 +17,8 @@ struct Replay: ParsableCommand {
             depend only on the fix times, so any --speed gives the same events.
 
             Example:
-              gpsfence replay captures/bridge/capture.nmea --fences captures/bridge/fences.geojson
+              gpsfence replay captures/bridge/capture.nmea \\
+                --fences captures/bridge/fences.geojson
             """
     )
 

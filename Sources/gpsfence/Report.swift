@@ -15,8 +15,9 @@ struct Report: ParsableCommand {
             (docs/report.md).
 
             Examples:
-              gpsfence report captures/bridge/capture.nmea --fences captures/bridge/fences.geojson --output bridge.html
-              gpsfence report --state ~/.local/state/gpsfence/state.sqlite --since 2h --fences fences.geojson
+              gpsfence report captures/bridge/capture.nmea \\
+                --fences captures/bridge/fences.geojson --output bridge.html
+              gpsfence report --state ~/.local/state/gpsfence/state.sqlite --since 2h
             """
     )
 

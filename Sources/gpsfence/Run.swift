@@ -20,8 +20,10 @@ struct Run: ParsableCommand {
             the fence file reloads the fences.
 
             Example:
-              gpsfence run --device auto --fences fences.geojson --bell --exec ./on-event.sh
-              gpsfence run --device gpsd://localhost:2947 --fences fences.geojson   # gpsd owns the port
+              gpsfence run --device auto --fences fences.geojson --bell \\
+                --exec ./on-event.sh
+              gpsfence run --device gpsd://localhost:2947 \\
+                --fences fences.geojson   # gpsd owns the port
             """
     )
 

@@ -17,8 +17,10 @@ struct Simulate: ParsableCommand {
             a real UART, so autobaud can be tested.
 
             Example:
-              gpsfence simulate route.gpx --baud 4800 --rate 1 --loop --link /tmp/gps0 &
-              gpsfence record --device /tmp/gps0 --output drive.nmea --duration 60
+              gpsfence simulate route.gpx --baud 4800 --rate 1 --loop \\
+                --link /tmp/gps0 &
+              gpsfence record --device /tmp/gps0 --output drive.nmea \\
+                --duration 60
             """
     )
 

@@ -50,4 +50,29 @@ import Testing
         #expect(simulate.stdout.contains("docs/hardware.md"))
         #expect(!simulate.stdout.contains("docs/running.md"))
     }
+
+    /// The help's examples copy and paste: a long command is continued with `\`, never wrapped by
+    /// the help formatter into a second line the shell would run on its own (80 columns off a
+    /// terminal).
+    @Test func helpExamplesAreWholeCommands() throws {
+        for command in ["check", "replay", "report", "run", "simulate", "decode"] {
+            let help = try runGPSFence([command, "--help"]).stdout
+            let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let start = lines.firstIndex(where: { $0 == "Example:" || $0 == "Examples:" })
+            else {
+                Issue.record("\(command): no example")
+                continue
+            }
+            var continued = false
+            for line in lines[(start + 1)...] {
+                let text = line.trimmingCharacters(in: .whitespaces)
+                if text.isEmpty { break }
+                // A wrapped remainder starts at the margin, or is a piece that is not a command.
+                #expect(line.hasPrefix("  "), "\(command): '\(line)' is a wrapped piece")
+                #expect(continued || text.hasPrefix("gpsfence "), "\(command): '\(line)' is a wrapped piece")
+                #expect(line.count <= 80, "\(command): '\(line)'")
+                continued = text.hasSuffix("\\")
+            }
+        }
+    }
 }
