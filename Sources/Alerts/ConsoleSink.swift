@@ -87,8 +87,8 @@ public final class ConsoleSink: EventSink {
         }
     }
 
-    /// `64 s`, `1 min 4 s`, `2 h 5 min`.
-    static func duration(_ seconds: Double) -> String {
+    /// `64 s`, `1 min 4 s`, `2 h 5 min`: how every human line says a duration (events, visits).
+    public static func duration(_ seconds: Double) -> String {
         let total = Limits.int(seconds.rounded())
         if total < 60 { return "\(total) s" }
         if total < 3600 { return "\(total / 60) min" + (total % 60 == 0 ? "" : " \(total % 60) s") }

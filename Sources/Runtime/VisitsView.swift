@@ -1,3 +1,4 @@
+import Alerts
 import Foundation
 import Geofence
 import JSONOutput
@@ -48,7 +49,9 @@ public enum VisitsView {
             lines += calendar(year: report.year, month: report.month, perDay: fence.perDay, color: color)
             lines.append("")
         }
-        if color {
+        if !color {
+            lines.append("  a day with visits shows their count: 3*2 is two visits on the 3rd, 3*+ ten or more")
+        } else {
             lines.append(
                 "  \u{1B}[2mday colours: \u{1B}[0m\(shade(0, color: true))none\u{1B}[0m \(shade(1, color: true))1\u{1B}[0m \(shade(2, color: true))2\u{1B}[0m \(shade(3, color: true))3+\u{1B}[0m"
             )
@@ -94,11 +97,8 @@ public enum VisitsView {
         }
     }
 
-    static func duration(_ seconds: Double) -> String {
-        let total = Limits.int(seconds.rounded())
-        if total < 3600 { return "\(total / 60) min" }
-        return "\(total / 3600) h \(total % 3600 / 60) min"
-    }
+    /// As the event lines say it (`stayed 1 min 24 s` and `total 1 min 24 s` agree).
+    static func duration(_ seconds: Double) -> String { ConsoleSink.duration(seconds) }
 }
 
 extension String {
