@@ -1,4 +1,5 @@
 import Geofence
+import JSONOutput
 import NMEA
 
 /// SPEC §7 console output: one human line per event (coloured on a terminal), or JSON Lines with
@@ -36,7 +37,8 @@ public final class ConsoleSink: EventSink {
         let stamp = event.time.description
         let time = String(stamp.prefix(10)) + " " + String(stamp.dropFirst(11).prefix(8)) + "Z"
         var kind = event.kind.rawValue
-        kind += String(repeating: " ", count: max(0, 12 - kind.count))
+        // As wide as the longest kind (`device_connected`), so the columns line up.
+        kind += String(repeating: " ", count: max(0, 16 - kind.count))
         if color { kind = Self.color(for: event.kind) + kind + "\u{1B}[0m" }
         var parts = [time, kind]
         if let fence = event.fence {
@@ -53,7 +55,7 @@ public final class ConsoleSink: EventSink {
         }
         if let list = event.fences {
             let shown = list.prefix(5).map { Self.plain(fences.ids[$0]) }.joined(separator: ", ")
-            let label = event.kind.fenceListKey ?? "fences"
+            let label = event.kind.fenceListKey ?? (list.count == 1 ? "fence" : "fences")
             details.append(
                 "\(list.count) \(label)" + (list.isEmpty ? "" : ": " + shown + (list.count > 5 ? ", ..." : "")))
         }
@@ -83,12 +85,10 @@ public final class ConsoleSink: EventSink {
         }
     }
 
-    static func duration(_ seconds: Double) -> String { HumanText.duration(seconds) }
+    /// `64 s`, `1 min 4 s`, `2 h 5 min`: how every human line says a duration (events, visits).
+    public static func duration(_ seconds: Double) -> String { HumanText.duration(seconds) }
 
-    static func coordinate(_ value: Double) -> String {
-        let scaled = (value * 1_000_000).rounded() / 1_000_000
-        return scaled.description
-    }
+    static func coordinate(_ value: Double) -> String { formatted(value, decimals: JSONPrecision.coordinate) }
 
     /// Fence names come from files: control characters (a terminal escape in a name, C1 controls
     /// too) are shown as `?` so that a fence file cannot drive the user's terminal (`HumanText`).

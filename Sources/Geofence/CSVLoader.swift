@@ -1,7 +1,8 @@
 import JSONOutput
 
 /// Reads circle fences from CSV: a header line `id,name,lat,lon,radius_m`, then one circle per
-/// line. Fields may be quoted ("a, b" with "" for a quote). An empty id means the row's index.
+/// line. Fields may be quoted ("a, b" with "" for a quote). An empty id is derived from the
+/// circle and its name (`FenceSetBuilder.derivedID`).
 /// Ids that are JSON numbers (e.g. `17`) are numbers, anything else is a string.
 struct CSVLoader {
     let bytes: UnsafeBufferPointer<UInt8>
@@ -38,7 +39,7 @@ struct CSVLoader {
             let id: FenceID? = idText.isEmpty ? nil : (isJSONNumber(idText) ? .number(idText) : .string(idText))
             func fail(_ problem: String) -> FenceLoadError {
                 FenceLoadError(
-                    file: file, featureIndex: index, featureID: (id ?? .number(String(index))).json,
+                    file: file, featureIndex: index, featureID: id?.json,
                     problem: "line \(line): " + problem)
             }
             guard fields.count == 5 else {

@@ -2,7 +2,7 @@ import JSONOutput
 import NMEA
 
 /// A fence id as the file gave it: a JSON number (kept as written, so it prints back unchanged) or a
-/// string. Without one, the loaders use the feature's index in the file (a number).
+/// string. Without one, the loaders derive one from the shape and name (`FenceSetBuilder.derivedID`).
 public enum FenceID: Hashable, Sendable, CustomStringConvertible {
     case number(String)
     case string(String)

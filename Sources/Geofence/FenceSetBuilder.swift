@@ -32,11 +32,11 @@ public struct FenceSetBuilder {
 
     func error(_ problem: String, id: FenceID?) -> FenceLoadError {
         FenceLoadError(
-            file: file, featureIndex: ids.count, featureID: (id ?? .number(String(ids.count))).json,
+            file: file, featureIndex: ids.count, featureID: id?.json,
             problem: problem)
     }
 
-    /// Adds a fence from in-memory geometry. `id` nil means the feature's index in the file.
+    /// Adds a fence from in-memory geometry. `id` nil: derived from the shape and name.
     public mutating func add(
         id: FenceID?, name: String? = nil, settings: FenceSettings = FenceSettings(),
         propertiesJSON: String = "null", shape: FenceShape
@@ -64,11 +64,28 @@ public struct FenceSetBuilder {
         }
     }
 
+    /// The id of a feature that has none (neither `id` nor `properties.id`): `auto-` and 16 hex
+    /// digits of an FNV-1a hash of its shape (kind and coordinates as bits) and name, so that it
+    /// stays the same when other features are added, removed or moved in the file (docs/fences.md).
+    /// Identical features (same shape and name) get `-2`, `-3`... in file order.
+    func derivedID(shape: FNV1a, name: String?) -> FenceID {
+        var hash = shape
+        hash.add(name ?? "")
+        let base = "auto-" + hash.hex
+        var candidate = FenceID.string(base)
+        var copy = 1
+        while seen[candidate.key] != nil {
+            copy += 1
+            candidate = .string(base + "-\(copy)")
+        }
+        return candidate
+    }
+
     mutating func register<P: Collection<UInt8>>(
         id: FenceID?, name: String?, settings: FenceSettings,
         properties: P, kind: FenceKind, shape: Int32
     ) throws(FenceLoadError) {
-        let fenceID = id ?? .number(String(ids.count))
+        let fenceID = id ?? .number(String(ids.count))  // only in-memory sets built by hand
         let index = Int32(ids.count)
         if let first = seen.updateValue(index, forKey: fenceID.key) {
             seen[fenceID.key] = first
@@ -103,9 +120,12 @@ public struct FenceSetBuilder {
                 "radius \(formatNumber(c.radius)) must be at most \(formatNumber(Limits.maxMetres)) metres "
                     + "(half the Earth's circumference)", id: id)
         }
+        var shape = FNV1a()
+        shape.add(UInt64(FenceKind.circle.rawValue))
+        for value in [c.lat, c.lon, c.radius] { shape.add(value.bitPattern) }
         try register(
-            id: id, name: name, settings: settings, properties: properties, kind: .circle,
-            shape: Int32(circles.count))
+            id: id ?? derivedID(shape: shape, name: name), name: name, settings: settings, properties: properties,
+            kind: .circle, shape: Int32(circles.count))
         circles.add(fence: Int32(ids.count - 1), c)
     }
 
@@ -154,9 +174,14 @@ public struct FenceSetBuilder {
                 "too many polygon edges in one fence file (this polygon has \(edges); "
                     + "the file may hold about \(PolygonStore.maxEntries / 5) in all)", id: id)
         }
+        var shape = FNV1a()
+        shape.add(UInt64(FenceKind.polygon.rawValue))
+        for value in c { shape.add(value.bitPattern) }
+        for end in ringEnds { shape.add(UInt64(end)) }
+        for end in partEnds { shape.add(UInt64(end)) }
         try register(
-            id: id, name: name, settings: settings, properties: properties, kind: .polygon,
-            shape: Int32(polygons.count))
+            id: id ?? derivedID(shape: shape, name: name), name: name, settings: settings, properties: properties,
+            kind: .polygon, shape: Int32(polygons.count))
         polygons.addStaged(fence: Int32(ids.count - 1), ringEnds: ringEnds)
     }
 

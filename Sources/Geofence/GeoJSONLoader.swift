@@ -38,11 +38,11 @@ struct GeoJSONLoader {
             problem: "malformed JSON at line \(line), column \(column): \(e.problem)")
     }
 
-    /// A problem with the current feature, found once it has been read whole: without an id, its
-    /// id is its index.
+    /// A problem with the current feature, found once it has been read whole: named by its index,
+    /// and by its id when it has one.
     func featureError(_ problem: String, id: FenceID?) -> FenceLoadError {
         FenceLoadError(
-            file: file, featureIndex: featureIndex, featureID: (id ?? .number(String(featureIndex))).json,
+            file: file, featureIndex: featureIndex, featureID: id?.json,
             problem: problem)
     }
 
@@ -156,6 +156,7 @@ struct GeoJSONLoader {
             var radiusProblem: String?
             var settings = FenceSettings()
             var properties = (start: 0, end: 0)
+            var propertiesID: FenceID?  // QGIS writes the id here
             var typeProblem: String?
             var depth = 0
             builder.polygons.discardStaged()
@@ -176,7 +177,7 @@ struct GeoJSONLoader {
                             } else {
                                 let start = scanner.pos
                                 try scanner.skipValue()
-                                radiusProblem = "radius \(snippet(start)) is not a number of metres"
+                                radiusProblem = radiusNotANumber(start)
                             }
                         } else {
                             try scanner.skipValue()
@@ -206,7 +207,7 @@ struct GeoJSONLoader {
                         if !scanner.consumeNull() {
                             try readProperties(
                                 name: &name, radius: &radius, radiusProblem: &radiusProblem,
-                                settings: &settings, pending: &pending)
+                                settings: &settings, propertiesID: &propertiesID, pending: &pending)
                         }
                         properties = (start, scanner.pos)
                     } else if scanner.spanEquals(key, "type") {
@@ -217,6 +218,7 @@ struct GeoJSONLoader {
                     }
                 } while try scanner.next(close: 0x7D)
             }
+            id = id ?? propertiesID
             if let typeProblem { throw featureError(typeProblem, id: id) }
             if let pending { throw featureError(pending, id: id) }
             let props = UnsafeBufferPointer(
@@ -386,6 +388,18 @@ struct GeoJSONLoader {
         return end
     }
 
+    /// A radius that is not a number; a quoted number (`"75"`) is named as text with the fix.
+    func radiusNotANumber(_ start: Int) -> String {
+        let text = String(
+            decoding: UnsafeBufferPointer(start: scanner.base + start, count: min(scanner.pos - start, 40)),
+            as: UTF8.self)
+        if text.hasPrefix("\""), text.hasSuffix("\""), text.count > 2, Double(text.dropFirst().dropLast()) != nil {
+            return
+                "radius \(text) is text, not a number: write it without quotes (\"radius\": \(text.dropFirst().dropLast()))"
+        }
+        return "radius \(text) is not a number of metres"
+    }
+
     func snippet(_ start: Int) -> String {
         let text = String(
             decoding: UnsafeBufferPointer(start: scanner.base + start, count: min(scanner.pos - start, 40)),
@@ -395,7 +409,7 @@ struct GeoJSONLoader {
 
     mutating func readProperties(
         name: inout String?, radius: inout Double?, radiusProblem: inout String?,
-        settings: inout FenceSettings, pending: inout String?
+        settings: inout FenceSettings, propertiesID: inout FenceID?, pending: inout String?
     ) throws {
         try scanner.expect(0x7B, "a properties object '{' or null")
         if scanner.consume(0x7D) { return }
@@ -408,7 +422,15 @@ struct GeoJSONLoader {
                     radius = try scanner.number()
                 } else {
                     try scanner.skipValue()
-                    radiusProblem = "radius \(snippet(start)) is not a number of metres"
+                    radiusProblem = radiusNotANumber(start)
+                }
+            } else if scanner.spanEquals(key, "id") {
+                // A string or a number is the fence id when the feature has no `id` of its own;
+                // anything else is an ordinary property.
+                if scanner.atNumber() || scanner.peek() == 0x22 {
+                    propertiesID = try readID()
+                } else {
+                    try scanner.skipValue()
                 }
             } else if scanner.spanEquals(key, "name") {
                 if scanner.peek() == 0x22 {

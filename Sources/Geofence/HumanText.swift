@@ -18,24 +18,9 @@ public enum HumanText {
         return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
     }
 
-    /// `text` as a quoted JSON string for human output (`check`): JSON's escapes, plus `\u007f` to
-    /// `\u009f` escaped too (JSON allows them raw, a terminal does not).
-    public static func quoted(_ text: String) -> String {
-        // JSON's own escapes come from the one JSON writer; only DEL and C1 are added here.
-        let buffer = JSONBuffer(capacity: text.utf8.count + 2)
-        buffer.writeEscaped(text)
-        let json = buffer.string
-        guard json.unicodeScalars.contains(where: isControl) else { return json }
-        var result = ""
-        for scalar in json.unicodeScalars {
-            if isControl(scalar) {
-                result += "\\u" + Hex.string(UInt64(scalar.value), digits: 4)
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    /// `text` as a quoted JSON string for human output (`check`); the one JSON writer escapes DEL
+    /// and C1 as well as JSON's own controls.
+    public static func quoted(_ text: String) -> String { JSONLine.quoted(text) }
 
     /// A fence id as JSON for human output: numbers as written, strings through `quoted`.
     public static func json(_ id: FenceID) -> String {
@@ -43,6 +28,19 @@ public enum HumanText {
         case .number(let text): text
         case .string(let text): quoted(text)
         }
+    }
+
+    /// A distance as people read it: metres to a tenth below 10 km (`-100.0 m`, `1655.8 m`), else
+    /// kilometres (`7147.1 km`): a seven-digit count of metres says nothing at a glance.
+    public static func distance(_ metres: Double) -> String {
+        guard metres.isFinite else { return "?" }
+        if abs(metres) < 10_000 { return tenths(metres) + " m" }
+        return tenths(metres / 1000) + " km"
+    }
+
+    static func tenths(_ value: Double) -> String {
+        let scaled = Limits.int((value * 10).rounded())
+        return (scaled < 0 ? "-" : "") + "\(abs(scaled) / 10).\(abs(scaled) % 10)"
     }
 }
 

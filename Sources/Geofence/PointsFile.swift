@@ -13,8 +13,9 @@ public struct PointsFileError: Error, CustomStringConvertible, Sendable {
 }
 
 /// `lat,lon` lines for `check --points` (docs/formats.md): decimal degrees, latitude first, one
-/// point per line; blank lines and lines starting with `#` are skipped; spaces and tabs around the
-/// numbers and a CR before the line feed are allowed.
+/// point per line; blank lines and lines starting with `#` are skipped, and so is a header line
+/// (`lat,lon`: a first line that starts with a letter and holds no digit); spaces and tabs around the numbers and a
+/// CR before the line feed are allowed.
 ///
 /// The file is mapped (or read whole, for a pipe) and parsed byte by byte: a million points in a
 /// few tens of milliseconds. Every number becomes the correctly rounded double, the one Python's
@@ -34,6 +35,7 @@ public enum PointsFile {
         out.reserveCapacity(end / 20 + 1)
         var pos = 0
         var line = 0
+        var headerAllowed = true
         while pos < end {
             line += 1
             let lineStart = pos
@@ -44,6 +46,12 @@ public enum PointsFile {
                 if let nl = findNewline(base, p, end) { pos = nl + 1 } else { pos = end }
                 continue
             }
+            if headerAllowed && isHeader(base, p, end) {
+                headerAllowed = false  // a header such as `lat,lon`, once, before the first point
+                if let nl = findNewline(base, p, end) { pos = nl + 1 } else { pos = end }
+                continue
+            }
+            headerAllowed = false
             guard let (lat, afterLat) = number(base, p, end) else { throw bad(base, lineStart, end, line, name) }
             p = skipBlanks(base, afterLat, end)
             guard p < end, base[p] == 0x2C else { throw bad(base, lineStart, end, line, name) }
@@ -61,6 +69,18 @@ public enum PointsFile {
             pos = p + 1
         }
         return out
+    }
+
+    /// A first line that starts with a letter and holds no digit: `lat,lon`, `latitude,longitude`
+    /// (`abc,1` and `nan,0` are bad points, not headers).
+    static func isHeader(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Bool {
+        guard (base[from] | 0x20) >= 0x61 && (base[from] | 0x20) <= 0x7A else { return false }
+        var p = from
+        while p < end && base[p] != 0x0A {
+            if base[p] >= 0x30 && base[p] <= 0x39 { return false }
+            p += 1
+        }
+        return true
     }
 
     @inline(__always)

@@ -334,40 +334,76 @@ public final class JSONBuffer {
     }
 
     /// `text` as a JSON string literal with the escapes RFC 8259 requires (quote, backslash and the
-    /// control characters U+0000..U+001F; `\n`, `\r`, `\t`, `\b`, `\f` by name, the rest as `\u00XX`).
+    /// control characters U+0000..U+001F; `\n`, `\r`, `\t`, `\b`, `\f` by name, the rest as `\u00XX`),
+    /// and DEL and the C1 controls U+0080..U+009F as `\u00XX` too: RFC 8259 allows them raw, but a
+    /// terminal that shows the JSON acts on them (U+009B is CSI), so no output carries them raw.
     public func writeEscaped(_ text: String) {
         var text = text
         text.withUTF8 { writeEscapedASCII(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Escapes bytes that are already valid UTF-8 (bytes >= 0x80 are copied as they are).
+    /// Escapes bytes that are already valid UTF-8 (other bytes >= 0x80 are copied as they are).
     func writeEscapedASCII(_ bytes: UnsafeRawBufferPointer) {
         reserve(bytes.count &+ 2)
         put(0x22)
-        for byte in bytes {
-            if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index &+= 1
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F && byte != 0xC2 {
                 if count == capacity { grow(count + 1) }
                 put(byte)
                 continue
             }
+            if byte == 0xC2 {
+                // U+0080..U+009F are 0xC2 0x80..0x9F in UTF-8; other 0xC2 pairs are printable.
+                let next = index < bytes.count ? bytes[index] : 0
+                guard next >= 0x80 && next <= 0x9F else {
+                    append(byte: byte)
+                    continue
+                }
+                index &+= 1
+                writeUnicodeEscape(next)
+                continue
+            }
             reserve(8)
-            put(0x5C)
             switch byte {
-            case 0x22: put(0x22)
-            case 0x5C: put(0x5C)
-            case 0x0A: put(0x6E)  // n
-            case 0x0D: put(0x72)  // r
-            case 0x09: put(0x74)  // t
-            case 0x08: put(0x62)  // b
-            case 0x0C: put(0x66)  // f
+            case 0x22:
+                put(0x5C)
+                put(0x22)
+            case 0x5C:
+                put(0x5C)
+                put(0x5C)
+            case 0x0A:
+                put(0x5C)
+                put(0x6E)  // n
+            case 0x0D:
+                put(0x5C)
+                put(0x72)  // r
+            case 0x09:
+                put(0x5C)
+                put(0x74)  // t
+            case 0x08:
+                put(0x5C)
+                put(0x62)  // b
+            case 0x0C:
+                put(0x5C)
+                put(0x66)  // f
             default:
-                put(0x75)  // u
-                put(0x30)
-                put(0x30)
-                writeHex(UInt64(byte), digits: 2)
+                writeUnicodeEscape(byte)
             }
         }
         append(byte: 0x22)
+    }
+
+    /// `\u00XX` for a code point below U+0100.
+    public func writeUnicodeEscape(_ codePoint: UInt8) {
+        reserve(6)
+        put(0x5C)
+        put(0x75)  // u
+        put(0x30)
+        put(0x30)
+        writeHex(UInt64(codePoint), digits: 2)
     }
 }
 

@@ -1,9 +1,12 @@
-/// How many decimals each kind of number is printed with (docs/formats.md). Receivers report
-/// positions to about 1e-7 degree at best (NMEA's 5 decimals of a minute are 1.7e-7 degree), so
-/// more digits would only print the binary noise of the conversion (`60.000170000000004`).
+/// How many decimals each kind of number is printed with (docs/formats.md): as many as the value
+/// carries, no more, so that no output prints the binary noise of a conversion
+/// (`60.000170000000004`).
 public enum JSONPrecision {
-    /// Latitude and longitude: 1e-7 degree, about 1.1 cm on the ground.
-    public static let coordinate = 7
+    /// Latitude and longitude: 1e-9 degree (0.1 mm), as gpsd prints them. Lossless for NMEA: a
+    /// receiver's finest position is 7 decimals of a minute (1.7e-9 degree), and a 1e-9 step rounds
+    /// back to the same minutes, so every output (JSON, MQTT, exports, human lines, hook variables)
+    /// carries the position as the receiver sent it.
+    public static let coordinate = 9
     /// Distances, altitudes, accuracies, radii: 1 cm.
     public static let metres = 2
     /// Speeds in m/s (and knots, km/h): 1 mm/s.
@@ -14,6 +17,14 @@ public enum JSONPrecision {
     public static let dop = 2
     /// Durations and times to come, in seconds: 1 ms, the resolution of every time the tool keeps.
     public static let seconds = 3
+}
+
+/// `number` as the one number formatter prints it (for the outputs that are not JSON but print the
+/// same numbers: the GPX export, the human lines, hook variables).
+public func formatted(_ number: Double, decimals: Int) -> String {
+    let buffer = JSONBuffer(capacity: 32)
+    buffer.writeNumber(number, decimals: decimals)
+    return buffer.string
 }
 
 /// One JSON object built field by field and handed on as text: for the outputs that are printed

@@ -57,10 +57,13 @@ public struct CheckJob {
         }
         let near = set.nearestFences(lat: lat, lon: lon, count: nearest)
         if !near.isEmpty {
-            out.write(line: "nearest fences (metres to the boundary, negative inside):")
-            for (i, d) in near { out.write(line: "  \(formatMetres(d))  " + describe(set, i)) }
+            out.write(line: "nearest fences (distance to the boundary, negative inside):")
+            for (i, d) in near { out.write(line: "  \(HumanText.distance(d))  " + describe(set, i)) }
         }
         out.flush()
+        if let warning = FencePlausibility.warning(set, lat: lat, lon: lon) {
+            OutputWriter.standardError.write(line: "gpsfence: warning: " + warning)
+        }
     }
 
     func describe(_ set: FenceSet, _ i: Int) -> String {

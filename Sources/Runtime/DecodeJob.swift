@@ -23,6 +23,18 @@ public struct DecodeJob {
         public var framer: FramerCounters
         public var counts: SentenceCounts
         public var fixes: UInt64
+        /// Bytes read from the input.
+        public var bytes: UInt64 = 0
+
+        /// Whether no NMEA sentence at all was found (not even a damaged one).
+        var holdsNoNMEA: Bool { framer.sentences == 0 && framer.badChecksum == 0 && framer.withoutChecksum == 0 }
+    }
+
+    /// An input in which no NMEA was found at all, as bad input: checked after the statistics are
+    /// printed, which say what was found instead.
+    public static func noNMEAProblem(_ summaries: [Summary]) -> InputError? {
+        guard let empty = summaries.first(where: \.holdsNoNMEA) else { return nil }
+        return InputError(message: FileKind.noNMEA(empty.input, bytes: empty.bytes))
     }
 
     /// Decodes every input in order, each as its own stream. Returns one summary per input.
@@ -56,8 +68,13 @@ public struct DecodeJob {
                         batch.removeAll(keepingCapacity: true)
                     }
                 }
+            var bytes: UInt64 = 0
             do {
                 try Self.readMapped(descriptor) { chunk in
+                    if bytes == 0, let problem = FileKind.sniff(chunk).captureProblem(input.displayName) {
+                        throw InputError(message: problem)
+                    }
+                    bytes += UInt64(chunk.count)
                     if perSentence {
                         decoder.push(
                             chunk,
@@ -83,7 +100,7 @@ public struct DecodeJob {
             summaries.append(
                 Summary(
                     input: input.displayName, framer: decoder.framer.counters, counts: decoder.counts,
-                    fixes: decoder.fixes))
+                    fixes: decoder.fixes, bytes: bytes))
         }
         drain()
         output.flush()

@@ -58,6 +58,7 @@ public struct ReplayJob {
             SinkContext(
                 report: reports.report, outbox: store, inputEnds: true, drainTimeout: drainTimeout, statePath: statePath
             ))
+        sinks.append(FarFencesWarning(fences: fences))
         if let sync, let store {
             sinks.append(try sync.sink(store: store, drainTimeout: drainTimeout, report: reports.report))
         }
@@ -66,10 +67,20 @@ public struct ReplayJob {
         configuration.ringCapacity = ringCapacity
         configuration.fencesPath = fencesPath
         configuration.keepDays = keepDays
+        // Ctrl-C (or SIGTERM) stops a replay as it stops `run`: the fixes read so far are
+        // processed, their events printed and committed, hooks and deliveries finished, exit 0
+        // (docs/running.md).
+        configuration.stopsOnSignals = true
+        StopSignals.install()
         let loop = try EngineLoop(
             configuration: configuration, fences: fences, store: store, sinks: sinks, reports: reports)
         let summary = try loop.run(source)
         if let failure = source.failure { throw failure }
+        if source.wasStopped {
+            OutputWriter.standardError.write(
+                line: "gpsfence: replay stopped after \(summary.fixes) fixes, before the end of the capture; "
+                    + "their events are above\(statePath.map { " and in " + $0 } ?? "")")
+        }
         if let store { try reportUndelivered(sinks.compactMap(\.outboxTarget), store: store, kept: statePath) }
         return summary
     }

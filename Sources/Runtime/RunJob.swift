@@ -4,6 +4,10 @@ import NMEA
 import Serial
 import Store
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `gpsfence run` (SPEC §2, §9): a live source through the engine loop. SIGINT/SIGTERM stop it
 /// cleanly (sinks flushed, the store closed); SIGHUP, or a change of the fence file, reloads the
 /// fences: `unregistered` for the fences that are gone, `registered` for the new set, unchanged
@@ -37,6 +41,16 @@ public final class RunJob {
 
     public init(options: Options) { self.options = options }
 
+    /// A regular file given as the device (a capture, usually) would be retried forever as a
+    /// port that refuses termios: say what it is instead.
+    static func notADevice(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let what = FileKind.sniff(path: path) == .nmea ? "an NMEA capture" : "a file"
+        return "--device \(path): this is \(what), not a device: play a capture with "
+            + "'gpsfence replay \(path) --fences FENCES'; 'gpsfence devices' lists the receivers"
+    }
+
     /// The source the device names: a gpsd (docs/hardware.md) or a serial port.
     func makeSource() -> FixSource {
         switch options.device {
@@ -53,6 +67,9 @@ public final class RunJob {
     /// Runs until SIGINT or SIGTERM. Bad fence or state files throw `InputError` before anything
     /// starts.
     public func run(makeSinks: (SinkContext) throws -> [EventSink]) throws {
+        if case .port(let port) = options.device, let problem = Self.notADevice(port.path) {
+            throw InputError(message: problem)
+        }
         let fences = try FenceFile.load(options.fencesPath)
         try refuseASecondRunOnThePort()
         // Opening makes the state file (and its folder) on a first run; the claim comes before
@@ -63,6 +80,7 @@ public final class RunJob {
         let reports = ProblemReports()
         var sinks = try makeSinks(
             SinkContext(report: reports.report, outbox: store, inputEnds: false, statePath: options.statePath))
+        sinks.append(FarFencesWarning(fences: fences))
         if let sync = options.sync, let store {
             sinks.append(try sync.sink(store: store, drainTimeout: options.drainTimeout, report: reports.report))
         }

@@ -49,7 +49,7 @@ public struct StatusReport: Sendable {
             throw InputError(
                 message: "no state file at '\(path)': it is written by 'gpsfence run' (or 'replay --state')")
         }
-        let store = try StateStore(path: path)
+        let store = try StateStore(path: path, access: .readOnly)
         let receiver = try store.receiver()
         let running = receiver.stoppedAt == nil && receiver.updatedAt.map { now - $0 <= aliveWindow } == true
         let today = now / 86_400_000
@@ -133,8 +133,8 @@ public enum StatusView {
         {
             var fix = JSONLine()
             fix.add("time", time(fixTime))
-            fix.add("lat", lat)
-            fix.add("lon", lon)
+            fix.add("lat", lat, decimals: JSONPrecision.coordinate)
+            fix.add("lon", lon, decimals: JSONPrecision.coordinate)
             fix.add("accuracy", status.receiver.lastAccuracy)
             fix.add("age", age(status).map { Double($0) / 1000 })
             line.addRaw("last_fix", json: fix.string)
@@ -195,7 +195,9 @@ public enum StatusView {
             let accuracy = receiver.lastAccuracy.map { String(format: " ±%.1f m", $0) } ?? ""
             let ago = age(status).map { " (" + duration(Double($0) / 1000) + " ago)" } ?? ""
             lines.append("  last fix       \(time(fixTime)!)\(ago)")
-            lines.append("                 \(String(format: "%.6f, %.6f", lat, lon))\(accuracy)")
+            lines.append(
+                "                 \(formatted(lat, decimals: JSONPrecision.coordinate)), \(formatted(lon, decimals: JSONPrecision.coordinate))\(accuracy)"
+            )
             if !status.running { lines.append("                 the last fix this state file saw") }
         } else {
             lines.append("  last fix       none yet")

@@ -20,6 +20,7 @@ public struct VisitsJob {
             )
         }
         let today = currentUTCTime().date
-        return try StateStore(path: statePath).visitReport(year: year ?? today.year, month: month ?? today.month)
+        return try StateStore(path: statePath, access: .readOnly).visitReport(
+            year: year ?? today.year, month: month ?? today.month)
     }
 }

@@ -1,3 +1,4 @@
+import Alerts
 import Foundation
 import Geofence
 import JSONOutput
@@ -48,7 +49,9 @@ public enum VisitsView {
             lines += calendar(year: report.year, month: report.month, perDay: fence.perDay, color: color)
             lines.append("")
         }
-        if color {
+        if !color {
+            lines.append("  a day with visits shows their count: 3*2 is two visits on the 3rd, 3*+ ten or more")
+        } else {
             lines.append(
                 "  \u{1B}[2mday colours: \u{1B}[0m\(shade(0, color: true))none\u{1B}[0m \(shade(1, color: true))1\u{1B}[0m \(shade(2, color: true))2\u{1B}[0m \(shade(3, color: true))3+\u{1B}[0m"
             )
@@ -88,6 +91,7 @@ public enum VisitsView {
         }
     }
 
+    /// As the event lines say it (`stayed 1 min 24 s` and `total 1 min 24 s` agree).
     static func duration(_ seconds: Double) -> String { HumanText.duration(seconds) }
 }
 

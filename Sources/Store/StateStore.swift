@@ -16,10 +16,27 @@ public final class StateStore: @unchecked Sendable {
     /// The background WAL checkpoints of a long-running engine (`startBackgroundCheckpoints`).
     let checkpointer = Mutex<Checkpointer?>(nil)
 
+    /// How a command uses the state file.
+    public enum Access: Sendable {
+        /// `run`, `replay --state`: created if missing, migrated, tightened to 0600.
+        case readWrite
+        /// `status`, `visits`, `report`: an existing state file, opened read-only; nothing on disk
+        /// changes, not even its mode.
+        case readOnly
+    }
+
     /// Opens (or creates) the store at `path`, creating missing parent folders (mode 0700), and
-    /// tightens an existing file that group or others could read to 0600.
-    public init(path: String) throws(StoreError) {
+    /// tightens an existing state file that group or others could read to 0600. Whatever is at
+    /// `path` is checked to be a gpsfence state file (or nothing, or empty) first: a fence file or
+    /// another program's database is refused untouched (docs/running.md).
+    public init(path: String, access: Access = .readWrite) throws(StoreError) {
         self.path = path
+        if let problem = StateFileCheck.problem(path) { throw StoreError(path: path, problem: problem) }
+        if access == .readOnly {
+            database = StoreDatabase(queue: try Self.openReadOnly(path), path: path)
+            return
+        }
+        if let problem = Self.foreignDatabaseProblem(path) { throw StoreError(path: path, problem: problem) }
         let url = URL(fileURLWithPath: path)
         if let problem = PrivateFiles.makeFolders(url.deletingLastPathComponent().path) {
             throw StoreError(path: path, problem: "cannot create its folder: \(problem)")
@@ -48,6 +65,47 @@ public final class StateStore: @unchecked Sendable {
         } catch {
             throw StoreError(path: path, problem: "\(error)")
         }
+    }
+
+    /// An existing state file for reading only: no folder, no file, no migration, no mode change.
+    static func openReadOnly(_ path: String) throws(StoreError) -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        do {
+            let database = try DatabaseQueue(path: path, configuration: configuration)
+            let (isStateFile, isCurrent) = try database.read { db in
+                (try db.tableExists("fence_state"), try migrator.hasCompletedMigrations(db))
+            }
+            guard isStateFile else { throw StoreError(path: path, problem: notStateFile) }
+            guard isCurrent else {
+                throw StoreError(
+                    path: path,
+                    problem: "was written by an older gpsfence; 'gpsfence run' or 'replay --state' brings it up to date"
+                )
+            }
+            return database
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(path: path, problem: "\(error)")
+        }
+    }
+
+    static let notStateFile =
+        "is an SQLite database but not a gpsfence state file (it has no fence_state table); it was left as it was"
+
+    /// An SQLite database at `path` that is not a state file (checked read-only, before anything
+    /// is written); nil for a state file, an empty file or no file.
+    static func foreignDatabaseProblem(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_size > 0 else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        guard let database = try? DatabaseQueue(path: path, configuration: configuration),
+            let hasTable = try? database.read({ db in try db.tableExists("fence_state") })
+        else { return nil }  // unreadable: the open for writing says why
+        return hasTable ? nil : notStateFile
     }
 
     static var migrator: DatabaseMigrator {

@@ -20,7 +20,8 @@ struct Check: ParsableCommand {
             Examples:
               gpsfence check --fences fences.geojson 41.8781 -87.6298
               gpsfence check --fences gyms.csv 41.8781 -87.6298 --nearest 3
-              gpsfence check --fences fences.geojson --points points.csv > hits.jsonl
+              gpsfence check --fences fences.geojson --points points.csv \\
+                > hits.jsonl
             """
     )
 
@@ -45,7 +46,15 @@ struct Check: ParsableCommand {
 
     /// The point from LAT LON; bad usage is a message and exit status 2 (SPEC §9).
     func point() throws -> GeoPoint? {
-        let coordinates = self.coordinates.filter { $0 != "--" }  // '--' before negative numbers is allowed
+        // '--' before negative numbers is allowed, and so is the `53.8,-1.55` that maps apps copy
+        // (one argument, or `53.8,` `-1.55` as a shell splits `53.8, -1.55`).
+        var coordinates: [String] = []
+        for argument in self.coordinates where argument != "--" {
+            for part in argument.split(separator: ",") {
+                let number = String(part.filter { $0 != " " && $0 != "\t" })
+                if !number.isEmpty { coordinates.append(number) }
+            }
+        }
         if points != nil && !coordinates.isEmpty {
             throw InputError(message: "give either LAT LON or --points FILE, not both")
         }

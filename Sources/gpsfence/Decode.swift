@@ -45,5 +45,6 @@ struct Decode: ParsableCommand {
         if stats {
             for summary in summaries { OutputWriter.standardError.write(line: summary.report) }
         }
+        if let problem = DecodeJob.noNMEAProblem(summaries) { throw problem }
     }
 }

@@ -13,7 +13,7 @@ struct ReceiverOptions: ParsableArguments {
     @Option(help: "Line speed, or 'auto' to detect it (ignored on CDC-ACM and through gpsd).")
     var baud = "auto"
 
-    @Option(help: ArgumentHelp("Seconds autobaud listens at each rate.", visibility: .hidden))
+    @Option(help: ArgumentHelp("Seconds autobaud listens at each rate before trying the next.", valueName: "seconds"))
     var autobaudWindow = 2.5
 
     func validate() throws {

@@ -17,7 +17,8 @@ struct Replay: ParsableCommand {
             depend only on the fix times, so any --speed gives the same events.
 
             Example:
-              gpsfence replay captures/bridge/capture.nmea --fences captures/bridge/fences.geojson
+              gpsfence replay captures/bridge/capture.nmea \\
+                --fences captures/bridge/fences.geojson
             """
     )
 
@@ -42,7 +43,7 @@ struct Replay: ParsableCommand {
             "At the end, seconds that webhook deliveries and the track sync may take to finish.", valueName: "seconds"))
     var drainTimeout = 30.0
 
-    @Option(help: ArgumentHelp("Days of track the state file keeps (default 7).", valueName: "days"))
+    @Option(help: ArgumentHelp("Days of track the state file keeps.", valueName: "days"))
     var keepDays = 7.0
 
     @OptionGroup var alerts: AlertOptions
@@ -78,7 +79,7 @@ struct Replay: ParsableCommand {
         job.sync = try sync.configuration()
         _ = try job.run(needsOutbox: alerts.needsOutbox) { context in
             try alerts.sinks(
-                color: isatty(1) == 1, live: false, context: context, maxAccuracy: job.settings.maxAccuracy)
+                color: isatty(1) == 1, live: job.speed != nil, context: context, maxAccuracy: job.settings.maxAccuracy)
         }
     }
 }

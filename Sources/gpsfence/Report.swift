@@ -16,8 +16,9 @@ struct Report: ParsableCommand {
             (docs/report.md).
 
             Examples:
-              gpsfence report captures/bridge/capture.nmea --fences captures/bridge/fences.geojson --output bridge.html
-              gpsfence report --state ~/.local/state/gpsfence/state.sqlite --since 2h --fences fences.geojson
+              gpsfence report captures/bridge/capture.nmea \\
+                --fences captures/bridge/fences.geojson --output bridge.html
+              gpsfence report --state ~/.local/state/gpsfence/state.sqlite --since 2h
             """
     )
 
@@ -34,8 +35,11 @@ struct Report: ParsableCommand {
             valueName: "time"))
     var since: String?
 
-    @Option(help: ArgumentHelp("Fence file: GeoJSON, or CSV 'id,name,lat,lon,radius_m'.", valueName: "file"))
-    var fences: String
+    @Option(
+        help: ArgumentHelp(
+            "Fence file: GeoJSON, or CSV 'id,name,lat,lon,radius_m' (with --state: default the one the state file records).",
+            valueName: "file"))
+    var fences: String?
 
     @Option(help: ArgumentHelp("The HTML report (default: report.html).", valueName: "file.html"))
     var output = "report.html"
@@ -53,6 +57,7 @@ struct Report: ParsableCommand {
     func validate() throws {
         if captures.isEmpty == (state == nil) { throw ValidationError("give captures or --state, one of the two") }
         if since != nil, state == nil { throw ValidationError("--since goes with --state") }
+        if fences == nil, state == nil { throw ValidationError("--fences is needed with captures") }
         _ = try sinceTime()
     }
 

@@ -20,8 +20,10 @@ struct Run: ParsableCommand {
             the fence file reloads the fences.
 
             Example:
-              gpsfence run --device auto --fences fences.geojson --bell --exec ./on-event.sh
-              gpsfence run --device gpsd://localhost:2947 --fences fences.geojson   # gpsd owns the port
+              gpsfence run --device auto --fences fences.geojson --bell \\
+                --exec ./on-event.sh
+              gpsfence run --device gpsd://localhost:2947 \\
+                --fences fences.geojson   # gpsd owns the port
             """
     )
 
@@ -33,7 +35,7 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("State file (default: $XDG_STATE_HOME/gpsfence/state.sqlite).", valueName: "path"))
     var state: String?
 
-    @Option(help: ArgumentHelp("Days of track the state file keeps (default 7).", valueName: "days"))
+    @Option(help: ArgumentHelp("Days of track the state file keeps.", valueName: "days"))
     var keepDays = 7.0
 
     @Option(

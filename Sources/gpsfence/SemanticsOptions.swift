@@ -3,8 +3,8 @@ import Geofence
 
 /// The event semantics flags of SPEC §6, shared by `replay` and `run`.
 struct SemanticsOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Seconds inside before a dwell event (default 60).", valueName: "seconds"))
-    var dwell: Double?
+    @Option(help: ArgumentHelp("Time inside before a dwell event: 90, 90s, 5m (default 60 s).", valueName: "duration"))
+    var dwell: Seconds?
 
     @Option(help: ArgumentHelp("Metres outside the boundary before an exit counts (default 10).", valueName: "metres"))
     var hysteresis: Double?
@@ -16,8 +16,8 @@ struct SemanticsOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Fixes with a worse accuracy estimate are not used (default 100).", valueName: "metres"))
     var maxAccuracy: Double?
 
-    @Option(help: ArgumentHelp("Seconds without a usable fix before fix_lost (default 10).", valueName: "seconds"))
-    var stale: Double?
+    @Option(help: ArgumentHelp("Time without a usable fix before fix_lost (default 10 s).", valueName: "duration"))
+    var stale: Seconds?
 
     @Flag(help: "No enter event for fences that contain the first fix.")
     var noInitial = false
@@ -27,14 +27,14 @@ struct SemanticsOptions: ParsableArguments {
     )
     var approach: Double?
 
-    @Option(help: ArgumentHelp("Emit a heartbeat event this often.", valueName: "seconds"))
-    var heartbeat: Double?
+    @Option(help: ArgumentHelp("Emit a heartbeat event this often: 60, 5m, 1h.", valueName: "duration"))
+    var heartbeat: Seconds?
 
     @Option(
         help: ArgumentHelp(
-            "Seconds slow and within 25 m before a stationary event; 0: no stationary/moving (default 120).",
-            valueName: "seconds"))
-    var stationary: Double?
+            "Time slow and within 25 m before a stationary event; 0: no stationary/moving (default 120 s).",
+            valueName: "duration"))
+    var stationary: Seconds?
 
     func validate() throws {
         if let problem = settings.problem { throw ValidationError(problem) }
@@ -42,15 +42,15 @@ struct SemanticsOptions: ParsableArguments {
 
     var settings: EventSettings {
         var settings = EventSettings()
-        if let dwell { settings.dwell = dwell }
+        if let dwell { settings.dwell = dwell.value }
         if let hysteresis { settings.hysteresis = hysteresis }
         if let exitConfirm { settings.exitConfirm = exitConfirm }
         if let maxAccuracy { settings.maxAccuracy = maxAccuracy }
-        if let stale { settings.stale = stale }
+        if let stale { settings.stale = stale.value }
         settings.initial = !noInitial
         settings.approach = approach
-        settings.heartbeat = heartbeat
-        if let stationary { settings.stationary = stationary }
+        settings.heartbeat = heartbeat?.value
+        if let stationary { settings.stationary = stationary.value }
         return settings
     }
 }

@@ -17,8 +17,10 @@ struct Simulate: ParsableCommand {
             a real UART, so autobaud can be tested.
 
             Example:
-              gpsfence simulate route.gpx --baud 4800 --rate 1 --loop --link /tmp/gps0 &
-              gpsfence record --device /tmp/gps0 --output drive.nmea --duration 60
+              gpsfence simulate route.gpx --baud 4800 --rate 1 --loop \\
+                --link /tmp/gps0 &
+              gpsfence record --device /tmp/gps0 --output drive.nmea \\
+                --duration 60
             """
     )
 
@@ -34,15 +36,27 @@ struct Simulate: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Line speed of the simulated receiver; default: the slowest standard rate that carries --rate "
-                + "(9600 at 1 Hz, 57600 at 10 Hz; see docs/running.md). Too slow a rate drops sentences, as a receiver does.",
+                + "(9600 at 1 Hz, 57600 at 10 Hz; see docs/hardware.md). Too slow a rate drops sentences, as a receiver does.",
             valueName: "baud"))
     var baud: Int?
 
     @Option(help: "Epochs per second.")
     var rate = 1.0
 
-    @Option(help: "Speed along a route without times, m/s.")
-    var speed = 10.0
+    @Option(
+        help: ArgumentHelp(
+            "Speed along a route without times, m/s (default 10); given for a GPX with times, its times are ignored and it is walked at this speed.",
+            valueName: "m/s"))
+    var speed: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "A GPX with times plays this many times as fast (the vehicle moves faster; the receiver's clock does not).",
+            valueName: "factor"))
+    var timeScale = 1.0
+
+    @Flag(help: "A GPX with times starts now instead of at its own (old) times.")
+    var now = false
 
     @Flag(help: "Start again at the end of the route.")
     var loop = false
@@ -51,7 +65,10 @@ struct Simulate: ParsableCommand {
         help: "Also make this symlink to the pseudo-terminal (a stable path across restarts, like /dev/serial/by-id).")
     var link: String?
 
-    @Option(help: "Time of the first fix for a route without times (ISO 8601); default now.")
+    @Option(
+        help: ArgumentHelp(
+            "Time of the first fix (ISO 8601): for a route without times (default now), and for a GPX with times (moved there).",
+            valueName: "time"))
     var start: String?
 
     func validate() throws {
@@ -60,7 +77,12 @@ struct Simulate: ParsableCommand {
                 "--baud \(baud) is not a rate termios supports (\(BaudRate.supported.map(String.init).joined(separator: ", ")))"
             )
         }
-        if let problem = Limits.simulateRate(rate) ?? Limits.simulateSpeed(speed) { throw ValidationError(problem) }
+        if let problem = Limits.simulateRate(rate) ?? Limits.simulateSpeed(speed ?? 10)
+            ?? Limits.problem("--time-scale", timeScale, .atLeast(0.001), max: 1e6, unit: "times real time")
+        {
+            throw ValidationError(problem)
+        }
+        if now, start != nil { throw ValidationError("--now and --start exclude each other") }
         if pty, device != nil { throw ValidationError("--pty and --device exclude each other") }
         if let start, parseISOTime(start) == nil {
             throw ValidationError("--start wants an ISO 8601 time, not '\(start)'")
@@ -70,9 +92,23 @@ struct Simulate: ParsableCommand {
     func run() throws {
         var job = SimulateJob(route: try Route.load(path: route))
         job.rate = rate
-        job.speed = speed
+        job.speed = speed ?? 10
         job.loop = loop
         job.start = start.flatMap(parseISOTime)
+        job.shiftsTimes = now || start != nil
+        job.timeScale = timeScale
+        if case .track(let points) = job.route, TrackPlayer.isTimed(points) {
+            if speed != nil {
+                job.ignoresTimes = true
+                OutputWriter.standardError.write(
+                    line:
+                        "gpsfence: \(route) has times; --speed walks it at \(speed!) m/s instead (--time-scale keeps them)"
+                )
+            }
+        } else if timeScale != 1 || now {
+            throw InputError(
+                message: "--time-scale and --now are for a GPX with times; \(route) has none (use --speed)")
+        }
         _ = try job.play(
             device: device, link: link, baud: baud.flatMap { BaudRate($0) },
             announce: { path in

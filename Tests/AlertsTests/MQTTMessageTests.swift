@@ -37,7 +37,7 @@ import Testing
     @Test(arguments: [
         ("http://h/p", "unknown scheme"), ("mqtt://h", "missing topic prefix"), ("mqtt://h/", "missing topic prefix"),
         ("mqtt://h/a/+/b", "wildcard"), ("mqtt://h/a/", "ends with"), ("mqtt:///p", "no broker host"),
-        ("mqtt://h:70000/p", "--mqtt"),
+        ("mqtt://h:70000/p", "--mqtt"), ("mqtt://h/home/#", "wildcard"), ("mqtt://h/#", "wildcard"),
     ])
     func badURLsNameTheOption(_ url: String, _ words: String) {
         do {
@@ -94,6 +94,33 @@ import Testing
         #expect(payload["alt"] as? Int == 413)
         #expect(payload["cog"] as? Int == 271)
         #expect(payload["t"] as? String == "p" && payload["tid"] as? String == "l7")
+    }
+
+    /// A position with 9 significant decimals, as 7 decimals of a minute give (docs/formats.md).
+    static let precise = Fix(
+        time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000), timeOfDay: TimeOfDay(milliseconds: 36_940_000),
+        latitude: 53.801416123, longitude: -1.550874567, altitude: 412.6, speed: 13.9, track: 271.4, mode: .threeD,
+        accuracy: 4.5)
+
+    @Test func locationCarriesThePositionAtNineDecimals() {
+        let text = MQTTMessages.location(Self.precise, time: Self.precise.time!)
+        #expect(text.contains(#""lat":53.801416123,"lon":-1.550874567"#), "\(text)")
+    }
+
+    @Test func ownTracksLocationCarriesThePositionAtNineDecimals() {
+        let text = MQTTMessages.ownTracksLocation(Self.precise, time: Self.precise.time!, tid: "l7")
+        #expect(text.contains(#""lat":53.801416123,"lon":-1.550874567"#), "\(text)")
+    }
+
+    @Test func ownTracksTransitionCarriesThePositionAtNineDecimals() throws {
+        let fences = try FenceSet.parse(fencesJSON)
+        var enter = enterEvent(fences).event
+        enter.location = GeofenceEvent.Location(
+            latitude: 53.801416123, longitude: -1.550874567, accuracy: 4.5, speed: 25, track: 90)
+        let text = try #require(
+            MQTTMessages.ownTracksTransition(
+                enter, fences: fences, registered: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000), tid: "ne"))
+        #expect(text.contains(#""lat":53.801416123,"lon":-1.550874567"#), "\(text)")
     }
 
     @Test func transitionsOnlyForEnterAndExit() throws {

@@ -7,7 +7,7 @@ import Testing
         {"type":"FeatureCollection","features":[
         {"type":"Feature","id":"gym","geometry":{"type":"Point","coordinates":[-87.6298,41.8781]},"properties":{"name":"Gym","radius":100}},
         {"type":"Feature","id":7,"geometry":{"type":"Polygon","coordinates":[[[-87.64,41.87],[-87.62,41.87],[-87.62,41.89],[-87.64,41.89],[-87.64,41.87]],[[-87.635,41.875],[-87.635,41.877],[-87.633,41.877],[-87.633,41.875],[-87.635,41.875]]]},"properties":{"name":"Loop"}},
-        {"type":"Feature","geometry":{"type":"Point","coordinates":[179.999,-16.5]},"properties":{"radius":500}}
+        {"type":"Feature","geometry":{"type":"Point","coordinates":[179.999,-16.5]},"properties":{"id":2,"radius":500}}
         ]}
         """
 
@@ -46,14 +46,38 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.contains("is inside 2 fences"))
         #expect(result.stdout.contains("id \"gym\" \"Gym\" (circle r=100.0 m)"))
-        #expect(result.stdout.contains("-100.0  id \"gym\""))
+        #expect(result.stdout.contains("-100.0 m  id \"gym\""))
         let separated = try runGPSFence(["check", "--fences", f, "--", "41.8781", "-87.6298"])
         #expect(separated.status == 0)
         #expect(separated.stdout.contains("is inside 2 fences"))
         let outside = try runGPSFence(["check", "--fences", f, "41.8781", "-87.6", "--nearest", "1"])
         #expect(outside.stdout.hasPrefix("(41.8781, -87.6) is inside no fence"))
         // 0.02° of longitude east of the polygon at this latitude: 1,655.8 m (0.02° × 111,195 m × cos 41.8781°)
-        #expect(outside.stdout.contains("  1655.8  id 7"))
+        #expect(outside.stdout.contains("  1655.8 m  id 7"))
+    }
+
+    /// Issue 22: a GeoJSON written [lat, lon] loads (its latitudes pass as longitudes); the point
+    /// checked against it is then thousands of km away. Say so, in km, and that it looks swapped.
+    @Test func swappedCoordinatesAreNamedAndFarDistancesAreInKilometres() throws {
+        let swapped = try temporaryFile(
+            "swapped.geojson",
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"home","geometry":{"type":"Point","coordinates":[53.8014,-1.5487]},"properties":{"radius":75}}]}"#
+        )
+        let result = try runGPSFence(["check", "--fences", swapped, "53.8014", "-1.5487"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(" km  id \"home\""), "\(result.stdout)")
+        #expect(!result.stdout.contains("7147080"))
+        #expect(result.stderr.contains("latitude and longitude swapped"), "\(result.stderr)")
+        // Far from every fence, not swapped: said too.
+        let far = try runGPSFence(["check", "--fences", swapped, "10", "10"])
+        #expect(far.stderr.contains("every fence is more than"), "\(far.stderr)")
+        // Near: nothing to say.
+        let near = try runGPSFence(["check", "--fences", try temporaryFile("f.geojson", fences), "41.8781", "-87.6298"])
+        #expect(near.stderr.isEmpty)
+        // The first fix of a replay is checked the same way.
+        let replay = try runGPSFence(["replay", "captures/gym/capture.nmea", "--fences", swapped])
+        #expect(replay.status == 0)
+        #expect(replay.stderr.contains("first fix: every fence is more than"), "\(replay.stderr)")
     }
 
     @Test func csvFences() throws {

@@ -248,6 +248,31 @@ struct Chromium {
         #expect(track.stdout.split(whereSeparator: \.isNewline).count == 1 + 400)
     }
 
+    /// Without --fences, a report from a state file draws the fence file the state file records.
+    @Test func reportFromAStateFileUsesItsRecordedFences() throws {
+        let folder = temporaryDirectory()
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let replay = try runGPSFence([
+            "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--state", state,
+        ])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let geojson = folder.appendingPathComponent("gym.geojson")
+        let result = try runGPSFence([
+            "report", "--state", state, "--output", folder.appendingPathComponent("gym.html").path, "--geojson",
+            geojson.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let collection = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: geojson)) as? [String: Any])
+        let names = (collection["features"] as? [[String: Any]] ?? []).compactMap {
+            ($0["properties"] as? [String: Any])?["name"] as? String
+        }
+        #expect(names.contains("Iron Temple gym"), "\(names)")
+        let captures = try runGPSFence(["report", "captures/gym/capture.nmea", "--output", "/dev/null"])
+        #expect(captures.status == 2)
+        #expect(captures.stderr.contains("--fences is needed with captures"), "\(captures.stderr)")
+    }
+
     @Test func badUsageIsExitStatusTwo() throws {
         let neither = try runGPSFence(["report", "--fences", "captures/gym/fences.geojson"])
         #expect(neither.status == 2)

@@ -177,3 +177,62 @@ import Testing
         #expect(!piped.stderr.contains("%"), "no bar when standard error is not a terminal")
     }
 }
+
+/// A paced replay behaves like `run` (issue 22): lines when their events happen, a bar that
+/// moves with the fixes, and Ctrl-C ends it cleanly with what was done.
+@Suite(.serialized) struct PacedReplayTests {
+    static let arguments = ["replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson"]
+
+    /// At 300 times real time the gym capture's enter (41 s in) is due after 0.14 s and its moving
+    /// (21 min 22 s in) after 4.3 s: each line must arrive when due, not all at the end.
+    @Test func eachLineArrivesWhenItsEventHappens() throws {
+        let replay = try BackgroundGPSFence(Self.arguments + ["--speed", "300", "--json"])
+        let output = LineCollector(replay.output.fileHandleForReading)
+        let start = Date()
+        #expect(output.wait(timeout: 10) { types($0).contains("enter") }, "\(output.all)")
+        let enterAt = Date().timeIntervalSince(start)
+        #expect(output.wait(timeout: 20) { types($0).contains("moving") }, "\(output.all)")
+        let movingAt = Date().timeIntervalSince(start)
+        let result = replay.finish()
+        #expect(result.status == 0)
+        #expect(!result.stderr.contains("replay stopped"), "played to the end: \(result.stderr)")
+        output.finish()
+        #expect(enterAt < 2.5, "enter arrived \(enterAt) s after the start")
+        #expect(movingAt - enterAt > 2.5, "enter at \(enterAt) s, moving at \(movingAt) s: held back")
+    }
+
+    @Test func ctrlCEndsCleanlyWithWhatWasDone() throws {
+        let state = temporaryDirectory().appendingPathComponent("state.sqlite").path
+        let replay = try BackgroundGPSFence(Self.arguments + ["--speed", "100", "--json", "--state", state])
+        let output = LineCollector(replay.output.fileHandleForReading)
+        #expect(output.wait(timeout: 10) { types($0).contains("dwell") }, "\(output.all)")
+        replay.signal(SIGINT)
+        let result = replay.finish(timeout: 10)
+        output.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("replay stopped after"), "\(result.stderr)")
+        #expect(types(output.all).prefix(3) == ["registered", "enter", "dwell"])
+        #expect(!types(output.all).contains("visit"), "stopped long before the end")
+        // What was printed was committed.
+        let status = try runGPSFence(["status", "--state", state, "--json"])
+        #expect(status.stdout.contains(#""inside":["gym"]"#), "\(status.stdout)")
+    }
+
+    /// On a terminal, with the lines going to a file, the bar passes through the values between 0
+    /// and 100 % and counts kilobytes (the capture is 276 KB, not "0.0 of 0.0 MB").
+    @Test func theBarShowsRealProgress() throws {
+        let out = temporaryDirectory().appendingPathComponent("events.jsonl").path
+        let command =
+            ([gpsfenceBinary().path] + Self.arguments + ["--speed", "400", "--json"]).map { "'\($0)'" }.joined(
+                separator: " ") + " > '\(out)'"
+        let shown = try runProgram("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"]).stdout
+        let percents = try NSRegularExpression(pattern: #"\] +([0-9]+)%  [0-9]+ of 275 KB"#)
+        let seen = Set(
+            percents.matches(in: shown, range: NSRange(shown.startIndex..., in: shown)).map {
+                Int(shown[Range($0.range(at: 1), in: shown)!])!
+            })
+        #expect(seen.filter { (1...99).contains($0) }.count >= 5, "\(seen.sorted()) in \(shown.suffix(300))")
+        #expect(seen.contains(100))
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains(#""type":"visit""#))
+    }
+}

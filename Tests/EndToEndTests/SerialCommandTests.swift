@@ -226,6 +226,78 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil)
     }
 
+    /// `--link` replaces only a symlink to a pseudo-terminal: a file, a device node (the real
+    /// receiver's, on a root test rig), a named pipe or a link elsewhere is refused and left as it was.
+    @Test func simulateLinkNeverReplacesWhatIsNotItsOwn() throws {
+        let directory = temporaryDirectory()
+        let route = directory.appendingPathComponent("route.geojson")
+        try #"{"type":"LineString","coordinates":[[-83.7519,42.2806],[-83.7518,42.2806]]}"#.write(
+            to: route, atomically: true, encoding: .utf8)
+        let file = directory.appendingPathComponent("notes.txt").path
+        try "keep me\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let pipe = directory.appendingPathComponent("fifo").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let elsewhere = directory.appendingPathComponent("elsewhere").path
+        try FileManager.default.createSymbolicLink(atPath: elsewhere, withDestinationPath: file)
+        var paths = [(file, "a file"), (pipe, "a named pipe"), (elsewhere, "a symlink to '\(file)'")]
+        let node = directory.appendingPathComponent("ttyUSB9").path
+        if getuid() == 0 {  // a character device like a USB receiver's (188, 9)
+            #expect(mknod(node, S_IFCHR | 0o660, dev_t(188 << 8 | 9)) == 0)
+            paths.append((node, "a character device"))
+        }
+        for (path, kind) in paths {
+            var before = stat()
+            #expect(lstat(path, &before) == 0)
+            let result = try runGPSFence(["simulate", route.path, "--pty", "--speed", "50", "--link", path])
+            #expect(result.status == 2, "\(path): \(result.stderr)")
+            #expect(result.stderr.contains("--link \(path): there is \(kind)"), "\(result.stderr)")
+            var after = stat()
+            #expect(lstat(path, &after) == 0, "\(path) is still there")
+            #expect(after.st_mode == before.st_mode && after.st_ino == before.st_ino && after.st_rdev == before.st_rdev)
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me\n")
+
+        // A link to a pseudo-terminal that is gone (an earlier simulate killed) is taken over.
+        let stale = directory.appendingPathComponent("gps0").path
+        try FileManager.default.createSymbolicLink(atPath: stale, withDestinationPath: "/dev/pts/999999")
+        let simulator = try BackgroundGPSFence(["simulate", route.path, "--pty", "--link", stale, "--loop"])
+        let pty = simulator.readFirstLine()
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: stale) == pty)
+        simulator.signal(SIGTERM)
+        #expect(simulator.finish().status == 0)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: stale)) == nil)
+    }
+
+    /// A logged GPX from long ago, played now and sped up: the fixes carry today's date, and
+    /// simulate says when the route ended.
+    @Test func simulateShiftsAnOldTimedRouteToNowAndSaysWhenItEnds() throws {
+        let directory = temporaryDirectory()
+        let route = directory.appendingPathComponent("old.gpx")
+        try """
+        <?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>
+        <trkpt lat="42.2806" lon="-83.7519"><time>2019-06-01T08:00:00Z</time></trkpt>
+        <trkpt lat="42.2816" lon="-83.7519"><time>2019-06-01T08:01:40Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """.write(to: route, atomically: true, encoding: .utf8)
+        let simulator = try BackgroundGPSFence([
+            "simulate", route.path, "--pty", "--now", "--time-scale", "50", "--rate", "1",
+        ])
+        _ = simulator.readFirstLine()
+        let result = simulator.finish(timeout: 20)
+        #expect(result.status == 0, "\(result.stderr)")
+        let today = currentDay()
+        // 100 s of route at 50 times: 2 s, an epoch at 0, 1 and 2 s, on whole centiseconds.
+        #expect(result.stderr.contains("route ended: 3 epochs, receiver time \(today)"), "\(result.stderr)")
+        #expect(result.stderr.contains("0Z to \(today)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("2019-06-01"))
+        let line = directory.appendingPathComponent("line.geojson")
+        try #"{"type":"LineString","coordinates":[[-83.7519,42.2806],[-83.7518,42.2806]]}"#.write(
+            to: line, atomically: true, encoding: .utf8)
+        let untimed = try runGPSFence(["simulate", line.path, "--time-scale", "2"])
+        #expect(untimed.status == 2)
+        #expect(untimed.stderr.contains("--time-scale and --now are for a GPX with times"), "\(untimed.stderr)")
+    }
+
     @Test func simulateRefusesBadInputWithStatusTwo() throws {
         let missing = try runGPSFence(["simulate", "/nonexistent/route.gpx"])
         #expect(missing.status == 2)
@@ -325,4 +397,12 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self))
     }
+}
+
+/// Today's UTC date, `YYYY-MM-DD`.
+func currentDay() -> String {
+    let formatter = DateFormatter()
+    formatter.dateFormat = "yyyy-MM-dd"
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.string(from: Date())
 }

@@ -24,8 +24,10 @@ import Testing
 
         let text = try runGPSFence(["visits", "--state", state, "--month", "2", "--year", "2026"])
         #expect(text.stdout.contains("Iron Temple gym [gym] — February 2026"))
-        // 1248 s, written as every human line writes a duration (the event's `stayed` too).
+        // The same words as the visit event ("stayed 20 min 48 s"), not rounded down to minutes.
         #expect(text.stdout.contains("1 visit, total 20 min 48 s, mean 20 min 48 s, 1 day with visits"))
+        // Off a terminal the days carry their counts (`3*1`): the legend says how to read them.
+        #expect(text.stdout.contains("a day with visits shows their count: 3*2 is two visits on the 3rd"))
         // 1 February 2026 is a Sunday: the first week has only it, in the last column.
         let week = text.stdout.split(separator: "\n").first { $0.contains(" 3*1") }
         #expect(week?.hasPrefix("   2") == true)

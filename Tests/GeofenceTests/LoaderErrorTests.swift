@@ -85,7 +85,15 @@ import Testing
         let text = circleFeature(id: "8", lon: 1, lat: 2, radius: 1).replacingFirst(
             "\"radius\":1.0", with: "\"radius\":\"big\"")
         #expect(
-            loadError(collection(text)) == "f.geojson: feature 0 (id 8): radius '\"big\"' is not a number of metres")
+            loadError(collection(text)) == "f.geojson: feature 0 (id 8): radius \"big\" is not a number of metres")
+        // A number in quotes, as spreadsheets export it: named as text, with the fix (issue 22).
+        #expect(
+            loadError(
+                collection(
+                    circleFeature(id: "9", lon: 1, lat: 2, radius: 1).replacingFirst(
+                        "\"radius\":1.0", with: "\"radius\":\"75\"")))
+                == "f.geojson: feature 0 (id 9): radius \"75\" is text, not a number: write it without quotes (\"radius\": 75)"
+        )
     }
 
     @Test func duplicateIDs() throws {
@@ -94,16 +102,18 @@ import Testing
         #expect(
             loadError(collection(good, a, b))
                 == "f.geojson: feature 2 (id \"gate\"): duplicate id \"gate\" (first used by feature 1)")
-        // numbers compare by value; a feature without an id takes its index
+        // numbers compare by value
         let n1 = circleFeature(id: "1", lon: 1, lat: 2, radius: 10)
         let n2 = circleFeature(id: "1.0", lon: 1, lat: 2, radius: 10)
         #expect(
             loadError(collection(n1, n2)) == "f.geojson: feature 1 (id 1.0): duplicate id 1.0 (first used by feature 0)"
         )
-        let noID =
-            "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{\"radius\":3}}"
+        // properties.id counts as the id
+        let inProperties =
+            "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{\"id\":1,\"radius\":3}}"
         #expect(
-            loadError(collection(n1, noID)) == "f.geojson: feature 1 (id 1): duplicate id 1 (first used by feature 0)")
+            loadError(collection(n1, inProperties))
+                == "f.geojson: feature 1 (id 1): duplicate id 1 (first used by feature 0)")
     }
 
     @Test func badSettings() {
@@ -163,7 +173,7 @@ import Testing
 
     @Test func notAFeatureCollection() {
         // a lone Feature is a fence file now (RFC 7946), so one without a geometry is a feature error
-        #expect(loadError("{\"type\":\"Feature\"}") == "f.geojson: feature 0 (id 0): feature has no geometry")
+        #expect(loadError("{\"type\":\"Feature\"}") == "f.geojson: feature 0: feature has no geometry")
         #expect(
             loadError("{\"type\":\"GeometryCollection\",\"geometries\":[]}")
                 == "f.geojson: top-level type is 'GeometryCollection', want 'FeatureCollection', 'Feature' or a 'Polygon', 'MultiPolygon' or 'Point' geometry"

@@ -15,7 +15,8 @@ import Testing
             "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{\"radius\":3}}"
         let set = try fenceSet(collection(circle, poly, noID))
         #expect(set.count == 3)
-        #expect(set.ids == [.string("bridge-1"), .number("17"), .number("2")])
+        #expect(set.ids[..<2] == [.string("bridge-1"), .number("17")])
+        #expect(set.ids[2].json.hasPrefix("\"auto-"), "no id: derived from the shape and name")
         let info = set.info(0)
         #expect(info.name == "Low bridge 10'6\"")
         #expect(info.kind == .circle)
@@ -67,11 +68,41 @@ import Testing
         }
     }
 
+    /// Issue 22: deleting a feature must not rename the fences after it (MQTT topics, Home
+    /// Assistant sensors and saved states follow the id). `id`, else `properties.id` (QGIS), else a
+    /// hash of the shape and name (geojson.io writes no ids).
+    @Test func idsStayWhenOtherFeaturesAreRemoved() throws {
+        let gate =
+            "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{\"name\":\"Gate\",\"radius\":30}}"
+        let yard = polygonFeature(id: "null", rings: [square(0, 0, 1, 1)])
+        let qgis =
+            "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[3,4]},\"properties\":{\"id\":12,\"radius\":5}}"
+        let both =
+            "{\"type\":\"Feature\",\"id\":\"top\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[5,6]},\"properties\":{\"id\":\"inner\",\"radius\":5}}"
+        let full = try fenceSet(collection(gate, yard, qgis, both))
+        #expect(full.ids[2] == .number("12"), "properties.id when there is no id")
+        #expect(full.ids[3] == .string("top"), "the feature's own id first")
+        let withoutGate = try fenceSet(collection(yard, qgis, both))
+        #expect(withoutGate.ids == Array(full.ids[1...]), "the others keep their ids")
+        let reordered = try fenceSet(collection(both, qgis, yard, gate))
+        #expect(Set(reordered.ids) == Set(full.ids))
+        // The same place under another name is another fence; the same fence twice is told apart.
+        let renamed = try fenceSet(collection(gate.replacingOccurrences(of: "Gate", with: "Gate 2")))
+        #expect(renamed.ids[0] != full.ids[0])
+        let twice = try fenceSet(collection(gate, gate))
+        guard case .string(let first) = twice.ids[0] else {
+            Issue.record("\(twice.ids)")
+            return
+        }
+        #expect(twice.ids[1] == .string(first + "-2"))
+    }
+
     @Test func csvLoads() throws {
         let csv =
             "id,name,lat,lon,radius_m\r\n1,Gym,41.88,-87.63,50\r\n\"b-2\",\"Depot, north\",41.9,-87.6,120.5\r\n,NoID,1,2,3\r\n"
         let set = try FenceSet.parse(csv, file: "f.csv", csv: true)
-        #expect(set.ids == [.number("1"), .string("b-2"), .number("2")])
+        #expect(set.ids[..<2] == [.number("1"), .string("b-2")])
+        #expect(set.ids[2].json.hasPrefix("\"auto-"), "an empty id: derived from the circle and name")
         #expect(set.name(1) == "Depot, north")
         #expect(set.info(1).propertiesJSON == "{\"name\":\"Depot, north\",\"radius\":120.5}")
         #expect(hits(set, 41.88, -87.63) == [0])

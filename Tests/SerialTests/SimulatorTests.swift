@@ -70,6 +70,41 @@ extension PseudoTerminalTests {
             #expect(abs(fixes[3].latitude - 42.2807) < 1e-9)
         }
 
+        /// Issue 22: an old GPX with times is moved to another start and sped up; the receiver's
+        /// clock still runs at its own pace (one epoch per 1/rate s), the vehicle moves faster.
+        @Test func aTimedGPXIsShiftedAndScaled() throws {
+            let old = parseISOTime("2019-06-01T08:00:00Z")!
+            let points = (0...10).map { index in
+                // 10 s per point, 0.001 degree (111 m) north each: 11.1 m/s as recorded
+                RoutePoint(
+                    latitude: 42.28 + Double(index) * 0.001, longitude: -83.75,
+                    time: UTCTime(millisecondsSinceEpoch: old.millisecondsSinceEpoch + Int64(index) * 10_000))
+            }
+            var job = SimulateJob(route: .track(points))
+            job.rate = 1
+            job.start = fixedStart
+            job.shiftsTimes = true
+            job.timeScale = 10
+            let epochs = job.epochs(pass: 0, now: fixedStart)
+            #expect(epochs.first?.time == fixedStart, "moved to --start")
+            // 100 s of route at 10 times: 10 s of receiver time, one epoch a second, both ends.
+            #expect(epochs.count == 11, "\(epochs.map { $0.time?.description ?? "-" })")
+            #expect(epochs.allSatisfy { $0.interval == 1 })
+            let fixes = TrackPlayer.fixes(
+                points, rate: 1, speed: 10, start: fixedStart,
+                timing: TrackPlayer.Timing(origin: fixedStart, scale: 10))
+            #expect(abs(fixes[3].latitude - (42.28 + 0.003)) < 1e-9, "3 s in: 30 s of route")
+            #expect(abs(fixes[3].speed - 111.2) < 0.5, "ten times the recorded 11.1 m/s: \(fixes[3].speed)")
+            // Without a new start the route keeps its own times, scaled from its first.
+            job.shiftsTimes = false
+            #expect(job.epochs(pass: 0, now: fixedStart).last?.time?.description == "2019-06-01T08:00:10.000Z")
+            // --speed given: walked at that speed, its times ignored.
+            job.ignoresTimes = true
+            job.speed = 111.19
+            job.shiftsTimes = true
+            #expect((11...12).contains(job.epochs(pass: 0, now: fixedStart).count))
+        }
+
         @Test func badRouteFilesAreRefusedWithWhereAndWhat() throws {
             let directory = temporaryDirectory()
             let gpx = directory + "/bad.gpx"

@@ -75,6 +75,14 @@ public struct MQTTConfiguration: Sendable, Equatable {
             throw bad(option, "unknown scheme '\(scheme)' (mqtt:// or mqtts://)")
         }
         guard let host = components.host, !host.isEmpty else { throw bad(option, "no broker host") }
+        // `#` would be read as the start of a URL fragment, and `+` passes as a path character:
+        // both are MQTT wildcards, which a publisher's topic prefix cannot hold.
+        if let path = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).dropFirst(3).first,
+            path.contains("#") || path.contains("+")
+        {
+            throw bad(
+                option, "the topic prefix contains a wildcard (+ or #); wildcards are for subscribing, not publishing")
+        }
         if components.query != nil || components.fragment != nil {
             throw bad(option, "a query or fragment has no meaning here")
         }

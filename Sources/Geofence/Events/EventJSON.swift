@@ -108,8 +108,26 @@ extension GeofenceEvent {
 func appendMinifiedJSON(_ text: String, to out: JSONBuffer) {
     var inString = false
     var escaped = false
+    var afterC2 = false
     for byte in text.utf8 {
         if inString {
+            // DEL and C1 inside a string are escaped as the writer escapes them (docs/formats.md).
+            if afterC2 {
+                afterC2 = false
+                if (0x80...0x9F).contains(byte) {
+                    out.writeUnicodeEscape(byte)
+                    continue
+                }
+                out.append(byte: 0xC2)
+            }
+            if byte == 0xC2 {
+                afterC2 = true
+                continue
+            }
+            if byte == 0x7F {
+                out.writeUnicodeEscape(byte)
+                continue
+            }
             out.append(byte: byte)
             if escaped {
                 escaped = false

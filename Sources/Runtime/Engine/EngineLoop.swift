@@ -261,7 +261,7 @@ public final class EngineLoop {
         do {
             fresh = try FenceFile.load(path)
         } catch {
-            self.error("reload failed, keeping the \(fences.count) fences loaded: \(error.message)")
+            self.error("reload failed, keeping the \(fences.count) fences loaded: \(error)")
             return
         }
         try flush()

@@ -24,19 +24,27 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
     /// Opens every capture before any is read, so that a typo in the third path fails before the
     /// first has printed anything.
     /// - Parameter speed: real time scaled by this factor; nil: as fast as possible.
+    /// - Parameter showsProgress: draw a bar on standard error when it is a terminal. A paced replay
+    ///   prints its lines as they happen, so it draws the bar only when standard output goes
+    ///   elsewhere (the two would share one line of the terminal).
     public init(captures: [CaptureInput], speed: Double?, showsProgress: Bool) throws(InputError) {
         opened = try CaptureInput.open(captures)
         self.speed = speed
         let total = opened.reduce(0) { sum, entry in sum + ((try? entry.1.seek(offset: 0, from: .end)) ?? 0) }
         for (_, descriptor) in opened { _ = try? descriptor.seek(offset: 0, from: .start) }
-        progress = showsProgress && isatty(2) == 1 && total > 0 ? ProgressBar(total: total) : nil
+        let terminalFree = speed == nil || isatty(1) == 0
+        progress = showsProgress && isatty(2) == 1 && total > 0 && terminalFree ? ProgressBar(total: total) : nil
     }
+
+    /// Whether `stop` ended the replay before the end of its captures (the engine also calls
+    /// `stop` once the input has ended; that is not early).
+    public private(set) var wasStopped = false
 
     public func stop() { stopped.store(true, ordering: .relaxed) }
 
     public func run(_ emit: (EngineInput) -> Void) {
         defer {
-            progress?.finish()
+            progress?.finish(complete: !wasStopped)
             for (input, descriptor) in opened where !input.isStandardInput { try? descriptor.close() }
         }
         for (input, descriptor) in opened {
@@ -44,6 +52,10 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
             var clock = ReceiverClock(borrowsSystemDate: false)
             func push(_ input: EngineInput, _ time: UTCTime?) {
                 if let speed, let time { pace(to: time, speed: speed) }
+                if stopped.load(ordering: .relaxed) {
+                    wasStopped = true
+                    return
+                }
                 emit(input)
             }
             // The decoder keeps its assembler in locals during a push, so a correction is seen after it.
@@ -52,9 +64,16 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
                     emit(.problem(notice))
                 }
             }
+            var bytes: UInt64 = 0
             do {
-                try CaptureInput.read(descriptor) { chunk in
+                // Paced, a capture is read in small pieces so that the bar moves with the fixes as
+                // they are played (a whole capture fits one fast-replay chunk).
+                try CaptureInput.read(descriptor, chunkSize: speed == nil ? 256 * 1024 : 2048) { chunk in
                     if stopped.load(ordering: .relaxed) { throw CancellationError() }
+                    if bytes == 0, let problem = FileKind.sniff(chunk).captureProblem(input.displayName) {
+                        throw InputError(message: problem)
+                    }
+                    bytes += UInt64(chunk.count)
                     // A capture that `record` made names its recording day: its dates are judged
                     // against that, as they were live (docs/nmea.md).
                     let current =
@@ -69,6 +88,10 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
                     progress?.advance(by: chunk.count)
                 }
             } catch is CancellationError {
+                wasStopped = true
+                return
+            } catch let problem as InputError {
+                failure = problem
                 return
             } catch {
                 failure = InputError(message: "cannot read '\(input.displayName)': \(error)")
@@ -76,6 +99,11 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
             }
             decoder?.finish(onFix: { push(.fix($0), $0.time) }, onNoFix: { push(.silentCycle($0), $0.time) })
             sayRollover()
+            let framer = decoder?.framer.counters
+            if (framer?.sentences ?? 0) == 0 && (framer?.badChecksum ?? 0) == 0 && (framer?.withoutChecksum ?? 0) == 0 {
+                failure = InputError(message: FileKind.noNMEA(input.displayName, bytes: bytes))
+                return
+            }
         }
     }
 
@@ -88,6 +116,11 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
         let receiverElapsed = Double(time.millisecondsSinceEpoch - start.receiver) / 1000 / speed
         // Clamped: a date jump in a damaged capture must not overflow the deadline.
         let due = start.wall &+ UInt64(min(max(0, receiverElapsed), 1e9) * 1e9)
-        if due > now { usleep(useconds_t(min((due - now) / 1000, 10_000_000))) }
+        // In slices, so that a stop (Ctrl-C) is seen within 0.1 s however far the next fix is.
+        while !stopped.load(ordering: .relaxed) {
+            let left = Int64(bitPattern: due &- DispatchTime.now().uptimeNanoseconds)
+            guard left > 0 else { return }
+            usleep(useconds_t(min(left / 1000, 100_000)))
+        }
     }
 }

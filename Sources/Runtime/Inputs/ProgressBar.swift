@@ -2,7 +2,8 @@ import Alerts
 import Dispatch
 import Glibc
 
-/// `[#########...........]  45%  1.2 of 2.6 MB` on standard error, redrawn at most 10 times a second.
+/// `[#########...........]  45%  1.2 of 2.6 MB` (`120 of 270 KB` below a megabyte) on standard
+/// error, redrawn at most 10 times a second.
 final class ProgressBar: @unchecked Sendable {
     private let total: Int64
     private var done: Int64 = 0
@@ -18,8 +19,9 @@ final class ProgressBar: @unchecked Sendable {
         draw()
     }
 
-    func finish() {
-        done = total
+    /// The last draw, and the line ended. A replay stopped early shows how far it got.
+    func finish(complete: Bool) {
+        if complete { done = total }
         draw()
         OutputWriter.standardError.write(line: "")
     }
@@ -29,8 +31,11 @@ final class ProgressBar: @unchecked Sendable {
         let width = 30
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let megabytes = { (bytes: Int64) in String(Double(bytes / 100_000) / 10) }
-        let text = "\r[\(bar)] \(Int(fraction * 100))%  \(megabytes(done)) of \(megabytes(total)) MB"
+        let amount =
+            total < 1_000_000
+            ? "\(done / 1000) of \(total / 1000) KB"
+            : "\(Double(done / 100_000) / 10) of \(Double(total / 100_000) / 10) MB"
+        let text = "\r[\(bar)] \(Int(fraction * 100))%  \(amount)"
         _ = text.withCString { write(2, $0, strlen($0)) }
     }
 }

@@ -38,7 +38,9 @@ public enum ReportExports {
             properties.add("end", UTCTime(millisecondsSinceEpoch: stretch.last!.time).description)
             properties.add("points", stretch.count)
             let coordinates = stretch.map { point in
-                point.altitude.map { "[\(coordinate(point.lon)),\(coordinate(point.lat)),\($0)]" }
+                point.altitude.map {
+                    "[\(coordinate(point.lon)),\(coordinate(point.lat)),\(formatted($0, decimals: JSONPrecision.metres))]"
+                }
                     ?? "[\(coordinate(point.lon)),\(coordinate(point.lat))]"
             }
             features.append(
@@ -130,12 +132,18 @@ public enum ReportExports {
             out += "<trkseg>\n"
             for point in stretch {
                 out += "<trkpt lat=\"\(coordinate(point.lat))\" lon=\"\(coordinate(point.lon))\">"
-                if let altitude = point.altitude { out += "<ele>\(altitude)</ele>" }
+                if let altitude = point.altitude {
+                    out += "<ele>\(formatted(altitude, decimals: JSONPrecision.metres))</ele>"
+                }
                 out += "<time>\(UTCTime(millisecondsSinceEpoch: point.time))</time>"
-                if let course = point.course { out += "<course>\(course)</course>" }
-                if let speed = point.speed { out += "<speed>\(speed)</speed>" }
+                if let course = point.course {
+                    out += "<course>\(formatted(course, decimals: JSONPrecision.degrees))</course>"
+                }
+                if let speed = point.speed {
+                    out += "<speed>\(formatted(speed, decimals: JSONPrecision.speed))</speed>"
+                }
                 if let satellites = point.satellites { out += "<sat>\(satellites)</sat>" }
-                if let hdop = point.hdop { out += "<hdop>\(hdop)</hdop>" }
+                if let hdop = point.hdop { out += "<hdop>\(formatted(hdop, decimals: JSONPrecision.dop))</hdop>" }
                 out += "</trkpt>\n"
             }
             out += "</trkseg>\n"
@@ -143,6 +151,6 @@ public enum ReportExports {
         return out + "</trk>\n</gpx>\n"
     }
 
-    /// Seven decimals: about a centimetre.
-    static func coordinate(_ value: Double) -> String { String(format: "%.7f", value) }
+    /// At the position precision of docs/formats.md, through the one number formatter.
+    static func coordinate(_ value: Double) -> String { formatted(value, decimals: JSONPrecision.coordinate) }
 }

@@ -15,10 +15,12 @@ public struct ReportJob {
     }
 
     public var input: Input
-    public var fencesPath: String
+    /// The fence file; nil with a state file: the one the state file records (`run` and
+    /// `replay --state` note it).
+    public var fencesPath: String?
     public var settings = EventSettings()
 
-    public init(input: Input, fencesPath: String) {
+    public init(input: Input, fencesPath: String?) {
         self.input = input
         self.fencesPath = fencesPath
     }
@@ -26,13 +28,33 @@ public struct ReportJob {
     /// Reads the input and gathers the report. Bad fence files, captures or state files throw
     /// `InputError`.
     public func gather() throws -> FieldReport {
-        let fences = try FenceFile.load(fencesPath)
+        let fences = try FenceFile.load(try resolvedFencesPath())
         switch input {
         case .captures(let captures):
             return try fromCaptures(captures, fences: fences)
         case .state(let path, let since):
             return try fromState(path, since: since, fences: fences)
         }
+    }
+
+    /// `--fences`, else the fence file the state file records.
+    func resolvedFencesPath() throws -> String {
+        if let fencesPath { return fencesPath }
+        guard case .state(let path, _) = input else {
+            throw InputError(message: "--fences is needed with captures (the fence file to check them against)")
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw InputError(
+                message: "no state file at '\(path)': the track is kept by 'gpsfence run' or 'gpsfence replay --state'")
+        }
+        let store: StateStore
+        do { store = try StateStore(path: path, access: .readOnly) } catch {
+            throw InputError(message: error.description)
+        }
+        guard let recorded = try store.receiver().fencesPath else {
+            throw InputError(message: "state file '\(path)' records no fence file: give --fences")
+        }
+        return recorded
     }
 
     private func fromCaptures(_ captures: [CaptureInput], fences: FenceSet) throws -> FieldReport {
@@ -80,7 +102,7 @@ public struct ReportJob {
             throw InputError(
                 message: "no state file at '\(path)': the track is kept by 'gpsfence run' or 'gpsfence replay --state'")
         }
-        let store = try StateStore(path: path)
+        let store = try StateStore(path: path, access: .readOnly)
         let from = since ?? .min
         let points = try store.track(from: from)
         let lookup = FenceLookup(fences)

@@ -9,8 +9,10 @@ public enum Route: Sendable {
     /// Reads a route file, telling the format from its extension, else from its first character.
     public static func load(path: String) throws(InputError) -> Route {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(message: "cannot read route '\(path)'")
+            let reason = access(path, R_OK) == 0 ? "not a readable file" : String(cString: strerror(errno))
+            throw InputError(message: "cannot read route '\(path)': \(reason)")
         }
+        if let problem = FileKind.sniff(data.prefix(4096)).routeProblem(path) { throw InputError(message: problem) }
         let lower = path.lowercased()
         let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         let route: Route

@@ -15,6 +15,9 @@ public struct RoutePoint: Equatable, Sendable {
         self.altitude = altitude
         self.time = time
     }
+
+    /// The same place without its time (a timed track walked at `--speed`).
+    var withoutTime: RoutePoint { RoutePoint(latitude: latitude, longitude: longitude, altitude: altitude) }
 }
 
 /// A position the simulated receiver reports for one epoch.

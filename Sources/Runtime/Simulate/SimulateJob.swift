@@ -9,8 +9,14 @@ public struct SimulateJob: Sendable {
     /// m/s, for tracks without times.
     public var speed = 10.0
     public var loop = false
-    /// First fix time for tracks without times; now when nil.
+    /// First fix time for tracks without times; now when nil. For a timed track, see `shiftsTimes`.
     public var start: UTCTime?
+    /// A timed track starts at `start` (or now), not at its own first time.
+    public var shiftsTimes = false
+    /// A timed track plays this many times as fast.
+    public var timeScale = 1.0
+    /// Walk a timed track at `speed`, ignoring its times (`--speed` given for a timed route).
+    public var ignoresTimes = false
 
     public init(route: Route) { self.route = route }
 
@@ -18,6 +24,16 @@ public struct SimulateJob: Sendable {
     public struct Epoch: Sendable {
         public var lines: [[UInt8]]
         public var interval: Double
+        /// The receiver time of the epoch's fix (a track's; nil for a capture's epochs).
+        public var time: UTCTime?
+    }
+
+    /// What one pass over the route played, for the "route ended" line.
+    public struct PassSummary: Sendable {
+        public var pass: Int
+        public var epochs: Int
+        public var firstFix: UTCTime?
+        public var lastFix: UTCTime?
     }
 
     /// The epochs of one pass, `pass` counted from 0 (later passes of a track are shifted in time so
@@ -25,7 +41,10 @@ public struct SimulateJob: Sendable {
     public func epochs(pass: Int, now: UTCTime) -> [Epoch] {
         switch route {
         case .track(let points):
-            let fixes = TrackPlayer.fixes(points, rate: rate, speed: speed, start: start ?? now)
+            let timing = TrackPlayer.Timing(origin: shiftsTimes ? (start ?? now) : nil, scale: timeScale)
+            let fixes = TrackPlayer.fixes(
+                ignoresTimes ? points.map { $0.withoutTime } : points, rate: rate, speed: speed, start: start ?? now,
+                timing: timing)
             let step = Int64((1000 / rate).rounded())
             let period = fixes.last!.time.millisecondsSinceEpoch - fixes.first!.time.millisecondsSinceEpoch + step
             return fixes.enumerated().map { index, fix in
@@ -36,7 +55,7 @@ public struct SimulateJob: Sendable {
                     ? fixes[index + 1].time.millisecondsSinceEpoch : fix.time.millisecondsSinceEpoch + step
                 return Epoch(
                     lines: EpochSentences.lines(for: shifted),
-                    interval: Double(next - fix.time.millisecondsSinceEpoch) / 1000)
+                    interval: Double(next - fix.time.millisecondsSinceEpoch) / 1000, time: shifted.time)
             }
         case .capture(let captured):
             return captured.enumerated().map { index, epoch in
@@ -99,7 +118,9 @@ public struct SimulateJob: Sendable {
     /// A line fast enough for the rate never drops anything: the buffer only absorbs an epoch that
     /// comes early (a route's last point) or a line a little slower than the epochs.
     @discardableResult
-    public func run(wire: SimulatedWire, now: () -> UTCTime, shouldStop: () -> Bool) throws(SerialError) -> PlayCounts {
+    public func run(
+        wire: SimulatedWire, now: () -> UTCTime, shouldStop: () -> Bool, passEnded: (PassSummary) -> Void = { _ in }
+    ) throws(SerialError) -> PlayCounts {
         var counts = PlayCounts()
         var pass = 0
         var due = monotonicSeconds()
@@ -135,6 +156,8 @@ public struct SimulateJob: Sendable {
                 // rather than queueing without end.
                 if monotonicSeconds() > due + epoch.interval { due = monotonicSeconds() }
             }
+            passEnded(
+                PassSummary(pass: pass, epochs: played.count, firstFix: played.first?.time, lastFix: played.last?.time))
             pass += 1
         } while loop && !shouldStop()
         // Stay up for one more period so that the reader drains the last bytes: closing the master

@@ -17,16 +17,20 @@ extension SimulateJob {
     ) throws -> PlayCounts {
         let lineRate = baud ?? defaultBaud(now: currentUTCTime())
         let port: SimulatedWire.Port
+        var linked: (link: String, target: String)?
         if let device {
             port = .device(try SerialPort.open(device, rate: lineRate))
             announce(device)
         } else {
             let terminal = try PseudoTerminal.open(rate: lineRate)
-            if let link { try replaceSymlink(link, pointingTo: terminal.slavePath) }
+            if let link {
+                try replaceSymlink(link, pointingTo: terminal.slavePath)
+                linked = (link, terminal.slavePath)
+            }
             port = .pseudoTerminal(terminal)
             announce(terminal.slavePath)
         }
-        defer { if let link, device == nil { removeSymlink(link) } }
+        defer { if let linked { removeSymlink(linked.link, pointingTo: linked.target) } }
         let needed = bytesPerSecond(now: currentUTCTime())
         if needed > lineRate.bytesPerSecond {
             warn(
@@ -38,10 +42,21 @@ extension SimulateJob {
         }
         StopSignals.install()
         let counts = try run(
-            wire: SimulatedWire(port: port, rate: lineRate), now: currentUTCTime, shouldStop: { StopSignals.isRaised })
+            wire: SimulatedWire(port: port, rate: lineRate), now: currentUTCTime, shouldStop: { StopSignals.isRaised },
+            passEnded: { summary in warn(routeEnded(summary)) })
         if counts.dropped > 0 {
             warn("\(counts.dropped) sentences dropped (did not fit \(lineRate) baud), \(counts.sent) sent")
         }
         return counts
+    }
+
+    /// "route ended" with the receiver times it covered, and what happens next.
+    func routeEnded(_ summary: PassSummary) -> String {
+        var text = "route ended: \(summary.epochs) epochs"
+        if let first = summary.firstFix, let last = summary.lastFix {
+            text += ", receiver time \(first) to \(last)"
+        }
+        if summary.pass > 0 { text += " (pass \(summary.pass + 1))" }
+        return text + (loop ? "; --loop plays it again" : "; stopping once the reader has the last bytes")
     }
 }

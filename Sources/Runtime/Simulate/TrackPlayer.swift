@@ -4,18 +4,44 @@ import NMEA
 /// Samples a track at the receiver's rate: the positions a receiver moving along it would report.
 ///
 /// A track whose every point has a time (GPX from a logger) is replayed on those times, positions
-/// interpolated between points. One without times (GeoJSON) is walked at a constant `speed` from
-/// `start`. Positions between vertices follow the great circle; times are whole centiseconds,
+/// interpolated between points: `timing` may move its first point to another instant and play it
+/// faster or slower (the vehicle moves `scale` times as fast; the receiver's clock runs at its own
+/// pace). One without times (GeoJSON) is walked at a constant `speed` from `start`. Positions between vertices follow the great circle; times are whole centiseconds,
 /// the resolution of an NMEA time field, so that what is sent is exactly what decodes.
 public enum TrackPlayer {
-    public static func fixes(_ points: [RoutePoint], rate: Double, speed: Double, start: UTCTime) -> [SimulatedFix] {
-        let times = points.compactMap(\.time)
-        if times.count == points.count, points.count > 1, zip(times, times.dropFirst()).allSatisfy({ $0 <= $1 }),
-            times.last! > times.first!
-        {
-            return timed(points, times: times, rate: rate)
+    /// How a timed track is played: from `origin` (nil: its own first time), `scale` times as fast.
+    public struct Timing: Sendable, Equatable {
+        public var origin: UTCTime?
+        public var scale: Double
+        public init(origin: UTCTime? = nil, scale: Double = 1) {
+            self.origin = origin
+            self.scale = scale
+        }
+    }
+
+    public static func fixes(
+        _ points: [RoutePoint], rate: Double, speed: Double, start: UTCTime, timing: Timing = Timing()
+    ) -> [SimulatedFix] {
+        if isTimed(points) {
+            let times = points.compactMap(\.time)
+            let first = times.first!.millisecondsSinceEpoch
+            // On a whole centisecond, as every time an NMEA sentence can carry.
+            let origin = timing.origin.map { centiseconds(Double($0.millisecondsSinceEpoch)) } ?? first
+            let scaled = times.map {
+                UTCTime(
+                    millisecondsSinceEpoch: origin
+                        + Int64((Double($0.millisecondsSinceEpoch - first) / timing.scale).rounded()))
+            }
+            return timed(points, times: scaled, rate: rate)
         }
         return walked(points, rate: rate, speed: speed, start: start)
+    }
+
+    /// Whether every point has a time, in order, spanning more than an instant.
+    public static func isTimed(_ points: [RoutePoint]) -> Bool {
+        let times = points.compactMap(\.time)
+        return times.count == points.count && points.count > 1
+            && zip(times, times.dropFirst()).allSatisfy({ $0 <= $1 }) && times.last! > times.first!
     }
 
     static func centiseconds(_ milliseconds: Double) -> Int64 {
