@@ -250,7 +250,8 @@ public enum ReportHTML {
         let happening = event.record.event
         var parts: [String] = []
         if let location = happening.location {
-            parts.append(ReportExports.coordinate(location.latitude) + ", " + ReportExports.coordinate(location.longitude))
+            parts.append(
+                ReportExports.coordinate(location.latitude) + ", " + ReportExports.coordinate(location.longitude))
             if let accuracy = location.accuracy { parts.append("±\(fmt(accuracy)) m") }
             if let speed = location.speed { parts.append("\(fmt(speed)) m/s") }
         }
