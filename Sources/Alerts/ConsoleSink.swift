@@ -55,7 +55,9 @@ public final class ConsoleSink: EventSink {
         }
         if let list = event.fences {
             let shown = list.prefix(5).map { Self.plain(fences.ids[$0]) }.joined(separator: ", ")
-            let label = event.kind.fenceListKey ?? (list.count == 1 ? "fence" : "fences")
+            // `inside` for a heartbeat; a list of fences otherwise, "1 fence" in the singular.
+            let key = event.kind.fenceListKey ?? "fences"
+            let label = key == "fences" && list.count == 1 ? "fence" : key
             details.append(
                 "\(list.count) \(label)" + (list.isEmpty ? "" : ": " + shown + (list.count > 5 ? ", ..." : "")))
         }
