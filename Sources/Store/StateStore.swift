@@ -15,6 +15,8 @@ public final class StateStore: @unchecked Sendable {
     let database: DatabaseQueue
     /// The background WAL checkpoints of a long-running engine (`startBackgroundCheckpoints`).
     let checkpointer = Mutex<Checkpointer?>(nil)
+    /// Which outbox rows delivery may take (`StorageSync.swift`).
+    let outboxSync = Mutex(OutboxSync())
 
     /// Opens (or creates) the store at `path`, creating missing parent folders (mode 0700), and
     /// tightens an existing file that group or others could read to 0600.
@@ -38,8 +40,11 @@ public final class StateStore: @unchecked Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             // A committed transaction survives a kill -9 of the process (the WAL is written before
-            // COMMIT returns); NORMAL only risks the last transactions on a power cut.
+            // COMMIT returns); NORMAL only risks the last transactions on a power cut, and what
+            // must survive one is synced on purpose (`syncToStorage`, docs/running.md).
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Bounds the WAL file a burst (a fast replay) leaves behind, once checkpointed.
+            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
         }
         do {
             database = try DatabaseQueue(path: path, configuration: configuration)
@@ -171,6 +176,7 @@ public final class StateStore: @unchecked Sendable {
                     try db.execute(
                         sql: "INSERT OR IGNORE INTO outbox (endpoint, event_id, body) VALUES (?, ?, ?)",
                         arguments: [target.name, outgoing.id, target.body(outgoing, fences)])
+                    if db.changesCount > 0 { noteCommittedOutboxRow(db.lastInsertedRowID) }
                 }
             }
             try db.execute(sql: "DELETE FROM fence_state")

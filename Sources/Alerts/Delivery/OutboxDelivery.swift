@@ -121,7 +121,8 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
         var reportedDown = false
         while running.load(ordering: .relaxed) {
             guard let item = try? outbox.nextUndelivered(target: transport.target) else {
-                _ = wakeUp.wait(timeout: .now() + 1)
+                // New rows come with `deliver`, which wakes this thread: no need to poll often.
+                _ = wakeUp.wait(timeout: .now() + 30)
                 continue
             }
             let now = Self.nowMilliseconds()

@@ -47,6 +47,11 @@ public final class EngineLoop {
     private let reports: ProblemReports
     /// The track and odometer in the state file (SPEC §14), when there is one.
     private let track: TrackRecorder?
+    /// The sinks that see an event only once it is synced to storage, through `durability`.
+    private let waitingSinks: [EventSink]
+    /// The others (console, bell; all of them without a state file): called right after the commit.
+    private let immediateSinks: [EventSink]
+    private var durability: DurabilityStage?
     private var batch: [GeofenceEvent] = []
     private var summary = Summary()
 
@@ -63,6 +68,8 @@ public final class EngineLoop {
             sink.outboxTarget.map { OutboxTarget(name: $0, body: sink.outboxBody(for:fences:)) }
         }
         fixObservers = sinks.filter(\.observesFixes)
+        waitingSinks = store == nil ? [] : sinks.filter(\.waitsForStorage)
+        immediateSinks = store == nil ? sinks : sinks.filter { !$0.waitsForStorage }
         precondition(outboxTargets.isEmpty || store != nil, "delivery sinks need the state file's outbox")
         engine = EventEngine(fences: fences, settings: configuration.settings)
         if let store {
@@ -97,6 +104,7 @@ public final class EngineLoop {
             push(.endOfInput)
             readerDone.signal()
         }
+        if let store { durability = try DurabilityStage(store: store) { doorbell.signal() } }
         for sink in sinks { sink.start() }
         reader.name = "gpsfence reader"
         reader.stackSize = 1 << 20
@@ -105,12 +113,15 @@ public final class EngineLoop {
             closed.store(true, ordering: .relaxed)
             source.stop()
             _ = readerDone.wait(timeout: .now() + 5)
+            releaseDurable(syncingNow: true)
             // Sinks with background work (hooks, a replay's deliveries) end first, within their
             // timeouts: what they report (killed, not run, target down) still becomes `error`
             // events, committed and shown by the other sinks, before any sink finishes.
             for sink in sinks { sink.stop() }
             for message in reports.take() { error(message) }
             try? flush()
+            releaseDurable(syncingNow: true)
+            durability?.stop()
             for sink in sinks { sink.finish() }
             // Too late for an event (the sinks are finished): said on standard error, not lost.
             for message in reports.take() { OutputWriter.standardError.write(line: "gpsfence: \(message)") }
@@ -182,10 +193,11 @@ public final class EngineLoop {
                 }
                 try flush()
             }
+            releaseDurable()
             for message in reports.take() { error(message) }
             if source.isLive, DispatchTime.now().uptimeNanoseconds - lastAlive.uptimeNanoseconds > 5_000_000_000 {
-                // `status` tells a live run from one that died by this stamp.
-                try store?.noteAlive()
+                // `status` tells a live run from one that died by the stamp the track writes carry.
+                try track?.flushIfDue()
                 lastAlive = .now()
             }
             if ring.overflow > reportedOverflow {
@@ -226,7 +238,19 @@ public final class EngineLoop {
             ?? outgoing
         for event in fresh {
             summary.events += 1
-            for sink in sinks { sink.deliver(event, fences: set) }
+            for sink in immediateSinks { sink.deliver(event, fences: set) }
+        }
+        durability?.submit(fresh, fences: set)
+    }
+
+    /// Hands the events that are now synced to the sinks that wait for storage.
+    private func releaseDurable(syncingNow: Bool = false) {
+        guard let durability else { return }
+        if syncingNow { durability.syncNow() }
+        durability.takeDurable { event, set in
+            for sink in waitingSinks { sink.deliver(event, fences: set) }
+        } problem: { message in
+            error("the state file cannot be synced to storage, events wait for it: \(message)")
         }
     }
 
