@@ -138,7 +138,7 @@ def main():
 
         webhook_log = os.path.join(work, 'webhook.jsonl')
         server = subprocess.Popen([sys.executable, os.path.join(ROOT, 'Tests', 'Support', 'webhook_server.py'),
-                                   webhook_log], stdout=subprocess.PIPE)
+                                   webhook_log], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         procs.append(server)
         port = server.stdout.readline().decode().strip()
 
@@ -147,7 +147,8 @@ def main():
         state = os.path.join(work, 'state.sqlite')
         run = subprocess.Popen([args.binary, 'run', '--device', link, '--fences', fences, '--state', state, '--json',
                                 '--webhook', 'http://127.0.0.1:%s/events' % port],
-                               stdout=open(os.path.join(work, 'run.jsonl'), 'w'), stderr=subprocess.DEVNULL)
+                               stdout=open(os.path.join(work, 'run.jsonl'), 'w'),
+                               stderr=open(os.path.join(work, 'run.err'), 'w'))
         procs.append(run)
         measured = {'gpsfence run': [run.pid]}
 
@@ -163,13 +164,17 @@ def main():
             with open(client_path, 'w') as f:
                 f.write(PEER_CLIENT)
             time.sleep(1)
-            client = subprocess.Popen([sys.executable, client_path, fences, os.path.join(work, 'peer.log'),
-                                       gpsd_port], stdout=subprocess.PIPE)
+            # Debian's interpreter: python3-gps and python3-shapely are installed for it.
+            client = subprocess.Popen(['/usr/bin/python3', client_path, fences, os.path.join(work, 'peer.log'),
+                                       gpsd_port], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             procs.append(client)
             client.stdout.readline()
             measured['gpsd + python3-gps + shapely'] = [gpsd.pid, client.pid]
 
         time.sleep(args.warmup)
+        for p in procs:
+            if p.poll() is not None:
+                sys.exit('bench_live_cost: %s exited early (status %s)' % (' '.join(p.args[:2]), p.returncode))
         start = {name: sample(pids) for name, pids in measured.items()}
         began = time.time()
         time.sleep(args.seconds)
