@@ -113,6 +113,8 @@ def main():
     ap.add_argument('--fences', type=int, default=10000)
     ap.add_argument('--binary', default=os.path.join(ROOT, '.build', 'release', 'gpsfence'))
     ap.add_argument('--skip-peer', action='store_true')
+    ap.add_argument('--away', action='store_true',
+                    help='drive 50 km north of the fences: no events, the cost of the track alone')
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix='gpsfence-live-cost-')
     procs = []
@@ -123,7 +125,7 @@ def main():
                        check=True, stdout=subprocess.DEVNULL)
         fences = prefix + '.geojson'
         # A straight drive through the middle of the fences' region (the default 50 km square).
-        lat, lon = 41.88, -87.63
+        lat, lon = (42.33 if args.away else 41.88), -87.63
         route = os.path.join(work, 'route.geojson')
         with open(route, 'w') as f:
             json.dump({'type': 'Feature', 'properties': {}, 'geometry': {
