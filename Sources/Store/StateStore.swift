@@ -184,23 +184,48 @@ public final class StateStore: @unchecked Sendable {
                     if db.changesCount > 0 { noteCommittedOutboxRow(db.lastInsertedRowID) }
                 }
             }
-            try db.execute(sql: "DELETE FROM fence_state")
+            // Only the rows that changed are written: rewriting every state (and the stop) with each
+            // event rewrote their pages and index pages each time (docs/performance.md, "Live cost").
+            try db.execute(sql: "DELETE FROM fence_state WHERE typeof(fence_id) != 'text'")
+            var stored: [String: StoredFenceState] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT fence_id, geometry_hash, enter_time, dwell_fired FROM fence_state")
+            {
+                guard let id = row.stored("fence_id", as: String.self) else { continue }
+                stored[id] = StoredFenceState(
+                    geometryHash: row.stored("geometry_hash", as: Int64.self),
+                    enterTime: row.stored("enter_time", as: Int64.self),
+                    dwellFired: row.stored("dwell_fired", as: Bool.self))
+            }
             for state in insideStates {
+                let key = state.fenceID.json
+                let wanted = StoredFenceState(
+                    geometryHash: Int64(bitPattern: state.geometryHash), enterTime: state.enterTime,
+                    dwellFired: state.dwellFired)
+                if stored.removeValue(forKey: key) == wanted { continue }
                 try db.execute(
                     sql: """
-                        INSERT INTO fence_state (fence_id, geometry_hash, inside, enter_time, dwell_fired)
+                        INSERT OR REPLACE INTO fence_state (fence_id, geometry_hash, inside, enter_time, dwell_fired)
                         VALUES (?, ?, 1, ?, ?)
                         """,
-                    arguments: [
-                        state.fenceID.json, Int64(bitPattern: state.geometryHash), state.enterTime, state.dwellFired,
-                    ])
+                    arguments: [key, wanted.geometryHash, wanted.enterTime, wanted.dwellFired])
+            }
+            for key in stored.keys {
+                try db.execute(sql: "DELETE FROM fence_state WHERE fence_id = ?", arguments: [key])
             }
             // The stop, if any, travels with the events that began or ended it (SPEC §14).
-            try db.execute(sql: "DELETE FROM motion")
-            if let motion, motion.stationary {
-                try db.execute(
-                    sql: "INSERT INTO motion (id, lat, lon, since) VALUES (1, ?, ?, ?)",
-                    arguments: [motion.latitude, motion.longitude, motion.since])
+            let storedMotion = try Row.fetchOne(db, sql: "SELECT lat, lon, since FROM motion WHERE id = 1").map {
+                row -> MotionRecord in
+                MotionRecord(stationary: true, latitude: row["lat"], longitude: row["lon"], since: row["since"])
+            }
+            let wantedMotion = motion.flatMap { $0.stationary ? $0 : nil }
+            if storedMotion != wantedMotion {
+                try db.execute(sql: "DELETE FROM motion")
+                if let wantedMotion {
+                    try db.execute(
+                        sql: "INSERT INTO motion (id, lat, lon, since) VALUES (1, ?, ?, ?)",
+                        arguments: [wantedMotion.latitude, wantedMotion.longitude, wantedMotion.since])
+                }
             }
             return fresh
         }
@@ -219,6 +244,13 @@ public final class StateStore: @unchecked Sendable {
     public func eventLog() throws -> [String] {
         try database.read { db in try String.fetchAll(db, sql: "SELECT json FROM event ORDER BY seq") }
     }
+}
+
+/// A fence state row as stored, to tell whether a commit must rewrite it.
+struct StoredFenceState: Equatable {
+    var geometryHash: Int64?
+    var enterTime: Int64?
+    var dwellFired: Bool?
 }
 
 /// A store that cannot be opened or written: names the file.
