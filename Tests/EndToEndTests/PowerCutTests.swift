@@ -27,6 +27,8 @@ struct PowerCutTests {
             "--start", "2026-02-03T10:15:00Z",
         ])
         _ = simulator.readFirstLine()
+        // Also when a step throws: no simulator outlives the test.
+        defer { if simulator.process.isRunning { simulator.signal(SIGKILL) } }
         let webhookLog = folder.appendingPathComponent("webhook.jsonl")
         let server = try BackgroundProcess([
             "python3", packageRoot.appendingPathComponent("Tests/Support/webhook_server.py").path, webhookLog.path,
