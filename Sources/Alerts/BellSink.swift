@@ -6,6 +6,9 @@ import Geofence
 /// screen the multiplexer passes it on to the client terminal. Without a controlling terminal (a
 /// service), it says so once and does nothing.
 public final class BellSink: EventSink {
+    /// Immediate: its latency goal is the whole point (docs/running.md, "Power cuts").
+    public var waitsForStorage: Bool { false }
+
     public static let defaultTypes: Set<GeofenceEvent.Kind> = [.enter, .approach]
 
     public let types: Set<GeofenceEvent.Kind>

@@ -5,6 +5,9 @@ import NMEA
 /// SPEC §7 console output: one human line per event (coloured on a terminal), or JSON Lines with
 /// `--json`, on standard output.
 public final class ConsoleSink: EventSink {
+    /// Immediate: its latency goal is the whole point (docs/running.md, "Power cuts").
+    public var waitsForStorage: Bool { false }
+
     public enum Style: Sendable {
         case human(color: Bool)
         case json

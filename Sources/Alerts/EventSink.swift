@@ -22,6 +22,10 @@ public protocol EventSink: AnyObject {
     var observesFixes: Bool { get }
     /// Every fix the engine processed, after that fix's events were delivered; engine thread.
     func observe(_ fix: Fix)
+    /// Whether the sink may see an event only once it is on storage for real (synced, not just
+    /// committed), so that a power cut cannot take back what it passed on: true for everything
+    /// that leaves the machine or runs a program; the console and the bell are immediate.
+    var waitsForStorage: Bool { get }
     /// Called once at the end of a run: flush what is buffered.
     func finish()
     /// Called at the end of a run before any sink's `finish`: end background work within a bounded
@@ -39,6 +43,7 @@ extension EventSink {
     public func start() {}
     public func attach(_ engine: any FenceStateReading) {}
     public var observesFixes: Bool { false }
+    public var waitsForStorage: Bool { true }
     public func observe(_ fix: Fix) {}
 }
 

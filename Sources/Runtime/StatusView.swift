@@ -40,8 +40,8 @@ public struct StatusReport: Sendable {
     public var fenceProblem: String?
 
     /// The run is alive when it has not said it stopped and touched the file recently (it does
-    /// every few seconds).
-    static let aliveWindow: Int64 = 15_000
+    /// with each track write, every 30 s: `TrackRecorder.Settings.flushInterval`).
+    static let aliveWindow: Int64 = 45_000
 
     /// Reads the status from the state file at `path`. A missing or unreadable file is bad input.
     public static func read(statePath path: String, now: Int64, nearest: Int = 5) throws -> StatusReport {

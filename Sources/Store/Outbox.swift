@@ -11,9 +11,9 @@ extension StateStore: EventOutbox {
                 db,
                 sql: """
                     SELECT seq, endpoint, event_id, body, transition, attempts, next_attempt FROM outbox
-                    WHERE endpoint = ? AND delivered_at IS NULL ORDER BY seq LIMIT 1
+                    WHERE endpoint = ? AND delivered_at IS NULL AND seq <= ? ORDER BY seq LIMIT 1
                     """,
-                arguments: [target]
+                arguments: [target, durableOutboxRow]
             ).map { row in
                 // Clamped: `attempts + 1` and waiting until `next_attempt` must not overflow.
                 OutboxItem(

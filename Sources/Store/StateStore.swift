@@ -15,6 +15,8 @@ public final class StateStore: @unchecked Sendable {
     let database: StoreDatabase
     /// The background WAL checkpoints of a long-running engine (`startBackgroundCheckpoints`).
     let checkpointer = Mutex<Checkpointer?>(nil)
+    /// Which outbox rows delivery may take (`StorageSync.swift`).
+    let outboxSync = Mutex(OutboxSync())
 
     /// How a command uses the state file.
     public enum Access: Sendable {
@@ -53,10 +55,18 @@ public final class StateStore: @unchecked Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
+            // Small pages for a new file (an existing one keeps its size): an event's commit touches
+            // a dozen pages (event, outbox, visit, fence states and their indexes), and each is
+            // written to the WAL and again at the checkpoint; at 1 KB instead of 4 KB an SD card
+            // gets a quarter of the bytes (docs/performance.md, "Live cost").
+            try db.execute(sql: "PRAGMA page_size = 1024")
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             // A committed transaction survives a kill -9 of the process (the WAL is written before
-            // COMMIT returns); NORMAL only risks the last transactions on a power cut.
+            // COMMIT returns); NORMAL only risks the last transactions on a power cut, and what
+            // must survive one is synced on purpose (`syncToStorage`, docs/running.md).
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Bounds the WAL file a burst (a fast replay) leaves behind, once checkpointed.
+            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
         }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
@@ -247,25 +257,51 @@ public final class StateStore: @unchecked Sendable {
                     try db.execute(
                         sql: "INSERT OR IGNORE INTO outbox (endpoint, event_id, body, transition) VALUES (?, ?, ?, ?)",
                         arguments: [target.name, outgoing.id, payload.body, payload.transition])
+                    if db.changesCount > 0 { noteCommittedOutboxRow(db.lastInsertedRowID) }
                 }
             }
-            try db.execute(sql: "DELETE FROM fence_state")
+            // Only the rows that changed are written: rewriting every state (and the stop) with each
+            // event rewrote their pages and index pages each time (docs/performance.md, "Live cost").
+            try db.execute(sql: "DELETE FROM fence_state WHERE typeof(fence_id) != 'text'")
+            var stored: [String: StoredFenceState] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT fence_id, geometry_hash, enter_time, dwell_fired FROM fence_state")
+            {
+                guard let id = row.stored("fence_id", as: String.self) else { continue }
+                stored[id] = StoredFenceState(
+                    geometryHash: row.stored("geometry_hash", as: Int64.self),
+                    enterTime: row.stored("enter_time", as: Int64.self),
+                    dwellFired: row.stored("dwell_fired", as: Bool.self))
+            }
             for state in insideStates {
+                let key = state.fenceID.json
+                let wanted = StoredFenceState(
+                    geometryHash: Int64(bitPattern: state.geometryHash), enterTime: state.enterTime,
+                    dwellFired: state.dwellFired)
+                if stored.removeValue(forKey: key) == wanted { continue }
                 try db.execute(
                     sql: """
-                        INSERT INTO fence_state (fence_id, geometry_hash, inside, enter_time, dwell_fired)
+                        INSERT OR REPLACE INTO fence_state (fence_id, geometry_hash, inside, enter_time, dwell_fired)
                         VALUES (?, ?, 1, ?, ?)
                         """,
-                    arguments: [
-                        state.fenceID.json, Int64(bitPattern: state.geometryHash), state.enterTime, state.dwellFired,
-                    ])
+                    arguments: [key, wanted.geometryHash, wanted.enterTime, wanted.dwellFired])
+            }
+            for key in stored.keys {
+                try db.execute(sql: "DELETE FROM fence_state WHERE fence_id = ?", arguments: [key])
             }
             // The stop, if any, travels with the events that began or ended it (SPEC §14).
-            try db.execute(sql: "DELETE FROM motion")
-            if let motion, motion.stationary {
-                try db.execute(
-                    sql: "INSERT INTO motion (id, lat, lon, since) VALUES (1, ?, ?, ?)",
-                    arguments: [motion.latitude, motion.longitude, motion.since])
+            let storedMotion = try Row.fetchOne(db, sql: "SELECT lat, lon, since FROM motion WHERE id = 1").map {
+                row -> MotionRecord in
+                MotionRecord(stationary: true, latitude: row["lat"], longitude: row["lon"], since: row["since"])
+            }
+            let wantedMotion = motion.flatMap { $0.stationary ? $0 : nil }
+            if storedMotion != wantedMotion {
+                try db.execute(sql: "DELETE FROM motion")
+                if let wantedMotion {
+                    try db.execute(
+                        sql: "INSERT INTO motion (id, lat, lon, since) VALUES (1, ?, ?, ?)",
+                        arguments: [wantedMotion.latitude, wantedMotion.longitude, wantedMotion.since])
+                }
             }
             return fresh
         }
@@ -284,6 +320,13 @@ public final class StateStore: @unchecked Sendable {
     public func eventLog() throws -> [String] {
         try database.read { db in try String.fetchAll(db, sql: "SELECT json FROM event ORDER BY seq") }
     }
+}
+
+/// A fence state row as stored, to tell whether a commit must rewrite it.
+struct StoredFenceState: Equatable {
+    var geometryHash: Int64?
+    var enterTime: Int64?
+    var dwellFired: Bool?
 }
 
 /// A store that cannot be opened or written: names the file.

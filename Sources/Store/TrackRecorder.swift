@@ -5,16 +5,21 @@ import NMEA
 
 /// Keeps the track and the odometer of SPEC §14 in the state file, on the engine thread.
 ///
-/// The engine must never wait on the disk for this: rows are buffered and written together at most
-/// about once a second of wall time (or every 256 rows in a fast replay), and old rows are pruned a
-/// small batch per write, so a week of track to drop never becomes one long transaction.
-/// A `kill -9` loses at most the last second of track; events are committed separately, first.
+/// The engine must never wait on the disk for this, and an SD card must not be worn by it: rows
+/// (one a second at most) are buffered and written together every `flushInterval` seconds of wall
+/// time (or every 256 rows in a fast replay), and old rows are pruned a small batch per write, so a
+/// week of track to drop never becomes one long transaction. A `kill -9` or a power cut loses at
+/// most the last `flushInterval` seconds of track (docs/running.md); events are committed
+/// separately, first.
 public final class TrackRecorder {
     public struct Settings: Sendable {
         /// Days of track kept (`--keep-days`), counted back from the newest fix.
         public var keepDays = 7.0
         /// Fixes with a worse accuracy estimate are not usable (SPEC §6 `--max-accuracy`).
         public var maxAccuracy = 100.0
+        /// Seconds of wall time between writes: the track a crash can lose. Each write also
+        /// stamps the run as alive for `status`, whose window must stay longer than this.
+        public var flushInterval = 30.0
         public init() {}
     }
 
@@ -47,7 +52,13 @@ public final class TrackRecorder {
             rows.append(point)
             lastRecorded = point.time
         }
-        if rows.count >= 256 || latestWall - lastWrite >= 1000 { try flush() }
+        if rows.count >= 256 { try flush() } else { try flushIfDue() }
+    }
+
+    /// Writes what is buffered (and the alive stamp) once `flushInterval` has passed since the
+    /// last write; a timer calls it too, so that a run without fixes still says it is alive.
+    public func flushIfDue() throws {
+        if StateStore.wallClock() - lastWrite >= Int64(settings.flushInterval * 1000) { try flush() }
     }
 
     private func addDistance(to point: TrackPoint) {
@@ -91,6 +102,10 @@ public final class TrackRecorder {
                         updated_at = ? WHERE id = 1
                         """,
                     arguments: [latest.time, latestWall, latest.lat, latest.lon, latest.accuracy, now])
+            } else {
+                try db.execute(sql: "UPDATE receiver SET updated_at = ? WHERE id = 1", arguments: [now])
+            }
+            if let latest {
                 try StateStore.countUnsentBeforePruning(db, cutoff: latest.time - keep, limit: Self.pruneBatch)
                 try db.execute(
                     sql:

@@ -39,6 +39,22 @@ import Testing
         #expect(receiver.lastFixTime == Self.start + 4900, "the last usable fix, kept or not")
     }
 
+    /// The track waits in memory between writes (`flushInterval`, 30 s of wall time): a second of
+    /// 10 Hz fixes right after a write reaches the file only with the next one, odometer included.
+    @Test func trackWaitsInMemoryBetweenWrites() throws {
+        let store = try StateStore(path: temporaryPath())
+        let recorder = TrackRecorder(store: store, settings: TrackRecorder.Settings())
+        try recorder.record(fix(0, east: 0))
+        #expect(try store.track().count == 1, "the first fix is written at once")
+        for tenth in 1...50 { try recorder.record(fix(Int64(tenth) * 100, east: Double(tenth) * 10)) }
+        try recorder.flushIfDue()
+        #expect(try store.track().count == 1, "nothing more before the interval")
+        #expect(try store.odometer(day: Self.start / 86_400_000) == 0)
+        try recorder.flush()
+        #expect(try store.track().map(\.time) == (0...5).map { Self.start + Int64($0) * 1000 })
+        #expect(abs(try store.odometer(day: Self.start / 86_400_000) - 500) < 1)
+    }
+
     /// 200 fixes jittering up to 3 m around a parked spot with 4 m accuracy add nothing; then
     /// 1000 m east at 10 m a fix add 1000 m (each 10 m step is beyond the accuracy).
     @Test func odometerIgnoresJitterBelowTheAccuracy() throws {

@@ -126,7 +126,8 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
                 try outbox.nextUndelivered(target: transport.target)
             }
             guard let item = next ?? nil else {
-                _ = wakeUp.wait(timeout: .now() + 1)
+                // New rows come with `deliver`, which wakes this thread: no need to poll often.
+                _ = wakeUp.wait(timeout: .now() + 30)
                 continue
             }
             let now = Self.nowMilliseconds()

@@ -47,6 +47,11 @@ public final class EngineLoop {
     private let reports: ProblemReports
     /// The track and odometer in the state file (SPEC §14), when there is one.
     private let track: TrackRecorder?
+    /// The sinks that see an event only once it is synced to storage, through `durability`.
+    private let waitingSinks: [EventSink]
+    /// The others (console, bell; all of them without a state file): called right after the commit.
+    private let immediateSinks: [EventSink]
+    private var durability: DurabilityStage?
     private var batch: [GeofenceEvent] = []
     private var summary = Summary()
 
@@ -63,6 +68,8 @@ public final class EngineLoop {
             sink.outboxTarget.map { OutboxTarget(name: $0, payload: sink.outboxPayload(for:fences:)) }
         }
         fixObservers = sinks.filter(\.observesFixes)
+        waitingSinks = store == nil ? [] : sinks.filter(\.waitsForStorage)
+        immediateSinks = store == nil ? sinks : sinks.filter { !$0.waitsForStorage }
         precondition(outboxTargets.isEmpty || store != nil, "delivery sinks need the state file's outbox")
         engine = EventEngine(fences: fences, settings: configuration.settings)
         if let store {
@@ -82,6 +89,10 @@ public final class EngineLoop {
     func run(_ source: FixSource) throws -> Summary {
         let ring = SPSCRing<EngineInput>(capacity: configuration.ringCapacity)
         let reader = ReaderThread(source: source, ring: ring)
+        if let store {
+            let doorbell = reader.doorbell
+            durability = try DurabilityStage(store: store) { doorbell.signal() }
+        }
         for sink in sinks { sink.start() }
         reader.start()
         defer { shutDown(reader) }
@@ -90,6 +101,7 @@ public final class EngineLoop {
         while !round.pastStopDeadline(source, stopsOnSignals: configuration.stopsOnSignals) {
             waitForInput(reader, source: source, round: round)
             try drain(ring, into: &round)
+            releaseDurable()
             if round.ended { break }
             try upkeep(source, ring: ring, round: &round)
         }
@@ -187,12 +199,13 @@ public final class EngineLoop {
     }
 
     /// After each round: problems reported off this thread become `error` events, a live run
-    /// stamps the state file as alive, dropped inputs are said, and the fences reload if asked.
+    /// writes its track when due (which stamps the state file as alive), dropped inputs are said,
+    /// and the fences reload if asked.
     private func upkeep(_ source: FixSource, ring: SPSCRing<EngineInput>, round: inout Round) throws {
         for message in reports.take() { error(message) }
         if source.isLive, round.secondsSince(round.lastAlive) > 5 {
-            // `status` tells a live run from one that died by this stamp.
-            try store?.noteAlive()
+            // `status` tells a live run from one that died by the stamp the track writes carry.
+            try track?.flushIfDue()
             round.lastAlive = .now()
         }
         if ring.overflow > round.reportedOverflow {
@@ -213,11 +226,14 @@ public final class EngineLoop {
     /// before any sink finishes.
     private func shutDown(_ reader: ReaderThread) {
         reader.stop()
+        releaseDurable(syncingNow: true)
         // The last second of track is in the state file before the track sync's last send.
         try? track?.flush()
         for sink in sinks { sink.stop() }
         for message in reports.take() { error(message) }
         try? flush()
+        releaseDurable(syncingNow: true)
+        durability?.stop()
         for sink in sinks { sink.finish() }
         // Too late for an event (the sinks are finished): said on standard error, not lost.
         for message in reports.take() { OutputWriter.standardError.write(line: "gpsfence: \(message)") }
@@ -248,7 +264,19 @@ public final class EngineLoop {
             ?? outgoing
         for event in fresh {
             summary.events += 1
-            for sink in sinks { sink.deliver(event, fences: set) }
+            for sink in immediateSinks { sink.deliver(event, fences: set) }
+        }
+        durability?.submit(fresh, fences: set)
+    }
+
+    /// Hands the events that are now synced to the sinks that wait for storage.
+    private func releaseDurable(syncingNow: Bool = false) {
+        guard let durability else { return }
+        if syncingNow { durability.syncNow() }
+        durability.takeDurable { event, set in
+            for sink in waitingSinks { sink.deliver(event, fences: set) }
+        } problem: { message in
+            error("the state file cannot be synced to storage, events wait for it: \(message)")
         }
     }
 

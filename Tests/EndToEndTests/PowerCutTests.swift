@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// A live `run`, fed by `simulate` and posting to a real webhook receiver, with its state file on
+/// the power-cut filesystem: killed with SIGKILL at random moments and the unsynced writes dropped
+/// (the power cut), then restarted, over and over. What reached the webhook must never be taken
+/// back by a cut (docs/running.md, "Power cuts").
+@Suite(.serialized, .enabled(if: PowerCutFilesystem.unavailable == nil, "needs /dev/fuse (FUSE)"))
+struct PowerCutTests {
+    static let cuts = 20
+
+    @Test func aPowerCutNeverTakesBackWhatTheWebhookReceived() throws {
+        let folder = temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let filesystem = try PowerCutFilesystem()
+        let fences = folder.appendingPathComponent("fences.geojson")
+        try RunReloadAndCrashTests().fenceFile(["a", "b", "c"], radius: 300).write(
+            to: fences, atomically: true, encoding: .utf8)
+        // Back and forth through the three fences, looped, at 10 Hz: an event every second or so.
+        let route = folder.appendingPathComponent("route.geojson")
+        try
+            #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[7.99,47.0],[8.03,47.0],[7.99,47.0]]},"properties":{}}"#
+            .write(to: route, atomically: true, encoding: .utf8)
+        let link = folder.appendingPathComponent("gps0").path
+        let simulator = try BackgroundGPSFence([
+            "simulate", route.path, "--baud", "115200", "--rate", "10", "--speed", "200", "--loop", "--link", link,
+            "--start", "2026-02-03T10:15:00Z",
+        ])
+        _ = simulator.readFirstLine()
+        // Also when a step throws: no simulator outlives the test.
+        defer { if simulator.process.isRunning { simulator.signal(SIGKILL) } }
+        let webhookLog = folder.appendingPathComponent("webhook.jsonl")
+        let server = try BackgroundProcess([
+            "python3", packageRoot.appendingPathComponent("Tests/Support/webhook_server.py").path, webhookLog.path,
+        ])
+        let port = server.readFirstLine()
+        let state = filesystem.mountPoint.appendingPathComponent("state.sqlite").path
+        func run() throws -> BackgroundGPSFence {
+            try BackgroundGPSFence([
+                "run", "--device", link, "--baud", "115200", "--fences", fences.path, "--state", state, "--json",
+                "--webhook", "http://127.0.0.1:\(port)/events",
+            ])
+        }
+
+        var generator = SystemRandomNumberGenerator()
+        for cut in 1...Self.cuts {
+            let running = try run()
+            let output = LineCollector(running.output.fileHandleForReading)
+            usleep(UInt32.random(in: 500_000...1_500_000, using: &generator))
+            running.signal(SIGKILL)
+            _ = running.finish()
+            output.finish()
+            try filesystem.cut()
+            #expect(sqlite(state, "PRAGMA integrity_check") == "ok", "cut \(cut): the state file is damaged")
+            let logged = Set(sqlite(state, "SELECT id FROM event").split(separator: "\n").map(String.init))
+            for event in received(webhookLog) {
+                let id = event["id"] as? String ?? "?"
+                #expect(logged.contains(id), "cut \(cut): the webhook received \(id), the state lost it: \(event)")
+            }
+        }
+        simulator.signal(SIGINT)
+        _ = simulator.finish()
+
+        let events = received(webhookLog)
+        #expect(Set(events.compactMap { $0["type"] as? String }).contains("enter"), "the runs saw fences")
+        // No enter twice for a fence without an exit in between (redeliveries of one id aside).
+        var seen = Set<String>()
+        var inside = Set<String>()
+        for event in events {
+            guard let id = event["id"] as? String, seen.insert(id).inserted,
+                let fence = (event["fence"] as? [String: Any])?["id"] as? String
+            else { continue }
+            switch event["type"] as? String {
+            case "enter":
+                #expect(!inside.contains(fence), "second enter for \(fence): \(event)")
+                inside.insert(fence)
+            case "exit": inside.remove(fence)
+            default: break
+            }
+        }
+        // A last run, without a receiver, delivers what the outbox still holds.
+        let last = try run()
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, sqlite(state, "SELECT count(*) FROM outbox WHERE delivered_at IS NULL") != "0" {
+            usleep(100_000)
+        }
+        last.signal(SIGINT)
+        _ = last.finish()
+        #expect(sqlite(state, "SELECT count(*) FROM outbox WHERE delivered_at IS NULL") == "0")
+        let delivered = Set(received(webhookLog).compactMap { $0["id"] as? String })
+        let outbox = Set(sqlite(state, "SELECT event_id FROM outbox").split(separator: "\n").map(String.init))
+        #expect(outbox.isSubset(of: delivered), "outbox rows never delivered: \(outbox.subtracting(delivered))")
+        server.kill()
+    }
+
+    /// The webhook's events in the order received (one JSON body a line).
+    func received(_ log: URL) -> [[String: Any]] {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+}

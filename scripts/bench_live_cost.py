@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""What a live `gpsfence run` costs a Raspberry Pi per hour (docs/performance.md, "Live cost"):
+bytes written to storage, CPU time, wake-ups and resident memory, next to the peer a Pi owner would
+otherwise use, measured in the same run.
+
+    swift build -c release --product gpsfence
+    python3 scripts/bench_live_cost.py [--seconds 90] [--fences 10000]
+
+gpsfence: `simulate` plays a route at 10 Hz (RMC+GGA+GSA) into a pseudo-terminal; `gpsfence run
+--device PTY --fences F --state S --json --webhook URL` (a webhook receiver on 127.0.0.1) reads it.
+Peer: a second `simulate` feeds Debian's gpsd on its own pseudo-terminal, and a Python client (the
+`gps` module of python3-gps) checks each fix against the same fences with shapely (prepared
+circles in an STRtree) and appends enter/exit lines to a file. Both run side by side for the same
+`--seconds`, after a warm-up that is not counted (loading the fences).
+
+Per process (the peer: gpsd and its client together), from /proc/PID: `write_bytes` of io (bytes
+that reach the block layer), utime+stime of stat, voluntary context switches of every thread
+(a thread wakes up for each), VmHWM (peak resident memory).
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BENCH = os.path.join(ROOT, '..', 'shared', 'bench')
+
+PEER_CLIENT = r'''
+import json, math, sys
+import gps
+from shapely.geometry import Point, Polygon
+from shapely.prepared import prep
+from shapely.strtree import STRtree
+import shapely
+
+fences = json.load(open(sys.argv[1]))['features']
+out = open(sys.argv[2], 'a')
+R = 6371008.8
+polygons, prepared = [], []
+for f in fences:
+    lon, lat = f['geometry']['coordinates']
+    r = f['properties']['radius']
+    dlat = math.degrees(r / R)
+    dlon = dlat / math.cos(math.radians(lat))
+    ring = [(lon + dlon * math.cos(a), lat + dlat * math.sin(a))
+            for a in (2 * math.pi * k / 64 for k in range(64))]
+    p = Polygon(ring)
+    polygons.append(p)
+    prepared.append(prep(p))
+tree = STRtree(polygons)
+shapely2 = shapely.__version__.startswith('2')
+index = {id(p): i for i, p in enumerate(polygons)}
+inside = set()
+session = gps.gps(host='127.0.0.1', port=sys.argv[3], mode=gps.WATCH_ENABLE | gps.WATCH_JSON)
+print('ready', flush=True)
+for report in session:
+    if report['class'] != 'TPV' or 'lat' not in report:
+        continue
+    point = Point(report['lon'], report['lat'])
+    hits = tree.query(point)
+    indices = [int(i) for i in hits] if shapely2 else [index[id(g)] for g in hits]
+    now = {i for i in indices if prepared[i].contains(point)}
+    for i in now - inside:
+        out.write('enter %s %s\n' % (fences[i]['id'], report.get('time')))
+    for i in inside - now:
+        out.write('exit %s %s\n' % (fences[i]['id'], report.get('time')))
+    out.flush()
+    inside = now
+'''
+
+
+def sample(pids):
+    """Sums over `pids`: write_bytes, CPU seconds, voluntary switches; and the largest VmHWM in kB."""
+    written = cpu = switches = peak = 0
+    tick = os.sysconf('SC_CLK_TCK')
+    for pid in pids:
+        with open('/proc/%d/io' % pid) as f:
+            written += int(next(l for l in f if l.startswith('write_bytes')).split()[1])
+        with open('/proc/%d/stat' % pid) as f:
+            fields = f.read().rsplit(')', 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12])) / tick
+        for status in glob.glob('/proc/%d/task/*/status' % pid):
+            try:
+                with open(status) as f:
+                    switches += int(next(l for l in f if l.startswith('voluntary_ctxt_switches')).split()[1])
+            except (FileNotFoundError, StopIteration):
+                pass
+        with open('/proc/%d/status' % pid) as f:
+            peak += int(next(l for l in f if l.startswith('VmHWM')).split()[1])
+    return written, cpu, switches, peak
+
+
+def wait_for(path, timeout=20):
+    deadline = time.time() + timeout
+    while not os.path.exists(path):
+        if time.time() > deadline:
+            sys.exit('bench_live_cost: %s did not appear' % path)
+        time.sleep(0.05)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--seconds', type=float, default=90)
+    ap.add_argument('--warmup', type=float, default=10)
+    ap.add_argument('--fences', type=int, default=10000)
+    ap.add_argument('--binary', default=os.path.join(ROOT, '.build', 'release', 'gpsfence'))
+    ap.add_argument('--skip-peer', action='store_true')
+    ap.add_argument('--away', action='store_true',
+                    help='drive 50 km north of the fences: no events, the cost of the track alone')
+    args = ap.parse_args()
+    work = tempfile.mkdtemp(prefix='gpsfence-live-cost-')
+    procs = []
+    try:
+        prefix = os.path.join(work, 'w')
+        subprocess.run([sys.executable, os.path.join(BENCH, 'gen_workload.py'), '--fences', str(args.fences),
+                        '--kind', 'circle', '--points', '1', '--seed', '1', '--out-prefix', prefix],
+                       check=True, stdout=subprocess.DEVNULL)
+        fences = prefix + '.geojson'
+        # A straight drive through the middle of the fences' region (the default 50 km square).
+        lat, lon = (42.33 if args.away else 41.88), -87.63
+        route = os.path.join(work, 'route.geojson')
+        with open(route, 'w') as f:
+            json.dump({'type': 'Feature', 'properties': {}, 'geometry': {
+                'type': 'LineString', 'coordinates': [[lon - 0.2, lat - 0.1], [lon + 0.2, lat + 0.1]]}}, f)
+
+        def simulate(link):
+            p = subprocess.Popen([args.binary, 'simulate', route, '--rate', '10', '--speed', '15', '--loop',
+                                  '--link', link], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            procs.append(p)
+            p.stdout.readline()
+            return p
+
+        webhook_log = os.path.join(work, 'webhook.jsonl')
+        server = subprocess.Popen([sys.executable, os.path.join(ROOT, 'Tests', 'Support', 'webhook_server.py'),
+                                   webhook_log], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        procs.append(server)
+        port = server.stdout.readline().decode().strip()
+
+        link = os.path.join(work, 'gps0')
+        simulate(link)
+        state = os.path.join(work, 'state.sqlite')
+        run = subprocess.Popen([args.binary, 'run', '--device', link, '--fences', fences, '--state', state, '--json',
+                                '--webhook', 'http://127.0.0.1:%s/events' % port],
+                               stdout=open(os.path.join(work, 'run.jsonl'), 'w'),
+                               stderr=open(os.path.join(work, 'run.err'), 'w'))
+        procs.append(run)
+        measured = {'gpsfence run': [run.pid]}
+
+        if not args.skip_peer:
+            peer_link = os.path.join(work, 'gps1')
+            simulate(peer_link)
+            gpsd_port = '29947'
+            gpsd = subprocess.Popen(['gpsd', '-N', '-n', '-S', gpsd_port, '-F', os.path.join(work, 'gpsd.sock'),
+                                     os.path.realpath(peer_link)], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+            procs.append(gpsd)
+            client_path = os.path.join(work, 'peer_client.py')
+            with open(client_path, 'w') as f:
+                f.write(PEER_CLIENT)
+            time.sleep(1)
+            # Debian's interpreter: python3-gps and python3-shapely are installed for it.
+            client = subprocess.Popen(['/usr/bin/python3', client_path, fences, os.path.join(work, 'peer.log'),
+                                       gpsd_port], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            procs.append(client)
+            client.stdout.readline()
+            measured['gpsd + python3-gps + shapely'] = [gpsd.pid, client.pid]
+
+        time.sleep(args.warmup)
+        for p in procs:
+            if p.poll() is not None:
+                sys.exit('bench_live_cost: %s exited early (status %s)' % (' '.join(p.args[:2]), p.returncode))
+        start = {name: sample(pids) for name, pids in measured.items()}
+        began = time.time()
+        time.sleep(args.seconds)
+        end = {name: sample(pids) for name, pids in measured.items()}
+        elapsed = time.time() - began
+        per_hour = 3600 / elapsed
+        print('live cost over %.0f s (10 Hz RMC+GGA+GSA, %d circles), per hour of running:' % (elapsed, args.fences))
+        print('%-32s %14s %12s %14s %14s' % ('', 'written MB/h', 'CPU s/h', 'wake-ups/s', 'peak RSS MB'))
+        for name in measured:
+            w0, c0, s0, _ = start[name]
+            w1, c1, s1, peak = end[name]
+            print('%-32s %14.2f %12.2f %14.1f %14.1f' % (
+                name, (w1 - w0) * per_hour / 1e6, (c1 - c0) * per_hour, (s1 - s0) / elapsed, peak / 1024))
+        events = sum(1 for _ in open(os.path.join(work, 'run.jsonl')))
+        print('gpsfence printed %d lines; the webhook received %d' % (
+            events, sum(1 for _ in open(webhook_log)) if os.path.exists(webhook_log) else 0))
+    finally:
+        for p in reversed(procs):
+            if p.poll() is None:
+                p.send_signal(signal.SIGINT)
+                try:
+                    p.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()
