@@ -74,6 +74,18 @@ echo "$out" | sed 's/^/  replay> /'
 check "the installed example replays: approach 1588 m ahead" grep -qE "approach +Low bridge .*\[bridge-1\] +1588 m ahead" <<<"$out"
 check "... then enter" grep -qE "enter +Low bridge .*\[bridge-1\]" <<<"$out"
 
+# A plain chroot has no /proc, and the static Swift runtime reads the command line from
+# /proc/self/cmdline: the binary must refuse to run (exit 1, saying why) rather than see no
+# arguments and print the help with exit 0 (docs/packaging.md).
+umount "$root/proc"
+set +e
+out=$(in_root "$root" "cd /tmp && gpsfence replay $ex/capture.nmea --fences $ex/fences.geojson" 2>&1); status=$?
+set -e
+mount -t proc proc "$root/proc"
+echo "$out" | sed 's/^/  no-proc> /'
+check "without /proc, gpsfence replay fails with exit status 1 (was: the help, 0)" test "$status" -eq 1
+check "... and says the command line could not be read, and why" grep -q "cannot read the command line (/proc/self/cmdline): is /proc mounted" <<<"$out"
+
 check "man -w gpsfence finds the page" test "$(in_root "$root" 'man -w gpsfence')" = /usr/share/man/man1/gpsfence.1.gz
 check "man -w gpsfence.replay finds the subcommand's page" test "$(in_root "$root" 'man -w gpsfence.replay')" = /usr/share/man/man1/gpsfence.replay.1.gz
 check "the page renders and documents --fences" in_root "$root" 'MANWIDTH=80 man gpsfence.replay 2>/dev/null | grep -q -- "--fences"'
