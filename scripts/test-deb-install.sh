@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/debootstrap-root.sh
 
-deb=${1:-$(ls -t dist/gpsfence_*.deb 2>/dev/null | head -1)}
+deb=${1:-$(ls -t dist/gpsfence_*_"$(dpkg --print-architecture)".deb 2>/dev/null | head -1)}
 [ -f "$deb" ] || { echo "no package: run make deb first" >&2; exit 1; }
 version=$(basename "$deb" | cut -d_ -f2)
 root=$cache_dir/deb-install
