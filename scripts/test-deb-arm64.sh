@@ -90,15 +90,19 @@ check "decode: $(wc -w <<<"$captures") gpsd captures, $(grep -c '"lat"' "$work/d
     test "$(grep -c '"lat"' "$work/decode.arm64" || true)" -gt 0
 check "... the same fixes and sentences as amd64" cmp "$work/decode.arm64" "$work/decode.amd64"
 
-# 4. simulate into run on a pseudo-terminal inside the root: a 900 m drive through a 100 m circle.
+# 4. simulate into run on a pseudo-terminal inside the root: a 900 m drive through a 100 m circle, looped.
 cat >"$root/tmp/route.geojson" <<'JSON'
 {"type":"Feature","geometry":{"type":"LineString","coordinates":[[139.762125,35.681236],[139.772125,35.681236]]},"properties":{}}
 JSON
 cp captures/start-inside/fences.geojson "$root/tmp/depot.geojson"
 set +e
-out=$(timed "simulate into run" in_root "$root" 'cd /tmp && (gpsfence simulate route.geojson --speed 100 --rate 5 --link /tmp/gps0 >/tmp/simulate.out 2>&1 &)
+# The drive loops (18 s a pass): under emulation `run` may take seconds to find the baud rate, and
+# 45 s leaves it at least one whole pass.
+out=$(timed "simulate into run" in_root "$root" 'cd /tmp; gpsfence simulate route.geojson --speed 50 --rate 5 --loop --link /tmp/gps0 >/tmp/simulate.out 2>&1 &
+    simulator=$!
     for i in $(seq 50); do [ -e /tmp/gps0 ] && break; sleep 0.2; done
-    timeout -s INT 25 gpsfence run --device /tmp/gps0 --fences depot.geojson --json --state /tmp/state.sqlite' 2>&1)
+    timeout -s INT 45 gpsfence run --device /tmp/gps0 --fences depot.geojson --json --state /tmp/state.sqlite
+    kill $simulator; wait $simulator' 2>&1)
 set -e
 echo "$out" | sed 's/^/  run> /'
 check "simulate -> run on a pseudo-terminal in the arm64 root: enter the depot" grep -q '"type":"enter".*"depot"' <<<"$out"
