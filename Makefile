@@ -3,11 +3,13 @@
 #
 #   make demo      build, then replay the bundled drive past a low bridge against its fences
 #   make test      build and run the whole test suite (what .ci/run runs)
-#   make deb       dist/gpsfence_VERSION_ARCH.deb (scripts/build-deb.sh)
+#   make deb       dist/gpsfence_VERSION_ARCH.deb (scripts/build-deb.sh); ARCH=arm64 cross-builds for the Pi
 #   make install   install the release build, man pages, completions, udev rules and units under PREFIX
 #   make clean     remove the build folders and dist/
 
 SWIFT   ?= swift
+# `make deb ARCH=arm64`: the Raspberry Pi's package, cross-built on x86-64 (docs/packaging.md).
+ARCH    ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
@@ -16,8 +18,8 @@ DESTDIR ?=
 deps:
 	@sh scripts/install-deps.sh
 
-deb-deps:   # the build packages and the `deb` group
-	@sh scripts/install-deps.sh deb
+deb-deps:   # the build packages and the `deb` group (and `arm64` for ARCH=arm64)
+	@sh scripts/install-deps.sh deb $(if $(filter arm64,$(ARCH)),arm64)
 
 demo: deps
 	$(SWIFT) run gpsfence replay captures/bridge/capture.nmea --fences captures/bridge/fences.geojson
@@ -38,7 +40,7 @@ test: test-deps
 	$(SWIFT) test
 
 deb: deb-deps
-	bash scripts/build-deb.sh
+	ARCH=$(ARCH) bash scripts/build-deb.sh
 
 # A build installed by hand, outside the package manager: the same static build as the package's
 # (so it runs without the Swift toolchain), in the same folder. The units name /usr/bin/gpsfence
@@ -57,4 +59,4 @@ install: deps
 	@echo "Installed. As root: udevadm control --reload; systemctl daemon-reload (docs/running.md)."
 
 clean:
-	rm -rf .build .build-deb dist
+	rm -rf .build .build-deb .build-arm64 dist

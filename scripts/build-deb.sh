@@ -20,7 +20,14 @@ if [ "$changelog_version" != "$version" ]; then
     echo "add a changelog entry for $version." >&2
     exit 1
 fi
-arch=$(dpkg --print-architecture)
+# ARCH=arm64 on an x86-64 machine: the cross build of scripts/arm64-sdk.sh (docs/packaging.md, "arm64").
+host_arch=$(dpkg --print-architecture)
+arch=${ARCH:-$host_arch}
+case "$arch" in
+    "$host_arch") ;;
+    arm64) [ "$host_arch" = amd64 ] || { echo "build-deb: ARCH=arm64 is built on amd64 only" >&2; exit 1; } ;;
+    *) echo "build-deb: ARCH=$arch: this machine builds $host_arch and arm64" >&2; exit 1 ;;
+esac
 # Man pages are dated by the changelog entry, not by the day of the build (reproducible).
 release_date=$(date -u -d "$(sed -n 's/^ -- .*>  //p' "$src/changelog" | head -1)" +%Y-%m-%d)
 
@@ -28,10 +35,33 @@ release_date=$(date -u -d "$(sed -n 's/^ -- .*>  //p' "$src/changelog" | head -1
 #    the plugin below builds with other flags, and SwiftPM does not notice a change of
 #    --static-swift-stdlib in a shared folder (it would keep a dynamically linked binary).
 #    -z now: resolve every symbol at start, so the GOT can be read-only (hardening-no-bindnow).
-"$SWIFT" build -c release --static-swift-stdlib --product gpsfence --scratch-path .build-deb \
-    -Xlinker -z -Xlinker now
-binary=.build-deb/release/gpsfence
-built_version=$("$binary" --version)
+if [ "$arch" = "$host_arch" ]; then
+    "$SWIFT" build -c release --static-swift-stdlib --product gpsfence --scratch-path .build-deb \
+        -Xlinker -z -Xlinker now
+    binary=.build-deb/release/gpsfence
+    run_binary() { "$binary" "$@"; }
+    strip=strip
+else
+    # The same build with sid's swiftlang for aarch64, in its own root and build folder, linked against
+    # the bookworm arm64 sysroot; the binary runs here under qemu-user.
+    . scripts/debootstrap-root.sh
+    . scripts/arm64-sdk.sh
+    arm64_binfmt
+    arm64_compiler
+    arm64_sdk
+    trap 'umount_root "$compiler"' EXIT
+    mount_compiler
+    in_compiler "clang --target=aarch64-linux-gnu --sysroot=$sdk/sysroot -O2 -fPIC -c packaging/arm64/bookworm-compat.c \
+            -o .build-arm64-compat.o && mkdir -p .build-arm64 && mv .build-arm64-compat.o .build-arm64/bookworm-compat.o &&
+        swift build -c release --static-swift-stdlib --product gpsfence --scratch-path .build-arm64 \
+            --destination $sdk/swift-sdk.json -Xlinker -z -Xlinker now -Xlinker .build-arm64/bookworm-compat.o"
+    umount_root "$compiler"
+    trap - EXIT
+    binary=.build-arm64/aarch64-unknown-linux-gnu/release/gpsfence
+    run_binary() { qemu-aarch64-static -L "$sdk/sysroot" "$binary" "$@"; }
+    strip=aarch64-linux-gnu-strip
+fi
+built_version=$(run_binary --version)
 [ "$built_version" = "$version" ] || { echo "build-deb: binary says $built_version, expected $version" >&2; exit 1; }
 
 # 2. Manual pages: the generate-manual plugin, on the debug build that `make test` already made
@@ -50,7 +80,7 @@ doc=$root/usr/share/doc/gpsfence
 install -D -m 0755 "$binary" "$root/usr/bin/gpsfence"
 # No debug symbols in the package (lintian: unstripped-binary-or-object); the .swift5_* reflection
 # sections are allocated and stay.
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/gpsfence"
+$strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/gpsfence"
 
 install -D -m 0644 udev/60-gpsfence.rules "$root/usr/lib/udev/rules.d/60-gpsfence.rules"
 install -D -m 0644 systemd/gpsfence.service "$root/usr/lib/systemd/system/gpsfence.service"
@@ -75,9 +105,9 @@ done
 rm -f "$root/usr/share/man/man1/gpsfence.help.1.gz"
 
 # A completion file is sourced, not run: no #! line (lintian bash-completion-with-hashbang).
-"$binary" --generate-completion-script bash | sed '1{/^#!/d}' | install -D -m 0644 /dev/stdin "$root/usr/share/bash-completion/completions/gpsfence"
-"$binary" --generate-completion-script zsh  | install -D -m 0644 /dev/stdin "$root/usr/share/zsh/vendor-completions/_gpsfence"
-"$binary" --generate-completion-script fish | install -D -m 0644 /dev/stdin "$root/usr/share/fish/vendor_completions.d/gpsfence.fish"
+run_binary --generate-completion-script bash | sed '1{/^#!/d}' | install -D -m 0644 /dev/stdin "$root/usr/share/bash-completion/completions/gpsfence"
+run_binary --generate-completion-script zsh  | install -D -m 0644 /dev/stdin "$root/usr/share/zsh/vendor-completions/_gpsfence"
+run_binary --generate-completion-script fish | install -D -m 0644 /dev/stdin "$root/usr/share/fish/vendor_completions.d/gpsfence.fish"
 
 # Examples: the scenario captures with their fences (the bridge one is the README's demo) and a
 # /etc/default/gpsfence to start the service from. Left uncompressed so that they replay as they are.
@@ -103,7 +133,15 @@ install -m 0755 "$src/postinst" "$src/postrm" "$root/DEBIAN/"
 # 4. Depends from the libraries the binary really links (dpkg-shlibdeps reads their symbols files).
 mkdir -p "$stage/debian"
 printf 'Source: gpsfence\n\nPackage: gpsfence\nArchitecture: any\n' > "$stage/debian/control"
-depends=$(cd "$stage" && dpkg-shlibdeps -O "root/usr/bin/gpsfence" | sed -n 's/^shlibs:Depends=//p')
+if [ "$arch" = "$host_arch" ]; then
+    depends=$(cd "$stage" && dpkg-shlibdeps -O "root/usr/bin/gpsfence" | sed -n 's/^shlibs:Depends=//p')
+else
+    # Against the arm64 libraries and their symbols files: dpkg-shlibdeps inside the sysroot (under qemu).
+    rm -rf "$sdk/sysroot/tmp/stage" && cp -a "$stage" "$sdk/sysroot/tmp/stage"
+    depends=$(chroot "$sdk/sysroot" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
+        /bin/sh -c 'cd /tmp/stage && dpkg-shlibdeps -O root/usr/bin/gpsfence' | sed -n 's/^shlibs:Depends=//p')
+    rm -rf "$sdk/sysroot/tmp/stage"
+fi
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)

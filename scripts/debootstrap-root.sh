@@ -7,7 +7,10 @@
 # each against the signed lists, so a stale or damaged file is never installed).
 
 cache_dir=${GPSFENCE_DEBOOTSTRAP_CACHE:-$PWD/.build-debootstrap}
-suite=bookworm
+suite=${GPSFENCE_ROOT_SUITE:-bookworm}
+# Another architecture's root (arm64 on this x86-64 machine) runs under qemu-user through binfmt_misc
+# (qemu-user-static, binfmt-support); scripts/test-deb-arm64.sh sets it.
+root_arch=${GPSFENCE_ROOT_ARCH:-$(dpkg --print-architecture)}
 
 # The tests' assertions: `check NAME COMMAND...` runs one and counts it in $passed or $failed.
 passed=0 failed=0
@@ -30,21 +33,23 @@ debian_mirror() {
 new_root() {
     local dir=$1 mirror tarball stamp
     mirror=$(debian_mirror)
-    tarball=$cache_dir/$suite-minbase-$(dpkg --print-architecture).tar
+    tarball=$cache_dir/$suite-minbase-$root_arch.tar
     stamp=$tarball.mirror
     mkdir -p "$cache_dir/apt-archives/partial"
     if [ ! -f "$tarball" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$mirror" ] ||
        [ -n "$(find "$tarball" -mtime +7)" ]; then
-        local fresh=$cache_dir/debootstrap.tmp
+        local fresh=$cache_dir/debootstrap-$suite-$root_arch.tmp log=$cache_dir/debootstrap-$suite-$root_arch.log
         remove_root "$fresh"
-        echo "debootstrap --variant=minbase $suite from $mirror" >&2
-        debootstrap --variant=minbase --cache-dir="$cache_dir/apt-archives" "$suite" "$fresh" "$mirror" >"$cache_dir/debootstrap.log" 2>&1 ||
-            { tail -20 "$cache_dir/debootstrap.log" >&2; return 1; }
-        # Security updates too, as a real machine has them.
-        echo "deb $mirror $suite-updates main" >>"$fresh/etc/apt/sources.list"
-        case "$mirror" in */debian|*/debian/)
-            echo "deb ${mirror%/debian*}/debian-security $suite-security main" >>"$fresh/etc/apt/sources.list" ;;
-        esac
+        echo "debootstrap --variant=minbase --arch $root_arch $suite from $mirror" >&2
+        debootstrap --variant=minbase --arch "$root_arch" --cache-dir="$cache_dir/apt-archives" "$suite" "$fresh" "$mirror" >"$log" 2>&1 ||
+            { tail -20 "$log" >&2; return 1; }
+        # Security updates too, as a real machine has them (sid, the compiler's root, has none).
+        if [ "$suite" != sid ]; then
+            echo "deb $mirror $suite-updates main" >>"$fresh/etc/apt/sources.list"
+            case "$mirror" in */debian|*/debian/)
+                echo "deb ${mirror%/debian*}/debian-security $suite-security main" >>"$fresh/etc/apt/sources.list" ;;
+            esac
+        fi
         tar -C "$fresh" --numeric-owner -cf "$tarball.tmp" . || return 1
         remove_root "$fresh"
         mv "$tarball.tmp" "$tarball"

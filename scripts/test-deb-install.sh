@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/debootstrap-root.sh
 
-deb=${1:-$(ls -t dist/gpsfence_*.deb 2>/dev/null | head -1)}
+deb=${1:-$(ls -t dist/gpsfence_*_"$(dpkg --print-architecture)".deb 2>/dev/null | head -1)}
 [ -f "$deb" ] || { echo "no package: run make deb first" >&2; exit 1; }
 version=$(basename "$deb" | cut -d_ -f2)
 root=$cache_dir/deb-install
@@ -73,6 +73,18 @@ echo "$out" | sed 's/^/  replay> /'
 # first warned at t = 36 s, 2500 - 900 - 12 = 1588 m ahead (captures/bridge/README.md).
 check "the installed example replays: approach 1588 m ahead" grep -qE "approach +Low bridge .*\[bridge-1\] +1588 m ahead" <<<"$out"
 check "... then enter" grep -qE "enter +Low bridge .*\[bridge-1\]" <<<"$out"
+
+# A plain chroot has no /proc, and the static Swift runtime reads the command line from
+# /proc/self/cmdline: the binary must refuse to run (exit 1, saying why) rather than see no
+# arguments and print the help with exit 0 (docs/packaging.md).
+umount "$root/proc"
+set +e
+out=$(in_root "$root" "cd /tmp && gpsfence replay $ex/capture.nmea --fences $ex/fences.geojson" 2>&1); status=$?
+set -e
+mount -t proc proc "$root/proc"
+echo "$out" | sed 's/^/  no-proc> /'
+check "without /proc, gpsfence replay fails with exit status 1 (was: the help, 0)" test "$status" -eq 1
+check "... and says the command line could not be read, and why" grep -q "cannot read the command line (/proc/self/cmdline): is /proc mounted" <<<"$out"
 
 check "man -w gpsfence finds the page" test "$(in_root "$root" 'man -w gpsfence')" = /usr/share/man/man1/gpsfence.1.gz
 check "man -w gpsfence.replay finds the subcommand's page" test "$(in_root "$root" 'man -w gpsfence.replay')" = /usr/share/man/man1/gpsfence.replay.1.gz

@@ -22,6 +22,18 @@ struct GPSFence: ParsableCommand {
         // Writes to a closed pipe (a hook that did not read, `gpsfence ... | head`) fail with EPIPE
         // where they are made, instead of killing the process.
         signal(SIGPIPE, SIG_IGN)
+        // Every program started by exec has at least its name in argv (Linux puts "" there when a
+        // caller passes none). An empty list means the runtime could not read the command line:
+        // the statically linked Swift runtime takes it from /proc/self/cmdline, which a chroot
+        // without /proc lacks. Parsing nothing would print the help and exit 0 for any command,
+        // `gpsfence run ...` included (docs/packaging.md).
+        if CommandLine.arguments.isEmpty {
+            OutputWriter.standardError.write(
+                line: "gpsfence: cannot read the command line (/proc/self/cmdline): is /proc mounted? "
+                    + "In a chroot: mount -t proc proc /proc"
+            )
+            Foundation.exit(ExitStatus.runtimeFailure.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -35,15 +35,20 @@ public struct EventSettings: Sendable, Equatable {
     /// option). Upper bounds too (`Limits`): `--dwell 1e300` or `inf` must be a message, not an
     /// overflow trap when the engine turns seconds into milliseconds.
     public var problem: String? {
-        Limits.seconds("--dwell", dwell, allowsZero: true)
-            ?? Limits.metres("--hysteresis", hysteresis, allowsZero: true)
-            ?? Limits.count("--exit-confirm", exitConfirm, 1...Limits.maxExitConfirm)
-            ?? Limits.metres("--max-accuracy", maxAccuracy)
-            ?? Limits.metres("accuracy cap", accuracyCap, allowsZero: true)
-            ?? Limits.seconds("--stale", stale)
-            ?? approach.flatMap { Limits.metres("--approach", $0) }
-            ?? heartbeat.flatMap { Limits.seconds("--heartbeat", $0) }
-            ?? Limits.problem("minimum approach speed", minimumApproachSpeed, .zero, max: 1e9, unit: "m/s")
-            ?? stationary.flatMap { Limits.seconds("--stationary", $0, allowsZero: true) }
+        // A list rather than one chain of `??`: Swift 6.2 (the arm64 package's compiler) gives up
+        // type-checking that chain.
+        let problems: [String?] = [
+            Limits.seconds("--dwell", dwell, allowsZero: true),
+            Limits.metres("--hysteresis", hysteresis, allowsZero: true),
+            Limits.count("--exit-confirm", exitConfirm, 1...Limits.maxExitConfirm),
+            Limits.metres("--max-accuracy", maxAccuracy),
+            Limits.metres("accuracy cap", accuracyCap, allowsZero: true),
+            Limits.seconds("--stale", stale),
+            approach.flatMap { Limits.metres("--approach", $0) },
+            heartbeat.flatMap { Limits.seconds("--heartbeat", $0) },
+            Limits.problem("minimum approach speed", minimumApproachSpeed, .zero, max: 1e9, unit: "m/s"),
+            stationary.flatMap { Limits.seconds("--stationary", $0, allowsZero: true) },
+        ]
+        return problems.lazy.compactMap { $0 }.first
     }
 }
