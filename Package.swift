@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// Layout and dependency direction: see SPEC §2 and docs/architecture.md. Linux only: Serial and
+// Layout and dependency direction: see docs/architecture.md. Linux only: Serial and
 // the runtime wrap termios, poll, libudev and posix_spawn through Glibc.
 import Foundation
 import PackageDescription

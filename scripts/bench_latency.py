@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Live latency of `gpsfence run` (SPEC §10): from the last byte of a sentence written to a
+"""Live latency of `gpsfence run` (docs/performance.md): from the last byte of a sentence written to a
 pseudo-terminal to the event line `run` writes, over N events (default 10,000).
 
     swift build -c release && python3 scripts/bench_latency.py [--events 10000]

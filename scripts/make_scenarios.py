@@ -10,7 +10,7 @@ written out below, next to the geometry that causes it. The script also checks i
 against an independent haversine / point-in-polygon evaluation of every fix (`check_inside`), so a
 typo in a hand-derived time fails here, not in the engine's tests.
 
-Semantics (SPEC §6, defaults of `gpsfence replay`): enter on the first usable fix inside; exit when
+Semantics (docs/events.md, defaults of `gpsfence replay`): enter on the first usable fix inside; exit when
 two consecutive usable fixes are outside by more than max(hysteresis 10 m, min(accuracy, 50 m));
 the exit event carries the time of the confirming fix; dwell once the stay reaches 60 s; visit at
 exit for stays that reached the dwell time; cross when the segment between two consecutive usable
@@ -392,7 +392,7 @@ def derive_antimeridian(fences, samples):
 
 
 def derive_motion(samples, events, seconds=120, slow=0.5, radius=25.0, accuracy=4.5):
-    """stationary / moving (SPEC §14, docs/events.md), by a walk of the fixes: stationary once the
+    """stationary / moving (docs/report.md, docs/events.md), by a walk of the fixes: stationary once the
     fixes have stayed slower than 0.5 m/s and within 25 m of the first slow fix for 120 s; moving
     once a fix is more than 25 m + its accuracy (HDOP 0.9 x 5 m = 4.5 m for every fix here) from
     that first slow fix, on two consecutive fixes. Motion events follow the fence events of their

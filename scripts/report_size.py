@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Field report size on a large input (SPEC §14: a 10-hour 10 Hz capture gives a report under 5 MB).
+"""Field report size on a large input (docs/report.md: a 10-hour 10 Hz capture gives a report under 5 MB).
 
 Writes a synthetic 10-hour drive at 10 Hz (360,000 epochs of GGA + RMC: a vehicle wandering at
 15 m/s with slowly varying HDOP, a 60 s loss of fix every hour) and a fence file with a fence on

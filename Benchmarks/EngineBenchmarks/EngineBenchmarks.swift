@@ -3,7 +3,7 @@ import Foundation
 import Geofence
 import NMEA
 
-/// The event engine over a one-hour 10 Hz drive against 10,000 mixed fences (SPEC §10: no heap
+/// The event engine over a one-hour 10 Hz drive against 10,000 mixed fences (docs/performance.md: no heap
 /// allocation per fix in steady state). Data: `bash scripts/bench_engine.sh` writes it to
 /// bench-data/ (or set GPSFENCE_BENCH_DATA).
 let benchmarks: @Sendable () -> Void = {

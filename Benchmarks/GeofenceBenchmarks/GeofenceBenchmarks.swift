@@ -5,7 +5,7 @@ import Geofence
     import Glibc
 #endif
 
-// Containment benchmarks (SPEC §10) over the shared/bench workloads. Generate them first (see
+// Containment benchmarks (docs/performance.md) over the shared/bench workloads. Generate them first (see
 // scripts/containment_vs_shapely.sh, which also runs the shapely peer in the same session):
 //   bench-data/mixed_10000f_100kp.{geojson,points.csv}                 10k mixed, 50 km box
 //   bench-data/mixed_100000f_100kp_500km.{geojson,points.csv}          100k mixed, 500 km box

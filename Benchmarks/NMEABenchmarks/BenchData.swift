@@ -1,7 +1,7 @@
 import Benchmark
 import Foundation
 
-/// The benchmark input: the gpsd captures concatenated to >= 50 MB (SPEC §10), read once.
+/// The benchmark input: the gpsd captures concatenated to >= 50 MB (docs/performance.md), read once.
 ///
 /// Found at `$GPSFENCE_NMEA_BENCH_DATA`, else `bench-data/captures.nmea` in the package root
 /// (located from this source file, so the working directory does not matter).

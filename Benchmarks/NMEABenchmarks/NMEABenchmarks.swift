@@ -1,4 +1,4 @@
-// NMEA decoding speed and allocations over the gpsd captures (SPEC §10: >= 300 MB/s on one core,
+// NMEA decoding speed and allocations over the gpsd captures (docs/performance.md: >= 300 MB/s on one core,
 // no heap allocation per sentence). Figures and commands: docs/performance.md.
 //
 //   GPSFENCE_BENCHMARKS=1 swift package --disable-sandbox benchmark --target NMEABenchmarks

@@ -1,7 +1,7 @@
 import Foundation
 import Geofence
 
-/// `--bell [TYPES]` (SPEC §7): rings the terminal bell, a BEL byte written to the controlling
+/// `--bell [TYPES]` (docs/running.md): rings the terminal bell, a BEL byte written to the controlling
 /// terminal (`/dev/tty`), on the chosen event types (default enter and approach). Inside tmux or
 /// screen the multiplexer passes it on to the client terminal. Without a controlling terminal (a
 /// service), it says so once and does nothing.

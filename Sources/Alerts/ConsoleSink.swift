@@ -2,7 +2,7 @@ import Geofence
 import JSONOutput
 import NMEA
 
-/// SPEC §7 console output: one human line per event (coloured on a terminal), or JSON Lines with
+/// docs/running.md console output: one human line per event (coloured on a terminal), or JSON Lines with
 /// `--json`, on standard output.
 public final class ConsoleSink: EventSink {
     /// Immediate: its latency goal is the whole point (docs/running.md, "Power cuts").

@@ -2,7 +2,7 @@ import Geofence
 import NMEA
 
 /// Where events go. Sinks are called on the engine thread and must return quickly: anything slow
-/// (a hook, a webhook) queues the event and works on it elsewhere (SPEC §2).
+/// (a hook, a webhook) queues the event and works on it elsewhere (docs/architecture.md).
 public protocol EventSink: AnyObject {
     /// The outbox target this sink delivers from (a webhook URL, a broker), if any: the engine
     /// commits one outbox row per event for it before `deliver` is called.

@@ -1,4 +1,4 @@
-/// Point queries: which fences contain a point (SPEC §5 rule, exact).
+/// Point queries: which fences contain a point (docs/fences.md rule, exact).
 extension FenceSet {
     /// Writes into `hits` the indices (file order, ascending) of the fences containing the point.
     /// No heap allocation unless `hits` must grow past its largest size so far.

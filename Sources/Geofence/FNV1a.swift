@@ -1,6 +1,6 @@
 import JSONOutput
 
-/// 64-bit FNV-1a: event ids (SPEC §6, stable across runs) and geometry hashes (same id and
+/// 64-bit FNV-1a: event ids (docs/events.md, stable across runs) and geometry hashes (same id and
 /// geometry keep their state across reloads and restarts). Both are stored, so the function must
 /// never change.
 public struct FNV1a {

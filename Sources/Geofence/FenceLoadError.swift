@@ -1,4 +1,4 @@
-/// Why a fence file was refused (SPEC §5): the whole file is refused, and the message names the
+/// Why a fence file was refused (docs/fences.md): the whole file is refused, and the message names the
 /// file, the feature (index and id, when known) and the problem.
 public struct FenceLoadError: Error, CustomStringConvertible, Sendable {
     public let file: String

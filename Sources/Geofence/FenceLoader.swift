@@ -1,4 +1,4 @@
-/// Loading fence files (SPEC §5).
+/// Loading fence files (docs/fences.md).
 extension FenceSet {
     /// Loads a fence file: CSV when the name ends in `.csv`, GeoJSON otherwise. Bad input refuses
     /// the whole file with a `FenceLoadError` naming the file, the feature and the problem.

@@ -84,7 +84,7 @@ public final class FenceSet: Sendable {
         return CircleShape(lat: circleLat[s], lon: circleLon[s], radius: circleRadius[s])
     }
 
-    /// Exact containment test against one fence (SPEC §5).
+    /// Exact containment test against one fence (docs/fences.md).
     public func contains(fence index: Int, lat: Double, lon: Double) -> Bool {
         let s = Int(shapeIndex[index])
         if kinds[index] == .circle {

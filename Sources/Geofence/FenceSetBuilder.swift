@@ -1,5 +1,5 @@
 /// Collects validated fences in file order and builds a `FenceSet`. Both loaders feed it, and so can
-/// code (tests, the engine). Every check of SPEC §5 that is not about JSON syntax lives here, so
+/// code (tests, the engine). Every check of docs/fences.md that is not about JSON syntax lives here, so
 /// GeoJSON and CSV refuse the same things with the same words.
 public struct FenceSetBuilder {
     public let file: String

@@ -1,4 +1,4 @@
-/// Event types a fence may ask for in its `notify` property (SPEC §6).
+/// Event types a fence may ask for in its `notify` property (docs/events.md).
 public enum FenceEventType: String, CaseIterable, Sendable {
     case enter, exit, dwell, visit, cross, approach
 }

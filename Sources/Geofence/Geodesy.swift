@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// The sphere of the containment contract (SPEC §5) and the few formulas built on it.
+/// The sphere of the containment contract (docs/fences.md) and the few formulas built on it.
 public enum Geodesy {
     /// Mean Earth radius (IUGG), metres. Every distance in the module is on this sphere.
     public static let earthRadius = 6_371_008.8

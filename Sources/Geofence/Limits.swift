@@ -6,7 +6,7 @@
 public enum Limits {
     /// The longest duration any setting takes: 10^9 s, about 31.7 years.
     public static let maxSeconds = 1e9
-    /// The longest distance any setting takes: half the Earth's circumference on the SPEC §5 sphere
+    /// The longest distance any setting takes: half the Earth's circumference on the docs/fences.md sphere
     /// (π × 6,371,008.8 m, rounded up): a circle of this radius already covers the whole Earth.
     public static let maxMetres = (Double.pi * Geodesy.earthRadius).rounded(.up)
     /// The most consecutive fixes `exit` can wait for (the engine counts them in a byte).

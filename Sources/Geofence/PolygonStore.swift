@@ -11,7 +11,7 @@
 ///   parsed them, once, 16 bytes each, and a band lists its edges as 4-byte indices of their first
 ///   vertex (`IndexedBands`, built on a second thread while the loader reads on). About 20–24
 ///   bytes per vertex in all instead of 40–50, so the borders of the world fit a Raspberry Pi with
-///   1 GB (SPEC §10).
+///   1 GB (docs/performance.md).
 ///
 /// Loaders stage a polygon's coordinates at the end of `vertices` (`stage`), then `addStaged` keeps
 /// them (indexed) or copies them into blocks and drops them: coordinates go from the file straight
@@ -293,7 +293,7 @@ final class FrozenPolygons: @unchecked Sendable {
         return (Int(bounds[b]), Int(bounds[b + 1]))
     }
 
-    /// Planar point-in-polygon on (lon, lat) with the boundary inside (SPEC §5).
+    /// Planar point-in-polygon on (lon, lat) with the boundary inside (docs/fences.md).
     @inline(__always)
     func contains(_ p: Int, x: Double, y: Double) -> Bool {
         if x < minX[p] || x > maxX[p] || y < minY[p] || y > maxY[p] { return false }

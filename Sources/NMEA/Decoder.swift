@@ -13,7 +13,7 @@ public final class Decoder {
     public var assembler: FixAssembler
     public private(set) var counts = SentenceCounts()
     public private(set) var fixes: UInt64 = 0
-    /// Capture files (SPEC §3) carry `#` comment lines; a live port does not.
+    /// Capture files (docs/hardware.md) carry `#` comment lines; a live port does not.
     public let skipsCommentLines: Bool
     private var atLineStart = true
     private var inComment = false

@@ -41,7 +41,7 @@ public struct FixAssembler: Sendable {
     /// Adds one sentence; calls `onFix` for each fix it completes (at most two: the epoch that a
     /// time change closes, and the new one when this very sentence ends it), and `onNoFix` for each
     /// completed epoch without a usable position (its time tells the event engine that the receiver
-    /// is alive but has no fix: `fix_lost` runs on receiver time, SPEC §6).
+    /// is alive but has no fix: `fix_lost` runs on receiver time, docs/events.md).
     ///
     /// Decodes only the sentence types a fix is made of, straight from the raw sentence into the
     /// epoch, with no `Sentence` value in between: this is the one dispatch of fix assembly.

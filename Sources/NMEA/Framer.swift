@@ -10,7 +10,7 @@
 /// It allocates once, at creation; `push` never allocates.
 public final class Framer {
     /// Longest sentence accepted, from `$` to the last checksum digit. The standard says 82;
-    /// some receivers exceed it (SPEC §4).
+    /// some receivers exceed it (docs/nmea.md).
     public static let maximumLength = 120
 
     public private(set) var counters = FramerCounters()

@@ -1,6 +1,6 @@
 import SystemPackage
 
-/// A capture to read: a file path, or `-` for standard input (SPEC §3).
+/// A capture to read: a file path, or `-` for standard input (docs/hardware.md).
 public struct CaptureInput: Sendable {
     public let path: String
     public var isStandardInput: Bool { path == "-" }

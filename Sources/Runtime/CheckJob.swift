@@ -8,7 +8,7 @@ import NMEA
     import Glibc
 #endif
 
-/// `gpsfence check` (SPEC §9): the fences containing one point (with the nearest fences and their
+/// `gpsfence check` (docs/running.md): the fences containing one point (with the nearest fences and their
 /// distances), or, for a file of `lat,lon` lines, one JSON array of fence ids per point in the
 /// peer's format (`../shared/bench/README.md`), ids in file order.
 public struct CheckJob {

@@ -3,7 +3,7 @@ import Geofence
 import Serial
 import Store
 
-/// Bad input or usage: a message and exit status 2 (SPEC §9).
+/// Bad input or usage: a message and exit status 2 (docs/running.md).
 public struct InputError: Error, CustomStringConvertible, Sendable {
     public let message: String
     public init(message: String) { self.message = message }
@@ -11,14 +11,14 @@ public struct InputError: Error, CustomStringConvertible, Sendable {
 }
 
 /// A failure at run time that is not the user's input: a device that gives no NMEA, a device that
-/// vanished, a disk that refuses a write. A message and exit status 1 (SPEC §9).
+/// vanished, a disk that refuses a write. A message and exit status 1 (docs/running.md).
 public struct RuntimeFailure: Error, CustomStringConvertible, Sendable {
     public let message: String
     public init(message: String) { self.message = message }
     public var description: String { message }
 }
 
-/// The exit statuses of SPEC §9.
+/// The exit statuses of docs/running.md.
 public enum ExitStatus: Int32, Sendable {
     case success = 0
     case runtimeFailure = 1

@@ -4,7 +4,7 @@ import Geofence
 import Store
 
 /// `gpsfence replay`: captures through the engine loop, the live pipeline with files for a
-/// receiver, and every alert that `run` has (SPEC §7).
+/// receiver, and every alert that `run` has (docs/running.md).
 public struct ReplayJob {
     public var captures: [CaptureInput]
     public var fencesPath: String
@@ -14,12 +14,12 @@ public struct ReplayJob {
     public var ringCapacity = 4096
     /// Draws a progress bar on standard error (only when it is a terminal).
     public var showsProgress = false
-    /// The SPEC §8 state file: restored at the start, and every fix's events are committed to it
+    /// The docs/running.md state file: restored at the start, and every fix's events are committed to it
     /// before they reach the sinks.
     public var statePath: String?
     /// At the end, how long delivery sinks may take to empty their outbox queues.
     public var drainTimeout = 30.0
-    /// Days of track kept in the state file (SPEC §14).
+    /// Days of track kept in the state file (docs/report.md).
     public var keepDays = 7.0
     /// `--sync`: the track to a server (docs/running.md); needs `statePath`, which holds its cursor.
     public var sync: TrackSyncConfiguration?

@@ -8,7 +8,7 @@ import Store
     import Glibc
 #endif
 
-/// `gpsfence run` (SPEC §2, §9): a live source through the engine loop. SIGINT/SIGTERM stop it
+/// `gpsfence run` (docs/architecture.md, docs/running.md): a live source through the engine loop. SIGINT/SIGTERM stop it
 /// cleanly (sinks flushed, the store closed); SIGHUP, or a change of the fence file, reloads the
 /// fences: `unregistered` for the fences that are gone, `registered` for the new set, unchanged
 /// fences (same id and geometry) keep their state, and a reload that fails keeps the old fences
@@ -23,7 +23,7 @@ public final class RunJob {
         public var settings = EventSettings()
         public var ringCapacity = 1024
         public var rollover = WeekRollover.live(today: currentUTCTime().date)
-        /// Days of track kept in the state file (SPEC §14).
+        /// Days of track kept in the state file (docs/report.md).
         public var keepDays = 7.0
         /// `--sync`: the track to a server (docs/running.md); nil: the track stays local.
         public var sync: TrackSyncConfiguration?

@@ -4,7 +4,7 @@ import Serial
     import Glibc
 #endif
 
-/// Where gpsfence keeps what it learns between runs, decided here once and passed down (SPEC §8):
+/// Where gpsfence keeps what it learns between runs, decided here once and passed down (docs/running.md):
 /// `$XDG_STATE_HOME/gpsfence`, else `~/.local/state/gpsfence`. The state file of `run` and
 /// `visits` and the remembered baud rates live there.
 public enum StateLocation {

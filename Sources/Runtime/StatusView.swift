@@ -4,7 +4,7 @@ import JSONOutput
 import NMEA
 import Store
 
-/// What a running (or stopped) `run` knows now, for `gpsfence status` (SPEC §14): read from the
+/// What a running (or stopped) `run` knows now, for `gpsfence status` (docs/report.md): read from the
 /// state file while `run` may be writing it (WAL lets readers in), and from the fence file that
 /// run remembered there.
 public struct StatusReport: Sendable {

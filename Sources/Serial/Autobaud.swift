@@ -1,6 +1,6 @@
 import NMEA
 
-/// Finds the rate a receiver talks at (SPEC §3).
+/// Finds the rate a receiver talks at (docs/hardware.md).
 ///
 /// Tries each candidate in turn, listening for `window` seconds: a rate is accepted as soon as
 /// `sentencesNeeded` sentences with a good checksum arrive. Sentences without a checksum do not

@@ -28,7 +28,7 @@ public struct BaudRate: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// 8N1 framing: one start bit, eight data bits, one stop bit, so 10 bits carry one byte.
     public var bytesPerSecond: Double { Double(bitsPerSecond) / 10 }
 
-    /// The order SPEC §3 hunts in: the common NMEA rates first (9600, then the NMEA 0183 standard
+    /// The order docs/hardware.md hunts in: the common NMEA rates first (9600, then the NMEA 0183 standard
     /// 4800), then the faster rates u-blox, SiRF and MediaTek configurations use.
     public static let huntOrder: [BaudRate] = [9600, 4800, 38400, 115200, 57600, 19200, 230400].map { BaudRate($0)! }
 

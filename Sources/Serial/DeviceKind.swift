@@ -30,7 +30,7 @@ public enum DeviceKind: String, Sendable, Equatable {
         return .other
     }
 
-    /// Whether autobaud should try several rates (SPEC §3: never on CDC-ACM).
+    /// Whether autobaud should try several rates (docs/hardware.md: never on CDC-ACM).
     public var huntsBaud: Bool { self != .cdcACM }
 }
 

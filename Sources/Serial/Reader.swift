@@ -4,12 +4,12 @@ import SystemPackage
 
 /// What happened to the device, in order, as the reader sees it.
 public enum ReaderEvent {
-    /// The device is open and produced valid NMEA (SPEC §6 `device_connected`). `rate` is nil on
+    /// The device is open and produced valid NMEA (docs/events.md `device_connected`). `rate` is nil on
     /// CDC-ACM, where the line has no rate.
     case connected(path: String, rate: BaudRate?, kind: DeviceKind)
     /// Bytes as the device sent them; valid only during the callback.
     case data(UnsafeRawBufferPointer)
-    /// The connected device went away: unplugged, hung up, or its path vanished (SPEC §6
+    /// The connected device went away: unplugged, hung up, or its path vanished (docs/events.md
     /// `device_lost`). The reader is already waiting for it to come back.
     case lost(path: String, reason: String)
     /// The device cannot be used right now (absent, permission denied, held by another program,

@@ -1,7 +1,7 @@
 import GRDB
 import Geofence
 
-/// The state file is the durable outbox of SPEC §7: `commit` adds one row per event and target in
+/// The state file is the durable outbox of docs/running.md: `commit` adds one row per event and target in
 /// the same transaction as the event; the delivery sinks take rows out in order. (The column keeps
 /// its first name, `endpoint`, from when webhooks were the only target.)
 extension StateStore: EventOutbox {

@@ -2,7 +2,7 @@
     import Glibc
 #endif
 
-/// The state file records where someone has been (SPEC §8): it and the folders made for it are
+/// The state file records where someone has been (docs/running.md): it and the folders made for it are
 /// private to the user whatever the umask (issue 15: under `umask 000`, `FileManager` made the
 /// folders 0777).
 enum PrivateFiles {

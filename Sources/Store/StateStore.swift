@@ -3,7 +3,7 @@ import GRDB
 import Geofence
 import Synchronization
 
-/// The state file of SPEC §8: SQLite in WAL mode holding each fence's state, the event log, the
+/// The state file of docs/running.md: SQLite in WAL mode holding each fence's state, the event log, the
 /// visits and the webhook outbox. Created with mode 0600 (it records where someone has been).
 ///
 /// Crash safety comes from the order of work, not from this class alone: the runtime commits a
@@ -161,7 +161,7 @@ public final class StateStore: @unchecked Sendable {
                     CREATE INDEX outbox_pending ON outbox(endpoint, delivered_at, seq);
                     """)
         }
-        // SPEC §14: the track (one usable fix per second at most), the odometer per UTC day, and
+        // docs/report.md: the track (one usable fix per second at most), the odometer per UTC day, and
         // what the receiver and the run last said, for `status` and `report`. A v1 file gains the
         // empty tables and keeps everything it had.
         migrator.registerMigration("v2") { db in
@@ -289,7 +289,7 @@ public final class StateStore: @unchecked Sendable {
             for key in stored.keys {
                 try db.execute(sql: "DELETE FROM fence_state WHERE fence_id = ?", arguments: [key])
             }
-            // The stop, if any, travels with the events that began or ended it (SPEC §14).
+            // The stop, if any, travels with the events that began or ended it (docs/report.md).
             let storedMotion = try Row.fetchOne(db, sql: "SELECT lat, lon, since FROM motion WHERE id = 1").map {
                 row -> MotionRecord in
                 MotionRecord(stationary: true, latitude: row["lat"], longitude: row["lon"], since: row["since"])

@@ -3,7 +3,7 @@ import GRDB
 import Geofence
 import NMEA
 
-/// Keeps the track and the odometer of SPEC §14 in the state file, on the engine thread.
+/// Keeps the track and the odometer of docs/report.md in the state file, on the engine thread.
 ///
 /// The engine must never wait on the disk for this, and an SD card must not be worn by it: rows
 /// (one a second at most) are buffered and written together every `flushInterval` seconds of wall
@@ -15,7 +15,7 @@ public final class TrackRecorder {
     public struct Settings: Sendable {
         /// Days of track kept (`--keep-days`), counted back from the newest fix.
         public var keepDays = 7.0
-        /// Fixes with a worse accuracy estimate are not usable (SPEC §6 `--max-accuracy`).
+        /// Fixes with a worse accuracy estimate are not usable (docs/events.md `--max-accuracy`).
         public var maxAccuracy = 100.0
         /// Seconds of wall time between writes: the track a crash can lose. Each write also
         /// stamps the run as alive for `status`, whose window must stay longer than this.
@@ -116,7 +116,7 @@ public final class TrackRecorder {
     }
 }
 
-/// Metres over usable fixes (SPEC §14): a step counts once the receiver is farther from where the
+/// Metres over usable fixes (docs/report.md): a step counts once the receiver is farther from where the
 /// last counted step ended than the fix's own accuracy estimate (5 m when it has none), so a parked
 /// receiver's jitter (a few metres around the true spot) adds nothing, and a moving one adds its
 /// path in accuracy-sized chords.
@@ -176,7 +176,7 @@ public struct TrackPoint: Sendable, Equatable {
     }
 }
 
-/// What the last `run` said about itself and its receiver (SPEC §14 `status`).
+/// What the last `run` said about itself and its receiver (docs/report.md `status`).
 public struct ReceiverRecord: Sendable, Equatable {
     public var device: String?
     /// "at 9600 baud", as the source said it.

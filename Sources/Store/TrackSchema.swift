@@ -1,4 +1,4 @@
-/// The tables of migration "v2" (SPEC §14).
+/// The tables of migration "v2" (docs/report.md).
 enum TrackSchema {
     static let v2 = """
         CREATE TABLE track (

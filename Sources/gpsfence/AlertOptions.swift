@@ -2,7 +2,7 @@ import Alerts
 import ArgumentParser
 import Geofence
 
-/// The alert flags of SPEC §7, for `run` and `replay`.
+/// The alert flags of docs/running.md, for `run` and `replay`.
 struct AlertOptions: ParsableArguments {
     @Flag(help: "Print events as JSON Lines instead of human lines.")
     var json = false

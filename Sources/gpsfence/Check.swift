@@ -44,7 +44,7 @@ struct Check: ParsableCommand {
             valueName: "lat lon"))
     var coordinates: [String] = []
 
-    /// The point from LAT LON; bad usage is a message and exit status 2 (SPEC §9).
+    /// The point from LAT LON; bad usage is a message and exit status 2 (docs/running.md).
     func point() throws -> GeoPoint? {
         // '--' before negative numbers is allowed, and so is the `53.8,-1.55` that maps apps copy
         // (one argument, or `53.8,` `-1.55` as a shell splits `53.8, -1.55`).

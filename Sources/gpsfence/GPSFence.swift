@@ -15,9 +15,9 @@ struct GPSFence: ParsableCommand {
         ]
     )
 
-    /// Exit statuses of SPEC §9: 0 success, 1 runtime failure, 2 bad usage or bad input files.
+    /// Exit statuses of docs/running.md: 0 success, 1 runtime failure, 2 bad usage or bad input files.
     /// Every error ends here; `classify` decides which is which. (ArgumentParser's own code for bad
-    /// usage is 64; SPEC §9 wants 2.)
+    /// usage is 64; docs/running.md wants 2.)
     static func main() {
         // Writes to a closed pipe (a hook that did not read, `gpsfence ... | head`) fail with EPIPE
         // where they are made, instead of killing the process.

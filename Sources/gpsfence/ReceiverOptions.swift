@@ -2,7 +2,7 @@ import ArgumentParser
 import Geofence
 import Serial
 
-/// Which receiver to read and how (SPEC §3), for `run`, `record` and `doctor`.
+/// Which receiver to read and how (docs/hardware.md), for `run`, `record` and `doctor`.
 struct ReceiverOptions: ParsableArguments {
     @Option(
         help:

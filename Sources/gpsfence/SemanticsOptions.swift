@@ -1,7 +1,7 @@
 import ArgumentParser
 import Geofence
 
-/// The event semantics flags of SPEC §6, shared by `replay` and `run`.
+/// The event semantics flags of docs/events.md, shared by `replay` and `run`.
 struct SemanticsOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Time inside before a dwell event: 90, 90s, 5m (default 60 s).", valueName: "duration"))
     var dwell: Seconds?

@@ -5,7 +5,7 @@ import Testing
 @testable import Alerts
 @testable import Geofence
 
-/// The `--mqtt` options and the SPEC §13 payloads, checked against values worked out by hand.
+/// The `--mqtt` options and the docs/mqtt.md payloads, checked against values worked out by hand.
 @Suite struct MQTTMessageTests {
     @Test func urlPartsDefaultsAndTheTargetWithoutPassword() throws {
         let plain = try #require(try MQTTConfiguration.parse(url: "mqtt://broker.local/fleet/van-7"))

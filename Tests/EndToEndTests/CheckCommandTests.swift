@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `gpsfence check` through the real binary (SPEC §9).
+/// `gpsfence check` through the real binary (docs/running.md).
 @Suite struct CheckCommandTests {
     let fences = """
         {"type":"FeatureCollection","features":[

@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// `--device gpsd://...` against Debian's real gpsd, fed NMEA through a real pseudo-terminal
-/// (SPEC §12). The real gpsfence binary throughout.
+/// (docs/hardware.md). The real gpsfence binary throughout.
 @Suite(.serialized) struct GpsdSourceTests {
     let bridge = "captures/bridge/capture.nmea"
     let bridgeFences = "captures/bridge/fences.geojson"

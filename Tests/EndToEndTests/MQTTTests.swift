@@ -5,7 +5,7 @@ import Testing
     import Glibc
 #endif
 
-/// SPEC §13 against a real mosquitto broker, judged by a real client (`mosquitto_sub`): the
+/// docs/mqtt.md against a real mosquitto broker, judged by a real client (`mosquitto_sub`): the
 /// real binary publishes, the broker is stopped and restarted, gpsfence is killed with SIGKILL.
 @Suite(.serialized) struct MQTTTests {
     static func unixSeconds(_ text: String) -> Int {
@@ -88,7 +88,7 @@ import Testing
         #expect(tst >= Self.unixSeconds(expected[0]["time"] as! String))
     }
 
-    /// OwnTracks transitions are as durable as the events (SPEC §13): made while the broker is
+    /// OwnTracks transitions are as durable as the events (docs/mqtt.md): made while the broker is
     /// down by a replay that then exits, they wait in the state file, and the next replay with it
     /// publishes them, in order, each after its event.
     @Test func ownTracksTransitionsWaitInTheStateFileWhileTheBrokerIsDown() throws {

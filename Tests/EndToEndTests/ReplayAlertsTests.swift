@@ -5,7 +5,7 @@ import Testing
     import Glibc
 #endif
 
-/// SPEC §7: every alert works on `replay` as on `run`, through the same engine loop. A replay of
+/// docs/running.md: every alert works on `replay` as on `run`, through the same engine loop. A replay of
 /// the bridge drive goes to a real hook (a child process per event) and a real HTTP endpoint on
 /// 127.0.0.1; at `--speed max` the webhook has every event, in order, when the process exits.
 @Suite struct ReplayAlertsTests {

@@ -66,7 +66,7 @@ struct Chromium {
     private final class Mutable: @unchecked Sendable { var data = Data() }
 }
 
-/// The field report (SPEC §14) of every scenario, read by real consumers: Chromium for the page,
+/// The field report (docs/report.md) of every scenario, read by real consumers: Chromium for the page,
 /// GDAL's ogrinfo for the GeoJSON, GPSBabel for the GPX.
 @Suite(.serialized) struct ReportCommandTests {
     func jsonLines(_ text: String) -> [[String: Any]] {

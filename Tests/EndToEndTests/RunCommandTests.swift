@@ -42,7 +42,7 @@ func types(_ lines: [String]) -> [String] {
     lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String }
 }
 
-/// The whole live path on real pseudo-terminals with the real binary (SPEC §9, issue "live run"):
+/// The whole live path on real pseudo-terminals with the real binary (docs/running.md, issue "live run"):
 /// a simulated receiver -> `gpsfence run` -> a hook (a real child process) and a webhook (a real
 /// HTTP server on 127.0.0.1); the receiver goes away and comes back.
 @Suite(.serialized) struct RunCommandTests {
@@ -226,7 +226,7 @@ final class BackgroundProcess {
             "the missing device is reported")
     }
 
-    /// SPEC §8: `run` killed with SIGKILL at arbitrary moments and restarted, many times, on one
+    /// docs/running.md: `run` killed with SIGKILL at arbitrary moments and restarted, many times, on one
     /// state file: no printed event is missing from the log, and no fence is entered twice
     /// without an exit in between.
     @Test func killNineNeverLosesAPrintedEventNorDuplicatesAnEnter() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `gpsfence status` (SPEC §14) against a live `run` fed by `gpsfence simulate` on a real
+/// `gpsfence status` (docs/report.md) against a live `run` fed by `gpsfence simulate` on a real
 /// pseudo-terminal, then after the run stopped.
 @Suite(.serialized) struct StatusCommandTests {
     @Test func statusShowsTheFenceALiveRunIsInside() throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Geofence
 
-/// The state machine rules of SPEC §6, one at a time, on fixes placed at known distances from a
+/// The state machine rules of docs/events.md, one at a time, on fixes placed at known distances from a
 /// fence (docs/events.md).
 @Suite struct EventEngineTests {
     static let centre = (lat: 47.3769, lon: 8.5417)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Geofence
 
-/// Every bad-input case of SPEC §5 refuses the whole file with file, feature index, id and problem.
+/// Every bad-input case of docs/fences.md refuses the whole file with file, feature index, id and problem.
 @Suite struct LoaderErrorTests {
     let good = circleFeature(id: "\"ok\"", lon: 1, lat: 2, radius: 10)
 

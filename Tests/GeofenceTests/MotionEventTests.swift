@@ -3,7 +3,7 @@ import Testing
 
 @testable import Geofence
 
-/// `stationary` / `moving` (SPEC §14, docs/events.md): slow and within 25 m for --stationary
+/// `stationary` / `moving` (docs/report.md, docs/events.md): slow and within 25 m for --stationary
 /// seconds; moving again only beyond 25 m plus the accuracy on two consecutive fixes.
 @Suite struct MotionEventTests {
     typealias E = EventEngineTests
@@ -63,7 +63,7 @@ import Testing
         #expect(try E.run(Self.farFence, poor) == ["stationary@120", "moving@138"])
     }
 
-    /// Parked inside a fence, then leaving: `exit` and `moving` on the same fix, fence events first (SPEC §14).
+    /// Parked inside a fence, then leaving: `exit` and `moving` on the same fix, fence events first (docs/report.md).
     @Test func motionEventsFollowTheFenceEventsOfTheirFix() throws {
         let fence = E.circle(radius: 15)
         var settings = EventSettings()

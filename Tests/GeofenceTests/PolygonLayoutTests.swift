@@ -5,7 +5,7 @@ import Testing
 
 /// The two polygon layouts (SIMD blocks for small fences, vertex indices for huge ones) must
 /// answer alike and as the scalar reference does, on the boundary too; the indexed one must hold a
-/// huge polygon in under 24 bytes per vertex (SPEC §10: borders in <= 2x their raw coordinates).
+/// huge polygon in under 24 bytes per vertex (docs/performance.md: borders in <= 2x their raw coordinates).
 @Suite struct PolygonLayoutTests {
     typealias Ring = [(lon: Double, lat: Double)]
 

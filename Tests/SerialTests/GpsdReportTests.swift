@@ -5,7 +5,7 @@ import Testing
 
 /// The gpsd JSON scanner against gpsd's own output: every TPV line of the 70 `.chk` files in
 /// `../shared/captures/gpsd/`. Expected values come from a separate decode of the same line with
-/// Foundation's JSONSerialization (test only) and SPEC §12's rules, never from the code under test.
+/// Foundation's JSONSerialization (test only) and docs/hardware.md's rules, never from the code under test.
 @Suite struct GpsdReportTests {
     static let capturesFolder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -67,7 +67,7 @@ import Testing
                     continue
                 }
                 fixes += 1
-                // SPEC §12: altMSL else alt; accuracy from eph, else the larger of epx/epy.
+                // docs/hardware.md: altMSL else alt; accuracy from eph, else the larger of epx/epy.
                 let altitude = Self.number(object, "altMSL") ?? Self.number(object, "alt")
                 let eph = Self.number(object, "eph")
                 let epx = Self.number(object, "epx")
@@ -145,7 +145,7 @@ import Testing
         #expect(tpv?.fix?.timeOfDay.milliseconds == (10 * 3600 + 15 * 60 + 2) * 1000 + 500)
         let none = scan(#"{"class":"TPV","mode":3,"lat":1.5,"lon":2.5}"#)?.tpv.fix
         #expect(none != nil && none?.accuracy == nil && none?.time == nil)
-        // Out of range, and exactly 0,0: no position (SPEC §4).
+        // Out of range, and exactly 0,0: no position (docs/nmea.md).
         #expect(scan(#"{"class":"TPV","mode":3,"lat":91,"lon":2}"#)?.tpv.fix == nil)
         #expect(scan(#"{"class":"TPV","mode":3,"lat":0,"lon":0}"#)?.tpv.fix == nil)
     }

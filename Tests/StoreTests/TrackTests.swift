@@ -6,7 +6,7 @@ import Testing
 @testable import Geofence
 @testable import Store
 
-/// The track, odometer and receiver record of SPEC §14, and the v1 -> v2 migration, on real
+/// The track, odometer and receiver record of docs/report.md, and the v1 -> v2 migration, on real
 /// SQLite files.
 @Suite struct TrackTests {
     static let start: Int64 = 1_770_113_700_000

@@ -4,7 +4,7 @@
 // - chunking does not matter: the same bytes pushed whole, byte by byte and in input-derived
 //   chunk sizes give the same fixes and the same framer counters (a serial port's read() can
 //   split anywhere);
-// - every fix is in range and not at 0,0 (SPEC §4);
+// - every fix is in range and not at 0,0 (docs/nmea.md);
 // - the JSON lines are one line of text (no raw control characters).
 // A violated property traps, which libFuzzer reports like any crash.
 import NMEA

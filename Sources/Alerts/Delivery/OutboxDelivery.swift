@@ -18,7 +18,7 @@ public enum DeliveryOutcome: Sendable, Equatable {
     case failed(String)
 }
 
-/// The delivery sink of SPEC §7: takes the events the engine committed to the outbox for one
+/// The delivery sink of docs/running.md: takes the events the engine committed to the outbox for one
 /// target and hands them to its transport, on a thread of its own.
 ///
 /// - At least once: an event leaves the outbox only after the transport's acknowledgement; a crash

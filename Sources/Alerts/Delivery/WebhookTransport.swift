@@ -1,7 +1,7 @@
 import Foundation
 import Geofence
 
-/// `--webhook URL` (SPEC §7): POSTs one event as JSON; a 2xx answer is the acknowledgement.
+/// `--webhook URL` (docs/running.md): POSTs one event as JSON; a 2xx answer is the acknowledgement.
 /// `OutboxDelivery` supplies order, retries and backoff; `--webhook-header` adds headers.
 public struct WebhookTransport: OutboxTransport {
     public let target: String

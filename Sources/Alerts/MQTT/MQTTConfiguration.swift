@@ -2,7 +2,7 @@ import Foundation
 import Geofence
 import NMEA
 
-/// Everything `--mqtt` and its companion options say (SPEC §7, §13), checked once, before anything
+/// Everything `--mqtt` and its companion options say (docs/running.md, docs/mqtt.md), checked once, before anything
 /// starts: a bad URL, an unknown scheme, a missing prefix, an unreadable CA or password file is bad
 /// input (exit 2) with a message that names the option.
 public struct MQTTConfiguration: Sendable, Equatable {

@@ -2,7 +2,7 @@ import Geofence
 import JSONOutput
 import NMEA
 
-/// The topics and payloads of SPEC §13, documented field by field in docs/mqtt.md. Pure functions
+/// The topics and payloads of MQTT, documented field by field in docs/mqtt.md. Pure functions
 /// of their inputs, so tests and the docs can reason about them.
 public enum MQTTMessages {
     public static func eventTopic(prefix: String) -> String { prefix + "/event" }

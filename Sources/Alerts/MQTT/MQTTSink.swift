@@ -36,7 +36,7 @@ public final class MQTTEventTransport: OutboxTransport {
     }
 }
 
-/// `--mqtt URL` (SPEC §13): every event to `PREFIX/event` (and each OwnTracks transition with its
+/// `--mqtt URL` (docs/mqtt.md): every event to `PREFIX/event` (and each OwnTracks transition with its
 /// event) through the durable outbox, and the latest-wins retained topics (status, fence states,
 /// location, OwnTracks location) straight from the engine thread without waiting (they only queue
 /// a packet).
@@ -55,7 +55,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     private let maxAccuracy: Double
 
     /// - Parameters:
-    ///   - maxAccuracy: fixes with a worse accuracy estimate are not usable (SPEC §6) and are not
+    ///   - maxAccuracy: fixes with a worse accuracy estimate are not usable (docs/events.md) and are not
     ///     published as the location.
     ///   - drainsOnFinish: a replay waits (at most `drainTimeout` seconds) for the outbox to empty
     ///     before it ends.

@@ -1,6 +1,6 @@
 import NMEA
 
-/// What the engine must remember across restarts (SPEC §8): per fence, whether the receiver is
+/// What the engine must remember across restarts (docs/running.md): per fence, whether the receiver is
 /// inside and since when, plus a hash of the fence's geometry so that a changed fence starts fresh.
 /// The store persists these records; the engine takes them back with `restore`.
 public struct FenceStateRecord: Sendable, Equatable {
@@ -60,7 +60,7 @@ extension EventEngine {
         }
     }
 
-    /// Takes saved states back silently (SPEC §6): a receiver that was inside and still is gets no
+    /// Takes saved states back silently (docs/events.md): a receiver that was inside and still is gets no
     /// second `enter`. Records of fences that are gone, or whose geometry changed, are ignored:
     /// those fences start fresh. Call before the first fix.
     public func restore(_ records: [FenceStateRecord]) {
@@ -79,7 +79,7 @@ extension EventEngine {
 
 extension FenceSet {
     /// A 64-bit FNV-1a hash of the fence's shape (kind and coordinates as bits), for "same id and
-    /// geometry keep their state" (SPEC §6 reload, SPEC §8 restart).
+    /// geometry keep their state" (docs/events.md reload, docs/running.md restart).
     public func geometryHash(_ index: Int) -> UInt64 {
         var hash = FNV1a()
         func mix(_ value: UInt64) { hash.add(value) }

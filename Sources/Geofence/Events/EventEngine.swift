@@ -1,6 +1,6 @@
 import NMEA
 
-/// Turns fixes into the events of SPEC §6: one state machine per fence, advanced only for the
+/// Turns fixes into the events of docs/events.md: one state machine per fence, advanced only for the
 /// fences near each fix.
 ///
 /// Per usable fix the engine touches: the fences containing the fix (grid query), the fences it
@@ -334,7 +334,7 @@ public final class EventEngine {
         pending.append(event)
     }
 
-    /// Emits this fix's events in the order of SPEC §6: exit, visit, cross, enter, dwell,
+    /// Emits this fix's events in the order of docs/events.md: exit, visit, cross, enter, dwell,
     /// approach, then the rest; ties in fence file order.
     private func flush(_ emit: (GeofenceEvent) throws -> Void) rethrows {
         guard !pending.isEmpty else { return }

@@ -16,7 +16,7 @@ extension GeofenceEvent {
         return hash.hex
     }
 
-    /// The event as one line of JSON (SPEC §6, docs/formats.md), written into `out` (no line feed).
+    /// The event as one line of JSON (docs/events.md, docs/formats.md), written into `out` (no line feed).
     public func writeJSON(fences set: FenceSet, to out: JSONBuffer) {
         out.beginObject()
         out.key("id")
@@ -94,7 +94,7 @@ extension GeofenceEvent {
         out.endObject()
     }
 
-    /// The event as one line of JSON (SPEC §6), as text: what the sinks, the outbox and webhook
+    /// The event as one line of JSON (docs/events.md), as text: what the sinks, the outbox and webhook
     /// bodies carry.
     public func json(fences set: FenceSet) -> String {
         let out = JSONBuffer(capacity: 512)

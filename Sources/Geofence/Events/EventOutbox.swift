@@ -1,5 +1,5 @@
 /// The durable queue between the engine and the delivery sinks (webhooks, MQTT): one row per event
-/// and target, committed with the event before any sink sees it (SPEC §7, §8).
+/// and target, committed with the event before any sink sees it (docs/running.md).
 ///
 /// It lives beside the event it carries so that both ends point down to it: the state store
 /// implements it, and the delivery sinks in Alerts consume it, without either knowing the other.
@@ -40,7 +40,7 @@ public struct OutboxItem: Sendable, Equatable {
     }
 }
 
-/// Delivery counters of one target (SPEC §7: "delivery counters are visible").
+/// Delivery counters of one target (docs/running.md: "delivery counters are visible").
 public struct OutboxCounters: Sendable, Equatable {
     public var delivered: Int
     public var pending: Int

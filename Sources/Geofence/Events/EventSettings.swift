@@ -1,4 +1,4 @@
-/// The event semantics of SPEC §6 with their defaults; the command line sets them (`--dwell`,
+/// The event semantics of docs/events.md with their defaults; the command line sets them (`--dwell`,
 /// `--hysteresis`, ...) and a fence's own properties override the per-fence ones.
 /// docs/events.md gives the reasoning behind each default.
 public struct EventSettings: Sendable, Equatable {
@@ -22,7 +22,7 @@ public struct EventSettings: Sendable, Equatable {
     public var heartbeat: Double?
     /// Below this speed (m/s) the track is noise: no `approach` is raised or re-armed.
     public var minimumApproachSpeed = 1.0
-    /// Seconds slow and still before `stationary` (SPEC §14); nil or 0: no motion events.
+    /// Seconds slow and still before `stationary` (docs/report.md); nil or 0: no motion events.
     public var stationary: Double? = 120
     /// Below this speed (m/s) the receiver counts as still.
     public var stationarySpeed = 0.5

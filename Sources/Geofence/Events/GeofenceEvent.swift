@@ -1,6 +1,6 @@
 import NMEA
 
-/// One event of SPEC §6, as the engine produces it. Rendering to JSON needs the `FenceSet` the
+/// One event of docs/events.md, as the engine produces it. Rendering to JSON needs the `FenceSet` the
 /// fence index refers to (`json(fences:)`).
 public struct GeofenceEvent: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
@@ -12,8 +12,8 @@ public struct GeofenceEvent: Sendable, Equatable {
         case heartbeat, registered, unregistered, error
         case stationary, moving
 
-        /// Order inside one fix (SPEC §6): exit, visit, cross, enter, dwell, approach, then the
-        /// motion events (SPEC §14: after the fence events), then the rest.
+        /// Order inside one fix (docs/events.md): exit, visit, cross, enter, dwell, approach, then the
+        /// motion events (docs/report.md: after the fence events), then the rest.
         var rank: Int {
             switch self {
             case .exit: 0

@@ -1,6 +1,6 @@
 import NMEA
 
-/// `stationary` / `moving` (SPEC §14): the receiver is stationary once it has stayed slow
+/// `stationary` / `moving` (docs/report.md): the receiver is stationary once it has stayed slow
 /// (speed below `stationarySpeed`) and within `stationaryRadius` of where the calm began, for
 /// `stationary` seconds; it is moving again once it is beyond that radius, plus its own accuracy
 /// estimate (capped like exits), on two consecutive usable fixes.
@@ -8,7 +8,7 @@ import NMEA
 /// Speed alone never ends a stop: a parked receiver reports speeds of a metre a second and
 /// position jumps of several metres from multipath, and neither should wake a fleet dashboard.
 /// docs/events.md gives the reasoning.
-/// What a restart must remember of the motion state (SPEC §8 spirit: no second `stationary` for a
+/// What a restart must remember of the motion state (docs/running.md: no second `stationary` for a
 /// receiver that was stopped and still is): whether it is stopped, and where the stop began.
 public struct MotionRecord: Sendable, Equatable {
     public var stationary: Bool

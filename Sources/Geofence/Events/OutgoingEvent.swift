@@ -1,9 +1,9 @@
 import NMEA
 
-/// An event on its way out: rendered to its SPEC §6 JSON once, for the store and every sink.
+/// An event on its way out: rendered to its docs/events.md JSON once, for the store and every sink.
 public struct OutgoingEvent: Sendable {
     public let event: GeofenceEvent
-    /// The SPEC §6 object, one line.
+    /// The docs/events.md object, one line.
     public let json: String
     public let id: String
 

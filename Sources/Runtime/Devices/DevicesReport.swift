@@ -35,7 +35,7 @@ public enum DevicesReport {
     }
 
     /// When gpsd runs, it usually holds the receiver: say how to read through it instead of
-    /// fighting it for the port (SPEC §12).
+    /// fighting it for the port (docs/hardware.md).
     public static func gpsdNote(_ processes: ProcessTable = ProcessTable()) -> String? {
         guard let gpsd = processes.running("gpsd").first else { return nil }
         return

@@ -5,11 +5,11 @@ import NMEA
 /// engine thread.
 public enum EngineInput: Sendable {
     case fix(Fix)
-    /// A receiver cycle without a usable fix: the receiver's clock still runs (SPEC §6 fix_lost).
+    /// A receiver cycle without a usable fix: the receiver's clock still runs (docs/events.md fix_lost).
     case silentCycle(EpochTime)
-    /// The device produced valid data (SPEC §6 `device_connected`); `detail` says at what rate.
+    /// The device produced valid data (docs/events.md `device_connected`); `detail` says at what rate.
     case connected(device: String, detail: String?)
-    /// The connected device went away (SPEC §6 `device_lost`); the source is already retrying.
+    /// The connected device went away (docs/events.md `device_lost`); the source is already retrying.
     case lost(device: String, reason: String)
     /// The source cannot be used yet (absent, permission denied, refused): an `error` event, said
     /// once per distinct problem. The source keeps retrying.

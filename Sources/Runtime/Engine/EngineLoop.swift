@@ -6,7 +6,7 @@ import NMEA
 import Store
 import Synchronization
 
-/// The one loop of SPEC §2, for `run`, `replay` and every future source: a reader thread runs the
+/// The one loop of docs/architecture.md, for `run`, `replay` and every future source: a reader thread runs the
 /// source and pushes its inputs into a fixed-capacity ring; the engine thread (the caller's)
 /// drains the ring, advances the fences, commits each batch of events to the state file (event
 /// log, fence states, outbox rows) and only then hands them to the sinks. A `kill -9` at any
@@ -22,9 +22,9 @@ public final class EngineLoop {
         public var reloadPath: String?
         /// Stop on SIGINT/SIGTERM (the caller installed `StopSignals`).
         public var stopsOnSignals = false
-        /// The fence file, remembered in the state file for `status` (SPEC §14).
+        /// The fence file, remembered in the state file for `status` (docs/report.md).
         public var fencesPath: String?
-        /// Days of track the state file keeps (`--keep-days`, SPEC §14).
+        /// Days of track the state file keeps (`--keep-days`, docs/report.md).
         public var keepDays = 7.0
 
         public init() {}
@@ -45,7 +45,7 @@ public final class EngineLoop {
     private let outboxTargets: [OutboxTarget]
     private let fixObservers: [EventSink]
     private let reports: ProblemReports
-    /// The track and odometer in the state file (SPEC §14), when there is one.
+    /// The track and odometer in the state file (docs/report.md), when there is one.
     private let track: TrackRecorder?
     /// The sinks that see an event only once it is synced to storage, through `durability`.
     private let waitingSinks: [EventSink]
@@ -280,7 +280,7 @@ public final class EngineLoop {
         }
     }
 
-    /// SPEC §6 reload: `unregistered` for the fences that are gone (rendered against the old set),
+    /// docs/events.md reload: `unregistered` for the fences that are gone (rendered against the old set),
     /// unchanged fences (same id and geometry) keep their state, and the new set is `registered`.
     /// A file that fails to load keeps the fences already loaded.
     private func reload(from path: String) throws {

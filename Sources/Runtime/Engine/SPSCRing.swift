@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The fixed-capacity single-producer single-consumer ring between the reader thread and the
-/// engine thread (SPEC §2).
+/// engine thread (docs/architecture.md).
 ///
 /// - The capacity is fixed at creation and the storage never grows.
 /// - `push` never blocks and never waits for the consumer: when the ring is full the new element

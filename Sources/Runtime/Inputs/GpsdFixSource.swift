@@ -3,7 +3,7 @@ import NMEA
 import Serial
 import Synchronization
 
-/// A running gpsd as an engine input (SPEC §3, §12): gpsfence as one more gpsd client, for machines
+/// A running gpsd as an engine input (docs/hardware.md): gpsfence as one more gpsd client, for machines
 /// where gpsd owns the receiver. TPV reports become fixes through the same ring and engine as a
 /// serial receiver's; the connection's life becomes device events:
 ///

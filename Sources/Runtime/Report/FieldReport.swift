@@ -2,7 +2,7 @@ import Geofence
 import NMEA
 import Store
 
-/// Everything the field report (SPEC §14) shows, from captures or from a state file: the fences,
+/// Everything the field report (docs/report.md) shows, from captures or from a state file: the fences,
 /// the usable fixes in time order, the events as printed, and what the receiver said.
 public struct FieldReport {
     public var title: String

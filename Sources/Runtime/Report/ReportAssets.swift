@@ -1,4 +1,4 @@
-/// The report page's style and script, inline (SPEC §14: no network access of any kind). The
+/// The report page's style and script, inline (docs/report.md: no network access of any kind). The
 /// script is plain ES5 so that old phone browsers run it too; without it the page still shows
 /// everything but the details panel.
 extension ReportHTML {

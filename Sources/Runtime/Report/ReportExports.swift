@@ -4,7 +4,7 @@ import JSONOutput
 import NMEA
 import Store
 
-/// The field report's data for GIS tools (SPEC §14): GeoJSON (one FeatureCollection: the fences,
+/// The field report's data for GIS tools (docs/report.md): GeoJSON (one FeatureCollection: the fences,
 /// a LineString per continuous stretch of track, a Point per event with the event's properties)
 /// and GPX 1.0 (a track segment per stretch with time, elevation and speed; events as waypoints).
 /// Exports keep every usable fix: only the drawing is simplified.

@@ -4,7 +4,7 @@ import JSONOutput
 import NMEA
 import Store
 
-/// The field report as one self-contained HTML page (SPEC §14): inline CSS, SVG and a little
+/// The field report as one self-contained HTML page (docs/report.md): inline CSS, SVG and a little
 /// script, nothing fetched. The map and timeline are drawn here, as static SVG, so the page shows
 /// everything without its script; the script only adds the details on hover, tap or keyboard.
 public enum ReportHTML {

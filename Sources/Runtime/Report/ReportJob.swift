@@ -5,7 +5,7 @@ import NMEA
 import Store
 import SystemPackage
 
-/// `gpsfence report` (SPEC §14): the field report of a drive, from captures (through the same
+/// `gpsfence report` (docs/report.md): the field report of a drive, from captures (through the same
 /// engine loop and settings as `replay`) or from the track and event log of a state file.
 public struct ReportJob {
     public enum Input {

@@ -1,6 +1,6 @@
 import Geofence
 
-/// Route arithmetic on the sphere of SPEC §5 (`Geodesy`): enough to walk a route at a given speed
+/// Route arithmetic on the sphere of docs/fences.md (`Geodesy`): enough to walk a route at a given speed
 /// and to report the track a receiver would.
 extension RoutePoint {
     /// Haversine distance in metres.

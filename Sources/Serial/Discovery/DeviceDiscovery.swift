@@ -1,4 +1,4 @@
-/// The USB serial devices of this machine, and the choice `--device auto` makes (SPEC §3).
+/// The USB serial devices of this machine, and the choice `--device auto` makes (docs/hardware.md).
 public struct DeviceDiscovery: Sendable {
     public var devices: [SerialDeviceInfo]
     /// "udev" or "sysfs": where the list came from.

@@ -36,7 +36,7 @@ public final class GpsdConnection {
         self.lines = lines
     }
 
-    /// The `?WATCH` command of SPEC §12, e.g. `?WATCH={"enable":true,"json":true,"device":"/dev/ttyACM0"}`.
+    /// The `?WATCH` command of docs/hardware.md, e.g. `?WATCH={"enable":true,"json":true,"device":"/dev/ttyACM0"}`.
     public static func watchCommand(_ watch: Watch, device: String?) -> String {
         var members = ["\"enable\":true"]
         if watch.json { members.append("\"json\":true") }

@@ -27,8 +27,8 @@ public struct GpsdTPV: Sendable, Equatable {
 
     public init() {}
 
-    /// The fix this report describes (SPEC §12): mode 2 or 3 with a position in range (and not
-    /// exactly 0,0, as for NMEA, SPEC §4); nil otherwise. The horizontal accuracy is gpsd's `eph`,
+    /// The fix this report describes (docs/hardware.md): mode 2 or 3 with a position in range (and not
+    /// exactly 0,0, as for NMEA, docs/nmea.md); nil otherwise. The horizontal accuracy is gpsd's `eph`,
     /// else the larger of `epx` and `epy`, else unknown.
     public var fix: Fix? {
         guard mode >= 2, let latitude, let longitude, abs(latitude) <= 90, abs(longitude) <= 180,
@@ -192,7 +192,7 @@ public struct GpsdReport {
 
 /// gpsd's ISO 8601 times: `2026-02-03T10:15:02.000Z` (any number of fraction digits, or none).
 public enum ISOTime {
-    /// Milliseconds are rounded from the fraction, as NMEA times are (SPEC §4); nil unless the
+    /// Milliseconds are rounded from the fraction, as NMEA times are (docs/nmea.md); nil unless the
     /// text is a valid UTC time of that form.
     public static func parse(_ text: UnsafeRawBufferPointer) -> UTCTime? {
         func number(_ from: Int, _ count: Int) -> Int? {
