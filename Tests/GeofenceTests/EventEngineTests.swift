@@ -285,4 +285,19 @@ import Testing
         moved.keepExitTimes(of: engine)
         #expect(moved.fenceState(0).since == nil, "a changed fence starts fresh")
     }
+
+    /// OwnTracks' `wtst` is the fence's registration: set by the first `registered`, kept over a
+    /// reload for an id that stays, even when its geometry changed (it is the same region).
+    @Test func registrationTimeIsTheFirstRegisteredAndSurvivesAReload() throws {
+        let engine = EventEngine(fences: try FenceSet.parse(T.circle(radius: 50)))
+        #expect(engine.registrationTime(0) == nil, "nothing announced yet")
+        engine.process(T.fix(5, 200)) { _ in }
+        #expect(engine.registrationTime(0) == T.fix(5, 200).time)
+        engine.process(T.fix(6, 200)) { _ in }
+        #expect(engine.registrationTime(0) == T.fix(5, 200).time, "announced once")
+        let reloaded = EventEngine(fences: try FenceSet.parse(T.circle(radius: 60)))
+        reloaded.keepExitTimes(of: engine)
+        reloaded.start(at: try #require(T.fix(9, 0).time)) { _ in }
+        #expect(reloaded.registrationTime(0) == T.fix(5, 200).time)
+    }
 }

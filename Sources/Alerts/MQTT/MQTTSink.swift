@@ -50,7 +50,6 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     // the commit's transaction, which may roll back).
     /// The engine's fence states (`attach`).
     private weak var engine: (any FenceStateReading)?
-    private var registeredAt: [FenceID: UTCTime] = [:]
     private var lastLocation: UTCTime?
     private let maxAccuracy: Double
 
@@ -108,13 +107,13 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
 
     /// The event, and for an enter or exit with `--owntracks` its OwnTracks transition
     /// (`MQTTEventTransport` publishes both). The transition's `wtst` is when the fence was
-    /// registered (`deliver` keeps that); a fence registered in the same commit as its event (a
-    /// replay's first fix) was registered at the event's own time.
+    /// registered, as the engine has it (a replay's first fix registers the fences in the same
+    /// commit as its events, at the fix's own time).
     public func outboxPayload(for event: OutgoingEvent, fences: FenceSet) -> OutboxPayload {
         let happening = event.event
         guard happening.kind.isTransition, let ownTracks = configuration.ownTracks, let fence = happening.fence,
             let transition = MQTTMessages.ownTracksTransition(
-                happening, fences: fences, registered: registeredAt[fences.ids[fence]] ?? happening.time,
+                happening, fences: fences, registered: engine?.registrationTime(fence) ?? happening.time,
                 tid: ownTracks.tid)
         else { return OutboxPayload(body: event.json) }
         return OutboxPayload(body: event.json, transition: transition)
@@ -131,7 +130,6 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         case .registered:
             for fence in happening.fences ?? [] {
                 let id = fences.ids[fence]
-                if registeredAt[id] == nil { registeredAt[id] = happening.time }
                 // Inside or out as the engine has it (restored, or kept over a reload); a fence
                 // that never changed is outside since it was registered.
                 let state = engine?.fenceState(fence) ?? (inside: false, since: nil)
@@ -140,7 +138,6 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         case .unregistered:
             for fence in happening.fences ?? [] {
                 let id = fences.ids[fence]
-                registeredAt[id] = nil
                 // An empty retained message deletes the retained state on the broker.
                 connection.publishRetained(topic: MQTTMessages.fenceTopic(prefix: prefix, id: id), payload: [])
             }

@@ -26,6 +26,9 @@ public protocol FenceStateReading: AnyObject {
     /// being delivered) and since when it is inside or outside; `since` is nil for a fence it has
     /// neither entered nor left.
     func fenceState(_ fence: Int) -> (inside: Bool, since: UTCTime?)
+    /// When fence `fence` was first announced by a `registered` event (an unchanged id keeps its
+    /// time over a reload); nil before that.
+    func registrationTime(_ fence: Int) -> UTCTime?
 }
 
 extension EventEngine: FenceStateReading {
@@ -34,13 +37,21 @@ extension EventEngine: FenceStateReading {
         return (isInside(fence), time == Self.neverChanged ? nil : UTCTime(millisecondsSinceEpoch: time))
     }
 
+    public func registrationTime(_ fence: Int) -> UTCTime? {
+        let time = registrationTimeOf(fence)
+        return time == Self.neverChanged ? nil : UTCTime(millisecondsSinceEpoch: time)
+    }
+
     /// On reload: the fences of `previous` that the receiver had left keep when it left them, in
     /// this engine, where their id and geometry are unchanged (those inside come back through
-    /// `restore`).
+    /// `restore`); every fence whose id stays keeps when it was registered.
     public func keepExitTimes(of previous: EventEngine) {
         var indexByID: [FenceID: Int] = [:]
         for index in 0..<fences.count { indexByID[fences.ids[index]] = index }
         for old in 0..<previous.fences.count {
+            if let fence = indexByID[previous.fences.ids[old]], let registered = previous.registrationTime(old) {
+                keepRegistrationTime(fence, registered.millisecondsSinceEpoch)
+            }
             let state = previous.fenceState(old)
             guard !state.inside, let since = state.since, let fence = indexByID[previous.fences.ids[old]],
                 fences.geometryHash(fence) == previous.fences.geometryHash(old)

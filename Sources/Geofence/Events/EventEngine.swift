@@ -39,6 +39,8 @@ public final class EventEngine {
     private let longestApproach: Double
 
     private var started = false
+    /// When each fence was first announced by `registered` (kept over a reload for an unchanged id).
+    private var registrationTime: [Int64]
     private var previous: Fix?
     private var lastUsableTime: Int64?
     private var lost = false
@@ -51,6 +53,7 @@ public final class EventEngine {
         let count = fences.count
         inside = Array(repeating: false, count: count)
         enterTime = Array(repeating: Self.neverChanged, count: count)
+        registrationTime = Array(repeating: Self.neverChanged, count: count)
         dwellFired = Array(repeating: false, count: count)
         exitCount = Array(repeating: 0, count: count)
         approachFired = Array(repeating: false, count: count)
@@ -149,6 +152,8 @@ public final class EventEngine {
     public var insideFences: [Int] { insideList.map(Int.init) }
 
     func enterTimeOf(_ fence: Int) -> Int64 { enterTime[fence] }
+    func registrationTimeOf(_ fence: Int) -> Int64 { registrationTime[fence] }
+    func keepRegistrationTime(_ fence: Int, _ time: Int64) { registrationTime[fence] = time }
     func isInside(_ fence: Int) -> Bool { inside[fence] }
 
     /// `enterTime` of a fence the receiver has neither entered nor left.
@@ -183,6 +188,9 @@ public final class EventEngine {
     private func startIfNeeded(_ time: UTCTime, _ emit: (GeofenceEvent) throws -> Void) rethrows {
         guard !started else { return }
         started = true
+        for fence in registrationTime.indices where registrationTime[fence] == Self.neverChanged {
+            registrationTime[fence] = time.millisecondsSinceEpoch
+        }
         var registered = GeofenceEvent(kind: .registered, time: time)
         registered.fences = Array(0..<fences.count)
         try emit(registered)

@@ -355,4 +355,5 @@ private final class ReaderThread: @unchecked Sendable {
 // loop swaps engines on reload, so it answers for whichever is current.
 extension EngineLoop: FenceStateReading {
     public func fenceState(_ fence: Int) -> (inside: Bool, since: UTCTime?) { engine.fenceState(fence) }
+    public func registrationTime(_ fence: Int) -> UTCTime? { engine.registrationTime(fence) }
 }
