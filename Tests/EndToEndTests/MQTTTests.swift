@@ -28,9 +28,9 @@ import Testing
         let broker = try MosquittoBroker()
         let subscriber = try broker.subscribe("van/#")
         let owntracks = try broker.subscribe("owntracks/#")
+        let fences = try OwnTracksTests.markedFences("bridge", ["bridge-1"])
         let result = try runGPSFence([
-            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--json", "--speed",
-            "max",
+            "replay", "captures/bridge/capture.nmea", "--fences", fences, "--json", "--speed", "max",
             "--mqtt", "mqtt://127.0.0.1:\(broker.port)/van", "--owntracks", "alice/phone",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -96,8 +96,10 @@ import Testing
         broker.stop()
         let state = temporaryDirectory().appendingPathComponent("state.sqlite").path
         let common = [
-            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--json", "--speed",
-            "max", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/van", "--owntracks", "alice/phone", "--state", state,
+            "replay", "captures/bridge/capture.nmea", "--fences",
+            try OwnTracksTests.markedFences("bridge", ["bridge-1"]),
+            "--json", "--speed", "max", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/van", "--owntracks", "alice/phone",
+            "--state", state,
         ]
         let away = try runGPSFence(common + ["--drain-timeout", "1"])
         #expect(away.status == 0, "\(away.stderr)")

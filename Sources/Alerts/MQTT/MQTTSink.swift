@@ -15,7 +15,13 @@ public final class MQTTEventTransport: OutboxTransport {
     let lastFailureWasConnection = Atomic<Bool>(false)
     let ackTimeout = 10.0
 
-    public init(connection: MQTTConnection) { self.connection = connection }
+    /// Holds OwnTracks locations behind the transitions this transport has yet to deliver.
+    let ownTracksOrder: OwnTracksOrder
+
+    init(connection: MQTTConnection, ownTracksOrder: OwnTracksOrder) {
+        self.connection = connection
+        self.ownTracksOrder = ownTracksOrder
+    }
 
     public func send(_ item: OutboxItem) -> DeliveryOutcome {
         var messages = [(MQTTMessages.eventTopic(prefix: connection.configuration.prefix), item.body)]
@@ -32,7 +38,16 @@ public final class MQTTEventTransport: OutboxTransport {
             }
         }
         lastFailureWasConnection.store(false, ordering: .relaxed)
+        if item.transition != nil { publishHeldLocations(ownTracksOrder.transitionDelivered(item.eventID)) }
         return .delivered
+    }
+
+    public func caughtUp() { publishHeldLocations(ownTracksOrder.caughtUp()) }
+
+    /// Queued after the transition's PUBACK, so they reach the broker after it.
+    private func publishHeldLocations(_ locations: [[UInt8]]) {
+        guard let ownTracks = connection.configuration.ownTracks else { return }
+        for location in locations { connection.publishRetained(topic: ownTracks.topic, payload: location) }
     }
 }
 
@@ -45,6 +60,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     public let connection: MQTTConnection
     public let delivery: OutboxDelivery
     private let prefix: String
+    private let outbox: any EventOutbox
+    private let ownTracksOrder = OwnTracksOrder()
 
     // Engine thread only. Changed in `deliver`, after the commit, never in `outboxPayload` (inside
     // the commit's transaction, which may roll back).
@@ -53,6 +70,9 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     private var registeredAt: [FenceID: UTCTime] = [:]
     private var lastLocation: UTCTime?
     private let maxAccuracy: Double
+    /// The fences marked `"owntracks": true` in `regionFences` (the fence set of the last event).
+    private var regionFences: FenceSet?
+    private var regions: [Int] = []
 
     /// - Parameters:
     ///   - maxAccuracy: fixes with a worse accuracy estimate are not usable (SPEC §6) and are not
@@ -65,6 +85,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     ) {
         self.configuration = configuration
         self.maxAccuracy = maxAccuracy
+        self.outbox = outbox
         let prefix = configuration.prefix
         self.prefix = prefix
         let client = configuration.clientID
@@ -80,7 +101,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
                 )
             },
             report: report)
-        let transport = MQTTEventTransport(connection: connection)
+        let transport = MQTTEventTransport(connection: connection, ownTracksOrder: ownTracksOrder)
         var policy = OutboxDelivery.Policy()
         // The connection does the real backoff against the broker; the outbox only waits to try
         // the same event again, so a short cap means delivery resumes soon after a reconnect.
@@ -100,19 +121,24 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     public var observesFixes: Bool { true }
 
     public func start() {
+        // Transitions a previous run left in the outbox go out before any location of this run.
+        if configuration.ownTracks != nil, ((try? outbox.counters(target: configuration.target).pending) ?? 0) > 0 {
+            ownTracksOrder.holdForBacklog()
+        }
         connection.start()
         delivery.start()
     }
 
     public func attach(_ engine: any FenceStateReading) { self.engine = engine }
 
-    /// The event, and for an enter or exit with `--owntracks` its OwnTracks transition
-    /// (`MQTTEventTransport` publishes both). The transition's `wtst` is when the fence was
+    /// The event, and for an enter or exit of a fence marked `"owntracks": true`, with
+    /// `--owntracks`, its OwnTracks transition (`MQTTEventTransport` publishes both). The transition's `wtst` is when the fence was
     /// registered (`deliver` keeps that); a fence registered in the same commit as its event (a
     /// replay's first fix) was registered at the event's own time.
     public func outboxPayload(for event: OutgoingEvent, fences: FenceSet) -> OutboxPayload {
         let happening = event.event
         guard happening.kind.isTransition, let ownTracks = configuration.ownTracks, let fence = happening.fence,
+            FenceMark.ownTracks.isOn(fences, fence),
             let transition = MQTTMessages.ownTracksTransition(
                 happening, fences: fences, registered: registeredAt[fences.ids[fence]] ?? happening.time,
                 tid: ownTracks.tid)
@@ -128,6 +154,9 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             guard let fence = happening.fence else { break }
             // The event itself says what changed, and when.
             publishState(fences.ids[fence], name: fences.name(fence), state: (happening.kind == .enter, happening.time))
+            if configuration.ownTracks != nil, FenceMark.ownTracks.isOn(fences, fence) {
+                ownTracksOrder.transitionCommitted(event.id)
+            }
         case .registered:
             for fence in happening.fences ?? [] {
                 let id = fences.ids[fence]
@@ -148,6 +177,29 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             .error, .stationary, .moving:
             break
         }
+        if fences !== regionFences { refreshRegions(fences) }
+    }
+
+    /// A new fence set (the first, or a reload): its OwnTracks regions, and their waypoints.
+    private func refreshRegions(_ fences: FenceSet) {
+        regionFences = fences
+        guard let ownTracks = configuration.ownTracks else { return }
+        regions = FenceMark.ownTracks.indices(in: fences)
+        let circles = regions.compactMap { index in
+            fences.circle(index).map { circle in
+                (
+                    region: Self.region(fences, index), circle: circle,
+                    registered: registeredAt[fences.ids[index]] ?? UTCTime(millisecondsSinceEpoch: 0)
+                )
+            }
+        }
+        connection.publishRetained(
+            topic: ownTracks.topic + "/waypoints", payload: Array(MQTTMessages.ownTracksWaypoints(circles).utf8))
+    }
+
+    static func region(_ fences: FenceSet, _ index: Int) -> MQTTMessages.OwnTracksRegion {
+        let rid = fences.ids[index].text
+        return MQTTMessages.OwnTracksRegion(rid: rid, desc: fences.name(index) ?? rid)
     }
 
     public func observe(_ fix: Fix) {
@@ -164,10 +216,13 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         connection.publishRetained(
             topic: MQTTMessages.locationTopic(prefix: prefix),
             payload: Array(MQTTMessages.location(fix, time: time).utf8))
-        if let ownTracks = configuration.ownTracks {
-            connection.publishRetained(
-                topic: ownTracks.topic,
-                payload: Array(MQTTMessages.ownTracksLocation(fix, time: time, tid: ownTracks.tid).utf8))
+        if let ownTracks = configuration.ownTracks, let fences = regionFences {
+            let inside = regions.filter { engine?.fenceState($0).inside == true }.map { Self.region(fences, $0) }
+            if let text = MQTTMessages.ownTracksLocation(fix, time: time, tid: ownTracks.tid, inside: inside),
+                let now = ownTracksOrder.location(Array(text.utf8))
+            {
+                connection.publishRetained(topic: ownTracks.topic, payload: now)
+            }
         }
     }
 
