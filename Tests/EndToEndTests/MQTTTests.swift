@@ -303,6 +303,9 @@ import Testing
         (["--mqtt", "mqtt://broker/x", "--owntracks", "justone"], "--owntracks"),
         (["--owntracks", "a/b"], "--mqtt"),
         (["--mqtt", "mqtt://broker/x", "--mqtt-version", "4"], "--mqtt-version"),
+        (["--homeassistant"], "--homeassistant goes with --mqtt"),
+        (["--mqtt", "mqtt://broker/x", "--homeassistant-prefix", "ha"], "--homeassistant-prefix goes with"),
+        (["--mqtt", "mqtt://broker/x", "--homeassistant", "--homeassistant-prefix", "ha/#"], "--homeassistant-prefix"),
     ])
     func badMQTTOptions(_ options: [String], _ named: String) throws {
         let result = try runGPSFence(

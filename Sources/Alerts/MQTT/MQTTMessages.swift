@@ -125,6 +125,34 @@ public enum MQTTMessages {
         "[" + values.map(JSONLine.quoted).joined(separator: ",") + "]"
     }
 
+    /// Home Assistant's device tracker attributes: `latitude`, `longitude`, `gps_accuracy` (m),
+    /// `altitude` (m), `speed` (km/h), `course` (degrees); unknown ones are left out.
+    public static func homeAssistantTracker(_ fix: Fix) -> String {
+        var line = JSONLine()
+        line.add("latitude", fix.latitude, decimals: JSONPrecision.coordinate)
+        line.add("longitude", fix.longitude, decimals: JSONPrecision.coordinate)
+        if let accuracy = fix.accuracy { line.add("gps_accuracy", accuracy, decimals: JSONPrecision.metres) }
+        if let altitude = fix.altitude { line.add("altitude", altitude, decimals: JSONPrecision.metres) }
+        if let speed = fix.speed { line.add("speed", speed * 3.6, decimals: JSONPrecision.speed) }
+        if let track = fix.track { line.add("course", track, decimals: JSONPrecision.degrees) }
+        return line.string
+    }
+
+    /// The receiver sensors: `speed` km/h, `satellites` used, fix `quality` (GGA's), `accuracy` m,
+    /// `odometer_today` km, `receiver` `connected`/`lost`. Unknown values are `null` (Home
+    /// Assistant shows them as unknown).
+    /// - Parameter odometerToday: metres.
+    public static func homeAssistantReceiver(_ fix: Fix?, connected: Bool, odometerToday: Double) -> String {
+        var line = JSONLine()
+        line.add("speed", fix?.speed.map { $0 * 3.6 }, decimals: JSONPrecision.speed)
+        line.add("satellites", fix?.satellitesUsed)
+        line.add("quality", fix?.quality)
+        line.add("accuracy", fix?.accuracy, decimals: JSONPrecision.metres)
+        line.add("odometer_today", odometerToday / 1000, decimals: JSONPrecision.seconds)
+        line.add("receiver", connected ? "connected" : "lost")
+        return line.string
+    }
+
     /// OwnTracks `transition` for `enter` and `exit` (`leave`); nil for every other event.
     /// `wtst` (when the waypoint was made) is when this process registered the fence.
     public static func ownTracksTransition(_ event: GeofenceEvent, fences: FenceSet, registered: UTCTime, tid: String)

@@ -1,5 +1,6 @@
 import Foundation
 import Geofence
+import JSONOutput
 import NMEA
 import Synchronization
 
@@ -73,6 +74,13 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     /// The fences marked `"owntracks": true` in `regionFences` (the fence set of the last event).
     private var regionFences: FenceSet?
     private var regions: [Int] = []
+    /// `--homeassistant`: the fence configs published (cleared when their fence leaves the set),
+    /// whether the device's own configs were, the receiver's state and today's odometer.
+    private var fenceConfigTopics: Set<String> = []
+    private var deviceConfigsPublished = false
+    private var receiverConnected = true
+    private var lastReceiver: (fix: Fix, time: UTCTime)?
+    private var odometer = OdometerToday()
 
     /// - Parameters:
     ///   - maxAccuracy: fixes with a worse accuracy estimate are not usable (SPEC §6) and are not
@@ -173,11 +181,69 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
                 // An empty retained message deletes the retained state on the broker.
                 connection.publishRetained(topic: MQTTMessages.fenceTopic(prefix: prefix, id: id), payload: [])
             }
-        case .dwell, .visit, .cross, .approach, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
-            .error, .stationary, .moving:
+        case .deviceLost, .deviceConnected:
+            receiverConnected = happening.kind == .deviceConnected
+            publishReceiver()
+        case .dwell, .visit, .cross, .approach, .fixLost, .fixAcquired, .heartbeat, .error, .stationary, .moving:
             break
         }
-        if fences !== regionFences { refreshRegions(fences) }
+        if fences !== regionFences {
+            refreshRegions(fences)
+            refreshHomeAssistant(fences)
+        }
+        if configuration.homeAssistant != nil {
+            // Home Assistant's event entity: `event_type` and the event's own fields. Live only
+            // (HA ignores retained events; PREFIX/event is the durable record).
+            let payload = "{\"event_type\":" + JSONLine.quoted(happening.kind.rawValue) + "," + event.json.dropFirst()
+            connection.publishLive(
+                topic: HomeAssistantDiscovery.eventTopic(prefix: prefix), payload: Array(payload.utf8))
+        }
+    }
+
+    /// `--homeassistant`: the device's configs once, and one occupancy config per chosen fence of
+    /// this fence set; the configs of fences no longer chosen are cleared.
+    private func refreshHomeAssistant(_ fences: FenceSet) {
+        guard let homeAssistant = configuration.homeAssistant else { return }
+        let version = configuration.softwareVersion
+        if !deviceConfigsPublished {
+            deviceConfigsPublished = true
+            for entity in homeAssistant.deviceEntities(prefix: prefix) {
+                let config = homeAssistant.config(entity, prefix: prefix, version: version)
+                connection.publishRetained(topic: config.topic, payload: Array(config.payload.utf8))
+            }
+        }
+        var topics: Set<String> = []
+        for index in HomeAssistantDiscovery.occupancyFences(fences) {
+            let entity = homeAssistant.fenceEntity(prefix: prefix, id: fences.ids[index], name: fences.name(index))
+            let config = homeAssistant.config(entity, prefix: prefix, version: version)
+            topics.insert(config.topic)
+            connection.publishRetained(topic: config.topic, payload: Array(config.payload.utf8))
+        }
+        // An empty retained config removes the entity from Home Assistant.
+        for gone in fenceConfigTopics.subtracting(topics).sorted() {
+            connection.publishRetained(topic: gone, payload: [])
+        }
+        fenceConfigTopics = topics
+    }
+
+    /// The device tracker's attributes and the receiver sensors (retained).
+    private func publishHomeAssistantState(_ fix: Fix, time: UTCTime) {
+        guard configuration.homeAssistant != nil else { return }
+        lastReceiver = (fix, time)
+        connection.publishRetained(
+            topic: HomeAssistantDiscovery.trackerTopic(prefix: prefix),
+            payload: Array(MQTTMessages.homeAssistantTracker(fix).utf8))
+        publishReceiver()
+    }
+
+    private func publishReceiver() {
+        guard configuration.homeAssistant != nil else { return }
+        connection.publishRetained(
+            topic: HomeAssistantDiscovery.receiverTopic(prefix: prefix),
+            payload: Array(
+                MQTTMessages.homeAssistantReceiver(
+                    lastReceiver?.fix, connected: receiverConnected, odometerToday: odometer.metres
+                ).utf8))
     }
 
     /// A new fence set (the first, or a reload): its OwnTracks regions, and their waypoints.
@@ -205,6 +271,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     public func observe(_ fix: Fix) {
         guard let time = fix.time, fix.latitude.isFinite, fix.longitude.isFinite else { return }
         if let accuracy = fix.accuracy, accuracy > maxAccuracy { return }
+        if configuration.homeAssistant != nil { odometer.add(fix, time: time) }
         // Fix time, not the wall clock: a replay at any speed publishes the same locations.
         if let last = lastLocation,
             abs(Double(time.millisecondsSinceEpoch - last.millisecondsSinceEpoch)) / 1000
@@ -216,6 +283,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         connection.publishRetained(
             topic: MQTTMessages.locationTopic(prefix: prefix),
             payload: Array(MQTTMessages.location(fix, time: time).utf8))
+        publishHomeAssistantState(fix, time: time)
         if let ownTracks = configuration.ownTracks, let fences = regionFences {
             let inside = regions.filter { engine?.fenceState($0).inside == true }.map { Self.region(fences, $0) }
             if let text = MQTTMessages.ownTracksLocation(fix, time: time, tid: ownTracks.tid, inside: inside),
