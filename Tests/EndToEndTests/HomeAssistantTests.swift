@@ -148,4 +148,34 @@ import Testing
         #expect(try broker.retained(topic, seconds: 1)[topic] != nil, "retained again")
         run.signal(SIGKILL)
     }
+
+    /// A reload that drops a fence clears its config (an empty retained message), so Home
+    /// Assistant removes the entity; a new fence gets one.
+    @Test func aFenceThatLeavesTheFileHasItsConfigCleared() throws {
+        let folder = temporaryDirectory()
+        let fences = folder.appendingPathComponent("fences.geojson")
+        try RunReloadAndCrashTests().fenceFile(["a", "b"]).write(to: fences, atomically: true, encoding: .utf8)
+        let broker = try MosquittoBroker()
+        let run = try BackgroundGPSFence([
+            "run", "--device", folder.appendingPathComponent("no-such-gps").path, "--baud", "9600", "--fences",
+            fences.path, "--state", folder.appendingPathComponent("state.sqlite").path, "--json",
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant",
+        ])
+        let output = LineCollector(run.output.fileHandleForReading)
+        let base = "homeassistant/binary_sensor/\(Self.node)"
+        func fenceConfigs() throws -> Set<String> {
+            Set(try Self.configs(broker).keys.filter { $0.hasPrefix(base + "/fence_") })
+        }
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, try fenceConfigs().count < 2 {}
+        #expect(try fenceConfigs() == ["\(base)/fence_a/config", "\(base)/fence_b/config"])
+
+        try RunReloadAndCrashTests().fenceFile(["b", "c"]).write(to: fences, atomically: true, encoding: .utf8)
+        #expect(output.wait { types($0).contains("unregistered") }, "\(output.all)")
+        let later = Date().addingTimeInterval(15)
+        while Date() < later, try fenceConfigs().contains("\(base)/fence_a/config") {}
+        #expect(try fenceConfigs() == ["\(base)/fence_b/config", "\(base)/fence_c/config"])
+        run.signal(SIGTERM)
+        #expect(run.finish().status == 0)
+    }
 }
