@@ -178,4 +178,35 @@ import Testing
         run.signal(SIGTERM)
         #expect(run.finish().status == 0)
     }
+
+    /// Events made before the first connection (a replay whose broker comes up late) still fire
+    /// the event entity, in order, once connected.
+    @Test func eventsBeforeTheFirstConnectionStillFire() throws {
+        let broker = try MosquittoBroker()
+        let id = "ha-events-\(getpid())"
+        // A persistent session, so what is published while this subscriber is away is kept for it.
+        try broker.subscribe("fleet/van-7/homeassistant/event", persistentID: id).stop()
+        broker.stop()
+        let run = try BackgroundGPSFence([
+            "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--json", "--speed",
+            "max",
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant", "--drain-timeout", "30",
+        ])
+        let output = LineCollector(run.output.fileHandleForReading)
+        // The replay (--speed max) makes its events well within this, while the broker is away.
+        sleep(3)
+        try broker.start()
+        #expect(run.finish().status == 0)
+        output.finish()
+        let printed = output.all.filter { jsonObject($0)?["type"] as? String != "error" }
+        let subscriber = try broker.subscribe("fleet/van-7/homeassistant/event", persistentID: id)
+        #expect(
+            subscriber.lines.wait(timeout: 10) { _ in
+                subscriber.payloads("fleet/van-7/homeassistant/event").count >= printed.count
+            })
+        let fired = subscriber.payloads("fleet/van-7/homeassistant/event").compactMap(jsonObject).filter {
+            $0["event_type"] as? String != "error"
+        }
+        #expect(fired.map { $0["event_type"] as? String } == types(printed))
+    }
 }

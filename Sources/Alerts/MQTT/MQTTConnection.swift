@@ -45,6 +45,8 @@ public final class MQTTConnection: @unchecked Sendable {
     private var announced = false
     /// Whether this connection subscribed to `configuration.homeAssistant`'s status topic yet.
     private var subscribed = false
+    private var everConnected = false
+    private var startBacklog: [(topic: String, payload: [UInt8])] = []
 
     public init(
         configuration: MQTTConfiguration, will: Will,
@@ -114,13 +116,20 @@ public final class MQTTConnection: @unchecked Sendable {
         return "connection lost before the PUBACK"
     }
 
-    /// Not retained, QoS 1, without waiting: queued when connected, dropped when not (for messages
-    /// that only matter live).
+    /// Not retained, QoS 1, without waiting, for messages that only matter live: sent when
+    /// connected; before the first connection (a start racing its CONNACK) kept, at most
+    /// `startBacklogLimit`, and sent after the retained present; during a later outage dropped.
     public func publishLive(topic: String, payload: [UInt8]) {
         condition.lock()
         defer { condition.unlock() }
-        if connected, let handle { send(handle, topic: topic, payload: payload, retain: false) }
+        if connected, let handle {
+            send(handle, topic: topic, payload: payload, retain: false)
+        } else if !everConnected, startBacklog.count < Self.startBacklogLimit {
+            startBacklog.append((topic, payload))
+        }
     }
+
+    static let startBacklogLimit = 1000
 
     /// Retained, QoS 1, latest wins: published now when connected, and again after every
     /// reconnect. An empty payload clears the topic on the broker.
@@ -250,6 +259,11 @@ public final class MQTTConnection: @unchecked Sendable {
                 for topic in retainedOrder where topic != status.topic {
                     if let payload = retained[topic] { send(mosq, topic: topic, payload: payload, retain: true) }
                 }
+                everConnected = true
+                for message in startBacklog {
+                    send(mosq, topic: message.topic, payload: message.payload, retain: false)
+                }
+                startBacklog = []
                 let wasOut = outage.recovered()
                 condition.unlock()
                 onConnected()
