@@ -78,12 +78,23 @@ struct AlertOptions: ParsableArguments {
     @Option(help: ArgumentHelp("OwnTracks tracker id (default: the last two characters of DEVICE).", valueName: "tid"))
     var owntracksTid: String?
 
+    @Flag(help: "Appear in Home Assistant by itself, through its MQTT discovery (needs --mqtt).")
+    var homeassistant = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Home Assistant's discovery prefix (default: homeassistant; needs --homeassistant).", valueName: "topic"))
+    var homeassistantPrefix: String?
+
     /// The checked `--mqtt` options (files read, URL parsed); nil without `--mqtt`.
     func mqttConfiguration() throws(MQTTConfigurationError) -> MQTTConfiguration? {
-        return try MQTTConfiguration.parse(
+        var configuration = try MQTTConfiguration.parse(
             url: mqtt, caFile: mqttCa, passwordFile: mqttPasswordFile, protocolVersion: mqttVersion,
             keepalive: mqttKeepalive,
-            locationInterval: mqttLocationInterval, ownTracks: owntracks, ownTracksTID: owntracksTid)
+            locationInterval: mqttLocationInterval, ownTracks: owntracks, ownTracksTID: owntracksTid,
+            homeAssistant: homeassistant, homeAssistantPrefix: homeassistantPrefix)
+        configuration?.softwareVersion = gpsfenceVersion
+        return configuration
     }
 
     func validate() throws {

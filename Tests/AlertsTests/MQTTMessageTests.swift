@@ -84,9 +84,7 @@ import Testing
         let fix = Fix(
             time: time, timeOfDay: TimeOfDay(milliseconds: 36_940_600), latitude: 47.3, longitude: 8.5, altitude: 412.6,
             speed: 13.9, track: 271.4, mode: .threeD, accuracy: 4.5)
-        let payload = try #require(
-            try JSONSerialization.jsonObject(
-                with: Data(MQTTMessages.ownTracksLocation(fix, time: time, tid: "l7").utf8)) as? [String: Any])
+        let payload = try #require(jsonObject(MQTTMessages.ownTracksLocation(fix, time: time, tid: "l7", inside: [])))
         #expect(payload["_type"] as? String == "location")
         #expect(payload["tst"] as? Int == 1_770_113_740, "whole seconds, rounded down")
         #expect(payload["vel"] as? Int == 50, "13.9 m/s is 50.04 km/h")
@@ -94,6 +92,59 @@ import Testing
         #expect(payload["alt"] as? Int == 413)
         #expect(payload["cog"] as? Int == 271)
         #expect(payload["t"] as? String == "p" && payload["tid"] as? String == "l7")
+        #expect((payload["inregions"] as? [String]) == [] && (payload["inrids"] as? [String]) == [])
+    }
+
+    /// Home Assistant drops a location without `acc` or with `acc` 0.
+    @Test func ownTracksAccuracyIsAtLeastOneMetreAndRequired() throws {
+        let time = UTCTime(millisecondsSinceEpoch: 1_770_113_740_000)
+        var fix = Fix(
+            time: time, timeOfDay: TimeOfDay(milliseconds: 36_940_000), latitude: 47.123456789, longitude: 8.5,
+            altitude: nil, speed: nil, track: nil, mode: .threeD, accuracy: 0.3)
+        let sharp = try #require(
+            jsonObject(MQTTMessages.ownTracksLocation(fix, time: time, tid: "l7", inside: [])))
+        #expect(sharp["acc"] as? Int == 1)
+        let latitude = try #require(sharp["lat"] as? Double)
+        #expect(abs(latitude - 47.123456789) <= 1e-7, "positions at the JSON writer's position precision")
+        fix.accuracy = nil
+        #expect(MQTTMessages.ownTracksLocation(fix, time: time, tid: "l7", inside: []) == nil)
+    }
+
+    @Test func ownTracksLocationNamesTheRegionsItIsIn() throws {
+        let time = UTCTime(millisecondsSinceEpoch: 1_770_113_740_000)
+        let fix = Fix(
+            time: time, timeOfDay: TimeOfDay(milliseconds: 36_940_000), latitude: 47.3, longitude: 8.5,
+            altitude: nil, speed: nil, track: nil, mode: .threeD, accuracy: 5)
+        let regions = [MQTTMessages.OwnTracksRegion(rid: "home", desc: "Home \"sweet\""), .init(rid: "7", desc: "7")]
+        let payload = try #require(
+            jsonObject(MQTTMessages.ownTracksLocation(fix, time: time, tid: "l7", inside: regions)))
+        #expect(payload["inregions"] as? [String] == ["Home \"sweet\"", "7"])
+        #expect(payload["inrids"] as? [String] == ["home", "7"])
+    }
+
+    /// Locations wait behind transitions not yet acknowledged, newest wins per gap, and go out
+    /// right after the transition they follow.
+    @Test func ownTracksLocationsWaitBehindTransitions() {
+        let order = OwnTracksOrder()
+        #expect(order.location([1]) == [1], "nothing waiting: at once")
+        order.transitionCommitted("enter")
+        #expect(order.location([2]) == nil)
+        #expect(order.location([3]) == nil)
+        order.transitionCommitted("leave")
+        #expect(order.location([4]) == nil)
+        #expect(order.transitionDelivered("enter") == [[3]], "the newest location between enter and leave")
+        #expect(order.location([5]) == nil)
+        #expect(order.transitionDelivered("leave") == [[5]])
+        #expect(order.location([6]) == [6])
+        // Delivered before the engine thread said it committed it: nothing waits for it.
+        #expect(order.transitionDelivered("early") == [])
+        order.transitionCommitted("early")
+        #expect(order.location([7]) == [7])
+        // A previous run's rows: held until the outbox is seen empty.
+        order.holdForBacklog()
+        #expect(order.location([8]) == nil)
+        #expect(order.caughtUp() == [[8]])
+        #expect(order.location([9]) == [9])
     }
 
     /// A position with 9 significant decimals, as 7 decimals of a minute give (docs/formats.md).
@@ -107,8 +158,9 @@ import Testing
         #expect(text.contains(#""lat":53.801416123,"lon":-1.550874567"#), "\(text)")
     }
 
-    @Test func ownTracksLocationCarriesThePositionAtNineDecimals() {
-        let text = MQTTMessages.ownTracksLocation(Self.precise, time: Self.precise.time!, tid: "l7")
+    @Test func ownTracksLocationCarriesThePositionAtNineDecimals() throws {
+        let text = try #require(
+            MQTTMessages.ownTracksLocation(Self.precise, time: Self.precise.time!, tid: "l7", inside: []))
         #expect(text.contains(#""lat":53.801416123,"lon":-1.550874567"#), "\(text)")
     }
 
@@ -142,4 +194,8 @@ import Testing
         dwell.kind = .dwell
         #expect(MQTTMessages.ownTracksTransition(dwell, fences: fences, registered: registered, tid: "ne") == nil)
     }
+}
+
+private func jsonObject(_ text: String?) -> [String: Any]? {
+    text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
 }

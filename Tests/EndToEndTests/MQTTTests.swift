@@ -28,9 +28,9 @@ import Testing
         let broker = try MosquittoBroker()
         let subscriber = try broker.subscribe("van/#")
         let owntracks = try broker.subscribe("owntracks/#")
+        let fences = try OwnTracksTests.markedFences("bridge", ["bridge-1"])
         let result = try runGPSFence([
-            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--json", "--speed",
-            "max",
+            "replay", "captures/bridge/capture.nmea", "--fences", fences, "--json", "--speed", "max",
             "--mqtt", "mqtt://127.0.0.1:\(broker.port)/van", "--owntracks", "alice/phone",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -96,8 +96,10 @@ import Testing
         broker.stop()
         let state = temporaryDirectory().appendingPathComponent("state.sqlite").path
         let common = [
-            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--json", "--speed",
-            "max", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/van", "--owntracks", "alice/phone", "--state", state,
+            "replay", "captures/bridge/capture.nmea", "--fences",
+            try OwnTracksTests.markedFences("bridge", ["bridge-1"]),
+            "--json", "--speed", "max", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/van", "--owntracks", "alice/phone",
+            "--state", state,
         ]
         let away = try runGPSFence(common + ["--drain-timeout", "1"])
         #expect(away.status == 0, "\(away.stderr)")
@@ -301,6 +303,9 @@ import Testing
         (["--mqtt", "mqtt://broker/x", "--owntracks", "justone"], "--owntracks"),
         (["--owntracks", "a/b"], "--mqtt"),
         (["--mqtt", "mqtt://broker/x", "--mqtt-version", "4"], "--mqtt-version"),
+        (["--homeassistant"], "--homeassistant goes with --mqtt"),
+        (["--mqtt", "mqtt://broker/x", "--homeassistant-prefix", "ha"], "--homeassistant-prefix goes with"),
+        (["--mqtt", "mqtt://broker/x", "--homeassistant", "--homeassistant-prefix", "ha/#"], "--homeassistant-prefix"),
     ])
     func badMQTTOptions(_ options: [String], _ named: String) throws {
         let result = try runGPSFence(

@@ -11,6 +11,13 @@ public protocol OutboxTransport: Sendable {
     /// How messages name it: `webhook http://...`, `mqtt broker ...` (no password).
     var displayName: String { get }
     func send(_ item: OutboxItem) -> DeliveryOutcome
+    /// The outbox held nothing undelivered for this target when the delivery thread last looked:
+    /// everything committed before that moment was acknowledged.
+    func caughtUp()
+}
+
+extension OutboxTransport {
+    public func caughtUp() {}
 }
 
 public enum DeliveryOutcome: Sendable, Equatable {
@@ -126,6 +133,8 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
                 try outbox.nextUndelivered(target: transport.target)
             }
             guard let item = next ?? nil else {
+                // A failed read is not an empty queue.
+                if next != nil { transport.caughtUp() }
                 // New rows come with `deliver`, which wakes this thread: no need to poll often.
                 _ = wakeUp.wait(timeout: .now() + 30)
                 continue

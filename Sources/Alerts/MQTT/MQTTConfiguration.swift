@@ -28,6 +28,10 @@ public struct MQTTConfiguration: Sendable, Equatable {
     /// `--owntracks USER/DEVICE` and the tracker id (`--owntracks-tid`, else DEVICE's last two
     /// characters).
     public var ownTracks: OwnTracksIdentity?
+    /// `--homeassistant` (and `--homeassistant-prefix`): Home Assistant MQTT discovery.
+    public var homeAssistant: HomeAssistantDiscovery?
+    /// gpsfence's version, for Home Assistant's device block.
+    public var softwareVersion = ""
     /// The MQTT client id (see `clientID(statePath:)`).
     public var clientID = "gpsfence"
 
@@ -42,21 +46,37 @@ public struct MQTTConfiguration: Sendable, Equatable {
     /// its companion options may be given).
     public static func parse(
         url: String?, caFile: String? = nil, passwordFile: String? = nil, protocolVersion: String = "3.1.1",
-        keepalive: Int = 30, locationInterval: Double = 5, ownTracks: String? = nil, ownTracksTID: String? = nil
+        keepalive: Int = 30, locationInterval: Double = 5, ownTracks: String? = nil, ownTracksTID: String? = nil,
+        homeAssistant: Bool = false, homeAssistantPrefix: String? = nil
     ) throws(MQTTConfigurationError) -> MQTTConfiguration? {
         guard let url else {
             let strays = [
                 ("--mqtt-ca", caFile), ("--mqtt-password-file", passwordFile), ("--owntracks", ownTracks),
-                ("--owntracks-tid", ownTracksTID),
+                ("--owntracks-tid", ownTracksTID), ("--homeassistant", homeAssistant ? "" : nil),
+                ("--homeassistant-prefix", homeAssistantPrefix),
             ]
             .filter { $0.1 != nil }.map(\.0)
             if let first = strays.first { throw MQTTConfigurationError(message: "\(first) goes with --mqtt URL") }
             return nil
         }
-        return try parse(
+        var configuration = try parse(
             required: url, caFile: caFile, passwordFile: passwordFile, protocolVersion: protocolVersion,
             keepalive: keepalive,
             locationInterval: locationInterval, ownTracks: ownTracks, ownTracksTID: ownTracksTID)
+        if homeAssistant {
+            let discoveryPrefix = homeAssistantPrefix ?? "homeassistant"
+            if discoveryPrefix.isEmpty || discoveryPrefix.hasPrefix("/") {
+                throw MQTTConfigurationError(message: "--homeassistant-prefix: wants a topic, e.g. homeassistant")
+            }
+            if let problem = topicProblem(discoveryPrefix) {
+                throw MQTTConfigurationError(message: "--homeassistant-prefix \(discoveryPrefix): \(problem)")
+            }
+            configuration.homeAssistant = HomeAssistantDiscovery(
+                discoveryPrefix: discoveryPrefix, nodeID: HomeAssistantDiscovery.sanitised(configuration.prefix))
+        } else if homeAssistantPrefix != nil {
+            throw MQTTConfigurationError(message: "--homeassistant-prefix goes with --homeassistant")
+        }
+        return configuration
     }
 
     /// Parses `--mqtt URL` and the files its options name.

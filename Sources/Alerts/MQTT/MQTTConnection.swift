@@ -43,6 +43,10 @@ public final class MQTTConnection: @unchecked Sendable {
     private var thread: Thread?
     private var outage = OutageLog<String>()
     private var announced = false
+    /// Whether this connection subscribed to `configuration.homeAssistant`'s status topic yet.
+    private var subscribed = false
+    private var everConnected = false
+    private var startBacklog: [(topic: String, payload: [UInt8])] = []
 
     public init(
         configuration: MQTTConfiguration, will: Will,
@@ -111,6 +115,21 @@ public final class MQTTConnection: @unchecked Sendable {
         }
         return "connection lost before the PUBACK"
     }
+
+    /// Not retained, QoS 1, without waiting, for messages that only matter live: sent when
+    /// connected; before the first connection (a start racing its CONNACK) kept, at most
+    /// `startBacklogLimit`, and sent after the retained present; during a later outage dropped.
+    public func publishLive(topic: String, payload: [UInt8]) {
+        condition.lock()
+        defer { condition.unlock() }
+        if connected, let handle {
+            send(handle, topic: topic, payload: payload, retain: false)
+        } else if !everConnected, startBacklog.count < Self.startBacklogLimit {
+            startBacklog.append((topic, payload))
+        }
+    }
+
+    static let startBacklogLimit = 1000
 
     /// Retained, QoS 1, latest wins: published now when connected, and again after every
     /// reconnect. An empty payload clears the topic on the broker.
@@ -198,6 +217,7 @@ public final class MQTTConnection: @unchecked Sendable {
         refusal = nil
         inflight.removeAll()
         announced = false
+        subscribed = false
         condition.unlock()
 
         var ending: String?
@@ -230,9 +250,20 @@ public final class MQTTConnection: @unchecked Sendable {
                     retainedOrder.insert(status.topic, at: 0)
                 }
                 send(mosq, topic: status.topic, payload: bytes, retain: true)
+                if let homeAssistant = configuration.homeAssistant, !subscribed {
+                    subscribed = true
+                    // Home Assistant's birth message: when it says `online` (it restarted), the
+                    // discovery configs and states are published again (`messageReceived`).
+                    mosquitto_subscribe(mosq, nil, homeAssistant.statusTopic, 1)
+                }
                 for topic in retainedOrder where topic != status.topic {
                     if let payload = retained[topic] { send(mosq, topic: topic, payload: payload, retain: true) }
                 }
+                everConnected = true
+                for message in startBacklog {
+                    send(mosq, topic: message.topic, payload: message.payload, retain: false)
+                }
+                startBacklog = []
                 let wasOut = outage.recovered()
                 condition.unlock()
                 onConnected()
@@ -285,6 +316,16 @@ public final class MQTTConnection: @unchecked Sendable {
             guard let context else { return }
             Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().disconnected(mosq)
         }
+        mosquitto_message_callback_set(mosq) { mosq, context, message in
+            guard let context, let message else { return }
+            let payload =
+                message.pointee.payloadlen > 0 && message.pointee.payload != nil
+                ? Array(UnsafeRawBufferPointer(start: message.pointee.payload, count: Int(message.pointee.payloadlen)))
+                : []
+            Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().messageReceived(
+                mosq, topic: message.pointee.topic.map { String(cString: $0) } ?? "", payload: payload,
+                retained: message.pointee.retain)
+        }
         mosquitto_publish_callback_set(mosq) { mosq, context, mid in
             guard let context else { return }
             Unmanaged<MQTTConnection>.fromOpaque(context).takeUnretainedValue().acknowledged(mosq, mid: mid)
@@ -314,6 +355,18 @@ public final class MQTTConnection: @unchecked Sendable {
         guard mosq == handle else { return }
         connected = false
         condition.broadcast()
+    }
+
+    /// Home Assistant's status topic said `online`: announce again (status, then every retained
+    /// topic), from the loop, not from inside this callback. A retained `online` (there at the
+    /// subscription) is not a restart: the configs were just published.
+    private func messageReceived(_ mosq: OpaquePointer?, topic: String, payload: [UInt8], retained: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard mosq == handle, !retained, topic == configuration.homeAssistant?.statusTopic,
+            String(decoding: payload, as: UTF8.self) == "online"
+        else { return }
+        announced = false
     }
 
     private func acknowledged(_ mosq: OpaquePointer?, mid: Int32) {

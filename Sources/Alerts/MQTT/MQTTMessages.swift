@@ -54,28 +54,102 @@ public enum MQTTMessages {
         line.add("time", time.description)
         line.add("lat", fix.latitude, decimals: JSONPrecision.coordinate)
         line.add("lon", fix.longitude, decimals: JSONPrecision.coordinate)
-        line.add("alt", fix.altitude)
-        line.add("accuracy", fix.accuracy)
-        line.add("speed", fix.speed)
-        line.add("track", fix.track)
+        line.add("alt", fix.altitude, decimals: JSONPrecision.metres)
+        line.add("accuracy", fix.accuracy, decimals: JSONPrecision.metres)
+        line.add("speed", fix.speed, decimals: JSONPrecision.speed)
+        line.add("track", fix.track, decimals: JSONPrecision.degrees)
         line.add("mode", fix.mode == .threeD ? "3d" : "2d")
         return line.string
     }
 
+    /// An OwnTracks region as locations and waypoints name it.
+    public struct OwnTracksRegion: Sendable, Equatable {
+        /// The fence id as text (`rid`).
+        public var rid: String
+        /// The fence name, else its id (`desc`).
+        public var desc: String
+    }
+
     /// OwnTracks `location` (`t` = `p`, a periodic ping): `tst` Unix seconds, `vel` km/h and
-    /// `acc`, `alt`, `cog` as integers, as the OwnTracks apps send them.
-    public static func ownTracksLocation(_ fix: Fix, time: UTCTime, tid: String) -> String {
+    /// `acc`, `alt`, `cog` as integers, as the OwnTracks apps send them; `inregions`/`inrids` the
+    /// OwnTracks regions the receiver is inside (possibly none). Nil for a fix without an accuracy
+    /// estimate: Home Assistant drops a location without `acc`, or with `acc` 0, so `acc` is at
+    /// least 1.
+    public static func ownTracksLocation(_ fix: Fix, time: UTCTime, tid: String, inside regions: [OwnTracksRegion])
+        -> String?
+    {
+        guard let accuracy = fix.accuracy.flatMap(rounded), accuracy >= 0 else { return nil }
         var line = JSONLine()
         line.add("_type", "location")
         line.add("lat", fix.latitude, decimals: JSONPrecision.coordinate)
         line.add("lon", fix.longitude, decimals: JSONPrecision.coordinate)
         line.add("tst", unixSeconds(time))
-        line.add("acc", fix.accuracy.flatMap(rounded))
+        line.add("acc", max(1, accuracy))
         line.add("alt", fix.altitude.flatMap(rounded))
         line.add("vel", fix.speed.flatMap { rounded($0 * 3.6) })
         line.add("cog", fix.track.flatMap(rounded))
         line.add("tid", tid)
         line.add("t", "p")
+        line.addRaw("inregions", json: stringArray(regions.map(\.desc)))
+        line.addRaw("inrids", json: stringArray(regions.map(\.rid)))
+        return line.string
+    }
+
+    /// OwnTracks `waypoints` (retained on `owntracks/USER/DEVICE/waypoints`): one `waypoint` per
+    /// marked circle, which Home Assistant's OwnTracks integration can import as zones. `tst` is
+    /// when this process registered the fence, as `wtst` in transitions.
+    public static func ownTracksWaypoints(
+        _ circles: [(region: OwnTracksRegion, circle: CircleShape, registered: UTCTime)]
+    )
+        -> String
+    {
+        var list = "["
+        for (k, entry) in circles.enumerated() {
+            var waypoint = JSONLine()
+            waypoint.add("_type", "waypoint")
+            waypoint.add("desc", entry.region.desc)
+            waypoint.add("lat", entry.circle.lat, decimals: JSONPrecision.coordinate)
+            waypoint.add("lon", entry.circle.lon, decimals: JSONPrecision.coordinate)
+            waypoint.add("rad", rounded(entry.circle.radius).map { max(1, $0) })
+            waypoint.add("tst", unixSeconds(entry.registered))
+            waypoint.add("rid", entry.region.rid)
+            list += (k == 0 ? "" : ",") + waypoint.string
+        }
+        var line = JSONLine()
+        line.add("_type", "waypoints")
+        line.addRaw("waypoints", json: list + "]")
+        return line.string
+    }
+
+    static func stringArray(_ values: [String]) -> String {
+        "[" + values.map(JSONLine.quoted).joined(separator: ",") + "]"
+    }
+
+    /// Home Assistant's device tracker attributes: `latitude`, `longitude`, `gps_accuracy` (m),
+    /// `altitude` (m), `speed` (km/h), `course` (degrees); unknown ones are left out.
+    public static func homeAssistantTracker(_ fix: Fix) -> String {
+        var line = JSONLine()
+        line.add("latitude", fix.latitude, decimals: JSONPrecision.coordinate)
+        line.add("longitude", fix.longitude, decimals: JSONPrecision.coordinate)
+        if let accuracy = fix.accuracy { line.add("gps_accuracy", accuracy, decimals: JSONPrecision.metres) }
+        if let altitude = fix.altitude { line.add("altitude", altitude, decimals: JSONPrecision.metres) }
+        if let speed = fix.speed { line.add("speed", speed * 3.6, decimals: JSONPrecision.speed) }
+        if let track = fix.track { line.add("course", track, decimals: JSONPrecision.degrees) }
+        return line.string
+    }
+
+    /// The receiver sensors: `speed` km/h, `satellites` used, fix `quality` (GGA's), `accuracy` m,
+    /// `odometer_today` km, `receiver` `connected`/`lost`. Unknown values are `null` (Home
+    /// Assistant shows them as unknown).
+    /// - Parameter odometerToday: metres.
+    public static func homeAssistantReceiver(_ fix: Fix?, connected: Bool, odometerToday: Double) -> String {
+        var line = JSONLine()
+        line.add("speed", fix?.speed.map { $0 * 3.6 }, decimals: JSONPrecision.speed)
+        line.add("satellites", fix?.satellitesUsed)
+        line.add("quality", fix?.quality)
+        line.add("accuracy", fix?.accuracy, decimals: JSONPrecision.metres)
+        line.add("odometer_today", odometerToday / 1000, decimals: JSONPrecision.seconds)
+        line.add("receiver", connected ? "connected" : "lost")
         return line.string
     }
 
@@ -94,7 +168,7 @@ public enum MQTTMessages {
         line.add("lon", event.location?.longitude, decimals: JSONPrecision.coordinate)
         line.add("tst", unixSeconds(event.time))
         line.add("wtst", unixSeconds(registered))
-        line.add("acc", event.location?.accuracy.flatMap(rounded))
+        line.add("acc", event.location?.accuracy.flatMap(rounded).map { max(1, $0) })
         line.add("tid", tid)
         line.add("t", "c")
         return line.string

@@ -1,5 +1,6 @@
 import Foundation
 import Geofence
+import JSONOutput
 import NMEA
 import Synchronization
 
@@ -15,7 +16,13 @@ public final class MQTTEventTransport: OutboxTransport {
     let lastFailureWasConnection = Atomic<Bool>(false)
     let ackTimeout = 10.0
 
-    public init(connection: MQTTConnection) { self.connection = connection }
+    /// Holds OwnTracks locations behind the transitions this transport has yet to deliver.
+    let ownTracksOrder: OwnTracksOrder
+
+    init(connection: MQTTConnection, ownTracksOrder: OwnTracksOrder) {
+        self.connection = connection
+        self.ownTracksOrder = ownTracksOrder
+    }
 
     public func send(_ item: OutboxItem) -> DeliveryOutcome {
         var messages = [(MQTTMessages.eventTopic(prefix: connection.configuration.prefix), item.body)]
@@ -32,7 +39,16 @@ public final class MQTTEventTransport: OutboxTransport {
             }
         }
         lastFailureWasConnection.store(false, ordering: .relaxed)
+        if item.transition != nil { publishHeldLocations(ownTracksOrder.transitionDelivered(item.eventID)) }
         return .delivered
+    }
+
+    public func caughtUp() { publishHeldLocations(ownTracksOrder.caughtUp()) }
+
+    /// Queued after the transition's PUBACK, so they reach the broker after it.
+    private func publishHeldLocations(_ locations: [[UInt8]]) {
+        guard let ownTracks = connection.configuration.ownTracks else { return }
+        for location in locations { connection.publishRetained(topic: ownTracks.topic, payload: location) }
     }
 }
 
@@ -45,6 +61,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     public let connection: MQTTConnection
     public let delivery: OutboxDelivery
     private let prefix: String
+    private let outbox: any EventOutbox
+    private let ownTracksOrder = OwnTracksOrder()
 
     // Engine thread only. Changed in `deliver`, after the commit, never in `outboxPayload` (inside
     // the commit's transaction, which may roll back).
@@ -52,6 +70,16 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     private weak var engine: (any FenceStateReading)?
     private var lastLocation: UTCTime?
     private let maxAccuracy: Double
+    /// The fences marked `"owntracks": true` in `regionFences` (the fence set of the last event).
+    private var regionFences: FenceSet?
+    private var regions: [Int] = []
+    /// `--homeassistant`: the fence configs published (cleared when their fence leaves the set),
+    /// whether the device's own configs were, the receiver's state and today's odometer.
+    private var fenceConfigTopics: Set<String> = []
+    private var deviceConfigsPublished = false
+    private var receiverConnected = true
+    private var lastReceiver: (fix: Fix, time: UTCTime)?
+    private var odometer = OdometerToday()
 
     /// - Parameters:
     ///   - maxAccuracy: fixes with a worse accuracy estimate are not usable (docs/events.md) and are not
@@ -64,6 +92,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     ) {
         self.configuration = configuration
         self.maxAccuracy = maxAccuracy
+        self.outbox = outbox
         let prefix = configuration.prefix
         self.prefix = prefix
         let client = configuration.clientID
@@ -79,7 +108,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
                 )
             },
             report: report)
-        let transport = MQTTEventTransport(connection: connection)
+        let transport = MQTTEventTransport(connection: connection, ownTracksOrder: ownTracksOrder)
         var policy = OutboxDelivery.Policy()
         // The connection does the real backoff against the broker; the outbox only waits to try
         // the same event again, so a short cap means delivery resumes soon after a reconnect.
@@ -99,23 +128,33 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     public var observesFixes: Bool { true }
 
     public func start() {
+        // Transitions a previous run left in the outbox go out before any location of this run.
+        if configuration.ownTracks != nil, ((try? outbox.counters(target: configuration.target).pending) ?? 0) > 0 {
+            ownTracksOrder.holdForBacklog()
+        }
         connection.start()
         delivery.start()
     }
 
     public func attach(_ engine: any FenceStateReading) { self.engine = engine }
 
-    /// The event, and for an enter or exit with `--owntracks` its OwnTracks transition
-    /// (`MQTTEventTransport` publishes both). The transition's `wtst` is when the fence was
-    /// registered, as the engine has it (a replay's first fix registers the fences in the same
-    /// commit as its events, at the fix's own time).
+    /// The event, and for an enter or exit of a fence marked `"owntracks": true`, with
+    /// `--owntracks`, its OwnTracks transition (`MQTTEventTransport` publishes both). The
+    /// transition's `wtst` is when the fence was registered, as the engine has it (a replay's first
+    /// fix registers the fences in the same commit as its events, at the fix's own time).
     public func outboxPayload(for event: OutgoingEvent, fences: FenceSet) -> OutboxPayload {
         let happening = event.event
         guard happening.kind.isTransition, let ownTracks = configuration.ownTracks, let fence = happening.fence,
+            FenceMark.ownTracks.isOn(fences, fence),
             let transition = MQTTMessages.ownTracksTransition(
                 happening, fences: fences, registered: engine?.registrationTime(fence) ?? happening.time,
                 tid: ownTracks.tid)
         else { return OutboxPayload(body: event.json) }
+        // Locations are published as fixes arrive, while the event reaches `deliver` only once the
+        // state file is synced: the hold starts here, before the next location can overtake the
+        // transition. The one state this touches inside the commit is that hold; were the commit
+        // rolled back, the hold would end when the outbox is next seen empty (`caughtUp`).
+        ownTracksOrder.transitionCommitted(event.id)
         return OutboxPayload(body: event.json, transition: transition)
     }
 
@@ -141,15 +180,97 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
                 // An empty retained message deletes the retained state on the broker.
                 connection.publishRetained(topic: MQTTMessages.fenceTopic(prefix: prefix, id: id), payload: [])
             }
-        case .dwell, .visit, .cross, .approach, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
-            .error, .stationary, .moving:
+        case .deviceLost, .deviceConnected:
+            receiverConnected = happening.kind == .deviceConnected
+            publishReceiver()
+        case .dwell, .visit, .cross, .approach, .fixLost, .fixAcquired, .heartbeat, .error, .stationary, .moving:
             break
         }
+        if fences !== regionFences {
+            refreshRegions(fences)
+            refreshHomeAssistant(fences)
+        }
+        if configuration.homeAssistant != nil {
+            // Home Assistant's event entity: `event_type` and the event's own fields. Live only
+            // (HA ignores retained events; PREFIX/event is the durable record).
+            let payload = "{\"event_type\":" + JSONLine.quoted(happening.kind.rawValue) + "," + event.json.dropFirst()
+            connection.publishLive(
+                topic: HomeAssistantDiscovery.eventTopic(prefix: prefix), payload: Array(payload.utf8))
+        }
+    }
+
+    /// `--homeassistant`: the device's configs once, and one occupancy config per chosen fence of
+    /// this fence set; the configs of fences no longer chosen are cleared.
+    private func refreshHomeAssistant(_ fences: FenceSet) {
+        guard let homeAssistant = configuration.homeAssistant else { return }
+        let version = configuration.softwareVersion
+        if !deviceConfigsPublished {
+            deviceConfigsPublished = true
+            for entity in homeAssistant.deviceEntities(prefix: prefix) {
+                let config = homeAssistant.config(entity, prefix: prefix, version: version)
+                connection.publishRetained(topic: config.topic, payload: Array(config.payload.utf8))
+            }
+        }
+        var topics: Set<String> = []
+        for index in HomeAssistantDiscovery.occupancyFences(fences) {
+            let entity = homeAssistant.fenceEntity(prefix: prefix, id: fences.ids[index], name: fences.name(index))
+            let config = homeAssistant.config(entity, prefix: prefix, version: version)
+            topics.insert(config.topic)
+            connection.publishRetained(topic: config.topic, payload: Array(config.payload.utf8))
+        }
+        // An empty retained config removes the entity from Home Assistant.
+        for gone in fenceConfigTopics.subtracting(topics).sorted() {
+            connection.publishRetained(topic: gone, payload: [])
+        }
+        fenceConfigTopics = topics
+    }
+
+    /// The device tracker's attributes and the receiver sensors (retained).
+    private func publishHomeAssistantState(_ fix: Fix, time: UTCTime) {
+        guard configuration.homeAssistant != nil else { return }
+        lastReceiver = (fix, time)
+        connection.publishRetained(
+            topic: HomeAssistantDiscovery.trackerTopic(prefix: prefix),
+            payload: Array(MQTTMessages.homeAssistantTracker(fix).utf8))
+        publishReceiver()
+    }
+
+    private func publishReceiver() {
+        guard configuration.homeAssistant != nil else { return }
+        connection.publishRetained(
+            topic: HomeAssistantDiscovery.receiverTopic(prefix: prefix),
+            payload: Array(
+                MQTTMessages.homeAssistantReceiver(
+                    lastReceiver?.fix, connected: receiverConnected, odometerToday: odometer.metres
+                ).utf8))
+    }
+
+    /// A new fence set (the first, or a reload): its OwnTracks regions, and their waypoints.
+    private func refreshRegions(_ fences: FenceSet) {
+        regionFences = fences
+        guard let ownTracks = configuration.ownTracks else { return }
+        regions = FenceMark.ownTracks.indices(in: fences)
+        let circles = regions.compactMap { index in
+            fences.circle(index).map { circle in
+                (
+                    region: Self.region(fences, index), circle: circle,
+                    registered: engine?.registrationTime(index) ?? UTCTime(millisecondsSinceEpoch: 0)
+                )
+            }
+        }
+        connection.publishRetained(
+            topic: ownTracks.topic + "/waypoints", payload: Array(MQTTMessages.ownTracksWaypoints(circles).utf8))
+    }
+
+    static func region(_ fences: FenceSet, _ index: Int) -> MQTTMessages.OwnTracksRegion {
+        let rid = fences.ids[index].text
+        return MQTTMessages.OwnTracksRegion(rid: rid, desc: fences.name(index) ?? rid)
     }
 
     public func observe(_ fix: Fix) {
         guard let time = fix.time, fix.latitude.isFinite, fix.longitude.isFinite else { return }
         if let accuracy = fix.accuracy, accuracy > maxAccuracy { return }
+        if configuration.homeAssistant != nil { odometer.add(fix, time: time) }
         // Fix time, not the wall clock: a replay at any speed publishes the same locations.
         if let last = lastLocation,
             abs(Double(time.millisecondsSinceEpoch - last.millisecondsSinceEpoch)) / 1000
@@ -161,10 +282,14 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         connection.publishRetained(
             topic: MQTTMessages.locationTopic(prefix: prefix),
             payload: Array(MQTTMessages.location(fix, time: time).utf8))
-        if let ownTracks = configuration.ownTracks {
-            connection.publishRetained(
-                topic: ownTracks.topic,
-                payload: Array(MQTTMessages.ownTracksLocation(fix, time: time, tid: ownTracks.tid).utf8))
+        publishHomeAssistantState(fix, time: time)
+        if let ownTracks = configuration.ownTracks, let fences = regionFences {
+            let inside = regions.filter { engine?.fenceState($0).inside == true }.map { Self.region(fences, $0) }
+            if let text = MQTTMessages.ownTracksLocation(fix, time: time, tid: ownTracks.tid, inside: inside),
+                let now = ownTracksOrder.location(Array(text.utf8))
+            {
+                connection.publishRetained(topic: ownTracks.topic, payload: now)
+            }
         }
     }
 

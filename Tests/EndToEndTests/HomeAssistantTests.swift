@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `--homeassistant` (docs/mqtt.md, "Home Assistant") against a real mosquitto: the retained
+/// discovery configs and the state topics they point at, as a client that connects later sees them.
+@Suite(.serialized) struct HomeAssistantTests {
+    static let node = "fleet_van-7"
+
+    static func configs(_ broker: MosquittoBroker, prefix: String = "homeassistant") throws -> [String: [String: Any]] {
+        try broker.retained("\(prefix)/#").compactMapValues { jsonObject($0) }
+    }
+
+    @Test func replayLeavesConfigsAndStatesForHomeAssistant() throws {
+        let broker = try MosquittoBroker()
+        let events = try broker.subscribe("fleet/van-7/homeassistant/event")
+        let result = try runGPSFence([
+            "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--json", "--speed",
+            "max",
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let printed = result.stdout.split(separator: "\n").map(String.init)
+        let configs = try Self.configs(broker)
+        let base = "homeassistant"
+        let tracker = try #require(configs["\(base)/device_tracker/\(Self.node)/tracker/config"], "\(configs.keys)")
+        #expect(tracker["json_attributes_topic"] as? String == "fleet/van-7/homeassistant/tracker")
+        #expect(tracker["state_topic"] == nil && tracker["value_template"] == nil, "HA works out the zone itself")
+        #expect(tracker["source_type"] as? String == "gps")
+
+        let expectedObjects = [
+            "device_tracker/\(Self.node)/tracker", "sensor/\(Self.node)/speed", "sensor/\(Self.node)/satellites",
+            "sensor/\(Self.node)/fix_quality", "sensor/\(Self.node)/accuracy", "sensor/\(Self.node)/odometer_today",
+            "binary_sensor/\(Self.node)/receiver", "event/\(Self.node)/event", "binary_sensor/\(Self.node)/fence_gym",
+        ]
+        #expect(Set(configs.keys) == Set(expectedObjects.map { "\(base)/\($0)/config" }), "\(configs.keys.sorted())")
+        var uniqueIDs = Set<String>()
+        for (topic, config) in configs {
+            let uniqueID = try #require(config["unique_id"] as? String, "\(topic)")
+            uniqueIDs.insert(uniqueID)
+            let device = try #require(config["device"] as? [String: Any], "\(topic)")
+            #expect(device["name"] as? String == "gpsfence fleet/van-7", "\(topic)")
+            #expect((device["identifiers"] as? [String])?.isEmpty == false, "\(topic)")
+            let availability = try #require((config["availability"] as? [[String: Any]])?.first, "\(topic)")
+            #expect(availability["topic"] as? String == "fleet/van-7/status")
+            #expect((availability["value_template"] as? String)?.contains("value_json.state") == true)
+            let levels = topic.split(separator: "/")
+            #expect(levels.count == 5)
+            for level in levels[2...3] {
+                #expect(
+                    level.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") },
+                    "\(topic)")
+            }
+        }
+        #expect(uniqueIDs.count == configs.count, "one unique_id per entity")
+
+        // The event entity: every event gpsfence printed is among its types, and was fired in order.
+        let event = try #require(configs["\(base)/event/\(Self.node)/event/config"])
+        let eventTypes = try #require(event["event_types"] as? [String])
+        for type in ["enter", "exit", "dwell", "visit", "approach", "registered", "fix_lost", "error"] {
+            #expect(eventTypes.contains(type), "\(type)")
+        }
+        #expect(Set(types(printed)).isSubset(of: Set(eventTypes)))
+        #expect(
+            events.lines.wait(timeout: 5) { _ in
+                events.payloads("fleet/van-7/homeassistant/event").count == printed.count
+            })
+        let fired = events.payloads("fleet/van-7/homeassistant/event").compactMap(jsonObject)
+        #expect(fired.map { $0["event_type"] as? String } == types(printed))
+        #expect(fired.first?["id"] as? String == eventIDs(printed).first, "the event's own fields as attributes")
+        let retained = try broker.retained("fleet/van-7/#")
+        #expect(retained["fleet/van-7/homeassistant/event"] == nil, "events are not retained")
+
+        // The states the configs point at.
+        let fence = try #require(configs["\(base)/binary_sensor/\(Self.node)/fence_gym/config"])
+        #expect(fence["state_topic"] as? String == "fleet/van-7/fence/gym")
+        #expect(fence["device_class"] as? String == "occupancy")
+        #expect(jsonObject(retained["fleet/van-7/fence/gym"])?["state"] as? String == "outside")
+        let attributes = try #require(jsonObject(retained["fleet/van-7/homeassistant/tracker"]))
+        let location = try #require(jsonObject(retained["fleet/van-7/location"]))
+        for key in ["latitude", "longitude", "gps_accuracy", "speed", "course"] {
+            #expect(attributes[key] is Double || attributes[key] is Int, "\(key) in \(attributes)")
+        }
+        #expect(attributes["latitude"] as? Double == location["lat"] as? Double)
+        // Full precision: the gym route's longitudes have 7 decimals (-73.9897739 at the enter).
+        let enterLocation = try #require(jsonObject(printed[1])?["location"] as? [String: Any])
+        #expect(String(describing: enterLocation["lon"]!).count > "-73.990".count)
+        let receiver = try #require(jsonObject(retained["fleet/van-7/homeassistant/receiver"]))
+        #expect(receiver["receiver"] as? String == "connected")
+        #expect((receiver["satellites"] as? Int ?? 0) > 0)
+        #expect(receiver["quality"] is Int && receiver["accuracy"] is Double && receiver["speed"] != nil)
+        #expect((receiver["odometer_today"] as? Double ?? 0) > 0.03, "\(receiver)")
+        #expect(tracker["unique_id"] as? String != fence["unique_id"] as? String)
+    }
+
+    /// More than 50 fences: only those marked `"homeassistant": true` get a sensor; a prefix with
+    /// a `/` is sanitised for the node id; `--homeassistant-prefix` moves the configs.
+    @Test func manyFencesOnlyTheMarkedOnesAndAnotherPrefix() throws {
+        var features: [[String: Any]] = []
+        for k in 0..<60 {
+            var properties: [String: Any] = ["radius": 30.0]
+            if k == 7 { properties["homeassistant"] = true }
+            if k == 8 { properties["homeassistant"] = "yes" }
+            features.append([
+                "type": "Feature", "id": "f/\(k)", "properties": properties,
+                "geometry": ["type": "Point", "coordinates": [-73.989308 + Double(k) * 0.01, 40.741895]],
+            ])
+        }
+        let path = temporaryDirectory().appendingPathComponent("many.geojson")
+        try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features]).write(to: path)
+        let broker = try MosquittoBroker()
+        let result = try runGPSFence([
+            "replay", "captures/gym/capture.nmea", "--fences", path.path, "--speed", "max",
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant", "--homeassistant-prefix", "ha",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let configs = try Self.configs(broker, prefix: "ha")
+        let fenceConfigs = configs.filter { $0.key.contains("/fence_") }
+        #expect(fenceConfigs.count == 1, "\(fenceConfigs.keys)")
+        let only = try #require(fenceConfigs.first)
+        #expect(only.key.hasPrefix("ha/binary_sensor/\(Self.node)/fence_f_7_"), "sanitised, with a hash")
+        #expect(only.value["state_topic"] as? String == "fleet/van-7/fence/f%2F7")
+        #expect(try Self.configs(broker).isEmpty, "nothing under the default prefix")
+    }
+
+    /// A running gpsfence publishes its configs again when Home Assistant says it is back online
+    /// (its birth message), so a Home Assistant that lost its retained view recovers.
+    @Test func configsComeBackWhenHomeAssistantSaysOnline() throws {
+        let broker = try MosquittoBroker()
+        let run = try BackgroundGPSFence([
+            "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--speed", "20",
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant",
+        ])
+        defer { _ = run.finish(timeout: 1) }
+        let topic = "homeassistant/sensor/\(Self.node)/speed/config"
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, try broker.retained(topic, seconds: 1)[topic] == nil {}
+        #expect(try broker.retained(topic, seconds: 1)[topic] != nil)
+        // Clear it, as a broker that lost its retained messages would have.
+        try runTool("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.port), "-t", topic, "-r", "-n"])
+        #expect(try broker.retained(topic, seconds: 1)[topic] == nil)
+        let watcher = try broker.subscribe("homeassistant/#")
+        try broker.publish("homeassistant/status", "online")
+        #expect(watcher.lines.wait(timeout: 10) { $0.contains { $0.hasPrefix(topic + " ") } })
+        #expect(try broker.retained(topic, seconds: 1)[topic] != nil, "retained again")
+        run.signal(SIGKILL)
+    }
+
+    /// A reload that drops a fence clears its config (an empty retained message), so Home
+    /// Assistant removes the entity; a new fence gets one.
+    @Test func aFenceThatLeavesTheFileHasItsConfigCleared() throws {
+        let folder = temporaryDirectory()
+        let fences = folder.appendingPathComponent("fences.geojson")
+        try RunReloadAndCrashTests().fenceFile(["a", "b"]).write(to: fences, atomically: true, encoding: .utf8)
+        let broker = try MosquittoBroker()
+        let run = try BackgroundGPSFence([
+            "run", "--device", folder.appendingPathComponent("no-such-gps").path, "--baud", "9600", "--fences",
+            fences.path, "--state", folder.appendingPathComponent("state.sqlite").path, "--json",
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant",
+        ])
+        let output = LineCollector(run.output.fileHandleForReading)
+        let base = "homeassistant/binary_sensor/\(Self.node)"
+        func fenceConfigs() throws -> Set<String> {
+            Set(try Self.configs(broker).keys.filter { $0.hasPrefix(base + "/fence_") })
+        }
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, try fenceConfigs().count < 2 {}
+        #expect(try fenceConfigs() == ["\(base)/fence_a/config", "\(base)/fence_b/config"])
+
+        try RunReloadAndCrashTests().fenceFile(["b", "c"]).write(to: fences, atomically: true, encoding: .utf8)
+        #expect(output.wait { types($0).contains("unregistered") }, "\(output.all)")
+        let later = Date().addingTimeInterval(15)
+        while Date() < later, try fenceConfigs().contains("\(base)/fence_a/config") {}
+        #expect(try fenceConfigs() == ["\(base)/fence_b/config", "\(base)/fence_c/config"])
+        run.signal(SIGTERM)
+        #expect(run.finish().status == 0)
+    }
+
+    /// Events made before the first connection (a replay whose broker comes up late) still fire
+    /// the event entity, in order, once connected.
+    @Test func eventsBeforeTheFirstConnectionStillFire() throws {
+        let broker = try MosquittoBroker()
+        let id = "ha-events-\(getpid())"
+        // A persistent session, so what is published while this subscriber is away is kept for it.
+        try broker.subscribe("fleet/van-7/homeassistant/event", persistentID: id).stop()
+        broker.stop()
+        let run = try BackgroundGPSFence([
+            "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--json", "--speed",
+            "max",
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant", "--drain-timeout", "30",
+        ])
+        let output = LineCollector(run.output.fileHandleForReading)
+        // The replay (--speed max) makes its events well within this, while the broker is away.
+        sleep(3)
+        try broker.start()
+        #expect(run.finish().status == 0)
+        output.finish()
+        let printed = output.all.filter { jsonObject($0)?["type"] as? String != "error" }
+        let subscriber = try broker.subscribe("fleet/van-7/homeassistant/event", persistentID: id)
+        #expect(
+            subscriber.lines.wait(timeout: 10) { _ in
+                subscriber.payloads("fleet/van-7/homeassistant/event").count >= printed.count
+            })
+        let fired = subscriber.payloads("fleet/van-7/homeassistant/event").compactMap(jsonObject).filter {
+            $0["event_type"] as? String != "error"
+        }
+        #expect(fired.map { $0["event_type"] as? String } == types(printed))
+    }
+}
