@@ -26,6 +26,9 @@ public protocol EventSink: AnyObject {
     /// committed), so that a power cut cannot take back what it passed on: true for everything
     /// that leaves the machine or runs a program; the console and the bell are immediate.
     var waitsForStorage: Bool { get }
+    /// Outbox rows up to now are synced and may be handed out: a sink that delivers from the
+    /// outbox but sees its events before the sync (`waitsForStorage` false) wakes its sender here.
+    func outboxSynced()
     /// Called once at the end of a run: flush what is buffered.
     func finish()
     /// Called at the end of a run before any sink's `finish`: end background work within a bounded
@@ -44,6 +47,7 @@ extension EventSink {
     public func attach(_ engine: any FenceStateReading) {}
     public var observesFixes: Bool { false }
     public var waitsForStorage: Bool { true }
+    public func outboxSynced() {}
     public func observe(_ fix: Fix) {}
 }
 

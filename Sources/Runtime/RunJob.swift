@@ -25,6 +25,8 @@ public final class RunJob {
         public var rollover = WeekRollover.live(today: currentUTCTime().date)
         /// Days of track kept in the state file (docs/report.md).
         public var keepDays = 7.0
+        /// Seconds between track writes (`--track-write-interval`, docs/running.md "Power cuts").
+        public var trackWriteInterval = 30.0
         /// `--sync`: the track to a server (docs/running.md); nil: the track stays local.
         public var sync: TrackSyncConfiguration?
         /// At stop, seconds the track sync may take to send what is queued.
@@ -92,6 +94,7 @@ public final class RunJob {
         loopConfiguration.reloadPath = options.fencesPath
         loopConfiguration.fencesPath = options.fencesPath
         loopConfiguration.keepDays = options.keepDays
+        loopConfiguration.trackWriteInterval = options.trackWriteInterval
         loopConfiguration.stopsOnSignals = true
         StopSignals.install()
         let loop = try EngineLoop(

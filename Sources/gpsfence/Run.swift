@@ -40,6 +40,12 @@ struct Run: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Seconds between writes of the track to the state file: what a crash or power cut can lose of it (default 30).",
+            valueName: "seconds"))
+    var trackWriteInterval = 30.0
+
+    @Option(
+        help: ArgumentHelp(
             "At stop, seconds the track sync may take to send what is queued (default 5).", valueName: "seconds"))
     var drainTimeout = 5.0
 
@@ -49,6 +55,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if let problem = Limits.keepDays(keepDays) ?? Limits.seconds("--drain-timeout", drainTimeout, allowsZero: true)
+            ?? Limits.seconds("--track-write-interval", trackWriteInterval)
         {
             throw ValidationError(problem)
         }
@@ -62,6 +69,7 @@ struct Run: ParsableCommand {
         options.autobaud = receiver.autobaud
         options.settings = semantics.settings
         options.keepDays = keepDays
+        options.trackWriteInterval = trackWriteInterval
         options.sync = try sync.configuration()
         options.drainTimeout = drainTimeout
         try RunJob(options: options).run { context in

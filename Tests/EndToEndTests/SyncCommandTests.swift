@@ -126,14 +126,16 @@ import Testing
     }
 
     /// `--sync-threshold N`: while the replay runs, no request carries fewer than N points; only
-    /// the drain at the end may send a smaller rest.
+    /// the drain at the end may send a smaller rest. The track reaches the state file in batches
+    /// (every 30 s of wall time, or 256 points), so the replay lasts long enough (15 s) for the
+    /// first batch of 256 to be written and sent before the end.
     @Test func thresholdHoldsPointsBack() throws {
         let folder = try Self.folder()
         let (capture, fences) = try Self.capture(in: folder, count: 300)
         let server = try SyncServer(folder: folder)
         let state = folder.appendingPathComponent("state.sqlite").path
         let result = try runGPSFence([
-            "replay", capture, "--fences", fences, "--state", state, "--speed", "100", "--sync", server.url,
+            "replay", capture, "--fences", fences, "--state", state, "--speed", "20", "--sync", server.url,
             "--sync-threshold", "40", "--sync-batch", "1000",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -286,7 +288,8 @@ import Testing
         _ = simulator.readFirstLine()
         let state = folder.appendingPathComponent("state.sqlite").path
         let run = try BackgroundGPSFence([
-            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json", "--sync",
+            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json",
+            "--track-write-interval", "1", "--sync",
             server.url, "--sync-batch", "50", "--drain-timeout", "30", "--sync-format", format,
         ])
         let output = LineCollector(run.output.fileHandleForReading)
@@ -354,7 +357,8 @@ import Testing
         _ = simulator.readFirstLine()
         let state = folder.appendingPathComponent("state.sqlite").path
         let arguments = [
-            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json", "--sync",
+            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json",
+            "--track-write-interval", "1", "--sync",
             server.url, "--sync-batch", "20",
         ]
         let first = try BackgroundGPSFence(arguments)
@@ -404,7 +408,8 @@ import Testing
         _ = simulator.readFirstLine()
         let state = folder.appendingPathComponent("state.sqlite").path
         let arguments = [
-            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--sync", server.url,
+            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--track-write-interval",
+            "1", "--sync", server.url,
         ]
         let first = try BackgroundGPSFence(arguments)
         #expect(LineCollector(first.output.fileHandleForReading).wait(timeout: 60) { _ in server.requests.count >= 3 })

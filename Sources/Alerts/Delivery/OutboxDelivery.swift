@@ -85,6 +85,9 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     /// of a replay: wait, at most `drainTimeout`, for the queue to empty. Either way before any
     /// sink's `finish`, so what the last attempts report (the target down, or back) still becomes
     /// `error` events.
+    /// New rows may be ready (the outbox released rows up to a sync): look again now.
+    public func wake() { wakeUp.signal() }
+
     public func stop() {
         guard drainsOnFinish else { return stopThread() }
         guard thread != nil else { return }

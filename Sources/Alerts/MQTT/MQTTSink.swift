@@ -126,6 +126,14 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
 
     public var outboxTarget: String? { delivery.outboxTarget }
     public var observesFixes: Bool { true }
+    /// Right after the commit, like the console: what leaves the machine as an event (`PREFIX/event`,
+    /// the OwnTracks transitions) goes through the outbox, which hands out only rows the WAL sync
+    /// has covered (docs/running.md, "Power cuts"). What is published at once are mirrors of the
+    /// present (retained fence states, location, Home Assistant's states), which must keep the
+    /// order of the fixes they describe and which the next start publishes again from the state
+    /// file; a power cut can only make them run a few milliseconds ahead of the disk.
+    public var waitsForStorage: Bool { false }
+    public func outboxSynced() { delivery.wake() }
 
     public func start() {
         // Transitions a previous run left in the outbox go out before any location of this run.
@@ -150,11 +158,6 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
                 happening, fences: fences, registered: engine?.registrationTime(fence) ?? happening.time,
                 tid: ownTracks.tid)
         else { return OutboxPayload(body: event.json) }
-        // Locations are published as fixes arrive, while the event reaches `deliver` only once the
-        // state file is synced: the hold starts here, before the next location can overtake the
-        // transition. The one state this touches inside the commit is that hold; were the commit
-        // rolled back, the hold would end when the outbox is next seen empty (`caughtUp`).
-        ownTracksOrder.transitionCommitted(event.id)
         return OutboxPayload(body: event.json, transition: transition)
     }
 
@@ -166,6 +169,9 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             guard let fence = happening.fence else { break }
             // The event itself says what changed, and when.
             publishState(fences.ids[fence], name: fences.name(fence), state: (happening.kind == .enter, happening.time))
+            if configuration.ownTracks != nil, FenceMark.ownTracks.isOn(fences, fence) {
+                ownTracksOrder.transitionCommitted(event.id)
+            }
         case .registered:
             for fence in happening.fences ?? [] {
                 let id = fences.ids[fence]

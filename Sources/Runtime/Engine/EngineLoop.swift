@@ -26,6 +26,8 @@ public final class EngineLoop {
         public var fencesPath: String?
         /// Days of track the state file keeps (`--keep-days`, docs/report.md).
         public var keepDays = 7.0
+        /// Seconds of wall time between track writes (`TrackRecorder.Settings.flushInterval`).
+        public var trackWriteInterval = 30.0
 
         public init() {}
     }
@@ -78,6 +80,7 @@ public final class EngineLoop {
         }
         var trackSettings = TrackRecorder.Settings()
         trackSettings.keepDays = configuration.keepDays
+        trackSettings.flushInterval = configuration.trackWriteInterval
         trackSettings.maxAccuracy = configuration.settings.maxAccuracy
         track = store.map { TrackRecorder(store: $0, settings: trackSettings) }
         for sink in sinks { sink.attach(self) }
@@ -273,11 +276,14 @@ public final class EngineLoop {
     private func releaseDurable(syncingNow: Bool = false) {
         guard let durability else { return }
         if syncingNow { durability.syncNow() }
+        var released = false
         durability.takeDurable { event, set in
+            released = true
             for sink in waitingSinks { sink.deliver(event, fences: set) }
         } problem: { message in
             error("the state file cannot be synced to storage, events wait for it: \(message)")
         }
+        if released { for sink in immediateSinks { sink.outboxSynced() } }
     }
 
     /// docs/events.md reload: `unregistered` for the fences that are gone (rendered against the old set),
