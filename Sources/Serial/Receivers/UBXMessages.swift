@@ -169,16 +169,27 @@ public struct UBXPortSettings: Equatable, Sendable {
     public init?(_ frame: UBXFrame) {
         guard frame.messageClass == 0x06, frame.id == 0x00, frame.payload.count == 20 else { return nil }
         let p = frame.payload
-        self.init(
-            port: p[0], baudRate: UInt32(p[8]) | UInt32(p[9]) << 8 | UInt32(p[10]) << 16 | UInt32(p[11]) << 24,
-            inProtocols: UInt16(p[12]) | UInt16(p[13]) << 8, outProtocols: UInt16(p[14]) | UInt16(p[15]) << 8)
+        // One step at a time: Swift 6.2's type checker gives up on the whole chain (the arm64 build).
+        var baudRate = UInt32(p[8])
+        baudRate |= UInt32(p[9]) << 8
+        baudRate |= UInt32(p[10]) << 16
+        baudRate |= UInt32(p[11]) << 24
+        let inProtocols = UInt16(p[12]) | UInt16(p[13]) << 8
+        let outProtocols = UInt16(p[14]) | UInt16(p[15]) << 8
+        self.init(port: p[0], baudRate: baudRate, inProtocols: inProtocols, outProtocols: outProtocols)
     }
 
     public var frame: UBXFrame {
         let mode: UInt32 = 0x0000_08D0
-        let payload: [UInt8] =
-            [port, 0] + littleEndian(UInt16(0)) + littleEndian(mode) + littleEndian(baudRate)
-            + littleEndian(inProtocols) + littleEndian(outProtocols) + littleEndian(UInt16(0)) + littleEndian(UInt16(0))
+        // Appended piece by piece: Swift 6.2's type checker gives up on one long sum (the arm64 build).
+        var payload: [UInt8] = [port, 0]
+        payload += littleEndian(UInt16(0))
+        payload += littleEndian(mode)
+        payload += littleEndian(baudRate)
+        payload += littleEndian(inProtocols)
+        payload += littleEndian(outProtocols)
+        payload += littleEndian(UInt16(0))
+        payload += littleEndian(UInt16(0))
         return UBXFrame(messageClass: 0x06, id: 0x00, payload: payload)
     }
 }
@@ -193,7 +204,8 @@ public struct UBXSaveConfiguration: Equatable, Sendable {
     public var frame: UBXFrame {
         UBXFrame(
             messageClass: 0x06, id: 0x09,
-            payload: littleEndian(UInt32(0)) + littleEndian(UInt32(0xFFFF)) + littleEndian(UInt32(0)) + [devices])
+            payload: [littleEndian(UInt32(0)), littleEndian(UInt32(0xFFFF)), littleEndian(UInt32(0)), [devices]]
+                .flatMap { $0 })
     }
 }
 
