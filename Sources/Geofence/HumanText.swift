@@ -56,4 +56,17 @@ extension HumanText {
         if total < 3600 { return "\(total / 60) min" + (total % 60 == 0 ? "" : " \(total % 60) s") }
         return "\(total / 3600) h" + (total % 3600 / 60 == 0 ? "" : " \(total % 3600 / 60) min")
     }
+
+    /// A duration as people type one: a number and its unit, `90s`, `5m`, `2h`, `7d` (`report
+    /// --since`, and every option that takes seconds); nil for anything else, a bare number too.
+    public static func seconds(withUnit text: String) -> Double? {
+        guard let unit = text.last, let number = Double(text.dropLast()), number.isFinite else { return nil }
+        switch unit {
+        case "s": return number
+        case "m": return number * 60
+        case "h": return number * 3600
+        case "d": return number * 86_400
+        default: return nil
+        }
+    }
 }

@@ -125,15 +125,7 @@ public struct ReportJob {
         if let time = UTCTime(iso: text.replacingOccurrences(of: "Z", with: ".000Z")) {
             return time.millisecondsSinceEpoch
         }
-        guard let unit = text.last, let value = Double(text.dropLast()), value >= 0, value.isFinite else { return nil }
-        let seconds: Double
-        switch unit {
-        case "s": seconds = value
-        case "m": seconds = value * 60
-        case "h": seconds = value * 3600
-        case "d": seconds = value * 86400
-        default: return nil
-        }
+        guard let seconds = HumanText.seconds(withUnit: text), seconds >= 0 else { return nil }
         return now - Int64(seconds * 1000)
     }
 }
