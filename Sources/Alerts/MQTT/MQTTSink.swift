@@ -104,7 +104,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             onlineStatus: {
                 (
                     MQTTMessages.statusTopic(prefix: prefix),
-                    MQTTMessages.status("online", time: Self.wallClock(), client: client)
+                    MQTTMessages.status("online", time: currentUTCTime(), client: client)
                 )
             },
             report: report)
@@ -312,7 +312,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         connection.stop(
             finalStatus: (
                 MQTTMessages.statusTopic(prefix: prefix),
-                MQTTMessages.status("offline", time: Self.wallClock(), client: configuration.clientID)
+                MQTTMessages.status("offline", time: currentUTCTime(), client: configuration.clientID)
             ))
     }
 
@@ -320,9 +320,5 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         connection.publishRetained(
             topic: MQTTMessages.fenceTopic(prefix: prefix, id: id),
             payload: Array(MQTTMessages.fenceState(id: id, name: name, inside: state.inside, since: state.since).utf8))
-    }
-
-    static func wallClock() -> UTCTime {
-        UTCTime(millisecondsSinceEpoch: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
     }
 }
