@@ -13,20 +13,7 @@ struct PowerCutTests {
         let folder = temporaryDirectory()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let filesystem = try PowerCutFilesystem()
-        let fences = folder.appendingPathComponent("fences.geojson")
-        try RunReloadAndCrashTests().fenceFile(["a", "b", "c"], radius: 300).write(
-            to: fences, atomically: true, encoding: .utf8)
-        // Back and forth through the three fences, looped, at 10 Hz: an event every second or so.
-        let route = folder.appendingPathComponent("route.geojson")
-        try
-            #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[7.99,47.0],[8.03,47.0],[7.99,47.0]]},"properties":{}}"#
-            .write(to: route, atomically: true, encoding: .utf8)
-        let link = folder.appendingPathComponent("gps0").path
-        let simulator = try BackgroundGPSFence([
-            "simulate", route.path, "--baud", "115200", "--rate", "10", "--speed", "200", "--loop", "--link", link,
-            "--start", "2026-02-03T10:15:00Z",
-        ])
-        _ = simulator.readFirstLine()
+        let (fences, link, simulator) = try RunReloadAndCrashTests.loopedPassThroughThreeFences(in: folder)
         // Also when a step throws: no simulator outlives the test.
         defer { if simulator.process.isRunning { simulator.signal(SIGKILL) } }
         let webhookLog = folder.appendingPathComponent("webhook.jsonl")

@@ -177,6 +177,27 @@ final class BackgroundProcess {
 }
 
 @Suite(.serialized) struct RunReloadAndCrashTests {
+    /// Three fences of 300 m and a simulated receiver going back and forth through them, looped,
+    /// at 10 Hz (an event every second or so), on a pseudo-terminal linked at `gps0` in `folder`.
+    static func loopedPassThroughThreeFences(in folder: URL) throws -> (
+        fences: URL, link: String, simulator: BackgroundGPSFence
+    ) {
+        let fences = folder.appendingPathComponent("fences.geojson")
+        try RunReloadAndCrashTests().fenceFile(["a", "b", "c"], radius: 300).write(
+            to: fences, atomically: true, encoding: .utf8)
+        let route = folder.appendingPathComponent("route.geojson")
+        try
+            #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[7.99,47.0],[8.03,47.0],[7.99,47.0]]},"properties":{}}"#
+            .write(to: route, atomically: true, encoding: .utf8)
+        let link = folder.appendingPathComponent("gps0").path
+        let simulator = try BackgroundGPSFence([
+            "simulate", route.path, "--baud", "115200", "--rate", "10", "--speed", "200", "--loop", "--link", link,
+            "--start", "2026-02-03T10:15:00Z",
+        ])
+        _ = simulator.readFirstLine()
+        return (fences, link, simulator)
+    }
+
     func fenceFile(_ ids: [String], radius: Double = 30) -> String {
         let features = ids.enumerated().map { index, id in
             """
@@ -232,19 +253,7 @@ final class BackgroundProcess {
     @Test func killNineNeverLosesAPrintedEventNorDuplicatesAnEnter() throws {
         let folder = temporaryDirectory()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let fences = folder.appendingPathComponent("fences.geojson")
-        try fenceFile(["a", "b", "c"], radius: 300).write(to: fences, atomically: true, encoding: .utf8)
-        // A route back and forth through the three fences, looped, at 10 Hz.
-        let route = folder.appendingPathComponent("route.geojson")
-        try
-            #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[7.99,47.0],[8.03,47.0],[7.99,47.0]]},"properties":{}}"#
-            .write(to: route, atomically: true, encoding: .utf8)
-        let link = folder.appendingPathComponent("gps0").path
-        let simulator = try BackgroundGPSFence([
-            "simulate", route.path, "--baud", "115200", "--rate", "10", "--speed", "200", "--loop", "--link", link,
-            "--start", "2026-02-03T10:15:00Z",
-        ])
-        _ = simulator.readFirstLine()
+        let (fences, link, simulator) = try Self.loopedPassThroughThreeFences(in: folder)
         let state = folder.appendingPathComponent("state.sqlite").path
         var printed: [String] = []
         var generator = SystemRandomNumberGenerator()
