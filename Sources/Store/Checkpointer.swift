@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NMEA
 import Synchronization
 
 /// Moves SQLite's WAL checkpoints off the engine thread for a long-running engine, and makes them
@@ -26,21 +27,21 @@ final class Checkpointer: Sendable {
         let connection = try DatabaseQueue(path: path)
         let thread = Thread { [self] in
             var last = Self.walStamp(path)
-            var lastTime = Date()
+            var lastTime = monotonicSeconds()
             var grownFrom = last.size
             while running.load(ordering: .relaxed) {
                 _ = wake.wait(timeout: .now() + min(look, interval))
                 let now = Self.walStamp(path)
                 let due =
                     !running.load(ordering: .relaxed)
-                    || (now != last && Date().timeIntervalSince(lastTime) >= interval)
+                    || (now != last && monotonicSeconds() - lastTime >= interval)
                     || now.size - grownFrom >= growth
                 guard due else { continue }
                 // Best effort: a checkpoint that cannot run now runs at the next look.
                 try? connection.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
                 last = Self.walStamp(path)
                 grownFrom = last.size
-                lastTime = Date()
+                lastTime = monotonicSeconds()
             }
             done.signal()
         }
