@@ -4,12 +4,16 @@ import Testing
 /// `record`'s output rules and what it says while it looks for the rate (issue 22, defect 10), and
 /// `--device` typos (issue 20, part 1).
 @Suite(.serialized) struct RecordCommandTests {
-    /// A looping 115200-baud simulator and its pseudo-terminal.
-    func simulator(_ directory: URL) throws -> (BackgroundGPSFence, String) {
+    /// Runs `body` with the pseudo-terminal of a looping 115200-baud simulator, stopped afterwards.
+    func withSimulator(_ directory: URL, _ body: (String) throws -> Void) throws {
         let route = directory.appendingPathComponent("track.gpx")
         try gpxTrack(points: 30).text.write(to: route, atomically: true, encoding: .utf8)
         let simulator = try BackgroundGPSFence(["simulate", route.path, "--baud", "115200", "--rate", "5", "--loop"])
-        return (simulator, simulator.readFirstLine())
+        defer {
+            simulator.signal(SIGTERM)
+            _ = simulator.finish()
+        }
+        try body(simulator.readFirstLine())
     }
 
     @Test func anExistingCaptureIsNeitherReplacedNorEmptiedWithoutForce() throws {
@@ -27,71 +31,62 @@ import Testing
 
     @Test func appendAddsARecordingAndForceReplacesTheFile() throws {
         let directory = temporaryDirectory()
-        let (simulator, pty) = try simulator(directory)
-        defer {
-            simulator.signal(SIGTERM)
-            _ = simulator.finish()
+        try withSimulator(directory) { pty in
+            let capture = directory.appendingPathComponent("drive.nmea")
+            try "an earlier drive\n".write(to: capture, atomically: true, encoding: .utf8)
+            let base = ["record", "--device", pty, "--baud", "115200", "--output", capture.path, "--duration", "0.5"]
+
+            let appended = try runGPSFence(base + ["--append"], environment: [:])
+            #expect(appended.status == 0, "\(appended.stderr)")
+            let afterAppend = try String(contentsOf: capture, encoding: .utf8)
+            #expect(afterAppend.hasPrefix("an earlier drive\n# gpsfence record\n# device: \(pty)\n"))
+            #expect(afterAppend.contains("$GP") || afterAppend.contains("$GN"))
+
+            let forced = try runGPSFence(base + ["--force"], environment: [:])
+            #expect(forced.status == 0, "\(forced.stderr)")
+            let afterForce = try String(contentsOf: capture, encoding: .utf8)
+            #expect(afterForce.hasPrefix("# gpsfence record\n# device: \(pty)\n"))
+            #expect(!afterForce.contains("an earlier drive"))
+
+            let both = try runGPSFence(base + ["--append", "--force"], environment: [:])
+            #expect(both.status == 2)
         }
-        let capture = directory.appendingPathComponent("drive.nmea")
-        try "an earlier drive\n".write(to: capture, atomically: true, encoding: .utf8)
-        let base = ["record", "--device", pty, "--baud", "115200", "--output", capture.path, "--duration", "0.5"]
-
-        let appended = try runGPSFence(base + ["--append"], environment: [:])
-        #expect(appended.status == 0, "\(appended.stderr)")
-        let afterAppend = try String(contentsOf: capture, encoding: .utf8)
-        #expect(afterAppend.hasPrefix("an earlier drive\n# gpsfence record\n# device: \(pty)\n"))
-        #expect(afterAppend.contains("$GP") || afterAppend.contains("$GN"))
-
-        let forced = try runGPSFence(base + ["--force"], environment: [:])
-        #expect(forced.status == 0, "\(forced.stderr)")
-        let afterForce = try String(contentsOf: capture, encoding: .utf8)
-        #expect(afterForce.hasPrefix("# gpsfence record\n# device: \(pty)\n"))
-        #expect(!afterForce.contains("an earlier drive"))
-
-        let both = try runGPSFence(base + ["--append", "--force"], environment: [:])
-        #expect(both.status == 2)
     }
 
     @Test func outputDashWritesTheCaptureToStandardOutput() throws {
         let directory = temporaryDirectory()
-        let (simulator, pty) = try simulator(directory)
-        defer {
-            simulator.signal(SIGTERM)
-            _ = simulator.finish()
+        try withSimulator(directory) { pty in
+            let stray = packageRoot.appendingPathComponent("-")
+            let existedBefore = FileManager.default.fileExists(atPath: stray.path)
+            let result = try runGPSFence(
+                ["record", "--device", pty, "--baud", "115200", "--output", "-", "--duration", "1"], environment: [:])
+            let madeAFileNamedDash = !existedBefore && FileManager.default.fileExists(atPath: stray.path)
+            if madeAFileNamedDash { try? FileManager.default.removeItem(at: stray) }
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!madeAFileNamedDash)
+            #expect(result.stdout.hasPrefix("# gpsfence record\n# device: \(pty)\n# baud: 115200 (pinned)\n# start: "))
+            #expect(result.stderr.contains("to standard output"))
+            let decode = try runGPSFence(["decode", "-"], stdin: Data(result.stdout.utf8))
+            #expect(decodedFixes(decode.stdout).count >= 2, "\(decode.stderr)")
         }
-        let stray = packageRoot.appendingPathComponent("-")
-        let existedBefore = FileManager.default.fileExists(atPath: stray.path)
-        let result = try runGPSFence(
-            ["record", "--device", pty, "--baud", "115200", "--output", "-", "--duration", "1"], environment: [:])
-        let madeAFileNamedDash = !existedBefore && FileManager.default.fileExists(atPath: stray.path)
-        if madeAFileNamedDash { try? FileManager.default.removeItem(at: stray) }
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(!madeAFileNamedDash)
-        #expect(result.stdout.hasPrefix("# gpsfence record\n# device: \(pty)\n# baud: 115200 (pinned)\n# start: "))
-        #expect(result.stderr.contains("to standard output"))
-        let decode = try runGPSFence(["decode", "-"], stdin: Data(result.stdout.utf8))
-        #expect(decodedFixes(decode.stdout).count >= 2, "\(decode.stderr)")
     }
 
     /// Autobaud listens for up to 2.5 s at each of several rates: record says which, and a record
     /// killed meanwhile leaves a file that says what it was recording.
     @Test func autobaudSaysEachRateAndAKilledRecordLeavesTheHeader() throws {
         let directory = temporaryDirectory()
-        let (simulator, pty) = try simulator(directory)
-        defer {
-            simulator.signal(SIGTERM)
-            _ = simulator.finish()
+        try withSimulator(directory) { pty in
+            let capture = directory.appendingPathComponent("drive.nmea")
+            let recorder = try BackgroundGPSFence([
+                "record", "--device", pty, "--output", capture.path, "--autobaud-window", "5",
+            ])
+            let said = firstLineOf(recorder.errors)
+            #expect(said.contains("\(pty): listening at ") && said.contains(" baud for 5 s"), "\(said)")
+            recorder.signal(SIGKILL)
+            _ = recorder.finish()
+            let text = try String(contentsOf: capture, encoding: .utf8)
+            #expect(text == "# gpsfence record\n# device: \(pty)\n", "\(text)")
         }
-        let capture = directory.appendingPathComponent("drive.nmea")
-        let recorder = try BackgroundGPSFence([
-            "record", "--device", pty, "--output", capture.path, "--autobaud-window", "5",
-        ])
-        let said = firstLineOf(recorder.errors)
-        #expect(said.contains("\(pty): listening at ") && said.contains(" baud for 5 s"), "\(said)")
-        recorder.signal(SIGKILL)
-        _ = recorder.finish()
-        let text = try String(contentsOf: capture, encoding: .utf8)
-        #expect(text == "# gpsfence record\n# device: \(pty)\n", "\(text)")
     }
 
     @Test func aMistypedGpsdAddressIsBadUsageNotAMissingReceiver() throws {

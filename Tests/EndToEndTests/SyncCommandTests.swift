@@ -100,6 +100,27 @@ import Testing
     /// position may differ from the stored one.
     static let positionStep = 0.5 / pow(10, Double(JSONPrecision.coordinate)) * 1.000001
 
+    /// What a replay with `--sync` left: its standard output, the server it synced to, its state file.
+    struct SyncedReplay {
+        let output: String
+        let server: SyncServer
+        let state: String
+    }
+
+    /// Replays `capture` with `--sync` to a fresh server (`query` appended to its URL) into a fresh
+    /// state file named `state`, and checks that the replay succeeded.
+    static func syncedReplay(
+        _ capture: String, fences: String, in folder: URL, state name: String = "state.sqlite", query: String = "",
+        _ options: [String]
+    ) throws -> SyncedReplay {
+        let server = try SyncServer(folder: folder)
+        let state = folder.appendingPathComponent(name).path
+        let result = try runGPSFence(
+            ["replay", capture, "--fences", fences, "--state", state, "--sync", server.url + query] + options)
+        #expect(result.status == 0, "\(result.stderr)")
+        return SyncedReplay(output: result.stdout, server: server, state: state)
+    }
+
     // MARK: - Batching options
 
     /// With the threshold out of reach, nothing goes out during the replay; the drain at its end
@@ -108,16 +129,12 @@ import Testing
         let folder = try Self.folder()
         let (capture, fences) = try Self.capture(in: folder, count: 45)
         for batch in [7, 100] {
-            let server = try SyncServer(folder: folder)
-            let state = folder.appendingPathComponent("batch-\(batch).sqlite").path
-            let result = try runGPSFence([
-                "replay", capture, "--fences", fences, "--state", state, "--sync", server.url, "--sync-id", "van1",
-                "--sync-batch", String(batch), "--sync-threshold", "1000000",
-            ])
-            #expect(result.status == 0, "\(result.stderr)")
-            let track = try Self.trackTimes(state)
+            let replay = try Self.syncedReplay(
+                capture, fences: fences, in: folder, state: "batch-\(batch).sqlite",
+                ["--sync-id", "van1", "--sync-batch", String(batch), "--sync-threshold", "1000000"])
+            let track = try Self.trackTimes(replay.state)
             #expect(track.count == 45)
-            let requests = server.requests
+            let requests = replay.server.requests
             #expect(requests.count == (45 + batch - 1) / batch, "batch \(batch): \(requests.count) requests")
             #expect(requests.dropLast().allSatisfy { SyncServer.ids($0).count == batch })
             #expect(requests.flatMap(SyncServer.ids) == track)
@@ -132,17 +149,12 @@ import Testing
     @Test func thresholdHoldsPointsBack() throws {
         let folder = try Self.folder()
         let (capture, fences) = try Self.capture(in: folder, count: 300)
-        let server = try SyncServer(folder: folder)
-        let state = folder.appendingPathComponent("state.sqlite").path
-        let result = try runGPSFence([
-            "replay", capture, "--fences", fences, "--state", state, "--speed", "20", "--sync", server.url,
-            "--sync-threshold", "40", "--sync-batch", "1000",
-        ])
-        #expect(result.status == 0, "\(result.stderr)")
-        let requests = server.requests
+        let replay = try Self.syncedReplay(
+            capture, fences: fences, in: folder, ["--speed", "20", "--sync-threshold", "40", "--sync-batch", "1000"])
+        let requests = replay.server.requests
         #expect(requests.count >= 2, "the threshold was reached during the replay: \(requests.count)")
         #expect(requests.dropLast().allSatisfy { SyncServer.ids($0).count >= 40 })
-        #expect(requests.flatMap(SyncServer.ids) == (try Self.trackTimes(state)))
+        #expect(requests.flatMap(SyncServer.ids) == (try Self.trackTimes(replay.state)))
     }
 
     /// A stop and a start (`stationary`, `moving`) send what is queued at once, below the
@@ -154,19 +166,18 @@ import Testing
         let (capture, fences) = try Self.capture(in: folder, moving: moving)
         var counts: [String: Int] = [:]
         for stationary in ["0", "10"] {
-            let server = try SyncServer(folder: folder)
-            let state = folder.appendingPathComponent("motion-\(stationary).sqlite").path
-            let result = try runGPSFence([
-                "replay", capture, "--fences", fences, "--state", state, "--speed", "40", "--stationary", stationary,
-                "--json", "--sync", server.url, "--sync-threshold", "100000", "--sync-batch", "1000",
-            ])
-            #expect(result.status == 0, "\(result.stderr)")
-            let track = try Self.trackTimes(state)
-            let requests = server.requests
+            let replay = try Self.syncedReplay(
+                capture, fences: fences, in: folder, state: "motion-\(stationary).sqlite",
+                [
+                    "--speed", "40", "--stationary", stationary, "--json", "--sync-threshold", "100000",
+                    "--sync-batch", "1000",
+                ])
+            let track = try Self.trackTimes(replay.state)
+            let requests = replay.server.requests
             #expect(requests.flatMap(SyncServer.ids) == track)
             counts[stationary] = requests.count
             if stationary == "10" {
-                #expect(types(result.stdout.split(separator: "\n").map(String.init)).contains("stationary"))
+                #expect(types(replay.output.split(separator: "\n").map(String.init)).contains("stationary"))
                 #expect(SyncServer.ids(requests[0]).last ?? 0 < track.last ?? 0, "sent before the end")
                 let motion = requests.flatMap { request -> [String] in
                     guard let body = request["body"] as? String,
@@ -185,16 +196,13 @@ import Testing
     @Test func intervalSendsBelowTheThreshold() throws {
         let folder = try Self.folder()
         let (capture, fences) = try Self.capture(in: folder, count: 120)
-        let server = try SyncServer(folder: folder)
-        let state = folder.appendingPathComponent("state.sqlite").path
-        let result = try runGPSFence([
-            "replay", capture, "--fences", fences, "--state", state, "--speed", "30", "--sync", server.url,
-            "--sync-threshold", "100000", "--sync-interval", "1",
-        ])
-        #expect(result.status == 0, "\(result.stderr)")
+        let replay = try Self.syncedReplay(
+            capture, fences: fences, in: folder,
+            ["--speed", "30", "--sync-threshold", "100000", "--sync-interval", "1"])
         // 4 s of replay: a request about every second, then the rest at the end.
-        #expect(server.requests.count >= 3, "\(server.requests.count) requests")
-        #expect(server.requests.flatMap(SyncServer.ids) == (try Self.trackTimes(state)))
+        let requests = replay.server.requests
+        #expect(requests.count >= 3, "\(requests.count) requests")
+        #expect(requests.flatMap(SyncServer.ids) == (try Self.trackTimes(replay.state)))
     }
 
     // MARK: - The JSON body and the OsmAnd form
@@ -202,14 +210,10 @@ import Testing
     @Test func jsonBodyCarriesEveryField() throws {
         let folder = try Self.folder()
         let (capture, fences) = try Self.capture(in: folder, count: 5)
-        let server = try SyncServer(folder: folder)
-        let state = folder.appendingPathComponent("state.sqlite").path
-        let result = try runGPSFence([
-            "replay", capture, "--fences", fences, "--state", state, "--sync", server.url, "--sync-id", "van 1",
-            "--sync-threshold", "1000",
-        ])
-        #expect(result.status == 0, "\(result.stderr)")
-        let request = try #require(server.requests.first)
+        let replay = try Self.syncedReplay(
+            capture, fences: fences, in: folder, ["--sync-id", "van 1", "--sync-threshold", "1000"])
+        let state = replay.state
+        let request = try #require(replay.server.requests.first)
         #expect((request["headers"] as? [String: String])?["content-type"] == "application/json")
         let body = try #require(
             try JSONSerialization.jsonObject(with: Data((request["body"] as? String ?? "").utf8)) as? [String: Any])
@@ -242,15 +246,10 @@ import Testing
     @Test func osmAndFieldsOneByOne() throws {
         let folder = try Self.folder()
         let (capture, fences) = try Self.capture(in: folder, count: 6)
-        let server = try SyncServer(folder: folder)
-        let state = folder.appendingPathComponent("state.sqlite").path
-        let result = try runGPSFence([
-            "replay", capture, "--fences", fences, "--state", state, "--sync", server.url + "?key=k1",
-            "--sync-format", "osmand", "--sync-id", "van 1",
-        ])
-        #expect(result.status == 0, "\(result.stderr)")
-        let requests = server.requests
-        let rows = try Self.query(state, "SELECT * FROM track ORDER BY time")
+        let replay = try Self.syncedReplay(
+            capture, fences: fences, in: folder, query: "?key=k1", ["--sync-format", "osmand", "--sync-id", "van 1"])
+        let requests = replay.server.requests
+        let rows = try Self.query(replay.state, "SELECT * FROM track ORDER BY time")
         #expect(rows.count == 6)
         #expect(requests.count == rows.count)
         for (request, row) in zip(requests, rows) {
