@@ -154,7 +154,7 @@ def bridge():
     The second fence, 200 m north of the road, is never approached: the ray passes it by.
     """
     lat0, lon0 = 42.280597, -83.751891
-    fences = [circle('bridge-1', 'Low bridge 10\'6"', lat0, lon0, 12.0, approach=1609.344, clearance_m=3.2),
+    fences = [circle('bridge-1', 'Low bridge 10\'6"', lat0, lon0, 12.0, approach=1609.344, clearance=3.2),
               circle('diner', 'Roadside diner', *destination(lat0, lon0, 0, 200), 30.0, approach=500)]
     samples = line_samples(lat0, lon0, 90, [-2500 + 25 * t for t in range(121)], 25.0)
     events = [
