@@ -80,7 +80,8 @@ public struct OpeningHours: Sendable, Equatable {
         return days
     }
 
-    /// `06:00-22:00`; an end before the start, or past 24:00, runs into the next day.
+    /// `06:00-22:00`; an end before the start, or past 24:00, runs into the next day, and an end
+    /// equal to the start is a whole 24 hours (`06:00-06:00`).
     static func timeRange(_ text: Substring) throws(OpeningHoursError) -> Range<Int32> {
         let ends = text.split(separator: "-", omittingEmptySubsequences: false)
         guard ends.count == 2, let start = minutes(ends[0]), var end = minutes(ends[1]) else {
@@ -88,8 +89,8 @@ public struct OpeningHours: Sendable, Equatable {
         }
         guard start < minutesPerDay else { throw OpeningHoursError("'\(text)' starts after 24:00") }
         if end <= start { end += minutesPerDay }
-        guard end - start <= minutesPerDay, end > start else {
-            throw OpeningHoursError("'\(text)' is longer than a day or empty")
+        guard end - start <= minutesPerDay else {
+            throw OpeningHoursError("'\(text)' is longer than a day")
         }
         return start..<end
     }
