@@ -22,7 +22,7 @@ deb-deps:   # the build packages and the `deb` group (and `arm64` for ARCH=arm64
 	@sh scripts/install-deps.sh deb $(if $(filter arm64,$(ARCH)),arm64)
 
 demo: deps
-	$(SWIFT) run gpsfence replay captures/bridge/capture.nmea --fences captures/bridge/fences.geojson
+	$(SWIFT) run gpsfence replay captures/bridge/capture.nmea --fences captures/bridge/fences.geojson --vehicle-height 3.5
 
 # The tree's one code style (.swift-format, the toolchain's swift-format): `lint` is what CI checks.
 SWIFT_SOURCES = Sources Tests Benchmarks Fuzz/Sources Package.swift

@@ -152,9 +152,11 @@ def bridge():
     - exit: t = 101 is 25 - 12 = 13 m out (> 10 m), t = 102 is 38 m out: confirmed at t = 102.
     - no dwell (1 s inside), no visit, no cross (t = 100 is inside).
     The second fence, 200 m north of the road, is never approached: the ray passes it by.
+    The bridge's `clearance` is 3.2 m (10'6"): with `--vehicle-height 3.5` (make demo) the
+    approach and the enter carry `too_low: true`; with 3.0, or no height, nothing is flagged.
     """
     lat0, lon0 = 42.280597, -83.751891
-    fences = [circle('bridge-1', 'Low bridge 10\'6"', lat0, lon0, 12.0, approach=1609.344, clearance_m=3.2),
+    fences = [circle('bridge-1', 'Low bridge 10\'6"', lat0, lon0, 12.0, approach=1609.344, clearance=3.2),
               circle('diner', 'Roadside diner', *destination(lat0, lon0, 0, 200), 30.0, approach=500)]
     samples = line_samples(lat0, lon0, 90, [-2500 + 25 * t for t in range(121)], 25.0)
     events = [

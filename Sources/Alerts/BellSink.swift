@@ -31,7 +31,8 @@ public final class BellSink: EventSink {
     }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
-        guard types.contains(event.event.kind), let terminal else { return }
+        // A vehicle too tall for the fence ahead rings whatever types were chosen (docs/fences.md).
+        guard types.contains(event.event.kind) || event.event.tooLow == true, let terminal else { return }
         try? terminal.write(contentsOf: [0x07])
     }
 

@@ -42,14 +42,25 @@ public final class ConsoleSink: EventSink {
         var kind = event.kind.rawValue
         // As wide as the longest kind (`device_connected`), so the columns line up.
         kind += String(repeating: " ", count: max(0, 16 - kind.count))
-        if color { kind = Self.color(for: event.kind) + kind + "\u{1B}[0m" }
+        // A vehicle too tall for the fence ahead: red whatever the kind (docs/fences.md, "Rules").
+        let tooLow = event.tooLow == true
+        if color { kind = (tooLow ? Self.tooLowColor : Self.color(for: event.kind)) + kind + "\u{1B}[0m" }
         var parts = [time, kind]
         if let fence = event.fence {
             let name = fences.name(fence).map { Self.printable($0) + " " } ?? ""
             parts.append(name + "[" + Self.plain(fences.ids[fence]) + "]")
         }
         var details: [String] = []
+        if tooLow {
+            let clearance = event.fence.flatMap { fences.settings($0).rules?.clearance }
+            let flag = "TOO LOW" + (clearance.map { ": clearance " + formatted($0, decimals: 2) + " m" } ?? "")
+            details.append(color ? Self.tooLowColor + flag + "\u{1B}[0m" : flag)
+        }
         if event.initial == true { details.append("already inside at start") }
+        if let speed = event.speed, let limit = event.limit {
+            details.append(Self.speed(speed) + " over the limit of " + Self.speed(limit))
+        }
+        if event.reason == .expired { details.append("the fence expired") }
         if let distance = event.distance { details.append("\(Limits.int(distance.rounded())) m ahead") }
         if let eta = event.eta { details.append("eta " + Self.duration(eta)) }
         if event.kind == .visit, let duration = event.duration { details.append("stayed " + Self.duration(duration)) }
@@ -82,12 +93,21 @@ public final class ConsoleSink: EventSink {
         case .enter: "\u{1B}[32m"
         case .exit: "\u{1B}[33m"
         case .approach: "\u{1B}[1;31m"
+        case .speeding: "\u{1B}[1;33m"
         case .cross: "\u{1B}[35m"
         case .dwell, .visit: "\u{1B}[36m"
         case .fixLost, .deviceLost, .error: "\u{1B}[31m"
         case .fixAcquired, .deviceConnected, .heartbeat, .registered, .unregistered, .stationary, .moving:
             "\u{1B}[2m"
         }
+    }
+
+    /// Bold red on red-and-white: `too_low` stands out from an ordinary approach.
+    static let tooLowColor = "\u{1B}[1;97;41m"
+
+    /// `7.5 m/s (27 km/h)`: the unit the fence was written in may be either.
+    static func speed(_ metresPerSecond: Double) -> String {
+        formatted(metresPerSecond, decimals: 1) + " m/s (" + "\(Limits.int((metresPerSecond * 3.6).rounded())) km/h)"
     }
 
     /// `64 s`, `1 min 4 s`, `2 h 5 min`: how every human line says a duration (events, visits).

@@ -81,7 +81,12 @@ public final class NotifySink: EventSink, @unchecked Sendable {
             body = name + "(" + ConsoleSink.plain(fences.ids[fence]) + ") at " + body
         }
         if let distance = event.distance { body += ", \(Limits.int(distance.rounded())) m ahead" }
-        let urgency = event.kind == .approach || event.kind == .error ? "critical" : "normal"
+        if event.tooLow == true { body += ", TOO LOW for this vehicle" }
+        if let speed = event.speed, let limit = event.limit {
+            body += ", " + ConsoleSink.speed(speed) + " > " + ConsoleSink.speed(limit)
+        }
+        let urgent = event.kind == .approach || event.kind == .error || event.tooLow == true
+        let urgency = urgent ? "critical" : "normal"
         return ["--app-name=gpsfence", "--urgency=\(urgency)", "--", "gpsfence: \(event.kind.rawValue)", body]
     }
 }

@@ -1,6 +1,6 @@
 /// Event types a fence may ask for in its `notify` property (docs/events.md).
 public enum FenceEventType: String, CaseIterable, Sendable {
-    case enter, exit, dwell, visit, cross, approach
+    case enter, exit, dwell, visit, cross, approach, speeding
 }
 
 /// Per-fence settings read from the feature's properties; `nil` means "use the command-line default".
@@ -15,16 +15,19 @@ public struct FenceSettings: Equatable, Sendable {
     public var notify: [FenceEventType]?
     /// Free-form tags.
     public var tags: [String]?
+    /// `active`, `expires`, `speed_limit`, `clearance` (docs/fences.md, "Rules"); nil: none.
+    public var rules: FenceRules?
 
     public init(
         dwell: Double? = nil, hysteresis: Double? = nil, approach: Double? = nil,
-        notify: [FenceEventType]? = nil, tags: [String]? = nil
+        notify: [FenceEventType]? = nil, tags: [String]? = nil, rules: FenceRules? = nil
     ) {
         self.dwell = dwell
         self.hysteresis = hysteresis
         self.approach = approach
         self.notify = notify
         self.tags = tags
+        self.rules = rules
     }
 
     public var isDefault: Bool { self == FenceSettings() }

@@ -413,6 +413,8 @@ struct GeoJSONLoader {
     ) throws {
         try scanner.expect(0x7B, "a properties object '{' or null")
         if scanner.consume(0x7D) { return }
+        var rules = FenceRuleText()
+        defer { settings.rules = rules.resolved(pending: &pending) }
         repeat {
             let key = try scanner.stringSpan()
             try scanner.expect(0x3A, "':'")
@@ -460,6 +462,8 @@ struct GeoJSONLoader {
                 settings.notify = list
             } else if scanner.spanEquals(key, "tags") {
                 settings.tags = try stringList("tags", pending: &pending)
+            } else if try readRuleProperty(key, into: &rules, pending: &pending) {
+                // docs/fences.md, "Rules": FenceRuleProperties.swift
             } else {
                 try scanner.skipValue()
             }

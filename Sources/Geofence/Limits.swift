@@ -11,6 +11,9 @@ public enum Limits {
     public static let maxMetres = (Double.pi * Geodesy.earthRadius).rounded(.up)
     /// The most consecutive fixes `exit` can wait for (the engine counts them in a byte).
     public static let maxExitConfirm = 255
+    /// The highest speed limit a fence may set, in m/s (10 km/s: faster than anything a receiver
+    /// reports); `--speeding-confirm` counts in a byte like `--exit-confirm`.
+    public static let maxSpeed = 1e4
 
     /// How a range's lower end is meant.
     public enum Lower: Sendable {

@@ -36,6 +36,18 @@ struct SemanticsOptions: ParsableArguments {
             valueName: "duration"))
     var stationary: Seconds?
 
+    @Option(
+        help: ArgumentHelp(
+            "Consecutive usable fixes above a fence's speed_limit before a speeding event (default 3).",
+            valueName: "fixes"))
+    var speedingConfirm: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Height of the vehicle: approach and enter of fences with a lower 'clearance' are flagged too_low.",
+            valueName: "metres"))
+    var vehicleHeight: Double?
+
     func validate() throws {
         if let problem = settings.problem { throw ValidationError(problem) }
     }
@@ -51,6 +63,8 @@ struct SemanticsOptions: ParsableArguments {
         settings.approach = approach
         settings.heartbeat = heartbeat?.value
         if let stationary { settings.stationary = stationary.value }
+        if let speedingConfirm { settings.speedingConfirm = speedingConfirm }
+        settings.vehicleHeight = vehicleHeight
         return settings
     }
 }

@@ -136,6 +136,35 @@ final class Reports: @unchecked Sendable {
         #expect(try Data(contentsOf: URL(fileURLWithPath: device)) == Data([0x07]))
     }
 
+    /// `--bell-on exit`: an ordinary enter stays quiet, an enter flagged too_low rings anyway
+    /// (docs/fences.md, "Rules").
+    @Test func tooLowRingsWhateverTypesWereChosen() throws {
+        let folder = try temporaryFolder()
+        let device = folder.appendingPathComponent("tty").path
+        FileManager.default.createFile(atPath: device, contents: nil)
+        let fences = try FenceSet.parse(fencesJSON)
+        let sink = BellSink(types: [.exit], device: device, report: { _ in })
+        sink.deliver(enterEvent(fences), fences: fences)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: device)).isEmpty)
+        var tooLow = enterEvent(fences).event
+        tooLow.tooLow = true
+        sink.deliver(OutgoingEvent(tooLow, fences: fences), fences: fences)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: device)) == Data([0x07]))
+    }
+
+    /// On a terminal a too_low event is red whatever its kind, and says so in words too.
+    @Test func tooLowIsRedOnTheConsole() throws {
+        let fences = try FenceSet.parse(fencesJSON)
+        var event = enterEvent(fences).event
+        let plain = ConsoleSink.humanLine(event, fences: fences, color: true)
+        event.tooLow = true
+        let flagged = ConsoleSink.humanLine(event, fences: fences, color: true)
+        #expect(!plain.contains(ConsoleSink.tooLowColor) && !plain.contains("TOO LOW"))
+        #expect(flagged.contains(ConsoleSink.tooLowColor + "enter"))
+        #expect(flagged.contains("TOO LOW"))
+        #expect(!ConsoleSink.humanLine(event, fences: fences, color: false).contains("\u{1B}"))
+    }
+
     @Test func bellWithoutATerminalSaysSoOnce() {
         let reports = Reports()
         _ = BellSink(device: "/nonexistent/tty", report: reports.add)

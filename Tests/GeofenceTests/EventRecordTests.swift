@@ -22,7 +22,8 @@ import Testing
             switch kind {
             case .registered, .unregistered, .heartbeat: event.fences = [0, 1]
             case .error, .deviceLost, .deviceConnected: event.message = "line\nwith \"quotes\" and ü"
-            case .enter, .exit, .dwell, .visit, .cross, .approach, .fixLost, .fixAcquired, .stationary, .moving:
+            case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .stationary,
+                .moving:
                 event.fence = 1
                 event.location = .init(
                     latitude: 47.123456789, longitude: -8.987654321, accuracy: 3.456, speed: 12.3456, track: 271.234)
@@ -36,7 +37,15 @@ import Testing
                 event.exitTime = time
                 event.duration = 736.123
             }
-            if kind == .enter { event.initial = true }
+            if kind == .enter {
+                event.initial = true
+                event.tooLow = true
+            }
+            if kind == .exit { event.reason = .expired }
+            if kind == .speeding {
+                event.speed = 7.654
+                event.limit = 5 / 3.6
+            }
             events.append(event)
         }
         for event in events {

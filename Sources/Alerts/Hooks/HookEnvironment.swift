@@ -23,6 +23,13 @@ enum HookEnvironment {
             environment["GPSFENCE_LAT"] = location.latitude.description
             environment["GPSFENCE_LON"] = location.longitude.description
         }
+        // The rules' fields (docs/fences.md, "Rules"), so that a shell-free hook can act on them
+        // without parsing its standard input.
+        if event.tooLow == true { environment["GPSFENCE_TOO_LOW"] = "1" }
+        if let speed = event.speed, let limit = event.limit {
+            environment["GPSFENCE_SPEED"] = speed.description
+            environment["GPSFENCE_SPEED_LIMIT"] = limit.description
+        }
         return environment
     }
 

@@ -189,7 +189,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         case .deviceLost, .deviceConnected:
             receiverConnected = happening.kind == .deviceConnected
             publishReceiver()
-        case .dwell, .visit, .cross, .approach, .fixLost, .fixAcquired, .heartbeat, .error, .stationary, .moving:
+        case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat, .error, .stationary,
+            .moving:
             break
         }
         if fences !== regionFences {

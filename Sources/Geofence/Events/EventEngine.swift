@@ -14,18 +14,20 @@ public final class EventEngine {
     public let fences: FenceSet
     public let settings: EventSettings
 
-    // Per-fence state, indexed by fence (file order).
-    private var inside: [Bool]
-    private var enterTime: [Int64]
-    private var dwellFired: [Bool]
-    private var exitCount: [UInt8]
+    // Per-fence state, indexed by fence (file order); internal for the rules (EventEngine+Rules).
+    var inside: [Bool]
+    var enterTime: [Int64]
+    var dwellFired: [Bool]
+    var exitCount: [UInt8]
     private var approachFired: [Bool]
     /// `containedStamp[f] == fixNumber` marks the fences containing the current fix.
-    private var containedStamp: [UInt32]
-    private var fixNumber: UInt32 = 0
+    var containedStamp: [UInt32]
+    var fixNumber: UInt32 = 0
+    /// `active`, `expires`, `speed_limit` (docs/fences.md, "Rules").
+    var rules: RuleState
 
     /// Fences the receiver is inside of, ascending; and fences whose approach has fired.
-    private var insideList: [Int32] = []
+    var insideList: [Int32] = []
     private var nextInsideList: [Int32] = []
     private var approachedList: [Int32] = []
     private var nextApproachedList: [Int32] = []
@@ -33,7 +35,7 @@ public final class EventEngine {
     private let containing = FenceHits()
     private let crossed = FenceHits()
     private let ahead = FenceHits()
-    private var pending: [GeofenceEvent] = []
+    var pending: [GeofenceEvent] = []
 
     /// Longest approach distance of any fence (0: no approach events at all).
     private let longestApproach: Double
@@ -58,6 +60,7 @@ public final class EventEngine {
         exitCount = Array(repeating: 0, count: count)
         approachFired = Array(repeating: false, count: count)
         containedStamp = Array(repeating: 0, count: count)
+        rules = RuleState(fences: fences)
         var longest = 0.0
         for index in 0..<count {
             longest = max(longest, fences.settings(index).approach ?? settings.approach ?? 0)
@@ -86,16 +89,19 @@ public final class EventEngine {
         if fixNumber == 0 {
             // The stamp wrapped (after 4 billion fixes): clear the stamps so none is mistaken.
             for index in containedStamp.indices { containedStamp[index] = 0 }
+            for index in rules.activatedStamp.indices { rules.activatedStamp[index] = 0 }
             fixNumber = 1
         }
 
         fences.fences(containingLat: fix.latitude, lon: fix.longitude, into: containing)
         for index in containing.indices { containedStamp[Int(index)] = fixNumber }
 
+        if !rules.timed.isEmpty { applyTimedRules(time: time, location: location) }
         stayOrLeave(fix, time: time, location: location)
         enterContaining(time: time, location: location)
         if let previous { crossBetween(previous, fix, time: time, location: location) }
         approachAhead(fix, time: time, location: location)
+        if !rules.speedCount.isEmpty { checkSpeeds(fix, time: time, location: location) }
         switch motion.advance(fix, at: now, settings: settings) {
         case .stationary: pending.append(GeofenceEvent(kind: .stationary, time: time, location: location))
         case .moving: pending.append(GeofenceEvent(kind: .moving, time: time, location: location))
@@ -234,7 +240,7 @@ public final class EventEngine {
         swap(&insideList, &nextInsideList)
     }
 
-    private func leave(
+    func leave(
         _ fence: Int, time: UTCTime, location: GeofenceEvent.Location, settings fenceSettings: FenceSettings
     ) {
         inside[fence] = false
@@ -257,16 +263,21 @@ public final class EventEngine {
         let isFirstFix = previous == nil
         for stored in containing.indices where !inside[Int(stored)] {
             let fence = Int(stored)
+            if rules.isDormant(fence) { continue }
+            // A fence whose window opened at this fix is evaluated as at start (docs/fences.md).
+            let activated = rules.wasActivated(fence, at: fixNumber)
             inside[fence] = true
+            rules.resetSpeed(fence)
             // Kept sorted by file order; the list is short, so a linear insert is cheapest.
             insideList.insert(stored, at: insideList.firstIndex { $0 > stored } ?? insideList.endIndex)
             enterTime[fence] = time.millisecondsSinceEpoch
             exitCount[fence] = 0
             dwellFired[fence] = false
             let fenceSettings = fences.settings(fence)
-            if !isFirstFix || settings.initial {
+            if activated || !isFirstFix || settings.initial {
                 var event = GeofenceEvent(kind: .enter, time: time, fence: fence, location: location)
-                event.initial = isFirstFix
+                event.initial = isFirstFix || activated
+                event.tooLow = tooLow(fenceSettings)
                 append(event, settings: fenceSettings)
             }
             if (fenceSettings.dwell ?? settings.dwell) == 0 {
@@ -287,7 +298,7 @@ public final class EventEngine {
             to: GeoPoint(lat: fix.latitude, lon: fix.longitude), into: crossed)
         for stored in crossed.indices {
             let fence = Int(stored)
-            guard !inside[fence], containedStamp[fence] != fixNumber,
+            guard !inside[fence], containedStamp[fence] != fixNumber, !rules.isDormant(fence),
                 !fences.contains(fence: fence, lat: previous.latitude, lon: previous.longitude)
             else { continue }
             append(
@@ -309,7 +320,7 @@ public final class EventEngine {
             let fence = Int(stored)
             let fenceSettings = fences.settings(fence)
             guard let reach = fenceSettings.approach ?? settings.approach, !inside[fence],
-                containedStamp[fence] != fixNumber,
+                containedStamp[fence] != fixNumber, !rules.isDormant(fence),
                 let distance = fences.distanceAlongRay(
                     toFence: fence, lat: fix.latitude, lon: fix.longitude, bearing: track, maxDistance: reach)
             else { continue }
@@ -318,6 +329,7 @@ public final class EventEngine {
                 var event = GeofenceEvent(kind: .approach, time: time, fence: fence, location: location)
                 event.distance = distance
                 event.eta = distance / speed
+                event.tooLow = tooLow(fenceSettings)
                 append(event, settings: fenceSettings)
             }
         }
@@ -337,17 +349,21 @@ public final class EventEngine {
 
     // MARK: - Output
 
-    private func append(_ event: GeofenceEvent, settings fenceSettings: FenceSettings) {
+    func append(_ event: GeofenceEvent, settings fenceSettings: FenceSettings) {
         if let notify = fenceSettings.notify, let type = event.kind.fenceEventType, !notify.contains(type) { return }
         pending.append(event)
     }
 
-    /// Emits this fix's events in the order of docs/events.md: exit, visit, cross, enter, dwell,
-    /// approach, then the rest; ties in fence file order.
+    /// Emits this fix's events in the order of docs/events.md: those flagged `too_low` first (a
+    /// vehicle too tall for what is ahead must hear it before anything else), then exit, visit,
+    /// cross, enter, dwell, approach, speeding, then the rest; ties in fence file order.
     private func flush(_ emit: (GeofenceEvent) throws -> Void) rethrows {
         guard !pending.isEmpty else { return }
         pending.sort { a, b in
-            a.kind.rank != b.kind.rank ? a.kind.rank < b.kind.rank : (a.fence ?? -1) < (b.fence ?? -1)
+            let aFirst = a.tooLow == true
+            let bFirst = b.tooLow == true
+            if aFirst != bFirst { return aFirst }
+            return a.kind.rank != b.kind.rank ? a.kind.rank < b.kind.rank : (a.fence ?? -1) < (b.fence ?? -1)
         }
         for event in pending { try emit(event) }
         pending.removeAll(keepingCapacity: true)

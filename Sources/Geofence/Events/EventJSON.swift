@@ -58,6 +58,22 @@ extension GeofenceEvent {
             out.key("initial")
             out.value(initial)
         }
+        if let tooLow {
+            out.key("too_low")
+            out.value(tooLow)
+        }
+        if let reason {
+            out.key("reason")
+            out.value(reason.rawValue)
+        }
+        if let speed {
+            out.key("speed")
+            out.value(speed, decimals: JSONPrecision.speed)
+        }
+        if let limit {
+            out.key("limit")
+            out.value(limit, decimals: JSONPrecision.speed)
+        }
         if let distance {
             out.key("distance")
             out.value(distance, decimals: JSONPrecision.metres)

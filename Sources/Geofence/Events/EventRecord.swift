@@ -79,6 +79,10 @@ public struct EventRecord: Sendable, Equatable {
             case "enter_time": details.enterTime = try scanner.optionalString().flatMap(UTCTime.init(iso:))
             case "exit_time": details.exitTime = try scanner.optionalString().flatMap(UTCTime.init(iso:))
             case "message": details.message = try scanner.optionalString()
+            case "reason": details.reason = try scanner.optionalString().flatMap(ExitReason.init(rawValue:))
+            case "speed": details.speed = try scanner.optionalNumber()
+            case "limit": details.limit = try scanner.optionalNumber()
+            case "too_low": details.tooLow = try scanner.bool()
             case "fences", "inside":
                 var ids: [FenceID] = []
                 try scanner.expect(0x5B, "'['")
@@ -163,6 +167,8 @@ extension GeofenceEvent {
         event.distance = printed(distance, JSONPrecision.metres)
         event.eta = printed(eta, JSONPrecision.seconds)
         event.duration = printed(duration, JSONPrecision.seconds)
+        event.speed = printed(speed, JSONPrecision.speed)
+        event.limit = printed(limit, JSONPrecision.speed)
         return event
     }
 }

@@ -28,6 +28,11 @@ public struct EventSettings: Sendable, Equatable {
     public var stationarySpeed = 0.5
     /// Metres the receiver may wander while still (and must leave, plus its accuracy, to be moving).
     public var stationaryRadius = 25.0
+    /// Consecutive usable fixes above a fence's `speed_limit` before `speeding`.
+    public var speedingConfirm = 3
+    /// Metres: `approach` and `enter` of fences with a lower `clearance` are flagged `too_low`;
+    /// nil: no vehicle height given, nothing flagged.
+    public var vehicleHeight: Double?
 
     public init() {}
 
@@ -48,6 +53,8 @@ public struct EventSettings: Sendable, Equatable {
             heartbeat.flatMap { Limits.seconds("--heartbeat", $0) },
             Limits.problem("minimum approach speed", minimumApproachSpeed, .zero, max: 1e9, unit: "m/s"),
             stationary.flatMap { Limits.seconds("--stationary", $0, allowsZero: true) },
+            Limits.count("--speeding-confirm", speedingConfirm, 1...Limits.maxExitConfirm),
+            vehicleHeight.flatMap { Limits.metres("--vehicle-height", $0) },
         ]
         return problems.lazy.compactMap { $0 }.first
     }

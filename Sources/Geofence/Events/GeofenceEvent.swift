@@ -4,7 +4,7 @@ import NMEA
 /// fence index refers to (`json(fences:)`).
 public struct GeofenceEvent: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        case enter, exit, dwell, visit, cross, approach
+        case enter, exit, dwell, visit, cross, approach, speeding
         case fixLost = "fix_lost"
         case fixAcquired = "fix_acquired"
         case deviceLost = "device_lost"
@@ -12,8 +12,8 @@ public struct GeofenceEvent: Sendable, Equatable {
         case heartbeat, registered, unregistered, error
         case stationary, moving
 
-        /// Order inside one fix (docs/events.md): exit, visit, cross, enter, dwell, approach, then the
-        /// motion events (docs/report.md: after the fence events), then the rest.
+        /// Order inside one fix (docs/events.md): exit, visit, cross, enter, dwell, approach, speeding,
+        /// then the motion events (docs/report.md: after the fence events), then the rest.
         var rank: Int {
             switch self {
             case .exit: 0
@@ -22,10 +22,11 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .enter: 3
             case .dwell: 4
             case .approach: 5
-            case .stationary, .moving: 6
+            case .speeding: 6
+            case .stationary, .moving: 7
             case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered,
                 .error:
-                7
+                8
             }
         }
 
@@ -34,8 +35,8 @@ public struct GeofenceEvent: Sendable, Equatable {
         public var isTransition: Bool {
             switch self {
             case .enter, .exit: true
-            case .dwell, .visit, .cross, .approach, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
-                .registered, .unregistered, .error, .stationary, .moving:
+            case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
+                .heartbeat, .registered, .unregistered, .error, .stationary, .moving:
                 false
             }
         }
@@ -49,6 +50,7 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .visit: .visit
             case .cross: .cross
             case .approach: .approach
+            case .speeding: .speeding
             case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered,
                 .error, .stationary, .moving:
                 nil
@@ -62,7 +64,7 @@ public struct GeofenceEvent: Sendable, Equatable {
             switch self {
             case .heartbeat: "inside"
             case .registered, .unregistered: "fences"
-            case .enter, .exit, .dwell, .visit, .cross, .approach, .fixLost, .fixAcquired, .deviceLost,
+            case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
                 .deviceConnected, .error, .stationary, .moving:
                 nil
             }
@@ -73,8 +75,8 @@ public struct GeofenceEvent: Sendable, Equatable {
         public var isAboutThePosition: Bool {
             switch self {
             case .heartbeat, .fixLost, .stationary, .moving: true
-            case .enter, .exit, .dwell, .visit, .cross, .approach, .fixAcquired, .deviceLost, .deviceConnected,
-                .registered, .unregistered, .error:
+            case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixAcquired, .deviceLost,
+                .deviceConnected, .registered, .unregistered, .error:
                 false
             }
         }
@@ -123,6 +125,14 @@ public struct GeofenceEvent: Sendable, Equatable {
     public var fences: [Int]?
     /// `error`, `device_lost`, `device_connected`: what happened, for people.
     public var message: String?
+    /// `exit` only: why the receiver left without moving (the fence expired); nil for an exit
+    /// by moving out.
+    public var reason: ExitReason?
+    /// `speeding`: the fix's speed and the fence's limit, in m/s.
+    public var speed: Double?
+    public var limit: Double?
+    /// `approach` and `enter` of a fence whose clearance is below `--vehicle-height`.
+    public var tooLow: Bool?
 
     public init(kind: Kind, time: UTCTime, fence: Int? = nil, location: Location? = nil) {
         self.kind = kind
@@ -130,6 +140,12 @@ public struct GeofenceEvent: Sendable, Equatable {
         self.fence = fence
         self.location = location
     }
+}
+
+/// Why an `exit` happened without the receiver moving out (docs/events.md).
+public enum ExitReason: String, Sendable, Equatable {
+    /// The fence's `expires` time passed while the receiver was inside.
+    case expired
 }
 
 // The events that do not come from a fix: the engine loop raises them (a device came or went, a

@@ -27,6 +27,7 @@ extension ReportHTML {
         .ev-dwell circle,.chip.ev-dwell,.ev-visit circle,.chip.ev-visit{fill:#6a1b9a;background:#6a1b9a}
         .ev-approach circle,.chip.ev-approach{fill:#ef6c00;background:#ef6c00}
         .ev-cross circle,.chip.ev-cross{fill:#00838f;background:#00838f}
+        .ev-speeding circle,.chip.ev-speeding{fill:#f9a825;background:#f9a825}
         .ev-fix_lost circle,.chip.ev-fix_lost,.ev-error circle,.chip.ev-error{fill:#c62828;background:#c62828}
         .ev-fix_acquired circle,.chip.ev-fix_acquired{fill:#9e9d24;background:#9e9d24}
         .ev-stationary circle,.chip.ev-stationary,.ev-moving circle,.chip.ev-moving{fill:#795548;background:#795548}

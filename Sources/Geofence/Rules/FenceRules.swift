@@ -1,0 +1,50 @@
+/// The rules a fence's properties can carry besides its shape (docs/fences.md, "Rules"): when it
+/// counts (`active`, `timezone`), until when it exists (`expires`), how fast one may go inside it
+/// (`speed_limit`), and how high a vehicle may be to pass it (`clearance`). The event engine
+/// applies them on fix time.
+public struct FenceRules: Sendable, Equatable {
+    /// Milliseconds since the epoch from which the fence is gone.
+    public var expires: Int64?
+    /// When the fence counts; nil: always.
+    public var active: ActiveSchedule?
+    /// Metres per second.
+    public var speedLimit: Double?
+    /// Metres of headroom under the fence's obstacle.
+    public var clearance: Double?
+
+    public init() {}
+}
+
+/// Opening hours in a time zone: whether a fence counts at a given instant.
+public struct ActiveSchedule: Sendable, Equatable {
+    public let hours: OpeningHours
+    public let zone: ZoneOffsets
+
+    public init(hours: OpeningHours, zone: ZoneOffsets) {
+        self.hours = hours
+        self.zone = zone
+    }
+
+    /// Whether the fence counts at `milliseconds` since the epoch (UTC).
+    public func isActive(atMilliseconds milliseconds: Int64) -> Bool {
+        let utcSeconds = milliseconds.floorDivided(by: 1000)
+        let local = utcSeconds + Int64(zone.offset(atSeconds: utcSeconds))
+        let days = local.floorDivided(by: 86_400)
+        // 1970-01-01 was a Thursday (weekday 3, Monday being 0).
+        let weekday = Int((days + 3).floorModulo(7))
+        let minute = Int32((local - days * 86_400) / 60)
+        return hours.isOpen(weekday: weekday, minute: minute)
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor < 0) ? quotient - 1 : quotient
+    }
+
+    fileprivate func floorModulo(_ divisor: Int64) -> Int64 {
+        let remainder = self % divisor
+        return remainder < 0 ? remainder + divisor : remainder
+    }
+}

@@ -1,0 +1,113 @@
+/// A fence's `active` property (docs/fences.md, "Rules"): the opening-hours style people already
+/// write, `Mo-Fr 06:00-22:00; Sa 08:00-20:00; Su off`.
+///
+/// Rules are separated by `;`. Each names days (`Mo`, `Mo-Fr`, `Fr-Mo`, `Mo,We,Fr`; none: every
+/// day) and then time ranges (`06:00-12:00,14:00-18:00`), `off`, or nothing (the whole day).
+/// `24/7` is every day, all day. A range may end past midnight (`22:00-02:00`, or `22:00-26:00`): it
+/// runs into the next day. A later rule replaces what an earlier one said about the days it names,
+/// as in OpenStreetMap's opening_hours; a range running past midnight stays with the day it began.
+public struct OpeningHours: Sendable, Equatable {
+    /// Per weekday (Monday first), the minutes after that day's midnight it is open, each as
+    /// `start..<end` with `end` up to 48 h (past midnight).
+    let ranges: [[Range<Int32>]]
+
+    static let dayNames: [(name: String, weekday: Int)] = [
+        ("Mo", 0), ("Tu", 1), ("We", 2), ("Th", 3), ("Fr", 4), ("Sa", 5), ("Su", 6),
+    ]
+    static let minutesPerDay: Int32 = 1440
+
+    /// Whether it is open `minute` minutes after midnight of `weekday` (0 Monday ... 6 Sunday),
+    /// counting the ranges of the day before that run past midnight.
+    public func isOpen(weekday: Int, minute: Int32) -> Bool {
+        if ranges[weekday].contains(where: { $0.contains(minute) }) { return true }
+        let dayBefore = (weekday + 6) % 7
+        return ranges[dayBefore].contains { $0.contains(minute + Self.minutesPerDay) }
+    }
+
+    /// Parses a rule; the error says what is wrong, for the fence file's message.
+    public init(parsing text: String) throws(OpeningHoursError) {
+        var week = [[Range<Int32>]](repeating: [], count: 7)
+        let rules = text.split(separator: ";", omittingEmptySubsequences: false)
+        for rule in rules {
+            let words = rule.split(separator: " ")
+            guard !words.isEmpty else { throw OpeningHoursError("an empty rule between ';'") }
+            if words == ["24/7"] {
+                for day in 0..<7 { week[day] = [0..<Self.minutesPerDay] }
+                continue
+            }
+            var rest = words[...]
+            var days = Array(0..<7)
+            if let first = rest.first, first.first?.isLetter == true, first != "off" {
+                days = try Self.days(first)
+                rest = rest.dropFirst()
+            }
+            // `06:00-12:00, 14:00-18:00`: the space after a comma is allowed.
+            let timeText = rest.joined()
+            let times: [Range<Int32>]
+            if timeText.isEmpty {
+                times = [0..<Self.minutesPerDay]
+            } else if timeText == "off" {
+                times = []
+            } else {
+                times = try timeText.split(separator: ",", omittingEmptySubsequences: false).map(Self.timeRange)
+            }
+            for day in days { week[day] = times }
+        }
+        ranges = week
+    }
+
+    /// `Mo`, `Mo-Fr`, `Sa,Su`, `Fr-Mo` (wrapping over the weekend).
+    static func days(_ text: Substring) throws(OpeningHoursError) -> [Int] {
+        var days: [Int] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let ends = part.split(separator: "-", omittingEmptySubsequences: false)
+            guard (1...2).contains(ends.count) else { throw OpeningHoursError("'\(part)' is not a day or day range") }
+            var weekdays: [Int] = []
+            for end in ends {
+                guard let day = dayNames.first(where: { $0.name == end }) else {
+                    throw OpeningHoursError(
+                        "'\(end)' is not a day (Mo, Tu, We, Th, Fr, Sa, Su; holidays are not supported)")
+                }
+                weekdays.append(day.weekday)
+            }
+            var day = weekdays[0]
+            days.append(day)
+            while day != weekdays[weekdays.count - 1] {
+                day = (day + 1) % 7
+                days.append(day)
+            }
+        }
+        return days
+    }
+
+    /// `06:00-22:00`; an end before the start, or past 24:00, runs into the next day, and an end
+    /// equal to the start is a whole 24 hours (`06:00-06:00`).
+    static func timeRange(_ text: Substring) throws(OpeningHoursError) -> Range<Int32> {
+        let ends = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard ends.count == 2, let start = minutes(ends[0]), var end = minutes(ends[1]) else {
+            throw OpeningHoursError("'\(text)' is not a time range like 06:00-22:00")
+        }
+        guard start < minutesPerDay else { throw OpeningHoursError("'\(text)' starts after 24:00") }
+        if end <= start { end += minutesPerDay }
+        guard end - start <= minutesPerDay else {
+            throw OpeningHoursError("'\(text)' is longer than a day")
+        }
+        return start..<end
+    }
+
+    /// `HH:MM` (or `H:MM`) as minutes after midnight, hours up to 48 for times past midnight.
+    static func minutes(_ text: Substring) -> Int32? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let hours = Int32(parts[0]), let minutes = Int32(parts[1]), hours <= 48, minutes < 60
+        else { return nil }
+        return hours * 60 + minutes
+    }
+}
+
+/// What is wrong with an `active` rule.
+public struct OpeningHoursError: Error, Sendable, Equatable {
+    public let reason: String
+    init(_ reason: String) { self.reason = reason }
+}

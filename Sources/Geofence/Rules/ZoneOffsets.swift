@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A time zone as the system's tz database gives it (docs/fences.md, "Rules"): the UTC offset that
+/// holds from each transition on, read from the zone's TZif file (RFC 8536) under
+/// `/usr/share/zoneinfo`. Only the file is read, never the machine's own zone or the `TZ`
+/// variable, so a replay gives the same answer on every machine with the same tz data.
+///
+/// Past the last transition in the file the last offset holds. Debian's files are "fat" (their
+/// transitions run to 2037); a "slim" file would stop at the last rule change, and its daylight
+/// saving time would be missed: the loader refuses such a file rather than answer wrongly.
+public struct ZoneOffsets: Sendable, Equatable {
+    public let name: String
+    /// Seconds since the epoch at which each offset begins, ascending.
+    let transitions: [Int64]
+    /// Offset in seconds east of UTC from the matching transition on.
+    let offsets: [Int32]
+    /// Offset before the first transition.
+    let initialOffset: Int32
+
+    public static let utc = ZoneOffsets(name: "UTC", transitions: [], offsets: [], initialOffset: 0)
+    static let directory = "/usr/share/zoneinfo"
+
+    /// Seconds east of UTC at `seconds` since the epoch.
+    public func offset(atSeconds seconds: Int64) -> Int32 {
+        // The last transition at or before `seconds`: binary search.
+        var low = 0
+        var high = transitions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if transitions[middle] <= seconds { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? initialOffset : offsets[low - 1]
+    }
+
+    init(name: String, transitions: [Int64], offsets: [Int32], initialOffset: Int32) {
+        self.name = name
+        self.transitions = transitions
+        self.offsets = offsets
+        self.initialOffset = initialOffset
+    }
+
+    /// Loads zone `name` (`Europe/Berlin`); the error says why it cannot be used.
+    public init(named name: String) throws(ZoneError) {
+        let allowed = name.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "+")
+        }
+        guard !name.isEmpty, allowed, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
+            throw ZoneError("'\(name)' is not a time zone name like Europe/Berlin")
+        }
+        let bytes = try Self.readFile(Self.directory + "/" + name, name: name)
+        guard let parsed = Self.parse(bytes) else {
+            throw ZoneError("\(Self.directory)/\(name) is not a TZif time zone file")
+        }
+        guard parsed.hasFullTable else {
+            throw ZoneError(
+                "\(Self.directory)/\(name) is a 'slim' zone file (its future daylight saving time is a rule, "
+                    + "not a table); install the distribution's full tzdata")
+        }
+        self.init(
+            name: name, transitions: parsed.transitions, offsets: parsed.offsets,
+            initialOffset: parsed.initialOffset)
+    }
+
+    static func readFile(_ path: String, name: String) throws(ZoneError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw ZoneError("unknown time zone '\(name)' (no \(path): \(String(cString: strerror(errno))))")
+        }
+        defer { close(fd) }
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 14)
+        while data.count < 1 << 20 {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { throw ZoneError("cannot read \(path): \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            data.append(contentsOf: chunk[0..<n])
+        }
+        return data
+    }
+
+    /// The version 2+ (64-bit) block of a TZif file, or the version 1 block of an old one.
+    static func parse(_ bytes: [UInt8]) -> (
+        transitions: [Int64], offsets: [Int32], initialOffset: Int32, hasFullTable: Bool
+    )? {
+        var reader = BigEndianReader(bytes: bytes)
+        guard let first = reader.header() else { return nil }
+        var header = first
+        var timeSize = 4
+        if first.version >= UInt8(ascii: "2") {
+            reader.skip(first.v1BlockSize)
+            guard let second = reader.header() else { return nil }
+            header = second
+            timeSize = 8
+        }
+        var transitions: [Int64] = []
+        for _ in 0..<header.timeCount {
+            guard let time = timeSize == 8 ? reader.int64() : reader.int32().map(Int64.init) else { return nil }
+            transitions.append(time)
+        }
+        var typeIndices: [Int] = []
+        for _ in 0..<header.timeCount {
+            guard let index = reader.uint8(), Int(index) < header.typeCount else { return nil }
+            typeIndices.append(Int(index))
+        }
+        var typeOffsets: [Int32] = []
+        for _ in 0..<header.typeCount {
+            guard let offset = reader.int32(), reader.uint8() != nil, reader.uint8() != nil else { return nil }
+            typeOffsets.append(offset)
+        }
+        guard !typeOffsets.isEmpty else { return nil }
+        // A slim file's transitions stop at the last rule change and its footer rule carries
+        // the rest: a zone that still changes offset then has its last transition long ago.
+        let lastTransition = transitions.last ?? Int64.min
+        let footerHasDaylightRule = bytes.suffix(64).contains(UInt8(ascii: ","))
+        let fullTable = !footerHasDaylightRule || lastTransition > 2_000_000_000
+        return (transitions, typeIndices.map { typeOffsets[$0] }, typeOffsets[0], fullTable)
+    }
+}
+
+/// Why a `timezone` cannot be used.
+public struct ZoneError: Error, Sendable, Equatable {
+    public let reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+/// Big-endian fields of a TZif file.
+private struct BigEndianReader {
+    let bytes: [UInt8]
+    var position = 0
+
+    struct Header {
+        var version: UInt8
+        var counts: [Int]  // isutcnt, isstdcnt, leapcnt, timecnt, typecnt, charcnt
+        var timeCount: Int { counts[3] }
+        var typeCount: Int { counts[4] }
+        /// Bytes of the version 1 data block after this header.
+        var v1BlockSize: Int { timeCount * 5 + typeCount * 6 + counts[5] + counts[2] * 8 + counts[1] + counts[0] }
+    }
+
+    mutating func header() -> Header? {
+        guard position + 44 <= bytes.count, bytes[position..<position + 4].elementsEqual("TZif".utf8) else {
+            return nil
+        }
+        let version = bytes[position + 4]
+        position += 20
+        var counts: [Int] = []
+        for _ in 0..<6 {
+            guard let count = int32(), count >= 0, count < 1 << 20 else { return nil }
+            counts.append(Int(count))
+        }
+        return Header(version: version, counts: counts)
+    }
+
+    mutating func skip(_ count: Int) { position += count }
+
+    mutating func uint8() -> UInt8? {
+        guard position < bytes.count else { return nil }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    mutating func int32() -> Int32? {
+        guard position + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for byte in bytes[position..<position + 4] { value = value << 8 | UInt32(byte) }
+        position += 4
+        return Int32(bitPattern: value)
+    }
+
+    mutating func int64() -> Int64? {
+        guard position + 8 <= bytes.count else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes[position..<position + 8] { value = value << 8 | UInt64(byte) }
+        position += 8
+        return Int64(bitPattern: value)
+    }
+}
