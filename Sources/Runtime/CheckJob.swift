@@ -17,6 +17,8 @@ public struct CheckJob {
     public var nearest = 5
     /// Load and query timings and memory on standard error.
     public var stats = false
+    /// A single point's answer as one JSON object (docs/formats.md, "check --json").
+    public var json = false
 
     public init(fencesPath: String) { self.fencesPath = fencesPath }
 
@@ -38,7 +40,10 @@ public struct CheckJob {
                     "loaded \(set.count) fences in \(format3(t1 - t0)) s (index \(set.indexBytes >> 10) KB); resident \(memoryStatus())"
             )
         }
-        if let point {
+        if let point, json {
+            OutputWriter.standardOutput.write(line: Self.json(set, lat: point.lat, lon: point.lon, nearest: nearest))
+            OutputWriter.standardOutput.flush()
+        } else if let point {
             checkOne(set, lat: point.lat, lon: point.lon)
         } else if let early {
             try checkPoints(set, points: early, loadedAt: t1)
@@ -64,6 +69,31 @@ public struct CheckJob {
         if let warning = FencePlausibility.warning(set, lat: lat, lon: lon) {
             OutputWriter.standardError.write(line: "gpsfence: warning: " + warning)
         }
+    }
+
+    /// `{"lat":...,"lon":...,"inside":[ids],"nearest":[{"id":...,"name":...,"shape":...,
+    /// "radius":...,"distance":...}],"warning":...}`: ids in file order, nearest first, distances in
+    /// metres to the boundary (negative inside), `warning` null unless the fences look far or swapped.
+    static func json(_ set: FenceSet, lat: Double, lon: Double, nearest: Int) -> String {
+        let hits = FenceHits()
+        set.fences(containingLat: lat, lon: lon, into: hits)
+        var line = JSONLine()
+        line.add("lat", lat, decimals: JSONPrecision.coordinate)
+        line.add("lon", lon, decimals: JSONPrecision.coordinate)
+        line.addRaw("inside", json: "[" + hits.array.map { set.ids[$0].json }.joined(separator: ",") + "]")
+        let near = set.nearestFences(lat: lat, lon: lon, count: nearest).map { (fence, distance) in
+            var entry = JSONLine()
+            entry.addRaw("id", json: set.ids[fence].json)
+            entry.add("name", set.name(fence))
+            let circle = set.circle(fence)
+            entry.add("shape", circle == nil ? "polygon" : "circle")
+            entry.add("radius", circle?.radius, decimals: JSONPrecision.metres)
+            entry.add("distance", distance, decimals: JSONPrecision.metres)
+            return entry.string
+        }
+        line.addRaw("nearest", json: "[" + near.joined(separator: ",") + "]")
+        line.add("warning", FencePlausibility.warning(set, lat: lat, lon: lon))
+        return line.string
     }
 
     func describe(_ set: FenceSet, _ i: Int) -> String {

@@ -55,15 +55,7 @@ public final class RunJob {
 
     /// The source the device names: a gpsd (docs/hardware.md) or a serial port.
     func makeSource() -> FixSource {
-        switch options.device {
-        case .gpsd(let address):
-            return GpsdFixSource(GpsdFixSource.Configuration(address: address))
-        case .port(let port):
-            var configuration = Reader.Configuration(path: port.path, rate: options.rate)
-            configuration.autobaud = options.autobaud
-            configuration.memory = StateLocation.baudMemory
-            return SerialFixSource(configuration, rollover: options.rollover)
-        }
+        FixSources.live(options.device, rate: options.rate, autobaud: options.autobaud, rollover: options.rollover)
     }
 
     /// Runs until SIGINT or SIGTERM. Bad fence or state files throw `InputError` before anything

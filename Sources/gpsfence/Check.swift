@@ -20,6 +20,7 @@ struct Check: ParsableCommand {
             Examples:
               gpsfence check --fences fences.geojson 41.8781 -87.6298
               gpsfence check --fences gyms.csv 41.8781 -87.6298 --nearest 3
+              gpsfence check --fences fences.geojson --json 41.8781 -87.6298
               gpsfence check --fences fences.geojson --points points.csv \\
                 > hits.jsonl
             """
@@ -33,6 +34,9 @@ struct Check: ParsableCommand {
 
     @Option(help: "How many nearest fences to list for a single point.")
     var nearest = 5
+
+    @Flag(help: "For a single point: print the answer as one JSON object (docs/formats.md).")
+    var json = false
 
     @Flag(help: "Print load and query timings on standard error.")
     var stats = false
@@ -58,7 +62,10 @@ struct Check: ParsableCommand {
         if points != nil && !coordinates.isEmpty {
             throw InputError(message: "give either LAT LON or --points FILE, not both")
         }
-        if points != nil { return nil }
+        if points != nil {
+            if json { throw InputError(message: "--json is for a single point; --points already prints JSON Lines") }
+            return nil
+        }
         guard coordinates.count == 2 else {
             throw InputError(
                 message: coordinates.isEmpty
@@ -83,6 +90,7 @@ struct Check: ParsableCommand {
             var job = CheckJob(fencesPath: fences)
             job.nearest = nearest
             job.stats = stats
+            job.json = json
             try job.run(point: single, pointsPath: points)
         }
     }

@@ -11,9 +11,13 @@ struct Decode: ParsableCommand {
             Reads raw NMEA bytes (files, or standard input for '-' or no file) and prints one JSON \
             object per fix, or per sentence with --sentences (every field: docs/formats.md). \
             Lines starting with '#' are comments.
+            With --device: a live receiver's fixes, each line written as the fix is made \
+            (as gpspipe does for gpsd), until Ctrl-C or --count fixes.
 
-            Example:
+            Examples:
               gpsfence decode captures/bridge/capture.nmea --stats
+              gpsfence decode --device /dev/ttyACM0
+              gpsfence decode --device gpsd://localhost --count 10
             """
     )
 
@@ -32,7 +36,30 @@ struct Decode: ParsableCommand {
             valueName: "date"))
     var rolloverPivot: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Read a live receiver instead of files: a device path, 'auto', or gpsd://[HOST][:PORT][/DEVICE].",
+            valueName: "device"))
+    var device: String?
+
+    @Option(help: "With --device: line speed, or 'auto' to detect it (ignored on CDC-ACM and through gpsd).")
+    var baud = "auto"
+
+    @Option(help: ArgumentHelp("With --device: stop after this many fixes.", valueName: "n"))
+    var count: Int?
+
+    func validate() throws {
+        guard device != nil else {
+            if count != nil { throw ValidationError("--count is for --device; a file is decoded to its end") }
+            return
+        }
+        if !files.isEmpty { throw ValidationError("give capture files or --device, not both") }
+        if sentences { throw ValidationError("--sentences reads files only; with --device each fix is a line") }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1, not \(count)") }
+    }
+
     func run() throws {
+        if let device { return try runLive(device) }
         var job = DecodeJob(inputs: files.map(CaptureInput.init(path:)))
         job.perSentence = sentences
         if let rolloverPivot {
@@ -46,5 +73,23 @@ struct Decode: ParsableCommand {
             for summary in summaries { OutputWriter.standardError.write(line: summary.report) }
         }
         if let problem = DecodeJob.noNMEAProblem(summaries) { throw problem }
+    }
+
+    func runLive(_ device: String) throws {
+        var receiver = try ReceiverOptions.parse(["--device", device, "--baud", baud])
+        try receiver.validate()
+        var job = LiveDecodeJob(device: try DeviceChoice.resolve(receiver.address()))
+        if let note = job.device.note { OutputWriter.standardError.write(line: "gpsfence: \(note)") }
+        job.rate = try receiver.rate()
+        job.autobaud = receiver.autobaud
+        job.count = count
+        if let rolloverPivot {
+            guard let pivot = CivilDate(iso: rolloverPivot), pivot.isValid else {
+                throw ValidationError("--rollover-pivot wants a date as YYYY-MM-DD, not '\(rolloverPivot)'")
+            }
+            job.rollover = WeekRollover(pivot: pivot)
+        }
+        StopSignals.install()
+        _ = try job.run(output: .standardOutput) { OutputWriter.standardError.write(line: "gpsfence: \($0)") }
     }
 }

@@ -15,4 +15,8 @@ struct Seconds: ExpressibleByArgument {
         guard let seconds = HumanText.seconds(withUnit: argument) else { return nil }
         value = seconds
     }
+
+    init(_ value: Double) { self.value = value }
+
+    var defaultValueDescription: String { HumanText.duration(value) }
 }

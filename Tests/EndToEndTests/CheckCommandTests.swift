@@ -121,3 +121,43 @@ import Testing
         #expect(result.stdout.contains("gpsfence check --fences fences.geojson --points points.csv"))
     }
 }
+
+/// `check --json` for a single point (docs/formats.md).
+@Suite struct CheckJSONTests {
+    @Test func singlePointAsOneJSONObject() throws {
+        let folder = temporaryDirectory()
+        let file = folder.appendingPathComponent("fences.geojson")
+        try CheckCommandTests().fences.write(to: file, atomically: true, encoding: .utf8)
+        let result = try runGPSFence([
+            "check", "--fences", file.path, "--json", "--nearest", "2", "41.8781", "-87.6298",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("}\n") && result.stdout.filter { $0 == "\n" }.count == 1)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["lat"] as? Double == 41.8781 && object["lon"] as? Double == -87.6298)
+        let inside = object["inside"] as? [Any] ?? []
+        #expect(inside.count == 2 && inside.first as? String == "gym" && inside.last as? Int == 7)
+        // Nearest first by signed distance: 291.81 m inside the polygon's boundary, 100 m inside the circle's.
+        let nearest = object["nearest"] as? [[String: Any]] ?? []
+        #expect(nearest.count == 2)
+        let polygon = try #require(nearest.first)
+        #expect(polygon["id"] as? Int == 7 && polygon["name"] as? String == "Loop")
+        #expect(polygon["shape"] as? String == "polygon" && polygon["radius"] is NSNull)
+        #expect((polygon["distance"] as? Double).map { $0 < -100 } == true)
+        let circle = try #require(nearest.last)
+        #expect(circle["id"] as? String == "gym" && circle["name"] as? String == "Gym")
+        #expect(circle["shape"] as? String == "circle" && circle["radius"] as? Double == 100)
+        #expect(circle["distance"] as? Double == -100)
+        #expect(object["warning"] is NSNull)
+
+        // Far from every fence: the warning is in the object, and the distance in metres.
+        let far = try runGPSFence(["check", "--fences", file.path, "--json", "--nearest", "1", "0", "0"])
+        let farObject = try #require(try JSONSerialization.jsonObject(with: Data(far.stdout.utf8)) as? [String: Any])
+        #expect((farObject["warning"] as? String)?.contains("every fence is more than") == true)
+        #expect(((farObject["nearest"] as? [[String: Any]])?.first?["distance"] as? Double ?? 0) > 1_000_000)
+
+        let both = try runGPSFence(["check", "--fences", file.path, "--json", "--points", "-"])
+        #expect(both.status == 2 && both.stderr.contains("--json is for a single point"))
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// `gpsfence fences lint` and `gpsfence fences add --here` through the real binary (docs/fences.md).
+@Suite(.serialized) struct FencesCommandTests {
+    /// One of each finding, and one clean fence ("ok").
+    let troubled = """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","id":"ok","geometry":{"type":"Point","coordinates":[8.0,47.0]},"properties":{"name":"Yard","radius":30}},
+        {"type":"Feature","id":"near","geometry":{"type":"Point","coordinates":[8.0004,47.0]},"properties":{"radius":20}},
+        {"type":"Feature","id":"copy","geometry":{"type":"Point","coordinates":[8.0,47.0]},"properties":{"name":"Yard","radius":30}},
+        {"type":"Feature","id":"dot","geometry":{"type":"Point","coordinates":[8.1,47.1]},"properties":{"radius":3}},
+        {"type":"Feature","id":"county","geometry":{"type":"Point","coordinates":[20.0,47.0]},"properties":{"radius":250000}},
+        {"type":"Feature","id":"flipped","geometry":{"type":"Point","coordinates":[47.05,8.05]},"properties":{"radius":40}},
+        {"type":"Feature","id":"bowtie","geometry":{"type":"Polygon","coordinates":[[[8.3,47.3],[8.31,47.31],[8.31,47.3],[8.3,47.31],[8.3,47.3]]]},"properties":{}},
+        {"type":"Feature","geometry":{"type":"Point","coordinates":[8.5,47.5]},"properties":{"name":"Nameless","radius":50}}
+        ]}
+        """
+
+    @Test func lintNamesEachProblemByFeatureWithAFix() throws {
+        let folder = temporaryDirectory()
+        let file = folder.appendingPathComponent("fences.geojson")
+        try troubled.write(to: file, atomically: true, encoding: .utf8)
+        let result = try runGPSFence(["fences", "lint", file.path])
+        #expect(result.status == 1, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        func finding(_ feature: Int, _ kind: String) -> String? {
+            lines.first { $0.contains(": feature \(feature) (") && $0.contains(": \(kind): ") }
+        }
+        #expect(finding(1, "overlap")?.contains("overlaps feature 0 (id \"ok\")") == true, "\(lines)")
+        #expect(finding(2, "duplicate")?.contains("same shape as feature 0") == true, "\(lines)")
+        #expect(finding(3, "tiny")?.contains("radius of 3 m") == true, "\(lines)")
+        #expect(finding(4, "huge")?.contains("250.0 km") == true, "\(lines)")
+        #expect(finding(5, "swapped-coordinates")?.contains("[lon, lat]") == true, "\(lines)")
+        #expect(finding(6, "self-intersecting") != nil, "\(lines)")
+        #expect(finding(7, "no-id")?.contains("\"Nameless\"") == true, "\(lines)")
+        // The duplicate is not reported again as an overlap with its original (only with "near");
+        // the clean fence has no line.
+        #expect(finding(2, "overlap")?.contains("overlaps feature 1 (id \"near\")") == true, "\(lines)")
+        #expect(!lines.contains { $0.contains(": feature 2 (") && $0.contains("overlaps feature 0") }, "\(lines)")
+        #expect(!lines.contains { $0.contains(": feature 0 (") }, "\(lines)")
+        #expect(lines.last?.hasSuffix("8 fences, 8 findings") == true, "\(lines)")
+
+        let json = try runGPSFence(["fences", "lint", "--json", file.path])
+        let objects = json.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(objects.count == 8)
+        #expect(objects.contains { $0["kind"] as? String == "tiny" && $0["id"] as? String == "dot" })
+    }
+
+    @Test func lintOfACleanFileExitsZeroAndOfABadFileTwo() throws {
+        let folder = temporaryDirectory()
+        let clean = folder.appendingPathComponent("clean.csv")
+        try "id,name,lat,lon,radius_m\nhome,Home,53.8,-1.55,75\nwork,Work,53.9,-1.6,100\n"
+            .write(to: clean, atomically: true, encoding: .utf8)
+        let result = try runGPSFence(["fences", "lint", clean.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasSuffix("2 fences, nothing to report\n"))
+        let broken = folder.appendingPathComponent("broken.geojson")
+        try "{\"type\":\"FeatureCollection\",\"features\":[".write(to: broken, atomically: true, encoding: .utf8)
+        let refused = try runGPSFence(["fences", "lint", broken.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("broken.geojson"))
+    }
+
+    /// A live `run` on `simulate`; `fences add --here` puts a circle at its fix into its fence file
+    /// (kept 0640, the rest byte for byte), and the run enters the new fence without a restart.
+    @Test func addHereWritesACircleAtTheFixThatTheRunPicksUp() throws {
+        let folder = temporaryDirectory()
+        let fences = folder.appendingPathComponent("fences.geojson")
+        let original = """
+            {"type": "FeatureCollection",
+             "features": [
+              {"type":"Feature","id":"depot","geometry":{"type":"Point","coordinates":[8.01,47.0]},"properties":{"name":"Depot","radius":50}}
+             ],
+             "name": "my \\"fences\\" ]"}
+
+            """
+        try original.write(to: fences, atomically: true, encoding: .utf8)
+        chmod(fences.path, 0o640)
+        let route = folder.appendingPathComponent("route.geojson")
+        try """
+        {"type":"Feature","geometry":{"type":"LineString","coordinates":[[7.99995,47.0],[8.00005,47.0]]},"properties":{}}
+        """.write(to: route, atomically: true, encoding: .utf8)
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let simulator = try BackgroundGPSFence([
+            "simulate", route.path, "--baud", "9600", "--rate", "2", "--speed", "2", "--loop",
+        ])
+        let pty = simulator.readFirstLine()
+        let run = try BackgroundGPSFence(
+            ["run", "--device", pty, "--baud", "9600", "--fences", fences.path, "--state", state, "--json"])
+        let output = LineCollector(run.output.fileHandleForReading)
+        // Before any fix, there is no "here".
+        let early = try runGPSFence(["fences", "add", "--here", "Too soon", "--radius", "40", "--state", state])
+        if early.status != 0 {
+            #expect(
+                early.status == 2 && (early.stderr.contains("no fix") || early.stderr.contains("no state file")),
+                "\(early.stderr)")
+        }
+        var added = CommandResult(status: -1, stdout: "", stderr: "")
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            added = try runGPSFence(["fences", "add", "--here", "Low bridge", "--radius", "40", "--state", state])
+            if added.status == 0 { break }
+            usleep(300_000)
+        }
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("added \"low-bridge\" \"Low bridge\": a circle of 40 m at (47"))
+        #expect(
+            output.wait { lines in lines.contains { $0.contains("\"enter\"") && $0.contains("low-bridge") } },
+            "\(output.all)")
+        run.signal(SIGINT)
+        _ = run.finish()
+        simulator.signal(SIGINT)
+        _ = simulator.finish()
+
+        let text = try String(contentsOf: fences, encoding: .utf8)
+        let prefix = original.prefix { $0 != "]" }.dropLast(2)
+        #expect(text.hasPrefix(prefix), "\(text)")
+        #expect(text.hasSuffix("\n ],\n \"name\": \"my \\\"fences\\\" ]\"}\n"), "\(text)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: fences.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o640)
+        // The id is taken now: a second fence of that name gets the next one, an explicit clash is refused.
+        let clash = try runGPSFence([
+            "fences", "add", "--here", "x", "--id", "low-bridge", "--radius", "10", "--state", state,
+            "--max-age", "1d",
+        ])
+        #expect(clash.status == 2 && clash.stderr.contains("already has a fence with id \"low-bridge\""))
+        let lint = try runGPSFence(["fences", "lint", fences.path])
+        #expect(lint.status == 0, "\(lint.stdout)")
+    }
+}
