@@ -30,9 +30,13 @@ public final class EmulatedReceiver {
     private var ubx = UBXFrameParser()
     private let text = Framer()
 
-    public init(model: Model) {
+    /// A receiver as it comes out of the box, sending at `rate` epochs a second on a line of `baud`.
+    public init(model: Model, rate: Double = 1, baud: BaudRate = BaudRate(9600)!) {
         self.model = model
         if model == .mtk { output.sentences = ["GGA", "GSA", "GSV", "RMC"] }
+        output.rate = rate
+        output.fixRate = rate
+        output.baud = baud
     }
 
     /// Reads bytes from the host; returns the answers to send, in order. An answer carrying a baud
