@@ -170,3 +170,25 @@ import Testing
         #expect(bad.stderr.contains("--rate 0.0 is outside"), "\(bad.stderr)")
     }
 }
+
+@Suite(.serialized) struct ReceiverIdentityTests {
+    @Test func doctorNamesTheModelWhenTheReceiverAnswersAndSaysSoWhenItDoesNot() throws {
+        let route = temporaryDirectory().appendingPathComponent("line.geojson")
+        try #"{"type":"LineString","coordinates":[[-83.7519,42.2806],[-83.7150,42.2806]]}"#.write(
+            to: route, atomically: true, encoding: .utf8)
+        for (receiver, expected) in [
+            ("mtk", "receiver: MediaTek PA6H, AXN_2.31_3339_13101700 (answered $PMTK605)"),
+            ("ublox-m8", "receiver: u-blox NEO-M8N, SPG 3.01, protocol 18.00 (answered UBX-MON-VER)"),
+            (nil, "the receiver did not answer UBX-MON-VER or $PMTK605"),
+        ] {
+            let simulator = try BackgroundGPSFence(
+                ["simulate", route.path, "--speed", "10", "--loop"] + (receiver.map { ["--receiver", $0] } ?? []))
+            let pty = simulator.readFirstLine()
+            let doctor = try runGPSFence(["doctor", "--device", pty, "--autobaud-window", "1"], environment: [:])
+            simulator.signal(SIGTERM)
+            _ = simulator.finish()
+            #expect(doctor.status == 0, "\(doctor.stdout)")
+            #expect(doctor.stdout.contains(expected), "\(doctor.stdout)")
+        }
+    }
+}

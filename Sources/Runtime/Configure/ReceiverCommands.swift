@@ -131,6 +131,14 @@ extension ReceiverConversation.Identity {
         }
     }
 
+    /// The query it answered.
+    public var query: String {
+        switch self {
+        case .ublox: "UBX-MON-VER"
+        case .mediaTek: "$PMTK605"
+        }
+    }
+
     /// "u-blox NEO-M8N, SPG 3.01, protocol 18.00" or "MediaTek PA6H, AXN_2.31_3339_13101700".
     public var description: String {
         switch self {
