@@ -1,3 +1,4 @@
+import JSONOutput
 import Serial
 
 /// What `configure` did, step by step, and what it saw afterwards (docs/hardware.md).
@@ -90,51 +91,45 @@ extension ConfigureReport {
 
     /// The report as one JSON object.
     public var json: String {
-        var fields: [String] = []
-        fields.append("\"receiver\":" + (receiver.map(quoted) ?? "null"))
-        fields.append("\"interface\":" + (interface.map { quoted($0.rawValue) } ?? "null"))
-        let stepTexts = steps.map { step in
-            let outcome: String
-            switch step.outcome {
-            case nil: outcome = step.dryRun ? "\"dry-run\"" : "\"sent\""
-            case .accepted: outcome = "\"accepted\""
-            case .refused: outcome = "\"refused\""
-            case .unanswered: outcome = "\"unanswered\""
-            }
-            return "{\"command\":\(quoted(step.command)),\"outcome\":\(outcome)}"
+        var object = JSONLine()
+        object.add("receiver", receiver)
+        object.add("interface", interface?.rawValue)
+        let stepObjects = steps.map { step in
+            var item = JSONLine()
+            item.add("command", step.command)
+            item.add("outcome", step.outcomeName)
+            return item.string
         }
-        fields.append("\"steps\":[" + stepTexts.joined(separator: ",") + "]")
-        fields.append("\"notes\":[" + notes.map(quoted).joined(separator: ",") + "]")
+        object.addRaw("steps", json: "[" + stepObjects.joined(separator: ",") + "]")
+        object.addRaw("notes", json: "[" + notes.map(JSONLine.quoted).joined(separator: ",") + "]")
         if let verification {
-            var parts = ["\"sentences\":[" + verification.sentences.map(quoted).joined(separator: ",") + "]"]
-            parts.append("\"fix_rate_hz\":" + (verification.fixRate.map(formatted) ?? "null"))
-            parts.append("\"baud\":" + (verification.baud.map { String($0.bitsPerSecond) } ?? "null"))
-            fields.append("\"verified\":{" + parts.joined(separator: ",") + "}")
+            var item = JSONLine()
+            item.addRaw(
+                "sentences", json: "[" + verification.sentences.map(JSONLine.quoted).joined(separator: ",") + "]")
+            item.add("fix_rate_hz", verification.fixRate.map { ($0 * 10).rounded() / 10 }, decimals: 1)
+            item.add("baud", verification.baud?.bitsPerSecond)
+            object.addRaw("verified", json: item.string)
         } else {
-            fields.append("\"verified\":null")
+            object.addRaw("verified", json: "null")
         }
-        fields.append("\"error\":" + (failure.map { quoted($0.message) } ?? "null"))
-        return "{" + fields.joined(separator: ",") + "}"
+        object.add("error", failure?.message)
+        return object.string
+    }
+}
+
+extension ConfigureReport.Step {
+    /// The outcome as `--json` names it.
+    var outcomeName: String {
+        switch outcome {
+        case nil: dryRun ? "dry-run" : "sent"
+        case .accepted: "accepted"
+        case .refused: "refused"
+        case .unanswered: "unanswered"
+        }
     }
 }
 
 private func formatted(_ rate: Double) -> String {
     let tenths = (rate * 10).rounded() / 10
     return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
-}
-
-private func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case _ where scalar.value < 0x20:
-            out +=
-                "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                + String(scalar.value, radix: 16)
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
 }
