@@ -23,6 +23,10 @@ public enum ExitStatus: Int32, Sendable {
     case success = 0
     case runtimeFailure = 1
     case badInput = 2
+    /// `configure`: the receiver refused a command, or a setting did not take effect.
+    case receiverRefused = 3
+    /// `configure`: the receiver did not answer (or speaks neither UBX nor PMTK).
+    case receiverSilent = 4
 }
 
 /// The one place where an error thrown by any module becomes an exit status and a message:

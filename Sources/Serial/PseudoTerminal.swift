@@ -87,6 +87,21 @@ public final class PseudoTerminal {
         }
     }
 
+    /// Reads what the reader wrote to the port, without waiting: empty when nothing is there (the
+    /// master is non-blocking), as a receiver's UART hands over what has arrived.
+    /// The corresponding C function is `read`.
+    public func readIncoming() -> [UInt8] {
+        var received: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 512)
+        while true {
+            let result = scratch.withUnsafeMutableBytes { buffer in
+                retryingInterrupts { Glibc.read(master.rawValue, buffer.baseAddress, buffer.count) }
+            }
+            guard case .success(let count) = result, count > 0 else { return received }
+            received += scratch[..<count]
+        }
+    }
+
     /// Reads and discards what the reader wrote to the port (a receiver ignores commands it does
     /// not understand), so the queue towards us never fills.
     /// The corresponding C function is `read`.

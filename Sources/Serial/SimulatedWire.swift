@@ -16,7 +16,12 @@ public final class SimulatedWire {
     }
 
     public let port: Port
-    public let rate: BaudRate
+    /// The receiver's line speed; a receiver told to change it (`simulate --receiver`) sends at
+    /// the new one from its next byte.
+    public var rate: BaudRate
+    /// Whether the host's bytes are kept for `hostBytes()` (an emulated receiver reads them)
+    /// instead of being discarded as a receiver that takes no commands would.
+    public var listensToHost = false
     public private(set) var counters = Counters()
     /// Monotonic time at which the line is next idle.
     private var idleAt = monotonicSeconds()
@@ -52,7 +57,7 @@ public final class SimulatedWire {
             if let failure { throw failure }
             counters.clean += 1
         case .pseudoTerminal(let terminal):
-            terminal.discardIncoming()
+            if !listensToHost { terminal.discardIncoming() }
             sleepSeconds(start - monotonicSeconds())
             guard terminal.hasReader else {
                 counters.unheard += 1
@@ -69,6 +74,26 @@ public final class SimulatedWire {
             }
             deliver(delivered, startingAt: start, to: terminal)
             sleepSeconds(idleAt - monotonicSeconds())
+        }
+    }
+
+    /// What the host wrote since the last call, as the receiver's UART received it: intact when
+    /// the host's line speed is the receiver's, framing garbage otherwise (a host still at the old
+    /// rate after a baud change is not understood, as with a real receiver).
+    public func hostBytes() -> [UInt8] {
+        switch port {
+        case .device(let serial):
+            var buffer = [UInt8](repeating: 0, count: 512)
+            var received: [UInt8] = []
+            while true {
+                let result = buffer.withUnsafeMutableBytes { try? serial.readAvailable(into: $0) }
+                guard case .data(let count) = result, count > 0 else { return received }
+                received += buffer[..<count]
+            }
+        case .pseudoTerminal(let terminal):
+            let bytes = terminal.readIncoming()
+            guard !bytes.isEmpty, let hostRate = terminal.lineRate(), hostRate != rate else { return bytes }
+            return UARTModel.receive(bytes, sentAt: hostRate, readAt: rate).map(\.byte)
         }
     }
 

@@ -13,19 +13,27 @@ struct Devices: ParsableCommand {
 
             Example:
               gpsfence devices --json
+              gpsfence devices --identify     # model and firmware of u-blox and MediaTek receivers
             """
     )
 
     @Flag(help: "Print one JSON array instead of text.")
     var json = false
 
+    @Flag(
+        help:
+            "Also ask each receiver no other program holds for its model and firmware (UBX-MON-VER, $PMTK605; queries only)."
+    )
+    var identify = false
+
     func run() throws {
         let discovery = DeviceDiscovery.scan()
+        let models = identify ? DevicesReport.identify(discovery) : [:]
         if json {
-            OutputWriter.standardOutput.write(line: DevicesReport.json(discovery))
+            OutputWriter.standardOutput.write(line: DevicesReport.json(discovery, models: models))
             if !discovery.hasUSBBus { OutputWriter.standardError.write(line: "gpsfence: \(DiscoveryProblem.noUSBBus)") }
         } else {
-            for line in DevicesReport.text(discovery) { OutputWriter.standardOutput.write(line: line) }
+            for line in DevicesReport.text(discovery, models: models) { OutputWriter.standardOutput.write(line: line) }
             if let note = DevicesReport.gpsdNote() { OutputWriter.standardOutput.write(line: note) }
         }
         OutputWriter.standardOutput.flush()

@@ -10,8 +10,8 @@ struct GPSFence: ParsableCommand {
         abstract: "Geofence alarms from a USB GPS: decode, check, replay and run.",
         version: gpsfenceVersion,
         subcommands: [
-            Run.self, Replay.self, Decode.self, Check.self, Simulate.self, Record.self, Devices.self, Doctor.self,
-            Visits.self, Status.self, Report.self, Sync.self, Fences.self,
+            Run.self, Replay.self, Decode.self, Check.self, Simulate.self, Configure.self, Record.self, Devices.self,
+            Doctor.self, Visits.self, Status.self, Report.self, Sync.self, Fences.self,
         ]
     )
 

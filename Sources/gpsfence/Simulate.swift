@@ -71,6 +71,12 @@ struct Simulate: ParsableCommand {
             valueName: "time"))
     var start: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Emulate this receiver's configuration interface: it answers UBX or PMTK commands, and the rate, sentences and baud it is told take effect on the wire (see docs/hardware.md).",
+            valueName: EmulatedReceiver.Model.allCases.map(\.rawValue).joined(separator: "|")))
+    var receiver: EmulatedReceiver.Model?
+
     func validate() throws {
         if let baud, BaudRate(baud) == nil {
             throw ValidationError(
@@ -97,6 +103,7 @@ struct Simulate: ParsableCommand {
         job.start = start.flatMap(parseISOTime)
         job.shiftsTimes = now || start != nil
         job.timeScale = timeScale
+        job.receiver = receiver
         if case .track(let points) = job.route, TrackPlayer.isTimed(points) {
             if speed != nil {
                 job.ignoresTimes = true
@@ -118,3 +125,5 @@ struct Simulate: ParsableCommand {
             warn: { OutputWriter.standardError.write(line: "gpsfence: \($0)") })
     }
 }
+
+extension EmulatedReceiver.Model: ExpressibleByArgument {}

@@ -4,7 +4,8 @@ import Serial
 
 /// `gpsfence devices`: the USB serial devices found, as text or JSON.
 public enum DevicesReport {
-    public static func text(_ discovery: DeviceDiscovery) -> [String] {
+    /// - Parameter models: what receivers said they are (`identify`), by device node.
+    public static func text(_ discovery: DeviceDiscovery, models: [String: String] = [:]) -> [String] {
         if discovery.devices.isEmpty {
             return [
                 discovery.hasUSBBus
@@ -26,6 +27,7 @@ public enum DevicesReport {
             }
             lines.append(line)
             if let byID = device.byID { lines.append("    " + byID) }
+            if let model = models[device.node] { lines.append("    receiver: " + model) }
             if let note = device.known?.note { lines.append("    note: " + note) }
         }
         if case .success(let chosen) = discovery.choose() {
@@ -44,7 +46,7 @@ public enum DevicesReport {
     }
 
     /// One JSON array; unknown values are null.
-    public static func json(_ discovery: DeviceDiscovery) -> String {
+    public static func json(_ discovery: DeviceDiscovery, models: [String: String] = [:]) -> String {
         let objects = discovery.devices.map { device in
             var line = JSONLine()
             line.add("node", device.node)
@@ -58,9 +60,30 @@ public enum DevicesReport {
             line.add("kind", device.kind.rawValue)
             line.add("receiver", device.known?.name)
             line.add("recognised", device.known?.confidence.rawValue)
+            line.add("model", models[device.node])
             return line.string
         }
         return "[" + objects.joined(separator: ",") + "]"
+    }
+
+    /// Asks each device that no other process holds who it is (UBX-MON-VER, `$PMTK605`: queries
+    /// that change nothing), at the rate autobaud finds; by device node. A port some program has
+    /// open is left alone.
+    public static func identify(_ discovery: DeviceDiscovery, processes: ProcessTable = ProcessTable()) -> [String:
+        String]
+    {
+        var models: [String: String] = [:]
+        for device in discovery.devices where processes.holders(of: device.node).holders.isEmpty {
+            guard
+                case .opened(let receiver)? = try? ReceiverPort.open(
+                    device.node, rate: nil, autobaud: Autobaud(window: 1.5), memory: nil)
+            else { continue }
+            defer { receiver.close() }
+            if let identity = try? ReceiverConversation(port: receiver.port).identify(seconds: 2) {
+                models[device.node] = identity.description
+            }
+        }
+        return models
     }
 
     static func hex4(_ value: UInt16) -> String { Hex.string(UInt64(value), digits: 4) }

@@ -255,8 +255,25 @@ public struct DoctorJob {
                         kind == .cdcACM ? "the receiver may be in a binary mode, or still starting" : "try --baud auto")
                 }
             }
+            try checkIdentity(port, add)
         } catch {
             add(.problem, "reading \(path) failed: \(error)", nil)
+        }
+    }
+
+    /// Asks the receiver who it is: UBX-MON-VER and `$PMTK605` are queries, they change nothing.
+    private func checkIdentity(_ port: SerialPort, _ add: (Finding.Level, String, String?) -> Void) throws(SerialError)
+    {
+        if let identity = try ReceiverConversation(port: port).identify(seconds: 2) {
+            add(
+                .ok,
+                "receiver: \(identity.description) (answered \(identity.query)); gpsfence configure can set its rate, sentences and baud",
+                nil)
+        } else {
+            add(
+                .ok,
+                "the receiver did not answer UBX-MON-VER or $PMTK605: not a u-blox or MediaTek part, or its input line is not connected; gpsfence configure cannot set it up",
+                nil)
         }
     }
 }

@@ -17,6 +17,8 @@ public struct SimulateJob: Sendable {
     public var timeScale = 1.0
     /// Walk a timed track at `speed`, ignoring its times (`--speed` given for a timed route).
     public var ignoresTimes = false
+    /// Emulate this receiver's configuration interface on the wire (`simulate --receiver`).
+    public var receiver: EmulatedReceiver.Model?
 
     public init(route: Route) { self.route = route }
 
@@ -117,6 +119,10 @@ public struct SimulateJob: Sendable {
     /// baud rate; a sentence that does not fit in the buffer is dropped (counted in the result).
     /// A line fast enough for the rate never drops anything: the buffer only absorbs an epoch that
     /// comes early (a route's last point) or a line a little slower than the epochs.
+    ///
+    /// With `receiver`, an emulated receiver reads what the host writes and answers it, and its
+    /// settings take effect on the wire: the sentences it sends, its fix and output rates (a track
+    /// is walked on at the new rate; a capture keeps its own timing) and its baud rate.
     @discardableResult
     public func run(
         wire: SimulatedWire, now: () -> UTCTime, shouldStop: () -> Bool, passEnded: (PassSummary) -> Void = { _ in }
@@ -125,36 +131,61 @@ public struct SimulateJob: Sendable {
         var pass = 0
         var due = monotonicSeconds()
         let origin = now()  // once: later passes are shifted from the same start
-        let bytesPerSecond = wire.rate.bytesPerSecond
+        let line = receiver.map {
+            ReceiverLine(receiver: EmulatedReceiver(model: $0, rate: rate, baud: wire.rate), wire: wire)
+        }
+        var playing = self  // walks a track at the receiver's fix rate once that changes
         var queued = 0.0  // bytes in the modelled transmit buffer when the epoch starts
         var previousInterval = 0.0
+        // Waits until `deadline`, answering the host meanwhile; false when told to stop.
+        func wait(until deadline: Double) throws(SerialError) -> Bool {
+            while monotonicSeconds() < deadline {
+                if shouldStop() { return false }
+                try line?.serviceHost()
+                sleepSeconds(min(line == nil ? 0.05 : 0.005, deadline - monotonicSeconds()))
+            }
+            return true
+        }
         repeat {
-            let played = epochs(pass: pass, now: origin)
+            var played = playing.epochs(pass: pass, now: origin)
             let buffer = played.reduce(Self.transmitBuffer) {
                 max($0, 2 * Double($1.lines.reduce(0) { $0 + $1.count }))
             }
-            for epoch in played {
-                while monotonicSeconds() < due {
-                    if shouldStop() { return counts }
-                    sleepSeconds(min(0.05, due - monotonicSeconds()))
-                }
-                queued = max(0, queued - previousInterval * bytesPerSecond)
-                previousInterval = epoch.interval
-                for line in epoch.lines {
-                    if shouldStop() { return counts }
-                    if queued + Double(line.count) > buffer {
-                        counts.dropped += 1
-                        continue
+            var index = 0
+            while index < played.count {
+                let epoch = played[index]
+                let repeats = line?.repeats ?? 1
+                let spacing = epoch.interval / Double(repeats)
+                for _ in 0..<repeats {
+                    guard try wait(until: due) else { return counts }
+                    queued = max(0, queued - previousInterval * wire.rate.bytesPerSecond)
+                    previousInterval = spacing
+                    for sentence in line?.enabled(epoch.lines) ?? epoch.lines {
+                        if shouldStop() { return counts }
+                        try line?.serviceHost()
+                        if queued + Double(sentence.count) > buffer {
+                            counts.dropped += 1
+                            continue
+                        }
+                        queued += Double(sentence.count)
+                        try wire.send(sentence)
+                        counts.sent += 1
+                        counts.sentBytes += sentence.count
                     }
-                    queued += Double(line.count)
-                    try wire.send(line)
-                    counts.sent += 1
-                    counts.sentBytes += line.count
+                    due += spacing
+                    // A machine too busy to keep up (not the line: that is handled above) catches up
+                    // rather than queueing without end.
+                    if monotonicSeconds() > due + spacing { due = monotonicSeconds() }
                 }
-                due += epoch.interval
-                // A machine too busy to keep up (not the line: that is handled above) catches up
-                // rather than queueing without end.
-                if monotonicSeconds() > due + epoch.interval { due = monotonicSeconds() }
+                index += 1
+                if let line, case .track = route, let sentAt = epoch.time, abs(line.fixRate - playing.rate) > 1e-9 {
+                    playing.rate = line.fixRate
+                    played = playing.epochs(pass: pass, now: origin)
+                    index =
+                        played.firstIndex { ($0.time?.millisecondsSinceEpoch ?? 0) > sentAt.millisecondsSinceEpoch }
+                        ?? played.count
+                    due = min(due, monotonicSeconds() + 1 / line.fixRate / Double(line.repeats))
+                }
             }
             passEnded(
                 PassSummary(pass: pass, epochs: played.count, firstFix: played.first?.time, lastFix: played.last?.time))
@@ -162,8 +193,7 @@ public struct SimulateJob: Sendable {
         } while loop && !shouldStop()
         // Stay up for one more period so that the reader drains the last bytes: closing the master
         // of a pseudo-terminal throws away what the slave has not read yet.
-        let end = due
-        while monotonicSeconds() < end, !shouldStop() { sleepSeconds(0.02) }
+        _ = try wait(until: due)
         return counts
     }
 }

@@ -9,13 +9,14 @@ extension SimulateJob {
     /// SIGINT/SIGTERM.
     ///
     /// - Parameters:
-    ///   - baud: the line rate; nil: the slowest standard rate that carries the rate (`defaultBaud`).
+    ///   - baud: the line rate; nil: the slowest standard rate that carries the rate (`defaultBaud`),
+    ///     or 9600 for an emulated receiver (what u-blox and MediaTek parts start at).
     ///   - announce: receives the device path, before anything is played.
     ///   - warn: receives diagnostics (a line too slow, what was dropped).
     public func play(
         device: String?, link: String?, baud: BaudRate?, announce: (String) -> Void, warn: (String) -> Void
     ) throws -> PlayCounts {
-        let lineRate = baud ?? defaultBaud(now: currentUTCTime())
+        let lineRate = baud ?? (receiver == nil ? defaultBaud(now: currentUTCTime()) : Self.receiverDefaultBaud)
         let port: SimulatedWire.Port
         var linked: (link: String, target: String)?
         if let device {
@@ -49,6 +50,9 @@ extension SimulateJob {
         }
         return counts
     }
+
+    /// The line rate u-blox and MediaTek receivers start at.
+    public static let receiverDefaultBaud = BaudRate(9600)!
 
     /// "route ended" with the receiver times it covered, and what happens next.
     func routeEnded(_ summary: PassSummary) -> String {

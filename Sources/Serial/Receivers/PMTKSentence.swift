@@ -31,18 +31,15 @@ public struct PMTKCommand: Equatable, Sendable {
     /// PMTK314: how often each sentence is sent (every n-th fix; 0 off). Field order: GLL, RMC, VTG,
     /// GGA, GSA, GSV, GRS, GST, five reserved, MALM, MEPH, MDGP, MDBG, ZDA, MCHN.
     public static func sentences(_ enabled: Set<String>) -> PMTKCommand {
-        let order = ["GLL", "RMC", "VTG", "GGA", "GSA", "GSV", "GRS", "GST"]
-        var fields = order.map { enabled.contains($0) ? "1" : "0" }
-        fields += [String](repeating: "0", count: 9)
-        fields.append(enabled.contains("ZDA") ? "1" : "0")
-        fields.append("0")
+        var fields = [String](repeating: "0", count: ConfigurableSentence.pmtkFieldCount)
+        for row in ConfigurableSentence.table where enabled.contains(row.name) {
+            if let field = row.pmtkField { fields[field] = "1" }
+        }
         return PMTKCommand(packetType: 314, fields: fields)
     }
 
     /// The sentences PMTK314 can turn on.
-    public static let configurableSentences: Set<String> = [
-        "GLL", "RMC", "VTG", "GGA", "GSA", "GSV", "GRS", "GST", "ZDA",
-    ]
+    public static let configurableSentences = Set(ConfigurableSentence.table.filter { $0.pmtkField != nil }.map(\.name))
 
     /// PMTK251: the UART's baud rate. MediaTek sends no PMTK001 for it: the answer is sentences at
     /// the new rate.

@@ -142,13 +142,7 @@ public struct UBXMessageRate: Equatable, Sendable {
     public var frame: UBXFrame { UBXFrame(messageClass: 0x06, id: 0x01, payload: [messageClass, id, rate]) }
 
     /// The NMEA standard message id of a sentence type (`GGA`), nil for one u-blox does not send.
-    public static func nmeaID(_ sentence: String) -> UInt8? {
-        [
-            "GGA": 0x00, "GLL": 0x01, "GSA": 0x02, "GSV": 0x03, "RMC": 0x04, "VTG": 0x05, "GST": 0x07, "ZDA": 0x08,
-            "GNS": 0x0D,
-        ][
-            sentence]
-    }
+    public static func nmeaID(_ sentence: String) -> UInt8? { ConfigurableSentence.named(sentence)?.ubxMessageID }
 }
 
 /// UBX-CFG-PRT for a UART: port 1, 8N1 (mode 0x08D0), the baud rate, and the protocols in and
@@ -232,11 +226,7 @@ public struct UBXConfigurationKey: Hashable, Sendable {
 
     /// CFG-MSGOUT-NMEA_ID_xxx_UART1: output rate of one NMEA sentence on UART 1.
     public static func nmeaOutputUART1(_ sentence: String) -> UBXConfigurationKey? {
-        let ids: [String: UInt32] = [
-            "GGA": 0x2091_00BB, "GLL": 0x2091_00CA, "GSA": 0x2091_00C0, "GSV": 0x2091_00C5, "RMC": 0x2091_00AC,
-            "VTG": 0x2091_00B1, "GST": 0x2091_00D4, "ZDA": 0x2091_00D9, "GNS": 0x2091_00B6,
-        ]
-        return ids[sentence].map(UBXConfigurationKey.init)
+        ConfigurableSentence.named(sentence)?.valueSetKey.map(UBXConfigurationKey.init)
     }
 }
 

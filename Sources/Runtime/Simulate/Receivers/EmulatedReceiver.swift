@@ -30,9 +30,13 @@ public final class EmulatedReceiver {
     private var ubx = UBXFrameParser()
     private let text = Framer()
 
-    public init(model: Model) {
+    /// A receiver as it comes out of the box, sending at `rate` epochs a second on a line of `baud`.
+    public init(model: Model, rate: Double = 1, baud: BaudRate = BaudRate(9600)!) {
         self.model = model
         if model == .mtk { output.sentences = ["GGA", "GSA", "GSV", "RMC"] }
+        output.rate = rate
+        output.fixRate = rate
+        output.baud = baud
     }
 
     /// Reads bytes from the host; returns the answers to send, in order. An answer carrying a baud
@@ -122,18 +126,12 @@ public final class EmulatedReceiver {
             next.baud = baud
             return true
         }
-        for name in Self.nmeaNames where UBXConfigurationKey.nmeaOutputUART1(name) == key {
-            if value == 0 { next.sentences.remove(name) } else { next.sentences.insert(name) }
-            return true
-        }
-        return false
+        guard let name = ConfigurableSentence.valueSet(key.id)?.name else { return false }
+        if value == 0 { next.sentences.remove(name) } else { next.sentences.insert(name) }
+        return true
     }
 
-    private static let nmeaNames = ["GGA", "GLL", "GSA", "GSV", "RMC", "VTG", "GST", "ZDA", "GNS"]
-
-    private static func nmeaName(_ id: UInt8) -> String? {
-        nmeaNames.first { UBXMessageRate.nmeaID($0) == id }
-    }
+    private static func nmeaName(_ id: UInt8) -> String? { ConfigurableSentence.ubx(id)?.name }
 
     // MARK: MediaTek
 
@@ -151,11 +149,11 @@ public final class EmulatedReceiver {
             if command.packetType == 300 { output.fixRate = 1000 / Double(milliseconds) }
             return ack(.succeeded)
         case 314:
-            guard command.fields.count == 19 else { return ack(.invalid) }
-            let order = ["GLL", "RMC", "VTG", "GGA", "GSA", "GSV", "GRS", "GST"]
+            guard command.fields.count == ConfigurableSentence.pmtkFieldCount else { return ack(.invalid) }
             var sentences = Set<String>()
-            for (index, name) in order.enumerated() where command.fields[index] != "0" { sentences.insert(name) }
-            if command.fields[17] != "0" { sentences.insert("ZDA") }
+            for row in ConfigurableSentence.table {
+                if let field = row.pmtkField, command.fields[field] != "0" { sentences.insert(row.name) }
+            }
             output.sentences = sentences
             return ack(.succeeded)
         case 251:

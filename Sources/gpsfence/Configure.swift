@@ -1,0 +1,128 @@
+import Alerts
+import ArgumentParser
+import FenceRuntime
+import Geofence
+import Serial
+
+struct Configure: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "configure",
+        abstract: "Set a u-blox or MediaTek receiver's fix rate, sentences and baud rate.",
+        discussion: """
+            Identifies the receiver (UBX-MON-VER, $PMTK605), sends the settings (u-blox M8 and older: \
+            UBX-CFG-RATE/MSG/PRT/CFG; M9/M10: UBX-CFG-VALSET; MediaTek: $PMTK220+300, 314, 251), waits \
+            for each acknowledgement (one retry), follows a baud change, and checks what the receiver \
+            sends afterwards. Any other receiver is left untouched. A rate whose sentences do not fit \
+            the line is refused before anything is sent (or, with --raise-baud, the baud is raised).
+
+            Exit status: 0 configured and verified; 2 bad flags or a rate the line cannot carry; \
+            3 the receiver refused a command or a setting did not take effect; 4 the receiver did \
+            not answer. See docs/hardware.md and docs/running.md.
+
+            Example:
+              gpsfence configure --device /dev/ttyACM0 --rate 5 --sentences RMC,GGA --baud 38400 --save
+            """
+    )
+
+    @Option(help: "Device path, or 'auto' for the USB GPS found by libudev.")
+    var device = "auto"
+
+    @Option(help: "Line speed the receiver talks at now, or 'auto' to detect it.")
+    var lineBaud = "auto"
+
+    @Option(help: ArgumentHelp("Fixes (and outputs) a second.", valueName: "Hz"))
+    var rate: Double?
+
+    @Option(help: ArgumentHelp("The NMEA sentences to send, all others off (e.g. RMC,GGA).", valueName: "list"))
+    var sentences: String?
+
+    @Option(help: "New line speed of the receiver; the host port follows it.")
+    var baud: Int?
+
+    @Flag(help: "Raise the baud rate when the sentences at --rate do not fit the line (instead of refusing).")
+    var raiseBaud = false
+
+    @Flag(help: "Also store the settings in battery-backed RAM and flash (u-blox).")
+    var save = false
+
+    @Flag(help: "Identify the receiver and print the commands, send none.")
+    var dryRun = false
+
+    @Flag(help: "Print the report as one JSON object.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Seconds to wait for each acknowledgement (then one retry).", valueName: "seconds"))
+    var timeout = 1.0
+
+    func validate() throws {
+        if rate == nil, sentences == nil, baud == nil, !save, !dryRun {
+            throw ValidationError("nothing to configure: give --rate, --sentences, --baud or --save (or --dry-run)")
+        }
+        if let rate, !(rate >= 0.1 && rate <= 25) {
+            throw ValidationError("--rate \(rate) is outside 0.1 to 25 Hz")
+        }
+        if let baud, BaudRate(baud) == nil || baud < 4800 {
+            throw ValidationError(
+                "--baud \(baud) is not a receiver line speed (4800 to 921600 among \(BaudRate.supported.map(String.init).joined(separator: ", ")))"
+            )
+        }
+        if lineBaud != "auto", Int(lineBaud).flatMap(BaudRate.init) == nil {
+            throw ValidationError("--line-baud wants 'auto' or a line speed, not '\(lineBaud)'")
+        }
+        if let list = try? parsedSentences(), list.isEmpty { throw ValidationError("--sentences names none") }
+        _ = try parsedSentences()
+        if !(timeout > 0 && timeout <= 30) { throw ValidationError("--timeout \(timeout) is outside 0 to 30 seconds") }
+        if case .failure(let problem) = ReceiverAddress.parse(device) { throw ValidationError(problem.description) }
+        if case .success(.gpsd) = ReceiverAddress.parse(device) {
+            throw ValidationError("configure talks to the receiver itself, not through gpsd: give its device path")
+        }
+    }
+
+    private static let knownSentences: Set<String> = [
+        "GGA", "GLL", "GSA", "GSV", "RMC", "VTG", "GST", "ZDA", "GNS", "GRS",
+    ]
+
+    func parsedSentences() throws -> Set<String>? {
+        guard let sentences else { return nil }
+        var set = Set<String>()
+        for item in sentences.split(separator: ",") {
+            let name = item.trimmingPrefix(" ").uppercased()
+            guard Self.knownSentences.contains(name) else {
+                throw ValidationError(
+                    "--sentences: '\(item)' is not one of \(Self.knownSentences.sorted().joined(separator: ","))")
+            }
+            set.insert(name)
+        }
+        return set
+    }
+
+    func run() throws {
+        let choice = try DeviceChoice.resolve(try ReceiverAddress.parse(device).get())
+        if let note = choice.note { OutputWriter.standardError.write(line: "gpsfence: \(note)") }
+        var job = ConfigureJob(path: choice.name)
+        job.currentBaud = Int(lineBaud).flatMap(BaudRate.init)
+        job.rate = rate
+        job.sentences = try parsedSentences()
+        job.baud = baud.flatMap(BaudRate.init)
+        job.raisesBaud = raiseBaud
+        job.save = save
+        job.dryRun = dryRun
+        job.timeout = timeout
+        let report = try job.run { line in
+            guard !json else { return }
+            OutputWriter.standardOutput.write(line: line)
+            OutputWriter.standardOutput.flush()
+        }
+        if json {
+            OutputWriter.standardOutput.write(line: report.json)
+        } else {
+            for line in report.summaryLines { OutputWriter.standardOutput.write(line: line) }
+        }
+        OutputWriter.standardOutput.flush()
+        switch report.failure {
+        case nil: return
+        case .refused: throw ExitCode(ExitStatus.receiverRefused.rawValue)
+        case .silent: throw ExitCode(ExitStatus.receiverSilent.rawValue)
+        }
+    }
+}
