@@ -106,6 +106,9 @@ public final class Reader: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
         defer { buffer.deallocate() }
         var pathCheckDue = monotonicSeconds() + 1
+        // A UART hands over a few bytes at a time; CDC-ACM whole USB packets, at no line rate.
+        let bytesPerSecond = kind == .cdcACM ? nil : port.rate?.bytesPerSecond
+        var arrival = LineArrival()
         while !isStopped {
             switch try port.read(into: buffer, timeout: 0.1) {
             case .timeout:
@@ -136,6 +139,11 @@ public final class Reader: Sendable {
                     }
                 }
                 handler(.data(chunk))
+                // One wake-up for most of a line instead of one per few bytes (docs/performance.md).
+                if let bytesPerSecond {
+                    arrival.observe(chunk)
+                    if let pause = arrival.sleep(bytesPerSecond: bytesPerSecond) { sleepSeconds(pause) }
+                }
             }
         }
     }

@@ -6,14 +6,17 @@ import Geofence
 /// its first name, `endpoint`, from when webhooks were the only target.)
 extension StateStore: EventOutbox {
     public func nextUndelivered(target: String) throws -> OutboxItem? {
-        try database.read { db in
+        let unmarked = notYetMarked(target: target)
+        var arguments: StatementArguments = [target, durableOutboxRow]
+        arguments += unmarked.arguments
+        return try database.read { db in
             try Row.fetchOne(
                 db,
                 sql: """
                     SELECT seq, endpoint, event_id, body, transition, attempts, next_attempt FROM outbox
-                    WHERE endpoint = ? AND delivered_at IS NULL AND seq <= ? ORDER BY seq LIMIT 1
+                    WHERE endpoint = ? AND delivered_at IS NULL AND seq <= ? AND \(unmarked.sql) ORDER BY seq LIMIT 1
                     """,
-                arguments: [target, durableOutboxRow]
+                arguments: arguments
             ).map { row in
                 // Clamped: `attempts + 1` and waiting until `next_attempt` must not overflow.
                 OutboxItem(
@@ -25,12 +28,18 @@ extension StateStore: EventOutbox {
         }
     }
 
+    /// Kept in memory until the next write to the file carries it (`DeliveredMarks`).
     public func markDelivered(_ item: OutboxItem, at time: Int64) throws {
-        try database.write { db in
-            try db.execute(
-                sql: "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE seq = ?",
-                arguments: [time, item.seq])
+        let full = deliveredMarks.withLock { marks in
+            marks.add(DeliveredMarks.Mark(seq: item.seq, target: item.target, time: time))
+            return marks.isFull
         }
+        if full { try persistDeliveredMarks() }
+    }
+
+    public func persistDeliveredMarks() throws {
+        guard deliveredMarks.withLock({ !$0.marks.isEmpty }) else { return }
+        try database.write { db in try writeDeliveredMarks(db) }
     }
 
     public func markFailed(_ item: OutboxItem, error: String, retryAt time: Int64) throws {
@@ -42,17 +51,23 @@ extension StateStore: EventOutbox {
     }
 
     public func counters(target: String) throws -> OutboxCounters {
-        try database.read { db in
+        // A row delivered but not yet marked in the file counts as delivered (its attempts are
+        // the same either way: the mark adds the successful one).
+        let unmarked = notYetMarked(target: target)
+        var arguments = unmarked.arguments
+        arguments += unmarked.arguments
+        arguments += [target]
+        return try database.read { db in
             let row = try Row.fetchOne(
                 db,
                 sql: """
                     SELECT
-                      SUM(CASE WHEN delivered_at IS NOT NULL THEN 1 ELSE 0 END) AS delivered,
-                      SUM(CASE WHEN delivered_at IS NULL THEN 1 ELSE 0 END) AS pending,
+                      SUM(CASE WHEN delivered_at IS NULL AND \(unmarked.sql) THEN 0 ELSE 1 END) AS delivered,
+                      SUM(CASE WHEN delivered_at IS NULL AND \(unmarked.sql) THEN 1 ELSE 0 END) AS pending,
                       SUM(CASE WHEN delivered_at IS NOT NULL THEN attempts - 1 ELSE attempts END) AS failed
                     FROM outbox WHERE endpoint = ?
                     """,
-                arguments: [target])
+                arguments: arguments)
             let lastError = try String.fetchOne(
                 db,
                 sql:

@@ -17,6 +17,8 @@ public final class StateStore: @unchecked Sendable {
     let checkpointer = Mutex<Checkpointer?>(nil)
     /// Which outbox rows delivery may take (`StorageSync.swift`).
     let outboxSync = Mutex(OutboxSync())
+    /// "Delivered" marks waiting for the next write (`DeliveredMarks.swift`).
+    let deliveredMarks = Mutex(DeliveredMarks())
 
     /// How a command uses the state file.
     public enum Access: Sendable {
@@ -183,6 +185,12 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration("v4") { db in
             try db.execute(sql: TrackSyncSchema.v4)
         }
+        // Fewer pages written per event (docs/performance.md, "Live cost"). The event log and the
+        // outbox lose AUTOINCREMENT: no row is ever deleted from either, so a new seq is still
+        // above every earlier one.
+        migrator.registerMigration("v5-fewer-pages") { db in
+            try db.execute(sql: FewerPagesSchema.migration)
+        }
         return migrator
     }
 
@@ -303,6 +311,9 @@ public final class StateStore: @unchecked Sendable {
                         arguments: [wantedMotion.latitude, wantedMotion.longitude, wantedMotion.since])
                 }
             }
+            // Delivered marks waiting in memory ride on this commit: their pages are mostly
+            // the ones the new outbox rows touch.
+            try writeDeliveredMarks(db)
             return fresh
         }
     }

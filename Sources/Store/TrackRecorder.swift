@@ -112,6 +112,8 @@ public final class TrackRecorder {
                         "DELETE FROM track WHERE time IN (SELECT time FROM track WHERE time < ? ORDER BY time LIMIT ?)",
                     arguments: [latest.time - keep, Self.pruneBatch])
             }
+            // The outbox's waiting "delivered" marks go with the track (docs/performance.md).
+            try store.writeDeliveredMarks(db)
         }
     }
 }

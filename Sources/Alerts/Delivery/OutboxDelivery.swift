@@ -110,6 +110,10 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
         running.store(false, ordering: .relaxed)
         wakeUp.signal()
         while thread?.isFinished == false { usleep(1000) }
+        // The delivery thread has ended: this thread may use its store-problem note.
+        usingStore("the delivered events could not be marked: they will be sent again on the next start") {
+            try outbox.persistDeliveredMarks()
+        }
     }
 
     /// Waits until nothing is pending (or `timeout` passes).

@@ -10,6 +10,9 @@ public protocol EventOutbox: Sendable {
     func markDelivered(_ item: OutboxItem, at time: Int64) throws
     func markFailed(_ item: OutboxItem, error: String, retryAt time: Int64) throws
     func counters(target: String) throws -> OutboxCounters
+    /// Writes the "delivered" marks the outbox may keep in memory to spare the disk (it writes
+    /// them with its next commit); delivery calls it when it stops.
+    func persistDeliveredMarks() throws
 }
 
 /// One event waiting for (or past) delivery to one target (a webhook URL, an MQTT broker).
