@@ -183,6 +183,10 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration("v4") { db in
             try db.execute(sql: TrackSyncSchema.v4)
         }
+        // The fence layers (anchor, OwnTracks regions: docs/running.md): an older file gains the empty table.
+        migrator.registerMigration(LayerCircleSchema.migrationName) { db in
+            try db.execute(sql: LayerCircleSchema.sql)
+        }
         return migrator
     }
 
