@@ -2,7 +2,8 @@ import Foundation
 import Geofence
 
 /// `--bell [TYPES]` (docs/running.md): rings the terminal bell, a BEL byte written to the controlling
-/// terminal (`/dev/tty`), on the chosen event types (default enter and approach). Inside tmux or
+/// terminal (`/dev/tty`), on the chosen event types (default enter and approach), and on the
+/// anchor's `exit`. Inside tmux or
 /// screen the multiplexer passes it on to the client terminal. Without a controlling terminal (a
 /// service), it says so once and does nothing.
 public final class BellSink: EventSink {
@@ -31,12 +32,21 @@ public final class BellSink: EventSink {
     }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
-        // A vehicle too tall for the fence ahead rings whatever types were chosen (docs/fences.md).
-        guard types.contains(event.event.kind) || event.event.tooLow == true, let terminal else { return }
+        // A vehicle too tall for the fence ahead rings whatever types were chosen (docs/fences.md), and so
+        // does the anchor's exit (docs/running.md, "On a boat").
+        let rings = types.contains(event.event.kind) || event.event.tooLow == true || Self.isAnchorAlarm(event.event, fences)
+        guard rings, let terminal else { return }
         try? terminal.write(contentsOf: [0x07])
     }
 
     public func finish() {}
+
+    /// The anchor's `exit` rings whatever the types: it is the anchor watch's alarm
+    /// (docs/running.md, "At anchor").
+    static func isAnchorAlarm(_ event: GeofenceEvent, _ fences: FenceSet) -> Bool {
+        guard event.kind == .exit, let fence = event.fence else { return false }
+        return FenceLayers.isAnchor(fences, fence)
+    }
 
     /// Parses `enter,approach`; a failure names the first unknown type.
     public static func types(_ list: String) -> Result<Set<GeofenceEvent.Kind>, BellTypeError> {

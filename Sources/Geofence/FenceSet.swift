@@ -19,31 +19,41 @@ public final class FenceSet: Sendable {
 
     /// Takes the builder's arrays; the big ones are frozen and dropped from the builder one by one,
     /// so building never holds two copies of the polygon edges.
-    init(builder b: inout FenceSetBuilder, cellScale: Double) {
-        count = b.ids.count
-        ids = b.ids
-        names = b.names
-        kinds = b.kinds
-        shapeIndex = b.shapeIndex
-        settingsIndex = b.settingsIndex
-        settingsTable = b.settingsTable
-        propertiesText = b.propertiesText
-        propertiesEnd = b.propertiesEnd
-        circleLat = b.circles.lat
-        circleLon = b.circles.lon
-        circleRadius = b.circles.radius
-        polygons = b.polygons.frozen()
+    convenience init(builder b: inout FenceSetBuilder, cellScale: Double) {
+        let polygons = b.polygons.frozen()
         b.polygons = PolygonStore()
+        self.init(
+            metadata: FenceMetadata(
+                ids: b.ids, names: b.names, kinds: b.kinds, shapeIndex: b.shapeIndex, settingsIndex: b.settingsIndex,
+                settingsTable: b.settingsTable, propertiesText: b.propertiesText, propertiesEnd: b.propertiesEnd),
+            circles: b.circles, polygons: polygons, cellScale: cellScale)
+    }
+
+    /// The arrays of a set, indexed: the grid over `circles` and `polygons` is built here.
+    init(metadata m: FenceMetadata, circles: CircleStore, polygons: FrozenPolygons, cellScale: Double) {
+        count = m.ids.count
+        ids = m.ids
+        names = m.names
+        kinds = m.kinds
+        shapeIndex = m.shapeIndex
+        settingsIndex = m.settingsIndex
+        settingsTable = m.settingsTable
+        propertiesText = m.propertiesText
+        propertiesEnd = m.propertiesEnd
+        circleLat = circles.lat
+        circleLon = circles.lon
+        circleRadius = circles.radius
+        self.polygons = polygons
         let p = polygons
-        let n = b.circles.count
+        let n = circles.count
         var ux = [Double](repeating: 0, count: n)
         var uy = ux
         var uz = ux
         var limit = ux
         var items: [IndexItem] = []
-        items.reserveCapacity(n + b.polygons.count)
+        items.reserveCapacity(n + p.count)
         for i in 0..<n {
-            let c = CircleShape(lat: b.circles.lat[i], lon: b.circles.lon[i], radius: b.circles.radius[i])
+            let c = CircleShape(lat: circles.lat[i], lon: circles.lon[i], radius: circles.radius[i])
             (ux[i], uy[i], uz[i]) = Geodesy.unitVector(lat: c.lat, lon: c.lon)
             limit[i] = Geodesy.chordSquared(radius: c.radius)
             let (first, second) = circleBoxes(c)
@@ -56,7 +66,7 @@ public final class FenceSet: Sendable {
                     box: BoundingBox(minX: p.minX[i], minY: p.minY[i], maxX: p.maxX[i], maxY: p.maxY[i]),
                     shape: ~Int32(i)))
         }
-        levels = GridBuilder.build(items: items, circles: b.circles, unit: (ux, uy, uz, limit), cellScale: cellScale)
+        levels = GridBuilder.build(items: items, circles: circles, unit: (ux, uy, uz, limit), cellScale: cellScale)
         levelViews = FrozenArray(levels.map(\.view))
     }
 

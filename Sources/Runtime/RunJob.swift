@@ -31,6 +31,8 @@ public final class RunJob {
         public var sync: TrackSyncConfiguration?
         /// At stop, seconds the track sync may take to send what is queued.
         public var drainTimeout = 5.0
+        /// `--anchor` and OwnTracks regions (docs/running.md, "Fence layers").
+        public var layers = FenceLayerOptions()
 
         public init(device: DeviceChoice, fencesPath: String, statePath: String) {
             self.device = device
@@ -88,6 +90,7 @@ public final class RunJob {
         loopConfiguration.keepDays = options.keepDays
         loopConfiguration.trackWriteInterval = options.trackWriteInterval
         loopConfiguration.stopsOnSignals = true
+        loopConfiguration.layers = options.layers
         StopSignals.install()
         let loop = try EngineLoop(
             configuration: loopConfiguration, fences: fences, store: store, sinks: sinks, reports: reports)

@@ -36,6 +36,8 @@ public struct StatusReport: Sendable {
     public var targets: [Target]
     /// The track sync's servers (docs/running.md): backlog, last acknowledged point, last error.
     public var sync: [SyncCursorRecord] = []
+    /// The anchor watch, when the run has one.
+    public var anchor: AnchorStatus?
     /// Why the fences could not be shown, if they could not.
     public var fenceProblem: String?
 
@@ -68,6 +70,7 @@ public struct StatusReport: Sendable {
             return shown
         }
         let states = try store.fenceStates()
+        report.anchor = try AnchorStatus.read(store, receiver: receiver, states: states)
         guard let fencesPath = receiver.fencesPath, !fencesPath.isEmpty else {
             report.fenceProblem = "the state file names no fence file (it was written by an older gpsfence)"
             return report
@@ -140,6 +143,7 @@ public enum StatusView {
             line.addRaw("last_fix", json: fix.string)
         }
         line.add("odometer_today", (status.odometerToday * 10).rounded() / 10)
+        if let anchor = status.anchor { line.addRaw("anchor", json: anchor.json) }
         let cards = status.cards.map { card in
             var object = JSONLine()
             object.addRaw("id", json: card.idJSON)
@@ -205,6 +209,7 @@ public enum StatusView {
         lines.append(
             "  odometer today \(status.odometerToday >= 1000 ? String(format: "%.2f km", status.odometerToday / 1000) : "\(Int(status.odometerToday.rounded())) m")"
         )
+        lines += status.anchor?.lines ?? []
         lines.append("")
         if let problem = status.fenceProblem { lines.append("  fences: \(problem)") }
         for card in status.cards {

@@ -191,6 +191,10 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration("v5-fewer-pages") { db in
             try db.execute(sql: FewerPagesSchema.migration)
         }
+        // The fence layers (anchor, OwnTracks regions: docs/running.md): an older file gains the empty table.
+        migrator.registerMigration(LayerCircleSchema.migrationName) { db in
+            try db.execute(sql: LayerCircleSchema.sql)
+        }
         return migrator
     }
 

@@ -126,7 +126,11 @@ struct AlertOptions: ParsableArguments {
     /// - Parameter live: a live run writes each console line at once (an alert that waits in a
     ///   buffer is late); a replay lets lines collect and writes them in large blocks.
     /// - Parameter maxAccuracy: the usable-fix bound (`--max-accuracy`), for the MQTT location.
-    func sinks(color: Bool, live: Bool, context: SinkContext, maxAccuracy: Double = 100) throws -> [EventSink] {
+    /// - Parameter ownTracksCommands: `run` with `--owntracks`: where OwnTracks commands go.
+    func sinks(
+        color: Bool, live: Bool, context: SinkContext, maxAccuracy: Double = 100,
+        ownTracksCommands: OwnTracksCommandInbox? = nil
+    ) throws -> [EventSink] {
         var sinks: [EventSink] = [ConsoleSink(style: json ? .json : .human(color: color), flushesEveryEvent: live)]
         if bell {
             let types = bellOn.flatMap { try? BellSink.types($0).get() } ?? BellSink.defaultTypes
@@ -156,7 +160,7 @@ struct AlertOptions: ParsableArguments {
                 MQTTSink(
                     configuration: configuration, outbox: outbox, maxAccuracy: maxAccuracy,
                     drainsOnFinish: context.inputEnds,
-                    drainTimeout: context.drainTimeout, report: context.report))
+                    drainTimeout: context.drainTimeout, ownTracksCommands: ownTracksCommands, report: context.report))
         }
         return sinks
     }

@@ -49,6 +49,7 @@ struct Run: ParsableCommand {
             "At stop, seconds the track sync may take to send what is queued (default 5).", valueName: "seconds"))
     var drainTimeout = 5.0
 
+    @OptionGroup var anchor: AnchorOptions
     @OptionGroup var alerts: AlertOptions
     @OptionGroup var sync: SyncOptions
     @OptionGroup var semantics: SemanticsOptions
@@ -72,9 +73,14 @@ struct Run: ParsableCommand {
         options.trackWriteInterval = trackWriteInterval
         options.sync = try sync.configuration()
         options.drainTimeout = drainTimeout
+        options.layers = anchor.layers
+        // OwnTracks regions from `setWaypoints` commands (docs/mqtt.md): only a live run takes them.
+        let commands = alerts.owntracks == nil ? nil : OwnTracksCommandInbox()
+        options.layers.ownTracksCommands = commands
         try RunJob(options: options).run { context in
             try alerts.sinks(
-                color: isatty(1) == 1, live: true, context: context, maxAccuracy: options.settings.maxAccuracy)
+                color: isatty(1) == 1, live: true, context: context, maxAccuracy: options.settings.maxAccuracy,
+                ownTracksCommands: commands)
         }
     }
 }

@@ -165,6 +165,40 @@ final class Reports: @unchecked Sendable {
         #expect(!ConsoleSink.humanLine(event, fences: fences, color: false).contains("\u{1B}"))
     }
 
+    /// The anchor's exit is the anchor watch's alarm: it rings even when exit is not a chosen type;
+    /// another fence's exit, or a file fence that is merely called `anchor`, does not.
+    @Test func bellRingsOnTheAnchorsExit() throws {
+        let folder = try temporaryFolder()
+        let device = folder.appendingPathComponent("tty").path
+        FileManager.default.createFile(atPath: device, contents: nil)
+        let file = try FenceSet.parse(
+            """
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":"b-1","geometry":{"type":"Point","coordinates":[8.5,47.3]},
+             "properties":{"radius":20}}]}
+            """)
+        var layers = FenceLayers(main: file)
+        layers.anchor = LayerCircle(
+            layer: .anchor, id: "anchor", name: "Anchor", circle: CircleShape(lat: 47.3, lon: 8.5, radius: 40))
+        let fences = layers.combined().set
+        let sink = BellSink(types: [.enter], device: device, report: { _ in })
+        var exit = enterEvent(fences).event
+        exit.kind = .exit
+        sink.deliver(OutgoingEvent(exit, fences: fences), fences: fences)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: device)).isEmpty, "another fence's exit")
+        exit.fence = 1
+        sink.deliver(OutgoingEvent(exit, fences: fences), fences: fences)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: device)) == Data([0x07]), "the anchor's exit")
+
+        let namedAnchor = try FenceSet.parse(
+            """
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":"anchor","geometry":{"type":"Point","coordinates":[8.5,47.3]},
+             "properties":{"radius":20}}]}
+            """)
+        exit.fence = 0
+        sink.deliver(OutgoingEvent(exit, fences: namedAnchor), fences: namedAnchor)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: device)) == Data([0x07]))
+    }
+
     @Test func bellWithoutATerminalSaysSoOnce() {
         let reports = Reports()
         _ = BellSink(device: "/nonexistent/tty", report: reports.add)

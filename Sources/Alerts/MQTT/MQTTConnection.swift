@@ -26,6 +26,8 @@ public final class MQTTConnection: @unchecked Sendable {
     private let onlineStatus: @Sendable () -> (topic: String, payload: String)
     private let will: Will
     private let report: @Sendable (String) -> Void
+    /// Where OwnTracks commands (`owntracks/USER/DEVICE/cmd`) go; nil: not subscribed.
+    private let ownTracksCommands: OwnTracksCommandInbox?
     public let maximumBackoff = 30.0
 
     // Everything below is guarded by `condition`.
@@ -45,14 +47,18 @@ public final class MQTTConnection: @unchecked Sendable {
     private var announced = false
     /// Whether this connection subscribed to `configuration.homeAssistant`'s status topic yet.
     private var subscribed = false
+    /// Whether this connection subscribed to the OwnTracks command topic yet.
+    private var subscribedToCommands = false
     private var everConnected = false
     private var startBacklog: [(topic: String, payload: [UInt8])] = []
 
     public init(
         configuration: MQTTConfiguration, will: Will,
         onlineStatus: @escaping @Sendable () -> (topic: String, payload: String),
+        ownTracksCommands: OwnTracksCommandInbox? = nil,
         report: @escaping @Sendable (String) -> Void
     ) {
+        self.ownTracksCommands = ownTracksCommands
         self.configuration = configuration
         self.will = will
         self.onlineStatus = onlineStatus
@@ -218,6 +224,7 @@ public final class MQTTConnection: @unchecked Sendable {
         inflight.removeAll()
         announced = false
         subscribed = false
+        subscribedToCommands = false
         condition.unlock()
 
         var ending: String?
@@ -255,6 +262,10 @@ public final class MQTTConnection: @unchecked Sendable {
                     // Home Assistant's birth message: when it says `online` (it restarted), the
                     // discovery configs and states are published again (`messageReceived`).
                     mosquitto_subscribe(mosq, nil, homeAssistant.statusTopic, 1)
+                }
+                if let topic = ownTracksCommandTopic, !subscribedToCommands {
+                    subscribedToCommands = true
+                    mosquitto_subscribe(mosq, nil, topic, 1)
                 }
                 for topic in retainedOrder where topic != status.topic {
                     if let payload = retained[topic] { send(mosq, topic: topic, payload: payload, retain: true) }
@@ -357,10 +368,17 @@ public final class MQTTConnection: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Home Assistant's status topic said `online`: announce again (status, then every retained
+    /// An OwnTracks command goes to its inbox, for the engine thread. Home Assistant's status
+    /// topic said `online`: announce again (status, then every retained
     /// topic), from the loop, not from inside this callback. A retained `online` (there at the
     /// subscription) is not a restart: the configs were just published.
     private func messageReceived(_ mosq: OpaquePointer?, topic: String, payload: [UInt8], retained: Bool) {
+        if let inbox = ownTracksCommands, topic == ownTracksCommandTopic {
+            // Retained or not: a retained command comes again at each connection, and is
+            // applied again (the same regions again change nothing; docs/mqtt.md).
+            inbox.put(payload, topic: topic)
+            return
+        }
         condition.lock()
         defer { condition.unlock() }
         guard mosq == handle, !retained, topic == configuration.homeAssistant?.statusTopic,
@@ -375,6 +393,12 @@ public final class MQTTConnection: @unchecked Sendable {
         guard mosq == handle else { return }
         inflight.remove(mid)
         condition.broadcast()
+    }
+
+    /// `owntracks/USER/DEVICE/cmd`, with `--owntracks` on a run that takes commands.
+    private var ownTracksCommandTopic: String? {
+        guard ownTracksCommands != nil, let ownTracks = configuration.ownTracks else { return nil }
+        return ownTracks.topic + "/cmd"
     }
 
     static func describe(_ code: Int32) -> String {

@@ -84,11 +84,14 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     /// - Parameters:
     ///   - maxAccuracy: fixes with a worse accuracy estimate are not usable (docs/events.md) and are not
     ///     published as the location.
+    ///   - ownTracksCommands: with `--owntracks` on `run`, where OwnTracks `setWaypoints` commands go
+    ///     (docs/mqtt.md, "OwnTracks regions").
     ///   - drainsOnFinish: a replay waits (at most `drainTimeout` seconds) for the outbox to empty
     ///     before it ends.
     public init(
         configuration: MQTTConfiguration, outbox: any EventOutbox, maxAccuracy: Double = 100, drainsOnFinish: Bool,
-        drainTimeout: Double = 30, report: @escaping @Sendable (String) -> Void
+        drainTimeout: Double = 30, ownTracksCommands: OwnTracksCommandInbox? = nil,
+        report: @escaping @Sendable (String) -> Void
     ) {
         self.configuration = configuration
         self.maxAccuracy = maxAccuracy
@@ -107,6 +110,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
                     MQTTMessages.status("online", time: currentUTCTime(), client: client)
                 )
             },
+            ownTracksCommands: configuration.ownTracks == nil ? nil : ownTracksCommands,
             report: report)
         let transport = MQTTEventTransport(connection: connection, ownTracksOrder: ownTracksOrder)
         var policy = OutboxDelivery.Policy()

@@ -28,6 +28,8 @@ public final class EngineLoop {
         public var keepDays = 7.0
         /// Seconds of wall time between track writes (`TrackRecorder.Settings.flushInterval`).
         public var trackWriteInterval = 30.0
+        /// The anchor and OwnTracks regions over the fence file (docs/running.md, "Fence layers").
+        public var layers = FenceLayerOptions()
 
         public init() {}
     }
@@ -42,6 +44,8 @@ public final class EngineLoop {
     private let configuration: Configuration
     private var fences: FenceSet
     private var engine: EventEngine
+    /// The fence file's set with the anchor and OwnTracks regions over it.
+    private let layers: FenceLayerKeeper
     private let store: StateStore?
     private let sinks: [EventSink]
     private let outboxTargets: [OutboxTarget]
@@ -62,6 +66,8 @@ public final class EngineLoop {
         configuration: Configuration, fences: FenceSet, store: StateStore?, sinks: [EventSink], reports: ProblemReports
     ) throws {
         self.configuration = configuration
+        layers = try FenceLayerKeeper(main: fences, options: configuration.layers, store: store, report: reports.report)
+        let fences = layers.set
         self.fences = fences
         self.store = store
         self.sinks = sinks
@@ -179,6 +185,10 @@ public final class EngineLoop {
             // while it is unplugged and must not hold fix_lost back.
             round.lastInput = DispatchTime.now()
             summary.fixes += 1
+            if try layers.dropAnchorIfDue(at: fix, maxAccuracy: configuration.settings.maxAccuracy), let time = fix.time
+            {
+                try swapFences(to: layers.set, at: time)
+            }
             engine.process(fix) { batch.append($0) }
             try flush()
             for sink in fixObservers { sink.observe(fix) }
@@ -220,6 +230,7 @@ public final class EngineLoop {
         if ReloadSignal.take() || round.fenceFile?.changed() == true, let path = configuration.reloadPath {
             try reload(from: path)
         }
+        if try layers.applyCommands() { try swapFences(to: layers.set, at: currentUTCTime()) }
         try flush()
     }
 
@@ -293,11 +304,16 @@ public final class EngineLoop {
         let now = currentUTCTime()
         let fresh: FenceSet
         do {
-            fresh = try FenceFile.load(path)
+            fresh = layers.replaceMain(try FenceFile.load(path))
         } catch {
             self.error("reload failed, keeping the \(fences.count) fences loaded: \(error)")
             return
         }
+        try swapFences(to: fresh, at: now)
+    }
+
+    /// The engine moves to `fresh` (a reload, or a change of the fence layers).
+    private func swapFences(to fresh: FenceSet, at now: UTCTime) throws {
         try flush()
         let kept = Set(fresh.ids)
         let gone = (0..<fences.count).filter { !kept.contains(fences.ids[$0]) }

@@ -1,0 +1,85 @@
+/// A circle that is not in the fence file: the anchor, or an OwnTracks region (docs/running.md,
+/// "Fence layers").
+public struct LayerCircle: Sendable, Equatable {
+    public enum Layer: String, Sendable {
+        /// `--anchor`: one circle, id `anchor`.
+        case anchor
+        /// OwnTracks `setWaypoints` commands: marked `"owntracks": true`, so their transitions
+        /// are published as those of marked fences (docs/mqtt.md).
+        case ownTracks = "owntracks"
+    }
+
+    /// The anchor circle's id.
+    public static let anchorID = "anchor"
+
+    public var layer: Layer
+    public var id: String
+    public var name: String?
+    public var circle: CircleShape
+
+    public init(layer: Layer, id: String, name: String?, circle: CircleShape) {
+        self.layer = layer
+        self.id = id
+        self.name = name
+        self.circle = circle
+    }
+
+    /// The fence's properties: the layer's mark, so that sinks and exports can tell it apart.
+    var propertiesJSON: String { Self.properties(of: layer) }
+
+    static func properties(of layer: Layer) -> String {
+        switch layer {
+        case .anchor: return #"{"anchor":true}"#
+        case .ownTracks: return #"{"owntracks":true}"#
+        }
+    }
+}
+
+/// The engine's fence set as the union of the main set (the fence file) and the layers: the anchor
+/// circle, then the OwnTracks regions, after the main set's fences (so those keep their indices
+/// and their order in ties). Ids never collide in the result: a layer circle whose id the main set
+/// (or an earlier layer circle) already has is left out and named in `shadowed`; the fence file
+/// wins, then the anchor.
+public struct FenceLayers: Sendable {
+    public private(set) var main: FenceSet
+    public var anchor: LayerCircle?
+    /// In the order the commands gave them; one per id.
+    public var ownTracksRegions: [LayerCircle] = []
+
+    public init(main: FenceSet) { self.main = main }
+
+    public mutating func replaceMain(_ set: FenceSet) { main = set }
+
+    /// Whether fence `index` of `fences` is the anchor circle (docs/running.md, "At anchor").
+    public static func isAnchor(_ fences: FenceSet, _ index: Int) -> Bool {
+        fences.ids[index] == .string(LayerCircle.anchorID)
+            && fences.info(index).propertiesJSON == LayerCircle.properties(of: .anchor)
+    }
+
+    public var circles: [LayerCircle] { (anchor.map { [$0] } ?? []) + ownTracksRegions }
+
+    /// The set the engine runs on; `shadowed`: the layer circles left out because their id was
+    /// taken, with why.
+    public func combined() -> (set: FenceSet, shadowed: [(circle: LayerCircle, problem: String)]) {
+        let circles = self.circles
+        guard !circles.isEmpty else { return (main, []) }
+        var taken = Set<String>()
+        for id in main.ids { if case .string(let text) = id { taken.insert(text) } }
+        var builder = FenceSetBuilder(file: "<fence layers>", expectedCount: circles.count)
+        var shadowed: [(circle: LayerCircle, problem: String)] = []
+        for circle in circles {
+            guard taken.insert(circle.id).inserted else {
+                shadowed.append((circle, "its id \(FenceID.string(circle.id).json) is already used by another fence"))
+                continue
+            }
+            do {
+                try builder.add(
+                    id: .string(circle.id), name: circle.name, propertiesJSON: circle.propertiesJSON,
+                    shape: .circle(circle.circle))
+            } catch {
+                shadowed.append((circle, error.problem))
+            }
+        }
+        return (main.appending(circles: builder), shadowed)
+    }
+}

@@ -1,0 +1,57 @@
+import GRDB
+import Geofence
+
+/// The fence layers' circles (the anchor, OwnTracks regions: docs/running.md, "Fence layers"),
+/// kept so that a restart runs on the same ones. One row per circle; `position` keeps the order
+/// the commands gave.
+enum LayerCircleSchema {
+    static let migrationName = "layer-circles-v1"
+    static let sql = """
+        CREATE TABLE layer_circle (
+            layer TEXT NOT NULL,
+            id TEXT NOT NULL,
+            name TEXT,
+            lat REAL NOT NULL,
+            lon REAL NOT NULL,
+            radius REAL NOT NULL,
+            position INTEGER NOT NULL,
+            PRIMARY KEY (layer, id)
+        );
+        """
+}
+
+extension StateStore {
+    /// The saved circles of `layer`, in their order. A row that does not read back (a damaged file)
+    /// is left out.
+    public func layerCircles(_ layer: LayerCircle.Layer) throws -> [LayerCircle] {
+        try database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, name, lat, lon, radius FROM layer_circle WHERE layer = ? ORDER BY position",
+                arguments: [layer.rawValue]
+            ).compactMap { row in
+                guard let id = row.stored("id", as: String.self), let lat = row.stored("lat", as: Double.self),
+                    let lon = row.stored("lon", as: Double.self), let radius = row.stored("radius", as: Double.self)
+                else { return nil }
+                return LayerCircle(
+                    layer: layer, id: id, name: row.stored("name", as: String.self),
+                    circle: CircleShape(lat: lat, lon: lon, radius: radius))
+            }
+        }
+    }
+
+    /// Replaces the saved circles of `layer` with `circles`, in one transaction.
+    public func saveLayerCircles(_ layer: LayerCircle.Layer, _ circles: [LayerCircle]) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM layer_circle WHERE layer = ?", arguments: [layer.rawValue])
+            for (position, circle) in circles.enumerated() {
+                try db.execute(
+                    sql:
+                        "INSERT INTO layer_circle (layer, id, name, lat, lon, radius, position) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        layer.rawValue, circle.id, circle.name, circle.circle.lat, circle.circle.lon,
+                        circle.circle.radius, position,
+                    ])
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import FenceRuntime
+import Geofence
+
+/// The anchor watch of `run` (docs/running.md, "At anchor").
+struct AnchorOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Anchor watch: a circle of this many metres (id 'anchor') at the first usable fix; kept across restarts.",
+            valueName: "metres"))
+    var anchor: Double?
+
+    @Option(help: ArgumentHelp("Drop the anchor circle here instead of at the first usable fix.", valueName: "lat,lon"))
+    var anchorAt: String?
+
+    @Flag(help: "Forget the saved anchor and drop it again at the first usable fix.")
+    var reanchor = false
+
+    func validate() throws {
+        if let anchor, !(anchor.isFinite && anchor > 0 && anchor <= Limits.maxMetres) {
+            throw ValidationError("--anchor \(anchor): the radius must be a positive number of metres")
+        }
+        if anchor == nil, anchorAt != nil || reanchor {
+            throw ValidationError("\(anchorAt != nil ? "--anchor-at" : "--reanchor") goes with --anchor RADIUS")
+        }
+        if anchorAt != nil, reanchor { throw ValidationError("--reanchor and --anchor-at: choose one") }
+        if let anchorAt, Self.position(anchorAt) == nil {
+            throw ValidationError(
+                "--anchor-at \(anchorAt): not a position; write LAT,LON in degrees, e.g. --anchor-at 47.3769,8.5417")
+        }
+    }
+
+    /// `LAT,LON` in decimal degrees, within range.
+    static func position(_ text: String) -> (lat: Double, lon: Double)? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+            let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+            let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)),
+            (-90...90).contains(lat), (-180...180).contains(lon)
+        else { return nil }
+        return (lat, lon)
+    }
+
+    var layers: FenceLayerOptions {
+        var layers = FenceLayerOptions()
+        layers.anchorRadius = anchor
+        layers.anchorAt = anchorAt.flatMap(Self.position)
+        layers.reanchor = reanchor
+        return layers
+    }
+}

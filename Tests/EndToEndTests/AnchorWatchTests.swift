@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+/// The anchor watch (docs/running.md, "At anchor") with the real binary: `simulate` plays a boat
+/// that lies at anchor and then drags, on a pseudo-terminal that `run --anchor` reads.
+@Suite(.serialized) struct AnchorWatchTests {
+    static let anchorage = (lat: 43.5, lon: 16.4)
+    static let metre = 1 / 111_195.0
+
+    /// A GPX of a boat swinging within 8 m of `start` for `restSeconds`, then (for `dragSeconds`)
+    /// dragging north at 3 m/s; one point a second from 2026-07-01T03:00:00Z.
+    static func boat(
+        _ folder: URL, name: String, start: (lat: Double, lon: Double), restSeconds: Int, dragSeconds: Int
+    ) throws -> String {
+        var text = #"<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>"# + "\n"
+        let east = metre / cos(start.lat * .pi / 180)
+        for second in 0..<(restSeconds + dragSeconds) {
+            let dragged = Double(max(0, second - restSeconds + 1)) * 3
+            let swing = second < restSeconds ? 8.0 : 0
+            let lat = start.lat + (swing * sin(Double(second) / 5) + dragged) * metre
+            let lon = start.lon + swing * cos(Double(second) / 7) * east
+            let time = String(format: "2026-07-01T03:%02d:%02dZ", second / 60, second % 60)
+            text += "<trkpt lat=\"\(lat)\" lon=\"\(lon)\"><time>\(time)</time></trkpt>\n"
+        }
+        text += "</trkseg></trk></gpx>\n"
+        let path = folder.appendingPathComponent(name)
+        try text.write(to: path, atomically: true, encoding: .utf8)
+        return path.path
+    }
+
+    /// Distance in metres between two positions (small distances, equirectangular).
+    static func metres(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> Double {
+        let dy = (a.lat - b.lat) / metre
+        let dx = (a.lon - b.lon) / metre * cos(a.lat * .pi / 180)
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    static func position(_ event: [String: Any]) -> (lat: Double, lon: Double)? {
+        guard let location = event["location"] as? [String: Any], let lat = location["lat"] as? Double,
+            let lon = location["lon"] as? Double
+        else { return nil }
+        return (lat, lon)
+    }
+
+    /// One `run` over one pass of `route` (5 Hz, 5 times as fast as the GPX), stopped once the
+    /// simulated receiver has gone; its JSON events.
+    static func watch(route: String, folder: URL, extra: [String]) throws -> [[String: Any]] {
+        let link = folder.appendingPathComponent("gps0").path
+        let simulator = try BackgroundGPSFence([
+            "simulate", route, "--baud", "38400", "--rate", "5", "--time-scale", "5", "--link", link,
+        ])
+        _ = simulator.readFirstLine()
+        let run = try BackgroundGPSFence(
+            [
+                "run", "--device", link, "--baud", "38400", "--fences",
+                folder.appendingPathComponent("fences.geojson").path, "--state",
+                folder.appendingPathComponent("state.sqlite").path, "--json",
+            ] + extra)
+        let output = LineCollector(run.output.fileHandleForReading)
+        let played = simulator.finish()
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(output.wait { types($0).contains("device_lost") }, "\(output.all)")
+        run.signal(SIGINT)
+        let stopped = run.finish()
+        output.finish()
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        return output.all.compactMap { jsonObject($0) }
+    }
+
+    static func anchorEvents(_ events: [[String: Any]]) -> [[String: Any]] {
+        events.filter { ($0["fence"] as? [String: Any])?["id"] as? String == "anchor" }
+    }
+
+    @Test func aDraggingAnchorRaisesExitAndARestartKeepsTheAnchor() throws {
+        let folder = temporaryDirectory()
+        try #"{"type":"FeatureCollection","features":[]}"#.write(
+            to: folder.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
+        let drag = try Self.boat(folder, name: "drag.gpx", start: Self.anchorage, restSeconds: 30, dragSeconds: 40)
+
+        // At anchor for 30 s (swinging 8 m), then dragging 120 m: enter at the drop, exit once dragged.
+        let first = Self.anchorEvents(try Self.watch(route: drag, folder: folder, extra: ["--anchor", "40"]))
+        #expect(first.map { $0["type"] as? String } == ["enter", "exit"], "\(first)")
+        let enter = try #require(first.first)
+        let exit = try #require(first.last)
+        #expect(enter["initial"] as? Bool == true)
+        let dropped = try #require(Self.position(enter))
+        #expect(Self.metres(dropped, Self.anchorage) < 9, "dropped at the first fix")
+        let left = try #require(Self.position(exit))
+        // Beyond the radius and the hysteresis (10 m): never while the boat only swung.
+        #expect(Self.metres(left, dropped) > 50, "exit at \(left)")
+        let enterTime = MQTTTests.unixSeconds(try #require(enter["time"] as? String))
+        let exitTime = MQTTTests.unixSeconds(try #require(exit["time"] as? String))
+        #expect(exitTime - enterTime >= 6, "the 30 s at rest (6 s at 5x) pass without an exit")
+
+        // Restarted where the boat drifted to (100 m north): the anchor stays where it was dropped,
+        // so nothing is entered, and status shows it with the distance.
+        let drifted = (lat: Self.anchorage.lat + 100 * Self.metre, lon: Self.anchorage.lon)
+        let resting = try Self.boat(folder, name: "rest.gpx", start: drifted, restSeconds: 20, dragSeconds: 0)
+        let second = try Self.watch(route: resting, folder: folder, extra: ["--anchor", "40"])
+        #expect(Self.anchorEvents(second).isEmpty, "\(Self.anchorEvents(second))")
+        let registered = try #require(second.first { $0["type"] as? String == "registered" })
+        #expect((registered["fences"] as? [String]) == ["anchor"])
+        let status = try runGPSFence([
+            "status", "--state", folder.appendingPathComponent("state.sqlite").path, "--json",
+        ])
+        #expect(status.status == 0, "\(status.stderr)")
+        let anchor = try #require(jsonObject(status.stdout)?["anchor"] as? [String: Any], "\(status.stdout)")
+        let kept = (lat: try #require(anchor["lat"] as? Double), lon: try #require(anchor["lon"] as? Double))
+        #expect(Self.metres(kept, dropped) < 0.01, "kept at \(kept), dropped at \(dropped)")
+        #expect(anchor["radius"] as? Double == 40)
+        let distance = try #require(anchor["distance"] as? Double)
+        #expect(distance > 85 && distance < 115, "distance \(distance)")
+        #expect(anchor["inside"] as? Bool == false)
+        let text = try runGPSFence(["status", "--state", folder.appendingPathComponent("state.sqlite").path])
+        #expect(text.stdout.contains("anchor "), "\(text.stdout)")
+
+        // --reanchor drops it again, here.
+        let third = Self.anchorEvents(
+            try Self.watch(route: resting, folder: folder, extra: ["--anchor", "40", "--reanchor"]))
+        #expect(third.map { $0["type"] as? String } == ["enter"], "\(third)")
+        let redropped = try #require(third.first.flatMap(Self.position))
+        #expect(Self.metres(redropped, drifted) < 9)
+    }
+
+    @Test func anchorOptionsAreCheckedBeforeAnythingStarts() throws {
+        for (arguments, words) in [
+            (["--anchor", "0"], "--anchor 0.0: the radius must be a positive"),
+            (["--anchor-at", "43.5,16.4"], "--anchor-at goes with --anchor"),
+            (["--anchor", "40", "--anchor-at", "95,16.4"], "--anchor-at 95,16.4: not a position"),
+            (["--anchor", "40", "--anchor-at", "43.5,16.4", "--reanchor"], "choose one"),
+        ] {
+            let result = try runGPSFence(
+                ["run", "--device", "/dev/null", "--fences", "captures/gym/fences.geojson"] + arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
+        }
+    }
+}
