@@ -9,7 +9,8 @@ extension FenceSet {
     }
 
     /// One cell per grid level: SIMD over the cell's circles, then the box test and band-indexed
-    /// point-in-polygon for its polygons.
+    /// point-in-polygon for its polygons, or the arc test for its corridor segments (a corridor may
+    /// be hit by several of its segments: the caller sorts and drops repeats).
     @inline(__always)
     func collect(lat: Double, lon: Double, into hits: FenceHits) {
         var ux = 0.0
@@ -17,6 +18,7 @@ extension FenceSet {
         var uz = 0.0
         var haveUnit = false
         let polygons = self.polygons
+        let corridors = self.corridors
         let views = levelViews.base
         for l in 0..<levelViews.count {
             let level = views[l]
@@ -41,7 +43,18 @@ extension FenceSet {
                 let b = level.pbox[k]
                 if lon >= b[0] && lat >= b[1] && lon <= b[2] && lat <= b[3] {
                     let p = Int(level.poly[k])
-                    if polygons.containsInBox(p, x: lon, y: lat) { hits.append(polygons.fence[p]) }
+                    if p >= 0 {
+                        if polygons.containsInBox(p, x: lon, y: lat) { hits.append(polygons.fence[p]) }
+                    } else {
+                        if !haveUnit {
+                            (ux, uy, uz) = Geodesy.unitVector(lat: lat, lon: lon)
+                            haveUnit = true
+                        }
+                        let segment = ~p
+                        if corridors.segments[segment].contains(SIMD3(ux, uy, uz)) {
+                            hits.append(corridors.fence[Int(corridors.segmentCorridor[segment])])
+                        }
+                    }
                 }
                 k += 1
             }

@@ -6,7 +6,7 @@
 
 /// Geometry the event engine needs besides containment: signed distance (exit hysteresis),
 /// segment crossing (`cross`) and distance along a ray (`approach`). Distances are metres.
-/// Circles use the sphere (haversine); polygon distances and the ray and segment tests work in a
+/// Circles and corridors use the sphere for distances; polygon distances and the ray and segment tests work in a
 /// local east/north plane (`LocalPlane`) around the fix, good to centimetres over the few
 /// kilometres between fixes or of a look-ahead, and never used for containment itself.
 extension FenceSet {
@@ -15,8 +15,13 @@ extension FenceSet {
     /// boundary farther than that is reported as ±`limit`.
     public func signedDistance(fence index: Int, lat: Double, lon: Double, limit: Double = .infinity) -> Double {
         let s = Int(shapeIndex[index])
-        if kinds[index] == .circle {
+        switch kinds[index] {
+        case .circle:
             return Geodesy.haversine(lat1: lat, lon1: lon, lat2: circleLat[s], lon2: circleLon[s]) - circleRadius[s]
+        case .corridor:
+            return min(max(corridorSignedDistance(s, lat: lat, lon: lon), -limit), limit)
+        case .polygon:
+            break
         }
         let inside = polygons.contains(s, x: lon, y: lat)
         let plane = LocalPlane(lat0: lat, lon0: lon)
@@ -53,11 +58,16 @@ extension FenceSet {
             return true
         }
         let s = Int(shapeIndex[index])
-        if kinds[index] == .circle {
+        switch kinds[index] {
+        case .circle:
             let plane = LocalPlane(lat0: circleLat[s], lon0: circleLon[s])
             let pa = plane.project(lat: a.lat, lon: a.lon)
             let pb = plane.project(lat: b.lat, lon: b.lon)
             return segmentDistance(px: 0, py: 0, ax: pa.x, ay: pa.y, bx: pb.x, by: pb.y) <= circleRadius[s]
+        case .corridor:
+            return corridorSegmentIntersects(s, from: a, to: b)
+        case .polygon:
+            break
         }
         for (p, q) in unwrappedPieces(a, b) {
             var hit = false
@@ -92,7 +102,8 @@ extension FenceSet {
         let dx = sin(bearing * Geodesy.degree)
         let dy = cos(bearing * Geodesy.degree)
         let s = Int(shapeIndex[index])
-        if kinds[index] == .circle {
+        switch kinds[index] {
+        case .circle:
             let c = plane.project(lat: circleLat[s], lon: circleLon[s])
             let along = c.x * dx + c.y * dy
             let across = c.x * dy - c.y * dx
@@ -100,6 +111,10 @@ extension FenceSet {
             if abs(across) > r { return nil }
             let t = along - (r * r - across * across).squareRoot()
             return t >= 0 && t <= maxDistance ? t : nil
+        case .corridor:
+            return corridorDistanceAlongRay(s, plane: plane, dx: dx, dy: dy, maxDistance: maxDistance)
+        case .polygon:
+            break
         }
         let end = Geodesy.destination(lat: lat, lon: lon, bearing: bearing, distance: maxDistance)
         var best = Double.infinity
@@ -144,7 +159,8 @@ extension FenceSet {
                         hits.append(level.cfence[k])
                     }
                     for k in Int(level.starts[2 * cell + 1])..<Int(level.starts[2 * cell + 3]) {
-                        hits.append(polygons.fence[Int(level.poly[k])])
+                        let p = Int(level.poly[k])
+                        hits.append(p >= 0 ? polygons.fence[p] : corridors.fence[Int(corridors.segmentCorridor[~p])])
                     }
                 }
             }

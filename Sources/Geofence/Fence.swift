@@ -3,6 +3,9 @@ public enum FenceKind: UInt8, Sendable {
     case circle
     /// A Polygon or MultiPolygon (parts with holes).
     case polygon
+    /// A LineString or MultiLineString widened by a radius: the points within that many metres
+    /// of the line on the sphere (docs/fences.md).
+    case corridor
 }
 
 /// What the event engine needs to know about one fence, besides its geometry.
@@ -31,9 +34,22 @@ public struct CircleShape: Sendable, Equatable {
 /// A closed ring of (lon, lat) positions, first == last.
 public typealias Ring = [(lon: Double, lat: Double)]
 
-/// Geometry of a fence as handed to `FenceSetBuilder`: a circle, or polygon parts (each an exterior
-/// ring followed by its holes).
+/// A route and how far from it still counts as on it: lines of (lon, lat) vertices (one for a
+/// LineString, several for a MultiLineString), each segment the great-circle arc between its
+/// vertices, and a radius in metres.
+public struct CorridorShape: Sendable {
+    public var lines: [[(lon: Double, lat: Double)]]
+    public var radius: Double
+    public init(lines: [[(lon: Double, lat: Double)]], radius: Double) {
+        self.lines = lines
+        self.radius = radius
+    }
+}
+
+/// Geometry of a fence as handed to `FenceSetBuilder`: a circle, polygon parts (each an exterior
+/// ring followed by its holes), or a corridor.
 public enum FenceShape: Sendable {
     case circle(CircleShape)
     case polygon([[Ring]])
+    case corridor(CorridorShape)
 }

@@ -14,6 +14,7 @@ public final class FenceSet: Sendable {
     let propertiesEnd: [Int]
     let circleLat: [Double], circleLon: [Double], circleRadius: [Double]
     let polygons: FrozenPolygons
+    let corridors: CorridorStore
     let levels: [GridLevel]
     let levelViews: FrozenArray<LevelView>
 
@@ -26,11 +27,14 @@ public final class FenceSet: Sendable {
             metadata: FenceMetadata(
                 ids: b.ids, names: b.names, kinds: b.kinds, shapeIndex: b.shapeIndex, settingsIndex: b.settingsIndex,
                 settingsTable: b.settingsTable, propertiesText: b.propertiesText, propertiesEnd: b.propertiesEnd),
-            circles: b.circles, polygons: polygons, cellScale: cellScale)
+            circles: b.circles, polygons: polygons, corridors: b.corridors, cellScale: cellScale)
     }
 
-    /// The arrays of a set, indexed: the grid over `circles` and `polygons` is built here.
-    init(metadata m: FenceMetadata, circles: CircleStore, polygons: FrozenPolygons, cellScale: Double) {
+    /// The arrays of a set, indexed: the grid over `circles`, `polygons` and `corridors` is built here.
+    init(
+        metadata m: FenceMetadata, circles: CircleStore, polygons: FrozenPolygons, corridors: CorridorStore,
+        cellScale: Double
+    ) {
         count = m.ids.count
         ids = m.ids
         names = m.names
@@ -44,6 +48,7 @@ public final class FenceSet: Sendable {
         circleLon = circles.lon
         circleRadius = circles.radius
         self.polygons = polygons
+        self.corridors = corridors
         let p = polygons
         let n = circles.count
         var ux = [Double](repeating: 0, count: n)
@@ -57,14 +62,19 @@ public final class FenceSet: Sendable {
             (ux[i], uy[i], uz[i]) = Geodesy.unitVector(lat: c.lat, lon: c.lon)
             limit[i] = Geodesy.chordSquared(radius: c.radius)
             let (first, second) = circleBoxes(c)
-            items.append(IndexItem(box: first, shape: Int32(i)))
-            if let second { items.append(IndexItem(box: second, shape: Int32(i))) }
+            items.append(IndexItem(box: first, kind: .circle, shape: Int32(i)))
+            if let second { items.append(IndexItem(box: second, kind: .circle, shape: Int32(i))) }
         }
         for i in 0..<p.count {
             items.append(
                 IndexItem(
                     box: BoundingBox(minX: p.minX[i], minY: p.minY[i], maxX: p.maxX[i], maxY: p.maxY[i]),
-                    shape: ~Int32(i)))
+                    kind: .polygon, shape: Int32(i)))
+        }
+        for s in 0..<corridors.segments.count {
+            let (first, second) = corridors.segmentBoxes(s)
+            items.append(IndexItem(box: first, kind: .corridorSegment, shape: Int32(s)))
+            if let second { items.append(IndexItem(box: second, kind: .corridorSegment, shape: Int32(s))) }
         }
         levels = GridBuilder.build(items: items, circles: circles, unit: (ux, uy, uz, limit), cellScale: cellScale)
         levelViews = FrozenArray(levels.map(\.view))
@@ -94,23 +104,35 @@ public final class FenceSet: Sendable {
         return CircleShape(lat: circleLat[s], lon: circleLon[s], radius: circleRadius[s])
     }
 
+    /// The route and radius of fence `index`, or nil when it is not a corridor.
+    public func corridor(_ index: Int) -> CorridorShape? {
+        guard kinds[index] == .corridor else { return nil }
+        let s = Int(shapeIndex[index])
+        return CorridorShape(lines: corridors.lines(s), radius: corridors.radius[s])
+    }
+
     /// Exact containment test against one fence (docs/fences.md).
     public func contains(fence index: Int, lat: Double, lon: Double) -> Bool {
         let s = Int(shapeIndex[index])
-        if kinds[index] == .circle {
+        switch kinds[index] {
+        case .circle:
             let u = Geodesy.unitVector(lat: lat, lon: lon)
             let c = Geodesy.unitVector(lat: circleLat[s], lon: circleLon[s])
             let dx = c.x - u.x
             let dy = c.y - u.y
             let dz = c.z - u.z
             return dx * dx + dy * dy + dz * dz <= Geodesy.chordSquared(radius: circleRadius[s])
+        case .polygon:
+            return polygons.contains(s, x: lon, y: lat)
+        case .corridor:
+            return corridors.contains(s, CorridorSegment.unit(lon: lon, lat: lat))
         }
-        return polygons.contains(s, x: lon, y: lat)
     }
 
     /// Approximate bytes held by the geometry and index (not counting ids, names and properties).
     public var indexBytes: Int {
-        polygons.bytes + levels.reduce(0) { $0 + $1.bytes } + circleLat.count * 24
+        let corridorBytes = corridors.segments.count * MemoryLayout<CorridorSegment>.stride + corridors.lon.count * 16
+        return polygons.bytes + levels.reduce(0) { $0 + $1.bytes } + circleLat.count * 24 + corridorBytes
     }
 
 }

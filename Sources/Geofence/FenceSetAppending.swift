@@ -12,7 +12,7 @@ struct FenceMetadata {
 
 extension FenceSet {
     /// This set with the circles of `extra` after its own fences (the fence layers of
-    /// docs/running.md: the anchor, OwnTracks regions). The polygons are shared, not copied, and
+    /// docs/running.md: the anchor, OwnTracks regions). The polygons and corridors are shared, not copied, and
     /// the fences of this set keep their indices; only the grid is built again, so the cost is
     /// that of indexing the set, never of parsing it. `extra` holds circles only (its polygons are
     /// ignored), validated by the builder as any file's; an id of `extra` that this set also has
@@ -53,6 +53,7 @@ extension FenceSet {
                 CircleShape(
                     lat: extra.circles.lat[shape], lon: extra.circles.lon[shape], radius: extra.circles.radius[shape]))
         }
-        return FenceSet(metadata: metadata, circles: circles, polygons: polygons, cellScale: cellScale)
+        return FenceSet(
+            metadata: metadata, circles: circles, polygons: polygons, corridors: corridors, cellScale: cellScale)
     }
 }

@@ -14,6 +14,7 @@ public struct FenceSetBuilder {
     var seen: [FenceID.Key: Int32] = [:]
     var circles = CircleStore()
     var polygons = PolygonStore()
+    var corridors = CorridorStore()
 
     public init(file: String = "<fences>", expectedCount: Int = 0) {
         self.file = file
@@ -61,6 +62,9 @@ public struct FenceSetBuilder {
             try addStagedPolygon(
                 id: id, name: name, settings: settings, properties: Array(propertiesJSON.utf8),
                 ringEnds: ringEnds[...], partEnds: partEnds[...])
+        case .corridor(let corridor):
+            try addCorridor(
+                id: id, name: name, settings: settings, properties: Array(propertiesJSON.utf8), corridor)
         }
     }
 
@@ -184,6 +188,63 @@ public struct FenceSetBuilder {
             kind: .polygon, shape: Int32(polygons.count))
         polygons.addStaged(fence: Int32(ids.count - 1), ringEnds: ringEnds)
     }
+
+    /// Adds a corridor fence (docs/fences.md): lines of at least two positions each, a positive
+    /// radius, and no segment so long that its great circle is ambiguous.
+    mutating func addCorridor<P: Collection<UInt8>>(
+        id: FenceID?, name: String?, settings: FenceSettings, properties: P,
+        _ corridor: CorridorShape
+    ) throws(FenceLoadError) {
+        let lines = corridor.lines
+        if lines.isEmpty { throw error("a corridor needs at least one line", id: id) }
+        for (l, line) in lines.enumerated() {
+            let what = lines.count > 1 ? "line \(l)" : "line"
+            if line.count < 2 {
+                throw error(
+                    "\(what) has \(line.count) position\(line.count == 1 ? "" : "s"); a line needs at least 2", id: id)
+            }
+            for (k, p) in line.enumerated() {
+                try checkPosition(lon: p.lon, lat: p.lat, id: id, what: "\(what) position \(k)")
+            }
+            for k in 1..<line.count {
+                let length = Geodesy.haversine(
+                    lat1: line[k - 1].lat, lon1: line[k - 1].lon, lat2: line[k].lat, lon2: line[k].lon)
+                if length > Self.longestSegment {
+                    throw error(
+                        "\(what) segment \(k - 1) is \(formatNumber((length / 1000).rounded())) km long; a corridor's "
+                            + "segments must be shorter than \(formatNumber(Self.longestSegment / 1000)) km "
+                            + "(add vertices: between near-antipodal points the great circle is ambiguous)", id: id)
+                }
+            }
+        }
+        let r = corridor.radius
+        guard r.isFinite, r > 0 else {
+            throw error("corridor radius \(formatNumber(r)) must be a positive number of metres", id: id)
+        }
+        guard r <= Limits.maxMetres else {
+            throw error(
+                "corridor radius \(formatNumber(r)) must be at most \(formatNumber(Limits.maxMetres)) metres "
+                    + "(half the Earth's circumference)", id: id)
+        }
+        var shape = FNV1a()
+        shape.add(UInt64(FenceKind.corridor.rawValue))
+        shape.add(r.bitPattern)
+        for line in lines {
+            shape.add(UInt64(line.count))
+            for p in line {
+                shape.add(p.lon.bitPattern)
+                shape.add(p.lat.bitPattern)
+            }
+        }
+        try register(
+            id: id ?? derivedID(shape: shape, name: name), name: name, settings: settings, properties: properties,
+            kind: .corridor, shape: Int32(corridors.count))
+        corridors.add(fence: Int32(ids.count - 1), lines: lines, radius: r)
+    }
+
+    /// A quarter of the Earth's circumference: far from the half where two vertices become
+    /// antipodal, and longer than any route segment a real file has.
+    static let longestSegment = 10_000_000.0
 
     func checkPosition(lon: Double, lat: Double, id: FenceID?, what: String) throws(FenceLoadError) {
         guard lon.isFinite, lon >= -180, lon <= 180 else {

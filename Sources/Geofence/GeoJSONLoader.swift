@@ -54,7 +54,7 @@ struct GeoJSONLoader {
             case "Feature":
                 try feature(bare: false)
                 featureIndex += 1
-            case "Polygon", "MultiPolygon", "Point":
+            case "Polygon", "MultiPolygon", "Point", "LineString", "MultiLineString":
                 try feature(bare: true)
                 featureIndex += 1
             default:
@@ -112,7 +112,7 @@ struct GeoJSONLoader {
                         throw FenceLoadError(
                             file: file,
                             problem: "top-level type is '\(type!)', want 'FeatureCollection', 'Feature' "
-                                + "or a 'Polygon', 'MultiPolygon' or 'Point' geometry")
+                                + "or a 'Polygon', 'MultiPolygon', 'Point', 'LineString' or 'MultiLineString' geometry")
                     }
                 } else if scanner.spanEquals(key, "features") {
                     sawFeatures = true
@@ -257,13 +257,44 @@ struct GeoJSONLoader {
                 try builder.addStagedPolygon(
                     id: id, name: name, settings: settings, properties: propsOrNull,
                     ringEnds: ends[1][...], partEnds: ends[2][...])
+            case "LineString", "MultiLineString":
+                let want = geometryType == "LineString" ? 1 : 2
+                if builder.polygons.stagedCount == 0 && depth <= want {
+                    throw featureError("\(geometryType) has no coordinates", id: id)
+                }
+                guard depth == want else {
+                    throw featureError("\(geometryType) coordinates must be nested \(want + 1) arrays deep", id: id)
+                }
+                if let radiusProblem { throw featureError(radiusProblem, id: id) }
+                guard let radius else {
+                    throw featureError(
+                        bare
+                            ? "a bare \(geometryType) geometry needs a \"radius\" member in metres "
+                                + "(or use a Feature with properties.radius)"
+                            : "a corridor (\(geometryType)) needs properties.radius in metres", id: id)
+                }
+                try builder.addCorridor(
+                    id: id, name: name, settings: settings, properties: propsOrNull,
+                    CorridorShape(lines: stagedLines(), radius: radius))
+                builder.polygons.discardStaged()
             default:
                 throw featureError(
                     "unsupported geometry type '\(geometryType)' (fences are Point with "
-                        + "properties.radius, Polygon or MultiPolygon)", id: id)
+                        + "properties.radius, Polygon, MultiPolygon, or LineString or MultiLineString with "
+                        + "properties.radius)", id: id)
             }
         } catch let e as JSONSyntaxError {
             throw syntaxError(e, inFeature: true, id: id)
+        }
+    }
+
+    /// The staged positions cut into lines at `ends[1]`.
+    func stagedLines() -> [[(lon: Double, lat: Double)]] {
+        let coords = builder.polygons.staged
+        var start = 0
+        return ends[1].map { end in
+            defer { start = end }
+            return (start..<end).map { (coords[2 * $0], coords[2 * $0 + 1]) }
         }
     }
 

@@ -9,7 +9,8 @@
 /// are the first circle and polygon entries of cell c (so one cache line holds a cell's ranges).
 /// Circle entries are blocks of four `[x×4, y×4, z×4, chord²×4]` (unit vector and squared chord
 /// copied from the circle, so the SIMD kernel reads 128 contiguous bytes); each cell's circle run
-/// is padded to whole blocks with chord² = -1. Polygon entries carry the polygon's box inline.
+/// is padded to whole blocks with chord² = -1. Polygon entries carry the polygon's box inline; the
+/// same run holds corridor segments (entry `~segment`, with the segment's widened box).
 final class GridLevel: @unchecked Sendable {
     let starts: FrozenArray<Int32>
     let cblocks: FrozenArray<SIMD4<Double>>
@@ -76,8 +77,16 @@ func clampCell(_ f: Double, _ n: Int) -> Int {
 
 /// Something to index: a box and the shape it belongs to.
 struct IndexItem {
+    enum Kind {
+        /// `shape` indexes `CircleStore`: an entry of the SIMD circle run.
+        case circle
+        /// `shape` indexes the polygons: an entry `shape` of the boxed run.
+        case polygon
+        /// `shape` indexes `CorridorStore.segments`: an entry `~shape` of the boxed run.
+        case corridorSegment
+    }
     var box: BoundingBox
-    /// Circle index (into `CircleStore`) when >= 0, else polygon index `~shape`.
+    var kind: Kind
     var shape: Int32
 }
 
@@ -172,7 +181,10 @@ enum GridBuilder {
             let (a, b, c, d) = range(item.box)
             for row in c...d {
                 for col in a...b {
-                    if item.shape >= 0 { ccount[row * nx + col] += 1 } else { pcount[row * nx + col] += 1 }
+                    switch item.kind {
+                    case .circle: ccount[row * nx + col] += 1
+                    case .polygon, .corridorSegment: pcount[row * nx + col] += 1
+                    }
                 }
             }
         }
@@ -205,7 +217,8 @@ enum GridBuilder {
             for row in c...d {
                 for col in a...b {
                     let cell = row * nx + col
-                    if item.shape >= 0 {
+                    switch item.kind {
+                    case .circle:
                         let s = Int(item.shape)
                         let o = Int(cfill[cell])
                         let blk = o & ~3
@@ -216,9 +229,9 @@ enum GridBuilder {
                         cblocks.base[blk + 3][lane] = unit.limit[s]
                         cfence[o] = circleFence[s]
                         cfill[cell] += 1
-                    } else {
+                    case .polygon, .corridorSegment:
                         let o = Int(pfill[cell])
-                        poly[o] = ~item.shape
+                        poly[o] = item.kind == .polygon ? item.shape : ~item.shape
                         pbox[o] = SIMD4(item.box.minX, item.box.minY, item.box.maxX, item.box.maxY)
                         pfill[cell] += 1
                     }

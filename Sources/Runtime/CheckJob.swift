@@ -99,7 +99,14 @@ public struct CheckJob {
     func describe(_ set: FenceSet, _ i: Int) -> String {
         var s = "id \(HumanText.json(set.ids[i]))"
         if let name = set.name(i) { s += " \(HumanText.quoted(name))" }
-        if let c = set.circle(i) { s += " (circle r=\(formatMetres(c.radius)) m)" } else { s += " (polygon)" }
+        switch set.kinds[i] {
+        case .circle:
+            if let c = set.circle(i) { s += " (circle r=\(formatMetres(c.radius)) m)" }
+        case .polygon:
+            s += " (polygon)"
+        case .corridor:
+            if let c = set.corridor(i) { s += " (corridor r=\(formatMetres(c.radius)) m)" }
+        }
         return s
     }
 

@@ -20,11 +20,11 @@ import Testing
 
     @Test func unknownGeometry() throws {
         let line =
-            "{\"type\":\"Feature\",\"id\":7,\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[0,0],[1,1]]},\"properties\":{}}"
+            "{\"type\":\"Feature\",\"id\":7,\"geometry\":{\"type\":\"MultiPoint\",\"coordinates\":[[0,0],[1,1]]},\"properties\":{}}"
         let message = try #require(loadError(collection(good, line)))
         #expect(
             message
-                == "f.geojson: feature 1 (id 7): unsupported geometry type 'LineString' (fences are Point with properties.radius, Polygon or MultiPolygon)"
+                == "f.geojson: feature 1 (id 7): unsupported geometry type 'MultiPoint' (fences are Point with properties.radius, Polygon, MultiPolygon, or LineString or MultiLineString with properties.radius)"
         )
         let none = "{\"type\":\"Feature\",\"id\":\"x\",\"geometry\":null,\"properties\":{}}"
         #expect(loadError(collection(none)) == "f.geojson: feature 0 (id \"x\"): feature has no geometry")
@@ -176,7 +176,7 @@ import Testing
         #expect(loadError("{\"type\":\"Feature\"}") == "f.geojson: feature 0: feature has no geometry")
         #expect(
             loadError("{\"type\":\"GeometryCollection\",\"geometries\":[]}")
-                == "f.geojson: top-level type is 'GeometryCollection', want 'FeatureCollection', 'Feature' or a 'Polygon', 'MultiPolygon' or 'Point' geometry"
+                == "f.geojson: top-level type is 'GeometryCollection', want 'FeatureCollection', 'Feature' or a 'Polygon', 'MultiPolygon', 'Point', 'LineString' or 'MultiLineString' geometry"
         )
         #expect(
             loadError("{\"features\":[]}")

@@ -95,16 +95,27 @@ extension FenceSet {
         var hash = FNV1a()
         func mix(_ value: UInt64) { hash.add(value) }
         mix(UInt64(kinds[index].rawValue))
-        if let circle = circle(index) {
-            mix(circle.lat.bitPattern)
-            mix(circle.lon.bitPattern)
-            mix(circle.radius.bitPattern)
-        } else {
-            forEachEdge(polygon: Int(shapeIndex[index]), latFrom: -.infinity, latTo: .infinity) { x1, y1, x2, y2 in
+        let s = Int(shapeIndex[index])
+        switch kinds[index] {
+        case .circle:
+            mix(circleLat[s].bitPattern)
+            mix(circleLon[s].bitPattern)
+            mix(circleRadius[s].bitPattern)
+        case .polygon:
+            forEachEdge(polygon: s, latFrom: -.infinity, latTo: .infinity) { x1, y1, x2, y2 in
                 mix(x1.bitPattern)
                 mix(y1.bitPattern)
                 mix(x2.bitPattern)
                 mix(y2.bitPattern)
+            }
+        case .corridor:
+            mix(corridors.radius[s].bitPattern)
+            for line in corridors.lines(s) {
+                mix(UInt64(line.count))
+                for p in line {
+                    mix(p.lon.bitPattern)
+                    mix(p.lat.bitPattern)
+                }
             }
         }
         return hash.value

@@ -27,7 +27,15 @@ public enum ReportExports {
             properties.add("kind", "fence")
             properties.addRaw("id", json: info.id.json)
             properties.add("name", info.name)
-            if let circle = report.fences.circle(fence) { properties.add("radius", circle.radius) }
+            switch report.fences.kinds[fence] {
+            case .circle:
+                if let circle = report.fences.circle(fence) { properties.add("radius", circle.radius) }
+            case .corridor:
+                // the outline drawn round the route; the radius says how wide it is
+                if let corridor = report.fences.corridor(fence) { properties.add("radius", corridor.radius) }
+            case .polygon:
+                break
+            }
             features.append(feature(properties.string, geometry))
         }
         for (index, stretch) in report.stretches.enumerated() where stretch.count >= 2 {
