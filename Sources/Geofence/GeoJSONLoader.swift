@@ -19,6 +19,8 @@ struct GeoJSONLoader {
     var featureIndex = 0
     /// The bytes are a read-only file mapping whose parsed pages may be dropped.
     var releasable = false
+    /// Zones and opening hours parsed once per file, shared by the fences that name them.
+    let ruleCache = FenceRuleCache()
 
     init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
         scanner = JSONScanner(bytes)
@@ -445,7 +447,7 @@ struct GeoJSONLoader {
         try scanner.expect(0x7B, "a properties object '{' or null")
         if scanner.consume(0x7D) { return }
         var rules = FenceRuleText()
-        defer { settings.rules = rules.resolved(pending: &pending) }
+        defer { settings.rules = rules.resolved(cache: ruleCache, pending: &pending) }
         repeat {
             let key = try scanner.stringSpan()
             try scanner.expect(0x3A, "':'")

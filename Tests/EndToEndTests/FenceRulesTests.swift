@@ -253,6 +253,33 @@ import Testing
         #expect(events.first { $0["type"] as? String == "enter" }?["too_low"] as? Bool == true)
     }
 
+    /// The field report shows what the rules raised: the yard's `speeding` (with its colour and
+    /// its column in the fence table) and the bridge's flag for a 3.5 m truck.
+    @Test func theFieldReportShowsSpeedingAndTooLow() throws {
+        let folder = try Self.folder()
+        let steps = (0..<5).map { Step(second: $0, east: Double($0), speed: 4) }
+        let capture = try Self.capture(steps, date: "030226", start: 9 * 3600, in: folder)
+        let fences = try Self.fences([("yard", 0, 200, #","speed_limit":3"#)], in: folder)
+        let yard = folder.appendingPathComponent("yard.html").path
+        let bridge = folder.appendingPathComponent("bridge.html").path
+        for arguments in [
+            ["report", capture, "--fences", fences, "--output", yard],
+            [
+                "report", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson",
+                "--vehicle-height", "3.5", "--output", bridge,
+            ],
+        ] {
+            let result = try runGPSFence(arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let yardHTML = try String(contentsOfFile: yard, encoding: .utf8)
+        #expect(yardHTML.contains("chip ev-speeding"))
+        #expect(yardHTML.contains("<th>speeding</th>"))
+        #expect(yardHTML.contains("limit 3 m/s"))
+        let bridgeHTML = try String(contentsOfFile: bridge, encoding: .utf8)
+        #expect(bridgeHTML.components(separatedBy: "TOO LOW for the vehicle").count - 1 == 2, "approach and enter")
+    }
+
     // MARK: - refused rules
 
     /// A malformed rule refuses the file, naming the feature and the reason, with status 2, in

@@ -10,10 +10,17 @@ extension EventEngine {
     /// those whose window opened are evaluated as at start.
     func applyTimedRules(time: UTCTime, location: GeofenceEvent.Location) {
         let now = time.millisecondsSinceEpoch
+        // A million fences with windows need not be looked at on every fix of the same minute.
+        guard now >= rules.nextCheck || now < rules.lastCheck else { return }
+        rules.lastCheck = now
+        let minute: Int64 = 60_000
+        let minuteNow = now >= 0 ? now / minute : (now - minute + 1) / minute
+        var nextCheck = (minuteNow + 1) * minute
         var expiredNow: [Int] = []
         for stored in rules.timed {
             let fence = Int(stored)
             guard !rules.expired[fence], let fenceRules = fences.settings(fence).rules else { continue }
+            if let expires = fenceRules.expires, now < expires { nextCheck = min(nextCheck, expires) }
             if let expires = fenceRules.expires, now >= expires {
                 rules.expired[fence] = true
                 rules.dormant[fence] = true
@@ -44,6 +51,7 @@ extension EventEngine {
                 dropFromInsideList(fence)
             }
         }
+        rules.nextCheck = nextCheck
         if !expiredNow.isEmpty { pending.append(.unregistered(expiredNow, at: time)) }
     }
 

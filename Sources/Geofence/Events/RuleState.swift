@@ -12,6 +12,11 @@ struct RuleState {
     var expired: [Bool]
     /// `activatedStamp[f] == fixNumber`: fence `f` became active at this fix (initial evaluation).
     var activatedStamp: [UInt32]
+    /// The timed fences are looked at again from this fix time on (ms): the next whole UTC minute
+    /// (windows are in minutes, and every zone offset since 1972 is whole minutes) or the next
+    /// `expires`, whichever comes first; and at once if the fix time goes back before `lastCheck`.
+    var nextCheck = Int64.min
+    var lastCheck = Int64.min
     /// Per fence (only when some fence has a `speed_limit`): consecutive usable fixes above the
     /// limit, and whether this visit's `speeding` has been raised.
     var speedCount: [UInt8]

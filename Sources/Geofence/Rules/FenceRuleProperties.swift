@@ -46,14 +46,35 @@ extension GeoJSONLoader {
     }
 }
 
+/// What a file's rules share: a million fences naming `Europe/Berlin` read its zone file once and
+/// share one table (and one parsed `active` per distinct text), instead of a copy each.
+final class FenceRuleCache {
+    var zones: [String: ZoneOffsets] = [:]
+    var hours: [String: OpeningHours] = [:]
+
+    func zone(_ name: String) throws(ZoneError) -> ZoneOffsets {
+        if let zone = zones[name] { return zone }
+        let zone = try ZoneOffsets(named: name)
+        zones[name] = zone
+        return zone
+    }
+
+    func openingHours(_ text: String) throws(OpeningHoursError) -> OpeningHours {
+        if let parsed = hours[text] { return parsed }
+        let parsed = try OpeningHours(parsing: text)
+        if hours.count < 4096 { hours[text] = parsed }
+        return parsed
+    }
+}
+
 extension FenceRuleText {
     /// The rules, or nil when there are none; a problem goes to `pending` (the first one wins).
-    func resolved(pending: inout String?) -> FenceRules? {
+    func resolved(cache: FenceRuleCache, pending: inout String?) -> FenceRules? {
         var rules = FenceRules()
         var zone = ZoneOffsets.utc
         if let timezone {
             do throws(ZoneError) {
-                zone = try ZoneOffsets(named: timezone)
+                zone = try cache.zone(timezone)
             } catch {
                 pending = pending ?? "timezone: \(error.reason)"
                 return nil
@@ -61,7 +82,7 @@ extension FenceRuleText {
         }
         if let active {
             do throws(OpeningHoursError) {
-                rules.active = ActiveSchedule(hours: try OpeningHours(parsing: active), zone: zone)
+                rules.active = ActiveSchedule(hours: try cache.openingHours(active), zone: zone)
             } catch {
                 pending = pending ?? "active '\(active)': \(error.reason)"
                 return nil

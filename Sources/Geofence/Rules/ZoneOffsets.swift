@@ -76,7 +76,7 @@ public struct ZoneOffsets: Sendable, Equatable {
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 14)
         while data.count < 1 << 20 {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
             guard n >= 0 else { throw ZoneError("cannot read \(path): \(String(cString: strerror(errno)))") }
             if n == 0 { break }

@@ -258,11 +258,14 @@ public enum ReportHTML {
         if let distance = happening.distance { parts.append("\(Int(distance)) m ahead") }
         if let eta = happening.eta { parts.append("eta \(duration(eta))") }
         if let seconds = happening.duration { parts.append("stayed \(duration(seconds))") }
+        if let limit = happening.limit { parts.append("limit \(fmt(limit)) m/s") }
+        if happening.tooLow == true { parts.append("TOO LOW for the vehicle") }
+        if happening.reason == .expired { parts.append("the fence expired") }
         if let message = happening.message { parts.append(message) }
         return parts.joined(separator: " · ")
     }
 
-    /// Per fence with any event: enters, exits, visits, crossings, approaches and the time
+    /// Per fence with any event: enters, exits, visits, crossings, approaches, speeding and the time
     /// inside (enter to exit, or to the last fix for a stay still open).
     static func fenceSummary(_ report: FieldReport) -> String {
         struct Summary {
@@ -285,7 +288,7 @@ public enum ReportHTML {
         let end = report.points.last?.time ?? report.events.last?.time ?? 0
         var out = "<section id=\"fences-section\"><h2>Fences</h2><div class=\"scroll\"><table id=\"fences\">\n"
         out +=
-            "<thead><tr><th>fence</th><th>visits</th><th>time inside</th><th>enter</th><th>exit</th><th>cross</th><th>approach</th></tr></thead><tbody>\n"
+            "<thead><tr><th>fence</th><th>visits</th><th>time inside</th><th>enter</th><th>exit</th><th>cross</th><th>approach</th><th>speeding</th></tr></thead><tbody>\n"
         for fence in summaries.keys.sorted() {
             var summary = summaries[fence]!
             if let since = summary.since { summary.inside += Double(max(0, end - since)) / 1000 }
@@ -294,7 +297,7 @@ public enum ReportHTML {
                 "<tr data-fence=\"\(escape(info.id.text))\"><td>\(escape(info.name ?? "")) [\(escape(info.id.text))]</td>"
             out +=
                 "<td>\(summary.counts[.visit] ?? 0)</td><td>\(duration(summary.inside))\(summary.since != nil ? " (still inside)" : "")</td>"
-            for kind in [GeofenceEvent.Kind.enter, .exit, .cross, .approach] {
+            for kind in [GeofenceEvent.Kind.enter, .exit, .cross, .approach, .speeding] {
                 out += "<td>\(summary.counts[kind] ?? 0)</td>"
             }
             out += "</tr>\n"
