@@ -100,6 +100,48 @@ import Testing
         #expect(outside.stdout.contains("is inside no fence"))
     }
 
+    /// The report draws the corridor as a ring round the route at its radius: every vertex of the
+    /// exported outline is 50 m from the route (to the nearer end beyond the ends, else across the
+    /// meridian; the foot of a point on the meridian's great circle is at atan2(sin φ, cos φ cos Δλ)).
+    @Test func reportExportsTheCorridorOutlineAtItsRadius() throws {
+        let folder = temporaryDirectory()
+        let capture = folder.appendingPathComponent("truck.nmea")
+        try Self.capture(Self.fixes()).write(to: capture, atomically: true, encoding: .utf8)
+        let fences = folder.appendingPathComponent("route.geojson")
+        try #"{"type":"LineString","coordinates":[[8.0,46.99],[8.0,47.05]],"radius":50}"#.write(
+            to: fences, atomically: true, encoding: .utf8)
+        let geojson = folder.appendingPathComponent("export.geojson").path
+        let result = try runGPSFence([
+            "report", capture.path, "--fences", fences.path, "--output", folder.appendingPathComponent("r.html").path,
+            "--geojson", geojson,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: geojson))) as? [String: Any])
+        let features = try #require(document["features"] as? [[String: Any]])
+        let fence = try #require(features.first { ($0["properties"] as? [String: Any])?["kind"] as? String == "fence" })
+        #expect((fence["properties"] as? [String: Any])?["radius"] as? Double == 50)
+        let geometry = try #require(fence["geometry"] as? [String: Any])
+        #expect(geometry["type"] as? String == "Polygon")
+        let rings = try #require(geometry["coordinates"] as? [[[Double]]])
+        #expect(rings.count == 1 && rings[0].count > 20)
+        let degree = Double.pi / 180
+        for position in rings[0] {
+            let (lon, lat) = (position[0] * degree, position[1] * degree)
+            let dLon = lon - 8 * degree
+            let foot = atan2(sin(lat), cos(lat) * cos(dLon))
+            let distance: Double
+            if foot < 46.99 * degree || foot > 47.05 * degree {
+                let end = (foot < 46.99 * degree ? 46.99 : 47.05) * degree
+                let h = pow(sin((lat - end) / 2), 2) + cos(lat) * cos(end) * pow(sin(dLon / 2), 2)
+                distance = 2 * asin(h.squareRoot()) * Self.earthRadius
+            } else {
+                distance = abs(asin(cos(lat) * sin(dLon))) * Self.earthRadius
+            }
+            #expect(abs(distance - 50) < 0.5, "\(position): \(distance) m from the route")
+        }
+    }
+
     @Test func aCorridorWithoutARadiusIsRefused() throws {
         let folder = temporaryDirectory()
         let fences = folder.appendingPathComponent("route.geojson")
