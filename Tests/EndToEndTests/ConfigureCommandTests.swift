@@ -105,11 +105,15 @@ import Testing
             simulator.signal(SIGTERM)
             _ = simulator.finish()
         }
+        let state = temporaryDirectory()
         let result = try runGPSFence(
-            ["configure", "--device", pty, "--rate", "5", "--sentences", "RMC,GGA", "--baud", "38400"], environment: [:]
-        )
+            ["configure", "--device", pty, "--rate", "5", "--sentences", "RMC,GGA", "--baud", "38400"],
+            environment: ["XDG_STATE_HOME": state.path])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("receiver: MediaTek PA6H"), "\(result.stdout)")
+        // The new baud is remembered for the device, for the next run's autobaud.
+        let remembered = (try? String(contentsOfFile: state.path + "/gpsfence/baud-rates", encoding: .utf8)) ?? ""
+        #expect(remembered.contains(pty) && remembered.contains("38400"), "\(remembered)")
         #expect(result.stdout.contains("$PMTK220 output every 200 ms: accepted"))
         #expect(result.stdout.contains("$PMTK300 fix every 200 ms: accepted"))
         #expect(result.stdout.contains("now sending: GGA,RMC at 5 Hz, 38400 baud"), "\(result.stdout)")

@@ -21,6 +21,9 @@ public struct ConfigureJob: Sendable {
     public var timeout = 1.0
     /// Seconds to listen to the receiver's output after configuring it.
     public var verifySeconds = 3.0
+    /// Where the device's last good rate is kept: tried first when the line's rate is hunted, and
+    /// set to the new baud once sentences arrive at it, so that the next `run` starts there.
+    public var memory = StateLocation.baudMemory
 
     public init(path: String) { self.path = path }
 
@@ -31,7 +34,7 @@ public struct ConfigureJob: Sendable {
     /// cannot carry) throw `InputError` before anything is sent.
     public func run(say: (String) -> Void = { _ in }) throws -> ConfigureReport {
         var report = ConfigureReport()
-        let opened = try ReceiverPort.open(path, rate: currentBaud, autobaud: Autobaud(), memory: nil)
+        let opened = try ReceiverPort.open(path, rate: currentBaud, autobaud: Autobaud(), memory: memory)
         guard case .opened(let receiverPort) = opened else {
             report.fail(.silent("\(path) gives no NMEA at any standard rate; nothing was sent"))
             return report
@@ -83,6 +86,9 @@ public struct ConfigureJob: Sendable {
             }
         }
         report.verification = try verify(conversation, baud: lineRate)
+        if let lineRate, lineRate != receiverPort.rate, report.verification != nil {
+            memory?.remember(lineRate, for: path)
+        }
         if let verification = report.verification { check(verification, against: plan, report: &report) }
         return report
     }
