@@ -22,6 +22,8 @@ public final class SimulatedWire {
     /// Whether the host's bytes are kept for `hostBytes()` (an emulated receiver reads them)
     /// instead of being discarded as a receiver that takes no commands would.
     public var listensToHost = false
+    /// The host's line speed at the previous `hostBytes()`.
+    private var hostRateLastSeen: BaudRate?
     public private(set) var counters = Counters()
     /// Monotonic time at which the line is next idle.
     private var idleAt = monotonicSeconds()
@@ -91,9 +93,14 @@ public final class SimulatedWire {
                 received += buffer[..<count]
             }
         case .pseudoTerminal(let terminal):
+            let hostRate = terminal.lineRate()
+            defer { hostRateLastSeen = hostRate }
             let bytes = terminal.readIncoming()
-            guard !bytes.isEmpty, let hostRate = terminal.lineRate(), hostRate != rate else { return bytes }
-            return UARTModel.receive(bytes, sentAt: hostRate, readAt: rate).map(\.byte)
+            // Bytes waiting now were written at the rate the host had when last looked at: a host
+            // that changed its speed since did so after writing them (a baud command first, then
+            // the switch), however late this side gets to read them.
+            guard !bytes.isEmpty, let sentAt = hostRateLastSeen ?? hostRate, sentAt != rate else { return bytes }
+            return UARTModel.receive(bytes, sentAt: sentAt, readAt: rate).map(\.byte)
         }
     }
 

@@ -21,8 +21,17 @@ public struct ConfigureJob: Sendable {
     public var timeout = 1.0
     /// Seconds to listen to the receiver's output after configuring it.
     public var verifySeconds = 3.0
+    /// Where the device's last good rate is kept: tried first when the line's rate is hunted, and
+    /// set to the new baud once sentences arrive at it, so that the next `run` starts there.
+    public var memory = StateLocation.baudMemory
 
     public init(path: String) { self.path = path }
+
+    /// Seconds to let a receiver act on a command that has no acknowledgement before the host
+    /// changes its line speed.
+    static let unacknowledgedSettle = 0.3
+    /// Seconds to wait for the first sentence at a new baud.
+    static let sentencesAfterBaudChange = 3.0
 
     /// The standard rates `--raise-baud` picks from.
     public static let standardRates: [BaudRate] = [9600, 19200, 38400, 57600, 115200, 230400].map { BaudRate($0)! }
@@ -31,7 +40,7 @@ public struct ConfigureJob: Sendable {
     /// cannot carry) throw `InputError` before anything is sent.
     public func run(say: (String) -> Void = { _ in }) throws -> ConfigureReport {
         var report = ConfigureReport()
-        let opened = try ReceiverPort.open(path, rate: currentBaud, autobaud: Autobaud(), memory: nil)
+        let opened = try ReceiverPort.open(path, rate: currentBaud, autobaud: Autobaud(), memory: memory)
         guard case .opened(let receiverPort) = opened else {
             report.fail(.silent("\(path) gives no NMEA at any standard rate; nothing was sent"))
             return report
@@ -75,14 +84,31 @@ public struct ConfigureJob: Sendable {
             // Key-by-key retries of a refused value set come after it in the report.
             report.steps.insert(ConfigureReport.Step(command: command.label, outcome: outcome), at: before)
             if case .baud(let newRate) = command.effect, lineRate != nil, outcome != .unanswered {
-                // The answer came at the old rate; the receiver talks at the new one from now on.
-                sleepSeconds(0.1)
+                // The answer came at the old rate (for $PMTK251 there is none: leave the receiver
+                // time to read the command before our side changes speed); the receiver talks at
+                // the new rate from now on. Sentences arriving at it prove the change, and only
+                // then does the next command go out.
+                sleepSeconds(outcome == nil ? Self.unacknowledgedSettle : 0.1)
                 try receiverPort.port.setRate(newRate)
                 lineRate = newRate
                 say("  host port now at \(newRate) baud")
+                let heard = try conversation.listen(seconds: Self.sentencesAfterBaudChange) { thing in
+                    if case .sentence = thing { return true }
+                    return false
+                }
+                guard heard else {
+                    report.fail(
+                        .silent(
+                            "no sentences at \(newRate) baud within \(Self.sentencesAfterBaudChange) s after the change"
+                        ))
+                    return report
+                }
             }
         }
         report.verification = try verify(conversation, baud: lineRate)
+        if let lineRate, lineRate != receiverPort.rate, report.verification != nil {
+            memory?.remember(lineRate, for: path)
+        }
         if let verification = report.verification { check(verification, against: plan, report: &report) }
         return report
     }
@@ -144,16 +170,16 @@ public struct ConfigureJob: Sendable {
         guard !budget.fits else { return }
         let needed =
             "\(Int(budget.bytesPerSecond)) bytes/s of \(sentences.sorted().joined(separator: ",")) at \(rate) Hz"
-        let offered = "\(lineRate) baud carries \(Int(lineRate.bytesPerSecond)) bytes/s"
+        let offered = "\(lineRate) baud (\(Int(lineRate.bytesPerSecond)) bytes/s, 85 % of it usable)"
         if raisesBaud, plan.baud == nil,
             let faster = BaudBudget.slowestFitting(sentences: sentences, rate: rate, candidates: Self.standardRates)
         {
             plan.baud = faster
-            report.notes.append("\(needed) do not fit \(offered) (85 % usable); raising the baud to \(faster)")
+            report.notes.append("\(needed) do not fit \(offered); raising the baud to \(faster)")
             return
         }
         throw InputError(
-            message: "\(needed) do not fit: \(offered), 85 % of it usable; give fewer --sentences, a lower --rate, "
+            message: "\(needed) do not fit \(offered); give fewer --sentences, a lower --rate, "
                 + "a higher --baud, or --raise-baud")
     }
 
