@@ -91,6 +91,7 @@ public final class RunJob {
         loopConfiguration.trackWriteInterval = options.trackWriteInterval
         loopConfiguration.stopsOnSignals = true
         loopConfiguration.layers = options.layers
+        loopConfiguration.layers.ownsLayers = true
         StopSignals.install()
         let loop = try EngineLoop(
             configuration: loopConfiguration, fences: fences, store: store, sinks: sinks, reports: reports)

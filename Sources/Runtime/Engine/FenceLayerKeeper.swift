@@ -5,6 +5,9 @@ import Store
 
 /// What a run is told about the fence layers (docs/running.md, "Fence layers" and "At anchor").
 public struct FenceLayerOptions: Sendable {
+    /// Whether this run keeps the layers (`run`); false (`replay`): none, and the state file's
+    /// saved ones are left as they are.
+    public var ownsLayers = false
     /// `--anchor RADIUS`: the anchor circle's radius in metres; nil: no anchor watch (and a saved
     /// anchor is forgotten).
     public var anchorRadius: Double?
@@ -41,6 +44,7 @@ final class FenceLayerKeeper {
         self.options = options
         self.store = store
         self.report = report
+        guard options.ownsLayers else { return }
         try restoreAnchor()
         if options.ownTracksCommands != nil {
             layers.ownTracksRegions = try store?.layerCircles(.ownTracks) ?? []
