@@ -33,8 +33,9 @@ format:
 lint:
 	$(SWIFT) format lint --strict -r --configuration .swift-format $(SWIFT_SOURCES)
 
-test-deps:  # the build packages and the outside judges the tests run
+test-deps:  # the build packages and the outside judges the tests run (Home Assistant: a cached virtualenv)
 	@sh scripts/install-deps.sh test
+	@sh scripts/homeassistant-venv.sh >/dev/null
 
 test: test-deps
 	$(SWIFT) test
