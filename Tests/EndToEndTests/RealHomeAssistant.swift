@@ -155,9 +155,10 @@ final class RealHomeAssistant {
         return text.split(separator: "\n").compactMap { jsonObject(String($0)).flatMap(Entity.init) }
     }
 
-    /// Waits (polling the dump) until `condition` holds for the states; false on the timeout.
+    /// Waits (polling the dump) until `condition` holds for the states; false on the timeout (an
+    /// upper bound for a loaded CI machine: a pass returns as soon as the states are there).
     @discardableResult
-    func wait(timeout: Double = 30, until condition: ([String: Entity]) -> Bool) -> Bool {
+    func wait(timeout: Double = 60, until condition: ([String: Entity]) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             if condition(states()) { return true }

@@ -147,7 +147,7 @@ import Testing
         #expect(available.count == 9 && available.allSatisfy { $0.state != "unavailable" }, "\(available.map(\.id))")
 
         run.signal(SIGKILL)
-        let gone = homeAssistant.wait(timeout: 20) { states in
+        let gone = homeAssistant.wait(timeout: 60) { states in
             let ours = Self.ours(states)
             return ours.count == 9 && ours.allSatisfy { $0.state == "unavailable" }
         }
@@ -227,7 +227,7 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             #expect(types(result.stdout.split(separator: "\n").map(String.init)).contains("exit"))
             let id = "device_tracker.gpsfence_run\(run)"
-            let atTheEnd = homeAssistant.wait(timeout: 20) { Self.isAt($0[id], oneOf: fixes.last(5)) }
+            let atTheEnd = homeAssistant.wait(timeout: 60) { Self.isAt($0[id], oneOf: fixes.last(5)) }
             let tracker = homeAssistant.states()[id]
             #expect(
                 atTheEnd, "run \(run): \(String(describing: tracker?.state)) \(String(describing: tracker?.attributes))"
