@@ -2,7 +2,8 @@
 # packages this machine lacks (scripts/install-deps.sh reads scripts/system-packages.txt).
 #
 #   make demo      build, then replay the bundled drive past a low bridge against its fences
-#   make test      build and run the whole test suite (what .ci/run runs)
+#   make test      build and run the whole test suite (what .ci/run runs); the first time it also
+#                  installs Home Assistant from PyPI into a cached virtualenv (scripts/homeassistant-venv.sh)
 #   make deb       dist/gpsfence_VERSION_ARCH.deb (scripts/build-deb.sh); ARCH=arm64 cross-builds for the Pi
 #   make install   install the release build, man pages, completions, udev rules and units under PREFIX
 #   make clean     remove the build folders and dist/
@@ -33,8 +34,9 @@ format:
 lint:
 	$(SWIFT) format lint --strict -r --configuration .swift-format $(SWIFT_SOURCES)
 
-test-deps:  # the build packages and the outside judges the tests run
+test-deps:  # the build packages and the outside judges the tests run (Home Assistant: a cached virtualenv)
 	@sh scripts/install-deps.sh test
+	@sh scripts/homeassistant-venv.sh >/dev/null
 
 test: test-deps
 	$(SWIFT) test

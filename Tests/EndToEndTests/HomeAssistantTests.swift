@@ -179,6 +179,55 @@ import Testing
         #expect(run.finish().status == 0)
     }
 
+    /// Fences removed from the file while gpsfence was stopped: the next start clears their
+    /// discovery configs and fence states (empty retained messages), and leaves the others alone.
+    @Test func fencesRemovedWhileStoppedAreClearedAtTheNextStart() throws {
+        let folder = temporaryDirectory()
+        let fences = folder.appendingPathComponent("fences.geojson")
+        let broker = try MosquittoBroker()
+        func start() throws -> BackgroundGPSFence {
+            try BackgroundGPSFence([
+                "run", "--device", folder.appendingPathComponent("no-such-gps").path, "--baud", "9600", "--fences",
+                fences.path, "--state", folder.appendingPathComponent("state.sqlite").path,
+                "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant",
+            ])
+        }
+        let base = "homeassistant/binary_sensor/\(Self.node)"
+        func fenceConfigs() throws -> Set<String> {
+            Set(try Self.configs(broker).keys.filter { $0.hasPrefix(base + "/fence_") })
+        }
+        func fenceStates() throws -> Set<String> { Set(try broker.retained("fleet/van-7/fence/+").keys) }
+        func waitFor(_ configs: Set<String>, _ states: Set<String>) throws -> Bool {
+            let deadline = Date().addingTimeInterval(15)
+            while Date() < deadline {
+                if try fenceConfigs() == configs, try fenceStates() == states { return true }
+            }
+            return false
+        }
+
+        try RunReloadAndCrashTests().fenceFile(["a", "b"]).write(to: fences, atomically: true, encoding: .utf8)
+        let first = try start()
+        #expect(
+            try waitFor(
+                ["\(base)/fence_a/config", "\(base)/fence_b/config"], ["fleet/van-7/fence/a", "fleet/van-7/fence/b"]))
+        first.signal(SIGTERM)
+        #expect(first.finish().status == 0)
+
+        // While it is stopped, a is removed and c added.
+        try RunReloadAndCrashTests().fenceFile(["b", "c"]).write(to: fences, atomically: true, encoding: .utf8)
+        let watcher = try broker.subscribe("#")
+        let second = try start()
+        let cleared = try waitFor(
+            ["\(base)/fence_b/config", "\(base)/fence_c/config"], ["fleet/van-7/fence/b", "fleet/van-7/fence/c"])
+        let left = (try fenceConfigs().sorted(), try fenceStates().sorted())
+        #expect(cleared, "\(left)")
+        // b stayed: its config was published again, never emptied (Home Assistant keeps the entity).
+        let bConfigs = watcher.payloads("\(base)/fence_b/config")
+        #expect(!bConfigs.isEmpty && bConfigs.allSatisfy { $0.hasPrefix("{") }, "\(bConfigs)")
+        second.signal(SIGTERM)
+        #expect(second.finish().status == 0)
+    }
+
     /// Events made before the first connection (a replay whose broker comes up late) still fire
     /// the event entity, in order, once connected.
     @Test func eventsBeforeTheFirstConnectionStillFire() throws {

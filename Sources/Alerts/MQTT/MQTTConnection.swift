@@ -50,6 +50,11 @@ public final class MQTTConnection: @unchecked Sendable {
     /// Whether this connection subscribed to the OwnTracks command topic yet.
     private var subscribedToCommands = false
     private var everConnected = false
+    /// `sweepRetained(under:)`: the filters, whether this connection subscribed to them yet, and
+    /// the stale topics found there, cleared from the loop.
+    private var sweepFilters: [String] = []
+    private var sweepSubscribed = false
+    private var staleTopics: [String] = []
     private var startBacklog: [(topic: String, payload: [UInt8])] = []
 
     public init(
@@ -155,6 +160,19 @@ public final class MQTTConnection: @unchecked Sendable {
         if rc == MOSQ_ERR_SUCCESS.rawValue { inflight.insert(mid) }
     }
 
+    /// Clears, at this and every later connection, the retained messages under `filters` (MQTT
+    /// topic filters) that this process does not publish: those an earlier run left for things
+    /// that are gone, such as a fence removed from the file while gpsfence was stopped. Call it once
+    /// everything this process keeps there has been handed to `publishRetained`. Only messages
+    /// that are retained when the subscription is made count, so a live publish by anyone is
+    /// never cleared.
+    public func sweepRetained(under filters: [String]) {
+        condition.lock()
+        defer { condition.unlock() }
+        sweepFilters = filters
+        sweepSubscribed = false
+    }
+
     // MARK: - Stopping
 
     /// Publishes `finalStatus` (retained), waits (bounded) for every outstanding PUBACK, then
@@ -225,6 +243,8 @@ public final class MQTTConnection: @unchecked Sendable {
         announced = false
         subscribed = false
         subscribedToCommands = false
+        sweepSubscribed = false
+        staleTopics = []
         condition.unlock()
 
         var ending: String?
@@ -280,6 +300,14 @@ public final class MQTTConnection: @unchecked Sendable {
                 onConnected()
                 if wasOut { report("\(displayName) is reachable again") }
                 continue
+            }
+            if connected, !sweepSubscribed, !sweepFilters.isEmpty {
+                sweepSubscribed = true
+                for filter in sweepFilters { mosquitto_subscribe(mosq, nil, filter, 1) }
+            }
+            if connected, !staleTopics.isEmpty {
+                for topic in staleTopics { send(mosq, topic: topic, payload: [], retain: true) }
+                staleTopics = []
             }
             condition.unlock()
         }
@@ -368,9 +396,10 @@ public final class MQTTConnection: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// An OwnTracks command goes to its inbox, for the engine thread. Home Assistant's status
-    /// topic said `online`: announce again (status, then every retained
-    /// topic), from the loop, not from inside this callback. A retained `online` (there at the
+    /// An OwnTracks command goes to its inbox, for the engine thread. A retained message under a
+    /// sweep filter that this process does not publish is stale: it is cleared from the loop. Home
+    /// Assistant's status topic said `online`: announce again (status, then every retained topic),
+    /// from the loop, not from inside this callback. A retained `online` (there at the
     /// subscription) is not a restart: the configs were just published.
     private func messageReceived(_ mosq: OpaquePointer?, topic: String, payload: [UInt8], retained: Bool) {
         if let inbox = ownTracksCommands, topic == ownTracksCommandTopic {
@@ -381,7 +410,12 @@ public final class MQTTConnection: @unchecked Sendable {
         }
         condition.lock()
         defer { condition.unlock() }
-        guard mosq == handle, !retained, topic == configuration.homeAssistant?.statusTopic,
+        guard mosq == handle else { return }
+        if retained, !payload.isEmpty, sweepFilters.contains(where: { Self.topic(topic, matches: $0) }) {
+            if self.retained[topic]?.isEmpty ?? true { staleTopics.append(topic) }
+            return
+        }
+        guard !retained, topic == configuration.homeAssistant?.statusTopic,
             String(decoding: payload, as: UTF8.self) == "online"
         else { return }
         announced = false
@@ -399,6 +433,12 @@ public final class MQTTConnection: @unchecked Sendable {
     private var ownTracksCommandTopic: String? {
         guard ownTracksCommands != nil, let ownTracks = configuration.ownTracks else { return nil }
         return ownTracks.topic + "/cmd"
+    }
+
+    /// `mosquitto_topic_matches_sub`: whether `topic` is under the filter `filter`.
+    static func topic(_ topic: String, matches filter: String) -> Bool {
+        var result = false
+        return mosquitto_topic_matches_sub(filter, topic, &result) == MOSQ_ERR_SUCCESS.rawValue && result
     }
 
     static func describe(_ code: Int32) -> String {

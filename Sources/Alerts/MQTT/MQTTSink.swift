@@ -198,8 +198,12 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             break
         }
         if fences !== regionFences {
+            let first = regionFences == nil
             refreshRegions(fences)
             refreshHomeAssistant(fences)
+            // Every fence state (and config) of the first set is published now: what an earlier
+            // run left for fences that are no longer in the file is cleared.
+            if first { connection.sweepRetained(under: retainedPerFence) }
         }
         if configuration.homeAssistant != nil {
             // Home Assistant's event entity: `event_type` and the event's own fields. Live only
@@ -208,6 +212,15 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             connection.publishLive(
                 topic: HomeAssistantDiscovery.eventTopic(prefix: prefix), payload: Array(payload.utf8))
         }
+    }
+
+    /// The retained topics a fence set fills: the fence states, and with `--homeassistant` the
+    /// discovery configs of this node.
+    private var retainedPerFence: [String] {
+        // `PREFIX/fence/ID` with every id as one level (MQTTMessages.fenceTopic escapes a `/`).
+        let states = prefix + "/fence/+"
+        guard let homeAssistant = configuration.homeAssistant else { return [states] }
+        return [states, homeAssistant.configTopic("+", "+")]
     }
 
     /// `--homeassistant`: the device's configs once, and one occupancy config per chosen fence of
