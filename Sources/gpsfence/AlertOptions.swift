@@ -1,5 +1,6 @@
 import Alerts
 import ArgumentParser
+import Foundation
 import Geofence
 
 /// The alert flags of docs/running.md, for `run` and `replay`.
@@ -27,6 +28,21 @@ struct AlertOptions: ParsableArguments {
 
     @Flag(help: "Desktop notifications (notify-send); without a desktop session this says so once and carries on.")
     var notify = false
+
+    @Flag(help: "Speak events through espeak-ng, one at a time, never holding up the engine (docs/running.md).")
+    var say = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --say: speak through PROGRAM instead, which gets the sentence as its one argument.",
+            valueName: "program"))
+    var sayCommand: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --say: write each spoken alert to DIR/NNNN-KIND.wav instead of the speaker.",
+            valueName: "dir"))
+    var sayWav: String?
 
     @Option(
         help: ArgumentHelp(
@@ -102,6 +118,16 @@ struct AlertOptions: ParsableArguments {
             throw ValidationError("--bell-on: unknown event type '\(error.name)'")
         }
         if bellOn != nil && !bell { throw ValidationError("--bell-on goes with --bell") }
+        if (sayCommand != nil || sayWav != nil) && !say {
+            throw ValidationError("--say-command and --say-wav go with --say")
+        }
+        if let sayWav {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: sayWav, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw ValidationError("--say-wav \(sayWav): not a directory (make it first)")
+            }
+        }
         if let problem = Limits.execTimeout(execTimeout) ?? Limits.execConcurrency(execConcurrency) {
             throw ValidationError(problem)
         }
@@ -142,6 +168,12 @@ struct AlertOptions: ParsableArguments {
                     programs: exec, timeout: execTimeout, concurrency: execConcurrency, report: context.report))
         }
         if notify { sinks.append(NotifySink(report: context.report)) }
+        if say {
+            sinks.append(
+                SaySink(
+                    voice: sayCommand.map(SaySink.Voice.program) ?? .espeak, wavDirectory: sayWav,
+                    report: context.report))
+        }
         for endpoint in webhook {
             guard let outbox = context.outbox else { preconditionFailure("webhooks need the outbox (needsOutbox)") }
             sinks.append(

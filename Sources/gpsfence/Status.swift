@@ -19,8 +19,13 @@ struct Status: ParsableCommand {
             fences it is inside, the nearest ones and those visited this month, and the outbox \
             counters per webhook or broker. When the run has stopped, it says when it last saw a fix.
 
-            Example:
+            With --watch: redrawn in place every --interval seconds as cgps does, with the \
+            speed, course and satellites, the fence ahead with its distance and eta, and the \
+            latest events, until Ctrl-C (docs/report.md, "Live view").
+
+            Examples:
               gpsfence status --json
+              gpsfence status --watch
             """
     )
 
@@ -30,7 +35,27 @@ struct Status: ParsableCommand {
     @Flag(help: "Print the status as one JSON object.")
     var json = false
 
+    @Flag(help: "Redraw the status in place until Ctrl-C, as cgps does.")
+    var watch = false
+
+    @Option(help: ArgumentHelp("With --watch: seconds between redraws (1s, 5s).", valueName: "duration"))
+    var interval: Seconds = Seconds(1)
+
+    func validate() throws {
+        if watch && json { throw ValidationError("--watch draws for people; for JSON, run 'status --json' in a loop") }
+        guard interval.value >= 0.1, interval.value <= 3600 else {
+            throw ValidationError("--interval must be 0.1 s to 1 h, not \(interval.value) s")
+        }
+    }
+
     func run() throws {
+        if watch {
+            StopSignals.install()
+            let job = WatchJob(statePath: state ?? StateLocation.defaultPath, terminal: isatty(1) == 1)
+            var configured = job
+            configured.interval = interval.value
+            return try configured.run(output: .standardOutput)
+        }
         let now = currentUTCTime().millisecondsSinceEpoch
         let status = try StatusReport.read(statePath: state ?? StateLocation.defaultPath, now: now)
         OutputWriter.standardOutput.write(

@@ -73,7 +73,8 @@ import Testing
     @Test func helpHasAnExample() throws {
         let result = try runGPSFence(["decode", "--help"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("Example:"))
+        #expect(result.stdout.contains("Examples:"))
+        #expect(result.stdout.contains("gpsfence decode --device /dev/ttyACM0"))
     }
 }
 

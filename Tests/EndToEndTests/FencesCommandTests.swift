@@ -130,4 +130,55 @@ import Testing
         let lint = try runGPSFence(["fences", "lint", fences.path])
         #expect(lint.status == 0, "\(lint.stdout)")
     }
+
+    /// A state file with a last fix, from a replay of the bridge drive (its last fix is the
+    /// capture's last position, at the replay's wall-clock time).
+    func bridgeState(_ folder: URL) throws -> String {
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let replay = try runGPSFence([
+            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--state", state,
+        ])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        return state
+    }
+
+    /// Through a symlink, into a CSV file: the link stays a link, its target gets the line (name
+    /// quoted, shell characters kept as data), mode 0604 kept. A bare Feature file is refused,
+    /// untouched.
+    @Test func addKeepsLinksModesAndRefusesWhatItCannotAddTo() throws {
+        let folder = temporaryDirectory()
+        let state = try bridgeState(folder)
+        let csv = folder.appendingPathComponent("fences.csv")
+        try "id,name,lat,lon,radius_m\nhome,Home,42.2,-83.7,75".write(to: csv, atomically: true, encoding: .utf8)
+        chmod(csv.path, 0o604)
+        let link = folder.appendingPathComponent("current.csv")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "fences.csv")
+        let added = try runGPSFence([
+            "fences", "add", "--here", "Gate, \"north\"; $(rm -rf ~)", "--radius", "20", "--state", state, "--fences",
+            link.path,
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "fences.csv")
+        let text = try String(contentsOf: csv, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 3 && lines[1] == "home,Home,42.2,-83.7,75", "\(text)")
+        #expect(lines[2].hasPrefix("gate-north-rm-rf,\"Gate, \"\"north\"\"; $(rm -rf ~)\",42.28"), "\(text)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: csv.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o604)
+        let check = try runGPSFence(["check", "--fences", csv.path, "--json", "42.2", "-83.7"])
+        #expect(check.status == 0 && check.stdout.contains("\"inside\":[\"home\"]"), "\(check.stdout)\(check.stderr)")
+
+        let bare = folder.appendingPathComponent("one.geojson")
+        let feature = """
+            {"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[8.0,47.0]},"properties":{"radius":30}}
+            """
+        try feature.write(to: bare, atomically: true, encoding: .utf8)
+        let refused = try runGPSFence([
+            "fences", "add", "--here", "Gate", "--radius", "20", "--state", state, "--fences", bare.path,
+        ])
+        #expect(refused.status == 2 && refused.stderr.contains("not a GeoJSON FeatureCollection"), "\(refused.stderr)")
+        #expect(try String(contentsOf: bare, encoding: .utf8) == feature)
+        let withoutHere = try runGPSFence(["fences", "add", "Gate", "--radius", "20", "--state", state])
+        #expect(withoutHere.status == 2 && withoutHere.stderr.contains("--here"), "\(withoutHere.stderr)")
+    }
 }

@@ -1,0 +1,157 @@
+import Foundation
+import Geofence
+import NMEA
+import Spawn
+import Synchronization
+
+/// `--say` (docs/running.md, "Spoken alerts"): each event spoken through `espeak-ng` (or a given
+/// program), for a Pi under systemd with a speaker and no screen. The sentence is built from the
+/// event's typed fields ("Low bridge, in 1.6 kilometres") and handed to the program as one
+/// argument, never through a shell: a fence name is data. Utterances are spoken one at a time from
+/// a background queue, so speech never overlaps and never stalls the engine; a queue longer than
+/// `maximumQueued` drops the new utterance and says so, and each utterance is killed after
+/// `timeout` seconds.
+public final class SaySink: EventSink, @unchecked Sendable {
+    /// How the program is run.
+    public enum Voice: Sendable {
+        /// `espeak-ng [-w FILE] -- TEXT`.
+        case espeak
+        /// `PROGRAM TEXT`: any program that speaks its one argument (piper, festival, a wrapper).
+        case program(String)
+    }
+
+    private let program: String?
+    private let voice: Voice
+    /// Where each utterance goes as a WAV file (`NNNN-KIND.wav`) instead of the speaker.
+    private let wavDirectory: String?
+    private let environment: [String]
+    public let timeout: Double
+    public static let maximumQueued = 16
+    private let queue = DispatchQueue(label: "gpsfence.say")
+    private let queued = Atomic<Int>(0)
+    private let spoken = Atomic<Int>(0)
+    private let report: @Sendable (String) -> Void
+    private let finishDeadline = Mutex(Double.infinity)
+
+    public init(
+        voice: Voice = .espeak, wavDirectory: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double = 30,
+        report: @escaping @Sendable (String) -> Void
+    ) {
+        self.voice = voice
+        self.wavDirectory = wavDirectory
+        self.timeout = timeout
+        self.report = report
+        var environment = environment
+        if let wavDirectory { environment["GPSFENCE_SAY_WAV_DIR"] = wavDirectory }
+        self.environment = environment.map { $0.key + "=" + $0.value }
+        let name: String
+        switch voice {
+        case .espeak: name = "espeak-ng"
+        case .program(let given): name = given
+        }
+        switch ProgramLookup.resolve(name, path: environment["PATH"]) {
+        case .success(let path): program = path
+        case .failure:
+            program = nil
+            let hint = name == "espeak-ng" ? " (Debian: apt-get install espeak-ng)" : ""
+            report("--say: \(name) is not installed or not executable\(hint); spoken alerts are off")
+        }
+    }
+
+    public var isActive: Bool { program != nil }
+
+    public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+        guard let program, let text = Self.sentence(for: event.event, fences: fences) else { return }
+        guard queued.add(1, ordering: .relaxed).newValue <= Self.maximumQueued else {
+            queued.subtract(1, ordering: .relaxed)
+            report("--say: \(Self.maximumQueued) alerts are waiting to be spoken; '\(text)' was dropped")
+            return
+        }
+        let number = spoken.add(1, ordering: .relaxed).newValue
+        var command = SupervisedRun(program: program, environment: environment, output: .discarded, timeout: timeout)
+        command.arguments = arguments(text: text, number: number, kind: event.event.kind)
+        let child = command
+        queue.async { [self] in
+            defer { queued.subtract(1, ordering: .relaxed) }
+            let deadline = { self.finishDeadline.withLock { $0 } }
+            guard monotonicSeconds() < deadline() else {
+                report("--say: '\(text)' was not spoken: gpsfence is stopping")
+                return
+            }
+            let name = (program as NSString).lastPathComponent
+            switch child.run(deadline: deadline, grace: { 0.5 }) {
+            case .couldNotStart(let error): report("--say: \(name) could not start: \(error)")
+            case .exited(let status):
+                if let problem = status.problem { report("--say: \(name) \(problem)") }
+            case .killed:
+                report("--say: \(name) took longer than \(HumanText.duration(self.timeout)) and was killed")
+            }
+        }
+    }
+
+    /// Waits for the utterances queued so far, at most `timeout` seconds (plus the kill's grace).
+    public func finish() {
+        finishDeadline.withLock { $0 = min($0, monotonicSeconds() + timeout) }
+        queue.sync {}
+    }
+
+    func arguments(text: String, number: Int, kind: GeofenceEvent.Kind) -> [String] {
+        switch voice {
+        case .espeak:
+            // `--` ends the options: a name that starts with '-' is spoken, not read as an option.
+            let file = wavDirectory.map { ["-w", Self.wavPath($0, number: number, kind: kind)] } ?? []
+            return file + ["--", text]
+        case .program:
+            return [text]
+        }
+    }
+
+    /// `DIR/0001-enter.wav`: in the order spoken.
+    public static func wavPath(_ directory: String, number: Int, kind: GeofenceEvent.Kind) -> String {
+        let digits = String(number)
+        return directory + "/" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "-"
+            + kind.rawValue + ".wav"
+    }
+
+    /// What is said for an event, or nil for the kinds that are not spoken (bookkeeping: registered,
+    /// heartbeat; and what would chatter: visit, stationary, moving).
+    public static func sentence(for event: GeofenceEvent, fences: FenceSet) -> String? {
+        let place = event.fence.map { fence in
+            fences.name(fence).map(HumanText.printable) ?? "fence " + HumanText.printable(fences.ids[fence].text)
+        }
+        switch event.kind {
+        case .enter: return place.map { "Entering \($0)" }
+        case .exit: return place.map { "Leaving \($0)" }
+        case .cross: return place.map { "Crossing \($0)" }
+        case .approach:
+            guard let place else { return nil }
+            return event.distance.map { "\(place), in \(spoken($0))" } ?? "\(place) ahead"
+        case .dwell:
+            guard let place else { return nil }
+            return event.duration.map { "Still in \(place), for \(spokenDuration($0))" } ?? "Still in \(place)"
+        case .fixLost: return "GPS fix lost"
+        case .fixAcquired: return nil
+        case .deviceLost: return "GPS receiver lost"
+        case .deviceConnected, .registered, .unregistered, .heartbeat, .visit, .stationary, .moving, .error:
+            return nil
+        }
+    }
+
+    /// `80 metres`, `1.6 kilometres`: rounded as a voice would say them.
+    static func spoken(_ metres: Double) -> String {
+        if metres < 1000 { return "\(max(10, Limits.int((metres / 10).rounded()) * 10)) metres" }
+        let tenths = Limits.int((metres / 100).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10) kilometres" : "\(tenths / 10).\(tenths % 10) kilometres"
+    }
+
+    /// `5 minutes`, `1 hour 5 minutes`, `40 seconds`.
+    static func spokenDuration(_ seconds: Double) -> String {
+        let total = Limits.int(seconds.rounded())
+        func unit(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        if total < 60 { return unit(total, "second") }
+        if total < 3600 { return unit(total / 60, "minute") }
+        let minutes = total % 3600 / 60
+        return unit(total / 3600, "hour") + (minutes == 0 ? "" : " " + unit(minutes, "minute"))
+    }
+}

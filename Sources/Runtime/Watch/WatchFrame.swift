@@ -1,0 +1,80 @@
+import Foundation
+import Geofence
+import NMEA
+import Store
+
+/// What one refresh of `status --watch` shows (docs/report.md, "Live view"): the status report
+/// of `status`, plus what a moving user looks at: speed, course and satellites of the latest
+/// track point, the fence ahead with its distance and eta, and the latest events.
+public struct WatchFrame: Sendable {
+    public struct Ahead: Sendable {
+        public var id: String
+        public var name: String?
+        public var distance: Double
+        /// Seconds at the current speed; nil when standing still.
+        public var eta: Double?
+    }
+
+    public var status: StatusReport
+    public var latest: TrackPoint?
+    public var ahead: Ahead?
+    /// Newest last; at most `WatchFrame.eventCount`, heartbeats left out.
+    public var events: [EventRecord]
+
+    static let eventCount = 6
+    /// How far ahead a fence is looked for along the course.
+    static let lookAhead = 10_000.0
+    /// Slower than this the course is noise: no fence is "ahead".
+    static let movingSpeed = 0.5
+}
+
+/// Reads frames from a state file; keeps the fence set between frames until the fence file
+/// changes, so that a refresh every second does not parse a large fence file every second.
+public final class WatchReader {
+    let statePath: String
+    private var fences: (path: String, stamp: (Int, Int, Int64)?, set: FenceSet)?
+
+    public init(statePath: String) { self.statePath = statePath }
+
+    public func frame(now: Int64) throws -> WatchFrame {
+        let status = try StatusReport.read(statePath: statePath, now: now)
+        let store = try StateStore(path: statePath, access: .readOnly)
+        let lastFix = status.receiver.lastFixTime ?? now
+        let latest = try store.track(from: lastFix - 120_000).last
+        let events = try store.eventRecords(from: lastFix - 86_400_000).filter { $0.kind != .heartbeat }
+        var frame = WatchFrame(
+            status: status, latest: latest, ahead: nil, events: Array(events.suffix(WatchFrame.eventCount)))
+        if let latest, let speed = latest.speed, let course = latest.course, speed >= WatchFrame.movingSpeed,
+            let set = fenceSet(status.receiver.fencesPath)
+        {
+            frame.ahead = Self.ahead(set, lat: latest.lat, lon: latest.lon, course: course, speed: speed)
+        }
+        return frame
+    }
+
+    func fenceSet(_ path: String?) -> FenceSet? {
+        guard let path, !path.isEmpty else { return nil }
+        let stamp = FenceFileStamp.read(path)
+        if let cached = fences, cached.path == path, let stamp, let old = cached.stamp, stamp == old {
+            return cached.set
+        }
+        guard let set = try? FenceSet.load(path: path) else { return nil }
+        fences = (path, stamp, set)
+        return set
+    }
+
+    /// The nearest fence the course leads into (not one the position is inside).
+    static func ahead(_ set: FenceSet, lat: Double, lon: Double, course: Double, speed: Double) -> WatchFrame.Ahead? {
+        var best: WatchFrame.Ahead?
+        for (fence, distance) in set.nearestFences(lat: lat, lon: lon, count: 32)
+        where distance > 0 && distance <= WatchFrame.lookAhead {
+            guard
+                let along = set.distanceAlongRay(
+                    toFence: fence, lat: lat, lon: lon, bearing: course, maxDistance: WatchFrame.lookAhead),
+                along < (best?.distance ?? .infinity)
+            else { continue }
+            best = WatchFrame.Ahead(id: set.ids[fence].text, name: set.name(fence), distance: along, eta: along / speed)
+        }
+        return best
+    }
+}

@@ -1,0 +1,54 @@
+import Geofence
+import JSONOutput
+import NMEA
+
+/// The text of one `status --watch` frame: a header with the clock, the motion and the fence ahead
+/// (what `status` does not show), `status`'s own text, then the latest events.
+public enum WatchView {
+    public static func text(_ frame: WatchFrame, interval: Double, color: Bool) -> String {
+        var lines: [String] = []
+        let now = UTCTime(millisecondsSinceEpoch: frame.status.now).description
+        lines.append(
+            "gpsfence status --watch   \(clock(now))   every \(HumanText.duration(interval)), Ctrl-C to quit")
+        if let point = frame.latest {
+            var motion: [String] = []
+            if let speed = point.speed {
+                motion.append(
+                    "\(formatted(speed, decimals: 1)) m/s (\(formatted(speed * 3.6, decimals: 1)) km/h)")
+            }
+            if let course = point.course { motion.append("course \(Limits.int(course.rounded()))°") }
+            if let satellites = point.satellites { motion.append("\(satellites) satellites") }
+            if let hdop = point.hdop { motion.append("hdop \(formatted(hdop, decimals: 1))") }
+            lines.append("  motion         " + (motion.isEmpty ? "unknown" : motion.joined(separator: ", ")))
+        } else {
+            lines.append("  motion         no track point yet")
+        }
+        if let ahead = frame.ahead {
+            let name = ahead.name.map { HumanText.printable($0) + " " } ?? ""
+            let eta = ahead.eta.map { ", eta " + HumanText.duration($0) } ?? ""
+            lines.append(
+                "  ahead          \(name)[\(HumanText.printable(ahead.id))] \(HumanText.distance(ahead.distance))\(eta)"
+            )
+        } else {
+            lines.append("  ahead          no fence on the course within \(HumanText.distance(WatchFrame.lookAhead))")
+        }
+        lines.append("")
+        lines.append(StatusView.text(frame.status, color: color))
+        lines.append("")
+        lines.append("  recent events")
+        if frame.events.isEmpty { lines.append("    none yet") }
+        for record in frame.events.reversed() {
+            var line = "    \(clock(record.time.description))  \(record.kind.rawValue)"
+            if let fence = record.fence {
+                line += "  " + (fence.name.map { HumanText.printable($0) + " " } ?? "")
+                line += "[\(HumanText.printable(fence.id.text))]"
+            }
+            if let message = record.event.message { line += "  " + HumanText.printable(message) }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `2026-02-03T10:15:36.000Z` -> `10:15:36Z`.
+    static func clock(_ stamp: String) -> String { String(stamp.dropFirst(11).prefix(8)) + "Z" }
+}
