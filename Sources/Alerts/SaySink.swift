@@ -120,13 +120,18 @@ public final class SaySink: EventSink, @unchecked Sendable {
         let place = event.fence.map { fence in
             fences.name(fence).map(HumanText.printable) ?? "fence " + HumanText.printable(fences.ids[fence].text)
         }
+        // A vehicle too tall for what is ahead hears that first (docs/fences.md, "Rules").
+        let warning = event.tooLow == true ? "Too low! " : ""
         switch event.kind {
-        case .enter: return place.map { "Entering \($0)" }
+        case .enter: return place.map { warning + "Entering \($0)" }
         case .exit: return place.map { "Leaving \($0)" }
         case .cross: return place.map { "Crossing \($0)" }
         case .approach:
             guard let place else { return nil }
-            return event.distance.map { "\(place), in \(spoken($0))" } ?? "\(place) ahead"
+            return warning + (event.distance.map { "\(place), in \(spoken($0))" } ?? "\(place) ahead")
+        case .speeding:
+            guard let place, let speed = event.speed, let limit = event.limit else { return nil }
+            return "Too fast in \(place): \(kilometresPerHour(speed)), the limit is \(kilometresPerHour(limit))"
         case .dwell:
             guard let place else { return nil }
             return event.duration.map { "Still in \(place), for \(spokenDuration($0))" } ?? "Still in \(place)"
@@ -143,6 +148,11 @@ public final class SaySink: EventSink, @unchecked Sendable {
         if metres < 1000 { return "\(max(10, Limits.int((metres / 10).rounded()) * 10)) metres" }
         let tenths = Limits.int((metres / 100).rounded())
         return tenths % 10 == 0 ? "\(tenths / 10) kilometres" : "\(tenths / 10).\(tenths % 10) kilometres"
+    }
+
+    /// `23 kilometres an hour`: whole numbers, as a voice would say them.
+    static func kilometresPerHour(_ metresPerSecond: Double) -> String {
+        "\(Limits.int((metresPerSecond * 3.6).rounded())) kilometres an hour"
     }
 
     /// `5 minutes`, `1 hour 5 minutes`, `40 seconds`.

@@ -199,6 +199,27 @@ final class Reports: @unchecked Sendable {
         #expect(try Data(contentsOf: URL(fileURLWithPath: device)) == Data([0x07]))
     }
 
+    /// `--say`: a speeding event is said with both speeds in whole km/h (12.5 m/s is 45 km/h, 8.4 m/s
+    /// is 30.24, said 30); an enter flagged too_low starts with the warning.
+    @Test func spokenSentencesOfTheFenceRules() throws {
+        let yard = try FenceSet.parse(
+            """
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":"y","geometry":{"type":"Point","coordinates":[8.5,47.3]},
+             "properties":{"radius":20,"name":"Yard"}}]}
+            """)
+        var event = enterEvent(yard).event
+        #expect(SaySink.sentence(for: event, fences: yard) == "Entering Yard")
+        event.tooLow = true
+        #expect(SaySink.sentence(for: event, fences: yard) == "Too low! Entering Yard")
+        event.tooLow = nil
+        event.kind = .speeding
+        event.speed = 12.5
+        event.limit = 8.4
+        #expect(
+            SaySink.sentence(for: event, fences: yard)
+                == "Too fast in Yard: 45 kilometres an hour, the limit is 30 kilometres an hour")
+    }
+
     @Test func bellWithoutATerminalSaysSoOnce() {
         let reports = Reports()
         _ = BellSink(device: "/nonexistent/tty", report: reports.add)
