@@ -33,7 +33,7 @@ public final class BellSink: EventSink {
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
         // A vehicle too tall for the fence ahead rings whatever types were chosen (docs/fences.md), and so
-        // does the anchor's exit (docs/running.md, "On a boat").
+        // does the anchor's exit (docs/running.md, "At anchor").
         let rings =
             types.contains(event.event.kind) || event.event.tooLow == true || Self.isAnchorAlarm(event.event, fences)
         guard rings, let terminal else { return }
