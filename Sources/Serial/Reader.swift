@@ -141,7 +141,7 @@ public final class Reader: Sendable {
                 handler(.data(chunk))
                 // One wake-up for most of a line instead of one per few bytes (docs/performance.md).
                 if let bytesPerSecond {
-                    arrival.observe(chunk)
+                    arrival.observe(chunk, at: monotonicSeconds())
                     if let pause = arrival.sleep(bytesPerSecond: bytesPerSecond) { sleepSeconds(pause) }
                 }
             }

@@ -7,8 +7,8 @@ import Testing
     let rmc = Array("$GPRMC,081836,A,3751.65,S,14507.36,E,000.0,360.0,130998,011.3,E*62\r\n".utf8)
     let gga = Array("$GPGGA,081836,3751.65,S,14507.36,E,1,05,1.5,280.2,M,-34.0,M,,*75\r\n".utf8)
 
-    func observe(_ arrival: inout LineArrival, _ bytes: ArraySlice<UInt8>) {
-        Array(bytes).withUnsafeBytes { arrival.observe($0) }
+    func observe(_ arrival: inout LineArrival, _ bytes: ArraySlice<UInt8>, at time: Double = 0) {
+        Array(bytes).withUnsafeBytes { arrival.observe($0, at: time) }
     }
 
     @Test func aLineSeenBeforeForetellsItsEnd() {
@@ -40,5 +40,22 @@ import Testing
         observe(&arrival, gga[0..<20])
         #expect(arrival.sleep(bytesPerSecond: 11_520_000) == nil)
         #expect(arrival.sleep(bytesPerSecond: 100) == 0.1, "capped so that stop() is seen")
+    }
+
+    /// At a line's end, the kind that came straight after it last time is slept through; one that
+    /// came after a pause is not waited for.
+    @Test func theLineThatFollowsStraightAfterIsForetold() {
+        var arrival = LineArrival()
+        // Epoch one: RMC, GGA straight after it; then a pause of 100 ms before the next RMC.
+        observe(&arrival, rmc[...], at: 0)
+        observe(&arrival, gga[...], at: 0.001)
+        observe(&arrival, rmc[...], at: 0.1)
+        // Epoch two: RMC has ended, GGA is on its way.
+        #expect(arrival.bytesStillComing == gga.count - LineArrival.slack)
+        observe(&arrival, gga[...], at: 0.2)  // late (the reader slept), but as foretold
+        // After GGA came a pause, so nothing is foretold.
+        #expect(arrival.bytesStillComing == nil)
+        observe(&arrival, rmc[...], at: 0.3)
+        #expect(arrival.bytesStillComing == gga.count - LineArrival.slack, "still foretold after the late read")
     }
 }
