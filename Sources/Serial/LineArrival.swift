@@ -16,8 +16,15 @@ struct LineArrival {
     /// The kind that came straight after each kind last time (no pause on the wire between them):
     /// at the end of a line, the next one is then already on its way, its length known.
     private var followers: [UInt64: UInt64] = [:]
-    /// The line that ended last and when the read that ended it returned.
-    private var ended: (key: UInt64, time: Double)?
+    /// The line that ended last, when the read that ended it returned, and whether it came at the
+    /// pace of the wire (not all at once, as a program writing a pseudo-terminal hands it over).
+    private var ended: (key: UInt64, time: Double, paced: Bool)?
+    /// When the read that brought the first byte of the line in progress returned.
+    private var lineStart = 0.0
+    /// The line rate in bytes per second.
+    let bytesPerSecond: Double
+
+    init(bytesPerSecond: Double) { self.bytesPerSecond = bytesPerSecond }
 
     /// Lines longer than this are not NMEA (82 bytes at most) and are not remembered.
     static let longestLine = 256
@@ -32,7 +39,10 @@ struct LineArrival {
             if byte == UInt8(ascii: "\n") {
                 if count < Self.longestLine, count >= 6 {
                     lengths[key] = count + 1
-                    ended = (key, time)
+                    // At least half its time on the wire: bytes that come all at once foretell
+                    // nothing about when the next line will be there.
+                    let paced = time - lineStart >= Double(count + 1) / bytesPerSecond / 2
+                    ended = (key, time, paced)
                 } else {
                     ended = nil
                 }
@@ -40,6 +50,7 @@ struct LineArrival {
                 key = 0
                 continue
             }
+            if count == 0 { lineStart = time }
             if count < 6 { key = key << 8 | UInt64(byte) }
             count += 1
             // Learnt from the timing of a read that did not follow a sleep on the strength of
@@ -48,6 +59,8 @@ struct LineArrival {
                 if followers[previous.key] != key {
                     followers[previous.key] = time - previous.time <= Self.straightAfter ? key : nil
                 }
+                // A line that came straight after began on the wire when the last one ended.
+                if followers[previous.key] == key { lineStart = min(lineStart, previous.time) }
                 ended = nil
             }
         }
@@ -58,7 +71,7 @@ struct LineArrival {
     var bytesStillComing: Int? {
         let length: Int?
         let seen: Int
-        if count == 0, let previous = ended, let next = followers[previous.key] {
+        if count == 0, let previous = ended, previous.paced, let next = followers[previous.key] {
             (length, seen) = (lengths[next], 0)
         } else if count >= 6 {
             (length, seen) = (lengths[key], count)
@@ -70,10 +83,10 @@ struct LineArrival {
         return left > 0 ? left : nil
     }
 
-    /// How long to sleep before the next read at `bytesPerSecond` (nil: read as soon as bytes come).
+    /// How long to sleep before the next read (nil: read as soon as bytes come).
     /// Sleeps shorter than a millisecond save nothing, longer ones are capped so that `stop()` is
     /// seen promptly.
-    func sleep(bytesPerSecond: Double) -> Double? {
+    var sleep: Double? {
         guard let left = bytesStillComing, bytesPerSecond > 0 else { return nil }
         let seconds = Double(left) / bytesPerSecond
         return seconds >= 0.001 ? min(seconds, 0.1) : nil
