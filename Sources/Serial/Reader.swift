@@ -108,7 +108,7 @@ public final class Reader: Sendable {
         var pathCheckDue = monotonicSeconds() + 1
         // A UART hands over a few bytes at a time; CDC-ACM whole USB packets, at no line rate.
         let bytesPerSecond = kind == .cdcACM ? nil : port.rate?.bytesPerSecond
-        var arrival = LineArrival()
+        var arrival = LineArrival(bytesPerSecond: bytesPerSecond ?? 0)
         while !isStopped {
             switch try port.read(into: buffer, timeout: 0.1) {
             case .timeout:
@@ -141,8 +141,8 @@ public final class Reader: Sendable {
                 handler(.data(chunk))
                 // One wake-up for most of a line instead of one per few bytes (docs/performance.md).
                 if let bytesPerSecond {
-                    arrival.observe(chunk)
-                    if let pause = arrival.sleep(bytesPerSecond: bytesPerSecond) { sleepSeconds(pause) }
+                    arrival.observe(chunk, at: monotonicSeconds())
+                    if let pause = arrival.sleep { sleepSeconds(pause) }
                 }
             }
         }
