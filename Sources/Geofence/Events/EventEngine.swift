@@ -15,37 +15,37 @@ public final class EventEngine {
     public let settings: EventSettings
 
     // Per-fence state, indexed by fence (file order).
-    private var inside: [Bool]
-    private var enterTime: [Int64]
-    private var dwellFired: [Bool]
-    private var exitCount: [UInt8]
+    var inside: [Bool]
+    var enterTime: [Int64]
+    var dwellFired: [Bool]
+    var exitCount: [UInt8]
     private var approachFired: [Bool]
     /// `containedStamp[f] == fixNumber` marks the fences containing the current fix.
     private var containedStamp: [UInt32]
     private var fixNumber: UInt32 = 0
 
     /// Fences the receiver is inside of, ascending; and fences whose approach has fired.
-    private var insideList: [Int32] = []
+    var insideList: [Int32] = []
     private var nextInsideList: [Int32] = []
     private var approachedList: [Int32] = []
     private var nextApproachedList: [Int32] = []
 
-    private let containing = FenceHits()
+    let containing = FenceHits()
     private let crossed = FenceHits()
     private let ahead = FenceHits()
-    private var pending: [GeofenceEvent] = []
+    var pending: [GeofenceEvent] = []
 
     /// Longest approach distance of any fence (0: no approach events at all).
     private let longestApproach: Double
 
-    private var started = false
+    var started = false
     /// When each fence was first announced by `registered` (kept over a reload for an unchanged id).
-    private var registrationTime: [Int64]
-    private var previous: Fix?
-    private var lastUsableTime: Int64?
-    private var lost = false
-    private var lastHeartbeat: Int64?
-    private var motion = MotionState()
+    var registrationTime: [Int64]
+    var previous: Fix?
+    var lastUsableTime: Int64?
+    var lost = false
+    var lastHeartbeat: Int64?
+    var motion = MotionState()
 
     public init(fences: FenceSet, settings: EventSettings = EventSettings()) {
         self.fences = fences
@@ -337,14 +337,14 @@ public final class EventEngine {
 
     // MARK: - Output
 
-    private func append(_ event: GeofenceEvent, settings fenceSettings: FenceSettings) {
+    func append(_ event: GeofenceEvent, settings fenceSettings: FenceSettings) {
         if let notify = fenceSettings.notify, let type = event.kind.fenceEventType, !notify.contains(type) { return }
         pending.append(event)
     }
 
     /// Emits this fix's events in the order of docs/events.md: exit, visit, cross, enter, dwell,
     /// approach, then the rest; ties in fence file order.
-    private func flush(_ emit: (GeofenceEvent) throws -> Void) rethrows {
+    func flush(_ emit: (GeofenceEvent) throws -> Void) rethrows {
         guard !pending.isEmpty else { return }
         pending.sort { a, b in
             a.kind.rank != b.kind.rank ? a.kind.rank < b.kind.rank : (a.fence ?? -1) < (b.fence ?? -1)

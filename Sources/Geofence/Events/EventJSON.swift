@@ -58,6 +58,10 @@ extension GeofenceEvent {
             out.key("initial")
             out.value(initial)
         }
+        if let reason {
+            out.key("reason")
+            out.value(reason)
+        }
         if let distance {
             out.key("distance")
             out.value(distance, decimals: JSONPrecision.metres)

@@ -79,6 +79,7 @@ public struct EventRecord: Sendable, Equatable {
             case "enter_time": details.enterTime = try scanner.optionalString().flatMap(UTCTime.init(iso:))
             case "exit_time": details.exitTime = try scanner.optionalString().flatMap(UTCTime.init(iso:))
             case "message": details.message = try scanner.optionalString()
+            case "reason": details.reason = try scanner.optionalString()
             case "fences", "inside":
                 var ids: [FenceID] = []
                 try scanner.expect(0x5B, "'['")

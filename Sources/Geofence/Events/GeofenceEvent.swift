@@ -123,6 +123,9 @@ public struct GeofenceEvent: Sendable, Equatable {
     public var fences: [Int]?
     /// `error`, `device_lost`, `device_connected`: what happened, for people.
     public var message: String?
+    /// `exit` not caused by the receiver moving: the fence was taken away ("removed") or reshaped
+    /// away from the receiver ("changed") by a new fence set (docs/events.md).
+    public var reason: String?
 
     public init(kind: Kind, time: UTCTime, fence: Int? = nil, location: Location? = nil) {
         self.kind = kind

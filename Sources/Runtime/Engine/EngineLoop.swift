@@ -39,9 +39,9 @@ public final class EngineLoop {
         public var overflow = 0
     }
 
-    private let configuration: Configuration
-    private var fences: FenceSet
-    private var engine: EventEngine
+    let configuration: Configuration
+    var fences: FenceSet
+    var engine: EventEngine
     private let store: StateStore?
     private let sinks: [EventSink]
     private let outboxTargets: [OutboxTarget]
@@ -54,7 +54,7 @@ public final class EngineLoop {
     /// The others (console, bell; all of them without a state file): called right after the commit.
     private let immediateSinks: [EventSink]
     private var durability: DurabilityStage?
-    private var batch: [GeofenceEvent] = []
+    var batch: [GeofenceEvent] = []
     private var summary = Summary()
 
     /// - Throws: `StoreError` when the saved fence states cannot be read.
@@ -100,7 +100,9 @@ public final class EngineLoop {
         reader.start()
         defer { shutDown(reader) }
         try begin(source)
-        var round = Round(reloadPath: configuration.reloadPath)
+        var round = Round()
+        round.fenceFile = watchFenceFile(doorbell: reader.doorbell)
+        defer { round.fenceFile?.stop() }
         while !round.pastStopDeadline(source, stopsOnSignals: configuration.stopsOnSignals) {
             waitForInput(reader, source: source, round: round)
             try drain(ring, into: &round)
@@ -119,13 +121,8 @@ public final class EngineLoop {
         var reportedOverflow = 0
         var lastProblem: String?
         var stopDeadline: DispatchTime?
-        var fenceFile: FenceFileStamp?
+        var fenceFile: FenceFileWatcher?
         var ended = false
-
-        init(reloadPath: String?) {
-            fenceFile = reloadPath.map(FenceFileStamp.init(path:))
-            if fenceFile != nil { ReloadSignal.install() }
-        }
 
         /// A stop signal asks the source to stop and gives it 5 s to end its input.
         mutating func pastStopDeadline(_ source: FixSource, stopsOnSignals: Bool) -> Bool {
@@ -217,9 +214,7 @@ public final class EngineLoop {
             )
             round.reportedOverflow = ring.overflow
         }
-        if ReloadSignal.take() || round.fenceFile?.changed() == true, let path = configuration.reloadPath {
-            try reload(from: path)
-        }
+        if let watcher = round.fenceFile { try takeFenceFileChanges(watcher) }
         try flush()
     }
 
@@ -250,7 +245,7 @@ public final class EngineLoop {
         batch.append(.error(message, at: currentUTCTime()))
     }
 
-    private func flush() throws {
+    func flush() throws {
         guard !batch.isEmpty else { return }
         try deliver(batch, fences: fences)
         batch.removeAll(keepingCapacity: true)
@@ -258,7 +253,7 @@ public final class EngineLoop {
 
     /// Commits `events` (rendered against `set`, the fences they refer to) with the fence states
     /// after them, then hands the ones that were new to the sinks.
-    private func deliver(_ events: [GeofenceEvent], fences set: FenceSet) throws {
+    func deliver(_ events: [GeofenceEvent], fences set: FenceSet) throws {
         let outgoing = events.map { OutgoingEvent($0, fences: set) }
         let fresh =
             try store?.commit(
@@ -284,33 +279,6 @@ public final class EngineLoop {
             error("the state file cannot be synced to storage, events wait for it: \(message)")
         }
         if released { for sink in immediateSinks { sink.outboxSynced() } }
-    }
-
-    /// docs/events.md reload: `unregistered` for the fences that are gone (rendered against the old set),
-    /// unchanged fences (same id and geometry) keep their state, and the new set is `registered`.
-    /// A file that fails to load keeps the fences already loaded.
-    private func reload(from path: String) throws {
-        let now = currentUTCTime()
-        let fresh: FenceSet
-        do {
-            fresh = try FenceFile.load(path)
-        } catch {
-            self.error("reload failed, keeping the \(fences.count) fences loaded: \(error)")
-            return
-        }
-        try flush()
-        let kept = Set(fresh.ids)
-        let gone = (0..<fences.count).filter { !kept.contains(fences.ids[$0]) }
-        if !gone.isEmpty {
-            try deliver([.unregistered(gone, at: now)], fences: fences)
-        }
-        let next = EventEngine(fences: fresh, settings: configuration.settings)
-        next.restore(engine.snapshot())
-        next.keepExitTimes(of: engine)
-        next.restoreMotion(engine.motionSnapshot)
-        engine = next
-        fences = fresh
-        next.start(at: now) { batch.append($0) }
     }
 }
 
