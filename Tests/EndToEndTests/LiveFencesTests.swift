@@ -131,3 +131,85 @@ import Testing
         for event in fenceEvents { #expect(logged.contains(event["id"] as? String ?? "?")) }
     }
 }
+
+/// `--fences mqtt://...` against a real mosquitto (docs/running.md, "Fences from the broker"): the
+/// retained set published with `mosquitto_pub -r`, replaced mid-run, a broken one refused, and a
+/// restart with the broker stopped running on the last good set from the state file.
+@Suite(.serialized) struct BrokerFencesTests {
+    func publishRetained(_ broker: MosquittoBroker, _ topic: String, _ message: String) throws {
+        try runTool(
+            "/usr/bin/mosquitto_pub",
+            ["-h", "127.0.0.1", "-p", String(broker.port), "-q", "1", "-r", "-t", topic, "-m", message])
+    }
+
+    @Test func theRetainedSetIsTheFenceSetAndTheLastGoodOneOutlivesTheBroker() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let folder = temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (link, simulator) = try LiveFencesTests.parkedReceiver(in: folder)
+        defer {
+            simulator.signal(SIGINT)
+            _ = simulator.finish()
+        }
+        let topic = "fleet/fences"
+        try publishRetained(broker, topic, LiveFencesTests.fences(far: ["far"]))
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let fencesURL = "mqtt://127.0.0.1:\(broker.port)/\(topic)"
+        let arguments = [
+            "run", "--device", link, "--baud", "115200", "--fences", fencesURL, "--state", state, "--json",
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)/gpsfence/van",
+        ]
+        let run = try BackgroundGPSFence(arguments)
+        let output = LineCollector(run.output.fileHandleForReading)
+        func registrations(_ lines: [String]) -> [[String]] {
+            LiveFencesTests.objects(lines).filter { $0["type"] as? String == "registered" }.map {
+                $0["fences"] as? [String] ?? []
+            }
+        }
+        #expect(output.wait { registrations($0).contains(["far"]) }, "the retained set: \(output.all)")
+        #expect(output.wait { types($0).contains("device_connected") })
+        usleep(1_500_000)
+
+        // A new set published mid-run: "home", around the receiver, is entered at once.
+        try publishRetained(broker, topic, LiveFencesTests.fences(near: ["home"], far: ["far"]))
+        #expect(output.wait { types($0).contains("enter") }, "the new set: \(output.all)")
+
+        // A broken one (feature 0 without a radius) is refused; the fences stay.
+        try publishRetained(
+            broker, topic,
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"x","geometry":{"type":"Point","coordinates":[8.0,47.0]},"properties":{}}]}"#
+        )
+        #expect(
+            output.wait {
+                $0.contains { $0.contains("fence set from the broker refused, keeping the 2 fences loaded") }
+            },
+            "the broken set: \(output.all)")
+        run.signal(SIGTERM)
+        #expect(run.finish().status == 0)
+        output.finish()
+        let events = LiveFencesTests.objects(output.all)
+        #expect(registrations(output.all) == [[], ["far"], ["home", "far"]], "\(output.all)")
+        #expect(!types(output.all).contains("unregistered"), "nothing was taken away")
+        let refusal = events.first { ($0["message"] as? String)?.contains("refused") == true }?["message"] as? String
+        #expect(refusal?.contains(fencesURL) == true && refusal?.contains("radius") == true, "\(refusal ?? "")")
+        #expect(broker.log.contains(" as gpsfence-"), "the broker's log names its clients")
+        #expect(!broker.log.contains("-fences"), "one connection serves --mqtt and --fences for the same broker")
+
+        // The broker is gone: a restart runs on the last good set, says so, and the receiver that
+        // was inside "home" stays inside without a second enter.
+        broker.stop()
+        let restart = try BackgroundGPSFence(arguments)
+        let restarted = LineCollector(restart.output.fileHandleForReading)
+        #expect(restarted.wait { registrations($0).contains(["home", "far"]) }, "\(restarted.all)")
+        #expect(restarted.wait { types($0).contains("device_connected") })
+        usleep(1_500_000)
+        restart.signal(SIGTERM)
+        let stopped = restart.finish()
+        restarted.finish()
+        #expect(stopped.status == 0)
+        #expect(
+            stopped.stderr.contains("running on the last good set from \(fencesURL) (2 fences"), "\(stopped.stderr)")
+        #expect(!types(restarted.all).contains("enter"), "\(restarted.all)")
+    }
+}

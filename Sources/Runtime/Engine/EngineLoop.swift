@@ -20,6 +20,9 @@ public final class EngineLoop {
         public var ringCapacity = 1024
         /// The fence file to re-read on SIGHUP or when it changes; nil: the fences stay as loaded.
         public var reloadPath: String?
+        /// Another source of whole fence sets (the broker), made from the set loaded at the start
+        /// and the doorbell to ring when it has something (docs/running.md).
+        var fenceFeed: (@Sendable (FenceSet, @escaping @Sendable () -> Void) -> FenceFeed)?
         /// Stop on SIGINT/SIGTERM (the caller installed `StopSignals`).
         public var stopsOnSignals = false
         /// The fence file, remembered in the state file for `status` (docs/report.md).
@@ -42,7 +45,8 @@ public final class EngineLoop {
     let configuration: Configuration
     var fences: FenceSet
     var engine: EventEngine
-    private let store: StateStore?
+    /// The state file, when there is one.
+    let store: StateStore?
     private let sinks: [EventSink]
     private let outboxTargets: [OutboxTarget]
     private let fixObservers: [EventSink]
@@ -101,8 +105,8 @@ public final class EngineLoop {
         defer { shutDown(reader) }
         try begin(source)
         var round = Round()
-        round.fenceFile = watchFenceFile(doorbell: reader.doorbell)
-        defer { round.fenceFile?.stop() }
+        round.fenceFeeds = startFenceFeeds(doorbell: reader.doorbell)
+        defer { for feed in round.fenceFeeds { feed.stop() } }
         while !round.pastStopDeadline(source, stopsOnSignals: configuration.stopsOnSignals) {
             waitForInput(reader, source: source, round: round)
             try drain(ring, into: &round)
@@ -121,7 +125,7 @@ public final class EngineLoop {
         var reportedOverflow = 0
         var lastProblem: String?
         var stopDeadline: DispatchTime?
-        var fenceFile: FenceFileWatcher?
+        var fenceFeeds: [FenceFeed] = []
         var ended = false
 
         /// A stop signal asks the source to stop and gives it 5 s to end its input.
@@ -214,7 +218,7 @@ public final class EngineLoop {
             )
             round.reportedOverflow = ring.overflow
         }
-        if let watcher = round.fenceFile { try takeFenceFileChanges(watcher) }
+        try takeFenceChanges(round.fenceFeeds)
         try flush()
     }
 

@@ -14,18 +14,12 @@ import Synchronization
 /// file that fails to parse right after a change is tried once more after another quiet spell
 /// before it is refused (a writer may still be at it). A stat of the file once a second backs the
 /// folder watch up (a fence file that is a symlink into another folder, a system without inotify).
-final class FenceFileWatcher: @unchecked Sendable {
-    enum Outcome: Sendable {
-        /// A new set, matched against the set the engine had when it was loaded.
-        case loaded(FenceSetMatch)
-        /// The file was refused: the message names the file, the feature and what is wrong.
-        case refused(String)
-    }
-
+final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
     let path: String
+    var origin: String { path }
     let settle: Double
     private let ready: @Sendable () -> Void
-    private let outcomes = Mutex<[Outcome]>([])
+    private let outcomes = Mutex<[FenceFeedOutcome]>([])
     private let current: Mutex<FenceSet>
     private let reloadRequested = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
@@ -64,7 +58,7 @@ final class FenceFileWatcher: @unchecked Sendable {
     func noteCurrent(_ set: FenceSet) { current.withLock { $0 = set } }
 
     /// The outcomes since the last call, oldest first.
-    func take() -> [Outcome] {
+    func take() -> [FenceFeedOutcome] {
         outcomes.withLock { pending in
             defer { pending.removeAll() }
             return pending
@@ -115,20 +109,20 @@ final class FenceFileWatcher: @unchecked Sendable {
         switch result {
         case .success(let set):
             let match = FenceSetMatch(old: current.withLock { $0 }, new: set)
-            hand(.loaded(match))
+            hand(.loaded(match, keep: nil))
         case .failure(let error):
             if !pending.retried, !pending.force {
                 pending.retried = true
                 pending.changed()
                 return
             }
-            hand(.refused("\(error)"))
+            hand(.refused("reload failed, keeping the \(current.withLock { $0.count }) fences loaded: \(error)"))
         }
         loaded = after
         pending = Pending()
     }
 
-    private func hand(_ outcome: Outcome) {
+    private func hand(_ outcome: FenceFeedOutcome) {
         outcomes.withLock { $0.append(outcome) }
         ready()
     }

@@ -51,32 +51,40 @@ extension EngineLoop {
     }
 }
 
-// The watched fence file (docs/running.md): loaded and validated on the watcher's thread; here,
-// only what it found is taken and swapped in.
+// The watched fence file and the broker (docs/running.md): sets loaded and validated on the
+// feed's thread; here, only what it found is taken and swapped in.
 extension EngineLoop {
-    /// The watcher of the fence file to follow, started; nil when the fences stay as loaded.
-    /// SIGHUP asks it for a load.
-    func watchFenceFile(doorbell: DispatchSemaphore) -> FenceFileWatcher? {
-        guard let path = configuration.reloadPath else { return nil }
-        ReloadSignal.install()
-        let watcher = FenceFileWatcher(path: path, current: fences) { doorbell.signal() }
-        watcher.start()
-        return watcher
+    /// The feeds of fence sets to follow, started: the fence file's watcher (SIGHUP asks it for a
+    /// load), and the feed the caller gave (the broker). Empty when the fences stay as loaded.
+    func startFenceFeeds(doorbell: DispatchSemaphore) -> [FenceFeed] {
+        var feeds: [FenceFeed] = []
+        if let path = configuration.reloadPath {
+            ReloadSignal.install()
+            feeds.append(FenceFileWatcher(path: path, current: fences) { doorbell.signal() })
+        }
+        if let make = configuration.fenceFeed { feeds.append(make(fences) { doorbell.signal() }) }
+        for feed in feeds { feed.start() }
+        return feeds
     }
 
-    /// A SIGHUP is passed on to the watcher; each set it loaded is swapped in, each file it refused
-    /// is an `error` event and the fences stay as they are.
-    func takeFenceFileChanges(_ watcher: FenceFileWatcher) throws {
-        if ReloadSignal.take() { watcher.requestReload() }
-        for outcome in watcher.take() {
-            switch outcome {
-            case .loaded(let match):
-                try replaceFences(matching: match, origin: watcher.path)
-                watcher.noteCurrent(fences)
-            case .refused(let problem):
-                batch.append(
-                    .error("reload failed, keeping the \(fences.count) fences loaded: \(problem)", at: currentUTCTime())
-                )
+    /// A SIGHUP is passed on; each set a feed loaded is swapped in (and, when the feed says so,
+    /// kept in the state file as its last good set); each refusal is an `error` event and the
+    /// fences stay as they are.
+    func takeFenceChanges(_ feeds: [FenceFeed]) throws {
+        if ReloadSignal.take() { for feed in feeds { feed.requestReload() } }
+        for feed in feeds {
+            for outcome in feed.take() {
+                switch outcome {
+                case .loaded(let match, let keep):
+                    try replaceFences(matching: match, origin: feed.origin)
+                    if let keep {
+                        try store?.saveAcceptedFenceSet(
+                            source: feed.origin, geojson: keep, at: currentUTCTime().millisecondsSinceEpoch)
+                    }
+                    for other in feeds { other.noteCurrent(fences) }
+                case .refused(let problem):
+                    batch.append(.error(problem, at: currentUTCTime()))
+                }
             }
         }
     }
