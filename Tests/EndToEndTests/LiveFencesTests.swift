@@ -212,4 +212,40 @@ import Testing
             stopped.stderr.contains("running on the last good set from \(fencesURL) (2 fences"), "\(stopped.stderr)")
         #expect(!types(restarted.all).contains("enter"), "\(restarted.all)")
     }
+
+    /// Without `--mqtt`, a connection of its own that only subscribes.
+    @Test func withoutMQTTPublishingTheFencesComeOnAConnectionOfTheirOwn() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let folder = temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try publishRetained(broker, "depot/fences", LiveFencesTests.fences(far: ["a", "b"]))
+        let run = try BackgroundGPSFence([
+            "run", "--device", folder.appendingPathComponent("no-such-gps").path, "--baud", "9600", "--fences",
+            "mqtt://127.0.0.1:\(broker.port)/depot/fences", "--state", folder.appendingPathComponent("s.sqlite").path,
+            "--json",
+        ])
+        let output = LineCollector(run.output.fileHandleForReading)
+        #expect(
+            output.wait {
+                LiveFencesTests.objects($0).contains { ($0["fences"] as? [String]) == ["a", "b"] }
+            }, "\(output.all)")
+        run.signal(SIGTERM)
+        let stopped = run.finish()
+        output.finish()
+        #expect(stopped.status == 0)
+        #expect(stopped.stderr.contains("no fence set from mqtt://127.0.0.1:\(broker.port)/depot/fences yet"))
+        #expect(broker.log.contains("-fences"), "its own client id")
+        #expect(
+            try broker.retained("gpsfence/#", seconds: 1).isEmpty, "a fence-only connection publishes nothing")
+    }
+
+    @Test func aBadFenceURLIsBadInput() throws {
+        let result = try runGPSFence([
+            "run", "--device", "/dev/null", "--fences", "mqtt://127.0.0.1:1883/fleet/#", "--state",
+            temporaryDirectory().appendingPathComponent("s.sqlite").path,
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--fences mqtt://127.0.0.1:1883/fleet/#") && result.stderr.contains("wildcard"))
+    }
 }
