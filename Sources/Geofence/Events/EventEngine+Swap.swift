@@ -8,6 +8,9 @@ public struct FenceSetMatch: Sendable {
     public let new: FenceSet
     /// Per fence of `old`: the index of the fence with the same id in `new`, or -1.
     public let newIndexOfOld: [Int32]
+    /// The fences of `new` that are new (an id `old` lacks) or reshaped (same id, other geometry),
+    /// in file order: the ones a swap registers.
+    public let arrivals: [Int]
 
     public init(old: FenceSet, new: FenceSet) {
         var indexByID: [FenceID: Int32] = [:]
@@ -15,9 +18,15 @@ public struct FenceSetMatch: Sendable {
         for index in 0..<new.count { indexByID[new.ids[index]] = Int32(index) }
         var mapping = [Int32](repeating: -1, count: old.count)
         for index in 0..<old.count { mapping[index] = indexByID[old.ids[index]] ?? -1 }
+        var unchanged = [Bool](repeating: false, count: new.count)
+        for index in 0..<old.count where mapping[index] >= 0 {
+            let fence = Int(mapping[index])
+            unchanged[fence] = new.geometryHash(fence) == old.geometryHash(index)
+        }
         self.old = old
         self.new = new
         newIndexOfOld = mapping
+        arrivals = unchanged.indices.filter { !unchanged[$0] }
     }
 
     /// Fences of the old set whose id the new set lacks, in file order.
@@ -84,6 +93,19 @@ extension EventEngine {
                 markOutside(fence, since: since)
             }
         }
+    }
+
+    /// Starts this engine after a swap: `registered` at `time` names only `fences` (the arrivals:
+    /// an unchanged fence was registered before and keeps its registration time).
+    public func start(at time: UTCTime, registering fences: [Int], _ emit: (GeofenceEvent) throws -> Void) rethrows {
+        guard !started else { return }
+        started = true
+        for fence in registrationTime.indices where registrationTime[fence] == Self.neverChanged {
+            registrationTime[fence] = time.millisecondsSinceEpoch
+        }
+        var registered = GeofenceEvent(kind: .registered, time: time)
+        registered.fences = fences
+        try emit(registered)
     }
 
     /// Whether fence `fence` of this engine contains the last usable fix.

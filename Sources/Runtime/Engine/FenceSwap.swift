@@ -10,7 +10,8 @@ extension EngineLoop {
     /// `registered` event). In this order, each batch committed to the state file before any sink
     /// sees it, so that every sink sees the same sequence: `exit` with `"reason":"removed"` for the
     /// fences the receiver was inside of that are gone (`"changed"` for one reshaped away from the
-    /// receiver), `unregistered` for the ids that are gone, `registered` for the new set, and
+    /// receiver), `unregistered` for the ids that are gone, `registered` for the new and reshaped
+    /// fences of the new set (empty when there are none: the reload is still said), and
     /// `enter` with `initial: true` for the fences of the new set that contain the last usable fix.
     /// Unchanged fences (same id and geometry) keep their state and raise nothing.
     func replaceFences(with fresh: FenceSet, origin: String) throws {
@@ -29,7 +30,7 @@ extension EngineLoop {
         next.takeOver(from: engine, match: match)
         engine = next
         fences = match.new
-        next.start(at: now) { event in
+        next.start(at: now, registering: match.arrivals) { event in
             var registered = event
             registered.message = "from \(origin)"
             batch.append(registered)
