@@ -152,7 +152,7 @@ import Testing
         let applied = try store.database.read {
             try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
-        #expect(applied == ["v1", "v2", "v3", "v4"])
+        #expect(applied == ["fences-from-broker", "v1", "v2", "v3", "v4"])
         let webhookRow = try #require(try store.nextUndelivered(target: "http://127.0.0.1:9/"))
         #expect(webhookRow.body == "{}" && webhookRow.transition == nil)
         let mqttRow = try #require(try store.nextUndelivered(target: "mqtt://b"))
