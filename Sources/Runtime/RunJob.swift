@@ -33,6 +33,9 @@ public final class RunJob {
         public var drainTimeout = 5.0
         /// `--anchor` and OwnTracks regions (docs/running.md, "Fence layers").
         public var layers = FenceLayerOptions()
+        /// `--fences mqtt://...`: the fence set is the retained GeoJSON on this broker's topic (its
+        /// `prefix`); `fencesPath` is then the URL and no file is read.
+        public var brokerFences: MQTTConfiguration?
 
         public init(device: DeviceChoice, fencesPath: String, statePath: String) {
             self.device = device
@@ -66,13 +69,17 @@ public final class RunJob {
         if case .port(let port) = options.device, let problem = Self.notADevice(port.path) {
             throw InputError(message: problem)
         }
-        let fences = try FenceFile.load(options.fencesPath)
+        var fences = options.brokerFences == nil ? try FenceFile.load(options.fencesPath) : FenceSet.none
         try refuseASecondRunOnThePort()
         // Opening makes the state file (and its folder) on a first run; the claim comes before
         // anything is written to it.
         let store = try StateStore.open(options.statePath)
         let lock = try StateLock.acquire(statePath: options.statePath)
         defer { withExtendedLifetime(lock) {} }
+        var accepted: [UInt8]?
+        if let broker = options.brokerFences {
+            (fences, accepted) = try BrokerFences.lastGoodSet(broker, store: store)
+        }
         let reports = ProblemReports()
         var sinks = try makeSinks(
             SinkContext(report: reports.report, outbox: store, inputEnds: false, statePath: options.statePath))
@@ -85,8 +92,21 @@ public final class RunJob {
         var loopConfiguration = EngineLoop.Configuration()
         loopConfiguration.settings = options.settings
         loopConfiguration.ringCapacity = options.ringCapacity
-        loopConfiguration.reloadPath = options.fencesPath
-        loopConfiguration.fencesPath = options.fencesPath
+        if let broker = options.brokerFences {
+            let shared = sinks.compactMap { $0 as? MQTTSink }.first {
+                BrokerFences.sameBroker($0.configuration, broker)
+            }
+            let report = reports.report
+            loopConfiguration.fenceFeed = { [accepted] current, ready in
+                BrokerFences(
+                    configuration: broker, shared: shared?.connection, current: current, accepted: accepted,
+                    ready: ready, report: report)
+            }
+            loopConfiguration.fencesPath = broker.target
+        } else {
+            loopConfiguration.reloadPath = options.fencesPath
+            loopConfiguration.fencesPath = options.fencesPath
+        }
         loopConfiguration.keepDays = options.keepDays
         loopConfiguration.trackWriteInterval = options.trackWriteInterval
         loopConfiguration.stopsOnSignals = true
@@ -100,6 +120,11 @@ public final class RunJob {
 }
 
 extension RunJob {
+    /// `--fences mqtt://...` checked (docs/running.md, "Fences from the broker"); nil for a file.
+    public static func brokerFences(_ fences: String, caFile: String?) throws -> MQTTConfiguration? {
+        try BrokerFences.configuration(fences: fences, caFile: caFile)
+    }
+
     /// Another gpsfence reading the same port: refused with its pid (exit status 1), before
     /// anything is opened. `TIOCEXCL` alone does not stop a second run started as root, and a run
     /// that could not open its port would retry for ever instead of saying why.

@@ -195,6 +195,11 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration(LayerCircleSchema.migrationName) { db in
             try db.execute(sql: LayerCircleSchema.sql)
         }
+        // The fence set last accepted from the broker (docs/running.md, "Fences from the broker"), so
+        // that a restart without the broker runs on it: an older file gains the empty table.
+        migrator.registerMigration("fences-from-broker") { db in
+            try db.execute(sql: AcceptedFenceSetSchema.table)
+        }
         return migrator
     }
 

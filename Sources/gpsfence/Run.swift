@@ -29,7 +29,10 @@ struct Run: ParsableCommand {
 
     @OptionGroup var receiver: ReceiverOptions
 
-    @Option(help: ArgumentHelp("Fence file: GeoJSON, or CSV 'id,name,lat,lon,radius_m'.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Fence file: GeoJSON, or CSV 'id,name,lat,lon,radius_m'; or mqtt[s]://[user[:password]@]host[:port]/topic: the retained GeoJSON on that topic (docs/running.md).",
+            valueName: "file"))
     var fences: String
 
     @Option(help: ArgumentHelp("State file (default: $XDG_STATE_HOME/gpsfence/state.sqlite).", valueName: "path"))
@@ -77,6 +80,8 @@ struct Run: ParsableCommand {
         // OwnTracks regions from `setWaypoints` commands (docs/mqtt.md): only a live run takes them.
         let commands = alerts.owntracks == nil ? nil : OwnTracksCommandInbox()
         options.layers.ownTracksCommands = commands
+        let tls = fences.lowercased().hasPrefix("mqtts://")
+        options.brokerFences = try RunJob.brokerFences(fences, caFile: tls ? alerts.mqttCa : nil)
         try RunJob(options: options).run { context in
             try alerts.sinks(
                 color: isatty(1) == 1, live: true, context: context, maxAccuracy: options.settings.maxAccuracy,

@@ -241,7 +241,9 @@ final class BackgroundProcess {
         let registrations = lines.filter { $0["type"] as? String == "registered" }.map {
             $0["fences"] as? [String] ?? []
         }
-        #expect(registrations == [["a", "b"], ["b", "c"]])
+        // `fenceFile` places fences by position in the list: "b" moved to where "a" was, so it arrived
+        // again (reshaped), with the new "c".
+        #expect(registrations == [["a", "b"], ["b", "c"]], "a reload registers what arrived")
         #expect(
             lines.contains { ($0["message"] as? String)?.contains("no-such-gps") == true },
             "the missing device is reported")

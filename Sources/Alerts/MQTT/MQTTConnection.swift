@@ -22,12 +22,11 @@ public final class MQTTConnection: @unchecked Sendable {
     }
 
     public let configuration: MQTTConfiguration
-    /// Called with `online` status text at each connection (the payload carries the time).
-    private let onlineStatus: @Sendable () -> (topic: String, payload: String)
-    private let will: Will
+    /// Called with `online` status text at each connection (the payload carries the time); nil
+    /// for a connection that only subscribes (`--fences mqtt://` without `--mqtt`).
+    private let onlineStatus: (@Sendable () -> (topic: String, payload: String))?
+    private let will: Will?
     private let report: @Sendable (String) -> Void
-    /// Where OwnTracks commands (`owntracks/USER/DEVICE/cmd`) go; nil: not subscribed.
-    private let ownTracksCommands: OwnTracksCommandInbox?
     public let maximumBackoff = 30.0
 
     // Everything below is guarded by `condition`.
@@ -47,8 +46,6 @@ public final class MQTTConnection: @unchecked Sendable {
     private var announced = false
     /// Whether this connection subscribed to `configuration.homeAssistant`'s status topic yet.
     private var subscribed = false
-    /// Whether this connection subscribed to the OwnTracks command topic yet.
-    private var subscribedToCommands = false
     private var everConnected = false
     /// `sweepRetained(under:)`: the filters, whether this connection subscribed to them yet, and
     /// the stale topics found there, cleared from the loop.
@@ -56,14 +53,16 @@ public final class MQTTConnection: @unchecked Sendable {
     private var sweepSubscribed = false
     private var staleTopics: [String] = []
     private var startBacklog: [(topic: String, payload: [UInt8])] = []
+    /// Topics subscribed to at every connection, each with what to do with its messages.
+    private var subscriptions: [Subscription] = []
+    /// Whether this connection subscribed to `subscriptions` yet.
+    private var subscriptionsSent = false
 
     public init(
-        configuration: MQTTConfiguration, will: Will,
-        onlineStatus: @escaping @Sendable () -> (topic: String, payload: String),
-        ownTracksCommands: OwnTracksCommandInbox? = nil,
+        configuration: MQTTConfiguration, will: Will?,
+        onlineStatus: (@Sendable () -> (topic: String, payload: String))?,
         report: @escaping @Sendable (String) -> Void
     ) {
-        self.ownTracksCommands = ownTracksCommands
         self.configuration = configuration
         self.will = will
         self.onlineStatus = onlineStatus
@@ -173,6 +172,31 @@ public final class MQTTConnection: @unchecked Sendable {
         sweepSubscribed = false
     }
 
+    // MARK: - Subscribing
+
+    /// A topic this connection subscribes to (QoS 1) at every connection, and what to do with each
+    /// message on it: called on the connection's thread with the connection's lock held, so it
+    /// only hands the payload on (and never calls the connection).
+    public struct Subscription: Sendable {
+        public var topic: String
+        public var receive: @Sendable (_ payload: [UInt8], _ retained: Bool) -> Void
+
+        public init(topic: String, receive: @escaping @Sendable (_ payload: [UInt8], _ retained: Bool) -> Void) {
+            self.topic = topic
+            self.receive = receive
+        }
+    }
+
+    /// Subscribes to `subscription.topic` now when connected, and again after every reconnect (the
+    /// broker then sends its retained message again). The corresponding C function is
+    /// `mosquitto_subscribe`.
+    public func subscribe(_ subscription: Subscription) {
+        condition.lock()
+        defer { condition.unlock() }
+        subscriptions.append(subscription)
+        if connected, subscriptionsSent, let handle { mosquitto_subscribe(handle, nil, subscription.topic, 1) }
+    }
+
     // MARK: - Stopping
 
     /// Publishes `finalStatus` (retained), waits (bounded) for every outstanding PUBACK, then
@@ -242,9 +266,9 @@ public final class MQTTConnection: @unchecked Sendable {
         inflight.removeAll()
         announced = false
         subscribed = false
-        subscribedToCommands = false
         sweepSubscribed = false
         staleTopics = []
+        subscriptionsSent = false
         condition.unlock()
 
         var ending: String?
@@ -268,26 +292,28 @@ public final class MQTTConnection: @unchecked Sendable {
                 ending = "connection lost: \(Self.describe(rc))"
                 break
             }
+            if connected, !subscriptionsSent {
+                subscriptionsSent = true
+                for subscription in subscriptions { mosquitto_subscribe(mosq, nil, subscription.topic, 1) }
+            }
             if connected, !announced {
                 announced = true
                 // Online first, then the present state.
-                let status = onlineStatus()
-                let bytes = Array(status.payload.utf8)
-                if retained.updateValue(bytes, forKey: status.topic) == nil {
-                    retainedOrder.insert(status.topic, at: 0)
+                let status = onlineStatus?()
+                if let status {
+                    let bytes = Array(status.payload.utf8)
+                    if retained.updateValue(bytes, forKey: status.topic) == nil {
+                        retainedOrder.insert(status.topic, at: 0)
+                    }
+                    send(mosq, topic: status.topic, payload: bytes, retain: true)
                 }
-                send(mosq, topic: status.topic, payload: bytes, retain: true)
                 if let homeAssistant = configuration.homeAssistant, !subscribed {
                     subscribed = true
                     // Home Assistant's birth message: when it says `online` (it restarted), the
                     // discovery configs and states are published again (`messageReceived`).
                     mosquitto_subscribe(mosq, nil, homeAssistant.statusTopic, 1)
                 }
-                if let topic = ownTracksCommandTopic, !subscribedToCommands {
-                    subscribedToCommands = true
-                    mosquitto_subscribe(mosq, nil, topic, 1)
-                }
-                for topic in retainedOrder where topic != status.topic {
+                for topic in retainedOrder where topic != status?.topic {
                     if let payload = retained[topic] { send(mosq, topic: topic, payload: payload, retain: true) }
                 }
                 everConnected = true
@@ -327,11 +353,14 @@ public final class MQTTConnection: @unchecked Sendable {
         let version = configuration.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
         mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, version)
         mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1)
-        let willBytes = Array(will.payload.utf8)
-        var rc = willBytes.withUnsafeBytes { bytes in
-            mosquitto_will_set(mosq, will.topic, Int32(bytes.count), bytes.baseAddress, 1, true)
+        var rc = MOSQ_ERR_SUCCESS.rawValue
+        if let will {
+            let willBytes = Array(will.payload.utf8)
+            rc = willBytes.withUnsafeBytes { bytes in
+                mosquitto_will_set(mosq, will.topic, Int32(bytes.count), bytes.baseAddress, 1, true)
+            }
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "last will: \(Self.describe(rc))" }
         }
-        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "last will: \(Self.describe(rc))" }
         if let username = configuration.username {
             rc = mosquitto_username_pw_set(mosq, username, configuration.password)
             guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "credentials: \(Self.describe(rc))" }
@@ -396,21 +425,18 @@ public final class MQTTConnection: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// An OwnTracks command goes to its inbox, for the engine thread. A retained message under a
+    /// A message on a subscription goes to its receiver. A retained message under a
     /// sweep filter that this process does not publish is stale: it is cleared from the loop. Home
     /// Assistant's status topic said `online`: announce again (status, then every retained topic),
     /// from the loop, not from inside this callback. A retained `online` (there at the
     /// subscription) is not a restart: the configs were just published.
     private func messageReceived(_ mosq: OpaquePointer?, topic: String, payload: [UInt8], retained: Bool) {
-        if let inbox = ownTracksCommands, topic == ownTracksCommandTopic {
-            // Retained or not: a retained command comes again at each connection, and is
-            // applied again (the same regions again change nothing; docs/mqtt.md).
-            inbox.put(payload, topic: topic)
-            return
-        }
         condition.lock()
         defer { condition.unlock() }
         guard mosq == handle else { return }
+        for subscription in subscriptions where subscription.topic == topic {
+            subscription.receive(payload, retained)
+        }
         if retained, !payload.isEmpty, sweepFilters.contains(where: { Self.topic(topic, matches: $0) }) {
             if self.retained[topic]?.isEmpty ?? true { staleTopics.append(topic) }
             return
@@ -427,12 +453,6 @@ public final class MQTTConnection: @unchecked Sendable {
         guard mosq == handle else { return }
         inflight.remove(mid)
         condition.broadcast()
-    }
-
-    /// `owntracks/USER/DEVICE/cmd`, with `--owntracks` on a run that takes commands.
-    private var ownTracksCommandTopic: String? {
-        guard ownTracksCommands != nil, let ownTracks = configuration.ownTracks else { return nil }
-        return ownTracks.topic + "/cmd"
     }
 
     /// `mosquitto_topic_matches_sub`: whether `topic` is under the filter `filter`.

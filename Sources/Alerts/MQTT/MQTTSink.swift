@@ -110,8 +110,13 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
                     MQTTMessages.status("online", time: currentUTCTime(), client: client)
                 )
             },
-            ownTracksCommands: configuration.ownTracks == nil ? nil : ownTracksCommands,
             report: report)
+        if let ownTracks = configuration.ownTracks, let inbox = ownTracksCommands {
+            // Retained or not: a retained command comes again at each connection, and is applied
+            // again (the same regions again change nothing; docs/mqtt.md).
+            let topic = ownTracks.topic + "/cmd"
+            connection.subscribe(.init(topic: topic) { payload, _ in inbox.put(payload, topic: topic) })
+        }
         let transport = MQTTEventTransport(connection: connection, ownTracksOrder: ownTracksOrder)
         var policy = OutboxDelivery.Policy()
         // The connection does the real backoff against the broker; the outbox only waits to try

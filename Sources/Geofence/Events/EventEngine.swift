@@ -32,7 +32,7 @@ public final class EventEngine {
     private var approachedList: [Int32] = []
     private var nextApproachedList: [Int32] = []
 
-    private let containing = FenceHits()
+    let containing = FenceHits()
     private let crossed = FenceHits()
     private let ahead = FenceHits()
     var pending: [GeofenceEvent] = []
@@ -40,14 +40,14 @@ public final class EventEngine {
     /// Longest approach distance of any fence (0: no approach events at all).
     private let longestApproach: Double
 
-    private var started = false
+    var started = false
     /// When each fence was first announced by `registered` (kept over a reload for an unchanged id).
-    private var registrationTime: [Int64]
-    private var previous: Fix?
-    private var lastUsableTime: Int64?
-    private var lost = false
-    private var lastHeartbeat: Int64?
-    private var motion = MotionState()
+    var registrationTime: [Int64]
+    var previous: Fix?
+    var lastUsableTime: Int64?
+    var lost = false
+    var lastHeartbeat: Int64?
+    var motion = MotionState()
 
     public init(fences: FenceSet, settings: EventSettings = EventSettings()) {
         self.fences = fences
@@ -357,7 +357,7 @@ public final class EventEngine {
     /// Emits this fix's events in the order of docs/events.md: those flagged `too_low` first (a
     /// vehicle too tall for what is ahead must hear it before anything else), then exit, visit,
     /// cross, enter, dwell, approach, speeding, then the rest; ties in fence file order.
-    private func flush(_ emit: (GeofenceEvent) throws -> Void) rethrows {
+    func flush(_ emit: (GeofenceEvent) throws -> Void) rethrows {
         guard !pending.isEmpty else { return }
         pending.sort { a, b in
             let aFirst = a.tooLow == true

@@ -125,8 +125,8 @@ public struct GeofenceEvent: Sendable, Equatable {
     public var fences: [Int]?
     /// `error`, `device_lost`, `device_connected`: what happened, for people.
     public var message: String?
-    /// `exit` only: why the receiver left without moving (the fence expired); nil for an exit
-    /// by moving out.
+    /// `exit` only: why the receiver left without moving (the fence expired, or a new fence set
+    /// removed or reshaped it: docs/events.md); nil for an exit by moving out.
     public var reason: ExitReason?
     /// `speeding`: the fix's speed and the fence's limit, in m/s.
     public var speed: Double?
@@ -146,6 +146,10 @@ public struct GeofenceEvent: Sendable, Equatable {
 public enum ExitReason: String, Sendable, Equatable {
     /// The fence's `expires` time passed while the receiver was inside.
     case expired
+    /// A new fence set (a reload, the broker, an OwnTracks command) no longer has the fence.
+    case removed
+    /// A new fence set reshaped the fence away from the receiver.
+    case changed
 }
 
 // The events that do not come from a fix: the engine loop raises them (a device came or went, a

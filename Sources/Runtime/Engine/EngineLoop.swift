@@ -20,6 +20,9 @@ public final class EngineLoop {
         public var ringCapacity = 1024
         /// The fence file to re-read on SIGHUP or when it changes; nil: the fences stay as loaded.
         public var reloadPath: String?
+        /// Another source of whole fence sets (the broker), made from the set loaded at the start
+        /// and the doorbell to ring when it has something (docs/running.md).
+        var fenceFeed: (@Sendable (FenceSet, @escaping @Sendable () -> Void) -> FenceFeed)?
         /// Stop on SIGINT/SIGTERM (the caller installed `StopSignals`).
         public var stopsOnSignals = false
         /// The fence file, remembered in the state file for `status` (docs/report.md).
@@ -41,12 +44,13 @@ public final class EngineLoop {
         public var overflow = 0
     }
 
-    private let configuration: Configuration
-    private var fences: FenceSet
-    private var engine: EventEngine
+    let configuration: Configuration
+    var fences: FenceSet
+    var engine: EventEngine
     /// The fence file's set with the anchor and OwnTracks regions over it.
-    private let layers: FenceLayerKeeper
-    private let store: StateStore?
+    let layers: FenceLayerKeeper
+    /// The state file, when there is one.
+    let store: StateStore?
     private let sinks: [EventSink]
     private let outboxTargets: [OutboxTarget]
     private let fixObservers: [EventSink]
@@ -58,7 +62,7 @@ public final class EngineLoop {
     /// The others (console, bell; all of them without a state file): called right after the commit.
     private let immediateSinks: [EventSink]
     private var durability: DurabilityStage?
-    private var batch: [GeofenceEvent] = []
+    var batch: [GeofenceEvent] = []
     private var summary = Summary()
 
     /// - Throws: `StoreError` when the saved fence states cannot be read.
@@ -106,7 +110,9 @@ public final class EngineLoop {
         reader.start()
         defer { shutDown(reader) }
         try begin(source)
-        var round = Round(reloadPath: configuration.reloadPath)
+        var round = Round()
+        round.fenceFeeds = startFenceFeeds(doorbell: reader.doorbell)
+        defer { for feed in round.fenceFeeds { feed.stop() } }
         while !round.pastStopDeadline(source, stopsOnSignals: configuration.stopsOnSignals) {
             waitForInput(reader, source: source, round: round)
             try drain(ring, into: &round)
@@ -125,13 +131,8 @@ public final class EngineLoop {
         var reportedOverflow = 0
         var lastProblem: String?
         var stopDeadline: DispatchTime?
-        var fenceFile: FenceFileStamp?
+        var fenceFeeds: [FenceFeed] = []
         var ended = false
-
-        init(reloadPath: String?) {
-            fenceFile = reloadPath.map(FenceFileStamp.init(path:))
-            if fenceFile != nil { ReloadSignal.install() }
-        }
 
         /// A stop signal asks the source to stop and gives it 5 s to end its input.
         mutating func pastStopDeadline(_ source: FixSource, stopsOnSignals: Bool) -> Bool {
@@ -185,9 +186,8 @@ public final class EngineLoop {
             // while it is unplugged and must not hold fix_lost back.
             round.lastInput = DispatchTime.now()
             summary.fixes += 1
-            if try layers.dropAnchorIfDue(at: fix, maxAccuracy: configuration.settings.maxAccuracy), let time = fix.time
-            {
-                try swapFences(to: layers.set, at: time)
+            if try layers.dropAnchorIfDue(at: fix, maxAccuracy: configuration.settings.maxAccuracy) {
+                try replaceFences(with: layers.set, origin: "the anchor watch")
             }
             engine.process(fix) { batch.append($0) }
             try flush()
@@ -227,10 +227,8 @@ public final class EngineLoop {
             )
             round.reportedOverflow = ring.overflow
         }
-        if ReloadSignal.take() || round.fenceFile?.changed() == true, let path = configuration.reloadPath {
-            try reload(from: path)
-        }
-        if try layers.applyCommands() { try swapFences(to: layers.set, at: currentUTCTime()) }
+        try takeFenceChanges(round.fenceFeeds)
+        if try layers.applyCommands() { try replaceFences(with: layers.set, origin: "OwnTracks setWaypoints") }
         try flush()
     }
 
@@ -261,7 +259,7 @@ public final class EngineLoop {
         batch.append(.error(message, at: currentUTCTime()))
     }
 
-    private func flush() throws {
+    func flush() throws {
         guard !batch.isEmpty else { return }
         try deliver(batch, fences: fences)
         batch.removeAll(keepingCapacity: true)
@@ -269,7 +267,7 @@ public final class EngineLoop {
 
     /// Commits `events` (rendered against `set`, the fences they refer to) with the fence states
     /// after them, then hands the ones that were new to the sinks.
-    private func deliver(_ events: [GeofenceEvent], fences set: FenceSet) throws {
+    func deliver(_ events: [GeofenceEvent], fences set: FenceSet) throws {
         let outgoing = events.map { OutgoingEvent($0, fences: set) }
         let fresh =
             try store?.commit(
@@ -295,38 +293,6 @@ public final class EngineLoop {
             error("the state file cannot be synced to storage, events wait for it: \(message)")
         }
         if released { for sink in immediateSinks { sink.outboxSynced() } }
-    }
-
-    /// docs/events.md reload: `unregistered` for the fences that are gone (rendered against the old set),
-    /// unchanged fences (same id and geometry) keep their state, and the new set is `registered`.
-    /// A file that fails to load keeps the fences already loaded.
-    private func reload(from path: String) throws {
-        let now = currentUTCTime()
-        let fresh: FenceSet
-        do {
-            fresh = layers.replaceMain(try FenceFile.load(path))
-        } catch {
-            self.error("reload failed, keeping the \(fences.count) fences loaded: \(error)")
-            return
-        }
-        try swapFences(to: fresh, at: now)
-    }
-
-    /// The engine moves to `fresh` (a reload, or a change of the fence layers).
-    private func swapFences(to fresh: FenceSet, at now: UTCTime) throws {
-        try flush()
-        let kept = Set(fresh.ids)
-        let gone = (0..<fences.count).filter { !kept.contains(fences.ids[$0]) }
-        if !gone.isEmpty {
-            try deliver([.unregistered(gone, at: now)], fences: fences)
-        }
-        let next = EventEngine(fences: fresh, settings: configuration.settings)
-        next.restore(engine.snapshot())
-        next.keepExitTimes(of: engine)
-        next.restoreMotion(engine.motionSnapshot)
-        engine = next
-        fences = fresh
-        next.start(at: now) { batch.append($0) }
     }
 }
 

@@ -1,31 +1,21 @@
-import Dispatch
 import Glibc
 
-/// Notices a change of the fence file (modification time or size), checked at most once a second.
-struct FenceFileStamp {
-    let path: String
-    private var stamp: (Int, Int, Int64)?
-    private var lastCheck = DispatchTime.now()
+/// What tells one version of the fence file from the next without reading it: the file (device and
+/// inode, which a rename-replace changes), its modification time and its size.
+struct FenceFileStamp: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var seconds: Int
+    var nanoseconds: Int
+    var size: Int64
 
-    init(path: String) {
-        self.path = path
-        stamp = Self.read(path)
-    }
-
-    mutating func changed() -> Bool {
-        let now = DispatchTime.now()
-        guard now.uptimeNanoseconds - lastCheck.uptimeNanoseconds >= 1_000_000_000 else { return false }
-        lastCheck = now
-        let current = Self.read(path)
-        guard let current, let previous = stamp else { return false }
-        stamp = current
-        return current != previous
-    }
-
+    /// The stamp of the file `path` names now (following a symlink); nil when there is none.
     /// The corresponding C function is `stat`.
-    static func read(_ path: String) -> (Int, Int, Int64)? {
+    static func read(_ path: String) -> FenceFileStamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return (info.st_mtim.tv_sec, info.st_mtim.tv_nsec, Int64(info.st_size))
+        return FenceFileStamp(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), seconds: info.st_mtim.tv_sec,
+            nanoseconds: info.st_mtim.tv_nsec, size: Int64(info.st_size))
     }
 }
