@@ -130,7 +130,7 @@ import Testing
                 .input(Self.fix(2, east: 0)),
             ], reloads: true)
         #expect(seen.map(\.kind) == [.registered, .enter, .enter, .exit, .unregistered, .registered, .enter])
-        #expect(seen[3].fence?.id == .string("a") && seen[3].event.reason == "removed", "a left as it went")
+        #expect(seen[3].fence?.id == .string("a") && seen[3].event.reason == .removed, "a left as it went")
         #expect(seen[4].fences == [.string("a")], "only the fence that is gone")
         #expect(seen[5].fences == [.string("c")], "only the fence that arrived")
         #expect(seen[6].fence?.id == .string("c"), "b kept its state: no second enter")

@@ -154,7 +154,9 @@ import Testing
         }
         // Every migration the release has, the first four and those added since (in any order of names).
         #expect(applied == StateStore.migrator.migrations.sorted())
-        #expect(Set(["v1", "v2", "v3", "v4", "v5-fewer-pages", "layer-circles-v1", "fences-from-broker"]).isSubset(of: applied))
+        #expect(
+            Set(["v1", "v2", "v3", "v4", "v5-fewer-pages", "layer-circles-v1", "fences-from-broker"]).isSubset(
+                of: applied))
         let webhookRow = try #require(try store.nextUndelivered(target: "http://127.0.0.1:9/"))
         #expect(webhookRow.body == "{}" && webhookRow.transition == nil)
         let mqttRow = try #require(try store.nextUndelivered(target: "mqtt://b"))

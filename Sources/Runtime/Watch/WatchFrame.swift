@@ -32,7 +32,7 @@ public struct WatchFrame: Sendable {
 /// changes, so that a refresh every second does not parse a large fence file every second.
 public final class WatchReader {
     let statePath: String
-    private var fences: (path: String, stamp: (Int, Int, Int64)?, set: FenceSet)?
+    private var fences: (path: String, stamp: FenceFileStamp?, set: FenceSet)?
 
     public init(statePath: String) { self.statePath = statePath }
 
@@ -55,7 +55,7 @@ public final class WatchReader {
     func fenceSet(_ path: String?) -> FenceSet? {
         guard let path, !path.isEmpty else { return nil }
         let stamp = FenceFileStamp.read(path)
-        if let cached = fences, cached.path == path, let stamp, let old = cached.stamp, stamp == old {
+        if let cached = fences, cached.path == path, let stamp, stamp == cached.stamp {
             return cached.set
         }
         guard let set = try? FenceSet.load(path: path) else { return nil }
