@@ -5,20 +5,16 @@
 /// sentence had last time (by its first six bytes, `$GPRMC`) foretells when the one now arriving
 /// ends. Nothing can be done with half a line, so sleeping until a few bytes before that end costs
 /// no latency; a line that turns out shorter than foretold is read late by at most the shortfall.
-/// At the end of a line, the kind that came straight after it last epoch (RMC, then VTG, GGA, ...)
-/// is already on its way, and is slept through the same way.
+/// Only while lines come at the pace of the wire: half a line a program wrote all at once (or the
+/// kernel handed over in two pieces) has its rest there already.
 struct LineArrival {
     /// The bytes of the line in progress counted so far, and its first six (the key).
     private var count = 0
     private var key: UInt64 = 0
     /// The length of the last complete line per key (a receiver sends a handful of kinds).
     private var lengths: [UInt64: Int] = [:]
-    /// The kind that came straight after each kind last time (no pause on the wire between them):
-    /// at the end of a line, the next one is then already on its way, its length known.
-    private var followers: [UInt64: UInt64] = [:]
-    /// The line that ended last, when the read that ended it returned, and whether it came at the
-    /// pace of the wire (not all at once, as a program writing a pseudo-terminal hands it over).
-    private var ended: (key: UInt64, time: Double, paced: Bool)?
+    /// Whether the last complete line came at the pace of the wire.
+    private var lastLinePaced = false
     /// When the read that brought the first byte of the line in progress returned.
     private var lineStart = 0.0
     /// The line rate in bytes per second.
@@ -30,8 +26,6 @@ struct LineArrival {
     static let longestLine = 256
     /// Bytes of the foretold length left unslept, for a sentence a field shorter than last time.
     static let slack = 4
-    /// A line that began within this many seconds of the last one's end came straight after it.
-    static let straightAfter = 0.005
 
     /// Follows the bytes of one read, returned at `time` (seconds on the monotonic clock).
     mutating func observe(_ bytes: UnsafeRawBufferPointer, at time: Double) {
@@ -39,12 +33,8 @@ struct LineArrival {
             if byte == UInt8(ascii: "\n") {
                 if count < Self.longestLine, count >= 6 {
                     lengths[key] = count + 1
-                    // At least half its time on the wire: bytes that come all at once foretell
-                    // nothing about when the next line will be there.
-                    let paced = time - lineStart >= Double(count + 1) / bytesPerSecond / 2
-                    ended = (key, time, paced)
-                } else {
-                    ended = nil
+                    // At least half its time on the wire.
+                    lastLinePaced = time - lineStart >= Double(count + 1) / bytesPerSecond / 2
                 }
                 count = 0
                 key = 0
@@ -53,33 +43,14 @@ struct LineArrival {
             if count == 0 { lineStart = time }
             if count < 6 { key = key << 8 | UInt64(byte) }
             count += 1
-            // Learnt from the timing of a read that did not follow a sleep on the strength of
-            // it (after one, the line came as foretold, however late the read that found it).
-            if count == 6, let previous = ended {
-                if followers[previous.key] != key {
-                    followers[previous.key] = time - previous.time <= Self.straightAfter ? key : nil
-                }
-                // A line that came straight after began on the wire when the last one ended.
-                if followers[previous.key] == key { lineStart = min(lineStart, previous.time) }
-                ended = nil
-            }
         }
     }
 
-    /// The bytes the line in progress (or, at a line's end, the one that came straight after it
-    /// last time) should still need beyond the slack; nil when that is not known.
+    /// The bytes the line in progress should still need beyond the slack; nil when no line is in
+    /// progress, its kind has not been seen whole yet, or lines do not come at the wire's pace.
     var bytesStillComing: Int? {
-        let length: Int?
-        let seen: Int
-        if count == 0, let previous = ended, previous.paced, let next = followers[previous.key] {
-            (length, seen) = (lengths[next], 0)
-        } else if count >= 6 {
-            (length, seen) = (lengths[key], count)
-        } else {
-            return nil
-        }
-        guard let length else { return nil }
-        let left = length - seen - Self.slack
+        guard count >= 6, lastLinePaced, let length = lengths[key] else { return nil }
+        let left = length - count - Self.slack
         return left > 0 ? left : nil
     }
 

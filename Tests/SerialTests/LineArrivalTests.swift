@@ -21,8 +21,8 @@ import Testing
 
     @Test func aLineSeenBeforeForetellsItsEnd() {
         var arrival = LineArrival(bytesPerSecond: Self.rate)
-        observe(&arrival, rmc[...])
-        observe(&arrival, gga[...])
+        paced(&arrival, rmc, from: 0)
+        paced(&arrival, gga, from: 0.02)
         // The next epoch: ten bytes of RMC in, the rest (minus the slack) still coming.
         observe(&arrival, rmc[0..<10])
         #expect(arrival.bytesStillComing == rmc.count - 10 - LineArrival.slack)
@@ -44,30 +44,13 @@ import Testing
         #expect(arrival.bytesStillComing == nil, "its kind not known yet")
         observe(&arrival, gga[3...])
         observe(&arrival, gga[0..<20])
+        #expect(arrival.bytesStillComing == nil, "the lines before came all at once")
         #expect(LineArrival(bytesPerSecond: 11_520_000).sleep == nil)
         var slow = LineArrival(bytesPerSecond: 100)
-        observe(&slow, gga[...])
-        observe(&slow, gga[0..<20])
+        observe(&slow, gga[0..<10], at: 0)
+        observe(&slow, gga[10...], at: 1)
+        observe(&slow, gga[0..<20], at: 1)
         #expect(slow.sleep == 0.1, "capped so that stop() is seen")
-    }
-
-    /// At a line's end, the kind that came straight after it last time is slept through; one that
-    /// came after a pause is not waited for.
-    @Test func theLineThatFollowsStraightAfterIsForetold() {
-        var arrival = LineArrival(bytesPerSecond: Self.rate)
-        // Epoch one: RMC, GGA straight after it; then a pause before the next RMC.
-        paced(&arrival, rmc, from: 0)
-        let ggaStart = Double(rmc.count) / Self.rate
-        paced(&arrival, gga, from: ggaStart)
-        paced(&arrival, rmc, from: 0.1)
-        // Epoch two: RMC has ended, GGA is on its way.
-        #expect(arrival.bytesStillComing == gga.count - LineArrival.slack)
-        // The reader slept through GGA and reads it whole, late but as foretold.
-        observe(&arrival, gga[...], at: 0.1 + Double(rmc.count + gga.count) / Self.rate)
-        // After GGA came a pause, so nothing is foretold.
-        #expect(arrival.bytesStillComing == nil)
-        paced(&arrival, rmc, from: 0.2)
-        #expect(arrival.bytesStillComing == gga.count - LineArrival.slack, "still foretold after the late read")
     }
 
     /// Lines a program writes to a pseudo-terminal all at once (the latency benchmark) foretell
@@ -78,6 +61,10 @@ import Testing
             let time = Double(epoch) * 0.001
             observe(&arrival, (gga + rmc)[...], at: time)
             #expect(arrival.sleep == nil, "epoch \(epoch)")
+            // Also when the kernel hands the same write over in two pieces.
+            observe(&arrival, (gga + rmc[0..<30])[...], at: time + 0.0001)
+            #expect(arrival.sleep == nil, "epoch \(epoch), split")
+            observe(&arrival, rmc[30...], at: time + 0.0002)
         }
     }
 }
