@@ -28,6 +28,13 @@ import Testing
         events(output, "enter").compactMap { ($0["fence"] as? [String: Any])?["id"] as? String }
     }
 
+    /// The fences left because a command removed them (`exit` with `"reason":"removed"`), in order.
+    static func removedExits(_ output: LineCollector) -> [String] {
+        events(output, "exit").filter { $0["reason"] as? String == "removed" }.compactMap {
+            ($0["fence"] as? [String: Any])?["id"] as? String
+        }
+    }
+
     @Test func setWaypointsReplacesMergesDeletesAndSurvivesARestart() throws {
         let broker = try MosquittoBroker()
         let subscriber = try broker.subscribe("owntracks/#")
@@ -91,7 +98,8 @@ import Testing
         try broker.publish(topic, Self.command([club], merge: true))
         #expect(output.wait(timeout: 10) { _ in Self.entered(output).contains("club") }, "\(output.all)")
         #expect(Self.events(output, "unregistered").isEmpty, "a merge removes nothing")
-        #expect(Self.events(output, "registered").map(Self.fenceIDs).contains(["home", "work", "club"]))
+        // A change registers what arrived: the regions already there keep their state.
+        #expect(Self.events(output, "registered").map(Self.fenceIDs).last == ["club"])
 
         // Invalid coordinates delete that rid (merging, so the others stay).
         let deleteHome =
@@ -99,12 +107,21 @@ import Testing
         try broker.publish(topic, Self.command([deleteHome], merge: true))
         #expect(output.wait(timeout: 10) { _ in !Self.events(output, "unregistered").isEmpty }, "\(output.all)")
         #expect(Self.events(output, "unregistered").map(Self.fenceIDs) == [["home"]])
+        // The receiver was inside home: it leaves it as the region goes, and the phone's app hears it.
+        #expect(Self.removedExits(output) == ["home"], "\(output.all)")
+        #expect(
+            subscriber.lines.wait(timeout: 10) { _ in
+                subscriber.payloads("owntracks/alice/boat/event").contains {
+                    jsonObject($0)?["rid"] as? String == "home" && jsonObject($0)?["event"] as? String == "leave"
+                }
+            }, "\(subscriber.lines.all)")
 
         // Replace: only work is left.
         try broker.publish(topic, Self.command([work]))
         #expect(output.wait(timeout: 10) { _ in Self.events(output, "unregistered").count == 2 }, "\(output.all)")
         #expect(Self.events(output, "unregistered").map(Self.fenceIDs).last == ["club"])
-        #expect(Self.events(output, "registered").map(Self.fenceIDs).last == ["work"])
+        #expect(Self.events(output, "registered").map(Self.fenceIDs).last == [], "work was there already")
+        #expect(Self.removedExits(output) == ["home", "club"], "club was around the receiver too")
 
         // A broken command is said, and changes nothing.
         try broker.publish(topic, #"{"_type":"cmd","action":"setWaypoints"}"#)
