@@ -117,11 +117,14 @@ public final class SaySink: EventSink, @unchecked Sendable {
     /// What is said for an event, or nil for the kinds that are not spoken (bookkeeping: registered,
     /// heartbeat; and what would chatter: visit, stationary, moving).
     public static func sentence(for event: GeofenceEvent, fences: FenceSet) -> String? {
-        let place = event.fence.map { fence in
+        let name = event.fence.map { fence in
             fences.name(fence).map(HumanText.printable) ?? "fence " + HumanText.printable(fences.ids[fence].text)
         }
-        // A vehicle too tall for what is ahead hears that first (docs/fences.md, "Rules").
+        // A vehicle too tall for what is ahead hears that first, and the clearance after the name
+        // (docs/fences.md, "Rules").
         let warning = event.tooLow == true ? "Too low! " : ""
+        let clearance = event.tooLow == true ? event.fence.flatMap { fences.settings($0).rules?.clearance } : nil
+        let place = clearance.map { height in name.map { "\($0), \(spokenHeight(height))" } } ?? name
         switch event.kind {
         case .enter: return place.map { warning + "Entering \($0)" }
         case .exit: return place.map { "Leaving \($0)" }
@@ -148,6 +151,14 @@ public final class SaySink: EventSink, @unchecked Sendable {
         if metres < 1000 { return "\(max(10, Limits.int((metres / 10).rounded()) * 10)) metres" }
         let tenths = Limits.int((metres / 100).rounded())
         return tenths % 10 == 0 ? "\(tenths / 10) kilometres" : "\(tenths / 10).\(tenths % 10) kilometres"
+    }
+
+    /// `3 metres 20`, `4 metres`: a clearance, as road signs are read out.
+    static func spokenHeight(_ metres: Double) -> String {
+        let centimetres = Limits.int((metres * 100).rounded())
+        let rest = centimetres % 100
+        guard rest != 0 else { return "\(centimetres / 100) metres" }
+        return "\(centimetres / 100) metres " + (rest < 10 ? "0\(rest)" : "\(rest)")
     }
 
     /// `23 kilometres an hour`: whole numbers, as a voice would say them.

@@ -211,6 +211,18 @@ final class Reports: @unchecked Sendable {
         #expect(SaySink.sentence(for: event, fences: yard) == "Entering Yard")
         event.tooLow = true
         #expect(SaySink.sentence(for: event, fences: yard) == "Too low! Entering Yard")
+        // With its clearance (3.2 m, 10'6" is 3.2004 m), as the issue's example says it.
+        let bridge = try FenceSet.parse(
+            """
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":"b","geometry":{"type":"Point","coordinates":[8.5,47.3]},
+             "properties":{"radius":20,"name":"Low bridge","clearance":3.2004}}]}
+            """)
+        var approach = enterEvent(bridge).event
+        approach.kind = .approach
+        approach.distance = 1630
+        approach.tooLow = true
+        #expect(
+            SaySink.sentence(for: approach, fences: bridge) == "Too low! Low bridge, 3 metres 20, in 1.6 kilometres")
         event.tooLow = nil
         event.kind = .speeding
         event.speed = 12.5
