@@ -85,8 +85,18 @@ public final class NotifySink: EventSink, @unchecked Sendable {
         if let speed = event.speed, let limit = event.limit {
             body += ", " + ConsoleSink.speed(speed) + " > " + ConsoleSink.speed(limit)
         }
-        let urgent = event.kind == .approach || event.kind == .error || event.tooLow == true
-        let urgency = urgent ? "critical" : "normal"
+        let urgency = Self.isUrgent(event.kind) || event.tooLow == true ? "critical" : "normal"
         return ["--app-name=gpsfence", "--urgency=\(urgency)", "--", "gpsfence: \(event.kind.rawValue)", body]
+    }
+
+    /// The kinds that ask for action now (a critical notification stays on screen): what is ahead, a
+    /// limit broken, a problem. Every kind is named, so a new one is decided here.
+    static func isUrgent(_ kind: GeofenceEvent.Kind) -> Bool {
+        switch kind {
+        case .approach, .speeding, .error: true
+        case .enter, .exit, .dwell, .visit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
+            .registered, .unregistered, .stationary, .moving:
+            false
+        }
     }
 }

@@ -232,6 +232,24 @@ final class Reports: @unchecked Sendable {
                 == "Too fast in Yard: 45 kilometres an hour, the limit is 30 kilometres an hour")
     }
 
+    /// notify-send's urgency: critical for what asks for action now (approach, speeding, error, and
+    /// anything flagged too_low), normal for the rest.
+    @Test func notificationUrgencyFollowsTheKind() throws {
+        let fences = try FenceSet.parse(fencesJSON)
+        func urgency(_ kind: GeofenceEvent.Kind, tooLow: Bool? = nil) -> String? {
+            var event = enterEvent(fences).event
+            event.kind = kind
+            event.tooLow = tooLow
+            return NotifySink.arguments(for: event, fences: fences).first { $0.hasPrefix("--urgency=") }
+        }
+        #expect(urgency(.enter) == "--urgency=normal")
+        #expect(urgency(.exit) == "--urgency=normal")
+        #expect(urgency(.speeding) == "--urgency=critical")
+        #expect(urgency(.approach) == "--urgency=critical")
+        #expect(urgency(.error) == "--urgency=critical")
+        #expect(urgency(.enter, tooLow: true) == "--urgency=critical")
+    }
+
     @Test func bellWithoutATerminalSaysSoOnce() {
         let reports = Reports()
         _ = BellSink(device: "/nonexistent/tty", report: reports.add)

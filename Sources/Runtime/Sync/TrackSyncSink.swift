@@ -25,8 +25,18 @@ final class TrackSyncSink: EventSink {
     func start() { sender.start() }
 
     func deliver(_ event: OutgoingEvent, fences: FenceSet) {
-        let kind = event.event.kind
-        if kind == .stationary || kind == .moving { sender.requestFlush() }
+        if Self.flushesAtOnce(event.event.kind) { sender.requestFlush() }
+    }
+
+    /// A stop and a start send what is queued at once (docs/running.md, "Track sync"). Every kind
+    /// is named, so a new one is decided here.
+    static func flushesAtOnce(_ kind: GeofenceEvent.Kind) -> Bool {
+        switch kind {
+        case .stationary, .moving: true
+        case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
+            .deviceConnected, .heartbeat, .registered, .unregistered, .error:
+            false
+        }
     }
 
     /// Before the other sinks finish, so that a server still down at the end is an `error` event.
