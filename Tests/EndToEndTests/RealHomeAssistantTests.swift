@@ -70,23 +70,38 @@ import Testing
         let homeAssistant = try RealHomeAssistant(
             broker: broker, home: Self.farHome,
             zones: [.init(name: "Street corner", latitude: end.latitude, longitude: end.longitude, radius: 30)])
-        let result = try runGPSFence([
+        let replay = [
             "replay", Self.gymCapture.path, "--fences", fences, "--json", "--speed", "max",
             "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant",
-        ])
+        ]
+        // Home Assistant makes the entities from discovery, and subscribes to their topics, in its
+        // own time; a replay at full speed can be over before that (then it shows only the retained
+        // end states). So a first replay announces the device; the second one is the one watched.
+        let announcing = try runGPSFence(replay)
+        #expect(announcing.status == 0, "\(announcing.stderr)")
+        // One device: tracker, five sensors, receiver, event, and a sensor per fence (2 of them).
+        let announced = homeAssistant.wait { states in
+            let ours = Self.ours(states)
+            return ours.count == 10 && ours.allSatisfy { $0.state == "unavailable" }
+        }
+        #expect(announced, "\(Self.ours(homeAssistant.states()).map { "\($0.id)=\($0.state)" }.sorted())")
+        let before = homeAssistant.changes().count
+        let result = try runGPSFence(replay)
         #expect(result.status == 0, "\(result.stderr)")
         let lastType = try #require(types(result.stdout.split(separator: "\n").map(String.init)).last)
 
         // A replay ends with a clean stop, which says `offline`: every entity then goes
         // unavailable. What Home Assistant showed at the end of the replay is each entity's last
-        // state before that (the state changes, in order).
-        let ended = homeAssistant.wait { states in
-            let ours = Self.ours(states)
-            return ours.count == 10 && ours.allSatisfy { $0.state == "unavailable" }
+        // state before that (the state changes since the second replay began, in order).
+        func watched() -> [RealHomeAssistant.Entity] {
+            homeAssistant.changes().dropFirst(before).filter { $0.device == Self.device }
         }
-        // One device: tracker, five sensors, receiver, event, and a sensor per fence (2 of them).
-        #expect(ended, "\(Self.ours(homeAssistant.states()).map { "\($0.id)=\($0.state)" }.sorted())")
-        let changes = homeAssistant.changes().filter { $0.device == Self.device }
+        let ended = homeAssistant.wait { _ in
+            let tracker = watched().filter { $0.id.hasSuffix("_tracker") }.map(\.state)
+            return tracker.contains { $0 != "unavailable" } && tracker.last == "unavailable"
+        }
+        #expect(ended, "\(watched().map { "\($0.id)=\($0.state)" })")
+        let changes = watched()
         func shown(_ domain: String, _ suffix: String) -> RealHomeAssistant.Entity? {
             changes.last { $0.id.hasPrefix(domain + ".") && $0.id.hasSuffix(suffix) && $0.state != "unavailable" }
         }
