@@ -27,11 +27,7 @@ extension EventEngine {
                 expiredNow.append(fence)
                 if inside[fence] {
                     let fenceSettings = fences.settings(fence)
-                    let exitsBefore = pending.count
-                    leave(fence, time: time, location: location, settings: fenceSettings)
-                    for index in exitsBefore..<pending.count where pending[index].kind == .exit {
-                        pending[index].reason = .expired
-                    }
+                    leave(fence, time: time, location: location, settings: fenceSettings, reason: .expired)
                     dropFromInsideList(fence)
                 }
                 continue

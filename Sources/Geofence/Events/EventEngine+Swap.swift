@@ -46,20 +46,8 @@ extension EventEngine {
         let location = previous.map(GeofenceEvent.Location.init)
         pending.removeAll(keepingCapacity: true)
         for fence in fences where inside[fence] {
-            inside[fence] = false
-            exitCount[fence] = 0
-            let fenceSettings = self.fences.settings(fence)
-            var exit = GeofenceEvent(kind: .exit, time: time, fence: fence, location: location)
-            exit.reason = reason
-            append(exit, settings: fenceSettings)
-            if dwellFired[fence] {
-                var visit = GeofenceEvent(kind: .visit, time: time, fence: fence, location: location)
-                visit.enterTime = UTCTime(millisecondsSinceEpoch: enterTime[fence])
-                visit.exitTime = time
-                visit.duration = Double(time.millisecondsSinceEpoch - enterTime[fence]) / 1000
-                append(visit, settings: fenceSettings)
-            }
-            dwellFired[fence] = false
+            leave(fence, time: time, location: location, settings: self.fences.settings(fence), reason: reason)
+            // Outside since the last usable fix, not since the swap.
             enterTime[fence] = lastUsableTime ?? time.millisecondsSinceEpoch
         }
         insideList.removeAll { !inside[Int($0)] }

@@ -240,12 +240,17 @@ public final class EventEngine {
         swap(&insideList, &nextInsideList)
     }
 
+    /// The receiver leaves `fence`: `exit` (with `reason` when it did not move out: docs/events.md),
+    /// and `visit` for a stay that reached the dwell time.
     func leave(
-        _ fence: Int, time: UTCTime, location: GeofenceEvent.Location, settings fenceSettings: FenceSettings
+        _ fence: Int, time: UTCTime, location: GeofenceEvent.Location?, settings fenceSettings: FenceSettings,
+        reason: ExitReason? = nil
     ) {
         inside[fence] = false
         exitCount[fence] = 0
-        append(GeofenceEvent(kind: .exit, time: time, fence: fence, location: location), settings: fenceSettings)
+        var exit = GeofenceEvent(kind: .exit, time: time, fence: fence, location: location)
+        exit.reason = reason
+        append(exit, settings: fenceSettings)
         if dwellFired[fence] {
             var visit = GeofenceEvent(kind: .visit, time: time, fence: fence, location: location)
             visit.enterTime = UTCTime(millisecondsSinceEpoch: enterTime[fence])
