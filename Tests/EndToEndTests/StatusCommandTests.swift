@@ -4,20 +4,25 @@ import Testing
 /// `gpsfence status` (docs/report.md) against a live `run` fed by `gpsfence simulate` on a real
 /// pseudo-terminal, then after the run stopped.
 @Suite(.serialized) struct StatusCommandTests {
-    @Test func statusShowsTheFenceALiveRunIsInside() throws {
-        let folder = temporaryDirectory()
+    /// A yard and a depot 0.01° (758 m) east of it, and a 20 m route in the middle of the yard (to play over
+    /// and over at walking pace), written into `folder`; with the path of a state file there.
+    static func yardAndRoute(in folder: URL) throws -> (fences: URL, route: URL, state: String) {
         let fences = folder.appendingPathComponent("fences.geojson")
         try """
         {"type":"FeatureCollection","features":[
          {"type":"Feature","id":"yard","geometry":{"type":"Point","coordinates":[8.0,47.0]},"properties":{"name":"Yard","radius":50}},
          {"type":"Feature","id":"depot","geometry":{"type":"Point","coordinates":[8.01,47.0]},"properties":{"name":"Depot","radius":50}}]}
         """.write(to: fences, atomically: true, encoding: .utf8)
-        // A 20 m line in the middle of the yard, played over and over at walking pace.
         let route = folder.appendingPathComponent("route.geojson")
         try """
         {"type":"Feature","geometry":{"type":"LineString","coordinates":[[7.99987,47.0],[8.00013,47.0]]},"properties":{}}
         """.write(to: route, atomically: true, encoding: .utf8)
-        let state = folder.appendingPathComponent("state.sqlite").path
+        return (fences, route, folder.appendingPathComponent("state.sqlite").path)
+    }
+
+    @Test func statusShowsTheFenceALiveRunIsInside() throws {
+        let folder = temporaryDirectory()
+        let (fences, route, state) = try Self.yardAndRoute(in: folder)
 
         let simulator = try BackgroundGPSFence([
             "simulate", route.path, "--baud", "9600", "--rate", "2", "--speed", "2", "--loop",

@@ -86,17 +86,7 @@ final class TmuxSession {
 @Suite(.serialized) struct WatchCommandTests {
     @Test func watchRedrawsTheLiveStatusInATerminal() throws {
         let folder = temporaryDirectory()
-        let fences = folder.appendingPathComponent("fences.geojson")
-        try """
-        {"type":"FeatureCollection","features":[
-         {"type":"Feature","id":"yard","geometry":{"type":"Point","coordinates":[8.0,47.0]},"properties":{"name":"Yard","radius":50}},
-         {"type":"Feature","id":"depot","geometry":{"type":"Point","coordinates":[8.01,47.0]},"properties":{"name":"Depot","radius":50}}]}
-        """.write(to: fences, atomically: true, encoding: .utf8)
-        let route = folder.appendingPathComponent("route.geojson")
-        try """
-        {"type":"Feature","geometry":{"type":"LineString","coordinates":[[7.99987,47.0],[8.00013,47.0]]},"properties":{}}
-        """.write(to: route, atomically: true, encoding: .utf8)
-        let state = folder.appendingPathComponent("state.sqlite").path
+        let (fences, route, state) = try StatusCommandTests.yardAndRoute(in: folder)
         let simulator = try BackgroundGPSFence([
             "simulate", route.path, "--baud", "9600", "--rate", "2", "--speed", "2", "--loop",
         ])
