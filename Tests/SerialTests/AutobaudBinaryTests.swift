@@ -30,16 +30,10 @@ final class RepeatingWire: @unchecked Sendable {
     }
 }
 
-/// A UBX frame around `payload` (8-bit Fletcher over class, id, length and payload).
+/// A UBX frame around `payload`: Serial's own encoder, whose bytes ReceiverConversationTests checks
+/// against byte strings from u-blox's protocol description.
 func ubxTestFrame(class messageClass: UInt8, id: UInt8, payload: [UInt8]) -> [UInt8] {
-    let body = [messageClass, id, UInt8(payload.count & 0xFF), UInt8(payload.count >> 8)] + payload
-    var a: UInt8 = 0
-    var b: UInt8 = 0
-    for byte in body {
-        a &+= byte
-        b &+= a
-    }
-    return [0xB5, 0x62] + body + [a, b]
+    UBXFrame(messageClass: messageClass, id: id, payload: payload).bytes
 }
 
 extension PseudoTerminalTests {
