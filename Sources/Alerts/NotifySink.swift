@@ -2,7 +2,6 @@ import Foundation
 import Geofence
 import NMEA
 import Spawn
-import Synchronization
 
 /// `--notify` (docs/running.md): a desktop notification through the freedesktop notification
 /// service, by running `notify-send SUMMARY BODY` (arguments, never a shell command line). Where
@@ -18,7 +17,7 @@ public final class NotifySink: EventSink, @unchecked Sendable {
     private let queue = DispatchQueue(label: "gpsfence.notify")
     private let report: @Sendable (String) -> Void
     /// Once finishing: when the last notification must be over (monotonic seconds).
-    private let finishDeadline = Mutex(Double.infinity)
+    private let finishDeadline = Locked(Double.infinity)
 
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double = 5,

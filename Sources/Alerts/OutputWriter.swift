@@ -1,4 +1,4 @@
-import Synchronization
+import NMEA
 import SystemPackage
 
 /// Buffered line output to a file descriptor (stdout, stderr), written with `write(2)` in large
@@ -6,7 +6,7 @@ import SystemPackage
 /// between threads: lines are never interleaved.
 public final class OutputWriter: Sendable {
     private let descriptor: FileDescriptor
-    private let buffer = Mutex<[UInt8]>([])
+    private let buffer = Locked<[UInt8]>([])
     private let flushThreshold: Int
 
     public static let standardOutput = OutputWriter(descriptor: .standardOutput)

@@ -31,7 +31,7 @@ public final class SaySink: EventSink, @unchecked Sendable {
     private let queued = Atomic<Int>(0)
     private let spoken = Atomic<Int>(0)
     private let report: @Sendable (String) -> Void
-    private let finishDeadline = Mutex(Double.infinity)
+    private let finishDeadline = Locked(Double.infinity)
 
     public init(
         voice: Voice = .espeak, wavDirectory: String? = nil,

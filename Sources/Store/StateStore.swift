@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Geofence
-import Synchronization
+import NMEA
 
 /// The state file of docs/running.md: SQLite in WAL mode holding each fence's state, the event log, the
 /// visits and the webhook outbox. Created with mode 0600 (it records where someone has been).
@@ -14,11 +14,11 @@ public final class StateStore: @unchecked Sendable {
     public let path: String
     let database: StoreDatabase
     /// The background WAL checkpoints of a long-running engine (`startBackgroundCheckpoints`).
-    let checkpointer = Mutex<Checkpointer?>(nil)
+    let checkpointer = Locked<Checkpointer?>(nil)
     /// Which outbox rows delivery may take (`StorageSync.swift`).
-    let outboxSync = Mutex(OutboxSync())
+    let outboxSync = Locked(OutboxSync())
     /// "Delivered" marks waiting for the next write (`DeliveredMarks.swift`).
-    let deliveredMarks = Mutex(DeliveredMarks())
+    let deliveredMarks = Locked(DeliveredMarks())
 
     /// How a command uses the state file.
     public enum Access: Sendable {

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Synchronization
 
 /// Making commits durable on storage, for the sinks that must never see an event a power cut could
 /// take back (docs/running.md, "Power cuts").

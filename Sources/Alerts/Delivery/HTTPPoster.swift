@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NMEA
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -41,7 +41,7 @@ public struct HTTPPoster: Sendable {
         for header in requestHeaders { request.setValue(header.value, forHTTPHeaderField: header.name) }
         for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
         let done = DispatchSemaphore(value: 0)
-        let result = Mutex<DeliveryOutcome>(.failed("no answer"))
+        let result = Locked<DeliveryOutcome>(.failed("no answer"))
         let task = session.dataTask(with: request) { _, response, error in
             let outcome: DeliveryOutcome
             if let error {

@@ -50,6 +50,9 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
     private let running = Atomic<Bool>(true)
     private var thread: Thread?
+    /// Signalled once by the delivery thread as it ends; `joined`: `stopThread` waited for it.
+    private let ended = DispatchSemaphore(value: 0)
+    private var joined = false
     /// A replay's drain ends here, both halves of it (`stop`, `finish`); engine thread only.
     private var drainDeadline: Double?
 
@@ -68,7 +71,10 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
 
     public func start() {
         guard thread == nil else { return }
-        let thread = Thread { [self] in loop() }
+        let thread = Thread { [self] in
+            loop()
+            ended.signal()
+        }
         thread.name = "gpsfence delivery"
         self.thread = thread
         thread.start()
@@ -109,8 +115,12 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     private func stopThread() {
         running.store(false, ordering: .relaxed)
         wakeUp.signal()
-        while thread?.isFinished == false { usleep(1000) }
-        // The delivery thread has ended: this thread may use its store-problem note.
+        // Joined through a semaphore, not by polling `isFinished`: what the delivery thread wrote
+        // (its store-problem note) is then visible here, to ThreadSanitizer too.
+        if thread != nil, !joined {
+            ended.wait()
+            joined = true
+        }
         usingStore("the delivered events could not be marked: they will be sent again on the next start") {
             try outbox.persistDeliveredMarks()
         }

@@ -1,7 +1,6 @@
 import Dispatch
 import Geofence
 import NMEA
-import Synchronization
 
 /// Failure reports of the hooks, held back so that a hook that keeps failing cannot feed on its own
 /// failures: the first failure of a hook is reported at once, later ones within `interval` are
@@ -27,13 +26,13 @@ final class HookFailureReports: Sendable {
         var stopping = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(programs: [String], interval: Double, report: @escaping @Sendable (String) -> Void) {
         self.programs = programs
         self.interval = interval
         self.report = report
-        state = Mutex(State(failures: Array(repeating: Failures(), count: programs.count)))
+        state = Locked(State(failures: Array(repeating: Failures(), count: programs.count)))
     }
 
     /// Whether `message` is a report about hook `index` (forgotten once asked: it is asked once,

@@ -1,6 +1,7 @@
 import Foundation
 import Geofence
-import Synchronization
+
+import class NMEA.Locked
 
 /// An OwnTracks `_type: cmd`, `action: setWaypoints` message, as the apps and the OwnTracks
 /// Recorder send it to `owntracks/USER/DEVICE/cmd` (docs/mqtt.md, "OwnTracks regions"), read
@@ -155,7 +156,7 @@ public final class OwnTracksCommandInbox: Sendable {
         case problem(String)
     }
 
-    private let items = Mutex<[Item]>([])
+    private let items = Locked<[Item]>([])
 
     public init() {}
 

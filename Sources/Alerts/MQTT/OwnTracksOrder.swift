@@ -1,4 +1,4 @@
-import Synchronization
+import NMEA
 
 /// One ordered stream for the OwnTracks location (retained, latest wins, published from the engine
 /// thread) and the OwnTracks transitions (in the outbox, published one acknowledgement at a time
@@ -25,7 +25,7 @@ final class OwnTracksOrder: Sendable {
         var deliveredEarly: Set<String> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The outbox already held rows at start: their transitions go first.
     func holdForBacklog() {

@@ -3,7 +3,6 @@ import Dispatch
 import Geofence
 import NMEA
 import Store
-import Synchronization
 
 /// `--fences mqtt://[USER[:PASS]@]HOST[:PORT]/TOPIC` (docs/running.md, "Fences from the broker"):
 /// the retained GeoJSON on TOPIC is the fence set, replaced whenever a new one is published. Each
@@ -19,11 +18,11 @@ final class BrokerFences: FenceFeed, @unchecked Sendable {
     private let connection: MQTTConnection
     private let ownsConnection: Bool
     private let ready: @Sendable () -> Void
-    private let current: Mutex<FenceSet>
-    private let outcomes = Mutex<[FenceFeedOutcome]>([])
+    private let current: Locked<FenceSet>
+    private let outcomes = Locked<[FenceFeedOutcome]>([])
     /// The payloads last accepted and last refused: the broker sends its retained message again at
     /// every reconnect, which is neither news nor a second refusal.
-    private let seen = Mutex<(accepted: [UInt8]?, refused: [UInt8]?)>((nil, nil))
+    private let seen = Locked<(accepted: [UInt8]?, refused: [UInt8]?)>((nil, nil))
     private let queue = DispatchQueue(label: "gpsfence broker fences")
 
     /// - Parameters:
@@ -35,7 +34,7 @@ final class BrokerFences: FenceFeed, @unchecked Sendable {
     ) {
         self.configuration = configuration
         self.ready = ready
-        self.current = Mutex(current)
+        self.current = Locked(current)
         seen.withLock { $0.accepted = accepted }
         if let shared {
             connection = shared

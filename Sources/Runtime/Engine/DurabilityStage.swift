@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Geofence
+import NMEA
 import Store
-import Synchronization
 
 /// Between the state file and the sinks that must not see an event a power cut could take back
 /// (hooks, notifications, webhook, MQTT: `EventSink.waitsForStorage`).
@@ -29,7 +29,7 @@ final class DurabilityStage: @unchecked Sendable {
     }
 
     private let store: StateStore
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private let work = DispatchSemaphore(value: 0)
     private let synced = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Geofence
+import NMEA
 import Serial
 import Synchronization
 
@@ -19,8 +20,8 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
     var origin: String { path }
     let settle: Double
     private let ready: @Sendable () -> Void
-    private let outcomes = Mutex<[FenceFeedOutcome]>([])
-    private let current: Mutex<FenceSet>
+    private let outcomes = Locked<[FenceFeedOutcome]>([])
+    private let current: Locked<FenceSet>
     private let reloadRequested = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
@@ -32,7 +33,7 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
         self.path = path
         self.settle = settle
         self.ready = ready
-        self.current = Mutex(current)
+        self.current = Locked(current)
     }
 
     func start() {
