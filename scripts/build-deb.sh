@@ -90,12 +90,13 @@ mkdir -p "$root/usr/share/man/man1"
 # Two touches to the generated mdoc, both for man-db and lintian:
 # - blank lines of the help text become .Pp (a paragraph break; groff warns "Empty input line");
 # - a subcommand's page is named `.Nm "gpsfence check"`, which lexgrog cannot read, so apropos and
-#   whatis would not list it (lintian bad-whatis-entry): the NAME section says gpsfence.check, the
-#   page's file name, and the SYNOPSIS and EXAMPLES still show the command as it is typed.
+#   whatis would not list it (lintian bad-whatis-entry): the NAME section says gpsfence.check (and
+#   gpsfence.fences.add for `gpsfence fences add`), the page's file name, and the SYNOPSIS and EXAMPLES still show the command as it is typed.
 for page in "$man_dir"/*.1; do
-    sub=$(sed -n 's/^\.Nm "gpsfence \([a-z-]*\)"$/\1/p' "$page" | head -1)
+    sub=$(sed -n 's/^\.Nm "gpsfence \([a-z -]*\)"$/\1/p' "$page" | head -1)
     if [ -n "$sub" ]; then
-        rename=(-e "s/^\.Nm \"gpsfence $sub\"\$/.Nm gpsfence.$sub/" -e "s/^\.Nm\$/.Nm \"gpsfence $sub\"/")
+        # `gpsfence fences add` is gpsfence.fences.add, the name of its page.
+        rename=(-e "s/^\.Nm \"gpsfence $sub\"\$/.Nm gpsfence.${sub// /.}/" -e "s/^\.Nm\$/.Nm \"gpsfence $sub\"/")
     else
         rename=()
     fi
