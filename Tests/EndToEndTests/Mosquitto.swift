@@ -90,14 +90,7 @@ final class MosquittoBroker {
     /// Stops the broker by its pid (SIGTERM: it saves its persistence file) and waits for the exit.
     func stop() {
         guard let process, process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            Issue.record("mosquitto ignored SIGTERM; killed")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
+        terminate(process, name: "mosquitto", grace: 10)
         self.process = nil
     }
 
@@ -237,4 +230,17 @@ func firstArrivals(_ ids: [String]) -> [String] {
 
 func jsonObject(_ text: String?) -> [String: Any]? {
     text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+}
+
+/// SIGTERM to a server the tests started, `grace` seconds to exit, then SIGKILL (recorded as an
+/// issue: it ignored the polite request); waits for the exit either way.
+func terminate(_ process: Process, name: String, grace: Double) {
+    kill(process.processIdentifier, SIGTERM)
+    let deadline = Date().addingTimeInterval(grace)
+    while process.isRunning, Date() < deadline { usleep(20_000) }
+    if process.isRunning {
+        Issue.record("\(name) ignored SIGTERM for \(Int(grace)) s; killed")
+        kill(process.processIdentifier, SIGKILL)
+    }
+    process.waitUntilExit()
 }

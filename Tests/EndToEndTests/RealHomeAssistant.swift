@@ -125,14 +125,7 @@ final class RealHomeAssistant {
     /// SIGTERM (Home Assistant saves its registries and says `offline`), then waits for the exit.
     func stop() {
         guard let process, process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning, Date() < deadline { usleep(50_000) }
-        if process.isRunning {
-            Issue.record("Home Assistant ignored SIGTERM for 30 s; killed")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
+        terminate(process, name: "Home Assistant", grace: 30)
         self.process = nil
     }
 
