@@ -63,9 +63,8 @@ public final class ConsoleSink: EventSink {
         if event.reason == .expired { details.append("the fence expired") }
         if let distance = event.distance { details.append("\(Limits.int(distance.rounded())) m ahead") }
         if let eta = event.eta { details.append("eta " + Self.duration(eta)) }
-        if event.kind == .visit, let duration = event.duration { details.append("stayed " + Self.duration(duration)) }
-        if event.kind == .dwell, let duration = event.duration {
-            details.append("inside for " + Self.duration(duration))
+        if let duration = event.duration, let said = Self.durationSaid(event.kind) {
+            details.append(said + Self.duration(duration))
         }
         if let list = event.fences {
             let shown = list.prefix(5).map { Self.plain(fences.ids[$0]) }.joined(separator: ", ")
@@ -99,6 +98,18 @@ public final class ConsoleSink: EventSink {
         case .fixLost, .deviceLost, .error: "\u{1B}[31m"
         case .fixAcquired, .deviceConnected, .heartbeat, .registered, .unregistered, .stationary, .moving:
             "\u{1B}[2m"
+        }
+    }
+
+    /// What a duration means, for the kinds whose duration is shown: how long a visit lasted, how
+    /// long the receiver has been inside at a dwell.
+    static func durationSaid(_ kind: GeofenceEvent.Kind) -> String? {
+        switch kind {
+        case .visit: "stayed "
+        case .dwell: "inside for "
+        case .enter, .exit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
+            .heartbeat, .registered, .unregistered, .error, .stationary, .moving:
+            nil
         }
     }
 

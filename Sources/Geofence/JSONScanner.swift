@@ -7,32 +7,32 @@ import NMEA
 #endif
 
 /// A JSON syntax error at a byte offset.
-struct JSONSyntaxError: Error {
-    let offset: Int
-    let problem: String
+package struct JSONSyntaxError: Error {
+    package let offset: Int
+    package let problem: String
 }
 
 /// A forward-only JSON tokenizer over bytes in memory, strict about the grammar (RFC 8259), that
 /// never builds a document tree: the loader pulls exactly the values it needs and skips the rest.
 /// Numbers become the correctly rounded double, the one Python's `float()` gives (`DecimalText`).
-struct JSONScanner {
-    let base: UnsafePointer<UInt8>
-    let end: Int
-    var pos = 0
+package struct JSONScanner {
+    package let base: UnsafePointer<UInt8>
+    package let end: Int
+    package var pos = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
         end = bytes.count
         // UTF-8 byte order mark
         if end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { pos = 3 }
     }
 
-    func fail(_ problem: String, at offset: Int? = nil) -> JSONSyntaxError {
+    package func fail(_ problem: String, at offset: Int? = nil) -> JSONSyntaxError {
         JSONSyntaxError(offset: offset ?? pos, problem: problem)
     }
 
     @inline(__always)
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while pos < end {
             let c = base[pos]
             if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { return }
@@ -41,20 +41,20 @@ struct JSONScanner {
 
     /// Next non-blank byte, not consumed; 0 at the end.
     @inline(__always)
-    mutating func peek() -> UInt8 {
+    package mutating func peek() -> UInt8 {
         skipWhitespace()
         return pos < end ? base[pos] : 0
     }
 
     @inline(__always)
-    mutating func expect(_ c: UInt8, _ what: String) throws(JSONSyntaxError) {
+    package mutating func expect(_ c: UInt8, _ what: String) throws(JSONSyntaxError) {
         if peek() != c { throw fail("expected \(what)\(describeHere())") }
         pos += 1
     }
 
     /// Consumes `c` if it is next.
     @inline(__always)
-    mutating func consume(_ c: UInt8) -> Bool {
+    package mutating func consume(_ c: UInt8) -> Bool {
         if peek() == c {
             pos += 1
             return true
@@ -62,7 +62,7 @@ struct JSONScanner {
         return false
     }
 
-    func describeHere() -> String {
+    package func describeHere() -> String {
         if pos >= end { return ", found the end of the file" }
         let c = base[pos]
         if c >= 0x21 && c < 0x7F { return ", found '\(Character(Unicode.Scalar(c)))'" }
@@ -71,7 +71,7 @@ struct JSONScanner {
 
     /// After an element of an object or array: true when another follows (','), false at `close`.
     @inline(__always)
-    mutating func next(close: UInt8) throws(JSONSyntaxError) -> Bool {
+    package mutating func next(close: UInt8) throws(JSONSyntaxError) -> Bool {
         let c = peek()
         if c == 0x2C {
             pos += 1
@@ -85,7 +85,7 @@ struct JSONScanner {
     }
 
     /// A string token: the byte range between the quotes and whether it holds escapes.
-    mutating func stringSpan() throws(JSONSyntaxError) -> (start: Int, end: Int, escaped: Bool) {
+    package mutating func stringSpan() throws(JSONSyntaxError) -> (start: Int, end: Int, escaped: Bool) {
         if peek() != 0x22 { throw fail("expected a string\(describeHere())") }
         pos += 1
         let start = pos
@@ -109,7 +109,7 @@ struct JSONScanner {
 
     /// Whether a span without escapes equals an ASCII key.
     @inline(__always)
-    func spanEquals(_ s: (start: Int, end: Int, escaped: Bool), _ key: StaticString) -> Bool {
+    package func spanEquals(_ s: (start: Int, end: Int, escaped: Bool), _ key: StaticString) -> Bool {
         if s.escaped || s.end - s.start != key.utf8CodeUnitCount { return false }
         let k = key.utf8Start
         for i in 0..<(s.end - s.start) where base[s.start + i] != k[i] { return false }
@@ -117,7 +117,7 @@ struct JSONScanner {
     }
 
     /// Decodes a string span (escapes included) to a Swift string.
-    func string(_ s: (start: Int, end: Int, escaped: Bool)) throws(JSONSyntaxError) -> String {
+    package func string(_ s: (start: Int, end: Int, escaped: Bool)) throws(JSONSyntaxError) -> String {
         let raw = UnsafeBufferPointer(start: base + s.start, count: s.end - s.start)
         if !s.escaped { return String(decoding: raw, as: UTF8.self) }
         var out: [UInt8] = []
@@ -178,14 +178,14 @@ struct JSONScanner {
 
     /// Whether the next token starts a number.
     @inline(__always)
-    mutating func atNumber() -> Bool {
+    package mutating func atNumber() -> Bool {
         let c = peek()
         return c == 0x2D || (c >= 0x30 && c <= 0x39)
     }
 
     /// A number token (strict JSON grammar) as a correctly rounded double.
     @inline(__always)
-    mutating func number() throws(JSONSyntaxError) -> Double {
+    package mutating func number() throws(JSONSyntaxError) -> Double {
         skipWhitespace()
         if end - pos >= 18, let (v, after) = DecimalText.short(base, pos) {
             pos = after
@@ -205,7 +205,7 @@ struct JSONScanner {
     }
 
     /// Skips one value of any kind, checking its syntax.
-    mutating func skipValue(depth: Int = 0) throws(JSONSyntaxError) {
+    package mutating func skipValue(depth: Int = 0) throws(JSONSyntaxError) {
         if depth > 512 { throw fail("nesting deeper than 512 levels") }
         let c = peek()
         switch c {
@@ -230,7 +230,7 @@ struct JSONScanner {
         }
     }
 
-    mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+    package mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
         let n = word.utf8CodeUnitCount
         guard pos + n <= end else { throw fail("expected '\(word)'") }
         for i in 0..<n where base[pos + i] != word.utf8Start[i] { throw fail("expected a value\(describeHere())") }
@@ -238,7 +238,7 @@ struct JSONScanner {
     }
 
     /// Consumes `null` if it is next.
-    mutating func consumeNull() -> Bool {
+    package mutating func consumeNull() -> Bool {
         if peek() == 0x6E, pos + 4 <= end, base[pos + 1] == 0x75, base[pos + 2] == 0x6C, base[pos + 3] == 0x6C {
             pos += 4
             return true
@@ -247,7 +247,7 @@ struct JSONScanner {
     }
 
     /// Line and column (1-based) of a byte offset, for messages.
-    func lineColumn(_ offset: Int) -> (Int, Int) {
+    package func lineColumn(_ offset: Int) -> (Int, Int) {
         var line = 1
         var lineStart = 0
         for i in 0..<min(offset, end) where base[i] == 0x0A {
@@ -260,7 +260,7 @@ struct JSONScanner {
 
 extension JSONScanner {
     /// A number token as written (`7`, `7.0`, `1e3`): fence ids keep their text.
-    mutating func numberText() throws(JSONSyntaxError) -> String {
+    package mutating func numberText() throws(JSONSyntaxError) -> String {
         skipWhitespace()
         let start = pos
         _ = try number()
@@ -268,18 +268,18 @@ extension JSONScanner {
     }
 
     /// A fence id: a string or a number.
-    mutating func fenceID() throws(JSONSyntaxError) -> FenceID {
+    package mutating func fenceID() throws(JSONSyntaxError) -> FenceID {
         if peek() == 0x22 { return .string(try string(stringSpan())) }
         return .number(try numberText())
     }
 
     /// A number or `null`.
-    mutating func optionalNumber() throws(JSONSyntaxError) -> Double? {
+    package mutating func optionalNumber() throws(JSONSyntaxError) -> Double? {
         consumeNull() ? nil : try number()
     }
 
     /// `true` or `false`.
-    mutating func bool() throws(JSONSyntaxError) -> Bool {
+    package mutating func bool() throws(JSONSyntaxError) -> Bool {
         if peek() == 0x74 {
             try literal("true")
             return true
@@ -289,13 +289,13 @@ extension JSONScanner {
     }
 
     /// A string or `null`.
-    mutating func optionalString() throws(JSONSyntaxError) -> String? {
+    package mutating func optionalString() throws(JSONSyntaxError) -> String? {
         consumeNull() ? nil : try string(stringSpan())
     }
 
     /// Calls `member` with each key of an object (the scanner stands before its value, which
     /// `member` must consume).
-    mutating func object(_ member: (inout JSONScanner, String) throws(JSONSyntaxError) -> Void)
+    package mutating func object(_ member: (inout JSONScanner, String) throws(JSONSyntaxError) -> Void)
         throws(JSONSyntaxError)
     {
         try expect(0x7B, "'{'")

@@ -225,6 +225,21 @@ public final class StateStore: @unchecked Sendable {
 
     // MARK: - Committing a fix's events
 
+    /// A visit's own row (what `visits` lists), beside its row in the event log.
+    private static func recordVisit(_ outgoing: OutgoingEvent, fences: FenceSet, in db: Database) throws {
+        let event = outgoing.event
+        guard let fence = event.fence, let enter = event.enterTime, let exit = event.exitTime else { return }
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO visit (event_id, fence_id, fence_name, enter_time, exit_time, duration)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                outgoing.id, fences.ids[fence].json, fences.name(fence), enter.millisecondsSinceEpoch,
+                exit.millisecondsSinceEpoch, event.duration ?? 0,
+            ])
+    }
+
     /// Records the events of one fix, the fence states after it, the visits among the events, and
     /// one outbox row per event and outbox target (webhook, broker), in one transaction. Events already in the
     /// log (same id: the same input replayed after a restart) are not recorded twice; the events
@@ -257,17 +272,12 @@ public final class StateStore: @unchecked Sendable {
                     ])
                 guard db.changesCount > 0 else { continue }
                 fresh.append(outgoing)
-                if event.kind == .visit, let fence = event.fence, let enter = event.enterTime, let exit = event.exitTime
-                {
-                    try db.execute(
-                        sql: """
-                            INSERT OR IGNORE INTO visit (event_id, fence_id, fence_name, enter_time, exit_time, duration)
-                            VALUES (?, ?, ?, ?, ?, ?)
-                            """,
-                        arguments: [
-                            outgoing.id, fences.ids[fence].json, fences.name(fence), enter.millisecondsSinceEpoch,
-                            exit.millisecondsSinceEpoch, event.duration ?? 0,
-                        ])
+                switch event.kind {
+                case .visit:
+                    try Self.recordVisit(outgoing, fences: fences, in: db)
+                case .enter, .exit, .dwell, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
+                    .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving:
+                    break  // a row in the event log is all they have
                 }
                 for target in outbox {
                     let payload = target.payload(outgoing, fences)

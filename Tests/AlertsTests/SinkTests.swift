@@ -165,6 +165,23 @@ final class Reports: @unchecked Sendable {
         #expect(!ConsoleSink.humanLine(event, fences: fences, color: false).contains("\u{1B}"))
     }
 
+    /// A visit says how long it lasted and a dwell how long the receiver has been inside; a kind
+    /// whose duration means neither shows none.
+    @Test func theConsoleSaysWhatADurationMeans() throws {
+        let fences = try FenceSet.parse(fencesJSON)
+        var event = enterEvent(fences).event
+        event.duration = 1248
+        func line(_ kind: GeofenceEvent.Kind) -> String {
+            event.kind = kind
+            return ConsoleSink.humanLine(event, fences: fences, color: false)
+        }
+        #expect(line(.visit).hasSuffix("stayed 20 min 48 s"), "\(line(.visit))")
+        #expect(line(.dwell).hasSuffix("inside for 20 min 48 s"), "\(line(.dwell))")
+        for kind in [GeofenceEvent.Kind.enter, .exit, .stationary] {
+            #expect(!line(kind).contains("20 min"), "\(line(kind))")
+        }
+    }
+
     /// The anchor's exit is the anchor watch's alarm: it rings even when exit is not a chosen type;
     /// another fence's exit, or a file fence that is merely called `anchor`, does not.
     @Test func bellRingsOnTheAnchorsExit() throws {

@@ -309,6 +309,15 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         let badPoint = try runGPSFence(["simulate", bad.path])
         #expect(badPoint.status == 2)
         #expect(badPoint.stderr.contains("\(bad.path): point 1: lon must be a number"))
+        let cut = directory.appendingPathComponent("cut.geojson")
+        try "{\"type\":\"LineString\",\n\"coordinates\":[[-83.7519,42.2806],[-83.75".write(
+            to: cut, atomically: true, encoding: .utf8)
+        let malformed = try runGPSFence(["simulate", cut.path])
+        #expect(malformed.status == 2)
+        #expect(
+            malformed.stderr.contains(
+                "\(cut.path): malformed JSON at line 2, column 42: expected ',' or ']', found the end of the file"),
+            "\(malformed.stderr)")
         let baud = try runGPSFence(["simulate", bad.path, "--baud", "1234"])
         #expect(baud.status == 2)
         #expect(baud.stderr.contains("--baud 1234"))

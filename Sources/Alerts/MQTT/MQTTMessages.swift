@@ -158,10 +158,10 @@ public enum MQTTMessages {
     public static func ownTracksTransition(_ event: GeofenceEvent, fences: FenceSet, registered: UTCTime, tid: String)
         -> String?
     {
-        guard let fence = event.fence, event.kind.isTransition else { return nil }
+        guard let fence = event.fence, let word = ownTracksEvent(event.kind) else { return nil }
         var line = JSONLine()
         line.add("_type", "transition")
-        line.add("event", event.kind == .enter ? "enter" : "leave")
+        line.add("event", word)
         line.add("desc", fences.name(fence) ?? fences.ids[fence].text)
         line.add("rid", fences.ids[fence].text)
         line.add("lat", event.location?.latitude, decimals: JSONPrecision.coordinate)
@@ -172,6 +172,17 @@ public enum MQTTMessages {
         line.add("tid", tid)
         line.add("t", "c")
         return line.string
+    }
+
+    /// OwnTracks' word for a transition; nil for the kinds that are none.
+    static func ownTracksEvent(_ kind: GeofenceEvent.Kind) -> String? {
+        switch kind {
+        case .enter: "enter"
+        case .exit: "leave"
+        case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
+            .heartbeat, .registered, .unregistered, .error, .stationary, .moving:
+            nil
+        }
     }
 
     static func unixSeconds(_ time: UTCTime) -> Int {
