@@ -99,6 +99,28 @@ def sample(pids):
     return written, cpu, switches, peak
 
 
+def threads(pid):
+    """Per thread of `pid`: its name -> (CPU seconds, voluntary switches), names made unique by a count."""
+    tick = os.sysconf('SC_CLK_TCK')
+    found = {}
+    for task in sorted(glob.glob('/proc/%d/task/*' % pid), key=lambda t: int(t.rsplit('/', 1)[1])):
+        try:
+            with open(task + '/stat') as f:
+                text = f.read()
+            with open(task + '/status') as f:
+                switches = int(next(l for l in f if l.startswith('voluntary_ctxt_switches')).split()[1])
+        except (FileNotFoundError, StopIteration):
+            continue
+        name = text[text.index('(') + 1:text.rindex(')')]
+        fields = text.rsplit(')', 1)[1].split()
+        key, n = name, 1
+        while key in found:
+            n += 1
+            key = '%s#%d' % (name, n)
+        found[key] = ((int(fields[11]) + int(fields[12])) / tick, switches)
+    return found
+
+
 def wait_for(path, timeout=20):
     deadline = time.time() + timeout
     while not os.path.exists(path):
@@ -117,6 +139,8 @@ def main():
     ap.add_argument('--fences', type=int, default=10000)
     ap.add_argument('--binary', default=os.path.join(ROOT, '.build', 'release', 'gpsfence'))
     ap.add_argument('--skip-peer', action='store_true')
+    ap.add_argument('--threads', action='store_true',
+                    help="also print gpsfence's CPU and wake-ups per thread (by thread name)")
     ap.add_argument('--away', action='store_true',
                     help='drive 50 km north of the fences: no events, the cost of the track alone')
     args = ap.parse_args()
@@ -182,10 +206,12 @@ def main():
             if p.poll() is not None:
                 sys.exit('bench_live_cost: %s exited early (status %s)' % (' '.join(p.args[:2]), p.returncode))
         start = {name: sample(pids) for name, pids in measured.items()}
+        threads_before = threads(run.pid)
         began = time.time()
         time.sleep(args.seconds)
         end = {name: sample(pids) for name, pids in measured.items()}
         elapsed = time.time() - began
+        threads_after = threads(run.pid)
         per_hour = 3600 / elapsed
         print('live cost over %.0f s (10 Hz RMC+GGA+GSA, %d circles), per hour of running:' % (elapsed, args.fences))
         print('%-32s %14s %12s %14s %14s' % ('', 'written MB/h', 'CPU s/h', 'wake-ups/s', 'peak RSS MB'))
@@ -194,6 +220,11 @@ def main():
             w1, c1, s1, peak = end[name]
             print('%-32s %14.2f %12.2f %14.1f %14.1f' % (
                 name, (w1 - w0) * per_hour / 1e6, (c1 - c0) * per_hour, (s1 - s0) / elapsed, peak / 1024))
+        if args.threads:
+            for name, (cpu, switches) in threads_after.items():
+                cpu0, switches0 = threads_before.get(name, (0, 0))
+                print('  thread %-28s %12.2f %14.1f' % (
+                    name, (cpu - cpu0) * 3600 / elapsed, (switches - switches0) / elapsed))
         for name in measured:
             print('%s wrote %.2f MB before the measurement began (the start, once per start)' % (
                 name, start[name][0] / 1e6))

@@ -108,9 +108,9 @@ public final class Reader: Sendable {
         var pathCheckDue = monotonicSeconds() + 1
         // A UART hands over a few bytes at a time; CDC-ACM whole USB packets, at no line rate.
         let bytesPerSecond = kind == .cdcACM ? nil : port.rate?.bytesPerSecond
-        var arrival = LineArrival(bytesPerSecond: bytesPerSecond ?? 0)
+        var arrival = BurstArrival(bytesPerSecond: bytesPerSecond ?? 0)
         while !isStopped {
-            switch try port.read(into: buffer, timeout: 0.1) {
+            switch try port.read(into: buffer, timeout: Self.idleWake) {
             case .timeout:
                 // A silent port may be one whose path has gone or moved on (EIO never comes from a
                 // descriptor nobody writes to any more): look once a second.
@@ -139,14 +139,17 @@ public final class Reader: Sendable {
                     }
                 }
                 handler(.data(chunk))
-                // One wake-up for most of a line instead of one per few bytes (docs/performance.md).
-                if let bytesPerSecond {
-                    arrival.observe(chunk, at: monotonicSeconds())
-                    if let pause = arrival.sleep { sleepSeconds(pause) }
+                // Two wake-ups an epoch instead of one per few bytes (docs/performance.md).
+                if bytesPerSecond != nil, let pause = arrival.observe(chunk, at: monotonicSeconds()) {
+                    sleepSeconds(pause)
                 }
             }
         }
     }
+
+    /// How long a silent port is waited on before `stop()` and the device's path are looked at
+    /// again: the only wake-ups of a reader whose receiver says nothing.
+    static let idleWake = 0.5
 
     /// Sleeps for the backoff, or less when udev announces a new tty.
     private func wait(_ seconds: Double, monitor: UdevMonitor?) {

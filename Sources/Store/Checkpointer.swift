@@ -26,6 +26,7 @@ final class Checkpointer: Sendable {
     init(path: String, interval: Double, growth: Int64 = 4 << 20, look: Double = 5) throws {
         let connection = try DatabaseQueue(path: path)
         let thread = Thread { [self] in
+            nameThisThread("gf-checkpoint")
             var last = Self.walStamp(path)
             var lastTime = monotonicSeconds()
             var grownFrom = last.size
@@ -45,7 +46,6 @@ final class Checkpointer: Sendable {
             }
             done.signal()
         }
-        thread.name = "gpsfence checkpoint"
         thread.start()
     }
 

@@ -72,10 +72,10 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     public func start() {
         guard thread == nil else { return }
         let thread = Thread { [self] in
+            nameThisThread("gf-delivery")
             loop()
             ended.signal()
         }
-        thread.name = "gpsfence delivery"
         self.thread = thread
         thread.start()
     }

@@ -88,8 +88,10 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
                 lock.signal()
             } else if workers < concurrency {
                 workers += 1
-                let worker = Thread { [self] in work() }
-                worker.name = "gpsfence hook"
+                let worker = Thread { [self] in
+                    nameThisThread("gf-hook")
+                    work()
+                }
                 worker.start()
             }
         }

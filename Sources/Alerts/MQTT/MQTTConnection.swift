@@ -82,8 +82,10 @@ public final class MQTTConnection: @unchecked Sendable {
         defer { condition.unlock() }
         guard thread == nil else { return }
         running = true
-        let thread = Thread { [self] in supervise() }
-        thread.name = "gpsfence mqtt"
+        let thread = Thread { [self] in
+            nameThisThread("gf-mqtt")
+            supervise()
+        }
         self.thread = thread
         thread.start()
     }

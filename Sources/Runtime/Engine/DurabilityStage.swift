@@ -40,6 +40,7 @@ final class DurabilityStage: @unchecked Sendable {
         self.store = store
         try store.holdOutboxUntilSynced()
         let thread = Thread { [self] in
+            nameThisThread("gf-durability")
             while true {
                 work.wait()
                 // One sync covers every submit so far: the signals of those are spent with it.
@@ -59,7 +60,6 @@ final class DurabilityStage: @unchecked Sendable {
             }
             done.signal()
         }
-        thread.name = "gpsfence durability"
         thread.start()
     }
 

@@ -313,11 +313,11 @@ private final class ReaderThread: @unchecked Sendable {
 
     func start() {
         let thread = Thread { [self] in
+            nameThisThread("gf-reader")
             source.run(push)
             push(.endOfInput)
             done.signal()
         }
-        thread.name = "gpsfence reader"
         thread.stackSize = 1 << 20
         thread.start()
     }

@@ -38,10 +38,10 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
 
     func start() {
         let thread = Thread { [self] in
+            nameThisThread("gf-fences")
             watch()
             done.signal()
         }
-        thread.name = "gpsfence fences"
         thread.start()
     }
 

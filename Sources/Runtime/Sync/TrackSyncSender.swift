@@ -74,8 +74,10 @@ final class TrackSyncSender: @unchecked Sendable {
 
     func start() {
         guard thread == nil else { return }
-        let thread = Thread { [self] in loop() }
-        thread.name = "gpsfence sync"
+        let thread = Thread { [self] in
+            nameThisThread("gf-sync")
+            loop()
+        }
         self.thread = thread
         thread.start()
     }
