@@ -85,7 +85,7 @@ public struct ReportEvent: Sendable {
 
     public var id: String { record.id }
     public var kind: GeofenceEvent.Kind { record.kind }
-    /// The type as the event's JSON names it (also the page's CSS class).
+    /// The type as the event's JSON names it.
     public var type: String { record.kind.rawValue }
     public var time: Int64 { record.time.millisecondsSinceEpoch }
     /// The fence id as text ("bridge-1", "7"), empty for events without a fence.
