@@ -57,13 +57,16 @@ let package = Package(
             name: "Store",
             dependencies: ["Geofence", "NMEA", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // the read-only presentation of the state file: status, visits, the live view's frame, the
+        // field report and its exports. Below the runtime: it reads the store, never runs the engine.
+        .target(name: "Views", dependencies: ["JSONOutput", "NMEA", "Geofence", "Store"]),
         // the engine loop (source -> ring -> engine -> store -> sinks) and the jobs.
         // Named FenceRuntime, kept in Sources/Runtime: a module called `Runtime` would shadow the
         // toolchain's own `Runtime` module, which ordo-one/benchmark imports.
         .target(
             name: "FenceRuntime",
             dependencies: [
-                "JSONOutput", "NMEA", "Serial", "Geofence", "Alerts", "Store",
+                "JSONOutput", "NMEA", "Serial", "Geofence", "Alerts", "Store", "Views",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Sources/Runtime"
@@ -72,13 +75,14 @@ let package = Package(
         .executableTarget(
             name: "gpsfence",
             dependencies: [
-                "NMEA", "Serial", "Geofence", "Alerts", "Store", "FenceRuntime",
+                "NMEA", "Serial", "Geofence", "Alerts", "Store", "Views", "FenceRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "JSONOutput"]),
         .testTarget(name: "GeofenceTests", dependencies: ["Geofence", "NMEA"], exclude: ["Fixtures"]),
         .testTarget(name: "RuntimeTests", dependencies: ["FenceRuntime", "NMEA", "Store", "Alerts", "Geofence"]),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "Geofence", "NMEA", "Store"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA", "Alerts"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA", "Spawn"]),
         .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Geofence", "FenceRuntime"]),

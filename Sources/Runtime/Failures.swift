@@ -2,6 +2,7 @@ import Alerts
 import Geofence
 import Serial
 import Store
+import Views
 
 /// Bad input or usage: a message and exit status 2 (docs/running.md).
 public struct InputError: Error, CustomStringConvertible, Sendable {
@@ -36,6 +37,7 @@ public enum ExitStatus: Int32, Sendable {
 public func classify(_ error: any Error) -> (status: ExitStatus, message: String)? {
     switch error {
     case let error as InputError: (.badInput, error.message)
+    case let error as StateFileMissing: (.badInput, error.message)
     case let error as FenceLoadError: (.badInput, error.message)
     case let error as HookError: (.badInput, error.message)
     case let error as ReceiverAddressError: (.badInput, error.description)

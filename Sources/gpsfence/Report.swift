@@ -3,6 +3,7 @@ import ArgumentParser
 import FenceRuntime
 import Foundation
 import NMEA
+import Views
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(

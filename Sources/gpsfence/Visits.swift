@@ -1,6 +1,7 @@
 import Alerts
 import ArgumentParser
 import FenceRuntime
+import Views
 
 #if canImport(Glibc)
     import Glibc

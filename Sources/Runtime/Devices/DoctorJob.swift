@@ -2,6 +2,7 @@ import Foundation
 import Geofence
 import NMEA
 import Serial
+import Views
 
 /// `gpsfence doctor`: everything that commonly stops a USB GPS from working on Linux, each with
 /// its fix. Checks run in the order a user would fix them: the device, access to it, programs

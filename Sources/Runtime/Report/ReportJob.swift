@@ -4,6 +4,7 @@ import Geofence
 import NMEA
 import Store
 import SystemPackage
+import Views
 
 /// `gpsfence report` (docs/report.md): the field report of a drive, from captures (through the same
 /// engine loop and settings as `replay`) or from the track and event log of a state file.

@@ -1,6 +1,7 @@
 import Alerts
 import Foundation
 import NMEA
+import Views
 
 /// `gpsfence status --watch` (docs/report.md, "Live view"): the status, redrawn in place every
 /// `interval` seconds as `cgps` does, until Ctrl-C. On a terminal it draws on the alternate

@@ -1,8 +1,20 @@
+import Geofence
+
 /// The report page's style and script, inline (docs/report.md: no network access of any kind). The
 /// script is plain ES5 so that old phone browsers run it too; without it the page still shows
 /// everything but the details panel.
 extension ReportHTML {
-    static let css = """
+    /// The layout, then a colour per event kind (`eventColors`, later in the sheet, so that it wins
+    /// over the grey of `.marker circle` and `.chip`).
+    static let css: String = [layout, eventColors].joined(separator: "\n")
+
+    /// Each kind's markers and table chips, from `GeofenceEvent.Kind.reportColor`.
+    static let eventColors: String = GeofenceEvent.Kind.allCases.map { kind in
+        let color = kind.reportColor
+        return ".\(kind.reportClass) circle,.chip.\(kind.reportClass){fill:\(color);background:\(color)}"
+    }.joined(separator: "\n")
+
+    static let layout: String = """
         :root{--fg:#1d2329;--muted:#5b6670;--line:#d5dbe0;--bg:#fff;--panel:#f4f6f8}
         *{box-sizing:border-box}
         body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
@@ -22,15 +34,6 @@ extension ReportHTML {
         .marker{cursor:pointer;outline:none}
         .marker circle{stroke:#fff;stroke-width:2;fill:#555}
         .marker:hover circle,.marker:focus circle,.marker.on circle{stroke:#000;stroke-width:3;r:10}
-        .ev-enter circle,.chip.ev-enter{fill:#2e7d32;background:#2e7d32}
-        .ev-exit circle,.chip.ev-exit{fill:#1565c0;background:#1565c0}
-        .ev-dwell circle,.chip.ev-dwell,.ev-visit circle,.chip.ev-visit{fill:#6a1b9a;background:#6a1b9a}
-        .ev-approach circle,.chip.ev-approach{fill:#ef6c00;background:#ef6c00}
-        .ev-cross circle,.chip.ev-cross{fill:#00838f;background:#00838f}
-        .ev-speeding circle,.chip.ev-speeding{fill:#f9a825;background:#f9a825}
-        .ev-fix_lost circle,.chip.ev-fix_lost,.ev-error circle,.chip.ev-error{fill:#c62828;background:#c62828}
-        .ev-fix_acquired circle,.chip.ev-fix_acquired{fill:#9e9d24;background:#9e9d24}
-        .ev-stationary circle,.chip.ev-stationary,.ev-moving circle,.chip.ev-moving{fill:#795548;background:#795548}
         .chip{display:inline-block;width:.7em;height:.7em;border-radius:50%;margin-right:.35em;background:#555}
         .scale path{fill:none;stroke:#1d2329;stroke-width:2}.scale text,.axis{font-size:12px;fill:var(--muted)}
         .axis.end{text-anchor:end}

@@ -48,8 +48,9 @@ public struct StatusReport: Sendable {
     /// Reads the status from the state file at `path`. A missing or unreadable file is bad input.
     public static func read(statePath path: String, now: Int64, nearest: Int = 5) throws -> StatusReport {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw InputError(
-                message: "no state file at '\(path)': it is written by 'gpsfence run' (or 'replay --state')")
+            throw StateFileMissing(
+                path: path, message: "no state file at '\(path)': it is written by 'gpsfence run' (or 'replay --state')"
+            )
         }
         let store = try StateStore(path: path, access: .readOnly)
         let receiver = try store.receiver()

@@ -18,7 +18,7 @@ public struct WatchFrame: Sendable {
     public var status: StatusReport
     public var latest: TrackPoint?
     public var ahead: Ahead?
-    /// Newest last; at most `WatchFrame.eventCount`, heartbeats left out.
+    /// Newest last; at most `WatchFrame.eventCount`, of the kinds `isListedInWatch`.
     public var events: [EventRecord]
 
     static let eventCount = 6
@@ -41,7 +41,7 @@ public final class WatchReader {
         let store = try StateStore(path: statePath, access: .readOnly)
         let lastFix = status.receiver.lastFixTime ?? now
         let latest = try store.track(from: lastFix - 120_000).last
-        let events = try store.eventRecords(from: lastFix - 86_400_000).filter { $0.kind != .heartbeat }
+        let events = try store.eventRecords(from: lastFix - 86_400_000).filter(\.kind.isListedInWatch)
         var frame = WatchFrame(
             status: status, latest: latest, ahead: nil, events: Array(events.suffix(WatchFrame.eventCount)))
         if let latest, let speed = latest.speed, let course = latest.course, speed >= WatchFrame.movingSpeed,
@@ -76,5 +76,18 @@ public final class WatchReader {
             best = WatchFrame.Ahead(id: set.ids[fence].text, name: set.name(fence), distance: along, eta: along / speed)
         }
         return best
+    }
+}
+
+extension GeofenceEvent.Kind {
+    /// Whether the live view's recent events list it: all but the heartbeat, which says only that
+    /// the run is alive (the header says that) and would push the events that matter off the list.
+    var isListedInWatch: Bool {
+        switch self {
+        case .heartbeat: false
+        case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
+            .deviceConnected, .registered, .unregistered, .error, .stationary, .moving:
+            true
+        }
     }
 }

@@ -85,7 +85,7 @@ public enum ReportHTML {
         svg += "<g class=\"events\">\n"
         for event in report.events {
             let (x, y) = map.eventPoint(event, report)
-            svg += "<g class=\"marker ev-\(escape(event.type))\" tabindex=\"0\" data-event-id=\"\(escape(event.id))\" "
+            svg += "<g class=\"marker \(event.kind.reportClass)\" tabindex=\"0\" data-event-id=\"\(escape(event.id))\" "
             svg += "data-event-type=\"\(escape(event.type))\" data-fence-id=\"\(escape(event.fenceID))\">"
             svg += "<circle cx=\"\(fmt(x))\" cy=\"\(fmt(y))\" r=\"7\"/>"
             svg +=
@@ -220,7 +220,7 @@ public enum ReportHTML {
         for event in report.events {
             let px = fmt(x(event.time))
             out +=
-                "<line class=\"tick ev-\(escape(event.type))\" data-tick-for=\"\(escape(event.id))\" x1=\"\(px)\" y1=\"4\" x2=\"\(px)\" y2=\"\(fmt(height - 20))\"><title>\(escape(event.type)) \(UTCTime(millisecondsSinceEpoch: event.time))</title></line>"
+                "<line class=\"tick \(event.kind.reportClass)\" data-tick-for=\"\(escape(event.id))\" x1=\"\(px)\" y1=\"4\" x2=\"\(px)\" y2=\"\(fmt(height - 20))\"><title>\(escape(event.type)) \(UTCTime(millisecondsSinceEpoch: event.time))</title></line>"
         }
         out += "</g>\n"
         out +=
@@ -239,7 +239,7 @@ public enum ReportHTML {
         for event in report.events {
             out +=
                 "<tr data-row-for=\"\(escape(event.id))\" tabindex=\"0\"><td>\(UTCTime(millisecondsSinceEpoch: event.time))</td>"
-            out += "<td><span class=\"chip ev-\(escape(event.type))\"></span>\(escape(event.type))</td>"
+            out += "<td><span class=\"chip \(event.kind.reportClass)\"></span>\(escape(event.type))</td>"
             out +=
                 "<td>\(escape(event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID))</td><td>\(escape(details(event)))</td></tr>\n"
         }
@@ -287,8 +287,9 @@ public enum ReportHTML {
         }
         let end = report.points.last?.time ?? report.events.last?.time ?? 0
         var out = "<section id=\"fences-section\"><h2>Fences</h2><div class=\"scroll\"><table id=\"fences\">\n"
-        out +=
-            "<thead><tr><th>fence</th><th>visits</th><th>time inside</th><th>enter</th><th>exit</th><th>cross</th><th>approach</th><th>speeding</th></tr></thead><tbody>\n"
+        let columns = GeofenceEvent.Kind.allCases.filter(\.hasFenceSummaryColumn)
+        let kindHeads = columns.map { "<th>\($0.rawValue)</th>" }.joined()
+        out += "<thead><tr><th>fence</th><th>visits</th><th>time inside</th>\(kindHeads)</tr></thead><tbody>\n"
         for fence in summaries.keys.sorted() {
             var summary = summaries[fence]!
             if let since = summary.since { summary.inside += Double(max(0, end - since)) / 1000 }
@@ -297,7 +298,7 @@ public enum ReportHTML {
                 "<tr data-fence=\"\(escape(info.id.text))\"><td>\(escape(info.name ?? "")) [\(escape(info.id.text))]</td>"
             out +=
                 "<td>\(summary.counts[.visit] ?? 0)</td><td>\(duration(summary.inside))\(summary.since != nil ? " (still inside)" : "")</td>"
-            for kind in [GeofenceEvent.Kind.enter, .exit, .cross, .approach, .speeding] {
+            for kind in columns {
                 out += "<td>\(summary.counts[kind] ?? 0)</td>"
             }
             out += "</tr>\n"

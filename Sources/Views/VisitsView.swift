@@ -1,4 +1,3 @@
-import Alerts
 import Foundation
 import Geofence
 import JSONOutput

@@ -4,25 +4,10 @@ import NMEA
 import Store
 import Testing
 
-@testable import FenceRuntime
+@testable import Views
 
-/// The report's pieces that are not about the browser: --since, the simplifier, escaping.
+/// The report's pieces that are not about the browser: the simplifier, escaping, stretches.
 @Suite struct ReportTests {
-    @Test func sinceTakesDurationsAndUTCTimes() {
-        let now: Int64 = 1_770_120_000_000
-        #expect(ReportJob.since("2h", now: now) == now - 7_200_000)
-        #expect(ReportJob.since("30m", now: now) == now - 1_800_000)
-        #expect(ReportJob.since("90s", now: now) == now - 90_000)
-        #expect(ReportJob.since("7d", now: now) == now - 7 * 86_400_000)
-        // 2026-02-03 is day 20,487 since 1970.
-        let tenOClock: Int64 = 20_487 * 86_400_000 + 36_000_000
-        #expect(ReportJob.since("2026-02-03T10:00:00Z", now: now) == tenOClock)
-        #expect(ReportJob.since("2026-02-03T10:00:00.250Z", now: now) == tenOClock + 250)
-        for bad in ["yesterday", "2x", "-2h", "", "2026-02-30T10:00:00Z", "2026-02-03T25:00:00Z"] {
-            #expect(ReportJob.since(bad, now: now) == nil, "\(bad)")
-        }
-    }
-
     @Test func eventTimesParseBack() {
         let time = UTCTime(millisecondsSinceEpoch: 1_770_113_736_123)
         #expect(UTCTime(iso: time.description) == time)
@@ -80,5 +65,49 @@ import Testing
             gapSeconds: 10)
         #expect(report.stretches.map(\.count) == [4, 3, 1])
         #expect(report.gaps.map { $0.from / 1000 } == [3, 22])
+    }
+
+    /// Every kind of event has a colour of its own rule in the page (class `ev-TYPE`, docs/report.md),
+    /// so that no marker or chip is left in the neutral grey by accident; enter and exit differ.
+    @Test func everyEventKindHasAColourRule() {
+        func fill(_ kind: GeofenceEvent.Kind) -> Substring? {
+            let selector = ".ev-\(kind.rawValue) circle"
+            guard let rule = ReportHTML.css.split(separator: "\n").first(where: { $0.contains(selector) }),
+                let start = rule.range(of: "fill:")?.upperBound
+            else { return nil }
+            return rule[start...].prefix { $0 != ";" && $0 != "}" }
+        }
+        for kind in GeofenceEvent.Kind.allCases {
+            #expect(fill(kind)?.hasPrefix("#") == true, "\(kind.rawValue)")
+        }
+        #expect(fill(.enter) != fill(.exit))
+    }
+
+    /// The fence summary counts, per fence, the kinds docs/report.md lists, in its order.
+    @Test func fenceSummaryHasAColumnPerCountedKind() throws {
+        let fences = try FenceSet.parse(
+            """
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[8.0,47.0]},
+             "properties":{"radius":30}}]}
+            """)
+        let lookup = FenceLookup(fences)
+        // Inside for 1 s, then 3 s; a crossing between.
+        let script: [(GeofenceEvent.Kind, Int64)] = [(.enter, 0), (.exit, 1), (.cross, 2), (.enter, 3), (.exit, 6)]
+        let events = script.map { kind, second in
+            var event = GeofenceEvent(
+                kind: kind, time: UTCTime(millisecondsSinceEpoch: 1_770_113_736_000 + second * 1000), fence: 0,
+                location: GeofenceEvent.Location(latitude: 47, longitude: 8))
+            event.initial = false
+            return ReportEvent(EventRecord(OutgoingEvent(event, fences: fences), fences: fences), fences: lookup)
+        }
+        let report = FieldReport(
+            title: "t", fences: fences, points: [], events: events,
+            statistics: ReceiverStatistics(fixes: 0, usableFixes: 0), gapSeconds: 10)
+        let summary = ReportHTML.fenceSummary(report)
+        #expect(
+            summary.contains(
+                "<th>fence</th><th>visits</th><th>time inside</th><th>enter</th><th>exit</th><th>cross</th><th>approach</th><th>speeding</th>"
+            ))
+        #expect(summary.contains("<td>0</td><td>4 s</td><td>2</td><td>2</td><td>1</td><td>0</td><td>0</td></tr>"))
     }
 }

@@ -14,6 +14,18 @@ public struct FieldReport {
     /// A pause longer than this many seconds between usable fixes is a gap in the track.
     public var gapSeconds: Double
 
+    public init(
+        title: String, fences: FenceSet, points: [TrackPoint], events: [ReportEvent], statistics: ReceiverStatistics,
+        gapSeconds: Double
+    ) {
+        self.title = title
+        self.fences = fences
+        self.points = points
+        self.events = events
+        self.statistics = statistics
+        self.gapSeconds = gapSeconds
+    }
+
     /// The track cut at its gaps: each stretch is continuous (no pause longer than `gapSeconds`).
     public var stretches: [ArraySlice<TrackPoint>] {
         var result: [ArraySlice<TrackPoint>] = []
@@ -73,7 +85,7 @@ public struct ReportEvent: Sendable {
 
     public var id: String { record.id }
     public var kind: GeofenceEvent.Kind { record.kind }
-    /// The type as the event's JSON names it (also the page's CSS class).
+    /// The type as the event's JSON names it.
     public var type: String { record.kind.rawValue }
     public var time: Int64 { record.time.millisecondsSinceEpoch }
     /// The fence id as text ("bridge-1", "7"), empty for events without a fence.

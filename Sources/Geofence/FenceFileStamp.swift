@@ -2,7 +2,7 @@ import Glibc
 
 /// What tells one version of the fence file from the next without reading it: the file (device and
 /// inode, which a rename-replace changes), its modification time and its size.
-struct FenceFileStamp: Equatable {
+public struct FenceFileStamp: Equatable, Sendable {
     var device: UInt64
     var inode: UInt64
     var seconds: Int
@@ -11,7 +11,7 @@ struct FenceFileStamp: Equatable {
 
     /// The stamp of the file `path` names now (following a symlink); nil when there is none.
     /// The corresponding C function is `stat`.
-    static func read(_ path: String) -> FenceFileStamp? {
+    public static func read(_ path: String) -> FenceFileStamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return FenceFileStamp(
