@@ -24,6 +24,7 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
     private let current: Locked<FenceSet>
     private let reloadRequested = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
+    private let loading = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
 
     /// - Parameters:
@@ -45,10 +46,11 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
         thread.start()
     }
 
-    /// Ends the thread (within a fraction of a second, or when a load in progress ends).
+    /// Ends the thread: waits for a load in progress to end; an idle thread ends by itself within
+    /// `idleWait` and hands nothing over after this.
     func stop() {
         stopped.store(true, ordering: .relaxed)
-        _ = done.wait(timeout: .now() + 10)
+        if loading.load(ordering: .relaxed) { _ = done.wait(timeout: .now() + 10) }
     }
 
     /// SIGHUP: load the file now, changed or not.
@@ -80,7 +82,7 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
         var pending = Pending()
         var lastStat = DispatchTime.now()
         while !stopped.load(ordering: .relaxed) {
-            let changes = wait(&directory)
+            let changes = wait(&directory, timeout: pending.active ? Self.busyWait : Self.idleWait)
             if changes.contains(where: { $0.name == name || $0.folderGone }) { pending.changed() }
             if changes.contains(where: \.folderGone) { directory = nil }
             if reloadRequested.exchange(false, ordering: .relaxed) { pending.forced() }
@@ -94,7 +96,9 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
                 pending = Pending()
                 continue
             }
-            load(before: before, pending: &pending, loaded: &loaded)
+            loading.store(true, ordering: .relaxed)
+            if !stopped.load(ordering: .relaxed) { load(before: before, pending: &pending, loaded: &loaded) }
+            loading.store(false, ordering: .relaxed)
         }
     }
 
@@ -124,20 +128,27 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
     }
 
     private func hand(_ outcome: FenceFeedOutcome) {
+        if stopped.load(ordering: .relaxed) { return }
         outcomes.withLock { $0.append(outcome) }
         ready()
     }
 
-    /// Up to a fifth of a second for changes in the folder; a folder that is missing (or was
+    /// How long the folder is waited on with no change pending: the once-a-second stat is due
+    /// then, and SIGHUP is seen within it. The thread's only wake-up while nothing changes.
+    static let idleWait = 1.0
+    /// ... and with a change pending, so that the quiet spell is seen to end.
+    static let busyWait = 0.1
+
+    /// Up to `timeout` seconds for changes in the folder; a folder that is missing (or was
     /// replaced) is watched again as soon as it is there.
-    private func wait(_ directory: inout DirectoryWatch?) -> [DirectoryWatch.Change] {
+    private func wait(_ directory: inout DirectoryWatch?, timeout: Double) -> [DirectoryWatch.Change] {
         if directory == nil { directory = try? DirectoryWatch(folder: folder) }
         guard let watch = directory else {
-            usleep(200_000)
+            usleep(UInt32(timeout * 1_000_000))
             return []
         }
         do {
-            return try watch.wait(timeout: 0.2)
+            return try watch.wait(timeout: timeout)
         } catch {
             directory = nil
             return []
