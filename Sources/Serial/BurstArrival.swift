@@ -5,7 +5,8 @@
 /// silent until the next: the same sentences each time, so nearly the same number of bytes. The
 /// first bytes of a burst wake the reader; it then sleeps until the burst's last byte should be on
 /// the wire (the shortest of the last few bursts, at the line rate) and reads the whole rest at once:
-/// two wake-ups an epoch instead of one per few bytes. Nothing can be done with part of an epoch, so
+/// two or three wake-ups an epoch (the last chunk may come a little after the last byte is on the
+/// wire: a driver hands bytes over every few milliseconds) instead of one per few bytes. Nothing can be done with part of an epoch, so
 /// the sleep costs no latency when the burst is as long as expected; a shorter one is read late by its
 /// shortfall at the line rate (a few bytes: a fraction of a millisecond), the rest of a longer one is
 /// read as it comes.
@@ -23,6 +24,8 @@ struct BurstArrival {
     private var firstBytes = 0
     private var bytesInBurst = 0
     private var lastRead = -Double.infinity
+    /// Whether the burst in progress began after a silence this reader saw (not at its first read).
+    private var startSeen = false
     /// Whether the last read ended a line (a burst ends with a whole sentence).
     private var endedLine = true
     /// Until when the reader was told to sleep after the last read: that time is not silence.
@@ -61,6 +64,8 @@ struct BurstArrival {
         let silence = time - max(lastRead, asleepUntil)
         if endedLine && silence > quiet {
             endBurst()
+            // The first read after opening may come in the middle of a burst: its length says nothing.
+            startSeen = lastRead > -Double.infinity
             burstStart = time
             firstBytes = bytes.count
             bytesInBurst = 0
@@ -76,7 +81,7 @@ struct BurstArrival {
     /// The burst that silence has just ended: remembered when it came at the wire's pace (it took
     /// at least half the time its bytes after the first read need at the line rate).
     private mutating func endBurst() {
-        guard bytesInBurst > 0 else { return }
+        guard bytesInBurst > 0, startSeen else { return }
         let wireTime = Double(bytesInBurst - firstBytes) / bytesPerSecond
         let paced = bytesInBurst > firstBytes && lastRead - burstStart >= wireTime / 2
         guard paced, bytesInBurst <= Self.longestBurst else { return recentBursts.removeAll() }

@@ -2,98 +2,129 @@ import Testing
 
 @testable import Serial
 
-/// The reader sleeps through the rest of an epoch's burst of sentences when the last burst came at
-/// the wire's pace (docs/performance.md, "Live cost").
+/// The reader sleeps through the rest of an epoch's burst of sentences, and through whole epochs once
+/// their period is steady (docs/performance.md, "Live cost"). Each test plays a wire: bursts of
+/// sentences at the line rate, handed over every `granularity` seconds as a UART driver does, read
+/// by a loop that sleeps where `BurstArrival` says and otherwise wakes when bytes come.
 @Suite struct BurstArrivalTests {
-    let rmc = Array("$GPRMC,081836,A,3751.65,S,14507.36,E,000.0,360.0,130998,011.3,E*62\r\n".utf8)
-    let gga = Array("$GPGGA,081836,3751.65,S,14507.36,E,1,05,1.5,280.2,M,-34.0,M,,*75\r\n".utf8)
-    var epoch: [UInt8] { rmc + gga }
+    static let rmc = Array("$GPRMC,081836,A,3751.65,S,14507.36,E,000.0,360.0,130998,011.3,E*62\r\n".utf8)
+    static let gga = Array("$GPGGA,081836,3751.65,S,14507.36,E,1,05,1.5,280.2,M,-34.0,M,,*75\r\n".utf8)
+    static let epoch = rmc + gga
     /// 57600 baud.
     static let rate = 5760.0
 
-    func observe(_ arrival: inout BurstArrival, _ bytes: ArraySlice<UInt8>, at time: Double) -> Double? {
-        Array(bytes).withUnsafeBytes { arrival.observe($0, at: time) }
+    struct Outcome {
+        /// Reads per burst, and how long after its last byte came each burst was read whole.
+        var reads: [Int]
+        var lateness: [Double]
     }
 
-    /// An epoch as a UART hands it over: a few bytes at a time, each read when its last byte is on
-    /// the wire, sleeping where told to (then reading what came meanwhile). Returns the reads.
-    @discardableResult
-    func paced(_ arrival: inout BurstArrival, _ burst: [UInt8], from start: Double, chunk: Int = 12) -> Int {
+    /// Plays `bursts` (start time, bytes); `paced`: at the line rate, else each burst all at once.
+    func play(
+        _ arrival: inout BurstArrival, _ bursts: [(start: Double, bytes: [UInt8])], paced: Bool = true,
+        granularity: Double = 0.002
+    ) -> Outcome {
         let rate = arrival.bytesPerSecond
-        var reads = 0
-        var offset = 0
-        var now = start + Double(min(chunk, burst.count)) / rate
-        while offset < burst.count {
-            let onWire = min(burst.count, Int(((now - start) * rate).rounded(.down)))
-            let end = max(onWire, min(offset + 1, burst.count))
-            reads += 1
-            let pause = observe(&arrival, burst[offset..<end], at: now)
-            offset = end
-            now += pause ?? Double(chunk) / rate
+        // When each byte is handed over, and which burst it ends (if it is a burst's last).
+        var times: [Double] = []
+        var bytes: [UInt8] = []
+        var burstOf: [Int] = []
+        for (index, burst) in bursts.enumerated() {
+            for offset in burst.bytes.indices {
+                let onWire = paced ? burst.start + Double(offset + 1) / rate : burst.start
+                times.append(paced ? (onWire / granularity).rounded(.up) * granularity : onWire)
+                bytes.append(burst.bytes[offset])
+                burstOf.append(index)
+            }
         }
-        return reads
+        var outcome = Outcome(reads: Array(repeating: 0, count: bursts.count), lateness: [])
+        var now = 0.0
+        var next = 0
+        while next < bytes.count {
+            if times[next] > now { now = times[next] }  // woken by bytes
+            var end = next
+            while end < bytes.count, times[end] <= now { end += 1 }
+            outcome.reads[burstOf[end - 1]] += 1
+            for index in next..<end where index == bytes.count - 1 || burstOf[index + 1] != burstOf[index] {
+                outcome.lateness.append(now - times[index])
+            }
+            let pause = Array(bytes[next..<end]).withUnsafeBytes { arrival.observe($0, at: now) }
+            next = end
+            now += pause ?? 0
+        }
+        return outcome
     }
 
-    @Test func aBurstSeenBeforeIsReadInTwoWakeUps() {
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
-        let first = paced(&arrival, epoch, from: 0)
-        #expect(first == (epoch.count + 11) / 12, "the first epoch is read as it comes")
-        paced(&arrival, epoch, from: 0.1)
-        #expect(arrival.expectedBurst == epoch.count)
-        // The third epoch: woken by its first 12 bytes, asleep until its last byte is on the wire.
-        let pause = observe(&arrival, epoch[0..<12], at: 0.2 + 12 / Self.rate)
-        let expected = Double(epoch.count - 12) / Self.rate
-        #expect(pause.map { abs($0 - expected) < 1e-9 } == true, "\(String(describing: pause))")
-        #expect(observe(&arrival, epoch[12...], at: 0.2 + Double(epoch.count) / Self.rate) == nil)
-        #expect(paced(&arrival, epoch, from: 0.3) == 2)
+    func steady(_ count: Int, period: Double = 0.1, from start: Double = 0, _ bytes: [UInt8] = epoch)
+        -> [(start: Double, bytes: [UInt8])]
+    {
+        (0..<count).map { (start + Double($0) * period, bytes) }
     }
 
-    @Test func aLongerBurstIsReadAsItsRestComesAndAShorterOneAtTheForetoldEnd() {
+    @Test func aBurstSeenBeforeIsReadInTwoWakeUpsAndNotLate() {
         var arrival = BurstArrival(bytesPerSecond: Self.rate)
-        paced(&arrival, epoch, from: 0)
-        paced(&arrival, epoch, from: 0.1)
-        // One more sentence this epoch: after the sleep, its rest is read as it comes, not slept on.
-        let longer = epoch + rmc
-        #expect(paced(&arrival, longer, from: 0.2) == 2 + (rmc.count + 11) / 12)
-        #expect(paced(&arrival, epoch, from: 0.3) == 2, "the shorter epochs are not waited on for it")
-        #expect(arrival.expectedBurst == epoch.count)
-        // A sentence fewer: one sleep to where the epoch would have ended, no more.
-        let start = 0.4
-        let pause = observe(&arrival, rmc[0..<12], at: start + 12 / Self.rate)
-        #expect(pause.map { abs($0 - Double(epoch.count - 12) / Self.rate) < 1e-9 } == true)
-        #expect(observe(&arrival, rmc[12...], at: start + Double(epoch.count) / Self.rate) == nil)
+        let warmUp = play(&arrival, steady(3))
+        #expect(warmUp.reads[0] == (Self.epoch.count + 11) / 12, "the first burst is read as it comes")
+        #expect(arrival.expectedBurst == Self.epoch.count)
+        let outcome = play(&arrival, steady(40, from: 0.3))
+        // The first bytes, the foretold end, and the last chunk the driver held back a little longer.
+        #expect(outcome.reads.filter { $0 > 3 }.isEmpty && outcome.reads.reduce(0, +) >= 80, "\(outcome.reads)")
+        #expect(outcome.lateness.allSatisfy { $0 <= 1e-9 }, "\(outcome.lateness)")
+    }
+
+    /// Opened in the middle of a burst, the reader does not take the part it saw for an epoch.
+    @Test func aBurstJoinedHalfwayForetellsNothing() {
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        let half = Array(Self.epoch[60...])
+        _ = play(&arrival, [(0, half)] + steady(3, from: 0.1))
+        #expect(arrival.expectedBurst == Self.epoch.count)
+    }
+
+    @Test func aBurstThatComesLateOrLongerIsReadAsItsRestComes() {
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        _ = play(&arrival, steady(8))
+        // The receiver's clock jumps 30 ms; every fifth epoch carries one more sentence.
+        let bursts = (0..<40).map { index in
+            (0.83 + Double(index) * 0.1, index % 5 == 0 ? Self.epoch + Self.rmc : Self.epoch)
+        }
+        let outcome = play(&arrival, bursts)
+        #expect(outcome.lateness.allSatisfy { $0 <= 1e-9 }, "\(outcome.lateness)")
+        #expect(arrival.expectedBurst == Self.epoch.count, "the shorter epochs are not waited on for the longer")
+        // Three reads an epoch, and those for the rest of the longer ones as it comes.
+        #expect(outcome.reads.reduce(0, +) <= 40 * 3 + 8 * (Self.rmc.count + 11) / 12, "\(outcome.reads)")
     }
 
     /// What a program writes to a pseudo-terminal all at once (the latency benchmark) foretells
     /// nothing about the next write: sleeping would only delay it.
     @Test func burstsThatCameAllAtOnceForetellNothing() {
         var arrival = BurstArrival(bytesPerSecond: Self.rate)
-        for index in 0..<4 {
-            let time = Double(index) * 0.05
-            #expect(observe(&arrival, epoch[...], at: time) == nil, "epoch \(index)")
-            // Also when the kernel hands the same write over in two pieces.
-            #expect(observe(&arrival, epoch[0..<30], at: time + 0.02) == nil, "epoch \(index), split")
-            #expect(observe(&arrival, epoch[30...], at: time + 0.0201) == nil)
-        }
+        let outcome = play(&arrival, steady(20, period: 0.01), paced: false)
+        #expect(outcome.reads == Array(repeating: 1, count: 20))
+        #expect(outcome.lateness.allSatisfy { $0 == 0 })
         #expect(arrival.expectedBurst == nil)
+        // Also when the kernel hands the same write over in two pieces.
+        var split = BurstArrival(bytesPerSecond: Self.rate)
+        for index in 0..<6 {
+            let time = Double(index) * 0.05
+            let first = Array(Self.epoch[0..<30]).withUnsafeBytes { split.observe($0, at: time) }
+            let rest = Array(Self.epoch[30...]).withUnsafeBytes { split.observe($0, at: time + 0.0001) }
+            #expect(first == nil && rest == nil, "epoch \(index)")
+        }
     }
 
     @Test func noLineRateOrASaturatedLineForetellsNothing() {
         var usb = BurstArrival(bytesPerSecond: 0)
-        #expect(observe(&usb, epoch[...], at: 0) == nil)
-        // A line that never falls silent has no burst to learn: one endless burst.
+        #expect(Self.epoch.withUnsafeBytes { usb.observe($0, at: 0) } == nil)
+        // A line that never falls silent is one endless burst: nothing to learn, each chunk read.
         var saturated = BurstArrival(bytesPerSecond: Self.rate)
-        var time = 0.0
-        for _ in 0..<10 {
-            #expect(paced(&saturated, epoch, from: time) == (epoch.count + 11) / 12)
-            time += Double(epoch.count) / Self.rate
-        }
+        let wire = Double(Self.epoch.count) / Self.rate
+        let outcome = play(&saturated, steady(20, period: wire))
+        #expect(outcome.lateness.allSatisfy { $0 == 0 })
         #expect(saturated.expectedBurst == nil)
         // Sleeps are capped so that stop() is seen.
         var slow = BurstArrival(bytesPerSecond: 10)
-        paced(&slow, epoch, from: 0, chunk: 1)
-        paced(&slow, epoch, from: 100, chunk: 1)
-        #expect(slow.expectedBurst == epoch.count)
-        #expect(observe(&slow, epoch[0..<1], at: 200.1) == BurstArrival.longestSleep)
+        _ = play(&slow, steady(3, period: 100), granularity: 0.1)
+        #expect(slow.expectedBurst == Self.epoch.count)
+        #expect(Self.epoch[0..<1].withUnsafeBytes { slow.observe($0, at: 300.1) } == BurstArrival.longestSleep)
     }
 }
