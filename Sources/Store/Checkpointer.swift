@@ -73,7 +73,7 @@ struct WALStamp: Equatable {
 extension StateStore {
     /// For `run` and `replay`: the engine's commits stop checkpointing the WAL; a background
     /// thread does it instead (see `Checkpointer`), until `stopBackgroundCheckpoints`.
-    public func startBackgroundCheckpoints(interval: Double = 300) throws {
+    public func startBackgroundCheckpoints(interval: Double = 3600) throws {
         try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         checkpointer.withLock { $0 = $0 ?? (try? Checkpointer(path: path, interval: interval)) }
     }

@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import Store
+
+/// The background checkpoints of a live run: rare, so that an SD card is not rewritten with the same
+/// pages over and over (docs/performance.md, "Live cost"), but bounded by the WAL's growth.
+@Suite struct CheckpointerTests {
+    func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-ckpt-\(UUID().uuidString).sqlite")
+            .path
+    }
+
+    /// When the database file itself was last written: a checkpoint is what writes it.
+    func databaseWritten(_ path: String) -> Int64 {
+        var status = stat()
+        stat(path, &status)
+        return Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+    }
+
+    func write(_ store: StateStore, bytes: Int) throws {
+        try store.database.write { db in
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS filler (text TEXT)")
+            try db.execute(sql: "INSERT INTO filler VALUES (?)", arguments: [String(repeating: "x", count: bytes)])
+        }
+    }
+
+    @Test func aFewCommitsWaitForTheIntervalAndAGrowingWALDoesNot() throws {
+        let path = temporaryPath()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let store = try StateStore(path: path)
+        try store.database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        let checkpointer = try Checkpointer(path: path, interval: 3600, growth: 256 << 10, look: 0.05)
+        defer { checkpointer.stop() }
+        let before = databaseWritten(path)
+        for _ in 0..<20 { try write(store, bytes: 2000) }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(databaseWritten(path) == before, "40 KB of WAL: no checkpoint within the hour")
+        for _ in 0..<150 { try write(store, bytes: 2000) }
+        let deadline = Date().addingTimeInterval(5)
+        while databaseWritten(path) == before, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(databaseWritten(path) != before, "over 256 KB of WAL: checkpointed")
+    }
+}
