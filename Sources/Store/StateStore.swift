@@ -200,6 +200,11 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration("fences-from-broker") { db in
             try db.execute(sql: AcceptedFenceSetSchema.table)
         }
+        // How often the run that owns the file writes it, so that `status` tells a live run with a long
+        // `--track-write-interval` from a dead one.
+        migrator.registerMigration("write-interval") { db in
+            try db.execute(sql: "ALTER TABLE receiver ADD COLUMN write_interval INTEGER")
+        }
         return migrator
     }
 

@@ -193,21 +193,25 @@ public struct ReceiverRecord: Sendable, Equatable {
     public var lastLat: Double?
     public var lastLon: Double?
     public var lastAccuracy: Double?
+    /// How often the run writes the file, ms (nil: a file from before this was kept, 30 s then).
+    public var writeInterval: Int64?
 }
 
 extension StateStore {
     static func wallClock() -> Int64 { currentUTCTime().millisecondsSinceEpoch }
 
-    /// A run starts monitoring: remembers its fence file and the wall-clock start.
-    public func noteMonitoringStarted(fencesPath: String) throws {
+    /// A run starts monitoring: remembers its fence file, the wall-clock start, and how often it will
+    /// write the file (its track write interval, in seconds), by which `status` judges it alive.
+    public func noteMonitoringStarted(fencesPath: String, writeInterval: Double = 30) throws {
         let now = Self.wallClock()
+        let path = fencesPath.isEmpty ? nil : URL(fileURLWithPath: fencesPath).standardizedFileURL.path
         try database.write { db in
             try db.execute(
-                sql:
-                    "UPDATE receiver SET fences_path = ?, monitoring_since = ?, updated_at = ?, stopped_at = NULL WHERE id = 1",
-                arguments: [
-                    fencesPath.isEmpty ? nil : URL(fileURLWithPath: fencesPath).standardizedFileURL.path, now, now,
-                ])
+                sql: """
+                    UPDATE receiver SET fences_path = ?, monitoring_since = ?, updated_at = ?, stopped_at = NULL,
+                    write_interval = ? WHERE id = 1
+                    """,
+                arguments: [path, now, now, Int64((writeInterval * 1000).rounded())])
         }
     }
 
@@ -242,7 +246,7 @@ extension StateStore {
                 device: row["device"], detail: row["detail"], fencesPath: row["fences_path"],
                 monitoringSince: row["monitoring_since"], updatedAt: row["updated_at"], stoppedAt: row["stopped_at"],
                 lastFixTime: row["last_fix_time"], lastFixWall: row["last_fix_wall"], lastLat: row["last_lat"],
-                lastLon: row["last_lon"], lastAccuracy: row["last_accuracy"])
+                lastLon: row["last_lon"], lastAccuracy: row["last_accuracy"], writeInterval: row["write_interval"])
         }
     }
 

@@ -151,7 +151,8 @@ public final class EngineLoop {
     /// The state file learns that monitoring began, checkpoints move off this thread, and a live
     /// run registers its fences at once (a capture registers them at its first fix).
     private func begin(_ source: FixSource) throws {
-        try store?.noteMonitoringStarted(fencesPath: configuration.fencesPath ?? "")
+        try store?.noteMonitoringStarted(
+            fencesPath: configuration.fencesPath ?? "", writeInterval: configuration.trackWriteInterval)
         // Checkpoints run beside the engine, not inside the commit that makes an event durable.
         try store?.startBackgroundCheckpoints()
         if source.isLive {

@@ -41,9 +41,12 @@ public struct StatusReport: Sendable {
     /// Why the fences could not be shown, if they could not.
     public var fenceProblem: String?
 
-    /// The run is alive when it has not said it stopped and touched the file recently (it does
-    /// with each track write, every 30 s: `TrackRecorder.Settings.flushInterval`).
-    static let aliveWindow: Int64 = 45_000
+    /// The run is alive when it has not said it stopped and touched the file recently: it does with
+    /// each track write (every 30 s unless `--track-write-interval` says otherwise, which the run
+    /// notes in the file), so within one and a half of its intervals, 45 s at the least.
+    static func aliveWindow(_ receiver: ReceiverRecord) -> Int64 {
+        max(45_000, (receiver.writeInterval ?? 30_000) * 3 / 2)
+    }
 
     /// Reads the status from the state file at `path`. A missing or unreadable file is bad input.
     public static func read(statePath path: String, now: Int64, nearest: Int = 5) throws -> StatusReport {
@@ -54,7 +57,7 @@ public struct StatusReport: Sendable {
         }
         let store = try StateStore(path: path, access: .readOnly)
         let receiver = try store.receiver()
-        let running = receiver.stoppedAt == nil && receiver.updatedAt.map { now - $0 <= aliveWindow } == true
+        let running = receiver.stoppedAt == nil && receiver.updatedAt.map { now - $0 <= aliveWindow(receiver) } == true
         let today = now / 86_400_000
         let date = UTCTime(millisecondsSinceEpoch: now).date
         let visits = try store.visitReport(year: date.year, month: date.month)
