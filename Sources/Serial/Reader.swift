@@ -139,7 +139,7 @@ public final class Reader: Sendable {
                     }
                 }
                 handler(.data(chunk))
-                // Two wake-ups an epoch instead of one per few bytes (docs/performance.md).
+                // Two or three wake-ups an epoch instead of one per few bytes (docs/performance.md).
                 if bytesPerSecond != nil, let pause = arrival.observe(chunk, at: monotonicSeconds()) {
                     sleepSeconds(pause)
                 }

@@ -49,8 +49,10 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
     /// Ends the thread: waits for a load in progress to end; an idle thread ends by itself within
     /// `idleWait` and hands nothing over after this.
     func stop() {
-        stopped.store(true, ordering: .relaxed)
-        if loading.load(ordering: .relaxed) { _ = done.wait(timeout: .now() + 10) }
+        // Sequentially consistent with the thread's two steps below: either it sees `stopped` before
+        // it loads, or this sees `loading` and waits.
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        if loading.load(ordering: .sequentiallyConsistent) { _ = done.wait(timeout: .now() + 10) }
     }
 
     /// SIGHUP: load the file now, changed or not.
@@ -96,9 +98,11 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
                 pending = Pending()
                 continue
             }
-            loading.store(true, ordering: .relaxed)
-            if !stopped.load(ordering: .relaxed) { load(before: before, pending: &pending, loaded: &loaded) }
-            loading.store(false, ordering: .relaxed)
+            loading.store(true, ordering: .sequentiallyConsistent)
+            if !stopped.load(ordering: .sequentiallyConsistent) {
+                load(before: before, pending: &pending, loaded: &loaded)
+            }
+            loading.store(false, ordering: .sequentiallyConsistent)
         }
     }
 
