@@ -4,12 +4,12 @@
 /// A receiver sends its epoch as one burst of sentences, back to back at the line rate, then falls
 /// silent until the next: the same sentences each time, so nearly the same number of bytes. The
 /// first bytes of a burst wake the reader; it then sleeps until the burst's last byte should be on
-/// the wire (the shortest of the last few bursts, at the line rate) and reads the whole rest at once:
-/// two or three wake-ups an epoch (the last chunk may come a little after the last byte is on the
-/// wire: a driver hands bytes over every few milliseconds) instead of one per few bytes. Nothing can be done with part of an epoch, so
-/// the sleep costs no latency when the burst is as long as expected; a shorter one is read late by its
-/// shortfall at the line rate (a few bytes: a fraction of a millisecond), the rest of a longer one is
-/// read as it comes.
+/// the wire (the shortest of the last few bursts, at the line rate) and reads the rest at once: two
+/// or three wake-ups an epoch instead of one per few bytes (the third when the driver, which hands
+/// bytes over every few milliseconds, holds the last chunk back a little). Nothing can be done with
+/// part of an epoch, so the sleep costs no latency when the burst is as long as expected; a shorter
+/// one is read late by its shortfall at the line rate (a few bytes: a fraction of a millisecond),
+/// the rest of a longer one is read as it comes.
 ///
 /// Only while bursts come at the pace of the wire: what a program writes to a pseudo-terminal all at
 /// once (or the kernel hands over in two pieces) has its rest there already, and the next write may
@@ -89,7 +89,7 @@ struct BurstArrival {
         recentBursts.append(bytesInBurst)
     }
 
-    /// Until the last byte of a burst as long as the last one should have come, from now.
+    /// Until the last byte of a burst of the expected length should have come, from now.
     private func pause(at time: Double) -> Double? {
         guard let expected = expectedBurst, expected > bytesInBurst else { return nil }
         let end = burstStart + Double(expected - firstBytes) / bytesPerSecond
