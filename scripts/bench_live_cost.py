@@ -6,7 +6,7 @@ otherwise use, measured in the same run.
     swift build -c release --product gpsfence
     python3 scripts/bench_live_cost.py [--seconds 90] [--fences 10000]
 
-gpsfence: `simulate` plays a route at 10 Hz (RMC+GGA+GSA) into a pseudo-terminal; `gpsfence run
+gpsfence: `simulate` plays a route at 10 Hz (RMC, VTG, GGA, GSA and two GSV) into a pseudo-terminal; `gpsfence run
 --device PTY --fences F --state S --json --webhook URL` (a webhook receiver on 127.0.0.1) reads it.
 Peer: a second `simulate` feeds Debian's gpsd on its own pseudo-terminal, and a Python client (the
 `gps` module of python3-gps) checks each fix against the same fences with shapely (prepared
@@ -213,7 +213,7 @@ def main():
         elapsed = time.time() - began
         threads_after = threads(run.pid)
         per_hour = 3600 / elapsed
-        print('live cost over %.0f s (10 Hz RMC+GGA+GSA, %d circles), per hour of running:' % (elapsed, args.fences))
+        print('live cost over %.0f s (10 Hz RMC+VTG+GGA+GSA+2 GSV, %d circles), per hour of running:' % (elapsed, args.fences))
         print('%-32s %14s %12s %14s %14s' % ('', 'written MB/h', 'CPU s/h', 'wake-ups/s', 'peak RSS MB'))
         for name in measured:
             w0, c0, s0, _ = start[name]
