@@ -224,13 +224,6 @@ extension StateStore {
         }
     }
 
-    /// The run is alive (called every few seconds, so that `status` can tell a running run from a dead one).
-    public func noteAlive() throws {
-        try database.write { db in
-            try db.execute(sql: "UPDATE receiver SET updated_at = ? WHERE id = 1", arguments: [Self.wallClock()])
-        }
-    }
-
     public func noteStopped() throws {
         try database.write { db in
             try db.execute(sql: "UPDATE receiver SET stopped_at = ? WHERE id = 1", arguments: [Self.wallClock()])
