@@ -28,6 +28,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -141,6 +142,11 @@ def main():
     ap.add_argument('--skip-peer', action='store_true')
     ap.add_argument('--threads', action='store_true',
                     help="also print gpsfence's CPU and wake-ups per thread (by thread name)")
+    ap.add_argument('--run-option', action='append', default=[], metavar='OPTION',
+                    help="one more option for gpsfence run, as '--run-option=--track-write-interval=60'")
+    ap.add_argument('--stdout-file', action='store_true',
+                    help="gpsfence run's console output into a file in the work folder, counted in its writes "
+                         "(default: a pipe the benchmark reads, as a service manager's journal would)")
     ap.add_argument('--away', action='store_true',
                     help='drive 50 km north of the fences: no events, the cost of the track alone')
     args = ap.parse_args()
@@ -176,10 +182,17 @@ def main():
         simulate(link)
         state = os.path.join(work, 'state.sqlite')
         run = subprocess.Popen([args.binary, 'run', '--device', link, '--fences', fences, '--state', state, '--json',
-                                '--webhook', 'http://127.0.0.1:%s/events' % port],
-                               stdout=open(os.path.join(work, 'run.jsonl'), 'w'),
+                                '--webhook', 'http://127.0.0.1:%s/events' % port] + args.run_option,
+                               stdout=open(os.path.join(work, 'run.jsonl'), 'w') if args.stdout_file
+                               else subprocess.PIPE,
                                stderr=open(os.path.join(work, 'run.err'), 'w'))
         procs.append(run)
+        printed = [0]
+        if not args.stdout_file:
+            def drain():
+                for _ in run.stdout:
+                    printed[0] += 1
+            threading.Thread(target=drain, daemon=True).start()
         measured = {'gpsfence run': [run.pid]}
 
         if not args.skip_peer:
@@ -228,7 +241,7 @@ def main():
         for name in measured:
             print('%s wrote %.2f MB before the measurement began (the start, once per start)' % (
                 name, start[name][0] / 1e6))
-        events = sum(1 for _ in open(os.path.join(work, 'run.jsonl')))
+        events = sum(1 for _ in open(os.path.join(work, 'run.jsonl'))) if args.stdout_file else printed[0]
         print('gpsfence printed %d lines; the webhook received %d' % (
             events, sum(1 for _ in open(webhook_log)) if os.path.exists(webhook_log) else 0))
         # The WAL checkpoint (hourly, or after 4 MB of WAL) falls outside a short window; `run`
