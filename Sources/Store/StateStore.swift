@@ -252,18 +252,20 @@ public final class StateStore: @unchecked Sendable {
     @discardableResult
     public func commit(
         events: [OutgoingEvent], insideStates: [FenceStateRecord], fences: FenceSet, outboxTargets: [String] = [],
-        motion: MotionRecord? = nil
+        motion: MotionRecord? = nil, track: TrackBatch? = nil
     ) throws -> [OutgoingEvent] {
         try commit(
             events: events, insideStates: insideStates, fences: fences,
-            outbox: outboxTargets.map { OutboxTarget(name: $0) }, motion: motion)
+            outbox: outboxTargets.map { OutboxTarget(name: $0) }, motion: motion, track: track)
     }
 
-    /// As above, with each target's own row body (`OutboxTarget.body`).
+    /// As above, with each target's own row body (`OutboxTarget.body`). `track`, the rows the
+    /// track recorder has buffered (`TrackRecorder.batchForEventCommit`), is written in the same
+    /// transaction.
     @discardableResult
     public func commit(
         events: [OutgoingEvent], insideStates: [FenceStateRecord], fences: FenceSet, outbox: [OutboxTarget],
-        motion: MotionRecord? = nil
+        motion: MotionRecord? = nil, track: TrackBatch? = nil
     ) throws -> [OutgoingEvent] {
         try database.write { db in
             var fresh: [OutgoingEvent] = []
@@ -335,6 +337,7 @@ public final class StateStore: @unchecked Sendable {
                         arguments: [wantedMotion.latitude, wantedMotion.longitude, wantedMotion.since])
                 }
             }
+            try track?.write(db)
             // Delivered marks waiting in memory ride on this commit: their pages are mostly
             // the ones the new outbox rows touch.
             try writeDeliveredMarks(db)

@@ -9,8 +9,9 @@ import NMEA
 /// (one a second at most) are buffered and written together every `flushInterval` seconds of wall
 /// time (or every 256 rows in a fast replay), and old rows are pruned a small batch per write, so a
 /// week of track to drop never becomes one long transaction. A `kill -9` or a power cut loses at
-/// most the last `flushInterval` seconds of track (docs/running.md); events are committed
-/// separately, first.
+/// most the last `flushInterval` seconds of track (docs/running.md). An event's commit, synced to
+/// storage anyway, carries the rows buffered by then once half the interval has passed
+/// (`batchForEventCommit`).
 public final class TrackRecorder {
     public struct Settings: Sendable {
         /// Days of track kept (`--keep-days`), counted back from the newest fix.
@@ -22,9 +23,6 @@ public final class TrackRecorder {
         public var flushInterval = 30.0
         public init() {}
     }
-
-    /// Rows deleted per write at most when pruning.
-    static let pruneBatch = 500
 
     private let store: StateStore
     private let settings: Settings
@@ -68,53 +66,35 @@ public final class TrackRecorder {
 
     /// Writes what is buffered: track rows, odometer, the last fix, and one batch of pruning.
     public func flush() throws {
-        lastWrite = StateStore.wallClock()
-        let rows = self.rows
-        let odometer = self.odometer
-        let latest = self.latest
-        let latestWall = self.latestWall
-        self.rows.removeAll(keepingCapacity: true)
-        self.odometer.removeAll()
-        let keep = Int64(settings.keepDays * 86_400_000)
-        let now = lastWrite
+        let batch = takeBatch()
         try store.database.write { db in
-            for row in rows {
-                try db.execute(
-                    sql: """
-                        INSERT OR REPLACE INTO track (time, lat, lon, altitude, speed, course, accuracy, satellites, hdop)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        row.time, row.lat, row.lon, row.altitude, row.speed, row.course, row.accuracy, row.satellites,
-                        row.hdop,
-                    ])
-            }
-            for (day, metres) in odometer {
-                try db.execute(
-                    sql:
-                        "INSERT INTO odometer (day, metres) VALUES (?, ?) ON CONFLICT(day) DO UPDATE SET metres = metres + excluded.metres",
-                    arguments: [day, metres])
-            }
-            if let latest {
-                try db.execute(
-                    sql: """
-                        UPDATE receiver SET last_fix_time = ?, last_fix_wall = ?, last_lat = ?, last_lon = ?, last_accuracy = ?,
-                        updated_at = ? WHERE id = 1
-                        """,
-                    arguments: [latest.time, latestWall, latest.lat, latest.lon, latest.accuracy, now])
-            } else {
-                try db.execute(sql: "UPDATE receiver SET updated_at = ? WHERE id = 1", arguments: [now])
-            }
-            if let latest {
-                try StateStore.countUnsentBeforePruning(db, cutoff: latest.time - keep, limit: Self.pruneBatch)
-                try db.execute(
-                    sql:
-                        "DELETE FROM track WHERE time IN (SELECT time FROM track WHERE time < ? ORDER BY time LIMIT ?)",
-                    arguments: [latest.time - keep, Self.pruneBatch])
-            }
+            try batch.write(db)
             // The outbox's waiting "delivered" marks go with the track (docs/performance.md).
             try store.writeDeliveredMarks(db)
         }
+    }
+
+    /// What is buffered, for an event's commit to carry, once half the interval has passed since
+    /// the last write (nil before that, or with no rows): the commit and its sync to storage are
+    /// paid for by the event anyway, while a write of its own later would dirty pages of its own.
+    /// Not earlier than half the interval, so that each event's commit does not grow by the
+    /// track's pages; the next write of its own is then a whole interval away.
+    public func batchForEventCommit() -> TrackBatch? {
+        guard !rows.isEmpty,
+            StateStore.wallClock() - lastWrite >= Int64(settings.flushInterval * 500)
+        else { return nil }
+        return takeBatch()
+    }
+
+    /// Empties the buffers into a batch stamped now; the interval restarts from here.
+    private func takeBatch() -> TrackBatch {
+        lastWrite = StateStore.wallClock()
+        let batch = TrackBatch(
+            rows: rows, odometer: odometer, latest: latest, latestWall: latestWall, now: lastWrite,
+            pruneBefore: latest.map { $0.time - Int64(settings.keepDays * 86_400_000) })
+        rows.removeAll(keepingCapacity: true)
+        odometer.removeAll()
+        return batch
     }
 }
 

@@ -55,6 +55,31 @@ import Testing
         #expect(abs(try store.odometer(day: Self.start / 86_400_000) - 500) < 1)
     }
 
+    /// An event's commit carries the buffered track once half the interval has passed (its sync to
+    /// storage is paid for anyway), not before; the interval then starts again from it.
+    @Test func anEventCommitCarriesTheTrackOnceHalfDue() throws {
+        let store = try StateStore(path: temporaryPath())
+        var settings = TrackRecorder.Settings()
+        settings.flushInterval = 4
+        let recorder = TrackRecorder(store: store, settings: settings)
+        let fences = try FenceSet.parse(StateStoreTests.fencesText)
+        try recorder.record(fix(0, east: 0))
+        for tenth in 1...20 { try recorder.record(fix(Int64(tenth) * 100, east: Double(tenth) * 10)) }
+        #expect(recorder.batchForEventCommit() == nil, "less than half the interval since the first write")
+        usleep(2_100_000)
+        let batch = try #require(recorder.batchForEventCommit())
+        let event = OutgoingEvent(
+            GeofenceEvent(kind: .stationary, time: UTCTime(millisecondsSinceEpoch: Self.start + 2000)), fences: fences)
+        try store.commit(events: [event], insideStates: [], fences: fences, track: batch)
+        #expect(try store.track().map(\.time) == (0...2).map { Self.start + Int64($0) * 1000 })
+        #expect(abs(try store.odometer(day: Self.start / 86_400_000) - 200) < 1)
+        #expect(try store.receiver().lastFixTime == Self.start + 2000)
+        try recorder.record(fix(3000, east: 300))
+        #expect(recorder.batchForEventCommit() == nil, "the interval starts again from the event's commit")
+        try recorder.flushIfDue()
+        #expect(try store.track().count == 3)
+    }
+
     /// 200 fixes jittering up to 3 m around a parked spot with 4 m accuracy add nothing; then
     /// 1000 m east at 10 m a fix add 1000 m (each 10 m step is beyond the accuracy).
     @Test func odometerIgnoresJitterBelowTheAccuracy() throws {

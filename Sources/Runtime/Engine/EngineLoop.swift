@@ -273,7 +273,7 @@ public final class EngineLoop {
         let fresh =
             try store?.commit(
                 events: outgoing, insideStates: engine.snapshot(), fences: set, outbox: outboxTargets,
-                motion: engine.motionSnapshot)
+                motion: engine.motionSnapshot, track: track?.batchForEventCommit())
             ?? outgoing
         for event in fresh {
             summary.events += 1
