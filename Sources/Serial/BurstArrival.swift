@@ -6,10 +6,11 @@
 /// first bytes of a burst wake the reader; it then sleeps until the burst's last byte should be on
 /// the wire (the shortest of the last few bursts, at the line rate) and reads the rest at once: two
 /// or three wake-ups an epoch instead of one per few bytes (the third when the driver, which hands
-/// bytes over every few milliseconds, holds the last chunk back a little). Nothing can be done with
-/// part of an epoch, so the sleep costs no latency when the burst is as long as expected; a shorter
-/// one is read late by its shortfall at the line rate (a few bytes: a fraction of a millisecond),
-/// the rest of a longer one is read as it comes.
+/// bytes over every few milliseconds, holds the last chunk back a little). A shorter burst is read
+/// late by its shortfall at the line rate (a few bytes: a fraction of a millisecond), the rest of a
+/// longer one as it comes. But a fix complete before the burst ends (satellites in view after the
+/// last timed sentence) waits for the rest of it: this paces the reader only until `CyclePacer`
+/// knows the cycle's period, and wherever it cannot learn one.
 ///
 /// Only while bursts come at the pace of the wire: what a program writes to a pseudo-terminal all at
 /// once (or the kernel hands over in two pieces) has its rest there already, and the next write may

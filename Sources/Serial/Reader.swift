@@ -46,12 +46,18 @@ public final class Reader: Sendable {
 
     public let configuration: Configuration
     private let stopped = Atomic<Bool>(false)
+    private let cycleEnded = Atomic<Bool>(false)
 
     public init(_ configuration: Configuration) { self.configuration = configuration }
 
     /// Asks `run` to return; safe from any thread and from a signal handler's flag check.
     public func stop() { stopped.store(true, ordering: .relaxed) }
     public var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    /// Called by the handler, on the reader's thread, when the bytes it was just given completed a
+    /// cycle of the receiver (a fix, or a cycle without one): the reader then sleeps until the
+    /// next cycle should have ended (`CyclePacer`).
+    public func noteCycleEnded() { cycleEnded.store(true, ordering: .relaxed) }
 
     /// Reads until `stop()`, delivering events to `handler` on this thread.
     public func run(_ handler: (ReaderEvent) -> Void) {
@@ -109,9 +115,12 @@ public final class Reader: Sendable {
         // A UART hands over a few bytes at a time; CDC-ACM whole USB packets, at no line rate.
         let bytesPerSecond = kind == .cdcACM ? nil : port.rate?.bytesPerSecond
         var arrival = BurstArrival(bytesPerSecond: bytesPerSecond ?? 0)
+        var pacer = CyclePacer()
+        cycleEnded.store(false, ordering: .relaxed)
         while !isStopped {
             switch try port.read(into: buffer, timeout: Self.idleWake) {
             case .timeout:
+                pacer.noteSilence()
                 // A silent port may be one whose path has gone or moved on (EIO never comes from a
                 // descriptor nobody writes to any more): look once a second.
                 if monotonicSeconds() >= pathCheckDue {
@@ -139,8 +148,12 @@ public final class Reader: Sendable {
                     }
                 }
                 handler(.data(chunk))
-                // Two or three wake-ups an epoch instead of one per few bytes (docs/performance.md).
-                if bytesPerSecond != nil, let pause = arrival.observe(chunk, at: monotonicSeconds()) {
+                // One wake-up a cycle once its period is known, two or three a burst before, instead
+                // of one per few bytes (docs/performance.md, "Live cost").
+                let now = monotonicSeconds()
+                let burstPause = bytesPerSecond == nil ? nil : arrival.observe(chunk, at: now)
+                let ended = cycleEnded.exchange(false, ordering: .relaxed)
+                if let pause = pacer.observe(cycleEnded: ended, at: now, burstPause: burstPause) {
                     sleepSeconds(pause)
                 }
             }

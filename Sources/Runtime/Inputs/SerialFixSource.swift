@@ -23,10 +23,16 @@ public final class SerialFixSource: FixSource {
         var decoder = Decoder(rollover: rollover)
         var clock = ReceiverClock(borrowsSystemDate: true)
         var device = "the receiver"
+        let reader = self.reader
         func emitFix(_ fix: Fix) {
+            reader.noteCycleEnded()
             let (dated, notice) = clock.dated(fix, device: device)
             if let notice { emit(.problem(notice)) }
             emit(.fix(dated))
+        }
+        func emitSilentCycle(_ cycle: EpochTime) {
+            reader.noteCycleEnded()
+            emit(.silentCycle(cycle))
         }
         // The decoder keeps its assembler in locals during a push, so a correction is seen after it.
         func sayRollover() {
@@ -39,10 +45,10 @@ public final class SerialFixSource: FixSource {
                 device = path
                 emit(.connected(device: path, detail: rate.map { "at \($0) baud" }))
             case .data(let bytes):
-                decoder.push(bytes, onFix: emitFix, onNoFix: { emit(.silentCycle($0)) })
+                decoder.push(bytes, onFix: emitFix, onNoFix: emitSilentCycle)
                 sayRollover()
             case .lost(let path, let reason):
-                decoder.finish(onFix: emitFix, onNoFix: { emit(.silentCycle($0)) })
+                decoder.finish(onFix: emitFix, onNoFix: emitSilentCycle)
                 sayRollover()
                 emit(.lost(device: path, reason: reason))
             case .unavailable(let error):
