@@ -205,6 +205,10 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration("write-interval") { db in
             try db.execute(sql: "ALTER TABLE receiver ADD COLUMN write_interval INTEGER")
         }
+        // Fewer index pages per event's commit (docs/performance.md, "Live cost").
+        migrator.registerMigration(LeanerIndexesSchema.migrationName) { db in
+            try db.execute(sql: LeanerIndexesSchema.migration)
+        }
         return migrator
     }
 
@@ -289,7 +293,7 @@ public final class StateStore: @unchecked Sendable {
                 for target in outbox {
                     let payload = target.payload(outgoing, fences)
                     try db.execute(
-                        sql: "INSERT OR IGNORE INTO outbox (endpoint, event_id, body, transition) VALUES (?, ?, ?, ?)",
+                        sql: "INSERT INTO outbox (endpoint, event_id, body, transition) VALUES (?, ?, ?, ?)",
                         arguments: [target.name, outgoing.id, payload.body, payload.transition])
                     if db.changesCount > 0 { noteCommittedOutboxRow(db.lastInsertedRowID) }
                 }

@@ -180,8 +180,18 @@ import Testing
         // Every migration the release has, the first four and those added since (in any order of names).
         #expect(applied == StateStore.migrator.migrations.sorted())
         #expect(
-            Set(["v1", "v2", "v3", "v4", "v5-fewer-pages", "layer-circles-v1", "fences-from-broker"]).isSubset(
-                of: applied))
+            Set([
+                "v1", "v2", "v3", "v4", "v5-fewer-pages", "layer-circles-v1", "fences-from-broker",
+                LeanerIndexesSchema.migrationName,
+            ]).isSubset(of: applied))
+        // The outbox keeps only its pending index; a visit is one b-tree (its key, no index).
+        let indexes = try store.database.read { db in
+            (
+                try String.fetchAll(db, sql: "SELECT name FROM pragma_index_list('outbox')"),
+                try String.fetchAll(db, sql: "SELECT name FROM pragma_index_list('visit') WHERE origin != 'pk'")
+            )
+        }
+        #expect(indexes.0 == ["outbox_pending"] && indexes.1.isEmpty, "\(indexes)")
         let webhookRow = try #require(try store.nextUndelivered(target: "http://127.0.0.1:9/"))
         #expect(webhookRow.body == "{}" && webhookRow.transition == nil)
         let mqttRow = try #require(try store.nextUndelivered(target: "mqtt://b"))
