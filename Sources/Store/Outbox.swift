@@ -13,7 +13,9 @@ extension StateStore: EventOutbox {
             try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT seq, endpoint, event_id, body, transition, attempts, next_attempt FROM outbox
+                    SELECT seq, endpoint, event_id,
+                      COALESCE(body, (SELECT json FROM event WHERE event.id = outbox.event_id)) AS body,
+                      transition, attempts, next_attempt FROM outbox
                     WHERE endpoint = ? AND delivered_at IS NULL AND seq <= ? AND \(unmarked.sql) ORDER BY seq LIMIT 1
                     """,
                 arguments: arguments

@@ -292,9 +292,13 @@ public final class StateStore: @unchecked Sendable {
                 }
                 for target in outbox {
                     let payload = target.payload(outgoing, fences)
+                    // A body that is the event itself is read from the event log (`LeanerIndexesSchema`).
                     try db.execute(
                         sql: "INSERT INTO outbox (endpoint, event_id, body, transition) VALUES (?, ?, ?, ?)",
-                        arguments: [target.name, outgoing.id, payload.body, payload.transition])
+                        arguments: [
+                            target.name, outgoing.id, payload.body == outgoing.json ? nil : payload.body,
+                            payload.transition,
+                        ])
                     if db.changesCount > 0 { noteCommittedOutboxRow(db.lastInsertedRowID) }
                 }
             }

@@ -88,6 +88,29 @@ import Testing
         #expect(queued == 3)
     }
 
+    /// A row whose body is the event itself (a webhook's) keeps no second copy of it: the body is
+    /// read from the event log; a target with a body of its own keeps that.
+    @Test func anOutboxRowKeepsNoSecondCopyOfItsEvent() throws {
+        let store = try StateStore(path: temporaryPath())
+        let fences = try FenceSet.parse(Self.fencesText)
+        let event = OutgoingEvent(
+            GeofenceEvent(kind: .stationary, time: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000)), fences: fences)
+        try store.commit(
+            events: [event], insideStates: [], fences: fences,
+            outbox: [
+                OutboxTarget(name: "http://127.0.0.1:1/hook"),
+                OutboxTarget(name: "mqtt://b", payload: { _, _ in OutboxPayload(body: "own") }),
+            ])
+        let stored = try store.database.read {
+            try Row.fetchAll($0, sql: "SELECT endpoint, body FROM outbox ORDER BY seq").map {
+                [$0["endpoint"] as String, ($0["body"] as String?) ?? "NULL"]
+            }
+        }
+        #expect(stored == [["http://127.0.0.1:1/hook", "NULL"], ["mqtt://b", "own"]])
+        #expect(try store.nextUndelivered(target: "http://127.0.0.1:1/hook")?.body == event.json)
+        #expect(try store.nextUndelivered(target: "mqtt://b")?.body == "own")
+    }
+
     /// The counters `status` shows: per target, in the order the targets first got a row.
     @Test func outboxCountersPerTarget() throws {
         let store = try StateStore(path: temporaryPath())
