@@ -35,8 +35,11 @@ struct FenceFileFolders {
         do {
             result = try DirectoryWatch.wait(list, wakingOn: wake, timeout: timeout)
         } catch {
+            // poll itself failed (no memory): the watches are set up again after a pause, never in
+            // a spin.
             watches = [:]
             complete = false
+            sleepSeconds(timeout ?? 1)
             return false
         }
         var changed = false
