@@ -6,15 +6,20 @@ import SystemPackage
 /// truncated and rewritten, deleted or created. Watching the folder rather than the file keeps
 /// working after a rename-replace, which would leave a watch on the file itself on the old inode.
 ///
+/// A write is seen when its writer closes the file, not at each `write`: the other files of the
+/// folder (a state file and its write-ahead log, a log file), which their programs keep open and
+/// write to all the time, then wake nobody.
+///
 /// Errors are values, as in swift-system; the descriptor is closed by `close()` or when the watch
 /// goes away.
 public final class DirectoryWatch: @unchecked Sendable {
     public let path: String
     public let descriptor: FileDescriptor
 
-    /// What the kernel says happened to a name in the folder: writes finished or in progress, a
-    /// name moved in or out, created or deleted. The events that can make a file's content differ.
-    static let changes = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
+    /// What the kernel says happened to a name in the folder: a file open for writing closed, a
+    /// name moved in or out, created or deleted. The events that can make a file's content differ,
+    /// once its writer is done (`IN_MODIFY`, each write in progress, is left out).
+    static let changes = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
     /// The folder itself went away or was replaced: the watch no longer sees anything.
     static let folderGone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)
 
@@ -73,9 +78,37 @@ public final class DirectoryWatch: @unchecked Sendable {
     }
 
     /// Waits up to `timeout` seconds for changes (a signal ends the wait early, with none).
+    /// The corresponding C functions are `poll` and `read`.
     public func wait(timeout: Double) throws(Errno) -> [Change] {
-        let ready = try poll([(descriptor, .readable)], timeout: timeout)
-        guard ready.first?.contains(.readable) == true else { return [] }
-        return try take()
+        try Self.wait([self], wakingOn: nil, timeout: timeout).changes[0]
+    }
+
+    /// What one wait on several watches gave.
+    public struct Wait: Sendable {
+        /// The changes of each watch, in the order the watches were given.
+        public var changes: [[Change]]
+        /// The wake signal was given (and is drained).
+        public var woken: Bool
+    }
+
+    /// Waits on `watches` and `wake` together until one of them has something, or `timeout`
+    /// seconds pass (nil: until then, however long); a signal such as SIGHUP ends the wait early
+    /// with nothing. The thread sleeps in between: nothing wakes it but a change or `wake`.
+    /// The corresponding C functions are `poll` and `read`.
+    public static func wait(
+        _ watches: [DirectoryWatch], wakingOn wake: WakeSignal?, timeout: Double?
+    ) throws(Errno) -> Wait {
+        var descriptors = watches.map { ($0.descriptor, PollEvents.readable) }
+        if let wake { descriptors.append((wake.descriptor, .readable)) }
+        let ready = try poll(descriptors, timeout: timeout)
+        var result = Wait(changes: [], woken: false)
+        for (watch, events) in zip(watches, ready) {
+            result.changes.append(events.contains(.readable) ? try watch.take() : [])
+        }
+        if let wake, ready.last?.contains(.readable) == true {
+            wake.drain()
+            result.woken = true
+        }
+        return result
     }
 }

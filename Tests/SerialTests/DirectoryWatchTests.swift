@@ -3,7 +3,8 @@ import Serial
 import Testing
 
 /// `DirectoryWatch` on a real folder: the name of a file renamed in, written in place and deleted
-/// shows up, and a missing folder is an error value naming the call.
+/// shows up, a write shows up when its writer closes the file (not at each write), a wake signal
+/// ends a wait that has no timeout, and a missing folder is an error value naming the call.
 @Suite struct DirectoryWatchTests {
     func folder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-watch-\(UUID().uuidString)")
@@ -31,6 +32,39 @@ import Testing
         try FileManager.default.removeItem(at: target)
         #expect(try names(watch).contains("fences.geojson"), "a delete")
         #expect(try watch.wait(timeout: 0.1).isEmpty, "nothing more")
+    }
+
+    @Test func aWriteIsSeenWhenItsWriterClosesTheFile() throws {
+        let url = try folder()
+        let log = url.appendingPathComponent("state.sqlite-wal")
+        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
+        let watch = try DirectoryWatch(folder: url.path)
+        let handle = try FileHandle(forWritingTo: log)
+        for _ in 0..<3 { try handle.write(contentsOf: Data(repeating: 1, count: 4096)) }
+        #expect(try watch.wait(timeout: 0.3).isEmpty, "a file kept open and written to says nothing")
+        try handle.close()
+        #expect(try names(watch) == ["state.sqlite-wal"], "its writer closed it")
+    }
+
+    @Test func aWakeSignalEndsAWaitThatHasNoTimeout() throws {
+        let url = try folder()
+        let watch = try DirectoryWatch(folder: url.path)
+        let wake = try WakeSignal()
+        wake.signal()
+        wake.signal()
+        #expect(try DirectoryWatch.wait([watch], wakingOn: wake, timeout: nil).woken)
+        #expect(try !DirectoryWatch.wait([watch], wakingOn: wake, timeout: 0.1).woken, "both signals were taken")
+        let start = Date()
+        Thread {
+            Thread.sleep(forTimeInterval: 0.2)
+            wake.signal()
+        }.start()
+        let woken = try DirectoryWatch.wait([watch], wakingOn: wake, timeout: nil)
+        #expect(woken.woken && woken.changes == [[]], "woken from another thread, with no change")
+        #expect(Date().timeIntervalSince(start) >= 0.15)
+        try "{}".write(to: url.appendingPathComponent("fences.geojson"), atomically: false, encoding: .utf8)
+        let changed = try DirectoryWatch.wait([watch], wakingOn: wake, timeout: nil)
+        #expect(!changed.woken && changed.changes[0].contains { $0.name == "fences.geojson" })
     }
 
     @Test func aMissingFolderIsAnErrorNamingTheCall() {

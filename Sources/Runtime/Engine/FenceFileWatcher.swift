@@ -13,8 +13,12 @@ import Synchronization
 /// on the file itself looking at the old inode. Bursts are debounced: a load starts once the file
 /// has been quiet for `settle` seconds; a file that changes during its load is loaded again; and a
 /// file that fails to parse right after a change is tried once more after another quiet spell
-/// before it is refused (a writer may still be at it). A stat of the file once a second backs the
-/// folder watch up (a fence file that is a symlink into another folder, a system without inotify).
+/// before it is refused (a writer may still be at it). A fence file that is a symlink has the
+/// folder of its target watched as well (`FenceFileFolders`).
+///
+/// While nothing changes the thread sleeps without a timer: only a change to the file, a SIGHUP
+/// (`requestReload()`) or `stop()` wakes it, the last two through a `WakeSignal`. Only where a
+/// watch cannot be set up (no inotify, a missing folder) does it look at the file once a second.
 final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
     let path: String
     var origin: String { path }
@@ -26,6 +30,9 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
     private let stopped = Atomic<Bool>(false)
     private let loading = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
+    /// What ends the idle wait at a SIGHUP or a stop; without it (no descriptor to spare), the idle
+    /// wait is `statInterval` long and these are seen within it.
+    private let wake = try? WakeSignal()
 
     /// - Parameters:
     ///   - current: the set loaded now, which the first change is matched against.
@@ -46,17 +53,21 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
         thread.start()
     }
 
-    /// Ends the thread: waits for a load in progress to end; an idle thread ends by itself within
-    /// `idleWait` and hands nothing over after this.
+    /// Ends the thread: waits for a load in progress to end; an idle thread is woken and ends at
+    /// once (closing its watches), and nothing is handed over after this.
     func stop() {
         // Sequentially consistent with the thread's two steps below: either it sees `stopped` before
         // it loads, or this sees `loading` and waits.
         stopped.store(true, ordering: .sequentiallyConsistent)
+        wake?.signal()
         if loading.load(ordering: .sequentiallyConsistent) { _ = done.wait(timeout: .now() + 10) }
     }
 
     /// SIGHUP: load the file now, changed or not.
-    func requestReload() { reloadRequested.store(true, ordering: .relaxed) }
+    func requestReload() {
+        reloadRequested.store(true, ordering: .sequentiallyConsistent)
+        wake?.signal()
+    }
 
     /// The engine swapped sets (from this file or from another source): later loads are matched
     /// against `set`.
@@ -70,25 +81,18 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
         }
     }
 
-    private var folder: String {
-        let parent = (path as NSString).deletingLastPathComponent
-        return parent.isEmpty ? "." : parent
-    }
-
-    private var name: String { (path as NSString).lastPathComponent }
-
     /// The thread's loop: wait for a change, let it settle, load.
     private func watch() {
         var loaded = FenceFileStamp.read(path)
-        var directory = try? DirectoryWatch(folder: folder)
+        var folders = FenceFileFolders(path: path)
         var pending = Pending()
         var lastStat = DispatchTime.now()
-        while !stopped.load(ordering: .relaxed) {
-            let changes = wait(&directory, timeout: pending.active ? Self.busyWait : Self.idleWait)
-            if changes.contains(where: { $0.name == name || $0.folderGone }) { pending.changed() }
-            if changes.contains(where: \.folderGone) { directory = nil }
-            if reloadRequested.exchange(false, ordering: .relaxed) { pending.forced() }
-            if seconds(since: lastStat) >= 1 {
+        while !stopped.load(ordering: .sequentiallyConsistent) {
+            let sleepsUntilWoken = folders.complete && wake != nil
+            let idle: Double? = sleepsUntilWoken ? nil : Self.statInterval
+            if folders.wait(wakingOn: wake, timeout: pending.active ? Self.busyWait : idle) { pending.changed() }
+            if reloadRequested.exchange(false, ordering: .sequentiallyConsistent) { pending.forced() }
+            if !folders.complete, seconds(since: lastStat) >= Self.statInterval {
                 lastStat = .now()
                 if !pending.active, FenceFileStamp.read(path) != loaded { pending.changed() }
             }
@@ -137,27 +141,12 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
         ready()
     }
 
-    /// How long the folder is waited on with no change pending: the once-a-second stat is due
-    /// then, and SIGHUP is seen within it. The thread's only wake-up while nothing changes.
-    static let idleWait = 1.0
-    /// ... and with a change pending, so that the quiet spell is seen to end.
+    /// How often the file is looked at while its folders cannot be watched (and how long the
+    /// idle wait is without a `WakeSignal`).
+    static let statInterval = 1.0
+    /// How long the folders are waited on with a change pending, so that the quiet spell is seen
+    /// to end: the thread's one timer, and only while something happens.
     static let busyWait = 0.1
-
-    /// Up to `timeout` seconds for changes in the folder; a folder that is missing (or was
-    /// replaced) is watched again as soon as it is there.
-    private func wait(_ directory: inout DirectoryWatch?, timeout: Double) -> [DirectoryWatch.Change] {
-        if directory == nil { directory = try? DirectoryWatch(folder: folder) }
-        guard let watch = directory else {
-            usleep(UInt32(timeout * 1_000_000))
-            return []
-        }
-        do {
-            return try watch.wait(timeout: timeout)
-        } catch {
-            directory = nil
-            return []
-        }
-    }
 
     private func seconds(since time: DispatchTime) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - time.uptimeNanoseconds) / 1e9
