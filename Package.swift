@@ -48,7 +48,7 @@ let package = Package(
         .target(
             name: "Alerts",
             dependencies: [
-                "Geofence", "NMEA", "JSONOutput", "CMosquitto", "Spawn",
+                "Geofence", "NMEA", "Serial", "JSONOutput", "CMosquitto", "Spawn",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "RuntimeTests", dependencies: ["FenceRuntime", "NMEA", "Store", "Alerts", "Geofence"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Geofence", "NMEA", "Store"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA", "Alerts"]),
-        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA", "Spawn"]),
+        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA", "Serial", "Spawn"]),
         .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Geofence", "FenceRuntime"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence", "JSONOutput"]),
     ],

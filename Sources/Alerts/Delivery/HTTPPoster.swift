@@ -7,18 +7,26 @@ import NMEA
 
 /// The one HTTP client of the delivery transports (the webhook, the track sync): a POST that
 /// blocks until the answer, where a 2xx is the acknowledgement. The caller's thread waits; order,
-/// retries and backoff are the caller's.
+/// retries and backoff are the caller's. http:// goes over a connection of its own (`PlainHTTP`),
+/// https:// through URLSession.
 public struct HTTPPoster: Sendable {
     public let url: URL
     public let headers: [HTTPHeader]
-    private let session: URLSession
+    private let requestTimeout: Double
+    /// Only for https://: made once, at the first https request's poster.
+    private let session: URLSession?
 
     public init(url: URL, headers: [HTTPHeader] = [], requestTimeout: Double = 10) {
         self.url = url
         self.headers = headers
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = requestTimeout
-        session = URLSession(configuration: configuration)
+        self.requestTimeout = requestTimeout
+        if url.scheme?.lowercased() == "https" {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = requestTimeout
+            session = URLSession(configuration: configuration)
+        } else {
+            session = nil
+        }
     }
 
     /// `text` as an http:// or https:// URL with a host; nil otherwise.
@@ -34,6 +42,11 @@ public struct HTTPPoster: Sendable {
     public func post(
         _ body: Data, contentType: String?, to: URL? = nil, requestHeaders: [(name: String, value: String)] = []
     ) -> DeliveryOutcome {
+        guard let session else {
+            let all = requestHeaders + headers.map { (name: $0.name, value: $0.value) }
+            let named = contentType.map { [(name: "Content-Type", value: $0)] } ?? []
+            return PlainHTTP.post(body, to: to ?? url, headers: named + all, timeout: requestTimeout)
+        }
         var request = URLRequest(url: to ?? url)
         request.httpMethod = "POST"
         request.httpBody = body
