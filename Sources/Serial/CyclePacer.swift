@@ -4,12 +4,13 @@
 ///
 /// A receiver's cycles come at a steady period (its clock is GPS time), so once the period is known
 /// the end of the next cycle is foretold: the reader sleeps until then and finds the cycle whole,
-/// the fix ready. To stay in phase it does not trust the foretelling for long: every
-/// `checkEvery` cycles it wakes `margin` early and waits for the bytes, measuring the end again;
-/// a cycle found unfinished at a foretold wake-up is waited for the same way, and measured. A
-/// check that finds the cycle already ended means the phase is later than the truth: the margin
-/// doubles until a check comes before the end. Periods that disagree, silence, or a cycle far off
-/// its time let go of the period, and `BurstArrival` paces the reads until it is learned again.
+/// the fix ready. The foretold end is the earliest the cycle's end came in the last few measured
+/// (each carried forward by whole periods), so that a cycle is never read late by the jitter of
+/// the ones before it: a cycle later than that is found unfinished and waited for on its bytes, as
+/// it comes, and measured. Every `checkEvery` cycles the reader also wakes `margin` before the
+/// foretold end, to see whether cycles now end earlier; a check that finds the cycle already ended
+/// doubles the margin for the next one. Periods that disagree, silence, or a cycle far off its
+/// time let go of the period, and `BurstArrival` paces the reads until it is learned again.
 ///
 /// Only the decoder knows where a cycle ends (its assembler learns the last timed sentence), so
 /// the reader is told after each read whether one ended (`Reader.noteCycleEnded`).
@@ -31,15 +32,15 @@ struct CyclePacer {
     private var ends: [Double] = []
     /// The cycle period in seconds, once known.
     private(set) var period: Double?
-    /// The end of the last cycle: measured, or foretold from the last measured end.
+    /// The end of the last cycle: measured, or foretold.
     private var phase = 0.0
-    /// The last end measured while waiting on the bytes, and whether there is one since locking.
-    private var lastMeasured: Double?
+    /// The last cycle ends measured while waiting on the bytes, oldest first (empty right after
+    /// locking, until the first is measured).
+    private var measured: [Double] = []
     private var sinceCheck = 0
     private var margin = CyclePacer.baseMargin
-    /// How the cycle being waited on bytes for was first woken for, when that found it unfinished.
-    private var unfinishedAt: Awaited?
-    private var lastWasLate = false
+    /// The cycle being waited for on its bytes was woken for by a check.
+    private var checkMeasures = false
 
     static let remembered = 9
     /// Periods outside these are not paced: a fast source has nothing to gain, and over half a
@@ -57,54 +58,52 @@ struct CyclePacer {
     /// How far from its foretold time a measured cycle end may be and the period still be trusted.
     private func tolerance(_ period: Double) -> Double { max(0.005, period / 10) }
 
-    /// Follows one read returned at `time` (monotonic seconds): `cycleEnded` whether the decoder
-    /// completed a cycle with its bytes, `burstPause` the sleep `BurstArrival` would take. Returns
+    /// Follows one read returned at `time` (monotonic seconds): `cyclesEnded` how many cycles the
+    /// decoder completed with its bytes, `burstPause` the sleep `BurstArrival` would take. Returns
     /// the sleep before the next read (nil: read as soon as bytes come).
-    mutating func observe(cycleEnded: Bool, at time: Double, burstPause: Double?) -> Double? {
+    mutating func observe(cyclesEnded: Int, at time: Double, burstPause: Double?) -> Double? {
+        let cycleEnded = cyclesEnded > 0
         guard let period else { return learn(cycleEnded: cycleEnded, at: time, burstPause: burstPause) }
+        // Two cycles in one read: the period is not the receiver's (it was set to a faster rate).
+        guard cyclesEnded <= 1 else { return unlock(burstPause) }
         guard cycleEnded else {
-            // Woken too early, or in the middle of a cycle being measured: wait on the bytes.
-            if awaited != .bytes { unfinishedAt = awaited }
+            // Woken before the end (a check, or a cycle later than foretold): wait on the bytes.
+            if awaited == .check { checkMeasures = true }
             awaited = .bytes
             return nil
         }
         switch awaited {
         case .foretold:
-            phase += period
+            phase = foretoldEnd(after: phase, period)
             sinceCheck += 1
         case .check:
-            // Already ended at a wake-up meant to come before the end: the phase is late. Check
-            // again at the next cycle, earlier.
+            // Already ended at a wake-up meant to come before the end: cycles now end earlier.
+            // Check again at the next cycle, earlier.
             margin *= 2
             guard margin < period / 2 else { return unlock(burstPause) }
-            phase = time
+            phase = foretoldEnd(after: phase, period)
             sinceCheck = Self.checkEvery
         case .bytes, .burstSleep:
-            // Measured: the reader was waiting when the cycle's last bytes came. The first
-            // measurement after locking sets the phase; later ones must agree with it.
-            // A cycle missing in between is a receiver at another rate, or one that lost a beat:
-            // learn its pace again either way.
-            if lastMeasured != nil, abs(time - phase - period) > tolerance(period) + margin {
+            // Measured: the reader was waiting when the cycle's last bytes came. A cycle missing in
+            // between is a receiver at another rate, or one that lost a beat: learn its pace again.
+            if !measured.isEmpty, abs(time - foretoldEnd(after: phase, period)) > tolerance(period) + margin {
                 return unlock(burstPause)
             }
-            defer { unfinishedAt = nil }
-            if lastMeasured != nil, unfinishedAt == .foretold, !lastWasLate {
-                // Unfinished when foretold, and read as it came: one late cycle does not move
-                // the pace (the next comes on time); a second in a row does.
-                lastWasLate = true
-                phase += period
-                sinceCheck += 1
-                return nextWake(after: time)
+            if measured.count == Self.remembered { measured.removeFirst() }
+            measured.append(time)
+            if let first = measured.first, measured.count > 1 {
+                let span = ((time - first) / period).rounded()
+                if span >= 1 { self.period = (time - first) / span }
             }
-            lastWasLate = false
-            if let last = lastMeasured {
-                let span = ((time - last) / period).rounded()
-                if span >= 1 { self.period = (time - last) / span }
-            }
-            lastMeasured = time
             phase = time
-            sinceCheck = 0
-            margin = Self.baseMargin
+            if checkMeasures {
+                // The check came before the end: the margin served.
+                checkMeasures = false
+                sinceCheck = 0
+                margin = Self.baseMargin
+            } else {
+                sinceCheck += 1
+            }
         }
         return nextWake(after: time)
     }
@@ -114,14 +113,24 @@ struct CyclePacer {
         _ = unlock(nil)
     }
 
+    /// The foretold end of the cycle after the one that ended at `end`: the earliest of the
+    /// measured ends, each carried forward by whole periods.
+    private func foretoldEnd(after end: Double, _ period: Double) -> Double {
+        var earliest = end + period
+        for time in measured {
+            let carried = time + (((end - time) / period).rounded() + 1) * period
+            earliest = min(earliest, carried)
+        }
+        return earliest
+    }
+
     private mutating func nextWake(after time: Double) -> Double? {
-        guard let period else { return nil }
-        guard lastMeasured != nil else {
+        guard let period, !measured.isEmpty else {
             awaited = .bytes
             return nil
         }
         let checking = sinceCheck + 1 >= Self.checkEvery
-        let target = phase + period + (checking ? -margin : Self.slack)
+        let target = foretoldEnd(after: phase, period) + (checking ? -margin : Self.slack)
         let pause = target - time
         guard pause >= 0.001 else {
             awaited = .bytes
@@ -140,15 +149,11 @@ struct CyclePacer {
                 phase = time
                 sinceCheck = 0
                 margin = Self.baseMargin
+                checkMeasures = false
                 ends.removeAll()
-                guard awaited == .bytes else {
-                    // Seen after a sleep, this end is late by an unknown part of it: the next
-                    // one is waited for on the bytes, and measured.
-                    lastMeasured = nil
-                    awaited = .bytes
-                    return nil
-                }
-                lastMeasured = time
+                // Seen after a sleep, this end is late by an unknown part of it: the next one is
+                // waited for on the bytes, and measured.
+                measured = awaited == .bytes ? [time] : []
                 return nextWake(after: time)
             }
         }
@@ -170,7 +175,7 @@ struct CyclePacer {
 
     private mutating func unlock(_ burstPause: Double?) -> Double? {
         period = nil
-        lastMeasured = nil
+        measured.removeAll()
         ends.removeAll()
         awaited = burstPause == nil ? .bytes : .burstSleep
         return burstPause

@@ -46,7 +46,7 @@ public final class Reader: Sendable {
 
     public let configuration: Configuration
     private let stopped = Atomic<Bool>(false)
-    private let cycleEnded = Atomic<Bool>(false)
+    private let cyclesEnded = Atomic<Int>(0)
 
     public init(_ configuration: Configuration) { self.configuration = configuration }
 
@@ -57,7 +57,7 @@ public final class Reader: Sendable {
     /// Called by the handler, on the reader's thread, when the bytes it was just given completed a
     /// cycle of the receiver (a fix, or a cycle without one): the reader then sleeps until the
     /// next cycle should have ended (`CyclePacer`).
-    public func noteCycleEnded() { cycleEnded.store(true, ordering: .relaxed) }
+    public func noteCycleEnded() { cyclesEnded.add(1, ordering: .relaxed) }
 
     /// Reads until `stop()`, delivering events to `handler` on this thread.
     public func run(_ handler: (ReaderEvent) -> Void) {
@@ -116,7 +116,7 @@ public final class Reader: Sendable {
         let bytesPerSecond = kind == .cdcACM ? nil : port.rate?.bytesPerSecond
         var arrival = BurstArrival(bytesPerSecond: bytesPerSecond ?? 0)
         var pacer = CyclePacer()
-        cycleEnded.store(false, ordering: .relaxed)
+        cyclesEnded.store(0, ordering: .relaxed)
         while !isStopped {
             switch try port.read(into: buffer, timeout: Self.idleWake) {
             case .timeout:
@@ -152,8 +152,8 @@ public final class Reader: Sendable {
                 // of one per few bytes (docs/performance.md, "Live cost").
                 let now = monotonicSeconds()
                 let burstPause = bytesPerSecond == nil ? nil : arrival.observe(chunk, at: now)
-                let ended = cycleEnded.exchange(false, ordering: .relaxed)
-                if let pause = pacer.observe(cycleEnded: ended, at: now, burstPause: burstPause) {
+                let ended = cyclesEnded.exchange(0, ordering: .relaxed)
+                if let pause = pacer.observe(cyclesEnded: ended, at: now, burstPause: burstPause) {
                     sleepSeconds(pause)
                 }
             }

@@ -47,13 +47,13 @@ import Testing
             var end = next
             while end < bytes.count, times[end] <= now { end += 1 }
             outcome.reads[burstOf[end - 1]] += 1
-            var ended = false
+            var ended = 0
             for index in next..<end where endsCycle[index] {
-                ended = true
+                ended += 1
                 outcome.lateness.append(now - times[index])
             }
             let burstPause = Array(bytes[next..<end]).withUnsafeBytes { arrival.observe($0, at: now) }
-            let pause = burstsOnly ? burstPause : pacer.observe(cycleEnded: ended, at: now, burstPause: burstPause)
+            let pause = burstsOnly ? burstPause : pacer.observe(cyclesEnded: ended, at: now, burstPause: burstPause)
             next = end
             now += pause ?? 0
         }
@@ -94,7 +94,9 @@ import Testing
         #expect(outcome.lateness.allSatisfy { $0 <= 0.001 }, "\(outcome.lateness)")
     }
 
-    /// A cycle that comes late is read as it comes, not a period later, and the pace holds.
+    /// A cycle that comes late is read as it comes, not a period later, and the pace holds. It
+    /// stretches the period measured across it a little, so the cycles after it may be read up to
+    /// a few milliseconds late until the next check.
     @Test func aLateCycleIsWaitedFor() {
         var pacer = CyclePacer()
         var arrival = BurstArrival(bytesPerSecond: Self.rate)
@@ -102,7 +104,9 @@ import Testing
         var bursts = steady(60, from: 3.0)
         bursts[20].start += 0.008
         let outcome = play(&pacer, &arrival, bursts)
-        #expect(outcome.lateness.allSatisfy { $0 <= 0.001 }, "\(outcome.lateness)")
+        #expect(outcome.lateness[20] <= 0.001, "\(outcome.lateness)")
+        #expect(outcome.lateness.allSatisfy { $0 <= 0.005 }, "\(outcome.lateness)")
+        #expect(outcome.lateness.suffix(20).allSatisfy { $0 <= 0.001 }, "\(outcome.lateness)")
         #expect(pacer.isLocked)
     }
 
@@ -144,5 +148,36 @@ import Testing
         #expect(pacer.isLocked)
         pacer.noteSilence()
         #expect(!pacer.isLocked)
+    }
+}
+
+extension CyclePacerTests {
+    /// A loaded machine: each burst starts up to `jitter` late (a simulator or a driver delayed).
+    /// No cycle is read later than the jitter and 2 ms (`BurstArrival` alone: the whole tail of
+    /// the burst, 24 ms here), in at most two and a half wake-ups a cycle.
+    @Test func jitteryCyclesStayCheapAndNearlyOnTime() {
+        for jitter in [0.002, 0.005, 0.010] {
+            var pacer = CyclePacer()
+            var arrival = BurstArrival(bytesPerSecond: Self.rate)
+            var random = SplitMix(seed: 7)
+            let bursts = (0..<400).map { (Double($0) * 0.1 + random.next() * jitter, Self.epoch) }
+            let outcome = play(&pacer, &arrival, bursts)
+            let reads = outcome.reads.dropFirst(40).reduce(0, +)
+            #expect(Double(reads) / 360 <= 2.5, "\(jitter): \(reads) reads")
+            #expect(outcome.lateness.dropFirst(40).allSatisfy { $0 <= jitter + 0.002 }, "\(jitter)")
+        }
+    }
+}
+
+/// Reproducible jitter.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
     }
 }
