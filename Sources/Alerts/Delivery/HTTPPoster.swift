@@ -13,7 +13,7 @@ public struct HTTPPoster: Sendable {
     public let url: URL
     public let headers: [HTTPHeader]
     private let requestTimeout: Double
-    /// Only for https://: made once, at the first https request's poster.
+    /// Only for an https:// URL (nil for http://, which needs no session and its timer).
     private let session: URLSession?
 
     public init(url: URL, headers: [HTTPHeader] = [], requestTimeout: Double = 10) {
