@@ -32,3 +32,18 @@ public func poll(
     }
     return fds.map { PollEvents(rawValue: $0.revents) }
 }
+
+/// `poll` of one descriptor, as `poll(_:timeout:)` gives for a list of one, with the `pollfd` on the
+/// stack: the reader waits on its device this way once or twice per receiver cycle, and three
+/// array allocations a wait showed in its CPU profile (docs/performance.md, "Live cost").
+/// The corresponding C function is `poll`.
+public func poll(_ descriptor: FileDescriptor, for events: PollEvents, timeout: Double?) throws(Errno) -> PollEvents {
+    var entry = pollfd(fd: descriptor.rawValue, events: events.rawValue, revents: 0)
+    let milliseconds: Int32 = timeout.map { Int32(max(0, min($0 * 1000, 3_600_000)).rounded(.up)) } ?? -1
+    if Glibc.poll(&entry, 1, milliseconds) == -1 {
+        let error = Errno(rawValue: Glibc.errno)
+        if error == .interrupted { return [] }
+        throw error
+    }
+    return PollEvents(rawValue: entry.revents)
+}

@@ -25,7 +25,7 @@ func pollThenRead(
 ) throws(PolledReadFailure) -> PolledRead {
     let events: PollEvents
     do {
-        events = try poll([(descriptor, .readable)], timeout: timeout)[0]
+        events = try poll(descriptor, for: .readable, timeout: timeout)
     } catch {
         throw PolledReadFailure(operation: "poll", errno: error)
     }

@@ -117,8 +117,19 @@ public final class Reader: Sendable {
         var arrival = BurstArrival(bytesPerSecond: bytesPerSecond ?? 0)
         var pacer = CyclePacer()
         cyclesEnded.store(0, ordering: .relaxed)
+        var slept = false
         while !isStopped {
-            switch try port.read(into: buffer, timeout: Self.idleWake) {
+            var result = SerialPort.ReadResult.timeout
+            if slept {
+                // After a paced sleep the cycle's bytes should be waiting: read them without a poll
+                // first. A port set to return at once (`VMIN` 0) reads 0 bytes both when nothing has
+                // arrived yet and when it hung up, so anything but data goes through poll, which
+                // tells the two apart.
+                if case .data(let count) = try port.readAvailable(into: buffer), count > 0 { result = .data(count) }
+                slept = false
+            }
+            if result == .timeout { result = try port.read(into: buffer, timeout: Self.idleWake) }
+            switch result {
             case .timeout:
                 pacer.noteSilence()
                 // A silent port may be one whose path has gone or moved on (EIO never comes from a
@@ -147,14 +158,20 @@ public final class Reader: Sendable {
                             .connected(path: configuration.path, rate: kind == .cdcACM ? nil : port.rate, kind: kind))
                     }
                 }
+                // When the bytes came, not when the handler is done with them: a live run's handler
+                // may have put the fix through the engine in between.
+                let readAt = monotonicSeconds()
                 handler(.data(chunk))
                 // One wake-up a cycle once its period is known, two or three a burst before, instead
                 // of one per few bytes (docs/performance.md, "Live cost").
-                let now = monotonicSeconds()
-                let burstPause = bytesPerSecond == nil ? nil : arrival.observe(chunk, at: now)
+                let burstPause = bytesPerSecond == nil ? nil : arrival.observe(chunk, at: readAt)
                 let ended = cyclesEnded.exchange(0, ordering: .relaxed)
-                if let pause = pacer.observe(cyclesEnded: ended, at: now, burstPause: burstPause) {
-                    sleepSeconds(pause)
+                if let pause = pacer.observe(cyclesEnded: ended, at: readAt, burstPause: burstPause) {
+                    let left = pause - (monotonicSeconds() - readAt)
+                    if left > 0 {
+                        sleepSeconds(left)
+                        slept = true
+                    }
                 }
             }
         }
