@@ -54,10 +54,18 @@ extension FenceSet {
 
     /// Whether the segment between two fixes passes through fence `index` (touching counts).
     public func segmentIntersects(fence index: Int, from a: GeoPoint, to b: GeoPoint) -> Bool {
+        let s = Int(shapeIndex[index])
+        if kinds[index] == .circle {
+            // Both ends farther north, or both farther south, than the radius: no point between them
+            // is within it, since a difference in latitude alone is a lower bound on the distance
+            // (on the sphere, and in the local plane below). The exact tests need sixteen sines and
+            // cosines; most candidates of a short segment between two fixes end here.
+            let reach = circleRadius[s] * (1 + 1e-9) / Geodesy.metresPerDegree
+            if min(a.lat, b.lat) - circleLat[s] > reach || circleLat[s] - max(a.lat, b.lat) > reach { return false }
+        }
         if contains(fence: index, lat: a.lat, lon: a.lon) || contains(fence: index, lat: b.lat, lon: b.lon) {
             return true
         }
-        let s = Int(shapeIndex[index])
         switch kinds[index] {
         case .circle:
             let plane = LocalPlane(lat0: circleLat[s], lon0: circleLon[s])

@@ -46,6 +46,43 @@ import Testing
                 fence: 2, from: GeoPoint(lat: 0.01, lon: 179.998), to: GeoPoint(lat: 0.01, lon: -179.999)))
     }
 
+    /// A circle and short segments around it, north, south, through and beside it: whether the
+    /// segment meets the circle, judged by points every few centimetres along it measured with the
+    /// great-circle formula. Segments ending just beyond the radius north or south are the ones the
+    /// cheap latitude test turns away.
+    @Test func segmentMeetsACircleAsDenseSamplingSays() {
+        var generator = SystemRandomNumberGenerator()
+        let circle = 100.0  // fence 0 of the set above
+        var met = 0
+        var missed = 0
+        for _ in 0..<4000 {
+            let from = Geodesy.destination(
+                lat: 0, lon: 0, bearing: Double.random(in: 0..<360, using: &generator),
+                distance: Double.random(in: 0..<(circle * 1.3), using: &generator))
+            let to = Geodesy.destination(
+                lat: from.lat, lon: from.lon, bearing: Double.random(in: 0..<360, using: &generator),
+                distance: Double.random(in: 0..<20, using: &generator))
+            var nearest = Double.infinity
+            for k in 0...400 {
+                let t = Double(k) / 400
+                let lat = from.lat + (to.lat - from.lat) * t
+                let lon = from.lon + (to.lon - from.lon) * t
+                nearest = min(nearest, Geodesy.haversine(lat1: 0, lon1: 0, lat2: lat, lon2: lon))
+            }
+            let says = set.segmentIntersects(
+                fence: 0, from: GeoPoint(lat: from.lat, lon: from.lon), to: GeoPoint(lat: to.lat, lon: to.lon))
+            // Within a few centimetres of the edge the sampling and the plane disagree by design.
+            if nearest < circle - 0.05 {
+                #expect(says, "a segment \(nearest) m from the centre")
+                met += 1
+            } else if nearest > circle + 0.1 {
+                #expect(!says, "a segment \(nearest) m from the centre")
+                missed += 1
+            }
+        }
+        #expect(met > 500 && missed > 500)
+    }
+
     @Test func approachAlongRay() throws {
         // heading east from 1 km west of the circle's centre: reaches the edge after 900 m
         let start = Geodesy.destination(lat: 0, lon: 0, bearing: 270, distance: 1000)
