@@ -1,8 +1,10 @@
 import Geofence
 import NMEA
 
-/// Where events go. Sinks are called on the engine thread and must return quickly: anything slow
-/// (a hook, a webhook) queues the event and works on it elsewhere (docs/architecture.md).
+/// Where events go. Sinks are called on the engine thread, or on a live source's reader thread when
+/// it holds the engine's turn (one of the two at a time, never both: docs/architecture.md), and
+/// must return quickly: anything slow (a hook, a webhook) queues the event and works on it
+/// elsewhere.
 public protocol EventSink: AnyObject {
     /// The outbox target this sink delivers from (a webhook URL, a broker), if any: the engine
     /// commits one outbox row per event for it before `deliver` is called.

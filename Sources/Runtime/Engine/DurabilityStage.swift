@@ -11,7 +11,7 @@ import Store
 /// console at once, and `submit`s them here. This stage's thread syncs the WAL (`fdatasync`) for all
 /// that was submitted so far in one go, releases the outbox rows it covered, and rings the engine's
 /// doorbell; the engine thread then `takeDurable`s the events and hands them to those sinks itself,
-/// so sinks are still only ever called on the engine thread. Event commits are rare (a few hundred
+/// so sinks are still only ever called in the engine's turn (`EngineTurn`). Event commits are rare (a few hundred
 /// an hour), so the syncs cost little, and the engine never waits on one.
 final class DurabilityStage: @unchecked Sendable {
     private struct Batch {

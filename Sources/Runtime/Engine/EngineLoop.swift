@@ -64,6 +64,12 @@ public final class EngineLoop {
     private var durability: DurabilityStage?
     var batch: [GeofenceEvent] = []
     private var summary = Summary()
+    /// What this run remembers from round to round; the reader's turns write it too.
+    private var round = Round()
+    /// Who runs the engine now (`EngineTurn`).
+    private let turn = EngineTurn()
+    /// What failed in a turn of the reader's, for the engine thread to throw.
+    private var readerTurnFailure: Error?
 
     /// - Throws: `StoreError` when the saved fence states cannot be read.
     init(
@@ -98,10 +104,14 @@ public final class EngineLoop {
 
     /// Runs `source` to its end (a capture) or until a stop signal (a live source): the reader
     /// thread fills the ring; this thread begins the run, then each round waits for input, drains
-    /// the ring through the engine, and does the upkeep of a round, and finally shuts down.
+    /// the ring through the engine, and does the upkeep of a round, and finally shuts down. A live
+    /// source's reader drains the ring itself when this thread is not in a round (`EngineTurn`).
     func run(_ source: FixSource) throws -> Summary {
         let ring = SPSCRing<EngineInput>(capacity: configuration.ringCapacity)
-        let reader = ReaderThread(source: source, ring: ring)
+        let readerSide = source.isLive ? ReaderSide(loop: self, ring: ring) : nil
+        var drainHere: (@Sendable () -> Bool)?
+        if let readerSide { drainHere = { readerSide.drain() } }
+        let reader = ReaderThread(source: source, ring: ring, drainHere: drainHere)
         if let store {
             let doorbell = reader.doorbell
             durability = try DurabilityStage(store: store) { doorbell.signal() }
@@ -110,18 +120,44 @@ public final class EngineLoop {
         reader.start()
         defer { shutDown(reader) }
         try begin(source)
-        var round = Round()
         round.fenceFeeds = startFenceFeeds(doorbell: reader.doorbell)
         defer { for feed in round.fenceFeeds { feed.stop() } }
-        while !round.pastStopDeadline(source, stopsOnSignals: configuration.stopsOnSignals) {
-            waitForInput(reader, source: source, round: round)
-            try drain(ring, into: &round)
-            releaseDurable()
-            if round.ended { break }
-            try upkeep(source, ring: ring, round: &round)
+        turn.letReaderRun(true)
+        defer { turn.letReaderRun(false) }
+        var ended = false
+        while !ended {
+            try turn.engineThread {
+                ended = round.pastStopDeadline(source, stopsOnSignals: configuration.stopsOnSignals)
+            }
+            if ended { break }
+            let rang = reader.doorbell.wait(timeout: .now() + 0.5) == .success
+            try turn.engineThread {
+                if let failure = readerTurnFailure { throw failure }
+                if !rang { noteSilence(source) }
+                try drain(ring)
+                releaseDurable()
+                ended = round.ended
+                if !ended { try upkeep(source, ring: ring) }
+            }
         }
         summary.overflow = ring.overflow
         return summary
+    }
+
+    /// A turn of the reader's: what it just pushed, through the engine. False when the engine
+    /// thread must wake after all: it was in a round, the input ended, or the turn failed.
+    fileprivate func drainOnReaderThread(_ ring: SPSCRing<EngineInput>) -> Bool {
+        var done = false
+        let ran = turn.readerThread {
+            guard readerTurnFailure == nil else { return }
+            do {
+                try drain(ring)
+                done = !round.ended
+            } catch {
+                readerTurnFailure = error
+            }
+        }
+        return ran && done
     }
 
     /// What one run remembers from round to round.
@@ -161,26 +197,24 @@ public final class EngineLoop {
         }
     }
 
-    /// Up to half a second for the reader's doorbell; a live receiver silent for `stale` seconds
-    /// gives fix_lost on the wall clock (docs/events.md).
-    private func waitForInput(_ reader: ReaderThread, source: FixSource, round: Round) {
-        if reader.doorbell.wait(timeout: .now() + 0.5) == .timedOut, source.isLive,
-            round.secondsSince(round.lastInput) >= configuration.settings.stale
-        {
+    /// After half a second without the doorbell: a live receiver silent for `stale` seconds gives
+    /// fix_lost on the wall clock (docs/events.md).
+    private func noteSilence(_ source: FixSource) {
+        if source.isLive, round.secondsSince(round.lastInput) >= configuration.settings.stale {
             engine.silence(at: currentUTCTime()) { batch.append($0) }
         }
     }
 
     /// Every input in the ring, in order, each one's events committed and delivered before the next.
-    private func drain(_ ring: SPSCRing<EngineInput>, into round: inout Round) throws {
+    private func drain(_ ring: SPSCRing<EngineInput>) throws {
         while let input = ring.pop() {
-            try handle(input, round: &round)
+            try handle(input)
             try flush()
             if round.ended { return }
         }
     }
 
-    private func handle(_ input: EngineInput, round: inout Round) throws {
+    private func handle(_ input: EngineInput) throws {
         switch input {
         case .fix(let fix):
             // Only the receiver's own data counts as "not silent"; device problems repeat
@@ -215,7 +249,7 @@ public final class EngineLoop {
     /// After each round: problems reported off this thread become `error` events, a live run
     /// writes its track when due (which stamps the state file as alive), dropped inputs are said,
     /// and the fences reload if asked.
-    private func upkeep(_ source: FixSource, ring: SPSCRing<EngineInput>, round: inout Round) throws {
+    private func upkeep(_ source: FixSource, ring: SPSCRing<EngineInput>) throws {
         for message in reports.take() { error(message) }
         if source.isLive, round.secondsSince(round.lastAlive) > 5 {
             // `status` tells a live run from one that died by the stamp the track writes carry.
@@ -238,7 +272,13 @@ public final class EngineLoop {
     /// not run, target down) still becomes `error` events, committed and shown by the other sinks,
     /// before any sink finishes.
     private func shutDown(_ reader: ReaderThread) {
+        turn.letReaderRun(false)
         reader.stop()
+        // A turn of the reader's that began before it was stopped ends before this one begins.
+        turn.engineThread { shutDownAfterTheReader() }
+    }
+
+    private func shutDownAfterTheReader() {
         releaseDurable(syncingNow: true)
         // The last second of track is in the state file before the track sync's last send.
         try? track?.flush()
@@ -306,10 +346,14 @@ private final class ReaderThread: @unchecked Sendable {
     private let closed = Atomic<Bool>(false)
     private let source: FixSource
     private let ring: SPSCRing<EngineInput>
+    /// A live source's turn at the engine (`EngineTurn`): true when what was pushed is handled and
+    /// the engine thread need not wake.
+    private let drainHere: (@Sendable () -> Bool)?
 
-    init(source: FixSource, ring: SPSCRing<EngineInput>) {
+    init(source: FixSource, ring: SPSCRing<EngineInput>, drainHere: (@Sendable () -> Bool)?) {
         self.source = source
         self.ring = ring
+        self.drainHere = drainHere
     }
 
     func start() {
@@ -329,6 +373,7 @@ private final class ReaderThread: @unchecked Sendable {
         } else {
             ring.push(input)
         }
+        if let drainHere, drainHere() { return }
         doorbell.signal()
     }
 
@@ -345,4 +390,13 @@ private final class ReaderThread: @unchecked Sendable {
 extension EngineLoop: FenceStateReading {
     public func fenceState(_ fence: Int) -> (inside: Bool, since: UTCTime?) { engine.fenceState(fence) }
     public func registrationTime(_ fence: Int) -> UTCTime? { engine.registrationTime(fence) }
+}
+
+/// The engine loop as the reader thread reaches it: only through `EngineTurn`, which gives one
+/// thread at a time the engine, the state file's writer and the sinks.
+private struct ReaderSide: @unchecked Sendable {
+    unowned let loop: EngineLoop
+    let ring: SPSCRing<EngineInput>
+
+    func drain() -> Bool { loop.drainOnReaderThread(ring) }
 }
