@@ -87,6 +87,17 @@ def task_cpu(task):
         return int(f.read().split()[0]) / 1e9
 
 
+def ticks_cpu(pids):
+    """CPU seconds of `pids` by utime+stime of stat: 10 ms ticks, but threads that ended count too."""
+    tick = os.sysconf('SC_CLK_TCK')
+    total = 0
+    for pid in pids:
+        with open('/proc/%d/stat' % pid) as f:
+            fields = f.read().rsplit(')', 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def sample(pids):
     """Sums over `pids`: write_bytes, CPU seconds, voluntary switches; and the largest VmHWM in kB.
     The CPU is that of the threads alive now: every thread of both programs lives as long as they do."""
@@ -228,10 +239,12 @@ def main():
             if p.poll() is not None:
                 sys.exit('bench_live_cost: %s exited early (status %s)' % (' '.join(p.args[:2]), p.returncode))
         start = {name: sample(pids) for name, pids in measured.items()}
+        ticks_before = {name: ticks_cpu(pids) for name, pids in measured.items()}
         threads_before = threads(run.pid)
         began = time.time()
         time.sleep(args.seconds)
         end = {name: sample(pids) for name, pids in measured.items()}
+        ticks_after = {name: ticks_cpu(pids) for name, pids in measured.items()}
         elapsed = time.time() - began
         threads_after = threads(run.pid)
         per_hour = 3600 / elapsed
@@ -247,6 +260,10 @@ def main():
                 cpu0, switches0 = threads_before.get(name, (0, 0))
                 print('  thread %-28s %12.2f %14.1f' % (
                     name, (cpu - cpu0) * 3600 / elapsed, (switches - switches0) / elapsed))
+        for name in measured:
+            # A thread that ended within the window is missing from the schedstat sum, not from this.
+            print('%s CPU by stat ticks (ended threads included): %.2f s/h' % (
+                name, (ticks_after[name] - ticks_before[name]) * per_hour))
         for name in measured:
             print('%s wrote %.2f MB before the measurement began (the start, once per start)' % (
                 name, start[name][0] / 1e6))

@@ -126,7 +126,7 @@ public final class EngineLoop {
         defer { turn.letReaderRun(false) }
         var ended = false
         while !ended {
-            try turn.engineThread {
+            turn.engineThread {
                 ended = round.pastStopDeadline(source, stopsOnSignals: configuration.stopsOnSignals)
             }
             if ended { break }
@@ -393,9 +393,10 @@ extension EngineLoop: FenceStateReading {
 }
 
 /// The engine loop as the reader thread reaches it: only through `EngineTurn`, which gives one
-/// thread at a time the engine, the state file's writer and the sinks.
+/// thread at a time the engine, the state file's writer and the sinks. It holds the loop: a reader
+/// that outlived `stop()`'s wait still finds it (its turns are refused by then).
 private struct ReaderSide: @unchecked Sendable {
-    unowned let loop: EngineLoop
+    let loop: EngineLoop
     let ring: SPSCRing<EngineInput>
 
     func drain() -> Bool { loop.drainOnReaderThread(ring) }

@@ -5,8 +5,8 @@ import Synchronization
 /// read it, when the engine thread is not in a round.
 ///
 /// A receiver at 10 Hz otherwise woke two threads a cycle, the reader for the bytes and the engine
-/// thread for the fix, and on a Raspberry Pi the second wake-up cost about as much as the work it
-/// did (docs/performance.md, "Live cost"). The engine thread still wakes for what only it does:
+/// thread for the fix, where a Raspberry Pi's budget is one wake-up per cycle plus timers
+/// (docs/performance.md, "Live cost"). The engine thread still wakes for what only it does:
 /// its timers (silence, the track's write, fence reloads) and the events that storage has synced;
 /// and whenever the reader finds it busy, the reader rings the doorbell as before and goes back to
 /// reading, so neither thread ever waits for the other.
