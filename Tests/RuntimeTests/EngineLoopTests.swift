@@ -164,7 +164,7 @@ import Testing
         let holdOnError: Double
         /// Signalled when a hold begins.
         let holding = DispatchSemaphore(value: 0)
-        private let noted = Mutex<(fixes: [String], events: [String])>(([], []))
+        private let noted = Locked<(fixes: [String], events: [String])>(([], []))
         init(holdOnError: Double = 0) { self.holdOnError = holdOnError }
         var fixThreads: [String] { noted.withLock { $0.fixes } }
         var waitsForStorage: Bool { false }
@@ -211,7 +211,7 @@ import Testing
         let threads = ThreadNotingSink(holdOnError: 0.5)
         let reports = ProblemReports()
         let report = reports.report
-        let pushing = Mutex<(began: Double, ended: Double)>((0, 0))
+        let pushing = Locked<(began: Double, ended: Double)>((0, 0))
         let holding = threads.holding
         var steps: [Step] = [.input(Self.fix(0, east: -200)), .pause(0.2), .action { report("a sink is slow") }]
         // The engine thread takes the report up within half a second and holds the turn for

@@ -31,4 +31,12 @@ public final class Locked<Value>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
+
+    /// Runs `body` with the value if the lock is free now; nil, without waiting, when it is held.
+    /// The corresponding C function is `pthread_mutex_trylock`.
+    public func withLockIfAvailable<Result>(_ body: (inout Value) -> Result) -> Result? {
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&value)
+    }
 }
