@@ -76,7 +76,7 @@ struct Decode: ParsableCommand {
     }
 
     func runLive(_ device: String) throws {
-        var receiver = try ReceiverOptions.parse(["--device", device, "--baud", baud])
+        let receiver = try ReceiverOptions.parse(["--device", device, "--baud", baud])
         try receiver.validate()
         var job = LiveDecodeJob(device: try DeviceChoice.resolve(receiver.address()))
         if let note = job.device.note { OutputWriter.standardError.write(line: "gpsfence: \(note)") }

@@ -17,7 +17,14 @@ struct ReceiverClock {
 
     /// The message to report for the decoder's first rollover correction, once.
     mutating func rolloverNotice(_ assembler: FixAssembler, device: String) -> String? {
-        guard !saidRollover, let correction = assembler.firstRollover else { return nil }
+        guard !saidRollover else { return nil }
+        return rolloverNotice(assembler.firstRollover, device: device)
+    }
+
+    /// `rolloverNotice(_:device:)` given only the assembler's first correction: a caller that
+    /// reaches the assembler through its decoder reads one field instead of copying it whole.
+    mutating func rolloverNotice(_ firstRollover: RolloverCorrection?, device: String) -> String? {
+        guard !saidRollover, let correction = firstRollover else { return nil }
         saidRollover = true
         let weeks = correction.periods * 1024
         return
