@@ -50,4 +50,6 @@ public enum StopSignals {
 enum ReloadSignal {
     static func install() { CaughtSignals.install([SIGHUP], restartsCalls: true) }
     static func take() -> Bool { CaughtSignals.take(SIGHUP) }
+    /// A SIGHUP came that nobody has taken yet.
+    static var isPending: Bool { CaughtSignals.isPending(SIGHUP) }
 }

@@ -23,7 +23,7 @@ public func poll(
     _ descriptors: [(FileDescriptor, PollEvents)], timeout: Double?
 ) throws(Errno) -> [PollEvents] {
     var fds = descriptors.map { pollfd(fd: $0.0.rawValue, events: $0.1.rawValue, revents: 0) }
-    let milliseconds: Int32 = timeout.map { Int32(max(0, min($0 * 1000, 3_600_000)).rounded(.up)) } ?? -1
+    let milliseconds = pollMilliseconds(timeout)
     let result = fds.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), milliseconds) }
     if result == -1 {
         let error = Errno(rawValue: Glibc.errno)
@@ -39,11 +39,17 @@ public func poll(
 /// The corresponding C function is `poll`.
 public func poll(_ descriptor: FileDescriptor, for events: PollEvents, timeout: Double?) throws(Errno) -> PollEvents {
     var entry = pollfd(fd: descriptor.rawValue, events: events.rawValue, revents: 0)
-    let milliseconds: Int32 = timeout.map { Int32(max(0, min($0 * 1000, 3_600_000)).rounded(.up)) } ?? -1
+    let milliseconds = pollMilliseconds(timeout)
     if Glibc.poll(&entry, 1, milliseconds) == -1 {
         let error = Errno(rawValue: Glibc.errno)
         if error == .interrupted { return [] }
         throw error
     }
     return PollEvents(rawValue: entry.revents)
+}
+
+/// `poll`'s timeout argument: whole milliseconds rounded up (a wait never ends before `timeout`),
+/// at most an hour, and -1 (no limit) for nil.
+private func pollMilliseconds(_ timeout: Double?) -> Int32 {
+    timeout.map { Int32(max(0, min($0 * 1000, 3_600_000)).rounded(.up)) } ?? -1
 }

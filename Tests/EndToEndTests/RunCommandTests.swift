@@ -73,6 +73,35 @@ func types(_ lines: [String]) -> [String] {
         return simulator
     }
 
+    /// A stop while the receiver sends ends `run` at once: the engine thread, asleep for up to 2 s
+    /// while the reader takes the fixes, is rung by the reader's next turn.
+    @Test func aStopWhileTheReceiverSendsIsPrompt() throws {
+        let folder = temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (fences, route) = try writeFiles(folder)
+        let link = folder.appendingPathComponent("gps0").path
+        let simulator = try BackgroundGPSFence([
+            "simulate", route, "--baud", "38400", "--rate", "10", "--speed", "1", "--loop", "--link", link,
+        ])
+        _ = simulator.readFirstLine()
+        let run = try BackgroundGPSFence([
+            "run", "--device", link, "--baud", "38400", "--fences", fences, "--state",
+            folder.appendingPathComponent("state.sqlite").path, "--json",
+        ])
+        let output = LineCollector(run.output.fileHandleForReading)
+        #expect(output.wait { types($0).contains("device_connected") }, "\(output.all)")
+        Thread.sleep(forTimeInterval: 1.5)
+        let asked = Date()
+        run.signal(SIGINT)
+        let stopped = run.finish()
+        let took = Date().timeIntervalSince(asked)
+        output.finish()
+        simulator.signal(SIGTERM)
+        _ = simulator.finish()
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        #expect(took < 1.0, "run took \(took) s to stop")
+    }
+
     @Test func simulatorToRunToHookAndWebhookAcrossAnUnplug() throws {
         let folder = temporaryDirectory()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

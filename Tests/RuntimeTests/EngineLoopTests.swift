@@ -203,6 +203,35 @@ import Testing
         #expect(onReader >= 16, "fixes handled on the reader thread: \(threads.fixThreads)")
     }
 
+    /// The voluntary context switches so far of the thread at `task` ("PID/task/TID", where
+    /// /proc/thread-self leads): its wake-ups.
+    static func wakeUps(ofThread task: String) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(task)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+        return line.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? -1
+    }
+
+    /// While a receiver's fixes flow, the reader's turns ring for what the engine thread must do,
+    /// and the engine thread sleeps through its half-second timer: it woke four or five times in
+    /// these 2.5 s before, once at most now.
+    @Test func theEngineThreadSleepsWhileTheReaderTakesTheFixes() throws {
+        let run = try Run(fences: Self.circles(["a"]))
+        let engineThread = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+        let counted = Locked<[Int]>([])
+        let count: Step = .action { counted.withLock { $0.append(Self.wakeUps(ofThread: engineThread)) } }
+        var steps: [Step] = [.input(.connected(device: "/dev/ttyTEST", detail: nil))]
+        for tenth in 0..<60 {
+            if tenth == 10 { steps.append(count) }
+            steps += [.input(Self.fix(Int64(tenth), east: -500)), .pause(0.05)]
+        }
+        steps.append(count)
+        let (seen, _) = try run.play(steps, live: true)
+        #expect(seen.map(\.kind) == [.registered, .deviceConnected])
+        let wakeUps = counted.withLock { $0 }
+        #expect(wakeUps.count == 2 && wakeUps[0] >= 0)
+        #expect(wakeUps[1] - wakeUps[0] <= 1, "the engine thread woke \(wakeUps[1] - wakeUps[0]) times in 2.5 s")
+    }
+
     /// While the engine thread holds the turn (here a sink takes half a second over an `error`
     /// event in its upkeep), the reader does not wait for it: it pushes, rings, and goes on; the
     /// engine thread then handles what came, in order.

@@ -171,6 +171,9 @@ public final class OwnTracksCommandInbox: Sendable {
         items.withLock { $0.append(item) }
     }
 
+    /// Some command or problem waits to be taken.
+    public var hasPending: Bool { items.withLock { !$0.isEmpty } }
+
     public func take() -> [Item] {
         items.withLock { items in
             defer { items = [] }

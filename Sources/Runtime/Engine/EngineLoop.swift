@@ -112,11 +112,11 @@ public final class EngineLoop {
         var drainHere: (@Sendable () -> Bool)?
         if let readerSide { drainHere = { readerSide.drain() } }
         let reader = ReaderThread(source: source, ring: ring, drainHere: drainHere)
-        if let store {
-            let doorbell = reader.doorbell
-            durability = try DurabilityStage(store: store) { doorbell.signal() }
-        }
+        let doorbell = reader.doorbell
+        if let store { durability = try DurabilityStage(store: store) { doorbell.signal() } }
         for sink in sinks { sink.start() }
+        reports.wakeOnReport { doorbell.signal() }
+        defer { reports.wakeOnReport(nil) }
         reader.start()
         defer { shutDown(reader) }
         try begin(source)
@@ -126,11 +126,13 @@ public final class EngineLoop {
         defer { turn.letReaderRun(false) }
         var ended = false
         while !ended {
+            var timerSleep = 0.5
             turn.engineThread {
                 ended = round.pastStopDeadline(source, stopsOnSignals: configuration.stopsOnSignals)
+                timerSleep = round.timerSleep(live: source.isLive, stale: configuration.settings.stale)
             }
             if ended { break }
-            let rang = reader.doorbell.wait(timeout: .now() + 0.5) == .success
+            let rang = reader.doorbell.wait(timeout: .now() + timerSleep) == .success
             try turn.engineThread {
                 if let failure = readerTurnFailure { throw failure }
                 if !rang { noteSilence(source) }
@@ -152,7 +154,7 @@ public final class EngineLoop {
             guard readerTurnFailure == nil else { return }
             do {
                 try drain(ring)
-                done = !round.ended
+                done = !round.ended && !engineThreadIsWanted(ring)
             } catch {
                 readerTurnFailure = error
             }
@@ -160,9 +162,25 @@ public final class EngineLoop {
         return ran && done
     }
 
+    /// Whether something besides the inputs waits for the engine thread's round, of what does not
+    /// ring the doorbell itself: a stop or reload signal (a signal handler only sets a flag), an
+    /// OwnTracks command, inputs the ring dropped, the alive stamp. Asked at each turn of the
+    /// reader's, so that while a receiver sends, the engine thread sleeps through what its timer
+    /// would otherwise wake it for twice a second.
+    private func engineThreadIsWanted(_ ring: SPSCRing<EngineInput>) -> Bool {
+        (configuration.stopsOnSignals && StopSignals.isRaised) || ReloadSignal.isPending
+            || layers.hasCommands || ring.overflow > round.reportedOverflow
+            || round.secondsSince(round.lastAlive) > Self.aliveInterval
+    }
+
+    /// Seconds between the track writes' checks, which stamp the state file as alive for `status`.
+    static let aliveInterval = 5.0
+
     /// What one run remembers from round to round.
     private struct Round {
         var lastInput = DispatchTime.now()
+        /// Whether `lastInput` is an input's time, not the start's.
+        var receivedInput = false
         var lastAlive = DispatchTime.now()
         var reportedOverflow = 0
         var lastProblem: String?
@@ -177,6 +195,15 @@ public final class EngineLoop {
                 stopDeadline = .now() + 5
             }
             return stopDeadline.map { DispatchTime.now() > $0 } ?? false
+        }
+
+        /// How long the engine thread sleeps when nothing rings: half a second, its timers' pace.
+        /// While a live receiver's inputs flow, the reader's turns ring for whatever else is due
+        /// (`engineThreadIsWanted`), and the sleep need only notice the receiver falling silent:
+        /// 2 s (never more than half of `stale`), the longest a stop signal then waits.
+        func timerSleep(live: Bool, stale: Double) -> Double {
+            guard live, receivedInput, secondsSince(lastInput) < 1 else { return 0.5 }
+            return max(0.5, min(2, stale / 2))
         }
 
         func secondsSince(_ time: DispatchTime) -> Double {
@@ -197,7 +224,7 @@ public final class EngineLoop {
         }
     }
 
-    /// After half a second without the doorbell: a live receiver silent for `stale` seconds gives
+    /// After a timer's sleep without the doorbell: a live receiver silent for `stale` seconds gives
     /// fix_lost on the wall clock (docs/events.md).
     private func noteSilence(_ source: FixSource) {
         if source.isLive, round.secondsSince(round.lastInput) >= configuration.settings.stale {
@@ -220,6 +247,7 @@ public final class EngineLoop {
             // Only the receiver's own data counts as "not silent"; device problems repeat
             // while it is unplugged and must not hold fix_lost back.
             round.lastInput = DispatchTime.now()
+            round.receivedInput = true
             summary.fixes += 1
             if try layers.dropAnchorIfDue(at: fix, maxAccuracy: configuration.settings.maxAccuracy) {
                 try replaceFences(with: layers.set, origin: "the anchor watch")
@@ -230,6 +258,7 @@ public final class EngineLoop {
             try track?.record(fix)
         case .silentCycle(let cycle):
             round.lastInput = DispatchTime.now()
+            round.receivedInput = true
             if let time = cycle.time { engine.tick(time) { batch.append($0) } }
         case .connected(let device, let detail):
             batch.append(.deviceConnected(device, detail: detail, at: currentUTCTime()))
@@ -251,7 +280,7 @@ public final class EngineLoop {
     /// and the fences reload if asked.
     private func upkeep(_ source: FixSource, ring: SPSCRing<EngineInput>) throws {
         for message in reports.take() { error(message) }
-        if source.isLive, round.secondsSince(round.lastAlive) > 5 {
+        if source.isLive, round.secondsSince(round.lastAlive) > Self.aliveInterval {
             // `status` tells a live run from one that died by the stamp the track writes carry.
             try track?.flushIfDue()
             round.lastAlive = .now()

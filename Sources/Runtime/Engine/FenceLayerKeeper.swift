@@ -88,6 +88,9 @@ final class FenceLayerKeeper {
         return true
     }
 
+    /// OwnTracks commands (or problems with them) wait to be applied.
+    var hasCommands: Bool { options.ownTracksCommands?.hasPending ?? false }
+
     /// Applies the OwnTracks commands that arrived. True when the set changed.
     func applyCommands() throws -> Bool {
         guard let inbox = options.ownTracksCommands else { return false }
