@@ -103,7 +103,7 @@ public final class TrackRecorder {
 /// receiver's jitter (a few metres around the true spot) adds nothing, and a moving one adds its
 /// path in accuracy-sized chords.
 public struct Odometer: Sendable {
-    private var anchor: (lat: Double, lon: Double)?
+    private var anchor: (lat: Double, lon: Double, cosLat: Double)?
     public private(set) var metres = 0.0
 
     public init() {}
@@ -111,12 +111,25 @@ public struct Odometer: Sendable {
     /// Takes the next usable fix; returns the metres it added (0 for jitter).
     public mutating func add(_ point: TrackPoint) -> Double {
         guard let from = anchor else {
-            anchor = (point.lat, point.lon)
+            anchor = (point.lat, point.lon, cos(point.lat * Geodesy.degree))
             return 0
         }
+        let gate = max(point.accuracy ?? 5, 1)
+        // At 10 Hz most fixes move less than the gate from the anchor: a flat-earth distance
+        // (no trigonometry; within a fraction of a percent of the sphere's over tens of metres)
+        // well inside it turns them away before the haversine formula is paid for. Near the
+        // poles, where the anchor's cosine is not the fix's, the formula decides every fix.
+        if abs(from.lat) < 85 {
+            let north = (point.lat - from.lat) * Geodesy.degree
+            var west = abs(point.lon - from.lon)
+            if west > 180 { west = 360 - west }
+            let east = west * Geodesy.degree * from.cosLat
+            let flat = (north * north + east * east).squareRoot() * Geodesy.earthRadius
+            if flat < gate * 0.9 { return 0 }
+        }
         let step = Geodesy.haversine(lat1: from.lat, lon1: from.lon, lat2: point.lat, lon2: point.lon)
-        guard step > max(point.accuracy ?? 5, 1) else { return 0 }
-        anchor = (point.lat, point.lon)
+        guard step > gate else { return 0 }
+        anchor = (point.lat, point.lon, cos(point.lat * Geodesy.degree))
         metres += step
         return step
     }

@@ -101,6 +101,40 @@ import Testing
         #expect(abs(metres - 1000) < 2, "\(metres)")
     }
 
+    /// The odometer's flat-earth shortcut turns away only the steps the haversine formula would:
+    /// random walks of 0.1-40 m steps, accuracies of 1-12 m, at the equator, mid latitudes, near
+    /// a pole and across the antimeridian, step by step against the formula alone.
+    @Test func odometerShortcutAgreesWithTheFormulaEverywhere() {
+        var random = SystemRandomNumberGenerator()
+        for (lat, lon) in [(0.0, 10.0), (47.38, 8.54), (-63.0, -57.0), (84.99, 30.0), (89.999, 0.0), (10.0, 179.9999)] {
+            var odometer = Odometer()
+            var anchor: (lat: Double, lon: Double)?
+            var position = (lat: lat, lon: lon)
+            for index in 0..<4000 {
+                let moved = Geodesy.destination(
+                    lat: position.lat, lon: position.lon, bearing: Double.random(in: 0..<360, using: &random),
+                    distance: Double.random(in: 0.1...40, using: &random))
+                position = (moved.lat, moved.lon > 180 ? moved.lon - 360 : moved.lon)
+                let accuracy = Double.random(in: 1...12, using: &random)
+                let point = TrackPoint(
+                    time: Int64(index) * 100, lat: position.lat, lon: position.lon, accuracy: accuracy)
+                var expected = 0.0
+                if let from = anchor {
+                    let step = Geodesy.haversine(lat1: from.lat, lon1: from.lon, lat2: point.lat, lon2: point.lon)
+                    if step > max(accuracy, 1) {
+                        expected = step
+                        anchor = (point.lat, point.lon)
+                    }
+                } else {
+                    anchor = (point.lat, point.lon)
+                }
+                let added = odometer.add(point)
+                #expect(added == expected, "at \(lat), \(lon), step \(index)")
+                if added != expected { return }
+            }
+        }
+    }
+
     @Test func odometerIsPerUTCDay() throws {
         let store = try StateStore(path: temporaryPath())
         let recorder = TrackRecorder(store: store, settings: TrackRecorder.Settings())
