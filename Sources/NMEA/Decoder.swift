@@ -10,9 +10,19 @@
 /// when created.
 public final class Decoder {
     public let framer = Framer()
-    public var assembler: FixAssembler
-    public private(set) var counts = SentenceCounts()
-    public private(set) var fixes: UInt64 = 0
+    /// What a push changes besides the framer, behind a pointer of its own, which a push changes
+    /// in place. As three stored properties, copied into locals and back, each push cost two copies
+    /// of the assembler and six dynamic exclusivity checks; as one, one check, and even one reads
+    /// the runtime's thread-local state, cold when the reader has just woken: 2% of a live
+    /// reader's CPU (docs/performance.md, "Live cost"). Read the counts and the assembler between
+    /// pushes, not from inside a push's handlers.
+    private let progress: UnsafeMutablePointer<Progress>
+    public var assembler: FixAssembler {
+        get { progress.pointee.assembler }
+        set { progress.pointee.assembler = newValue }
+    }
+    public var counts: SentenceCounts { progress.pointee.counts }
+    public var fixes: UInt64 { progress.pointee.fixes }
     /// Capture files (docs/hardware.md) carry `#` comment lines; a live port does not.
     public let skipsCommentLines: Bool
     private var atLineStart = true
@@ -22,8 +32,14 @@ public final class Decoder {
         rollover: WeekRollover = .captures, accuracyModel: AccuracyModel = AccuracyModel(),
         skipsCommentLines: Bool = false
     ) {
-        assembler = FixAssembler(rollover: rollover, accuracyModel: accuracyModel)
+        progress = .allocate(capacity: 1)
+        progress.initialize(to: Progress(assembler: FixAssembler(rollover: rollover, accuracyModel: accuracyModel)))
         self.skipsCommentLines = skipsCommentLines
+    }
+
+    deinit {
+        progress.deinitialize(count: 1)
+        progress.deallocate()
     }
 
     /// Feeds bytes; calls `onFix` for every completed fix.
@@ -129,29 +145,35 @@ public final class Decoder {
         _ onFix: (Fix) throws -> Void,
         _ onNoFix: (EpochTime) throws -> Void
     ) rethrows {
-        // The state lives in locals for the length of one push, written back at its end: kept in
-        // the class's stored properties, every sentence would pay an exclusivity check per access
-        // and a retain of `self` for the closures (a tenth of `decode`'s decoding thread).
-        let framer = self.framer
-        var assembler = self.assembler
-        var counts = self.counts
-        var fixes = self.fixes
-        defer {
-            self.assembler = assembler
-            self.counts = counts
-            self.fixes = fixes
-        }
+        try Self.decode(bytes, framer, &progress.pointee, decodesEverySentence, onSentence, onFix, onNoFix)
+    }
+
+    struct Progress {
+        var assembler: FixAssembler
+        var counts = SentenceCounts()
+        var fixes: UInt64 = 0
+    }
+
+    private static func decode(
+        _ bytes: UnsafeRawBufferPointer,
+        _ framer: Framer,
+        _ progress: inout Progress,
+        _ decodesEverySentence: Bool,
+        _ onSentence: (RawSentence, Sentence) throws -> Void,
+        _ onFix: (Fix) throws -> Void,
+        _ onNoFix: (EpochTime) throws -> Void
+    ) rethrows {
         try framer.push(bytes) { raw in
-            counts.add(raw.address.type)
+            progress.counts.add(raw.address.type)
             // A sentence whose time field is garbage is dropped by fix assembly; it counts as
             // malformed (it still counts as a sentence: framing and checksum were good).
-            let invalidTimes = assembler.invalidTimes
-            defer { if assembler.invalidTimes != invalidTimes { framer.countMalformed() } }
+            let invalidTimes = progress.assembler.invalidTimes
+            defer { if progress.assembler.invalidTimes != invalidTimes { framer.countMalformed() } }
             if decodesEverySentence { try onSentence(raw, Sentence(raw)) }
-            try assembler.add(
+            try progress.assembler.add(
                 raw: raw,
                 onFix: { fix in
-                    fixes += 1
+                    progress.fixes += 1
                     try onFix(fix)
                 }, onNoFix: onNoFix)
         }
@@ -165,9 +187,15 @@ public final class Decoder {
 
     public func finish(onFix: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void) rethrows {
         framer.finish()
-        try assembler.finish(
+        try Self.finish(&progress.pointee, onFix: onFix, onNoFix: onNoFix)
+    }
+
+    private static func finish(
+        _ progress: inout Progress, onFix: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void
+    ) rethrows {
+        try progress.assembler.finish(
             onFix: { fix in
-                fixes += 1
+                progress.fixes += 1
                 try onFix(fix)
             }, onNoFix: onNoFix)
     }

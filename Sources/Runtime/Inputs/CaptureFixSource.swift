@@ -58,9 +58,11 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
                 }
                 emit(input)
             }
-            // The decoder keeps its assembler in locals during a push, so a correction is seen after it.
+            // The decoder holds its assembler for the length of a push: a correction is seen after it.
             func sayRollover() {
-                if let decoder, let notice = clock.rolloverNotice(decoder.assembler, device: input.displayName) {
+                if let decoder,
+                    let notice = clock.rolloverNotice(decoder.assembler.firstRollover, device: input.displayName)
+                {
                     emit(.problem(notice))
                 }
             }

@@ -15,14 +15,8 @@ struct ReceiverClock {
         self.now = now
     }
 
-    /// The message to report for the decoder's first rollover correction, once.
-    mutating func rolloverNotice(_ assembler: FixAssembler, device: String) -> String? {
-        guard !saidRollover else { return nil }
-        return rolloverNotice(assembler.firstRollover, device: device)
-    }
-
-    /// `rolloverNotice(_:device:)` given only the assembler's first correction: a caller that
-    /// reaches the assembler through its decoder reads one field instead of copying it whole.
+    /// The message to report for the decoder's first rollover correction (its assembler's
+    /// `firstRollover`: one field read, not the assembler copied), once.
     mutating func rolloverNotice(_ firstRollover: RolloverCorrection?, device: String) -> String? {
         guard !saidRollover, let correction = firstRollover else { return nil }
         saidRollover = true

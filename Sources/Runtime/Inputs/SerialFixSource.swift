@@ -75,7 +75,7 @@ struct SerialDecoding {
         }
     }
 
-    /// The decoder keeps its assembler in locals during a push, so a correction is seen after it.
+    /// The decoder holds its assembler for the length of a push: a correction is seen after it.
     private mutating func sayRollover(_ emit: (EngineInput) -> Void) {
         if let notice = clock.rolloverNotice(decoder.assembler.firstRollover, device: device) {
             emit(.problem(notice))
