@@ -27,7 +27,7 @@ public final class SerialFixSource: FixSource {
 /// What a serial source keeps from one read to the next: the decoder of the current connection,
 /// the clock that dates its fixes, the device's name. One value changed by one call per read:
 /// as three variables captured by the reader's handler, every access to them paid a dynamic
-/// exclusivity check, about a twentieth of the reader's CPU (docs/performance.md, "Live cost").
+/// exclusivity check, about 4% of the reader's CPU (docs/performance.md, "Live cost").
 struct SerialDecoding {
     let rollover: WeekRollover
     /// A fresh decoder per connection: nothing half-framed or half-learned from before an
