@@ -121,10 +121,10 @@ public struct Odometer: Sendable {
         // poles, where the anchor's cosine is not the fix's, the formula decides every fix.
         if abs(from.lat) < 85 {
             let north = (point.lat - from.lat) * Geodesy.degree
-            var west = abs(point.lon - from.lon)
-            if west > 180 { west = 360 - west }
-            let east = west * Geodesy.degree * from.cosLat
-            let flat = (north * north + east * east).squareRoot() * Geodesy.earthRadius
+            var longitudeGap = abs(point.lon - from.lon)
+            if longitudeGap > 180 { longitudeGap = 360 - longitudeGap }
+            let eastWest = longitudeGap * Geodesy.degree * from.cosLat
+            let flat = (north * north + eastWest * eastWest).squareRoot() * Geodesy.earthRadius
             if flat < gate * 0.9 { return 0 }
         }
         let step = Geodesy.haversine(lat1: from.lat, lon1: from.lon, lat2: point.lat, lon2: point.lon)
