@@ -203,22 +203,14 @@ import Testing
         #expect(onReader >= 16, "fixes handled on the reader thread: \(threads.fixThreads)")
     }
 
-    /// The voluntary context switches so far of the thread at `task` ("PID/task/TID", where
-    /// /proc/thread-self leads): its wake-ups.
-    static func wakeUps(ofThread task: String) -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(task)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
-        return line.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? -1
-    }
-
     /// While a receiver's fixes flow, the reader's turns ring for what the engine thread must do,
     /// and the engine thread sleeps through its half-second timer: it woke four or five times in
     /// these 2.5 s before, once at most now.
     @Test func theEngineThreadSleepsWhileTheReaderTakesTheFixes() throws {
         let run = try Run(fences: Self.circles(["a"]))
-        let engineThread = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+        let engineThread = try #require(currentThreadID())
         let counted = Locked<[Int]>([])
-        let count: Step = .action { counted.withLock { $0.append(Self.wakeUps(ofThread: engineThread)) } }
+        let count: Step = .action { counted.withLock { $0.append(threadSleeps(engineThread) ?? -1) } }
         var steps: [Step] = [.input(.connected(device: "/dev/ttyTEST", detail: nil))]
         for tenth in 0..<60 {
             if tenth == 10 { steps.append(count) }
@@ -243,8 +235,8 @@ import Testing
         let pushing = Locked<(began: Double, ended: Double)>((0, 0))
         let holding = threads.holding
         var steps: [Step] = [.input(Self.fix(0, east: -200)), .pause(0.2), .action { report("a sink is slow") }]
-        // The engine thread takes the report up within half a second and holds the turn for
-        // another half: these fixes come while it does.
+        // The report rings the engine thread, which takes it up and holds the turn for half a
+        // second: these fixes come while it does.
         steps.append(
             .action {
                 _ = holding.wait(timeout: .now() + 5)

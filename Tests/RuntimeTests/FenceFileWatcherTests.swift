@@ -17,8 +17,8 @@ import Testing
         let refusals = Mutex<[String]>([])
 
         func ready(_ watcher: FenceFileWatcher) {
-            let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
-            thread.withLock { $0 = $0 ?? link.map { ($0 as NSString).lastPathComponent } }
+            let id = currentThreadID()
+            thread.withLock { $0 = $0 ?? id }
             for outcome in watcher.take() {
                 switch outcome {
                 case .loaded(let match, _): loads.withLock { $0.append((Date(), match.new.ids)) }
@@ -69,13 +69,7 @@ import Testing
 
     /// How many times the thread has gone to sleep so far (the kernel's count for it), nil once
     /// it has ended.
-    func sleeps(_ thread: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/task/\(thread)/status", encoding: .utf8) else {
-            return nil
-        }
-        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
-        return line.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
-    }
+    func sleeps(_ thread: String) -> Int? { threadSleeps(thread) }
 
     func sleepsDuring(_ thread: String, _ body: () throws -> Void) throws -> Int {
         let before = try #require(sleeps(thread))
