@@ -43,15 +43,9 @@ public struct ReplayJob {
             throw InputError(message: "--sync needs --state: the state file keeps the track and what the server has")
         }
         let fences = try FenceFile.load(fencesPath)
-        var temporary: String?
-        if statePath == nil, needsOutbox {
-            temporary =
-                FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-replay-\(getpid()).sqlite").path
-        }
-        defer {
-            if let temporary { for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) } }
-        }
-        let store = try StateStore.open(statePath ?? temporary)
+        let temporary = statePath == nil && needsOutbox ? try TemporaryStateFile() : nil
+        defer { temporary?.remove() }
+        let store = try StateStore.open(statePath ?? temporary?.path)
         let source = try CaptureFixSource(captures: captures, speed: speed, showsProgress: showsProgress)
         let reports = ProblemReports()
         var sinks = try makeSinks(

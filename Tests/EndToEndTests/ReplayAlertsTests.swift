@@ -95,6 +95,70 @@ import Testing
         #expect(try errors(lost.stdout).count == 1)
     }
 
+    /// A replay without `--state` keeps its outbox in a folder of its own under `$TMPDIR`. It used
+    /// to be `$TMPDIR/gpsfence-replay-PID.sqlite`, and a replay killed earlier leaves that file
+    /// behind: the next replay that got the same pid refused it as "not a gpsfence state file"
+    /// and did not start. Here the shell puts such a file (another program's database) at the
+    /// name of the pid it then runs the replay with (`exec` keeps the pid; the arguments reach it
+    /// as "$@", the shell sees no data).
+    @Test func whatAKilledReplayLeftInTheTemporaryFolderDoesNotStopTheNext() throws {
+        let folder = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let decoy = folder.appendingPathComponent("decoy.sqlite").path
+        let made = try runProcess(
+            "/usr/bin/python3",
+            ["-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('CREATE TABLE t (x)')", decoy])
+        #expect(made == 0)
+        let decoyBytes = try Data(contentsOf: URL(fileURLWithPath: decoy))
+
+        let webhookLog = folder.appendingPathComponent("webhook.jsonl")
+        let server = try BackgroundProcess([
+            "python3", packageRoot.appendingPathComponent("Tests/Support/webhook_server.py").path, webhookLog.path,
+        ])
+        defer { server.kill() }
+        let port = server.readFirstLine()
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", #"cp "$0" "$TMPDIR/gpsfence-replay-$$.sqlite" && exec "$@""#, decoy, gpsfenceBinary().path,
+            "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--json",
+            "--webhook", "http://127.0.0.1:\(port)/events",
+        ]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": folder.path]) { $1 }
+        process.currentDirectoryURL = packageRoot
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let leftover = folder.appendingPathComponent("gpsfence-replay-\(process.processIdentifier).sqlite")
+
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        let printed = try String(decoding: stdout, as: UTF8.self).split(separator: "\n").map {
+            try eventFields(of: String($0)).id
+        }
+        let posted = try ((try? String(contentsOf: webhookLog, encoding: .utf8)) ?? "").split(separator: "\n")
+            .map { try eventFields(of: String($0)).id }
+        #expect(!printed.isEmpty && posted == printed)
+        // The file it found was not its own: left as it was. Its own folder is gone.
+        #expect(try Data(contentsOf: leftover) == decoyBytes)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names == ["decoy.sqlite", leftover.lastPathComponent, "webhook.jsonl"].sorted(), "\(names)")
+    }
+
+    func runProcess(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     struct EventFields {
         var id: String
         var type: String
