@@ -39,7 +39,7 @@ extension StateStore {
         let waiting = deliveredMarks.withLock { $0.marks }
         guard !waiting.isEmpty else { return }
         for mark in waiting {
-            try db.execute(
+            try db.executeCached(
                 sql: "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE seq = ?",
                 arguments: [mark.time, mark.seq])
         }

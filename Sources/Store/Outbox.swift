@@ -11,13 +11,13 @@ extension StateStore: EventOutbox {
         arguments += unmarked.arguments
         return try database.read { db in
             try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT seq, endpoint, event_id,
-                      COALESCE(body, (SELECT json FROM event WHERE event.id = outbox.event_id)) AS body,
-                      transition, attempts, next_attempt FROM outbox
-                    WHERE endpoint = ? AND delivered_at IS NULL AND seq <= ? AND \(unmarked.sql) ORDER BY seq LIMIT 1
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT seq, endpoint, event_id,
+                          COALESCE(body, (SELECT json FROM event WHERE event.id = outbox.event_id)) AS body,
+                          transition, attempts, next_attempt FROM outbox
+                        WHERE endpoint = ? AND delivered_at IS NULL AND seq <= ? AND \(unmarked.sql) ORDER BY seq LIMIT 1
+                        """),
                 arguments: arguments
             ).map { row in
                 // Clamped: `attempts + 1` and waiting until `next_attempt` must not overflow.

@@ -238,7 +238,7 @@ public final class StateStore: @unchecked Sendable {
     private static func recordVisit(_ outgoing: OutgoingEvent, fences: FenceSet, in db: Database) throws {
         let event = outgoing.event
         guard let fence = event.fence, let enter = event.enterTime, let exit = event.exitTime else { return }
-        try db.execute(
+        try db.executeCached(
             sql: """
                 INSERT OR IGNORE INTO visit (event_id, fence_id, fence_name, enter_time, exit_time, duration)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -275,7 +275,7 @@ public final class StateStore: @unchecked Sendable {
             var fresh: [OutgoingEvent] = []
             for outgoing in events {
                 let event = outgoing.event
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT OR IGNORE INTO event (id, type, time, fence_id, json) VALUES (?, ?, ?, ?, ?)",
                     arguments: [
                         outgoing.id, event.kind.rawValue, event.time.millisecondsSinceEpoch,
@@ -293,7 +293,7 @@ public final class StateStore: @unchecked Sendable {
                 for target in outbox {
                     let payload = target.payload(outgoing, fences)
                     // A body that is the event itself is read from the event log (`LeanerIndexesSchema`).
-                    try db.execute(
+                    try db.executeCached(
                         sql: "INSERT INTO outbox (endpoint, event_id, body, transition) VALUES (?, ?, ?, ?)",
                         arguments: [
                             target.name, outgoing.id, payload.body == outgoing.json ? nil : payload.body,
@@ -304,10 +304,10 @@ public final class StateStore: @unchecked Sendable {
             }
             // Only the rows that changed are written: rewriting every state (and the stop) with each
             // event rewrote their pages and index pages each time (docs/performance.md, "Live cost").
-            try db.execute(sql: "DELETE FROM fence_state WHERE typeof(fence_id) != 'text'")
+            try db.executeCached(sql: "DELETE FROM fence_state WHERE typeof(fence_id) != 'text'")
             var stored: [String: StoredFenceState] = [:]
             for row in try Row.fetchAll(
-                db, sql: "SELECT fence_id, geometry_hash, enter_time, dwell_fired FROM fence_state")
+                db.cachedStatement(sql: "SELECT fence_id, geometry_hash, enter_time, dwell_fired FROM fence_state"))
             {
                 guard let id = row.stored("fence_id", as: String.self) else { continue }
                 stored[id] = StoredFenceState(
@@ -321,7 +321,7 @@ public final class StateStore: @unchecked Sendable {
                     geometryHash: Int64(bitPattern: state.geometryHash), enterTime: state.enterTime,
                     dwellFired: state.dwellFired)
                 if stored.removeValue(forKey: key) == wanted { continue }
-                try db.execute(
+                try db.executeCached(
                     sql: """
                         INSERT OR REPLACE INTO fence_state (fence_id, geometry_hash, inside, enter_time, dwell_fired)
                         VALUES (?, ?, 1, ?, ?)
@@ -329,18 +329,20 @@ public final class StateStore: @unchecked Sendable {
                     arguments: [key, wanted.geometryHash, wanted.enterTime, wanted.dwellFired])
             }
             for key in stored.keys {
-                try db.execute(sql: "DELETE FROM fence_state WHERE fence_id = ?", arguments: [key])
+                try db.executeCached(sql: "DELETE FROM fence_state WHERE fence_id = ?", arguments: [key])
             }
             // The stop, if any, travels with the events that began or ended it (docs/report.md).
-            let storedMotion = try Row.fetchOne(db, sql: "SELECT lat, lon, since FROM motion WHERE id = 1").map {
+            let storedMotion = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT lat, lon, since FROM motion WHERE id = 1")
+            ).map {
                 row -> MotionRecord in
                 MotionRecord(stationary: true, latitude: row["lat"], longitude: row["lon"], since: row["since"])
             }
             let wantedMotion = motion.flatMap { $0.stationary ? $0 : nil }
             if storedMotion != wantedMotion {
-                try db.execute(sql: "DELETE FROM motion")
+                try db.executeCached(sql: "DELETE FROM motion")
                 if let wantedMotion {
-                    try db.execute(
+                    try db.executeCached(
                         sql: "INSERT INTO motion (id, lat, lon, since) VALUES (1, ?, ?, ?)",
                         arguments: [wantedMotion.latitude, wantedMotion.longitude, wantedMotion.since])
                 }

@@ -19,7 +19,7 @@ public struct TrackBatch: Sendable {
 
     func write(_ db: Database) throws {
         for row in rows {
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     INSERT OR REPLACE INTO track (time, lat, lon, altitude, speed, course, accuracy, satellites, hdop)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -30,24 +30,24 @@ public struct TrackBatch: Sendable {
                 ])
         }
         for (day, metres) in odometer {
-            try db.execute(
+            try db.executeCached(
                 sql:
                     "INSERT INTO odometer (day, metres) VALUES (?, ?) ON CONFLICT(day) DO UPDATE SET metres = metres + excluded.metres",
                 arguments: [day, metres])
         }
         if let latest {
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     UPDATE receiver SET last_fix_time = ?, last_fix_wall = ?, last_lat = ?, last_lon = ?, last_accuracy = ?,
                     updated_at = ? WHERE id = 1
                     """,
                 arguments: [latest.time, latestWall, latest.lat, latest.lon, latest.accuracy, now])
         } else {
-            try db.execute(sql: "UPDATE receiver SET updated_at = ? WHERE id = 1", arguments: [now])
+            try db.executeCached(sql: "UPDATE receiver SET updated_at = ? WHERE id = 1", arguments: [now])
         }
         if let pruneBefore {
             try StateStore.countUnsentBeforePruning(db, cutoff: pruneBefore, limit: Self.pruneBatch)
-            try db.execute(
+            try db.executeCached(
                 sql: "DELETE FROM track WHERE time IN (SELECT time FROM track WHERE time < ? ORDER BY time LIMIT ?)",
                 arguments: [pruneBefore, Self.pruneBatch])
         }
