@@ -57,11 +57,12 @@ public final class StateStore: @unchecked Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
-            // Small pages for a new file (an existing one keeps its size): an event's commit touches
-            // a dozen pages (event, outbox, visit, fence states and their indexes), and each is
-            // written to the WAL and again at the checkpoint; at 1 KB instead of 4 KB an SD card
-            // gets a quarter of the bytes (docs/performance.md, "Live cost").
-            try db.execute(sql: "PRAGMA page_size = 1024")
+            // The smallest pages SQLite has, for a new file (an existing one keeps its size): an
+            // event's commit touches a dozen pages (event, outbox, fence states, their indexes, the
+            // track riding along), each written whole to the WAL and again at the checkpoint, most
+            // of them to change a few bytes. A live run's WAL grows by a quarter less per commit
+            // than with 1 KB pages (docs/performance.md, "Live cost").
+            try db.execute(sql: "PRAGMA page_size = 512")
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             // A committed transaction survives a kill -9 of the process (the WAL is written before
             // COMMIT returns); NORMAL only risks the last transactions on a power cut, and what
