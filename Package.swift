@@ -52,10 +52,12 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // fallocate(2), which the Glibc module does not declare.
+        .systemLibrary(name: "CFileSpace"),
         // persistent state: fence states, event log, visits, the outbox, track and odometer.
         .target(
             name: "Store",
-            dependencies: ["Geofence", "NMEA", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Geofence", "NMEA", "CFileSpace", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // the read-only presentation of the state file: status, visits, the live view's frame, the
         // field report and its exports. Below the runtime: it reads the store, never runs the engine.

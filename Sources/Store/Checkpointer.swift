@@ -23,7 +23,7 @@ final class Checkpointer: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
 
-    init(path: String, interval: Double, growth: Int64 = 4 << 20, look: Double = 5) throws {
+    init(path: String, interval: Double, growth: Int64 = Int64(StateStore.walReserve), look: Double = 5) throws {
         let connection = try DatabaseQueue(path: path)
         let thread = Thread { [self] in
             nameThisThread("gf-checkpoint")
@@ -75,6 +75,7 @@ extension StateStore {
     /// thread does it instead (see `Checkpointer`), until `stopBackgroundCheckpoints`.
     public func startBackgroundCheckpoints(interval: Double = 3600) throws {
         try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        reserveWALBlocks()
         checkpointer.withLock { $0 = $0 ?? (try? Checkpointer(path: path, interval: interval)) }
     }
 

@@ -69,7 +69,7 @@ public final class StateStore: @unchecked Sendable {
             // must survive one is synced on purpose (`syncToStorage`, docs/running.md).
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // Bounds the WAL file a burst (a fast replay) leaves behind, once checkpointed.
-            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
+            try db.execute(sql: "PRAGMA journal_size_limit = \(StateStore.walReserve)")
         }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)

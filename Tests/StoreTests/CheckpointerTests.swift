@@ -45,4 +45,27 @@ import Testing
         while databaseWritten(path) == before, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(databaseWritten(path) != before, "over 256 KB of WAL: checkpointed")
     }
+
+    /// A long-running engine's WAL grows into disk blocks reserved when it starts, so that an event's
+    /// sync does not also write the filesystem's record of new blocks; its size (what SQLite reads)
+    /// stays what SQLite wrote.
+    @Test func theWALsBlocksAreReservedForALongRun() throws {
+        let path = temporaryPath()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let store = try StateStore(path: path)
+        func wal() -> stat {
+            var status = stat()
+            stat(path + "-wal", &status)
+            return status
+        }
+        #expect(Int(wal().st_blocks) * 512 < StateStore.walReserve)
+        try store.startBackgroundCheckpoints()
+        defer { store.stopBackgroundCheckpoints() }
+        let reserved = wal()
+        #expect(Int(reserved.st_blocks) * 512 >= StateStore.walReserve)
+        #expect(Int(reserved.st_size) < 64 << 10, "\(reserved.st_size) bytes")
+        try write(store, bytes: 2000)
+        #expect(Int(wal().st_size) > Int(reserved.st_size))
+        #expect(Int(wal().st_blocks) == Int(reserved.st_blocks))
+    }
 }
