@@ -87,8 +87,13 @@ extension FenceSet {
         return false
     }
 
-    /// Fences the segment from `a` to `b` passes through (file order), into `hits`.
-    public func fences(crossedFrom a: GeoPoint, to b: GeoPoint, into hits: FenceHits) {
+    /// Fences the segment from `a` to `b` passes through (file order), into `hits`; only those
+    /// `considered` keeps are tested, so that a caller can leave out, before the geometry, fences
+    /// it already knows cannot count (the engine: those the fix is inside).
+    public func fences(
+        crossedFrom a: GeoPoint, to b: GeoPoint, into hits: FenceHits,
+        considering considered: (Int) -> Bool = { _ in true }
+    ) {
         hits.removeAll()
         for (p, q) in unwrappedPieces(a, b) {
             candidates(
@@ -97,7 +102,7 @@ extension FenceSet {
                     maxX: max(p.lon, q.lon), maxY: max(p.lat, q.lat)), into: hits)
         }
         hits.sortUnique()
-        filter(hits) { segmentIntersects(fence: $0, from: a, to: b) }
+        filter(hits) { considered($0) && segmentIntersects(fence: $0, from: a, to: b) }
     }
 
     /// Metres along the path from `lat, lon` heading `bearing` degrees (0 = north, clockwise) to the

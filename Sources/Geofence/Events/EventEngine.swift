@@ -298,14 +298,15 @@ public final class EventEngine {
     /// Fences the segment from the previous usable fix passes through while neither fix is inside
     /// them (a small fence passed at speed between two fixes).
     private func crossBetween(_ previous: Fix, _ fix: Fix, time: UTCTime, location: GeofenceEvent.Location) {
+        // A fence the fix is in, or was in, is no crossing: passed over before the segment's
+        // geometry, which is most of the work when the vehicle is inside a fence.
         fences.fences(
             crossedFrom: GeoPoint(lat: previous.latitude, lon: previous.longitude),
-            to: GeoPoint(lat: fix.latitude, lon: fix.longitude), into: crossed)
+            to: GeoPoint(lat: fix.latitude, lon: fix.longitude), into: crossed
+        ) { fence in !inside[fence] && containedStamp[fence] != fixNumber && !rules.isDormant(fence) }
         for stored in crossed.indices {
             let fence = Int(stored)
-            guard !inside[fence], containedStamp[fence] != fixNumber, !rules.isDormant(fence),
-                !fences.contains(fence: fence, lat: previous.latitude, lon: previous.longitude)
-            else { continue }
+            guard !fences.contains(fence: fence, lat: previous.latitude, lon: previous.longitude) else { continue }
             append(
                 GeofenceEvent(kind: .cross, time: time, fence: fence, location: location),
                 settings: fences.settings(fence))
