@@ -18,13 +18,15 @@ Per process (the peer: gpsd and its client together), from /proc/PID: `write_byt
 that reach the block layer), the CPU time of every thread from its schedstat (the scheduler's own
 count, in nanoseconds; utime+stime of stat come in 10 ms ticks, 0.4 s an hour over 90 s, as large as
 the differences measured), voluntary context switches of every thread (a thread wakes up for each),
-VmHWM (peak resident memory).
+VmHWM (peak resident memory). `--files` also says which files those written pages were, from the
+kernel's trace of every page made dirty (root and tracefs).
 """
 import argparse
 import glob
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -142,6 +144,48 @@ def threads(pid):
     return found
 
 
+TRACING = '/sys/kernel/tracing'
+DIRTY_EVENT = TRACING + '/events/writeback/writeback_dirty_folio/enable'
+
+
+def start_dirty_trace():
+    """Starts recording every page of the page cache made dirty (`writeback_dirty_folio`), with the
+    process that dirtied it: what `write_bytes` counts, page by page. Needs root and tracefs."""
+    def put(name, text):
+        with open(os.path.join(TRACING, name), 'w') as f:
+            f.write(text)
+    put('tracing_on', '0')
+    put('trace', '')
+    put('options/record-tgid', '1')
+    put('buffer_size_kb', '8192')
+    put('events/writeback/writeback_dirty_folio/enable', '1')
+    put('tracing_on', '1')
+
+
+def stop_dirty_trace(pid, folder):
+    """Pages `pid` dirtied since `start_dirty_trace`, by file: the files of `folder` by name, any
+    other inode as the filesystem's own records (ext4's inode table and block bitmap: an inode
+    number that is no file of the folder)."""
+    with open(os.path.join(TRACING, 'tracing_on'), 'w') as f:
+        f.write('0')
+    with open(os.path.join(TRACING, 'trace')) as f:
+        text = f.read()
+    with open(DIRTY_EVENT, 'w') as f:
+        f.write('0')
+    names = {}
+    for name in os.listdir(folder):
+        try:
+            names[os.stat(os.path.join(folder, name)).st_ino] = name
+        except FileNotFoundError:
+            pass
+    pages = {}
+    pattern = re.compile(r'\(\s*%d\)\s.*writeback_dirty_folio: bdi \S+: ino=(\d+) index=\d+' % pid)
+    for match in pattern.finditer(text):
+        name = names.get(int(match.group(1)), 'filesystem records (inode table, block bitmap)')
+        pages[name] = pages.get(name, 0) + 1
+    return pages
+
+
 def wait_for(path, timeout=20):
     deadline = time.time() + timeout
     while not os.path.exists(path):
@@ -167,6 +211,9 @@ def main():
     ap.add_argument('--stdout-file', action='store_true',
                     help="gpsfence run's console output into a file in the work folder, counted in its writes "
                          "(default: a pipe the benchmark reads, as a service manager's journal would)")
+    ap.add_argument('--files', action='store_true',
+                    help="also print the 4 KB pages gpsfence run dirtied in the window, by file (the kernel's "
+                         "writeback_dirty_folio trace event: needs root and /sys/kernel/tracing)")
     ap.add_argument('--away', action='store_true',
                     help='drive 50 km north of the fences: no events, the cost of the track alone')
     args = ap.parse_args()
@@ -241,9 +288,12 @@ def main():
         start = {name: sample(pids) for name, pids in measured.items()}
         ticks_before = {name: ticks_cpu(pids) for name, pids in measured.items()}
         threads_before = threads(run.pid)
+        if args.files:
+            start_dirty_trace()
         began = time.time()
         time.sleep(args.seconds)
         end = {name: sample(pids) for name, pids in measured.items()}
+        dirtied = stop_dirty_trace(run.pid, work) if args.files else {}
         ticks_after = {name: ticks_cpu(pids) for name, pids in measured.items()}
         elapsed = time.time() - began
         threads_after = threads(run.pid)
@@ -260,6 +310,8 @@ def main():
                 cpu0, switches0 = threads_before.get(name, (0, 0))
                 print('  thread %-28s %12.2f %14.1f' % (
                     name, (cpu - cpu0) * 3600 / elapsed, (switches - switches0) / elapsed))
+        for name, count in sorted(dirtied.items(), key=lambda item: -item[1]):
+            print('  4 KB pages dirtied in %-48s %5d  (%.2f MB/h)' % (name, count, count * 4096 * per_hour / 1e6))
         for name in measured:
             # A thread that ended within the window is missing from the schedstat sum, not from this.
             print('%s CPU by stat ticks (ended threads included): %.2f s/h' % (
