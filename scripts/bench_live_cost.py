@@ -148,15 +148,19 @@ TRACING = '/sys/kernel/tracing'
 DIRTY_EVENT = TRACING + '/events/writeback/writeback_dirty_folio/enable'
 
 
-def start_dirty_trace():
-    """Starts recording every page of the page cache made dirty (`writeback_dirty_folio`), with the
-    process that dirtied it: what `write_bytes` counts, page by page. Needs root and tracefs."""
+def start_dirty_trace(pid):
+    """Starts recording every page of the page cache that process `pid` makes dirty
+    (`writeback_dirty_folio`): what `write_bytes` counts, page by page. Only its threads are traced
+    (`set_event_pid`, and `event-fork` for threads it starts later), so that a busy machine does not
+    overwrite the trace buffer in a long window. Needs root and tracefs."""
     def put(name, text):
         with open(os.path.join(TRACING, name), 'w') as f:
             f.write(text)
     put('tracing_on', '0')
     put('trace', '')
     put('options/record-tgid', '1')
+    put('options/event-fork', '1')
+    put('set_event_pid', ' '.join(os.listdir('/proc/%d/task' % pid)))
     put('buffer_size_kb', '8192')
     put('events/writeback/writeback_dirty_folio/enable', '1')
     put('tracing_on', '1')
@@ -172,6 +176,8 @@ def stop_dirty_trace(pid, folder):
         text = f.read()
     with open(DIRTY_EVENT, 'w') as f:
         f.write('0')
+    with open(os.path.join(TRACING, 'set_event_pid'), 'w') as f:
+        f.write('')
     # One trace line per folio made dirty: a 4 KB page for the small writes SQLite makes (a large
     # folio would count once here but by its size in write_bytes; the caller compares the sums).
     names = {}
@@ -291,7 +297,7 @@ def main():
         ticks_before = {name: ticks_cpu(pids) for name, pids in measured.items()}
         threads_before = threads(run.pid)
         if args.files:
-            start_dirty_trace()
+            start_dirty_trace(run.pid)
         began = time.time()
         time.sleep(args.seconds)
         end = {name: sample(pids) for name, pids in measured.items()}
