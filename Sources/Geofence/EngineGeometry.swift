@@ -163,7 +163,10 @@ extension FenceSet {
 
     /// Appends every fence whose indexed box may meet `box` (unsorted, with repeats).
     func candidates(in box: BoundingBox, into hits: FenceHits) {
-        for level in levels.map(\.view) {
+        // The frozen views, not `levels.map(\.view)`: that built an array on every fix's segment test.
+        let views = levelViews.base
+        for l in 0..<levelViews.count {
+            let level = views[l]
             guard let (x0, x1, y0, y1) = level.cellRange(box) else { continue }
             for row in y0...y1 {
                 for col in x0...x1 {
