@@ -26,7 +26,8 @@ public final class RunJob {
         /// Days of track kept in the state file (docs/report.md).
         public var keepDays = 7.0
         /// Seconds between track writes (`--track-write-interval`, docs/running.md "Power cuts").
-        public var trackWriteInterval = 30.0
+        public var trackWriteInterval = Self.defaultTrackWriteInterval
+        public static let defaultTrackWriteInterval = TrackRecorder.Settings.defaultFlushInterval
         /// `--sync`: the track to a server (docs/running.md); nil: the track stays local.
         public var sync: TrackSyncConfiguration?
         /// At stop, seconds the track sync may take to send what is queued.

@@ -20,7 +20,11 @@ public final class TrackRecorder {
         public var maxAccuracy = 100.0
         /// Seconds of wall time between writes: the track a crash can lose. Each write also
         /// stamps the run as alive for `status`, whose window must stay longer than this.
-        public var flushInterval = 30.0
+        public var flushInterval = defaultFlushInterval
+        /// A minute: every write costs an SD card two or three 4 KB pages of WAL, and the WAL
+        /// index's pages again when the kernel writes them back, 30 s after a commit dirtied them;
+        /// at 30 s a run wrote about a fifth more an hour (docs/performance.md, "Live cost").
+        public static let defaultFlushInterval = 60.0
         public init() {}
     }
 
@@ -195,7 +199,9 @@ extension StateStore {
 
     /// A run starts monitoring: remembers its fence file, the wall-clock start, and how often it will
     /// write the file (its track write interval, in seconds), by which `status` judges it alive.
-    public func noteMonitoringStarted(fencesPath: String, writeInterval: Double = 30) throws {
+    public func noteMonitoringStarted(
+        fencesPath: String, writeInterval: Double = TrackRecorder.Settings.defaultFlushInterval
+    ) throws {
         let now = Self.wallClock()
         let path = fencesPath.isEmpty ? nil : URL(fileURLWithPath: fencesPath).standardizedFileURL.path
         try database.write { db in

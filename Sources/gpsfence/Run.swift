@@ -43,9 +43,9 @@ struct Run: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Seconds between writes of the track to the state file: what a crash or power cut can lose of it (default 30).",
+            "Seconds between writes of the track to the state file: what a crash or power cut can lose of it.",
             valueName: "seconds"))
-    var trackWriteInterval = 30.0
+    var trackWriteInterval = RunJob.Options.defaultTrackWriteInterval
 
     @Option(
         help: ArgumentHelp(

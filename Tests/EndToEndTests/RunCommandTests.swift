@@ -102,6 +102,44 @@ func types(_ lines: [String]) -> [String] {
         #expect(took < 1.0, "run took \(took) s to stop")
     }
 
+    /// The track is written once a minute unless `--track-write-interval` says otherwise: the run
+    /// notes the interval for `status`, and between writes the fixes wait in memory (the loss
+    /// window of a power cut, docs/running.md).
+    @Test func theTrackIsWrittenOnceAMinuteUnlessToldOtherwise() throws {
+        for (extra, noted) in [([String](), "60000"), (["--track-write-interval", "1"], "1000")] {
+            let folder = temporaryDirectory()
+            let (fences, route) = try writeFiles(folder)
+            let link = folder.appendingPathComponent("gps0").path
+            let state = folder.appendingPathComponent("state.sqlite").path
+            let simulator = try BackgroundGPSFence([
+                "simulate", route, "--baud", "38400", "--rate", "10", "--speed", "1", "--loop", "--link", link,
+            ])
+            _ = simulator.readFirstLine()
+            let run = try BackgroundGPSFence(
+                ["run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json"] + extra)
+            let output = LineCollector(run.output.fileHandleForReading)
+            #expect(output.wait { types($0).contains("device_connected") }, "\(output.all)")
+            Thread.sleep(forTimeInterval: 4)
+            let written = sqlite(state, "SELECT count(*) FROM track; SELECT write_interval FROM receiver")
+                .split(separator: "\n").map(String.init)
+            run.signal(SIGINT)
+            let stopped = run.finish()
+            output.finish()
+            simulator.signal(SIGTERM)
+            _ = simulator.finish()
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            #expect(written.last == noted, "\(extra): \(written)")
+            let rows = Int(written.first ?? "") ?? -1
+            if extra.isEmpty {
+                #expect(rows == 1, "only the first fix's row is on file before a minute has passed: \(written)")
+            } else {
+                #expect(rows >= 2, "a row a second, written every second: \(written)")
+            }
+            // Stopping writes what waited: a row a second of fix time.
+            #expect((Int(sqlite(state, "SELECT count(*) FROM track")) ?? 0) >= 3)
+        }
+    }
+
     @Test func simulatorToRunToHookAndWebhookAcrossAnUnplug() throws {
         let folder = temporaryDirectory()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

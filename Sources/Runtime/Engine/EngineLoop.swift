@@ -30,7 +30,7 @@ public final class EngineLoop {
         /// Days of track the state file keeps (`--keep-days`, docs/report.md).
         public var keepDays = 7.0
         /// Seconds of wall time between track writes (`TrackRecorder.Settings.flushInterval`).
-        public var trackWriteInterval = 30.0
+        public var trackWriteInterval = TrackRecorder.Settings.defaultFlushInterval
         /// The anchor and OwnTracks regions over the fence file (docs/running.md, "Fence layers").
         public var layers = FenceLayerOptions()
 

@@ -42,8 +42,9 @@ public struct StatusReport: Sendable {
     public var fenceProblem: String?
 
     /// The run is alive when it has not said it stopped and touched the file recently: it does with
-    /// each track write (every 30 s unless `--track-write-interval` says otherwise, which the run
-    /// notes in the file), so within one and a half of its intervals, 45 s at the least.
+    /// each track write (every 60 s unless `--track-write-interval` says otherwise, which the run
+    /// notes in the file; a file that does not say is from when it was 30 s), so within one and a
+    /// half of its intervals, 45 s at the least.
     static func aliveWindow(_ receiver: ReceiverRecord) -> Int64 {
         max(45_000, (receiver.writeInterval ?? 30_000) * 3 / 2)
     }
