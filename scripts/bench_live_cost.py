@@ -194,6 +194,22 @@ def stop_dirty_trace(pid, folder):
     return pages
 
 
+PEER_PYTHON = '/usr/bin/python3'
+
+
+def missing_peer_packages():
+    """The Debian packages the peer needs that this machine lacks, checked before anything starts: a
+    client that fails to import would otherwise be noticed only after the warm-up, as an early exit."""
+    missing = [] if shutil.which('gpsd') else ['gpsd']
+    for module, package in (('gps', 'python3-gps'), ('shapely', 'python3-shapely')):
+        found = os.path.exists(PEER_PYTHON) and subprocess.run(
+            [PEER_PYTHON, '-c', 'import ' + module], stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL).returncode == 0
+        if not found:
+            missing.append(package)
+    return missing
+
+
 def wait_for(path, timeout=20):
     deadline = time.time() + timeout
     while not os.path.exists(path):
@@ -225,6 +241,13 @@ def main():
     ap.add_argument('--away', action='store_true',
                     help='drive 50 km north of the fences: no events, the cost of the track alone')
     args = ap.parse_args()
+    if not args.skip_peer:
+        missing = missing_peer_packages()
+        if missing:
+            print('bench_live_cost: the peer (gpsd and a client in %s) needs Debian packages this machine lacks: %s.\n'
+                  'Install them with `sh scripts/install-deps.sh test bench`, or measure gpsfence alone with '
+                  '--skip-peer.' % (PEER_PYTHON, ' '.join(missing)), file=sys.stderr)
+            sys.exit(2)
     work = tempfile.mkdtemp(prefix='gpsfence-live-cost-')
     procs = []
     try:
@@ -283,7 +306,7 @@ def main():
                 f.write(PEER_CLIENT)
             time.sleep(1)
             # Debian's interpreter: python3-gps and python3-shapely are installed for it.
-            client = subprocess.Popen(['/usr/bin/python3', client_path, fences, os.path.join(work, 'peer.log'),
+            client = subprocess.Popen([PEER_PYTHON, client_path, fences, os.path.join(work, 'peer.log'),
                                        gpsd_port], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             procs.append(client)
             client.stdout.readline()
