@@ -194,6 +194,7 @@ def stop_dirty_trace(pid, folder):
     return pages
 
 
+# Debian's interpreter: python3-gps and python3-shapely are installed for it, not for another Python.
 PEER_PYTHON = '/usr/bin/python3'
 
 
@@ -305,7 +306,6 @@ def main():
             with open(client_path, 'w') as f:
                 f.write(PEER_CLIENT)
             time.sleep(1)
-            # Debian's interpreter: python3-gps and python3-shapely are installed for it.
             client = subprocess.Popen([PEER_PYTHON, client_path, fences, os.path.join(work, 'peer.log'),
                                        gpsd_port], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             procs.append(client)
