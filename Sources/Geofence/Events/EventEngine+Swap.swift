@@ -63,6 +63,7 @@ extension EventEngine {
     public func takeOver(from previous: EventEngine, match: FenceSetMatch) {
         self.previous = previous.previous
         lastUsableTime = previous.lastUsableTime
+        lastStep = previous.lastStep
         lost = previous.lost
         lastHeartbeat = previous.lastHeartbeat
         motion = previous.motion

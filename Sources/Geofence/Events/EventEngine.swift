@@ -35,16 +35,20 @@ public final class EventEngine {
     let containing = FenceHits()
     private let crossed = FenceHits()
     private let ahead = FenceHits()
+    /// The fences near the last fix, for `quietFixesAhead` (EventEngine+Foresight).
+    let nearby = FenceHits()
     var pending: [GeofenceEvent] = []
 
     /// Longest approach distance of any fence (0: no approach events at all).
-    private let longestApproach: Double
+    let longestApproach: Double
 
     var started = false
     /// When each fence was first announced by `registered` (kept over a reload for an unchanged id).
     var registrationTime: [Int64]
     var previous: Fix?
     var lastUsableTime: Int64?
+    /// From the usable fix before the last to the last: milliseconds of fix time, and metres.
+    var lastStep: (milliseconds: Int64, metres: Double)?
     var lost = false
     var lastHeartbeat: Int64?
     var motion = MotionState()
@@ -117,6 +121,11 @@ public final class EventEngine {
             var heartbeat = GeofenceEvent(kind: .heartbeat, time: time, location: location)
             heartbeat.fences = insideList.map(Int.init)
             pending.append(heartbeat)
+        }
+        if let previous, let before = lastUsableTime {
+            let metres = Geodesy.haversine(
+                lat1: previous.latitude, lon1: previous.longitude, lat2: fix.latitude, lon2: fix.longitude)
+            lastStep = (now - before, metres)
         }
         previous = fix
         lastUsableTime = now

@@ -45,6 +45,26 @@ struct MotionState {
         outsideCount = 0
     }
 
+    /// The soonest this state can change, for `EventEngine.quietFixesAhead`.
+    enum Outlook {
+        case unchanging
+        /// Not stopped: a stop is declared no sooner than this fix time (ms).
+        case stopNoSoonerThan(Int64)
+        /// Stopped: the stop ends no sooner than the receiver is this many metres farther from `fix`.
+        case movingBeyond(Double)
+    }
+
+    /// `fix` is the last usable fix, at `now`.
+    func outlook(from fix: Fix, now: Int64, settings: EventSettings) -> Outlook {
+        guard let seconds = settings.stationary, seconds > 0 else { return .unchanging }
+        if isStationary, let from = anchor {
+            let distance = Geodesy.haversine(lat1: from.lat, lon1: from.lon, lat2: fix.latitude, lon2: fix.longitude)
+            return .movingBeyond(settings.stationaryRadius - distance)
+        }
+        // Without a calm begun, the next fix begins it at the soonest.
+        return .stopNoSoonerThan((anchor?.time ?? now + 1) + Int64(seconds * 1000))
+    }
+
     mutating func advance(_ fix: Fix, at now: Int64, settings: EventSettings) -> Change? {
         guard let seconds = settings.stationary, seconds > 0 else { return nil }
         if isStationary, let from = anchor {
