@@ -14,6 +14,11 @@
 ///
 /// Only the decoder knows where a cycle ends (its assembler learns the last timed sentence), so
 /// the reader is told after each read whether one ended (`Reader.noteCycleEnded`).
+///
+/// When the engine foresees that the next cycles cannot raise an event (`QuietCyclesAhead`), the
+/// reader sleeps through them and reads them with the cycle after, in one wake-up: up to
+/// `longestSleep` at a time, never across a check. A foretold sleep that finds fewer of its cycles
+/// ended waits for the rest on the bytes, as it does for one cycle.
 struct CyclePacer {
     /// How the read now being observed was waited for.
     private enum Awaited: Equatable {
@@ -28,6 +33,8 @@ struct CyclePacer {
     }
 
     private var awaited = Awaited.bytes
+    /// The cycles a foretold sleep is for.
+    private var cyclesSlept = 1
     /// When the last cycles ended, as seen before the period was known, oldest first.
     private var ends: [Double] = []
     /// The cycle period in seconds, once known.
@@ -47,6 +54,8 @@ struct CyclePacer {
     /// second `stop()` would wait.
     static let shortestPeriod = 0.02
     static let longestPeriod = 0.5
+    /// The longest sleep through several cycles (five at 10 Hz), for the same reason.
+    static let longestSleep = 0.52
     /// One check in 16 cycles, 1.5 ms early: each check costs a wake-up or two more than its
     /// cycle would (the bytes of the last 1.5 ms come in a chunk or two). Against one in 8, 3 ms
     /// early: 1.07 instead of 1.25 reads a cycle for a steady receiver, 1.2 instead of 1.5 with
@@ -65,11 +74,15 @@ struct CyclePacer {
     /// Follows one read returned at `time` (monotonic seconds): `cyclesEnded` how many cycles the
     /// decoder completed with its bytes, `burstPause` the sleep `BurstArrival` would take. Returns
     /// the sleep before the next read (nil: read as soon as bytes come).
-    mutating func observe(cyclesEnded: Int, at time: Double, burstPause: Double?) -> Double? {
+    /// `quietCyclesAhead`: how many of the next cycles the engine foresees raise no event.
+    mutating func observe(
+        cyclesEnded: Int, at time: Double, burstPause: Double?, quietCyclesAhead: Int = 0
+    ) -> Double? {
         let cycleEnded = cyclesEnded > 0
         guard let period else { return learn(cycleEnded: cycleEnded, at: time, burstPause: burstPause) }
-        // Two cycles in one read: the period is not the receiver's (it was set to a faster rate).
-        guard cyclesEnded <= 1 else { return unlock(burstPause) }
+        // More cycles in one read than slept through: the period is not the receiver's (it was set
+        // to a faster rate).
+        guard cyclesEnded <= (awaited == .foretold ? cyclesSlept : 1) else { return unlock(burstPause) }
         guard cycleEnded else {
             // Woken before the end (a check, or a cycle later than foretold): wait on the bytes.
             if awaited == .check { checkMeasures = true }
@@ -78,8 +91,13 @@ struct CyclePacer {
         }
         switch awaited {
         case .foretold:
-            phase = foretoldEnd(after: phase, period)
-            sinceCheck += 1
+            for _ in 0..<cyclesEnded { phase = foretoldEnd(after: phase, period) }
+            sinceCheck += cyclesEnded
+            if cyclesEnded < cyclesSlept {
+                // The last cycle slept through is later than foretold: wait for it on its bytes.
+                awaited = .bytes
+                return nil
+            }
         case .check:
             // Already ended at a wake-up meant to come before the end: cycles now end earlier.
             // Check again at the next cycle, earlier.
@@ -109,7 +127,7 @@ struct CyclePacer {
                 sinceCheck += 1
             }
         }
-        return nextWake(after: time)
+        return nextWake(after: time, quietCyclesAhead: quietCyclesAhead)
     }
 
     /// The reader waited `idleWake` without a byte: the receiver's cycles stopped.
@@ -128,20 +146,22 @@ struct CyclePacer {
         return earliest
     }
 
-    private mutating func nextWake(after time: Double) -> Double? {
+    private mutating func nextWake(after time: Double, quietCyclesAhead: Int = 0) -> Double? {
         guard let period, !measured.isEmpty else {
             awaited = .bytes
             return nil
         }
         let checking = sinceCheck + 1 >= Self.checkEvery
-        let target = foretoldEnd(after: phase, period) + (checking ? -margin : Self.slack)
-        let pause = target - time
+        cyclesSlept = checking ? 1 : max(1, min(quietCyclesAhead + 1, Int(Self.longestSleep / period)))
+        var end = phase
+        for _ in 0..<cyclesSlept { end = foretoldEnd(after: end, period) }
+        let pause = end + (checking ? -margin : Self.slack) - time
         guard pause >= 0.001 else {
             awaited = .bytes
             return nil
         }
         awaited = checking ? .check : .foretold
-        return min(pause, Self.longestPeriod)
+        return min(pause, Self.longestSleep)
     }
 
     private mutating func learn(cycleEnded: Bool, at time: Double, burstPause: Double?) -> Double? {

@@ -20,11 +20,14 @@ import Testing
         /// cycle was read.
         var reads: [Int]
         var lateness: [Double]
+        /// The lateness of the cycles each read found ended, per read that found any.
+        var groups: [[Double]] = []
     }
 
     func play(
         _ pacer: inout CyclePacer, _ arrival: inout BurstArrival, _ bursts: [(start: Double, bytes: [UInt8])],
-        paced: Bool = true, granularity: Double = 0.002, cycleLength: Int = cycle.count, burstsOnly: Bool = false
+        paced: Bool = true, granularity: Double = 0.002, cycleLength: Int = cycle.count, burstsOnly: Bool = false,
+        quiet: (Int) -> Int = { _ in 0 }
     ) -> Outcome {
         var times: [Double] = []
         var bytes: [UInt8] = []
@@ -48,12 +51,19 @@ import Testing
             while end < bytes.count, times[end] <= now { end += 1 }
             outcome.reads[burstOf[end - 1]] += 1
             var ended = 0
+            var group: [Double] = []
             for index in next..<end where endsCycle[index] {
                 ended += 1
                 outcome.lateness.append(now - times[index])
+                group.append(now - times[index])
             }
+            if !group.isEmpty { outcome.groups.append(group) }
             let burstPause = Array(bytes[next..<end]).withUnsafeBytes { arrival.observe($0, at: now) }
-            let pause = burstsOnly ? burstPause : pacer.observe(cyclesEnded: ended, at: now, burstPause: burstPause)
+            let pause =
+                burstsOnly
+                ? burstPause
+                : pacer.observe(
+                    cyclesEnded: ended, at: now, burstPause: burstPause, quietCyclesAhead: quiet(burstOf[end - 1]))
             next = end
             now += pause ?? 0
         }
@@ -179,5 +189,65 @@ struct SplitMix {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+}
+
+/// Cycles the engine foresees quiet are slept through and read with the cycle after, in one
+/// wake-up (`QuietCyclesAhead`): at most `longestSleep` at a time, never across a check.
+extension CyclePacerTests {
+    @Test func quietCyclesAreReadTogetherAndTheLastOfThemOnTime() {
+        var pacer = CyclePacer()
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        _ = play(&pacer, &arrival, steady(30))
+        let outcome = play(&pacer, &arrival, steady(200, from: 3.0), quiet: { _ in 4 })
+        let reads = outcome.reads.reduce(0, +)
+        // Five cycles a read, and a check (two reads of one cycle) in every sixteen: about 60,
+        // where every cycle foreseen eventful takes 224 (`steadyCyclesAreReadInAboutOneWakeUpEachAndOnTime`).
+        #expect(reads <= 75, "\(reads) reads for 200 cycles")
+        #expect(outcome.lateness.count == 200)
+        #expect(outcome.groups.allSatisfy { $0.count <= 5 })
+        // The last sleep outlasts the bytes played: its cycles are read at its end.
+        #expect(outcome.groups.dropLast().allSatisfy { ($0.last ?? 1) <= 0.001 }, "\(outcome.groups)")
+        #expect(outcome.lateness.allSatisfy { $0 <= 0.401 }, "\(outcome.lateness.max() ?? 0)")
+        #expect(pacer.isLocked)
+    }
+
+    /// Once the engine no longer foresees quiet, the next cycle is read as it ends.
+    @Test func aQuietStretchEndsAtTheCycleItIsToldOf() {
+        var pacer = CyclePacer()
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        _ = play(&pacer, &arrival, steady(30))
+        let outcome = play(&pacer, &arrival, steady(200, from: 3.0), quiet: { $0 < 100 ? 4 : 0 })
+        #expect(outcome.lateness.count == 200)
+        // Cycle 100 may be in the sleep begun after cycle 99; from 105 on each is read as it ends.
+        #expect(outcome.lateness.suffix(95).allSatisfy { $0 <= 0.001 }, "\(outcome.lateness.suffix(95))")
+        #expect(pacer.isLocked)
+    }
+
+    /// A cycle later than foretold at the end of a quiet sleep is waited for on its bytes, and the
+    /// period is kept.
+    @Test func aLateCycleEndingAQuietSleepIsWaitedFor() {
+        var pacer = CyclePacer()
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        _ = play(&pacer, &arrival, steady(30))
+        var bursts = steady(100, from: 3.0)
+        for late in [24, 52, 77] { bursts[late].start += 0.008 }
+        let outcome = play(&pacer, &arrival, bursts, quiet: { _ in 4 })
+        #expect(outcome.lateness.count == 100)
+        #expect(outcome.groups.dropLast().allSatisfy { ($0.last ?? 1) <= 0.005 }, "\(outcome.groups)")
+        #expect(outcome.reads.reduce(0, +) <= 45)
+        #expect(pacer.isLocked)
+    }
+
+    /// A slower receiver is slept through for no more than `longestSleep`: two cycles at 4 Hz.
+    @Test func aQuietSleepIsNeverLongerThanHalfASecond() {
+        var pacer = CyclePacer()
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        _ = play(&pacer, &arrival, steady(30, period: 0.25))
+        #expect(pacer.isLocked)
+        let outcome = play(&pacer, &arrival, steady(60, period: 0.25, from: 8.0), quiet: { _ in 4 })
+        #expect(outcome.groups.allSatisfy { $0.count <= 2 }, "\(outcome.groups.map(\.count))")
+        #expect(outcome.groups.contains { $0.count == 2 })
+        #expect(outcome.lateness.allSatisfy { $0 <= 0.251 })
     }
 }
