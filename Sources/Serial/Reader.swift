@@ -45,6 +45,8 @@ public final class Reader: Sendable {
     }
 
     public let configuration: Configuration
+    /// What the engine foresees of the next cycles; the reader sleeps through the quiet ones.
+    public let quietCyclesAhead = QuietCyclesAhead()
     private let stopped = Atomic<Bool>(false)
     private let cyclesEnded = Atomic<Int>(0)
 
@@ -162,11 +164,14 @@ public final class Reader: Sendable {
                 // may have put the fix through the engine in between.
                 let readAt = monotonicSeconds()
                 handler(.data(chunk))
-                // One wake-up a cycle once its period is known, two or three a burst before, instead
-                // of one per few bytes (docs/performance.md, "Live cost").
+                // One wake-up a cycle once its period is known (one for several cycles the engine
+                // foresees quiet), two or three a burst before, instead of one per few bytes
+                // (docs/performance.md, "Live cost").
                 let burstPause = bytesPerSecond == nil ? nil : arrival.observe(chunk, at: readAt)
                 let ended = cyclesEnded.exchange(0, ordering: .relaxed)
-                if let pause = pacer.observe(cyclesEnded: ended, at: readAt, burstPause: burstPause) {
+                if let pause = pacer.observe(
+                    cyclesEnded: ended, at: readAt, burstPause: burstPause, quietCyclesAhead: quietCyclesAhead.count)
+                {
                     let left = pause - (monotonicSeconds() - readAt)
                     if left > 0 {
                         sleepSeconds(left)

@@ -1,6 +1,7 @@
 import Alerts
 import Foundation
 import NMEA
+import Serial
 import Synchronization
 import Testing
 
@@ -26,11 +27,13 @@ import Testing
     final class ScriptedSource: FixSource, @unchecked Sendable {
         let steps: [Step]
         let isLive: Bool
+        let quietCyclesAhead: QuietCyclesAhead?
         /// `live`: as a receiver is, never waiting for room in the ring; its reader takes turns at
-        /// the engine (`EngineTurn`).
-        init(_ steps: [Step], live: Bool = false) {
+        /// the engine (`EngineTurn`) and is told which cycles are quiet.
+        init(_ steps: [Step], live: Bool = false, foresight: QuietCyclesAhead? = nil) {
             self.steps = steps
             isLive = live
+            quietCyclesAhead = live ? (foresight ?? QuietCyclesAhead()) : nil
         }
         var waitsForRoom: Bool { !isLive }
         func run(_ emit: (EngineInput) -> Void) {
@@ -77,7 +80,7 @@ import Testing
         /// sink saw and the store.
         func play(
             _ steps: [Step], reloads: Bool = false, live: Bool = false, also: [EventSink] = [],
-            reports: ProblemReports = ProblemReports()
+            reports: ProblemReports = ProblemReports(), foresight: QuietCyclesAhead? = nil
         ) throws -> ([EventRecord], StateStore) {
             let store = try StateStore(path: statePath)
             let sink = CollectingSink(maxAccuracy: 100)
@@ -86,7 +89,7 @@ import Testing
             let loop = try EngineLoop(
                 configuration: configuration, fences: try FenceFile.load(fencesPath), store: store,
                 sinks: [sink] + also, reports: reports)
-            _ = try loop.run(ScriptedSource(steps, live: live))
+            _ = try loop.run(ScriptedSource(steps, live: live, foresight: foresight))
             return (sink.records, store)
         }
     }
@@ -222,6 +225,30 @@ import Testing
         let wakeUps = counted.withLock { $0 }
         #expect(wakeUps.count == 2 && wakeUps[0] >= 0)
         #expect(wakeUps[1] - wakeUps[0] <= 1, "the engine thread woke \(wakeUps[1] - wakeUps[0]) times in 2.5 s")
+    }
+
+    /// The reader's turns tell it how many of the receiver's next cycles cannot raise an event
+    /// (it sleeps through them): as many as it may be told far from the fence, none near its
+    /// edge, and none after a round of the engine thread's, which may have changed the fences,
+    /// until the reader's next turn.
+    @Test func theReaderIsToldWhichCyclesAreQuiet() throws {
+        let run = try Run(fences: Self.circles(["a"]))
+        let foresight = QuietCyclesAhead()
+        let told = Locked<[Int]>([])
+        let note: Step = .action { told.withLock { $0.append(foresight.count) } }
+        let reports = ProblemReports()
+        let report = reports.report
+        var steps: [Step] = [.input(.connected(device: "/dev/ttyTEST", detail: nil))]
+        for second in 0..<4 {
+            steps += [.input(Self.fix(Int64(second), east: -3000 + 10 * Double(second))), .pause(0.02)]
+        }
+        steps += [note, .action { report("a sink is slow") }, .pause(0.3), note]
+        steps += [.input(Self.fix(4, east: -2960)), note]
+        // 10 m/s: the next fix may be 23 m on; the edge of the 50 m circle is 10 m away.
+        steps += [.input(Self.fix(5, east: -70)), .input(Self.fix(6, east: -60)), note]
+        let (seen, _) = try run.play(steps, live: true, reports: reports, foresight: foresight)
+        #expect(seen.map(\.kind) == [.registered, .deviceConnected, .error])
+        #expect(told.withLock { $0 } == [QuietCyclesAhead.most, 0, QuietCyclesAhead.most, 0])
     }
 
     /// While the engine thread holds the turn (here a sink takes half a second over an `error`

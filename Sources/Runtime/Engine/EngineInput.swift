@@ -1,4 +1,5 @@
 import NMEA
+import Serial
 
 /// Everything the engine consumes, from any source: a serial receiver, a capture file, gpsd.
 /// Sources push these into the engine's ring; nothing else crosses from a reader thread to the
@@ -25,6 +26,9 @@ public protocol FixSource: AnyObject, Sendable {
     var waitsForRoom: Bool { get }
     /// Whether the source is a live receiver whose silence on the wall clock means `fix_lost`.
     var isLive: Bool { get }
+    /// Where the engine says how many of a live receiver's next cycles cannot raise an event, for
+    /// its reader to sleep through; nil for a source that does not pace itself by the receiver.
+    var quietCyclesAhead: QuietCyclesAhead? { get }
     /// Produces inputs until the input ends or `stop()` is called, on the calling thread.
     func run(_ emit: (EngineInput) -> Void)
     /// Asks `run` to return soon; safe from any thread.

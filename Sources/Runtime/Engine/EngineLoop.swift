@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Geofence
 import NMEA
+import Serial
 import Store
 import Synchronization
 
@@ -108,7 +109,8 @@ public final class EngineLoop {
     /// source's reader drains the ring itself when this thread is not in a round (`EngineTurn`).
     func run(_ source: FixSource) throws -> Summary {
         let ring = SPSCRing<EngineInput>(capacity: configuration.ringCapacity)
-        let readerSide = source.isLive ? ReaderSide(loop: self, ring: ring) : nil
+        let foresight = source.quietCyclesAhead
+        let readerSide = source.isLive ? ReaderSide(loop: self, ring: ring, foresight: foresight) : nil
         var drainHere: (@Sendable () -> Bool)?
         if let readerSide { drainHere = { readerSide.drain() } }
         let reader = ReaderThread(source: source, ring: ring, drainHere: drainHere)
@@ -140,6 +142,9 @@ public final class EngineLoop {
                 releaseDurable()
                 ended = round.ended
                 if !ended { try upkeep(source, ring: ring) }
+                // A round may have changed the fences: what the reader's last turn foresaw no
+                // longer holds, until its next turn.
+                foresight?.set(0)
             }
         }
         summary.overflow = ring.overflow
@@ -147,14 +152,19 @@ public final class EngineLoop {
     }
 
     /// A turn of the reader's: what it just pushed, through the engine. False when the engine
-    /// thread must wake after all: it was in a round, the input ended, or the turn failed.
-    fileprivate func drainOnReaderThread(_ ring: SPSCRing<EngineInput>) -> Bool {
+    /// thread must wake after all: it was in a round, the input ended, or the turn failed. Only a
+    /// turn that leaves nothing to the engine thread tells the reader which cycles are quiet.
+    fileprivate func drainOnReaderThread(_ ring: SPSCRing<EngineInput>, foresight: QuietCyclesAhead?) -> Bool {
+        foresight?.set(0)
         var done = false
         let ran = turn.readerThread {
             guard readerTurnFailure == nil else { return }
             do {
                 try drain(ring)
                 done = !round.ended && !engineThreadIsWanted(ring)
+                if done, let foresight {
+                    foresight.set(layers.anchorIsDue ? 0 : engine.quietFixesAhead(limit: QuietCyclesAhead.most))
+                }
             } catch {
                 readerTurnFailure = error
             }
@@ -428,6 +438,7 @@ extension EngineLoop: FenceStateReading {
 private struct ReaderSide: @unchecked Sendable {
     let loop: EngineLoop
     let ring: SPSCRing<EngineInput>
+    let foresight: QuietCyclesAhead?
 
-    func drain() -> Bool { loop.drainOnReaderThread(ring) }
+    func drain() -> Bool { loop.drainOnReaderThread(ring, foresight: foresight) }
 }

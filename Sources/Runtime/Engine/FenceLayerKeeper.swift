@@ -78,6 +78,9 @@ final class FenceLayerKeeper {
 
     /// Drops the anchor at `fix` if it waits for a usable one (docs/events.md: a time, and an
     /// accuracy within `maxAccuracy`). True when the set changed.
+    /// The next usable fix drops the anchor (and changes the fences).
+    var anchorIsDue: Bool { anchorDue && options.anchorRadius != nil }
+
     func dropAnchorIfDue(at fix: Fix, maxAccuracy: Double) throws -> Bool {
         guard anchorDue, let radius = options.anchorRadius, fix.time != nil,
             (fix.accuracy ?? 0) <= maxAccuracy

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import NMEA
+import Serial
 import Synchronization
 import SystemPackage
 
@@ -20,6 +21,7 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
 
     public var waitsForRoom: Bool { true }
     public var isLive: Bool { false }
+    public var quietCyclesAhead: QuietCyclesAhead? { nil }
 
     /// Opens every capture before any is read, so that a typo in the third path fails before the
     /// first has printed anything.

@@ -33,6 +33,8 @@ public final class GpsdFixSource: FixSource {
 
     public var waitsForRoom: Bool { false }
     public var isLive: Bool { true }
+    /// gpsd hands over each report as it comes: nothing to sleep through.
+    public var quietCyclesAhead: QuietCyclesAhead? { nil }
 
     public init(_ configuration: Configuration) { self.configuration = configuration }
 

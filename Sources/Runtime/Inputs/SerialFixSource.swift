@@ -9,6 +9,7 @@ public final class SerialFixSource: FixSource {
 
     public var waitsForRoom: Bool { false }
     public var isLive: Bool { true }
+    public var quietCyclesAhead: QuietCyclesAhead? { reader.quietCyclesAhead }
 
     public init(_ configuration: Reader.Configuration, rollover: WeekRollover) {
         reader = Reader(configuration)
