@@ -17,8 +17,9 @@
 ///
 /// When the engine foresees that the next cycles cannot raise an event (`QuietCyclesAhead`), the
 /// reader sleeps through them and reads them with the cycle after, in one wake-up: up to
-/// `longestSleep` at a time, never across a check. A foretold sleep that finds fewer of its cycles
-/// ended waits for the rest on the bytes, as it does for one cycle.
+/// `longestSleep` at a time; a check, when due, is a sleep of one cycle as before. A foretold
+/// sleep that finds fewer of its cycles ended waits for the rest on the bytes, as it does for one
+/// cycle.
 struct CyclePacer {
     /// How the read now being observed was waited for.
     private enum Awaited: Equatable {
