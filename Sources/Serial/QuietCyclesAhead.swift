@@ -3,8 +3,8 @@ import Synchronization
 /// How many of the receiver's next cycles the engine foresees raise no event: the reader may sleep
 /// through them (`CyclePacer`) and read them with the cycle after, in one wake-up instead of one
 /// each (docs/performance.md, "Live cost"). Set by the engine's turn on the reader's thread after
-/// each fix, and cleared whenever that turn is refused or the fences change, so that a stale
-/// foresight never stands for the fix just read. Only a hint: the fixes slept through are still
+/// each fix, and cleared when that turn is refused and after every round of the engine thread's
+/// (which may change the fences), so that a stale foresight never stands for the fix just read. Only a hint: the fixes slept through are still
 /// read and processed, in order, only later.
 public final class QuietCyclesAhead: Sendable {
     /// The most the engine is asked for: five cycles in one wake-up at 10 Hz.

@@ -16,10 +16,11 @@ import NMEA
 /// The receiver is taken to move at most `2 × speed + 3 m/s` (the speed it reports, or the one its
 /// last two fixes show, whichever is higher), plus `jumpMargin` and its accuracy estimate for the
 /// scatter of a position. A fix is foreseen quiet when, by its time, the receiver can reach no
-/// fence it is outside of (to enter or cross it), no approach distance, no exit distance of a fence it is in and not the edge of a stop; and when no timer falls due
-/// within twice that many fix intervals (a receiver may skip a cycle): dwell, heartbeat, timed
-/// rules, a stop being declared, `stale`. Anything less plain (the fix lost, a fence with a speed
-/// limit around the receiver, an exit being confirmed) is not foreseen: the answer is 0.
+/// fence it is outside of (to enter or cross it), no approach distance, no exit distance of a
+/// fence it is in and not the edge of a stop; and when no timer falls due within twice that many
+/// fix intervals (a receiver may skip a cycle): dwell, heartbeat, timed rules, a stop being
+/// declared, `stale`. Anything less plain (the fix lost, a fence with a speed limit around the
+/// receiver, an exit being confirmed) is not foreseen: the answer is 0.
 extension EventEngine {
     /// Metres a position may jump between fixes beyond its accuracy estimate.
     static let jumpMargin = 10.0

@@ -76,11 +76,11 @@ final class FenceLayerKeeper {
         try store?.saveLayerCircles(.anchor, [anchor])
     }
 
-    /// Drops the anchor at `fix` if it waits for a usable one (docs/events.md: a time, and an
-    /// accuracy within `maxAccuracy`). True when the set changed.
     /// The next usable fix drops the anchor (and changes the fences).
     var anchorIsDue: Bool { anchorDue && options.anchorRadius != nil }
 
+    /// Drops the anchor at `fix` if it waits for a usable one (docs/events.md: a time, and an
+    /// accuracy within `maxAccuracy`). True when the set changed.
     func dropAnchorIfDue(at fix: Fix, maxAccuracy: Double) throws -> Bool {
         guard anchorDue, let radius = options.anchorRadius, fix.time != nil,
             (fix.accuracy ?? 0) <= maxAccuracy
