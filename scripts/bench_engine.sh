@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Engine benchmark (docs/performance.md, issue "events and replay"): a one-hour 10 Hz drive (36,000 epochs)
+# Engine benchmark (docs/performance.md, "Engine (events and replay)"): a one-hour 10 Hz drive (36,000 epochs)
 # against 10,000 mixed fences in a 50 km box (shared/bench workload, seed 1), replayed at
 # --speed max through the built binary, plus the ordo-one EngineBenchmarks target for heap
 # allocations per fix in steady state.

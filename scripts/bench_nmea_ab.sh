@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compares the NMEA decoding speed of Sources/NMEA at several commits, alternating them so that
-# machine load hits all alike (used for the prototype figures in docs/performance.md):
-#   scripts/bench_nmea_ab.sh [ROUNDS] REV1 REV2 ...     e.g. scripts/bench_nmea_ab.sh 2 d24a559 4759e34
+# machine load hits all alike (docs/performance.md, "NMEA decoding"):
+#   scripts/bench_nmea_ab.sh [ROUNDS] REV1 REV2 ...     e.g. scripts/bench_nmea_ab.sh 2 main HEAD
 # Checks out each REV's Sources/NMEA into the working tree and restores HEAD's at the end, so it
 # refuses to run with uncommitted changes there. Input: bench-data/captures.nmea (bench_nmea.sh).
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds dist/gpsfence_VERSION_ARCH.deb (docs/packaging.md, docs/packaging.md) from this checkout:
+# Builds dist/gpsfence_VERSION_ARCH.deb (docs/packaging.md) from this checkout:
 # a release build with the Swift runtime linked statically, Depends computed by dpkg-shlibdeps,
 # udev rules and systemd units in their Debian places, manual pages from swift-argument-parser's
 # generate-manual plugin, bash/zsh/fish completions from --generate-completion-script, the

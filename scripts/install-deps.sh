@@ -56,6 +56,6 @@ else
 fi
 
 echo "gpsfence set-up: installing$missing${as_root:+ (through sudo)}" >&2
-# Fresh machines often have never fetched the package lists, so update first (issue 14).
+# Fresh machines often have never fetched the package lists, so update first.
 $as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing

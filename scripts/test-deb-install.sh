@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Debian package on a clean Debian root (issue 14, docs/packaging.md): `apt-get install ./dist/...deb`
+# The Debian package on a clean Debian root (docs/packaging.md, "Tests"): `apt-get install ./dist/...deb`
 # into a fresh `debootstrap --variant=minbase bookworm` (with man-db, as a desktop has it), then
 #   gpsfence --version, a replay of the installed example, man -w, bash completion,
 #   the udev rules and units where udev and systemd look,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's set-up on a fresh machine (issue 14, docs/packaging.md): a clean `debootstrap --variant=minbase
+# The README's set-up on a fresh machine (docs/packaging.md, "Tests"): a clean `debootstrap --variant=minbase
 # bookworm` root that has Swift (the toolchain bind-mounted from /opt/swift, plus the Debian packages
 # swift.org lists for Debian 12) and never fetched its package lists. There:
 #   1. a user who is neither root nor has sudo runs `make demo`: it stops before building, with a

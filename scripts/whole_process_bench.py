@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Whole-process benchmarks, ours and the peer's in one run (docs/performance.md, docs/performance.md).
+"""Whole-process benchmarks, ours and the peer's in one run (docs/performance.md, "Whole processes against the peers").
 
 Each command is run as a user runs it (a fresh process, output to a file), `--reps` times; the
 table shows the median wall time, the CPU time (user + system, all threads) of that run, and the
