@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
-// Layout and dependency direction: see docs/architecture.md. Linux only: Serial and
-// the runtime wrap termios, poll, libudev and posix_spawn through Glibc.
+// Layout and dependency direction: see docs/architecture.md. Linux only: Platform wraps termios,
+// poll, sockets, inotify, libudev, posix_spawn and fallocate through Glibc.
 import Foundation
 import PackageDescription
 
@@ -19,8 +19,6 @@ let package = Package(
     targets: [
         // The one JSON writer (byte buffer, escaping, number formatting). No Foundation, no dependencies.
         .target(name: "JSONOutput", path: "Sources/JSON"),
-        // bytes -> sentences -> typed sentences -> fixes. No I/O, no Foundation.
-        .target(name: "NMEA", dependencies: ["JSONOutput"]),
         .systemLibrary(
             name: "CUdev",
             pkgConfig: "libudev",
@@ -31,44 +29,51 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
-        // termios, poll, socket and libudev wrappers; the only place those are called.
+        // fallocate(2), which the Glibc module does not declare.
+        .systemLibrary(name: "CFileSpace"),
+        // The operating system as typed values: every syscall wrapper (termios, pseudo-terminals,
+        // poll, sockets, inotify, eventfd, libudev, posix_spawn, fallocate, signals), the clocks,
+        // the lock, thread names and the reconnect backoff. The only place those are called.
+        .target(
+            name: "Platform",
+            dependencies: ["CUdev", "CFileSpace", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        // bytes -> sentences -> typed sentences -> fixes. No I/O, no Foundation.
+        .target(name: "NMEA", dependencies: ["JSONOutput", "Platform"]),
+        // the receivers: how a port is found and its rate chosen, the UBX and PMTK conversations,
+        // gpsd's protocol, the reader thread and its pacing.
         .target(
             name: "Serial",
             dependencies: [
-                "NMEA", "CUdev", "JSONOutput",
+                "NMEA", "Platform", "JSONOutput",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // fences, file formats, spatial index, SIMD containment, event state machine.
-        .target(name: "Geofence", dependencies: ["NMEA", "JSONOutput"]),
-        // child processes: posix_spawn in a process group of its own, a clean signal mask, input
-        // fed without blocking, timeouts that kill the whole group. The only place that spawns.
-        .target(name: "Spawn", dependencies: ["NMEA"]),
+        .target(name: "Geofence", dependencies: ["NMEA", "JSONOutput", "Platform"]),
         // event sinks (console, bell, hooks, notify, webhook and MQTT deliveries).
         .target(
             name: "Alerts",
             dependencies: [
-                "Geofence", "NMEA", "Serial", "JSONOutput", "CMosquitto", "Spawn",
+                "Geofence", "NMEA", "Platform", "JSONOutput", "CMosquitto",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // fallocate(2), which the Glibc module does not declare.
-        .systemLibrary(name: "CFileSpace"),
         // persistent state: fence states, event log, visits, the outbox, track and odometer.
         .target(
             name: "Store",
-            dependencies: ["Geofence", "NMEA", "CFileSpace", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Geofence", "NMEA", "Platform", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // the read-only presentation of the state file: status, visits, the live view's frame, the
         // field report and its exports. Below the runtime: it reads the store, never runs the engine.
-        .target(name: "Views", dependencies: ["JSONOutput", "NMEA", "Geofence", "Store"]),
+        .target(name: "Views", dependencies: ["JSONOutput", "NMEA", "Geofence", "Store", "Platform"]),
         // the engine loop (source -> ring -> engine -> store -> sinks) and the jobs.
         // Named FenceRuntime, kept in Sources/Runtime: a module called `Runtime` would shadow the
         // toolchain's own `Runtime` module, which ordo-one/benchmark imports.
         .target(
             name: "FenceRuntime",
             dependencies: [
-                "JSONOutput", "NMEA", "Serial", "Geofence", "Alerts", "Store", "Views",
+                "JSONOutput", "NMEA", "Platform", "Serial", "Geofence", "Alerts", "Store", "Views",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Sources/Runtime"
@@ -77,18 +82,20 @@ let package = Package(
         .executableTarget(
             name: "gpsfence",
             dependencies: [
-                "NMEA", "Serial", "Geofence", "Alerts", "Store", "Views", "FenceRuntime",
+                "NMEA", "Platform", "Serial", "Geofence", "Alerts", "Store", "Views", "FenceRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "JSONOutput"]),
         .testTarget(name: "GeofenceTests", dependencies: ["Geofence", "NMEA"], exclude: ["Fixtures"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["FenceRuntime", "NMEA", "Store", "Alerts", "Geofence"]),
+        .testTarget(
+            name: "RuntimeTests", dependencies: ["FenceRuntime", "NMEA", "Store", "Alerts", "Geofence", "Platform"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Geofence", "NMEA", "Store"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA", "Alerts"]),
-        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA", "Serial", "Spawn"]),
-        .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Geofence", "FenceRuntime"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["gpsfence", "JSONOutput"]),
+        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA", "Serial", "Platform"]),
+        .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Geofence", "FenceRuntime", "Platform"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["gpsfence", "JSONOutput", "Platform"]),
     ],
     swiftLanguageModes: [.v6]
 )

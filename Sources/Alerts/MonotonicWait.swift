@@ -1,5 +1,6 @@
 import Foundation
 import NMEA
+import Platform
 
 extension NSCondition {
     /// Waits until signalled or until `deadline` on the monotonic clock (`monotonicSeconds`);

@@ -1,7 +1,7 @@
 import Foundation
 import Geofence
 import NMEA
-import Spawn
+import Platform
 
 /// `--notify` (docs/running.md): a desktop notification through the freedesktop notification
 /// service, by running `notify-send SUMMARY BODY` (arguments, never a shell command line). Where

@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 import SystemPackage
 
 /// Buffered line output to a file descriptor (stdout, stderr), written with `write(2)` in large

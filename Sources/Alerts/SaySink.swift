@@ -1,7 +1,7 @@
 import Foundation
 import Geofence
 import NMEA
-import Spawn
+import Platform
 import Synchronization
 
 /// `--say` (docs/running.md, "Spoken alerts"): each event spoken through `espeak-ng` (or a given

@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 
 #if canImport(Glibc)
     import Glibc

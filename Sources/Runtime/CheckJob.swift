@@ -3,6 +3,7 @@ import Dispatch
 import Geofence
 import JSONOutput
 import NMEA
+import Platform
 
 #if canImport(Glibc)
     import Glibc

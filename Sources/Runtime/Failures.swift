@@ -1,5 +1,6 @@
 import Alerts
 import Geofence
+import Platform
 import Serial
 import Store
 import Views

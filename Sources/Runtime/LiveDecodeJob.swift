@@ -2,6 +2,7 @@ import Alerts
 import Foundation
 import JSONOutput
 import NMEA
+import Platform
 import Serial
 import Synchronization
 

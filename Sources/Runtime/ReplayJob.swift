@@ -1,6 +1,7 @@
 import Alerts
 import Foundation
 import Geofence
+import Platform
 import Store
 
 /// `gpsfence replay`: captures through the engine loop, the live pipeline with files for a

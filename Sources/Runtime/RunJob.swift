@@ -1,6 +1,7 @@
 import Alerts
 import Geofence
 import NMEA
+import Platform
 import Serial
 import Store
 

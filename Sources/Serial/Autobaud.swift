@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 
 /// Finds the rate a receiver talks at (docs/hardware.md).
 ///

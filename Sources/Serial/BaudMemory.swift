@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import SystemPackage
 
 /// The last rate that worked, per device, kept in `baud-rates` in the state folder the caller

@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 
 /// What sits behind a device path, as far as baud rates go.
 public enum DeviceKind: String, Sendable, Equatable {
@@ -32,12 +32,4 @@ public enum DeviceKind: String, Sendable, Equatable {
 
     /// Whether autobaud should try several rates (docs/hardware.md: never on CDC-ACM).
     public var huntsBaud: Bool { self != .cdcACM }
-}
-
-/// The path with every symlink followed; the path itself when that fails.
-/// The corresponding C function is `realpath`.
-public func resolvePath(_ path: String) -> String {
-    guard let resolved = realpath(path, nil) else { return path }
-    defer { free(resolved) }
-    return String(cString: resolved)
 }

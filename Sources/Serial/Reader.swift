@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 import Synchronization
 import SystemPackage
 

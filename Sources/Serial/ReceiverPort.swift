@@ -1,3 +1,5 @@
+import Platform
+
 /// The one way to open a receiver (docs/hardware.md), shared by the live reader, `record` and `doctor`:
 /// open the port, then find its rate: pinned by the user, else the remembered one first, else a
 /// hunt over the standard rates; none on CDC-ACM, whose USB link has no rate.

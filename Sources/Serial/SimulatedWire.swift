@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 import SystemPackage
 
 /// The serial line of a simulated receiver: sentences go out paced at the receiver's baud rate,

@@ -1,3 +1,5 @@
+import Platform
+
 /// What a UART listening at one rate delivers from a line driven at another.
 ///
 /// The sender puts 8N1 frames back to back: a start bit (low), eight data bits least significant

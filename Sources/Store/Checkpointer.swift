@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NMEA
+import Platform
 import Synchronization
 
 /// Moves SQLite's WAL checkpoints off the engine thread for a long-running engine, and makes them

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Geofence
 import NMEA
+import Platform
 
 /// The state file of docs/running.md: SQLite in WAL mode holding each fence's state, the event log, the
 /// visits and the webhook outbox. Created with mode 0600 (it records where someone has been).

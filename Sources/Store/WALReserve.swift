@@ -1,8 +1,4 @@
-import CFileSpace
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Platform
 
 extension StateStore {
     /// How much WAL a long-running engine's file blocks are reserved for: the growth at which a
@@ -16,9 +12,6 @@ extension StateStore {
     /// descriptor: two 4 KB pages an event on the test machine, journal blocks where there is a
     /// journal). Best effort: a filesystem that cannot reserve grows the file as before.
     func reserveWALBlocks() {
-        let descriptor = open(path + "-wal", O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        _ = gpsfence_reserve_blocks(descriptor, Self.walReserve)
+        _ = reserveDiskBlocks(path: path + "-wal", length: Self.walReserve)
     }
 }

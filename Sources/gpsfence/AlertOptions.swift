@@ -2,6 +2,7 @@ import Alerts
 import ArgumentParser
 import Foundation
 import Geofence
+import Platform
 
 /// The alert flags of docs/running.md, for `run` and `replay`.
 struct AlertOptions: ParsableArguments {

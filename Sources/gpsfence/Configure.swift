@@ -2,6 +2,7 @@ import Alerts
 import ArgumentParser
 import FenceRuntime
 import Geofence
+import Platform
 import Serial
 
 struct Configure: ParsableCommand {

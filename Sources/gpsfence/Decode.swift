@@ -2,6 +2,7 @@ import Alerts
 import ArgumentParser
 import FenceRuntime
 import NMEA
+import Platform
 
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import ArgumentParser
 import FenceRuntime
 import Foundation
 import NMEA
+import Platform
 
 struct Fences: ParsableCommand {
     static let configuration = CommandConfiguration(

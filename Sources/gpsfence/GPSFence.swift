@@ -2,6 +2,7 @@ import Alerts
 import ArgumentParser
 import FenceRuntime
 import Foundation
+import Platform
 
 @main
 struct GPSFence: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Geofence
+import Platform
 import Serial
 
 /// Which receiver to read and how (docs/hardware.md), for `run`, `record` and `doctor`.

@@ -3,6 +3,7 @@ import ArgumentParser
 import FenceRuntime
 import Geofence
 import NMEA
+import Platform
 import Serial
 
 struct Record: ParsableCommand {

@@ -3,6 +3,7 @@ import ArgumentParser
 import FenceRuntime
 import Foundation
 import NMEA
+import Platform
 import Views
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import NMEA
+import Platform
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Alerts
 import Foundation
 import NMEA
+import Platform
 import Serial
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import NMEA
+import Platform
 import Serial
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import FenceRuntime
 import NMEA
+import Platform
 import Serial
 import Testing
 

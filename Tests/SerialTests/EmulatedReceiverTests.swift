@@ -1,4 +1,5 @@
 import FenceRuntime
+import Platform
 import Serial
 import Testing
 

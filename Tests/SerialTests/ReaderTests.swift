@@ -1,6 +1,7 @@
 import FenceRuntime
 import Foundation
 import NMEA
+import Platform
 import Serial
 import Synchronization
 import SystemPackage

@@ -1,3 +1,4 @@
+import Platform
 import Serial
 import Testing
 

@@ -2,6 +2,7 @@ import FenceRuntime
 import Foundation
 import Geofence
 import NMEA
+import Platform
 import Serial
 import Testing
 

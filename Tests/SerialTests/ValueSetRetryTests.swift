@@ -1,5 +1,6 @@
 import FenceRuntime
 import Foundation
+import Platform
 import Serial
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import NMEA
+import Platform
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

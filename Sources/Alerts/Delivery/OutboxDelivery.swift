@@ -1,6 +1,7 @@
 import Foundation
 import Geofence
 import NMEA
+import Platform
 import Synchronization
 
 /// How one outbox target is reached: a webhook POST, an MQTT publish. `send` blocks until the

@@ -1,6 +1,6 @@
 import Foundation
 import NMEA
-import Serial
+import Platform
 
 /// A POST over plain http://, on a TCP connection of its own that is closed after the answer's
 /// status line: what the webhook and the track sync need, and nothing that runs between requests.

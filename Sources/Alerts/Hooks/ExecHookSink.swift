@@ -1,7 +1,7 @@
 import Foundation
 import Geofence
 import NMEA
-import Spawn
+import Platform
 
 #if canImport(Glibc)
     import Glibc

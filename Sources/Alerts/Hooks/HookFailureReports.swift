@@ -1,6 +1,7 @@
 import Dispatch
 import Geofence
 import NMEA
+import Platform
 
 /// Failure reports of the hooks, held back so that a hook that keeps failing cannot feed on its own
 /// failures: the first failure of a hook is reported at once, later ones within `interval` are

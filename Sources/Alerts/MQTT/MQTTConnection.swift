@@ -1,6 +1,7 @@
 import CMosquitto
 import Foundation
 import NMEA
+import Platform
 
 /// One connection to one broker, kept up by a thread of its own: a thin wrapper over libmosquitto
 /// (the only file that calls it).

@@ -1,7 +1,8 @@
 import Foundation
 import Geofence
+import Platform
 
-import class NMEA.Locked
+import class Platform.Locked
 
 /// An OwnTracks `_type: cmd`, `action: setWaypoints` message, as the apps and the OwnTracks
 /// Recorder send it to `owntracks/USER/DEVICE/cmd` (docs/mqtt.md, "OwnTracks regions"), read

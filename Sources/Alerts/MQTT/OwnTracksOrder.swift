@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 
 /// One ordered stream for the OwnTracks location (retained, latest wins, published from the engine
 /// thread) and the OwnTracks transitions (in the outbox, published one acknowledgement at a time

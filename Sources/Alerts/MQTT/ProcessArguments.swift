@@ -1,3 +1,4 @@
+import Geofence
 import NMEA
 
 #if canImport(Glibc)

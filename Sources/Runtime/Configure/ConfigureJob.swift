@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 import Serial
 
 /// `gpsfence configure`: finds out which receiver is on the port, sends it the rate, sentences

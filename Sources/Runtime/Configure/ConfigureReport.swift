@@ -1,4 +1,5 @@
 import JSONOutput
+import Platform
 import Serial
 
 /// What `configure` did, step by step, and what it saw afterwards (docs/hardware.md).

@@ -1,3 +1,4 @@
+import Platform
 import Serial
 
 /// One configuration command, receiver-specific, with a label for the report.

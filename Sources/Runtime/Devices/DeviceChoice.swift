@@ -1,3 +1,4 @@
+import Platform
 import Serial
 
 /// The receiver a command reads, once `--device` (a `ReceiverAddress`) is resolved: a serial port

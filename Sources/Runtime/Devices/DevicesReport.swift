@@ -1,5 +1,6 @@
 import JSONOutput
 import NMEA
+import Platform
 import Serial
 
 /// `gpsfence devices`: the USB serial devices found, as text or JSON.

@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 import Serial
 
 extension DoctorJob {

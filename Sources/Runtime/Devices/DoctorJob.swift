@@ -1,6 +1,7 @@
 import Foundation
 import Geofence
 import NMEA
+import Platform
 import Serial
 import Views
 

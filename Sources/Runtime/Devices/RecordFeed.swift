@@ -1,5 +1,6 @@
 import Geofence
 import NMEA
+import Platform
 import Serial
 
 /// What `RecordJob` records from: bytes as the receiver sent them, after a header of what the feed

@@ -1,5 +1,6 @@
 import Glibc
 import NMEA
+import Platform
 import Serial
 import SystemPackage
 

@@ -2,6 +2,7 @@ import Alerts
 import Dispatch
 import Geofence
 import NMEA
+import Platform
 import Store
 
 /// `--fences mqtt://[USER[:PASS]@]HOST[:PORT]/TOPIC` (docs/running.md, "Fences from the broker"):

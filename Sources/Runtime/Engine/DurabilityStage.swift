@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Geofence
 import NMEA
+import Platform
 import Store
 
 /// Between the state file and the sinks that must not see an event a power cut could take back

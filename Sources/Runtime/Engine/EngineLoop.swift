@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Geofence
 import NMEA
+import Platform
 import Serial
 import Store
 import Synchronization

@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 
 /// Whose turn it is to run the engine: the engine thread, for its rounds, or the reader thread of
 /// a live source, which hands each input it pushed through the engine itself, on the wake-up that

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Platform
 import Serial
 
 /// The folders whose inotify watches say that the fence file may have changed: the file's own

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Geofence
 import NMEA
+import Platform
 import Serial
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Geofence
 import NMEA
+import Platform
 
 /// Replacing the whole fence set while the run goes on (docs/events.md "Fences that change"), for
 /// every source of fences: the watched file, the broker, and any other layer. The engine thread

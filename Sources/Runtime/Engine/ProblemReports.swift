@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 
 /// Messages from sinks and delivery threads (a hook failing, a webhook down) waiting to become
 /// `error` events on the engine thread, which each report wakes (once a run has begun).

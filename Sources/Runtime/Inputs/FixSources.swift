@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 import Serial
 
 /// The live source a resolved `--device` names: a gpsd (docs/hardware.md) or a serial port. One

@@ -1,5 +1,6 @@
 import Geofence
 import NMEA
+import Platform
 import Serial
 import Synchronization
 

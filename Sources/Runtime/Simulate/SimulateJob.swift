@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 import Serial
 
 /// `gpsfence simulate`: plays a route into a simulated receiver's wire, epoch by epoch, in real time.

@@ -1,5 +1,6 @@
 import Alerts
 import NMEA
+import Platform
 import Serial
 
 extension SimulateJob {

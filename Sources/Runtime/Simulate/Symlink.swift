@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import Serial
 import SystemPackage
 

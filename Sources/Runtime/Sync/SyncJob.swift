@@ -1,6 +1,7 @@
 import Alerts
 import Foundation
 import NMEA
+import Platform
 import Store
 
 /// `gpsfence sync`: sends the track backlog of a stopped run by hand (a laptop back on Wi-Fi),

@@ -1,6 +1,7 @@
 import Alerts
 import Foundation
 import NMEA
+import Platform
 
 /// `--sync URL` and its options (docs/running.md, "Track sync").
 public struct TrackSyncConfiguration: Sendable {

@@ -1,6 +1,7 @@
 import Alerts
 import Foundation
 import NMEA
+import Platform
 import Store
 import Synchronization
 

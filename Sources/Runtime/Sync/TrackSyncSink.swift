@@ -2,6 +2,7 @@ import Alerts
 import Foundation
 import Geofence
 import NMEA
+import Platform
 import Store
 
 /// `--sync URL` on `run` and `replay --state`: the sender works on a thread of its own from the

@@ -1,6 +1,7 @@
 import Alerts
 import Foundation
 import NMEA
+import Platform
 import Views
 
 /// `gpsfence status --watch` (docs/report.md, "Live view"): the status, redrawn in place every

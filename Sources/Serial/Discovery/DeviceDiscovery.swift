@@ -1,3 +1,5 @@
+import Platform
+
 /// The USB serial devices of this machine, and the choice `--device auto` makes (docs/hardware.md).
 public struct DeviceDiscovery: Sendable {
     public var devices: [SerialDeviceInfo]

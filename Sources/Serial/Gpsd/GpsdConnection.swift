@@ -1,3 +1,5 @@
+import Platform
+
 /// One connection to a gpsd: connect, ask for reports with `?WATCH`, then read its lines.
 ///
 /// gpsd answers a watch with VERSION (on connect), DEVICES and WATCH, then streams reports one

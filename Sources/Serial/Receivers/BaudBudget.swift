@@ -1,3 +1,5 @@
+import Platform
+
 /// Whether a set of sentences at a rate fits a serial line: 10 bits a byte (8N1), at the longest
 /// length each sentence takes. A receiver that is asked for more than its line carries drops
 /// sentences silently, so `configure` checks before it changes the rate (docs/hardware.md).

@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 
 /// A command exchange with a receiver on an open port (`configure`, `doctor`): writes UBX frames
 /// and PMTK sentences, and reads what comes back, UBX frames and NMEA sentences interleaved

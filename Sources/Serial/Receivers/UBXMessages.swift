@@ -1,3 +1,5 @@
+import Platform
+
 /// The UBX messages `configure` sends and reads, with their layouts from u-blox's interface
 /// descriptions (all fields little-endian). See docs/hardware.md.
 public enum UBXMessage {

@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 import Serial
 
 /// The configuration interface of a real receiver, as `simulate --receiver` will play it: what it

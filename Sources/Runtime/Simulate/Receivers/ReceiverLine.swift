@@ -1,4 +1,5 @@
 import NMEA
+import Platform
 import Serial
 
 /// An emulated receiver on a simulator's wire (`simulate --receiver`): it reads what the host

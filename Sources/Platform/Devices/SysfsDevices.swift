@@ -71,7 +71,7 @@ public struct SysfsDevices: Sendable {
 }
 
 /// The corresponding C function is `opendir`/`readdir`.
-func listDirectory(_ path: String) -> [String] {
+package func listDirectory(_ path: String) -> [String] {
     guard let directory = opendir(path) else { return [] }
     defer { closedir(directory) }
     var names: [String] = []
@@ -82,20 +82,20 @@ func listDirectory(_ path: String) -> [String] {
     return names
 }
 
-func isDirectory(_ path: String) -> Bool {
+package func isDirectory(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
 }
 
 /// The corresponding C function is `realpath`; nil when the path does not resolve.
-func realPath(_ path: String) -> String? {
+package func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)
 }
 
 /// The corresponding C function is `readlink`.
-func readLink(_ path: String) -> String? {
+package func readLink(_ path: String) -> String? {
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = readlink(path, &buffer, buffer.count - 1)
     guard count > 0 else { return nil }
@@ -104,7 +104,7 @@ func readLink(_ path: String) -> String? {
 
 /// A small sysfs attribute file, trimmed; nil when absent or empty.
 /// The corresponding C functions are `open` and `read`.
-func readAttribute(_ path: String) -> String? {
+package func readAttribute(_ path: String) -> String? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }

@@ -1,5 +1,5 @@
 import Foundation
-import Serial
+import Platform
 import Testing
 
 /// `DirectoryWatch` on a real folder: the name of a file renamed in, written in place and deleted

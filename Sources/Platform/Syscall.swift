@@ -4,7 +4,7 @@ import SystemPackage
 /// Runs a C call that returns -1 and sets `errno` on failure, retrying while it fails with EINTR
 /// (a signal such as SIGINT arriving during a blocking call must not look like a device error).
 @inline(__always)
-func retryingInterrupts<T: FixedWidthInteger>(_ body: () -> T) -> Result<T, Errno> {
+package func retryingInterrupts<T: FixedWidthInteger>(_ body: () -> T) -> Result<T, Errno> {
     while true {
         let result = body()
         if result != -1 { return .success(result) }
@@ -15,7 +15,7 @@ func retryingInterrupts<T: FixedWidthInteger>(_ body: () -> T) -> Result<T, Errn
 
 extension Result where Failure == Errno {
     /// The value, or the errno wrapped as a `SerialError` naming the call and the path.
-    func get(_ operation: String, _ path: String) throws(SerialError) -> Success {
+    package func get(_ operation: String, _ path: String) throws(SerialError) -> Success {
         switch self {
         case .success(let value): return value
         case .failure(let errno): throw SerialError(operation: operation, path: path, errno: errno)

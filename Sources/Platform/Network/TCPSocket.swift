@@ -1,5 +1,4 @@
 import Glibc
-import NMEA
 import SystemPackage
 
 /// A failed system call on a TCP connection: which call, to which endpoint, and the `errno` it set

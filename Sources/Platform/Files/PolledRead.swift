@@ -2,7 +2,7 @@ import Glibc
 import SystemPackage
 
 /// What one wait-and-read of a device or socket gave.
-enum PolledRead: Equatable, Sendable {
+package enum PolledRead: Equatable, Sendable {
     /// This many bytes were stored at the start of the buffer.
     case data(Int)
     /// Nothing arrived within the timeout (or a signal interrupted the wait).
@@ -12,15 +12,15 @@ enum PolledRead: Equatable, Sendable {
 }
 
 /// Which call failed, and why: the caller names the device or endpoint in its own error type.
-struct PolledReadFailure: Error {
-    var operation: String
-    var errno: Errno
+package struct PolledReadFailure: Error {
+    package var operation: String
+    package var errno: Errno
 }
 
 /// The poll-then-read that the serial port and the gpsd socket share: waits up to `timeout`
 /// seconds (nil: for ever) for `descriptor` to be readable, then reads what has arrived.
 /// The corresponding C functions are `poll` and `read`, EINTR retried.
-func pollThenRead(
+package func pollThenRead(
     _ descriptor: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, timeout: Double?
 ) throws(PolledReadFailure) -> PolledRead {
     let events: PollEvents
@@ -36,7 +36,7 @@ func pollThenRead(
 
 /// Reads what is there now without waiting (the descriptor is non-blocking).
 /// The corresponding C function is `read`, EINTR retried.
-func readNow(_ descriptor: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(PolledReadFailure)
+package func readNow(_ descriptor: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(PolledReadFailure)
     -> PolledRead
 {
     switch retryingInterrupts({ Glibc.read(descriptor.rawValue, buffer.baseAddress, buffer.count) }) {

@@ -1,8 +1,7 @@
+import Platform
 import Testing
 
-@testable import NMEA
-
-@Suite struct SharedPlumbingTests {
+@Suite struct BackoffTests {
     @Test func backoffDoublesToItsCapAndStartsOverAfterASuccess() {
         var backoff = Backoff(initial: 0.5, maximum: 3)
         var delays: [Double] = []
@@ -35,13 +34,5 @@ import Testing
         let same = changes.failed("no such device")
         let other = changes.failed("permission denied")
         #expect(first && !same && other)
-    }
-
-    @Test func thePasswordOfAURLIsFoundAndHidden() {
-        #expect(URLPassword.redacted("mqtts://van:p%40ss@10.0.0.2/gps") == "mqtts://van:***@10.0.0.2/gps")
-        #expect(URLPassword.redacted("mqtt://van@10.0.0.2") == "mqtt://van@10.0.0.2")
-        #expect(URLPassword.redacted("mqtt://10.0.0.2:1883/gps") == "mqtt://10.0.0.2:1883/gps")
-        #expect(URLPassword.redacted("mqtt://van:@10.0.0.2") == "mqtt://van:@10.0.0.2")
-        #expect(URLPassword.range(in: Array("http://u:pw@h".utf8)) == 9..<11)
     }
 }

@@ -1,10 +1,9 @@
 import Glibc
-import NMEA
 import Synchronization
 
 /// Signals as flags that the long-running loops poll, so that they finish their files, flush their
 /// sinks and close their devices instead of dying mid-write.
-enum CaughtSignals {
+package enum CaughtSignals {
     /// One bit per signal number, set by the handler.
     private static let pending = Atomic<UInt64>(0)
 
@@ -14,7 +13,7 @@ enum CaughtSignals {
     ///
     /// - Parameter restartsCalls: SA_RESTART. Without it a blocking call returns EINTR, so that a
     ///   loop waiting in it looks at the flag at once (wanted for stop requests).
-    static func install(_ signals: [Int32], restartsCalls: Bool) {
+    package static func install(_ signals: [Int32], restartsCalls: Bool) {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in
             CaughtSignals.pending.bitwiseOr(1 << UInt64(signal), ordering: .relaxed)
@@ -30,12 +29,12 @@ enum CaughtSignals {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
-    static func isPending(_ signal: Int32) -> Bool {
+    package static func isPending(_ signal: Int32) -> Bool {
         pending.load(ordering: .relaxed) & (1 << UInt64(signal)) != 0
     }
 
     /// Whether the signal came since the last `take`; clears it.
-    static func take(_ signal: Int32) -> Bool {
+    package static func take(_ signal: Int32) -> Bool {
         pending.bitwiseAnd(~(1 << UInt64(signal)), ordering: .relaxed).oldValue & (1 << UInt64(signal)) != 0
     }
 }
@@ -47,9 +46,9 @@ public enum StopSignals {
 }
 
 /// SIGHUP: reload the fences.
-enum ReloadSignal {
-    static func install() { CaughtSignals.install([SIGHUP], restartsCalls: true) }
-    static func take() -> Bool { CaughtSignals.take(SIGHUP) }
+package enum ReloadSignal {
+    package static func install() { CaughtSignals.install([SIGHUP], restartsCalls: true) }
+    package static func take() -> Bool { CaughtSignals.take(SIGHUP) }
     /// A SIGHUP came that nobody has taken yet.
-    static var isPending: Bool { CaughtSignals.isPending(SIGHUP) }
+    package static var isPending: Bool { CaughtSignals.isPending(SIGHUP) }
 }

@@ -1,5 +1,3 @@
-import JSONOutput
-
 /// A serial device found on the system, with what its USB parent says about it.
 public struct SerialDeviceInfo: Sendable, Equatable {
     /// The device node, e.g. "/dev/ttyACM0".
@@ -16,8 +14,6 @@ public struct SerialDeviceInfo: Sendable, Equatable {
 
     public init(node: String) { self.node = node }
 
-    public var kind: DeviceKind { DeviceKind.of(resolvedName: node) }
-    public var known: KnownReceiver? { KnownReceiver.match(vendor: vendorID, product: productID) }
     /// The path to use: the by-id link survives replugging into another port.
     public var preferredPath: String { byID ?? node }
 
@@ -28,15 +24,18 @@ public struct SerialDeviceInfo: Sendable, Equatable {
     }
 }
 
-func hex4(_ value: UInt16) -> String { Hex.string(UInt64(value), digits: 4) }
+package func hex4(_ value: UInt16) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 4 - digits.count) + digits
+}
 
-func parseHex4(_ text: String?) -> UInt16? {
+package func parseHex4(_ text: String?) -> UInt16? {
     guard let text else { return nil }
     return UInt16(text.trimmingCharacters(), radix: 16)
 }
 
 extension String {
-    func trimmingCharacters() -> String {
+    package func trimmingCharacters() -> String {
         var slice = Substring(self)
         while let last = slice.last, last.isWhitespace || last == "\0" { slice = slice.dropLast() }
         while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }

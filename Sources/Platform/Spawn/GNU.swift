@@ -4,7 +4,7 @@
 
 /// glibc functions declared only under `_GNU_SOURCE`, which Swift's Glibc module does not define;
 /// looked up once with `dlsym`.
-enum GNU {
+package enum GNU {
     typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
     typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 

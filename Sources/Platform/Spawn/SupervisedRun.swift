@@ -1,5 +1,3 @@
-import NMEA
-
 #if canImport(Glibc)
     import Glibc
 #endif
