@@ -9,7 +9,8 @@ let package = Package(
     products: [
         .executable(name: "gpsfence", targets: ["gpsfence"]),
         .library(name: "NMEA", targets: ["NMEA"]),
-        .library(name: "Geofence", targets: ["Geofence"]),
+        .library(name: "Fences", targets: ["Fences"]),
+        .library(name: "Events", targets: ["Events"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,31 +50,35 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // fences, file formats, spatial index, SIMD containment, event state machine.
-        .target(name: "Geofence", dependencies: ["NMEA", "JSONOutput", "Platform"]),
+        // fences: geometry, file formats and their loaders, the spatial index, the SIMD containment
+        // kernels, the rules a fence's properties carry, lint.
+        .target(name: "Fences", dependencies: ["NMEA", "JSONOutput", "Platform"]),
+        // events: the engine (each fence's state machine, the rules applied, the foresight), the
+        // event model and its one JSON form, the outbox protocol.
+        .target(name: "Events", dependencies: ["Fences", "NMEA", "JSONOutput", "Platform"]),
         // event sinks (console, bell, hooks, notify, webhook and MQTT deliveries).
         .target(
             name: "Alerts",
             dependencies: [
-                "Geofence", "NMEA", "Platform", "JSONOutput", "CMosquitto",
+                "Fences", "Events", "NMEA", "Platform", "JSONOutput", "CMosquitto",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // persistent state: fence states, event log, visits, the outbox, track and odometer.
         .target(
             name: "Store",
-            dependencies: ["Geofence", "NMEA", "Platform", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Fences", "Events", "NMEA", "Platform", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // the read-only presentation of the state file: status, visits, the live view's frame, the
         // field report and its exports. Below the runtime: it reads the store, never runs the engine.
-        .target(name: "Views", dependencies: ["JSONOutput", "NMEA", "Geofence", "Store", "Platform"]),
+        .target(name: "Views", dependencies: ["JSONOutput", "NMEA", "Fences", "Events", "Store", "Platform"]),
         // the engine loop (source -> ring -> engine -> store -> sinks) and the jobs.
         // Named FenceRuntime, kept in Sources/Runtime: a module called `Runtime` would shadow the
         // toolchain's own `Runtime` module, which ordo-one/benchmark imports.
         .target(
             name: "FenceRuntime",
             dependencies: [
-                "JSONOutput", "NMEA", "Platform", "Serial", "Geofence", "Alerts", "Store", "Views",
+                "JSONOutput", "NMEA", "Platform", "Serial", "Fences", "Events", "Alerts", "Store", "Views",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Sources/Runtime"
@@ -82,19 +87,23 @@ let package = Package(
         .executableTarget(
             name: "gpsfence",
             dependencies: [
-                "NMEA", "Platform", "Serial", "Geofence", "Alerts", "Store", "Views", "FenceRuntime",
+                "NMEA", "Platform", "Serial", "Fences", "Events", "Alerts", "Store", "Views", "FenceRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "JSONOutput"]),
-        .testTarget(name: "GeofenceTests", dependencies: ["Geofence", "NMEA"], exclude: ["Fixtures"]),
+        .target(name: "FenceBuilders", dependencies: ["Fences"], path: "Tests/FenceBuilders"),
+        .testTarget(name: "FencesTests", dependencies: ["Fences", "NMEA", "FenceBuilders"], exclude: ["Fixtures"]),
+        .testTarget(name: "EventsTests", dependencies: ["Events", "Fences", "NMEA", "FenceBuilders", "Platform"]),
         .testTarget(
-            name: "RuntimeTests", dependencies: ["FenceRuntime", "NMEA", "Store", "Alerts", "Geofence", "Platform"]),
-        .testTarget(name: "ViewsTests", dependencies: ["Views", "Geofence", "NMEA", "Store"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Geofence", "NMEA", "Alerts"]),
-        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Geofence", "NMEA", "Serial", "Platform"]),
-        .testTarget(name: "SerialTests", dependencies: ["Serial", "NMEA", "Geofence", "FenceRuntime", "Platform"]),
+            name: "RuntimeTests",
+            dependencies: ["FenceRuntime", "NMEA", "Store", "Alerts", "Fences", "Events", "Platform"]),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "Fences", "Events", "NMEA", "Store"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Fences", "Events", "NMEA", "Alerts"]),
+        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Fences", "Events", "NMEA", "Serial", "Platform"]),
+        .testTarget(
+            name: "SerialTests", dependencies: ["Serial", "NMEA", "Fences", "Events", "FenceRuntime", "Platform"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence", "JSONOutput", "Platform"]),
     ],
     swiftLanguageModes: [.v6]
@@ -113,13 +122,13 @@ if ProcessInfo.processInfo.environment["GPSFENCE_BENCHMARKS"] != nil {
             name: "NMEABenchmarks", dependencies: ["NMEA"] + benchmark,
             path: "Benchmarks/NMEABenchmarks", plugins: plugins),
         .executableTarget(
-            name: "GeofenceBenchmarks", dependencies: ["Geofence"] + benchmark,
+            name: "GeofenceBenchmarks", dependencies: ["Fences", "Events"] + benchmark,
             path: "Benchmarks/GeofenceBenchmarks", plugins: plugins),
         .executableTarget(
             name: "GpsdBenchmarks", dependencies: ["Serial", "NMEA"] + benchmark,
             path: "Benchmarks/GpsdBenchmarks", plugins: plugins),
         .executableTarget(
-            name: "EngineBenchmarks", dependencies: ["Geofence", "NMEA"] + benchmark,
+            name: "EngineBenchmarks", dependencies: ["Fences", "Events", "NMEA"] + benchmark,
             path: "Benchmarks/EngineBenchmarks", plugins: plugins),
     ]
 }

@@ -22,14 +22,16 @@ let package = Package(
         .executableTarget(
             name: "FenceFuzz",
             dependencies: [
-                .product(name: "Geofence", package: rootIdentity), .product(name: "NMEA", package: rootIdentity),
+                .product(name: "Fences", package: rootIdentity), .product(name: "Events", package: rootIdentity),
+                .product(name: "NMEA", package: rootIdentity),
             ]
         ),
         // Option values and settings through the range checks and the event engine.
         .executableTarget(
             name: "OptionsFuzz",
             dependencies: [
-                .product(name: "Geofence", package: rootIdentity), .product(name: "NMEA", package: rootIdentity),
+                .product(name: "Fences", package: rootIdentity), .product(name: "Events", package: rootIdentity),
+                .product(name: "NMEA", package: rootIdentity),
             ]
         ),
     ],

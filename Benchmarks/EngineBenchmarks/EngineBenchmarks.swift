@@ -1,6 +1,7 @@
 import Benchmark
+import Events
+import Fences
 import Foundation
-import Geofence
 import NMEA
 
 /// The event engine over a one-hour 10 Hz drive against 10,000 mixed fences (docs/performance.md: no heap

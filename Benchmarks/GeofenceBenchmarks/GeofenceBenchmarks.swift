@@ -1,5 +1,5 @@
 import Benchmark
-import Geofence
+import Fences
 
 #if canImport(Glibc)
     import Glibc

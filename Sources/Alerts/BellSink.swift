@@ -1,5 +1,6 @@
+import Events
+import Fences
 import Foundation
-import Geofence
 
 /// `--bell [TYPES]` (docs/running.md): rings the terminal bell, a BEL byte written to the controlling
 /// terminal (`/dev/tty`), on the chosen event types (default enter and approach), and on the

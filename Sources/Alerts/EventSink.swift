@@ -1,4 +1,5 @@
-import Geofence
+import Events
+import Fences
 import NMEA
 
 /// Where events go. Sinks are called on the engine thread, or on a live source's reader thread when

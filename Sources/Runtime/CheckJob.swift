@@ -1,6 +1,6 @@
 import Alerts
 import Dispatch
-import Geofence
+import Fences
 import JSONOutput
 import NMEA
 import Platform

@@ -1,5 +1,5 @@
 import Alerts
-import Geofence
+import Fences
 import Platform
 import Serial
 import Store

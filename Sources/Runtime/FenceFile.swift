@@ -1,4 +1,4 @@
-import Geofence
+import Fences
 
 /// Loading a fence file for a command: a bad file throws its `FenceLoadError` (exit status 2,
 /// through `classify`), whose message names the file, the feature and the problem.

@@ -1,5 +1,6 @@
 import Alerts
-import Geofence
+import Events
+import Fences
 import NMEA
 import Platform
 import Serial

@@ -1,5 +1,5 @@
+import Fences
 import GRDB
-import Geofence
 
 /// The fence layers' circles (the anchor, OwnTracks regions: docs/running.md, "Fence layers"),
 /// kept so that a restart runs on the same ones. One row per circle; `position` keeps the order

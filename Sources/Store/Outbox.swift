@@ -1,5 +1,6 @@
+import Events
+import Fences
 import GRDB
-import Geofence
 
 /// The state file is the durable outbox of docs/running.md: `commit` adds one row per event and target in
 /// the same transaction as the event; the delivery sinks take rows out in order. (The column keeps

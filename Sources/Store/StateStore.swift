@@ -1,6 +1,7 @@
+import Events
+import Fences
 import Foundation
 import GRDB
-import Geofence
 import NMEA
 import Platform
 

@@ -1,6 +1,7 @@
+import Events
+import Fences
 import Foundation
 import GRDB
-import Geofence
 import NMEA
 
 /// Keeps the track and the odometer of docs/report.md in the state file, on the engine thread.

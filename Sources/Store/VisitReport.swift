@@ -1,5 +1,5 @@
+import Fences
 import GRDB
-import Geofence
 import NMEA
 
 /// Visits per fence in one calendar month (UTC), for `gpsfence visits`.

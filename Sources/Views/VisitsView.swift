@@ -1,5 +1,5 @@
+import Fences
 import Foundation
-import Geofence
 import JSONOutput
 import NMEA
 import Store

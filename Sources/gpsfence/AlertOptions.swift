@@ -1,7 +1,7 @@
 import Alerts
 import ArgumentParser
+import Fences
 import Foundation
-import Geofence
 import Platform
 
 /// The alert flags of docs/running.md, for `run` and `replay`.

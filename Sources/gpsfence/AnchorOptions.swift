@@ -1,6 +1,6 @@
 import ArgumentParser
 import FenceRuntime
-import Geofence
+import Fences
 
 /// The anchor watch of `run` (docs/running.md, "At anchor").
 struct AnchorOptions: ParsableArguments {

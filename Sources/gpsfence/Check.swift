@@ -1,6 +1,6 @@
 import ArgumentParser
 import FenceRuntime
-import Geofence
+import Fences
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,7 @@
 import Alerts
 import ArgumentParser
 import FenceRuntime
-import Geofence
+import Fences
 import Serial
 
 struct Doctor: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Geofence
+import Fences
 import Platform
 import Serial
 

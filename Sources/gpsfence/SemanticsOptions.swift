@@ -1,5 +1,6 @@
 import ArgumentParser
-import Geofence
+import Events
+import Fences
 
 /// The event semantics flags of docs/events.md, shared by `replay` and `run`.
 struct SemanticsOptions: ParsableArguments {

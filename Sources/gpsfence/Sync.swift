@@ -1,6 +1,6 @@
 import ArgumentParser
 import FenceRuntime
-import Geofence
+import Fences
 
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(

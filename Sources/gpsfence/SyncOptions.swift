@@ -1,7 +1,7 @@
 import Alerts
 import ArgumentParser
 import FenceRuntime
-import Geofence
+import Fences
 
 /// `--sync URL` and its options (docs/running.md, "Track sync"), for `run`, `replay` and `sync`.
 struct SyncOptions: ParsableArguments {

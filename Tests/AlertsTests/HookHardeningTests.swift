@@ -4,7 +4,8 @@ import Synchronization
 import Testing
 
 @testable import Alerts
-@testable import Geofence
+@testable import Events
+@testable import Fences
 
 /// Issue 15, items 5-8: hooks with hostile data, failing hooks, hooks with children, hooks that
 /// read their input, and the signal state hooks start with. Every hook is a real child process.

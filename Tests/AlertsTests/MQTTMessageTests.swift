@@ -3,7 +3,8 @@ import NMEA
 import Testing
 
 @testable import Alerts
-@testable import Geofence
+@testable import Events
+@testable import Fences
 
 /// The `--mqtt` options and the docs/mqtt.md payloads, checked against values worked out by hand.
 @Suite struct MQTTMessageTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import Alerts
-@testable import Geofence
+@testable import Fences
 
 /// OwnTracks `setWaypoints` commands as the apps and the Recorder write them (docs/mqtt.md).
 @Suite struct OwnTracksCommandTests {

@@ -5,7 +5,8 @@ import Synchronization
 import Testing
 
 @testable import Alerts
-@testable import Geofence
+@testable import Events
+@testable import Fences
 
 /// A fence whose name and properties are hostile to shells.
 let hostileName = #"Bridge "$(touch /tmp/PWNED)"; rm -rf ~ `id` \n"#

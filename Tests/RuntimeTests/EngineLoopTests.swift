@@ -6,8 +6,9 @@ import Serial
 import Synchronization
 import Testing
 
+@testable import Events
 @testable import FenceRuntime
-@testable import Geofence
+@testable import Fences
 @testable import Store
 
 /// `EngineLoop` in process, without the binary: a real ring, reader thread, state file and fence

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 @testable import FenceRuntime
-@testable import Geofence
+@testable import Fences
 
 /// `FenceFileWatcher` on real files, real inotify and its real thread: an idle watcher sleeps until
 /// something happens to its file (the kernel's count of the thread's sleeps says so), a SIGHUP and

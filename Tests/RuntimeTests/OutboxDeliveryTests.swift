@@ -3,8 +3,9 @@ import NMEA
 import Testing
 
 @testable import Alerts
+@testable import Events
 @testable import FenceRuntime
-@testable import Geofence
+@testable import Fences
 @testable import Store
 
 /// A real HTTP server process on 127.0.0.1 (Tests/Support/webhook_server.py).

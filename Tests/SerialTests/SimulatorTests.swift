@@ -1,6 +1,6 @@
 import FenceRuntime
+import Fences
 import Foundation
-import Geofence
 import NMEA
 import Platform
 import Serial

@@ -3,7 +3,8 @@ import GRDB
 import NMEA
 import Testing
 
-@testable import Geofence
+@testable import Events
+@testable import Fences
 @testable import Store
 
 /// How many bytes an event's commit writes to the WAL (docs/performance.md, "Live cost"): each page

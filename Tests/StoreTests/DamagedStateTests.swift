@@ -3,7 +3,8 @@ import GRDB
 import NMEA
 import Testing
 
-@testable import Geofence
+@testable import Events
+@testable import Fences
 @testable import Store
 
 /// Issue 15: the state file is input too. Values of the wrong type, NULLs and times near 2^63 read

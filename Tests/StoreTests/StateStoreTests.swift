@@ -3,7 +3,8 @@ import GRDB
 import NMEA
 import Testing
 
-@testable import Geofence
+@testable import Events
+@testable import Fences
 @testable import Store
 
 @Suite struct StateStoreTests {

@@ -5,7 +5,8 @@ import Synchronization
 import Testing
 
 @testable import Alerts
-@testable import Geofence
+@testable import Events
+@testable import Fences
 @testable import Store
 
 /// The state file failing while in use (a table gone, a disk that refuses a write) is a

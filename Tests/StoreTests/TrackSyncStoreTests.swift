@@ -3,7 +3,7 @@ import GRDB
 import NMEA
 import Testing
 
-@testable import Geofence
+@testable import Fences
 @testable import Store
 
 /// The track sync's cursor in the state file (docs/running.md, "Track sync"), on real SQLite files.

@@ -3,7 +3,8 @@ import GRDB
 import NMEA
 import Testing
 
-@testable import Geofence
+@testable import Events
+@testable import Fences
 @testable import Store
 
 /// The track, odometer and receiver record of docs/report.md, and the v1 -> v2 migration, on real

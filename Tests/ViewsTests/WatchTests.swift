@@ -1,5 +1,5 @@
+import Fences
 import Foundation
-import Geofence
 import Testing
 
 @testable import Views

@@ -1,3 +1,4 @@
+import Events
 // libFuzzer entry point over fence files (issue 15): bytes -> GeoJSON or CSV loader -> FenceSet
 // -> containment, nearest fences, distances, and the event engine driven through the fences.
 //
@@ -7,7 +8,7 @@
 // - every event renders to one line of JSON, and every human rendering of fence data holds no
 //   control character (HumanText).
 // The first byte picks the format (bit 0: CSV), the last 64 bytes also serve as query points.
-import Geofence
+import Fences
 import NMEA
 
 @_cdecl("LLVMFuzzerTestOneInput")

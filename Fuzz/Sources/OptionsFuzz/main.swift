@@ -1,3 +1,4 @@
+import Events
 // libFuzzer entry point over option values and settings (issue 15). The input is text, one value a
 // line, in the order of `names` below, each parsed as ArgumentParser parses a Double option
 // (`Double(String)`: accepts `inf`, `nan`, `1e300`, `0x1p-1074`...). Values the range checks accept
@@ -5,7 +6,7 @@
 // trap; the per-fence ones are written verbatim into a fence file as JSON numbers, which the
 // loader must either refuse with a message naming the feature and property, or accept with values
 // that run as well.
-import Geofence
+import Fences
 import NMEA
 
 let names = [

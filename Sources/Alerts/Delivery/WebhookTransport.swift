@@ -1,5 +1,6 @@
+import Events
+import Fences
 import Foundation
-import Geofence
 
 /// `--webhook URL` (docs/running.md): POSTs one event as JSON; a 2xx answer is the acknowledgement.
 /// `OutboxDelivery` supplies order, retries and backoff; `--webhook-header` adds headers.

@@ -1,5 +1,6 @@
+import Events
+import Fences
 import Foundation
-import Geofence
 
 /// What a hook finds in its environment: ours, plus the event's fields as `GPSFENCE_*` variables,
 /// each value bounded.

@@ -1,5 +1,5 @@
 import Dispatch
-import Geofence
+import Fences
 import NMEA
 import Platform
 

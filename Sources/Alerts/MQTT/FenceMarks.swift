@@ -1,5 +1,5 @@
+import Fences
 import Foundation
-import Geofence
 
 /// The properties that choose which fences Home Assistant and OwnTracks hear about
 /// (docs/mqtt.md): `"owntracks": true` and `"homeassistant": true`, exactly the JSON `true`.

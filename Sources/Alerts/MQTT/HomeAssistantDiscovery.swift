@@ -1,4 +1,5 @@
-import Geofence
+import Events
+import Fences
 import JSONOutput
 
 /// `--homeassistant`: the discovery configs of docs/mqtt.md ("Home Assistant"), as pure functions

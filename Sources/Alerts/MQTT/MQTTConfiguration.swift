@@ -1,5 +1,6 @@
+import Events
+import Fences
 import Foundation
-import Geofence
 import NMEA
 
 /// Everything `--mqtt` and its companion options say (docs/running.md, docs/mqtt.md), checked once, before anything

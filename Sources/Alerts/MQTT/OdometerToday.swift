@@ -1,4 +1,4 @@
-import Geofence
+import Fences
 import NMEA
 
 /// Metres travelled since 00:00 UTC of the last fix's day, for Home Assistant's "odometer today"

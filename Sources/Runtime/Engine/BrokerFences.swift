@@ -1,6 +1,7 @@
 import Alerts
 import Dispatch
-import Geofence
+import Events
+import Fences
 import NMEA
 import Platform
 import Store

@@ -1,7 +1,8 @@
 import Alerts
 import Dispatch
+import Events
+import Fences
 import Foundation
-import Geofence
 import NMEA
 import Platform
 import Serial

@@ -1,5 +1,6 @@
 import Alerts
-import Geofence
+import Events
+import Fences
 import NMEA
 
 /// Says once, on standard error, when the first fix of a `run` or `replay` is far from every fence

@@ -1,4 +1,5 @@
-import Geofence
+import Events
+import Fences
 
 /// What a source of fence sets hands the engine: a new set, loaded and validated off the engine
 /// thread, or a refusal.

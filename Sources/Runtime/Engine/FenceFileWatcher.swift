@@ -1,6 +1,7 @@
 import Dispatch
+import Events
+import Fences
 import Foundation
-import Geofence
 import NMEA
 import Platform
 import Serial

@@ -1,5 +1,6 @@
 import Dispatch
-import Geofence
+import Events
+import Fences
 import NMEA
 import Platform
 

@@ -1,6 +1,6 @@
 import Alerts
+import Fences
 import Foundation
-import Geofence
 import JSONOutput
 import Store
 

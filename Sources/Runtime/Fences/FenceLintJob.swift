@@ -1,5 +1,5 @@
 import Alerts
-import Geofence
+import Fences
 import JSONOutput
 
 /// `gpsfence fences lint FILE` (docs/fences.md, "Checking a fence file"): one line per finding,

@@ -1,4 +1,4 @@
-import Geofence
+import Fences
 import NMEA
 import Platform
 import Serial

@@ -1,6 +1,7 @@
 import Alerts
+import Events
+import Fences
 import Foundation
-import Geofence
 import NMEA
 import Store
 import SystemPackage

@@ -1,5 +1,5 @@
+import Fences
 import Foundation
-import Geofence
 
 /// The vertices of a GeoJSON (RFC 7946) LineString: a bare geometry, a Feature, or the first
 /// feature of a FeatureCollection with a LineString or MultiLineString. Positions are [lon, lat, alt?].

@@ -1,4 +1,4 @@
-import Geofence
+import Fences
 
 /// Route arithmetic on the sphere of docs/fences.md (`Geodesy`): enough to walk a route at a given speed
 /// and to report the track a receiver would.

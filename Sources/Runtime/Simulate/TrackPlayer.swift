@@ -1,4 +1,4 @@
-import Geofence
+import Fences
 import NMEA
 
 /// Samples a track at the receiver's rate: the positions a receiver moving along it would report.

@@ -1,4 +1,5 @@
-import Geofence
+import Events
+import Fences
 import NMEA
 import Store
 

@@ -1,4 +1,5 @@
-import Geofence
+import Events
+import Fences
 
 /// The report page's style and script, inline (docs/report.md: no network access of any kind). The
 /// script is plain ES5 so that old phone browsers run it too; without it the page still shows

@@ -1,4 +1,5 @@
-import Geofence
+import Events
+import Fences
 
 /// How the report shows each kind of event. Exhaustive switches: a new kind does not compile until
 /// the report has decided its colour and whether the fence summary gives it a column.

@@ -1,5 +1,6 @@
+import Events
+import Fences
 import Foundation
-import Geofence
 import JSONOutput
 import NMEA
 import Store

@@ -1,4 +1,5 @@
-import Geofence
+import Events
+import Fences
 import JSONOutput
 import NMEA
 import Store

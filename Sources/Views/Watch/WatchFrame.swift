@@ -1,5 +1,6 @@
+import Events
+import Fences
 import Foundation
-import Geofence
 import NMEA
 import Store
 

@@ -1,4 +1,4 @@
-import Geofence
+import Fences
 import JSONOutput
 import NMEA
 

@@ -1,0 +1,90 @@
+import Fences
+import NMEA
+
+/// What the engine must remember across restarts (docs/running.md): per fence, whether the receiver is
+/// inside and since when, plus a hash of the fence's geometry so that a changed fence starts fresh.
+/// The store persists these records; the engine takes them back with `restore`.
+public struct FenceStateRecord: Sendable, Equatable {
+    public var fenceID: FenceID
+    public var geometryHash: UInt64
+    public var inside: Bool
+    public var enterTime: Int64
+    public var dwellFired: Bool
+
+    public init(fenceID: FenceID, geometryHash: UInt64, inside: Bool, enterTime: Int64, dwellFired: Bool) {
+        self.fenceID = fenceID
+        self.geometryHash = geometryHash
+        self.inside = inside
+        self.enterTime = enterTime
+        self.dwellFired = dwellFired
+    }
+}
+
+/// The engine's present, for sinks that mirror it (MQTT's retained fence states), read on the
+/// engine thread instead of being rebuilt from the events.
+public protocol FenceStateReading: AnyObject {
+    /// Whether the receiver is inside fence `fence` (an index into the fence set of the events
+    /// being delivered) and since when it is inside or outside; `since` is nil for a fence it has
+    /// neither entered nor left.
+    func fenceState(_ fence: Int) -> (inside: Bool, since: UTCTime?)
+    /// When fence `fence` was first announced by a `registered` event (an unchanged id keeps its
+    /// time over a reload); nil before that.
+    func registrationTime(_ fence: Int) -> UTCTime?
+}
+
+extension EventEngine: FenceStateReading {
+    public func fenceState(_ fence: Int) -> (inside: Bool, since: UTCTime?) {
+        let time = enterTimeOf(fence)
+        return (isInside(fence), time == Self.neverChanged ? nil : UTCTime(millisecondsSinceEpoch: time))
+    }
+
+    public func registrationTime(_ fence: Int) -> UTCTime? {
+        let time = registrationTimeOf(fence)
+        return time == Self.neverChanged ? nil : UTCTime(millisecondsSinceEpoch: time)
+    }
+
+    /// On reload: the fences of `previous` that the receiver had left keep when it left them, in
+    /// this engine, where their id and geometry are unchanged (those inside come back through
+    /// `restore`); every fence whose id stays keeps when it was registered.
+    public func keepExitTimes(of previous: EventEngine) {
+        var indexByID: [FenceID: Int] = [:]
+        for index in 0..<fences.count { indexByID[fences.ids[index]] = index }
+        for old in 0..<previous.fences.count {
+            if let fence = indexByID[previous.fences.ids[old]], let registered = previous.registrationTime(old) {
+                keepRegistrationTime(fence, registered.millisecondsSinceEpoch)
+            }
+            let state = previous.fenceState(old)
+            guard !state.inside, let since = state.since, let fence = indexByID[previous.fences.ids[old]],
+                fences.geometryHash(fence) == previous.fences.geometryHash(old)
+            else { continue }
+            markOutside(fence, since: since.millisecondsSinceEpoch)
+        }
+    }
+}
+
+extension EventEngine {
+    /// The fences the receiver is inside of, as records to save.
+    public func snapshot() -> [FenceStateRecord] {
+        insideFences.map { fence in
+            FenceStateRecord(
+                fenceID: fences.ids[fence], geometryHash: fences.geometryHash(fence), inside: true,
+                enterTime: enterTimeOf(fence), dwellFired: dwellFiredOf(fence))
+        }
+    }
+
+    /// Takes saved states back silently (docs/events.md): a receiver that was inside and still is gets no
+    /// second `enter`. Records of fences that are gone, or whose geometry changed, are ignored:
+    /// those fences start fresh. Call before the first fix.
+    public func restore(_ records: [FenceStateRecord]) {
+        var indexByID: [FenceID: Int] = [:]
+        for index in 0..<fences.count { indexByID[fences.ids[index]] = index }
+        for record in records where record.inside {
+            guard let fence = indexByID[record.fenceID], fences.geometryHash(fence) == record.geometryHash,
+                // A time from a damaged state file beyond ±2^48 ms (year 10889) would overflow
+                // `now - enterTime`: such a fence starts fresh instead.
+                (-(1 << 48)...(1 << 48)).contains(record.enterTime)  // not abs(): abs(Int64.min) traps
+            else { continue }
+            markInside(fence, since: record.enterTime, dwellFired: record.dwellFired)
+        }
+    }
+}
