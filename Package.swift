@@ -41,12 +41,12 @@ let package = Package(
         ),
         // bytes -> sentences -> typed sentences -> fixes. No I/O, no Foundation.
         .target(name: "NMEA", dependencies: ["JSONOutput", "Platform"]),
-        // the receivers: how a port is found and its rate chosen, the UBX and PMTK conversations,
-        // gpsd's protocol, the reader thread and its pacing.
+        // the receivers: device discovery, the port's rate (autobaud, remembered rates), the UBX and
+        // PMTK conversations that configure them, gpsd's protocol, the simulator's wire.
         .target(
-            name: "Serial",
+            name: "Receivers",
             dependencies: [
-                "NMEA", "Platform", "JSONOutput",
+                "NMEA", "Platform",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -55,10 +55,11 @@ let package = Package(
         .target(name: "Fences", dependencies: ["NMEA", "JSONOutput", "Platform"]),
         // events: the engine (each fence's state machine, the rules applied, the foresight), the
         // event model and its one JSON form, the outbox protocol.
-        .target(name: "Events", dependencies: ["Fences", "NMEA", "JSONOutput", "Platform"]),
-        // event sinks (console, bell, hooks, notify, webhook and MQTT deliveries).
+        .target(name: "Events", dependencies: ["Fences", "NMEA", "JSONOutput"]),
+        // every sink: console, bell, hooks, notify, speech, the outbox's delivery to webhooks and
+        // MQTT, Home Assistant discovery, OwnTracks.
         .target(
-            name: "Alerts",
+            name: "Delivery",
             dependencies: [
                 "Fences", "Events", "NMEA", "Platform", "JSONOutput", "CMosquitto",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -70,40 +71,60 @@ let package = Package(
             dependencies: ["Fences", "Events", "NMEA", "Platform", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // the read-only presentation of the state file: status, visits, the live view's frame, the
-        // field report and its exports. Below the runtime: it reads the store, never runs the engine.
-        .target(name: "Views", dependencies: ["JSONOutput", "NMEA", "Fences", "Events", "Store", "Platform"]),
-        // the engine loop (source -> ring -> engine -> store -> sinks) and the jobs.
-        // Named FenceRuntime, kept in Sources/Runtime: a module called `Runtime` would shadow the
-        // toolchain's own `Runtime` module, which ordo-one/benchmark imports.
+        // field report and its exports. It reads the store, never runs the engine.
+        .target(name: "Views", dependencies: ["JSONOutput", "NMEA", "Fences", "Events", "Store"]),
+        // the live loop: fix sources (serial reader and its pacing, gpsd, captures) -> ring ->
+        // engine -> store -> sinks, fence watching and swapping, and the inputs every job reads.
         .target(
-            name: "FenceRuntime",
+            name: "LiveLoop",
             dependencies: [
-                "JSONOutput", "NMEA", "Platform", "Serial", "Fences", "Events", "Alerts", "Store", "Views",
+                "NMEA", "Platform", "Receivers", "Fences", "Events", "Delivery", "Store",
                 .product(name: "SystemPackage", package: "swift-system"),
-            ],
-            path: "Sources/Runtime"
+            ]
+        ),
+        // the receiver's tools: simulate (with its emulated receivers), configure, record, doctor,
+        // devices.
+        .target(
+            name: "Tools",
+            dependencies: [
+                "JSONOutput", "NMEA", "Platform", "Receivers", "Fences", "Delivery", "Views", "LiveLoop",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // one job per fence command: run, replay, check, decode, visits, status and its live view,
+        // report, fences lint/add, sync; and the one place an error becomes an exit status.
+        .target(
+            name: "Jobs",
+            dependencies: [
+                "JSONOutput", "NMEA", "Platform", "Receivers", "Fences", "Events", "Delivery", "Store", "Views",
+                "LiveLoop",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         // argument parsing and wiring only.
         .executableTarget(
             name: "gpsfence",
             dependencies: [
-                "NMEA", "Platform", "Serial", "Fences", "Events", "Alerts", "Store", "Views", "FenceRuntime",
+                "NMEA", "Platform", "Receivers", "Fences", "Events", "Delivery", "Views", "LiveLoop", "Tools", "Jobs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .testTarget(name: "LayoutTests"),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "JSONOutput"]),
         .target(name: "FenceBuilders", dependencies: ["Fences"], path: "Tests/FenceBuilders"),
         .testTarget(name: "FencesTests", dependencies: ["Fences", "NMEA", "FenceBuilders"], exclude: ["Fixtures"]),
         .testTarget(name: "EventsTests", dependencies: ["Events", "Fences", "NMEA", "FenceBuilders", "Platform"]),
         .testTarget(
-            name: "RuntimeTests",
-            dependencies: ["FenceRuntime", "NMEA", "Store", "Alerts", "Fences", "Events", "Platform"]),
+            name: "LiveLoopTests",
+            dependencies: ["LiveLoop", "Jobs", "Tools", "NMEA", "Store", "Delivery", "Fences", "Events", "Platform"]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Fences", "Events", "NMEA", "Store"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Fences", "Events", "NMEA", "Alerts"]),
-        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "Fences", "Events", "NMEA", "Serial", "Platform"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Fences", "Events", "NMEA", "Delivery"]),
         .testTarget(
-            name: "SerialTests", dependencies: ["Serial", "NMEA", "Fences", "Events", "FenceRuntime", "Platform"]),
+            name: "DeliveryTests", dependencies: ["Delivery", "Fences", "Events", "NMEA", "Receivers", "Platform"]),
+        .testTarget(
+            name: "ReceiversTests",
+            dependencies: ["Receivers", "LiveLoop", "Tools", "Jobs", "NMEA", "Fences", "Events", "Platform"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence", "JSONOutput", "Platform"]),
     ],
     swiftLanguageModes: [.v6]
@@ -125,7 +146,7 @@ if ProcessInfo.processInfo.environment["GPSFENCE_BENCHMARKS"] != nil {
             name: "GeofenceBenchmarks", dependencies: ["Fences", "Events"] + benchmark,
             path: "Benchmarks/GeofenceBenchmarks", plugins: plugins),
         .executableTarget(
-            name: "GpsdBenchmarks", dependencies: ["Serial", "NMEA"] + benchmark,
+            name: "GpsdBenchmarks", dependencies: ["Receivers", "NMEA"] + benchmark,
             path: "Benchmarks/GpsdBenchmarks", plugins: plugins),
         .executableTarget(
             name: "EngineBenchmarks", dependencies: ["Fences", "Events", "NMEA"] + benchmark,

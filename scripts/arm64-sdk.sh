@@ -1,5 +1,7 @@
 # Sourced by scripts/build-deb.sh for `make deb ARCH=arm64` (docs/packaging.md, "arm64"): a cross
-# build from Debian's own packages, in .build-cross/ (git-ignored, kept between runs):
+# build from Debian's own packages, cached outside the clone ($GPSFENCE_CROSS_DIR, or
+# ~/.cache/gpsfence/cross, under $XDG_CACHE_HOME when set), so a fresh clone on the same machine
+# reuses it; the compiler root is keyed by the swiftlang version, the SDK by that and its packages:
 #
 #   compiler/  a Debian sid amd64 root with `swiftlang` (6.2.3): the compiler, SwiftPM, clang, lld.
 #              Sid, because no released Debian has a Swift new enough (bookworm none, trixie 6.0.3).
@@ -13,15 +15,15 @@
 #                bookworm lacks; packaging/arm64/bookworm-compat.c supplies them.
 #
 # Needs root (debootstrap, chroot), qemu-user-static and binfmt-support (the sysroot's apt runs under
-# qemu). Everything is downloaded once; `rm -rf .build-cross` starts over.
+# qemu). Everything is downloaded once; removing the cache folder starts over.
 
-cross_dir=$PWD/.build-cross
-compiler=$cross_dir/compiler
-sdk=$cross_dir/sdk
+cross_dir=${GPSFENCE_CROSS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/gpsfence/cross}
 swiftlang_version=6.2.3-1+b1
 # What gpsfence links, as arm64 bookworm packages (the build list of scripts/system-packages.txt, the
 # libcurl Foundation needs, and the C/C++ runtime the linker wants).
 sysroot_packages="libc6-dev libgcc-12-dev libstdc++-12-dev libudev-dev libsqlite3-dev libmosquitto-dev libcurl4-openssl-dev dpkg-dev"
+compiler=$cross_dir/compiler-$swiftlang_version
+sdk=$cross_dir/sdk-$(printf '%s\n' "$swiftlang_version" "$sysroot_packages" | md5sum | cut -c1-12)
 
 # binfmt_misc must be mounted for the arm64 roots' programs to run under qemu.
 arm64_binfmt() {
@@ -104,8 +106,10 @@ JSON
 # same on both sides), the local mirror of Swift packages and git's setting that points at it.
 mount_compiler() {
     mount_root "$compiler"
-    mkdir -p "$compiler$PWD" "$compiler/opt/swift-packages"
+    mkdir -p "$compiler$PWD" "$compiler$sdk" "$compiler/opt/swift-packages"
     mount --bind "$PWD" "$compiler$PWD"
+    # The SDK sits in the cache beside the compiler root, not in the checkout: the same path inside.
+    mount --bind "$sdk" "$compiler$sdk"
     if [ -d /opt/swift-packages ]; then
         mount --bind /opt/swift-packages "$compiler/opt/swift-packages"
         mount -o remount,bind,ro "$compiler/opt/swift-packages"

@@ -5,8 +5,14 @@
 # generate-manual plugin, bash/zsh/fish completions from --generate-completion-script, the
 # example fences and captures, DEP-5 copyright and the changelog; then lintian judges it.
 # Run through `make deb`, which first installs what it needs (scripts/install-deps.sh deb).
+#
+#   scripts/build-deb.sh                 the package (ARCH=arm64: the Raspberry Pi's)
+#   scripts/build-deb.sh --binary-only   only step 1, the release binary: it never touches .build,
+#                                        so .ci/run builds it while the tests run there
 set -euo pipefail
 cd "$(dirname "$0")/.."
+binary_only=no
+if [ "${1:-}" = "--binary-only" ]; then binary_only=yes; fi
 
 SWIFT=${SWIFT:-swift}
 src=packaging/debian
@@ -63,6 +69,7 @@ else
 fi
 built_version=$(run_binary --version)
 [ "$built_version" = "$version" ] || { echo "build-deb: binary says $built_version, expected $version" >&2; exit 1; }
+[ "$binary_only" = no ] || exit 0
 
 # 2. Manual pages: the generate-manual plugin, on the debug build that `make test` already made
 #    (the help text is the same in every configuration), one page per subcommand.

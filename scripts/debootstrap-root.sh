@@ -1,12 +1,14 @@
 # Sourced by the tests that need a clean Debian root (scripts/test-fresh-machine.sh,
 # scripts/test-deb-install.sh): `debootstrap --variant=minbase bookworm`, then chroot into it.
 #
-# The pristine root is cached as a tarball in .build-debootstrap/ (git-ignored) and unpacked anew
-# for every test, so no test ever sees what another one changed; the cache is rebuilt after 7 days
-# or when the mirror changes. Downloaded .debs are kept in .build-debootstrap/apt-archives (apt checks
-# each against the signed lists, so a stale or damaged file is never installed).
+# The pristine root is cached as a tarball outside the clone ($GPSFENCE_DEBOOTSTRAP_CACHE, or
+# ~/.cache/gpsfence/debootstrap, under $XDG_CACHE_HOME when set), so a fresh clone on the same machine
+# reuses it, and unpacked anew for every test, so no test ever sees what another one changed; the
+# cache is keyed by suite, architecture and mirror, and rebuilt after 7 days. Downloaded .debs are
+# kept in its apt-archives/ (apt checks each against the signed lists, so a stale or damaged file is
+# never installed).
 
-cache_dir=${GPSFENCE_DEBOOTSTRAP_CACHE:-$PWD/.build-debootstrap}
+cache_dir=${GPSFENCE_DEBOOTSTRAP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gpsfence/debootstrap}
 suite=${GPSFENCE_ROOT_SUITE:-bookworm}
 # Another architecture's root (arm64 on this x86-64 machine) runs under qemu-user through binfmt_misc
 # (qemu-user-static, binfmt-support); scripts/test-deb-arm64.sh sets it.

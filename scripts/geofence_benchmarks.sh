@@ -4,9 +4,8 @@
 #
 #   bash scripts/geofence_benchmarks.sh [extra `swift package benchmark` arguments]
 #
-# Generate the workloads first with scripts/containment_vs_shapely.sh. (This used to build the
-# benchmarks in a separate package because a target named `Runtime` shadowed the toolchain module
-# the framework imports; the target is now `FenceRuntime`, so they build here.)
+# Generate the workloads first with scripts/containment_vs_shapely.sh. (No module of gpsfence may be
+# named `Runtime`: it would shadow the toolchain module the framework imports.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GPSFENCE_BENCHMARKS=1 exec swift package --disable-sandbox benchmark --target GeofenceBenchmarks "$@"

@@ -1,4 +1,4 @@
-// gpsd report reading (docs/hardware.md, issue 11): gpsd's own JSON lines through the bounded line buffer
+// gpsd report reading (docs/hardware.md): gpsd's own JSON lines through the bounded line buffer
 // and the TPV field scanner to fixes, as `GpsdFixSource` reads them. No allocation per report.
 //
 //   GPSFENCE_BENCHMARKS=1 swift package --disable-sandbox benchmark --target GpsdBenchmarks
@@ -8,7 +8,7 @@
 import Benchmark
 import Foundation
 import NMEA
-import Serial
+import Receivers
 
 enum GpsdBenchData {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -7,7 +7,7 @@ protocol EpochContribution {
     var carriedFixType: Int? { get }
     /// The sentence has a time field that holds no valid time of day. Such a sentence must not be
     /// taken for an untimed one (which joins the epoch in progress): its position could belong to
-    /// any time, so it contributes nothing (issue 15).
+    /// any time, so it contributes nothing.
     var timeIsInvalid: Bool { get }
     func contribute(to epoch: inout Epoch, _ rollover: WeekRollover)
 }

@@ -1,5 +1,3 @@
-import NMEA
-
 extension UTCTime {
     /// Parses the event time format, `2026-02-03T10:15:02.000Z` (fraction optional).
     public init?(iso text: String) {

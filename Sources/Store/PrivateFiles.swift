@@ -3,7 +3,7 @@
 #endif
 
 /// The state file records where someone has been (docs/running.md): it and the folders made for it are
-/// private to the user whatever the umask (issue 15: under `umask 000`, `FileManager` made the
+/// private to the user whatever the umask (under `umask 000`, `FileManager` made the
 /// folders 0777).
 enum PrivateFiles {
     /// `mkdir -p` with mode 0700 for every folder it creates (a umask can only take bits away, so

@@ -1,5 +1,5 @@
-import Alerts
 import ArgumentParser
+import Delivery
 import Fences
 import Foundation
 import Platform

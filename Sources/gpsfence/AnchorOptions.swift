@@ -1,6 +1,8 @@
 import ArgumentParser
-import FenceRuntime
 import Fences
+import Jobs
+import LiveLoop
+import Tools
 
 /// The anchor watch of `run` (docs/running.md, "At anchor").
 struct AnchorOptions: ParsableArguments {

@@ -1,6 +1,8 @@
 import ArgumentParser
-import FenceRuntime
 import Fences
+import Jobs
+import LiveLoop
+import Tools
 
 #if canImport(Glibc)
     import Glibc

@@ -1,9 +1,11 @@
-import Alerts
 import ArgumentParser
-import FenceRuntime
+import Delivery
 import Fences
+import Jobs
+import LiveLoop
 import Platform
-import Serial
+import Receivers
+import Tools
 
 struct Configure: ParsableCommand {
     static let configuration = CommandConfiguration(

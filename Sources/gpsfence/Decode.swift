@@ -1,8 +1,10 @@
-import Alerts
 import ArgumentParser
-import FenceRuntime
+import Delivery
+import Jobs
+import LiveLoop
 import NMEA
 import Platform
+import Tools
 
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(

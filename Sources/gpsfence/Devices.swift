@@ -1,7 +1,9 @@
-import Alerts
 import ArgumentParser
-import FenceRuntime
-import Serial
+import Delivery
+import Jobs
+import LiveLoop
+import Receivers
+import Tools
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(

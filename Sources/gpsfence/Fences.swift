@@ -1,9 +1,11 @@
-import Alerts
 import ArgumentParser
-import FenceRuntime
+import Delivery
 import Foundation
+import Jobs
+import LiveLoop
 import NMEA
 import Platform
+import Tools
 
 struct Fences: ParsableCommand {
     static let configuration = CommandConfiguration(

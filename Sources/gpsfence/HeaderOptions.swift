@@ -1,5 +1,7 @@
-import Alerts
-import FenceRuntime
+import Delivery
+import Jobs
+import LiveLoop
+import Tools
 
 /// `--sync-header` and `--webhook-header` are the same option: one parser, `HTTPHeader.parse`.
 func headers(_ arguments: [String], option: String) throws(InputError) -> [HTTPHeader] {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Fences
 import Platform
-import Serial
+import Receivers
 
 /// Which receiver to read and how (docs/hardware.md), for `run`, `record` and `doctor`.
 struct ReceiverOptions: ParsableArguments {

@@ -1,10 +1,12 @@
-import Alerts
 import ArgumentParser
-import FenceRuntime
+import Delivery
 import Fences
+import Jobs
+import LiveLoop
 import NMEA
 import Platform
-import Serial
+import Receivers
+import Tools
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(

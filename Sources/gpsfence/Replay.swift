@@ -1,7 +1,9 @@
-import Alerts
 import ArgumentParser
-import FenceRuntime
+import Delivery
 import Fences
+import Jobs
+import LiveLoop
+import Tools
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,10 @@
-import Alerts
 import ArgumentParser
-import FenceRuntime
+import Delivery
 import Foundation
+import Jobs
+import LiveLoop
 import NMEA
+import Tools
 import Views
 
 struct Report: ParsableCommand {

@@ -1,8 +1,10 @@
-import Alerts
 import ArgumentParser
-import FenceRuntime
+import Delivery
 import Fences
-import Serial
+import Jobs
+import LiveLoop
+import Receivers
+import Tools
 
 #if canImport(Glibc)
     import Glibc

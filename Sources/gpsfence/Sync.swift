@@ -1,6 +1,8 @@
 import ArgumentParser
-import FenceRuntime
 import Fences
+import Jobs
+import LiveLoop
+import Tools
 
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(

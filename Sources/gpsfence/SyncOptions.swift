@@ -1,7 +1,9 @@
-import Alerts
 import ArgumentParser
-import FenceRuntime
+import Delivery
 import Fences
+import Jobs
+import LiveLoop
+import Tools
 
 /// `--sync URL` and its options (docs/running.md, "Track sync"), for `run`, `replay` and `sync`.
 struct SyncOptions: ParsableArguments {

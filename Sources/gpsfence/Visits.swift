@@ -1,6 +1,8 @@
-import Alerts
 import ArgumentParser
-import FenceRuntime
+import Delivery
+import Jobs
+import LiveLoop
+import Tools
 import Views
 
 #if canImport(Glibc)

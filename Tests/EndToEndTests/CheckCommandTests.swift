@@ -56,7 +56,7 @@ import Testing
         #expect(outside.stdout.contains("  1655.8 m  id 7"))
     }
 
-    /// Issue 22: a GeoJSON written [lat, lon] loads (its latitudes pass as longitudes); the point
+    /// A GeoJSON written [lat, lon] loads (its latitudes pass as longitudes); the point
     /// checked against it is then thousands of km away. Say so, in km, and that it looks swapped.
     @Test func swappedCoordinatesAreNamedAndFarDistancesAreInKilometres() throws {
         let swapped = try temporaryFile(

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Files of the wrong kind are told by their content, named for what they are, and answered with
-/// what to do (issue 22): no silence, no parser's complaint, exit status 2.
+/// what to do: no silence, no parser's complaint, exit status 2.
 @Suite struct FileKindTests {
     static let gpx = """
         <?xml version="1.0" encoding="UTF-8"?>

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 15 through the real binary: numbers too big for the program, corrupted sentences, C1
+/// Hostile input through the real binary: numbers too big for the program, corrupted sentences, C1
 /// controls, permissions under umask 000, and stopping with hung hooks. Before the fixes, the
 /// number cases died with SIGILL (exit 132).
 @Suite(.serialized) struct HostileInputTests {

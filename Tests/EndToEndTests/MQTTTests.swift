@@ -153,7 +153,7 @@ import Testing
     /// A live run fed by `simulate` on a pseudo-terminal; the broker stops in the middle and
     /// comes back; then gpsfence is killed with SIGKILL.
     ///
-    /// The broker is down for 30 s (issue 12): long enough for the reconnect backoff to reach its
+    /// The broker is down for 30 s: long enough for the reconnect backoff to reach its
     /// 30 s cap while a whole simulated pass of events waits in the state file.
     @Test func brokerOutageInALiveRunLosesNothingAndTheWillSaysOffline() throws {
         let folder = temporaryDirectory()

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `record`'s output rules and what it says while it looks for the rate (issue 22, defect 10), and
-/// `--device` typos (issue 20, part 1).
+/// `record`'s output rules and what it says while it looks for the rate, and
+/// `--device` typos.
 @Suite(.serialized) struct RecordCommandTests {
     /// Runs `body` with the pseudo-terminal of a looping 115200-baud simulator, stopped afterwards.
     func withSimulator(_ directory: URL, _ body: (String) throws -> Void) throws {

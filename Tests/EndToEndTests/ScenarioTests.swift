@@ -178,7 +178,7 @@ import Testing
     }
 }
 
-/// A paced replay behaves like `run` (issue 22): lines when their events happen, a bar that
+/// A paced replay behaves like `run`: lines when their events happen, a bar that
 /// moves with the fixes, and Ctrl-C ends it cleanly with what was done.
 @Suite(.serialized) struct PacedReplayTests {
     static let arguments = ["replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson"]

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// One receiver and one state file belong to one `run` (issue 22, defect 5): `doctor` reads what
+/// One receiver and one state file belong to one `run`: `doctor` reads what
 /// the run knows instead of opening its port, and a second run on the same port or state file is
 /// refused with the first one's pid.
 @Suite(.serialized) struct SharedReceiverTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The small rough edges of issue 22 ("Small things"), each as a user meets it.
+/// The small rough edges a newcomer meets, each as a user meets it.
 @Suite struct SmallThingsTests {
     static let capture = "captures/gym/capture.nmea"
     static let fences = "captures/gym/fences.geojson"

@@ -3,7 +3,7 @@ import Testing
 @testable import Events
 @testable import Fences
 
-/// Issue 15: option values are range-checked with a message naming the option; conversions of
+/// Option values are range-checked with a message naming the option; conversions of
 /// what passes (or of anything else) cannot trap.
 @Suite struct LimitsTests {
     @Test func eventSettingsNameTheOptionAndTheRange() {

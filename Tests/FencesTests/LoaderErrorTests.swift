@@ -87,7 +87,7 @@ import Testing
             "\"radius\":1.0", with: "\"radius\":\"big\"")
         #expect(
             loadError(collection(text)) == "f.geojson: feature 0 (id 8): radius \"big\" is not a number of metres")
-        // A number in quotes, as spreadsheets export it: named as text, with the fix (issue 22).
+        // A number in quotes, as spreadsheets export it: named as text, with the fix.
         #expect(
             loadError(
                 collection(
@@ -131,7 +131,7 @@ import Testing
                 == "f.geojson: feature 0: id must be a string or a number, not {}")
     }
 
-    /// Issue 15: valid JSON numbers too big for the engine (1e16 s of dwell is 1e19 ms, past Int64)
+    /// Valid JSON numbers too big for the engine (1e16 s of dwell is 1e19 ms, past Int64)
     /// are refused at the door with file, feature and property, never passed on to trap later.
     @Test func hugeNumbersAreRefusedWithTheirProperty() {
         for (key, value, unit, max) in [
@@ -219,7 +219,7 @@ extension String {
     }
 }
 
-/// Found by the fence fuzzer (issue 15): a quoted CSV id "\r\n 2" was taken for the JSON number 2
+/// Found by the fence fuzzer: a quoted CSV id "\r\n 2" was taken for the JSON number 2
 /// and went into event JSON as it was, raw CR LF included, splitting the event's line.
 @Suite struct CSVIDRegressionTests {
     @Test func idWithLineBreaksIsNoNumberAndEscapedInJSON() throws {
@@ -232,7 +232,7 @@ extension String {
         #expect(inner.ids.map(\.json) == ["\"2\\r\\n5\""])
     }
 
-    /// Issue 15, item 3: messages quote the file; its controls (ESC, C1) are shown as '?'.
+    /// Messages quote the file; its controls (ESC, C1) are shown as '?'.
     @Test func messagesQuoteTheFileWithoutControls() {
         #expect(
             loadError("id,name,lat,lon,radius_m\n7,A,\u{1B}[2J\u{9B}1m,3,10\n", csv: true, file: "f.csv")

@@ -69,7 +69,7 @@ import Testing
         }
     }
 
-    /// Issue 22: deleting a feature must not rename the fences after it (MQTT topics, Home
+    /// Deleting a feature must not rename the fences after it (MQTT topics, Home
     /// Assistant sensors and saved states follow the id). `id`, else `properties.id` (QGIS), else a
     /// hash of the shape and name (geojson.io writes no ids).
     @Test func idsStayWhenOtherFeaturesAreRemoved() throws {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import NMEA
 
-/// Issue 15, item 2: a sentence whose time field is there but is no time of day contributes
+/// A sentence whose time field is there but is no time of day contributes
 /// nothing to any epoch (before the fix, it was taken for an untimed sentence and lent its
 /// position, date and speed to the epoch in progress), and counts as malformed.
 @Suite struct InvalidTimeTests {

@@ -13,7 +13,7 @@ import Testing
     func number(_ value: Double, _ decimals: Int) -> String { text { $0.value(value, decimals: decimals) } }
 
     @Test func numbersAreRoundedAndShortest() {
-        #expect(number(60.000170000000004, JSONPrecision.speed) == "60")  // the event speed of issue 10
+        #expect(number(60.000170000000004, JSONPrecision.speed) == "60")  // an event speed seen in the field
         #expect(number(60.00017, 4) == "60.0002")
         #expect(number(1.5, 3) == "1.5")
         #expect(number(-87.6298, JSONPrecision.coordinate) == "-87.6298")

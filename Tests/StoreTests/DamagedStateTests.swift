@@ -7,7 +7,7 @@ import Testing
 @testable import Fences
 @testable import Store
 
-/// Issue 15: the state file is input too. Values of the wrong type, NULLs and times near 2^63 read
+/// The state file is input too. Values of the wrong type, NULLs and times near 2^63 read
 /// back as "no state" (that fence starts fresh) or clamped, never as a crash: GRDB's `row["x"]`
 /// stops the process on a failed conversion, and `now - enterTime` overflows for such a time.
 @Suite struct DamagedStateTests {

@@ -4,7 +4,7 @@ import NMEA
 import Synchronization
 import Testing
 
-@testable import Alerts
+@testable import Delivery
 @testable import Events
 @testable import Fences
 @testable import Store

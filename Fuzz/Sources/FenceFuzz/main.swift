@@ -1,5 +1,5 @@
 import Events
-// libFuzzer entry point over fence files (issue 15): bytes -> GeoJSON or CSV loader -> FenceSet
+// libFuzzer entry point over fence files: bytes -> GeoJSON or CSV loader -> FenceSet
 // -> containment, nearest fences, distances, and the event engine driven through the fences.
 //
 // Besides "does not crash" (no Swift trap: overflow, Double -> Int conversion, bounds; no ASan

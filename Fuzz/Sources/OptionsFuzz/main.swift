@@ -1,5 +1,5 @@
 import Events
-// libFuzzer entry point over option values and settings (issue 15). The input is text, one value a
+// libFuzzer entry point over option values and settings. The input is text, one value a
 // line, in the order of `names` below, each parsed as ArgumentParser parses a Double option
 // (`Double(String)`: accepts `inf`, `nan`, `1e300`, `0x1p-1074`...). Values the range checks accept
 // must run through the event engine (and the arithmetic the runtime does with them) without a

@@ -1,0 +1,50 @@
+import Events
+import Fences
+import Foundation
+
+/// What a hook finds in its environment: ours, plus the event's fields as `GPSFENCE_*` variables,
+/// each value bounded.
+enum HookEnvironment {
+    /// The most bytes of each `GPSFENCE_*` value: a 200 KB fence name would push the
+    /// environment past the kernel's limit and the hook would not start at all. The whole event is
+    /// on standard input in any case.
+    static let valueLimit = 4096
+
+    static func variables(for outgoing: OutgoingEvent, fences: FenceSet) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        let event = outgoing.event
+        environment["GPSFENCE_EVENT"] = event.kind.rawValue
+        environment["GPSFENCE_EVENT_ID"] = bounded(outgoing.id)
+        environment["GPSFENCE_TIME"] = event.time.description
+        if let fence = event.fence {
+            environment["GPSFENCE_FENCE_ID"] = bounded(fences.ids[fence].text)
+            environment["GPSFENCE_FENCE_NAME"] = bounded(fences.name(fence) ?? "")
+        }
+        if let location = event.location {
+            environment["GPSFENCE_LAT"] = location.latitude.description
+            environment["GPSFENCE_LON"] = location.longitude.description
+        }
+        // The rules' fields (docs/fences.md, "Rules"), so that a shell-free hook can act on them
+        // without parsing its standard input.
+        if event.tooLow == true { environment["GPSFENCE_TOO_LOW"] = "1" }
+        if let speed = event.speed, let limit = event.limit {
+            environment["GPSFENCE_SPEED"] = speed.description
+            environment["GPSFENCE_SPEED_LIMIT"] = limit.description
+        }
+        return environment
+    }
+
+    /// `value` as an environment value: NUL characters dropped (a C string cannot hold them) and cut
+    /// to at most `valueLimit` bytes of UTF-8, at a character boundary.
+    static func bounded(_ value: String) -> String {
+        var utf8 = Array(value.utf8)
+        utf8.removeAll { $0 == 0 }
+        guard utf8.count > valueLimit else {
+            return utf8.count == value.utf8.count ? value : String(decoding: utf8, as: UTF8.self)
+        }
+        var end = valueLimit
+        // Back up over continuation bytes (10xxxxxx) to the start of the character that does not fit.
+        while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: utf8[..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,197 @@
+import Events
+import Fences
+import JSONOutput
+import NMEA
+
+/// The topics and payloads of MQTT, documented field by field in docs/mqtt.md. Pure functions
+/// of their inputs, so tests and the docs can reason about them.
+public enum MQTTMessages {
+    public static func eventTopic(prefix: String) -> String { prefix + "/event" }
+    public static func statusTopic(prefix: String) -> String { prefix + "/status" }
+    public static func locationTopic(prefix: String) -> String { prefix + "/location" }
+
+    /// `PREFIX/fence/ID`. The id is one topic level: `/`, `+`, `#` and `%` in it are written as
+    /// `%2F`, `%2B`, `%23`, `%25`, so that any id gives one valid publish topic. Numbers as written.
+    public static func fenceTopic(prefix: String, id: FenceID) -> String {
+        let text = id.text
+        var level = ""
+        for character in text.unicodeScalars {
+            switch character {
+            case "%": level += "%25"
+            case "/": level += "%2F"
+            case "+": level += "%2B"
+            case "#": level += "%23"
+            case "\0": level += "%00"
+            default: level.unicodeScalars.append(character)
+            }
+        }
+        return prefix + "/fence/" + (level.isEmpty ? "%" : level)
+    }
+
+    /// `{"state":"online"|"offline","time":...,"client":...}`; the last will has no time (it is
+    /// fixed when the connection is made).
+    public static func status(_ state: String, time: UTCTime?, client: String) -> String {
+        var line = JSONLine()
+        line.add("state", state)
+        line.add("time", time?.description)
+        line.add("client", client)
+        line.add("version", 1)
+        return line.string
+    }
+
+    /// `{"id":...,"name":...,"state":"inside"|"outside","since":...}`.
+    public static func fenceState(id: FenceID, name: String?, inside: Bool, since: UTCTime) -> String {
+        var line = JSONLine()
+        line.addRaw("id", json: id.json)
+        line.add("name", name)
+        line.add("state", inside ? "inside" : "outside")
+        line.add("since", since.description)
+        return line.string
+    }
+
+    /// `{"time","lat","lon","alt","accuracy","speed","track","mode"}`: the location names of docs/formats.md.
+    public static func location(_ fix: Fix, time: UTCTime) -> String {
+        var line = JSONLine()
+        line.add("time", time.description)
+        line.add("lat", fix.latitude, decimals: JSONPrecision.coordinate)
+        line.add("lon", fix.longitude, decimals: JSONPrecision.coordinate)
+        line.add("alt", fix.altitude, decimals: JSONPrecision.metres)
+        line.add("accuracy", fix.accuracy, decimals: JSONPrecision.metres)
+        line.add("speed", fix.speed, decimals: JSONPrecision.speed)
+        line.add("track", fix.track, decimals: JSONPrecision.degrees)
+        line.add("mode", fix.mode == .threeD ? "3d" : "2d")
+        return line.string
+    }
+
+    /// An OwnTracks region as locations and waypoints name it.
+    public struct OwnTracksRegion: Sendable, Equatable {
+        /// The fence id as text (`rid`).
+        public var rid: String
+        /// The fence name, else its id (`desc`).
+        public var desc: String
+    }
+
+    /// OwnTracks `location` (`t` = `p`, a periodic ping): `tst` Unix seconds, `vel` km/h and
+    /// `acc`, `alt`, `cog` as integers, as the OwnTracks apps send them; `inregions`/`inrids` the
+    /// OwnTracks regions the receiver is inside (possibly none). Nil for a fix without an accuracy
+    /// estimate: Home Assistant drops a location without `acc`, or with `acc` 0, so `acc` is at
+    /// least 1.
+    public static func ownTracksLocation(_ fix: Fix, time: UTCTime, tid: String, inside regions: [OwnTracksRegion])
+        -> String?
+    {
+        guard let accuracy = fix.accuracy.flatMap(rounded), accuracy >= 0 else { return nil }
+        var line = JSONLine()
+        line.add("_type", "location")
+        line.add("lat", fix.latitude, decimals: JSONPrecision.coordinate)
+        line.add("lon", fix.longitude, decimals: JSONPrecision.coordinate)
+        line.add("tst", unixSeconds(time))
+        line.add("acc", max(1, accuracy))
+        line.add("alt", fix.altitude.flatMap(rounded))
+        line.add("vel", fix.speed.flatMap { rounded($0 * 3.6) })
+        line.add("cog", fix.track.flatMap(rounded))
+        line.add("tid", tid)
+        line.add("t", "p")
+        line.addRaw("inregions", json: stringArray(regions.map(\.desc)))
+        line.addRaw("inrids", json: stringArray(regions.map(\.rid)))
+        return line.string
+    }
+
+    /// OwnTracks `waypoints` (retained on `owntracks/USER/DEVICE/waypoints`): one `waypoint` per
+    /// marked circle, which Home Assistant's OwnTracks integration can import as zones. `tst` is
+    /// when this process registered the fence, as `wtst` in transitions.
+    public static func ownTracksWaypoints(
+        _ circles: [(region: OwnTracksRegion, circle: CircleShape, registered: UTCTime)]
+    )
+        -> String
+    {
+        var list = "["
+        for (k, entry) in circles.enumerated() {
+            var waypoint = JSONLine()
+            waypoint.add("_type", "waypoint")
+            waypoint.add("desc", entry.region.desc)
+            waypoint.add("lat", entry.circle.lat, decimals: JSONPrecision.coordinate)
+            waypoint.add("lon", entry.circle.lon, decimals: JSONPrecision.coordinate)
+            waypoint.add("rad", rounded(entry.circle.radius).map { max(1, $0) })
+            waypoint.add("tst", unixSeconds(entry.registered))
+            waypoint.add("rid", entry.region.rid)
+            list += (k == 0 ? "" : ",") + waypoint.string
+        }
+        var line = JSONLine()
+        line.add("_type", "waypoints")
+        line.addRaw("waypoints", json: list + "]")
+        return line.string
+    }
+
+    static func stringArray(_ values: [String]) -> String {
+        "[" + values.map(JSONLine.quoted).joined(separator: ",") + "]"
+    }
+
+    /// Home Assistant's device tracker attributes: `latitude`, `longitude`, `gps_accuracy` (m),
+    /// `altitude` (m), `speed` (km/h), `course` (degrees); unknown ones are left out.
+    public static func homeAssistantTracker(_ fix: Fix) -> String {
+        var line = JSONLine()
+        line.add("latitude", fix.latitude, decimals: JSONPrecision.coordinate)
+        line.add("longitude", fix.longitude, decimals: JSONPrecision.coordinate)
+        if let accuracy = fix.accuracy { line.add("gps_accuracy", accuracy, decimals: JSONPrecision.metres) }
+        if let altitude = fix.altitude { line.add("altitude", altitude, decimals: JSONPrecision.metres) }
+        if let speed = fix.speed { line.add("speed", speed * 3.6, decimals: JSONPrecision.speed) }
+        if let track = fix.track { line.add("course", track, decimals: JSONPrecision.degrees) }
+        return line.string
+    }
+
+    /// The receiver sensors: `speed` km/h, `satellites` used, fix `quality` (GGA's), `accuracy` m,
+    /// `odometer_today` km, `receiver` `connected`/`lost`. Unknown values are `null` (Home
+    /// Assistant shows them as unknown).
+    /// - Parameter odometerToday: metres.
+    public static func homeAssistantReceiver(_ fix: Fix?, connected: Bool, odometerToday: Double) -> String {
+        var line = JSONLine()
+        line.add("speed", fix?.speed.map { $0 * 3.6 }, decimals: JSONPrecision.speed)
+        line.add("satellites", fix?.satellitesUsed)
+        line.add("quality", fix?.quality)
+        line.add("accuracy", fix?.accuracy, decimals: JSONPrecision.metres)
+        line.add("odometer_today", odometerToday / 1000, decimals: JSONPrecision.seconds)
+        line.add("receiver", connected ? "connected" : "lost")
+        return line.string
+    }
+
+    /// OwnTracks `transition` for `enter` and `exit` (`leave`); nil for every other event.
+    /// `wtst` (when the waypoint was made) is when this process registered the fence.
+    public static func ownTracksTransition(_ event: GeofenceEvent, fences: FenceSet, registered: UTCTime, tid: String)
+        -> String?
+    {
+        guard let fence = event.fence, let word = ownTracksEvent(event.kind) else { return nil }
+        var line = JSONLine()
+        line.add("_type", "transition")
+        line.add("event", word)
+        line.add("desc", fences.name(fence) ?? fences.ids[fence].text)
+        line.add("rid", fences.ids[fence].text)
+        line.add("lat", event.location?.latitude, decimals: JSONPrecision.coordinate)
+        line.add("lon", event.location?.longitude, decimals: JSONPrecision.coordinate)
+        line.add("tst", unixSeconds(event.time))
+        line.add("wtst", unixSeconds(registered))
+        line.add("acc", event.location?.accuracy.flatMap(rounded).map { max(1, $0) })
+        line.add("tid", tid)
+        line.add("t", "c")
+        return line.string
+    }
+
+    /// OwnTracks' word for a transition; nil for the kinds that are none.
+    static func ownTracksEvent(_ kind: GeofenceEvent.Kind) -> String? {
+        switch kind {
+        case .enter: "enter"
+        case .exit: "leave"
+        case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
+            .heartbeat, .registered, .unregistered, .error, .stationary, .moving:
+            nil
+        }
+    }
+
+    static func unixSeconds(_ time: UTCTime) -> Int {
+        Int((time.millisecondsSinceEpoch - ((time.millisecondsSinceEpoch % 1000) + 1000) % 1000) / 1000)
+    }
+
+    static func rounded(_ value: Double) -> Int? {
+        guard value.isFinite, abs(value) < 1e12 else { return nil }
+        return Int(value.rounded())
+    }
+}

@@ -1,0 +1,45 @@
+import Delivery
+import Fences
+import LiveLoop
+import Platform
+import Receivers
+import Store
+import Views
+
+/// The exit statuses of docs/running.md.
+public enum ExitStatus: Int32, Sendable {
+    case success = 0
+    case runtimeFailure = 1
+    case badInput = 2
+    /// `configure`: the receiver refused a command, or a setting did not take effect.
+    case receiverRefused = 3
+    /// `configure`: the receiver did not answer (or speaks neither UBX nor PMTK).
+    case receiverSilent = 4
+}
+
+/// The one place where an error thrown by any module becomes an exit status and a message:
+/// what the user gave (files, options, URLs, programs) is bad input; what the world did (devices,
+/// disks, the network) is a runtime failure. Nil for errors this does not know (the argument
+/// parser's own).
+public func classify(_ error: any Error) -> (status: ExitStatus, message: String)? {
+    switch error {
+    case let error as InputError: (.badInput, error.message)
+    case let error as StateFileMissing: (.badInput, error.message)
+    case let error as FenceLoadError: (.badInput, error.message)
+    case let error as HookError: (.badInput, error.message)
+    case let error as ReceiverAddressError: (.badInput, error.description)
+    case let error as WebhookError: (.badInput, error.message)
+    case let error as MQTTConfigurationError: (.badInput, error.message)
+    // A state file that cannot be opened is the user's path; writes that fail later are not.
+    case let error as StoreError:
+        switch error.stage {
+        case .opening: (.badInput, error.description)
+        case .use: (.runtimeFailure, error.description)
+        }
+    case let error as RuntimeFailure: (.runtimeFailure, error.message)
+    case let error as StateInUse: (.runtimeFailure, error.description)
+    case let error as SerialError: (.runtimeFailure, error.description)
+    case let error as DiscoveryProblem: (.runtimeFailure, error.description)
+    default: nil
+    }
+}

@@ -1,0 +1,131 @@
+import Delivery
+import Fences
+import Foundation
+import JSONOutput
+import LiveLoop
+import Store
+
+/// `gpsfence fences add --here NAME --radius R` (docs/fences.md, "Adding a fence where you
+/// stand"): a circle at the last fix a `run` recorded in its state file, added to the fence file
+/// (the run's own, unless one is given) as the last feature, the rest of the file byte for byte.
+/// The file is replaced atomically with its mode kept (`atomicReplace`), so a running `run`,
+/// which re-reads its fence file when it changes, picks the new fence up within seconds.
+public struct FenceAddJob {
+    public var statePath: String
+    public var fencesPath: String?
+    public var name: String
+    public var radius: Double
+    public var id: String?
+    /// A fix older than this is refused: it is not where the user stands.
+    public var maxAge: Double = 600
+
+    public init(statePath: String, name: String, radius: Double) {
+        self.statePath = statePath
+        self.name = name
+        self.radius = radius
+    }
+
+    /// Adds the fence; returns the line to print.
+    public func run(now: Int64) throws -> String {
+        guard FileManager.default.fileExists(atPath: statePath) else {
+            throw InputError(
+                message: "no state file at '\(statePath)': --here takes the last fix of 'gpsfence run' from it")
+        }
+        let receiver = try StateStore(path: statePath, access: .readOnly).receiver()
+        guard let lat = receiver.lastLat, let lon = receiver.lastLon, let wall = receiver.lastFixWall else {
+            throw InputError(message: "the state file '\(statePath)' holds no fix yet: is 'gpsfence run' receiving?")
+        }
+        let age = Double(now - wall) / 1000
+        guard age <= maxAge else {
+            throw InputError(
+                message: "the last fix in '\(statePath)' is \(HumanText.duration(age)) old, not where you "
+                    + "stand: is 'gpsfence run' still running and receiving?")
+        }
+        guard let path = fencesPath ?? receiver.fencesPath, !path.isEmpty else {
+            throw InputError(message: "the state file names no fence file: give it with --fences FILE")
+        }
+        let set = try FenceFile.load(path)
+        let fenceID = id ?? Self.slug(name, taken: Set(set.ids.map(\.text)))
+        if set.ids.contains(where: { $0.text == fenceID }) {
+            throw InputError(message: "'\(path)' already has a fence with id \(JSONText.quoted(fenceID))")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError(message: "cannot read '\(path)'")
+        }
+        let original = [UInt8](data)
+        let updated: [UInt8]
+        if path.lowercased().hasSuffix(".csv") {
+            updated = Self.appendingCSV(original, id: fenceID, name: name, lat: lat, lon: lon, radius: radius)
+        } else {
+            guard let insertion = FeatureInsertion(original) else {
+                throw InputError(
+                    message: "'\(path)' is not a GeoJSON FeatureCollection: 'fences add' adds a feature to "
+                        + "the 'features' array of one (or a line to a CSV fence file)")
+            }
+            updated = insertion.inserting(
+                Self.feature(id: fenceID, name: name, lat: lat, lon: lon, radius: radius), into: original)
+        }
+        // The result must load: a fence that would make the run refuse its file is not written.
+        let check = try updated.withUnsafeBufferPointer { (bytes) throws(FenceLoadError) in
+            try FenceSet.parse(bytes: bytes, file: path, csv: path.lowercased().hasSuffix(".csv"))
+        }
+        guard check.count == set.count + 1 else {
+            throw RuntimeFailure(message: "adding the fence to '\(path)' did not give one more fence; nothing written")
+        }
+        try atomicReplace(path, with: updated)
+        return HumanText.printable(
+            "added \(JSONText.quoted(fenceID)) \(JSONText.quoted(name)): a circle of "
+                + "\(formatted(radius, decimals: JSONPrecision.metres)) m at "
+                + "(\(formatted(lat, decimals: JSONPrecision.coordinate)), "
+                + "\(formatted(lon, decimals: JSONPrecision.coordinate))) to \(path)")
+    }
+
+    static func feature(id: String, name: String, lat: Double, lon: Double, radius: Double) -> String {
+        let position =
+            "[\(formatted(lon, decimals: JSONPrecision.coordinate)), \(formatted(lat, decimals: JSONPrecision.coordinate))]"
+        let properties =
+            "{\"name\": \(JSONText.quoted(name)), \"radius\": \(formatted(radius, decimals: JSONPrecision.metres))}"
+        return "{\"type\": \"Feature\", \"id\": \(JSONText.quoted(id)), \"properties\": \(properties), "
+            + "\"geometry\": {\"type\": \"Point\", \"coordinates\": \(position)}}"
+    }
+
+    static func appendingCSV(
+        _ text: [UInt8], id: String, name: String, lat: Double, lon: Double, radius: Double
+    ) -> [UInt8] {
+        var result = text
+        if let last = result.last, last != UInt8(ascii: "\n") { result.append(UInt8(ascii: "\n")) }
+        let fields = [
+            csvField(id), csvField(name), formatted(lat, decimals: JSONPrecision.coordinate),
+            formatted(lon, decimals: JSONPrecision.coordinate), formatted(radius, decimals: JSONPrecision.metres),
+        ]
+        result += Array((fields.joined(separator: ",") + "\n").utf8)
+        return result
+    }
+
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// An id from the name: lower case letters and digits, runs of anything else as one `-`
+    /// ("Low bridge" -> "low-bridge"), `-2`, `-3`... when taken.
+    static func slug(_ name: String, taken: Set<String>) -> String {
+        var slug = ""
+        for scalar in name.lowercased().unicodeScalars {
+            if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.isEmpty && !slug.hasSuffix("-") {
+                slug += "-"
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        if slug.isEmpty { slug = "fence" }
+        var candidate = slug
+        var copy = 1
+        while taken.contains(candidate) {
+            copy += 1
+            candidate = slug + "-\(copy)"
+        }
+        return candidate
+    }
+}

@@ -1,0 +1,113 @@
+import Delivery
+import Events
+import Fences
+import Foundation
+import LiveLoop
+import Platform
+import Store
+
+/// `gpsfence replay`: captures through the engine loop, the live pipeline with files for a
+/// receiver, and every alert that `run` has (docs/running.md).
+public struct ReplayJob {
+    public var captures: [CaptureInput]
+    public var fencesPath: String
+    /// Real time scaled by this factor; nil: as fast as possible.
+    public var speed: Double?
+    public var settings = EventSettings()
+    public var ringCapacity = 4096
+    /// Draws a progress bar on standard error (only when it is a terminal).
+    public var showsProgress = false
+    /// The docs/running.md state file: restored at the start, and every fix's events are committed to it
+    /// before they reach the sinks.
+    public var statePath: String?
+    /// At the end, how long delivery sinks may take to empty their outbox queues.
+    public var drainTimeout = 30.0
+    /// Days of track kept in the state file (docs/report.md).
+    public var keepDays = 7.0
+    /// `--sync`: the track to a server (docs/running.md); needs `statePath`, which holds its cursor.
+    public var sync: TrackSyncConfiguration?
+
+    public init(captures: [CaptureInput], fencesPath: String) {
+        self.captures = captures
+        self.fencesPath = fencesPath
+    }
+
+    public typealias Summary = EngineLoop.Summary
+
+    /// Runs the replay to the end of the last capture. Bad fence files and unreadable captures
+    /// throw `InputError` before anything is printed.
+    ///
+    /// - Parameters:
+    ///   - needsOutbox: some sink delivers through the outbox; without `statePath` a temporary
+    ///     state file holds it for the length of the replay.
+    ///   - makeSinks: builds the sinks once the state file is open.
+    public func run(needsOutbox: Bool = false, makeSinks: (SinkContext) throws -> [EventSink]) throws -> Summary {
+        if sync != nil, statePath == nil {
+            throw InputError(message: "--sync needs --state: the state file keeps the track and what the server has")
+        }
+        let fences = try FenceFile.load(fencesPath)
+        let temporary = statePath == nil && needsOutbox ? try TemporaryStateFile() : nil
+        defer { temporary?.remove() }
+        let store = try StateStore.open(statePath ?? temporary?.path)
+        let source = try CaptureFixSource(captures: captures, speed: speed, showsProgress: showsProgress)
+        let reports = ProblemReports()
+        var sinks = try makeSinks(
+            SinkContext(
+                report: reports.report, outbox: store, inputEnds: true, drainTimeout: drainTimeout, statePath: statePath
+            ))
+        sinks.append(FarFencesWarning(fences: fences))
+        if let sync, let store {
+            sinks.append(try sync.sink(store: store, drainTimeout: drainTimeout, report: reports.report))
+        }
+        var configuration = EngineLoop.Configuration()
+        configuration.settings = settings
+        configuration.ringCapacity = ringCapacity
+        configuration.fencesPath = fencesPath
+        configuration.keepDays = keepDays
+        // Ctrl-C (or SIGTERM) stops a replay as it stops `run`: the fixes read so far are
+        // processed, their events printed and committed, hooks and deliveries finished, exit 0
+        // (docs/running.md).
+        configuration.stopsOnSignals = true
+        StopSignals.install()
+        let loop = try EngineLoop(
+            configuration: configuration, fences: fences, store: store, sinks: sinks, reports: reports)
+        let summary = try loop.run(source)
+        if let failure = source.failure { throw failure }
+        if source.wasStopped {
+            OutputWriter.standardError.write(
+                line: "gpsfence: replay stopped after \(summary.fixes) fixes, before the end of the capture; "
+                    + "their events are above\(statePath.map { " and in " + $0 } ?? "")")
+        }
+        if let store { try reportUndelivered(sinks.compactMap(\.outboxTarget), store: store, kept: statePath) }
+        return summary
+    }
+
+    /// What the drain left: kept in a state file the user named for the next run, or lost with the
+    /// temporary one, which is a failure of the replay (exit 1), not a warning.
+    private func reportUndelivered(_ targets: [String], store: StateStore, kept statePath: String?) throws {
+        for target in targets {
+            let pending = try store.counters(target: target).pending
+            guard pending > 0 else { continue }
+            if let statePath {
+                OutputWriter.standardError.write(
+                    line:
+                        "gpsfence: \(target): \(pending) events remain queued in \(statePath); the next run or replay with this --state delivers them"
+                )
+            } else {
+                throw RuntimeFailure(
+                    message:
+                        "\(target): \(pending) events were not delivered within \(drainTimeout) s (give --state FILE to keep them queued)"
+                )
+            }
+        }
+    }
+}
+
+extension StateStore {
+    /// Opens the state file of a command; a file that cannot be opened is bad input (exit 2: its
+    /// `StoreError` is of the opening stage).
+    static func open(_ path: String?) throws(StoreError) -> StateStore? {
+        guard let path else { return nil }
+        return try StateStore(path: path)
+    }
+}

@@ -1,0 +1,144 @@
+import Delivery
+import Events
+import Fences
+import LiveLoop
+import NMEA
+import Platform
+import Receivers
+import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `gpsfence run` (docs/architecture.md, docs/running.md): a live source through the engine loop. SIGINT/SIGTERM stop it
+/// cleanly (sinks flushed, the store closed); SIGHUP, or a change of the fence file, reloads the
+/// fences: `unregistered` for the fences that are gone, `registered` for the new set, unchanged
+/// fences (same id and geometry) keep their state, and a reload that fails keeps the old fences
+/// and reports an `error`.
+public final class RunJob {
+    public struct Options {
+        public var device: DeviceChoice
+        public var rate: BaudRate?
+        public var autobaud = Autobaud()
+        public var fencesPath: String
+        public var statePath: String
+        public var settings = EventSettings()
+        public var ringCapacity = 1024
+        public var rollover = WeekRollover.live(today: currentUTCTime().date)
+        /// Days of track kept in the state file (docs/report.md).
+        public var keepDays = 7.0
+        /// Seconds between track writes (`--track-write-interval`, docs/running.md "Power cuts").
+        public var trackWriteInterval = Self.defaultTrackWriteInterval
+        public static let defaultTrackWriteInterval = TrackRecorder.Settings.defaultFlushInterval
+        /// `--sync`: the track to a server (docs/running.md); nil: the track stays local.
+        public var sync: TrackSyncConfiguration?
+        /// At stop, seconds the track sync may take to send what is queued.
+        public var drainTimeout = 5.0
+        /// `--anchor` and OwnTracks regions (docs/running.md, "Fence layers").
+        public var layers = FenceLayerOptions()
+        /// `--fences mqtt://...`: the fence set is the retained GeoJSON on this broker's topic (its
+        /// `prefix`); `fencesPath` is then the URL and no file is read.
+        public var brokerFences: MQTTConfiguration?
+
+        public init(device: DeviceChoice, fencesPath: String, statePath: String) {
+            self.device = device
+            self.fencesPath = fencesPath
+            self.statePath = statePath
+        }
+    }
+
+    public let options: Options
+
+    public init(options: Options) { self.options = options }
+
+    /// A regular file given as the device (a capture, usually) would be retried forever as a
+    /// port that refuses termios: say what it is instead.
+    static func notADevice(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let what = FileKind.sniff(path: path) == .nmea ? "an NMEA capture" : "a file"
+        return "--device \(path): this is \(what), not a device: play a capture with "
+            + "'gpsfence replay \(path) --fences FENCES'; 'gpsfence devices' lists the receivers"
+    }
+
+    /// The source the device names: a gpsd (docs/hardware.md) or a serial port.
+    func makeSource() -> FixSource {
+        FixSources.live(options.device, rate: options.rate, autobaud: options.autobaud, rollover: options.rollover)
+    }
+
+    /// Runs until SIGINT or SIGTERM. Bad fence or state files throw `InputError` before anything
+    /// starts.
+    public func run(makeSinks: (SinkContext) throws -> [EventSink]) throws {
+        if case .port(let port) = options.device, let problem = Self.notADevice(port.path) {
+            throw InputError(message: problem)
+        }
+        var fences = options.brokerFences == nil ? try FenceFile.load(options.fencesPath) : FenceSet.none
+        try refuseASecondRunOnThePort()
+        // Opening makes the state file (and its folder) on a first run; the claim comes before
+        // anything is written to it.
+        let store = try StateStore.open(options.statePath)
+        let lock = try StateLock.acquire(statePath: options.statePath)
+        defer { withExtendedLifetime(lock) {} }
+        var accepted: [UInt8]?
+        if let broker = options.brokerFences {
+            (fences, accepted) = try BrokerFences.lastGoodSet(broker, store: store)
+        }
+        let reports = ProblemReports()
+        var sinks = try makeSinks(
+            SinkContext(report: reports.report, outbox: store, inputEnds: false, statePath: options.statePath))
+        sinks.append(FarFencesWarning(fences: fences))
+        if let sync = options.sync, let store {
+            sinks.append(try sync.sink(store: store, drainTimeout: options.drainTimeout, report: reports.report))
+        }
+        let source = makeSource()
+
+        var loopConfiguration = EngineLoop.Configuration()
+        loopConfiguration.settings = options.settings
+        loopConfiguration.ringCapacity = options.ringCapacity
+        if let broker = options.brokerFences {
+            let shared = sinks.compactMap { $0 as? MQTTSink }.first {
+                BrokerFences.sameBroker($0.configuration, broker)
+            }
+            let report = reports.report
+            loopConfiguration.fenceFeed = { [accepted] current, ready in
+                BrokerFences(
+                    configuration: broker, shared: shared?.connection, current: current, accepted: accepted,
+                    ready: ready, report: report)
+            }
+            loopConfiguration.fencesPath = broker.target
+        } else {
+            loopConfiguration.reloadPath = options.fencesPath
+            loopConfiguration.fencesPath = options.fencesPath
+        }
+        loopConfiguration.keepDays = options.keepDays
+        loopConfiguration.trackWriteInterval = options.trackWriteInterval
+        loopConfiguration.stopsOnSignals = true
+        loopConfiguration.layers = options.layers
+        loopConfiguration.layers.ownsLayers = true
+        StopSignals.install()
+        let loop = try EngineLoop(
+            configuration: loopConfiguration, fences: fences, store: store, sinks: sinks, reports: reports)
+        _ = try loop.run(source)
+    }
+}
+
+extension RunJob {
+    /// `--fences mqtt://...` checked (docs/running.md, "Fences from the broker"); nil for a file.
+    public static func brokerFences(_ fences: String, caFile: String?) throws -> MQTTConfiguration? {
+        try BrokerFences.configuration(fences: fences, caFile: caFile)
+    }
+
+    /// Another gpsfence reading the same port: refused with its pid (exit status 1), before
+    /// anything is opened. `TIOCEXCL` alone does not stop a second run started as root, and a run
+    /// that could not open its port would retry for ever instead of saying why.
+    func refuseASecondRunOnThePort() throws {
+        guard case .port(let port) = options.device else { return }
+        let others = ProcessTable().holders(of: port.path).holders.filter { $0.name == ProcessTable.ownName }
+        guard let other = others.first else { return }
+        throw RuntimeFailure(
+            message:
+                "\(port.path) is being read by another gpsfence (pid \(other.pid)); one receiver feeds one run: stop that one first"
+        )
+    }
+}

@@ -1,0 +1,62 @@
+import Delivery
+import Foundation
+import LiveLoop
+import NMEA
+import Platform
+import Store
+
+/// `gpsfence sync`: sends the track backlog of a stopped run by hand (a laptop back on Wi-Fi),
+/// with the same cursor, batches and backoff as `run --sync`, for at most `drainTimeout` seconds.
+public struct SyncJob {
+    public var statePath: String
+    public var configuration: TrackSyncConfiguration
+    public var drainTimeout = 30.0
+
+    public init(statePath: String, configuration: TrackSyncConfiguration) {
+        self.statePath = statePath
+        self.configuration = configuration
+    }
+
+    /// Returns the points sent; throws `RuntimeFailure` (exit 1) when some are left.
+    @discardableResult
+    public func run() throws -> Int {
+        guard FileManager.default.fileExists(atPath: statePath) else {
+            throw InputError(
+                message: "no state file at '\(statePath)': it is written by 'gpsfence run' (or 'replay --state')")
+        }
+        let store = try StateStore(path: statePath)
+        var forcing = configuration
+        // By hand, everything queued goes now: the threshold is for a run that will send later.
+        forcing.threshold = 1
+        let sender = try TrackSyncSender(configuration: forcing, store: store) { message in
+            OutputWriter.standardError.write(line: "gpsfence: \(message)")
+        }
+        let before = try backlog(store)
+        let deadline = monotonicSeconds() + drainTimeout
+        sending: while monotonicSeconds() < deadline {
+            switch try sender.step(force: true) {
+            case .sent: continue
+            case .waiting: break sending
+            case .failed:
+                guard let retryAt = sender.retryAt, retryAt < deadline else { break sending }
+                usleep(UInt32(max(retryAt - monotonicSeconds(), 0) * 1_000_000))
+            }
+        }
+        sender.saveCursor()
+        let left = try backlog(store)
+        OutputWriter.standardOutput.write(
+            line: "\(configuration.target): sent \(before - left) track points, \(left) remain queued")
+        OutputWriter.standardOutput.flush()
+        if left > 0 {
+            throw RuntimeFailure(
+                message:
+                    "\(configuration.target): \(left) track points were not acknowledged within \(drainTimeout) s (last error: \(sender.lastError ?? "none")); they stay queued"
+            )
+        }
+        return before - left
+    }
+
+    private func backlog(_ store: StateStore) throws -> Int {
+        try store.syncCursors().first { $0.target == configuration.target }?.backlog ?? 0
+    }
+}

@@ -1,0 +1,267 @@
+import Delivery
+import Foundation
+import LiveLoop
+import NMEA
+import Platform
+import Store
+import Synchronization
+
+/// The track sync (docs/running.md, "Track sync"): takes the track points after the server's
+/// cursor out of the state file in batches, oldest first, and moves the cursor past a batch only
+/// when the server acknowledged it with a 2xx; the next batch waits for that. While the server is
+/// down it retries the same batch with the outbox's backoff and reports one `error` per outage.
+///
+/// The cursor is kept in memory and written to the state file at most every
+/// `cursorWriteInterval` seconds, when the server stops answering, and at the end: the storage
+/// write budget allows no commit per request, and a `kill -9` costs at most a resend of the points
+/// acknowledged since the last write (each carries its fix time as an id, so a server can drop it).
+final class TrackSyncSender: @unchecked Sendable {
+    enum Step: Equatable {
+        /// A batch (or, for OsmAnd, at least one point) was acknowledged.
+        case sent
+        /// The server did not acknowledge; the next try waits for the backoff.
+        case failed
+        /// Nothing queued, or less than the threshold and no reason to send it yet.
+        case waiting
+    }
+
+    let configuration: TrackSyncConfiguration
+    private let store: StateStore
+    private let poster: HTTPPoster
+    private let report: @Sendable (String) -> Void
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let running = Atomic<Bool>(true)
+    private let flushRequested = Atomic<Bool>(false)
+    private let draining = Atomic<Bool>(false)
+    /// Set by the thread when a drain found nothing left to send.
+    private let drained = Atomic<Bool>(false)
+    private var thread: Thread?
+
+    // The sending thread's own (or the `sync` command's, which has no thread).
+    private var cursor: Int64
+    private var savedCursor: Int64
+    private var lastSave = monotonicSeconds()
+    private var ackedAt: Int64?
+    private var lastSend = monotonicSeconds()
+    private var attempts = 0
+    /// When the failed batch is tried again, on the monotonic clock (`monotonicSeconds`).
+    private(set) var retryAt: Double?
+    private var outage = OutageLog<String>()
+    private(set) var lastError: String?
+    private var unsavedError: (message: String, at: Int64)?
+    /// The odometer just after the point at the cursor (for the `odometer` of the points to come).
+    private var ackedOdometer: DayOdometer?
+
+    struct DayOdometer {
+        var day: Int64
+        var meter = Odometer()
+        var through: Int64
+    }
+
+    init(configuration: TrackSyncConfiguration, store: StateStore, report: @escaping @Sendable (String) -> Void)
+        throws
+    {
+        self.configuration = configuration
+        self.store = store
+        self.report = report
+        poster = HTTPPoster(
+            url: configuration.url, headers: configuration.headers, requestTimeout: configuration.requestTimeout)
+        cursor = try store.openSyncCursor(target: configuration.target)
+        savedCursor = cursor
+    }
+
+    var displayName: String { "track sync \(configuration.target)" }
+
+    // MARK: - The thread of a run or a replay
+
+    func start() {
+        guard thread == nil else { return }
+        let thread = Thread { [self] in
+            nameThisThread("gf-sync")
+            loop()
+        }
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Send what is queued now, below the threshold too (a `stationary` or `moving` event).
+    func requestFlush() {
+        flushRequested.store(true, ordering: .relaxed)
+        wakeUp.signal()
+    }
+
+    /// Sends everything queued, waiting at most until `deadline`; then the thread ends and the
+    /// cursor is written. Returns whether nothing is left.
+    @discardableResult
+    func stop(drainUntil deadline: Double?) -> Bool {
+        var empty = false
+        if let deadline, thread != nil {
+            draining.store(true, ordering: .relaxed)
+            wakeUp.signal()
+            while monotonicSeconds() < deadline, !drained.load(ordering: .relaxed) { usleep(20_000) }
+            empty = drained.load(ordering: .relaxed)
+        }
+        running.store(false, ordering: .relaxed)
+        wakeUp.signal()
+        while thread?.isFinished == false { usleep(1000) }
+        saveCursor()
+        return empty
+    }
+
+    private func loop() {
+        while running.load(ordering: .relaxed) {
+            if let retryAt, retryAt > monotonicSeconds() {
+                _ = wakeUp.wait(timeout: .now() + min(retryAt - monotonicSeconds(), 1))
+                continue
+            }
+            let force = flushRequested.exchange(false, ordering: .relaxed) || draining.load(ordering: .relaxed)
+            let step: Step
+            do { step = try self.step(force: force) } catch {
+                fail("\(error)")
+                continue
+            }
+            switch step {
+            case .sent, .failed: continue
+            case .waiting:
+                if draining.load(ordering: .relaxed) { drained.store(true, ordering: .relaxed) }
+                saveCursorIfDue()
+                _ = wakeUp.wait(timeout: .now() + 1)
+            }
+        }
+    }
+
+    // MARK: - One step
+
+    /// Sends one batch if there is reason to: `force` (a flush, a drain), the threshold reached, or
+    /// the interval passed with something queued.
+    func step(force: Bool) throws -> Step {
+        let queued = try store.trackBacklog(after: cursor, cap: max(configuration.threshold, 1))
+        guard queued > 0 else { return .waiting }
+        let intervalPassed = configuration.interval.map { monotonicSeconds() - lastSend >= $0 } ?? false
+        guard force || intervalPassed || queued >= configuration.threshold else { return .waiting }
+        let points = try annotate(try store.trackPoints(after: cursor, limit: configuration.batch))
+        guard let last = points.last else { return .waiting }
+        lastSend = monotonicSeconds()
+        switch configuration.format {
+        case .json:
+            let outcome = poster.post(
+                TrackSyncBody.json(device: configuration.device, points: points), contentType: "application/json")
+            switch outcome {
+            case .delivered:
+                acknowledge(last)
+                return .sent
+            case .failed(let problem):
+                fail(problem)
+                return .failed
+            }
+        case .osmand:
+            var sent = false
+            for point in points {
+                guard
+                    let url = TrackSyncBody.osmAnd(
+                        url: configuration.url, device: configuration.device, point: point.point)
+                else { throw InputError(message: "cannot build the OsmAnd request") }
+                switch poster.post(Data(), contentType: nil, to: url) {
+                case .delivered:
+                    acknowledge(point)
+                    sent = true
+                case .failed(let problem):
+                    fail(problem)
+                    return sent ? .sent : .failed
+                }
+            }
+            return .sent
+        }
+    }
+
+    private func acknowledge(_ point: SyncedPoint) {
+        cursor = point.point.time
+        ackedOdometer = point.odometerAfter
+        ackedAt = currentUTCTime().millisecondsSinceEpoch
+        attempts = 0
+        retryAt = nil
+        if outage.recovered() { report("\(displayName) is reachable again") }
+        saveCursorIfDue()
+    }
+
+    private func fail(_ problem: String) {
+        attempts += 1
+        retryAt = monotonicSeconds() + configuration.backoff.delay(afterAttempts: attempts)
+        lastError = problem
+        unsavedError = (problem, currentUTCTime().millisecondsSinceEpoch)
+        guard outage.failed(problem) else { return }
+        // Once per outage, before it is reported: what was acknowledged before it, and why it
+        // stopped, become durable.
+        saveCursor()
+        report("\(displayName): \(problem); retrying with backoff, nothing is dropped")
+    }
+
+    private func saveCursorIfDue() {
+        guard cursor != savedCursor || unsavedError != nil,
+            monotonicSeconds() - lastSave >= configuration.cursorWriteInterval
+        else { return }
+        saveCursor()
+    }
+
+    /// Writes the cursor and the last error (best effort: the next write carries them again).
+    func saveCursor() {
+        guard cursor != savedCursor || unsavedError != nil else { return }
+        do {
+            try store.saveSyncCursor(
+                target: configuration.target, ackedTime: cursor, ackedAt: ackedAt, lastError: unsavedError?.message,
+                lastErrorAt: unsavedError?.at)
+            savedCursor = cursor
+            unsavedError = nil
+            lastSave = monotonicSeconds()
+        } catch {
+            report("\(displayName): cannot save its cursor: \(error)")
+        }
+    }
+
+    // MARK: - What each point carries
+
+    /// The points with their day's odometer and the motion state in force at each.
+    private func annotate(_ points: [TrackPoint]) throws -> [SyncedPoint] {
+        guard let first = points.first, let last = points.last else { return [] }
+        var motion = try store.motion(at: first.time)
+        var changes = try store.motionChanges(after: first.time, through: last.time)[...]
+        var odometer = try odometerAtCursor()
+        var result: [SyncedPoint] = []
+        result.reserveCapacity(points.count)
+        for point in points {
+            while let change = changes.first, change.time <= point.time {
+                motion = change.type
+                changes.removeFirst()
+            }
+            let day = TrackSyncBody.floorDivide(point.time, 86_400_000)
+            if odometer?.day != day { odometer = DayOdometer(day: day, through: point.time) }
+            _ = odometer?.meter.add(point)
+            odometer?.through = point.time
+            result.append(
+                SyncedPoint(
+                    point: point, odometer: odometer?.meter.metres ?? 0, motion: motion, odometerAfter: odometer))
+        }
+        return result
+    }
+
+    /// The odometer just after the cursor's point: remembered from the last acknowledgement, or
+    /// (at the start) counted again over that day's kept points up to the cursor.
+    private func odometerAtCursor() throws -> DayOdometer? {
+        if let ackedOdometer, ackedOdometer.through == cursor { return ackedOdometer }
+        guard cursor != .min else { return nil }
+        let day = TrackSyncBody.floorDivide(cursor, 86_400_000)
+        var odometer = DayOdometer(day: day, through: cursor)
+        var from = day * 86_400_000 - 1
+        reading: while true {
+            let points = try store.trackPoints(after: from, limit: 1000)
+            for point in points {
+                guard point.time <= cursor else { break reading }
+                _ = odometer.meter.add(point)
+            }
+            guard let last = points.last else { break }
+            from = last.time
+        }
+        ackedOdometer = odometer
+        return odometer
+    }
+}

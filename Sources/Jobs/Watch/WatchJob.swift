@@ -1,0 +1,59 @@
+import Delivery
+import Foundation
+import NMEA
+import Platform
+import Views
+
+/// `gpsfence status --watch` (docs/report.md, "Live view"): the status, redrawn in place every
+/// `interval` seconds as `cgps` does, until Ctrl-C. On a terminal it draws on the alternate
+/// screen (what was on the terminal is back after quitting) with the cursor hidden; off a
+/// terminal each frame is printed after the last, separated by a blank line.
+public struct WatchJob {
+    public var statePath: String
+    public var interval = 1.0
+    public var terminal: Bool
+    public var color: Bool
+
+    public init(statePath: String, terminal: Bool) {
+        self.statePath = statePath
+        self.terminal = terminal
+        color = terminal
+    }
+
+    static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l"
+    static let leaveScreen = "\u{1B}[?25h\u{1B}[?1049l"
+    static let home = "\u{1B}[H"
+    static let clearLine = "\u{1B}[K"
+    static let clearBelow = "\u{1B}[J"
+
+    /// Draws until SIGINT/SIGTERM. A state file that cannot be read at the start is bad input
+    /// (nothing is drawn); a frame that fails later is shown as a line, and the next one is tried.
+    public func run(output: OutputWriter) throws {
+        let reader = WatchReader(statePath: statePath)
+        var text = WatchView.text(
+            try reader.frame(now: currentUTCTime().millisecondsSinceEpoch), interval: interval, color: color)
+        if terminal { output.write(line: Self.enterScreen) }
+        defer {
+            if terminal { output.write(line: Self.leaveScreen) }
+            output.flush()
+        }
+        while !StopSignals.isRaised {
+            if terminal {
+                let body = text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .joined(separator: Self.clearLine + "\n")
+                output.write(line: Self.home + body + Self.clearLine + "\n" + Self.clearBelow)
+            } else {
+                output.write(line: text + "\n")
+            }
+            output.flush()
+            let deadline = monotonicSeconds() + interval
+            while !StopSignals.isRaised && monotonicSeconds() < deadline { usleep(50_000) }
+            do {
+                text = WatchView.text(
+                    try reader.frame(now: currentUTCTime().millisecondsSinceEpoch), interval: interval, color: color)
+            } catch {
+                text = "gpsfence status --watch: cannot read \(statePath) now: \(error)"
+            }
+        }
+    }
+}

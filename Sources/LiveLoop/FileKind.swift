@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a file holds, told from its first bytes rather than its name: a user who gives a GPX
+/// track to `replay`, a capture to `run --device` or a KML file to `--fences` is told what the file
+/// is and what to do with it (docs/formats.md), instead of silence or a parser's complaint.
+package enum FileKind: Equatable {
+    case gpx
+    case kml
+    /// JSON: a GeoJSON fence file or route.
+    case json
+    case nmea
+    case sqlite
+    /// Other XML.
+    case xml
+    case empty
+    case other
+
+    /// The kind of the file that begins with `head` (its first kilobytes are enough).
+    package static func sniff<Bytes: Collection<UInt8>>(_ head: Bytes) -> FileKind {
+        if head.starts(with: "SQLite format 3\u{0}".utf8) { return .sqlite }
+        let skipped: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF]
+        guard let first = head.first(where: { !skipped.contains($0) }) else { return .empty }
+        switch first {
+        case UInt8(ascii: "<"):
+            let text = String(decoding: head.prefix(4096), as: UTF8.self).lowercased()
+            if text.contains("<gpx") { return .gpx }
+            if text.contains("<kml") { return .kml }
+            return .xml
+        case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
+        case UInt8(ascii: "$"), UInt8(ascii: "!"), UInt8(ascii: "#"): return .nmea
+        default: return .other
+        }
+    }
+
+    /// The first bytes of the file at `path` (nil when it cannot be read).
+    package static func sniff(path: String) -> FileKind? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var head = [UInt8](repeating: 0, count: 4096)
+        let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count >= 0 else { return nil }
+        return sniff(head[..<count])
+    }
+
+    /// Why `name` cannot be an NMEA capture and what to do instead; nil when it may be one.
+    package func captureProblem(_ name: String) -> String? {
+        switch self {
+        case .gpx:
+            return "'\(name)' is a GPX track, not an NMEA capture: play it with 'gpsfence simulate \(name)' "
+                + "(a simulated receiver to 'run' against), or convert it: "
+                + "gpsbabel -i gpx -f \(name) -o nmea -F track.nmea"
+        case .kml:
+            return "'\(name)' is a KML file, not an NMEA capture: convert a track with "
+                + "gpsbabel -i kml -f \(name) -o nmea -F track.nmea"
+        case .json:
+            return "'\(name)' is JSON (a GeoJSON fence file or route?), not an NMEA capture: fences go to "
+                + "--fences; a LineString route plays with 'gpsfence simulate \(name)'"
+        case .sqlite:
+            return "'\(name)' is an SQLite database (a state file?), not an NMEA capture: "
+                + "'gpsfence report --state \(name)' and 'gpsfence status --state \(name)' read state files"
+        case .xml:
+            return "'\(name)' is XML, not an NMEA capture (GPX tracks play with 'gpsfence simulate')"
+        case .nmea, .empty, .other:
+            return nil
+        }
+    }
+
+    /// Why `name` cannot be a fence file (GeoJSON or CSV) and what to do instead.
+    func fenceProblem(_ name: String) -> String? {
+        switch self {
+        case .kml:
+            return "\(name): this is KML (Google Earth, My Maps), not GeoJSON or CSV: convert it with "
+                + "'ogr2ogr -f GeoJSON fences.geojson \(name)'; points become circles once they have "
+                + "properties.radius (docs/fences.md)"
+        case .gpx:
+            return "\(name): this is a GPX file, not GeoJSON or CSV: convert its waypoints with "
+                + "'ogr2ogr -f GeoJSON fences.geojson \(name) waypoints' and give each a properties.radius "
+                + "(docs/fences.md); a GPX track plays with 'gpsfence simulate'"
+        case .nmea:
+            return "\(name): this is an NMEA capture, not a fence file: play it with "
+                + "'gpsfence replay \(name) --fences FENCES'"
+        case .sqlite:
+            return "\(name): this is an SQLite database (a state file?), not a fence file: give it to --state"
+        case .xml:
+            return "\(name): this is XML, not GeoJSON or CSV (docs/fences.md)"
+        case .json, .empty, .other:
+            return nil
+        }
+    }
+
+    /// Why `name` cannot be a route for `simulate`; nil when it may be one.
+    package func routeProblem(_ name: String) -> String? {
+        switch self {
+        case .kml:
+            return "\(name): this is KML, not a route simulate plays (GPX track, GeoJSON LineString, NMEA "
+                + "capture): convert it with 'gpsbabel -i kml -f \(name) -o gpx -F route.gpx'"
+        case .sqlite:
+            return "\(name): this is an SQLite database (a state file?), not a route: "
+                + "'gpsfence report --state \(name) --gpx route.gpx' exports its track as GPX"
+        case .gpx, .json, .nmea, .xml, .empty, .other:
+            return nil
+        }
+    }
+
+    /// The message for a capture in which no NMEA sentence was found at all.
+    package static func noNMEA(_ name: String, bytes: UInt64) -> String {
+        bytes == 0
+            ? "'\(name)' is empty: no NMEA sentences to play (captures are made with 'gpsfence record')"
+            : "no NMEA sentences in '\(name)' (\(bytes) bytes): a capture holds lines such as "
+                + "$GPRMC,...*hh (made with 'gpsfence record')"
+    }
+}

@@ -1,0 +1,106 @@
+import Glibc
+import LiveLoop
+import SystemPackage
+
+/// Where `record` writes (docs/running.md): a file, which it never overwrites unless asked
+/// (`--force`) and may add to (`--append`), or standard output (`--output -`).
+public struct CaptureOutput: Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
+        /// A new file; an existing one is refused (bad usage, exit status 2).
+        case create
+        /// `--force`: an existing file is replaced.
+        case overwrite
+        /// `--append`: the new recording, with its own header, goes after what the file holds.
+        case append
+    }
+
+    /// nil: standard output.
+    public var path: String?
+    public var mode: Mode
+
+    public init(path: String?, mode: Mode = .create) {
+        self.path = path
+        self.mode = mode
+    }
+
+    /// `-` is standard output, as for other tools that write captures.
+    public init(argument: String, mode: Mode = .create) {
+        self.init(path: argument == "-" ? nil : argument, mode: mode)
+    }
+
+    /// How messages name it.
+    public var name: String { path.map { "'\($0)'" } ?? "standard output" }
+
+    /// The corresponding C function is `open` (`O_EXCL` for `.create`, so that a file made between
+    /// a check and the open is not clobbered either).
+    func open() throws -> CaptureFile {
+        guard let path else { return CaptureFile(descriptor: .standardOutput, name: name, createdPath: nil) }
+        let options: FileDescriptor.OpenOptions =
+            switch mode {
+            case .create: [.create, .exclusiveCreate]
+            case .overwrite: [.create, .truncate]
+            case .append: [.create, .append]
+            }
+        do {
+            let descriptor = try FileDescriptor.open(
+                FilePath(path), .writeOnly, options: options,
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            return CaptureFile(descriptor: descriptor, name: name, createdPath: mode == .create ? path : nil)
+        } catch Errno.fileExists where Self.isRegularFile(path) {
+            throw InputError(
+                message:
+                    "'\(path)' already exists; record does not overwrite a capture: --force replaces it, --append adds to it, or choose another --output"
+            )
+        } catch Errno.fileExists {
+            // Not a capture but a device or a pipe (`/dev/null`, a FIFO another program reads):
+            // written to as it is, nothing to overwrite.
+            do {
+                return CaptureFile(
+                    descriptor: try FileDescriptor.open(FilePath(path), .writeOnly), name: name, createdPath: nil)
+            } catch {
+                throw InputError(message: "cannot write '\(path)': \(error)")
+            }
+        } catch {
+            throw InputError(message: "cannot write '\(path)': \(error)")
+        }
+    }
+
+    /// The corresponding C function is `stat` (following links: a link to a capture is a capture).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+}
+
+/// An open capture output.
+struct CaptureFile {
+    let descriptor: FileDescriptor
+    let name: String
+    /// The path when this run created the file (it may remove it again if nothing was recorded).
+    let createdPath: String?
+
+    func write(lines: [String]) throws {
+        try Array((lines.joined(separator: "\n") + "\n").utf8).withUnsafeBytes { try write($0) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        do {
+            try descriptor.writeAll(bytes)
+        } catch {
+            // The file opened, so the path was good: a full or failing disk is not bad input.
+            throw RuntimeFailure(message: "cannot write \(name): \(error)")
+        }
+    }
+
+    /// The corresponding C function is `fsync` (which fails, harmlessly, on a pipe).
+    func sync() { _ = fsync(descriptor.rawValue) }
+
+    /// Closes it; a file this run created holding no recording (the receiver was never found) is
+    /// removed again, so that a failed record leaves nothing behind. A record that is killed
+    /// never gets here and leaves its header.
+    func close(discardingNewFile discard: Bool) {
+        guard descriptor != .standardOutput else { return }
+        try? descriptor.close()
+        if discard, let createdPath { unlink(createdPath) }
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import NMEA
+import Synchronization
+import Testing
+
+@testable import Delivery
+@testable import Events
+@testable import Fences
+
+/// Hooks with hostile data, failing hooks, hooks with children, hooks that
+/// read their input, and the signal state hooks start with. Every hook is a real child process.
+@Suite struct HookHardeningTests {
+    func errorEvent(_ message: String) -> OutgoingEvent {
+        var event = GeofenceEvent(kind: .error, time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000))
+        event.message = message
+        return OutgoingEvent(event, fences: try! FenceSet.parse(fencesJSON))
+    }
+
+    func lines(_ path: String) -> [String] {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Item 5: a 200 KB fence name still runs the hook, its environment value cut to 4 KiB at a
+    /// character boundary, and the whole event arrives on standard input.
+    @Test func hugeFenceNameStillRunsTheHookWithTheWholeEventOnStdin() throws {
+        let folder = try temporaryFolder()
+        let out = folder.appendingPathComponent("out").path
+        let hook = try script(
+            folder, "hook", "cat > '\(out).json'\nprintf '%s' \"$GPSFENCE_FENCE_NAME\" > '\(out).name'\n")
+        // 'é' is two bytes in UTF-8: 4096 is not a character boundary after "x" + 2047 'é' + ...
+        let name = "x" + String(repeating: "é", count: 100_000)
+        let fences = try FenceSet.parse(
+            """
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":"big","geometry":{"type":"Point","coordinates":[8.5,47.3]},
+             "properties":{"radius":20,"name":\(JSONText.quoted(name))}}]}
+            """)
+        let reports = Reports()
+        let sink = try ExecHookSink(programs: [hook], timeout: 20, report: reports.add)
+        let event = enterEvent(fences)
+        sink.deliver(event, fences: fences)
+        sink.finish()
+        #expect(reports.all.isEmpty, "\(reports.all)")
+        let json = try String(contentsOfFile: out + ".json", encoding: .utf8)
+        #expect(json == event.json + "\n")
+        #expect(json.utf8.count > 200_000)
+        let shown = try Data(contentsOf: URL(fileURLWithPath: out + ".name"))
+        // 1 + 2 * 2047 = 4095 bytes: the next 'é' would end at byte 4097, past the bound.
+        #expect(shown.count == 4095)
+        #expect(String(data: shown, encoding: .utf8) == "x" + String(repeating: "é", count: 2047))
+    }
+
+    @Test func environmentValuesAreBoundedOnACharacterBoundaryAndLoseNUL() {
+        #expect(HookEnvironment.bounded("short") == "short")
+        #expect(HookEnvironment.bounded("a\u{0}b") == "ab")
+        let long = String(repeating: "€", count: 3000)  // 3 bytes each
+        let cut = HookEnvironment.bounded(long)
+        #expect(cut.utf8.count == 4095 && cut == String(repeating: "€", count: 1365))
+        #expect(HookEnvironment.bounded(String(repeating: "a", count: 5000)).utf8.count == 4096)
+    }
+
+    /// Item 6: the runtime turns every report into an `error` event and delivers it to all sinks
+    /// (as RunJob does); the failing hook must not run on its own failures.
+    @Test func aFailingHookDoesNotFeedOnItsOwnErrors() throws {
+        let folder = try temporaryFolder()
+        let log = folder.appendingPathComponent("runs").path
+        let failing = try script(folder, "fails", "read -r line; echo \"$GPSFENCE_EVENT\" >> '\(log)'\nexit 1\n")
+        let otherLog = folder.appendingPathComponent("other.log").path
+        let other = try script(folder, "other", "echo \"$GPSFENCE_EVENT\" >> '\(otherLog)'\n")
+        let fences = try FenceSet.parse(fencesJSON)
+        let reports = Reports()
+        let sink = try ExecHookSink(
+            programs: [failing, other], timeout: 5, failureReportInterval: 0.2, report: reports.add)
+        sink.deliver(enterEvent(fences), fences: fences)
+        // Loop like the runtime for three seconds: reports become error events for every sink.
+        var delivered = 0
+        let end = Date().addingTimeInterval(3)
+        while Date() < end {
+            let all = reports.all
+            while delivered < all.count {
+                sink.deliver(errorEvent(all[delivered]), fences: fences)
+                delivered += 1
+            }
+            usleep(20_000)
+        }
+        sink.finish()
+        #expect(lines(log) == ["enter"], "the failing hook ran on: \(lines(log))")
+        #expect(reports.all.count == 1, "\(reports.all)")
+        #expect(reports.all.first?.contains("fails exited with status 1") == true)
+        // The other hook still hears about the failure.
+        #expect(lines(otherLog) == ["enter", "error"])
+    }
+
+    /// Item 6: repeated failures of one hook make one report at once and one with the count.
+    @Test func repeatedFailuresAreReportedOncePerIntervalWithACount() throws {
+        let folder = try temporaryFolder()
+        let failing = try script(folder, "fails", "exit 2\n")
+        let fences = try FenceSet.parse(fencesJSON)
+        let reports = Reports()
+        let sink = try ExecHookSink(programs: [failing], timeout: 5, failureReportInterval: 600, report: reports.add)
+        for _ in 0..<10 { sink.deliver(enterEvent(fences), fences: fences) }
+        sink.finish()
+        let all = reports.all
+        #expect(all.count == 2, "\(all)")
+        #expect(all.first?.contains("exited with status 2") == true)
+        #expect(all.last?.contains("failed 9 more times") == true)
+    }
+
+    /// Item 6: at the timeout the hook's whole process group goes, its own children too.
+    @Test func timeoutKillsTheHooksChildrenToo() throws {
+        let folder = try temporaryFolder()
+        let pids = folder.appendingPathComponent("pids").path
+        let hook = try script(
+            folder, "spawns",
+            """
+            sleep 300 &
+            echo $! >> '\(pids)'
+            sh -c 'sleep 300 & echo $! >> "\(pids)"; wait' &
+            echo $! >> '\(pids)'
+            wait
+            """)
+        let fences = try FenceSet.parse(fencesJSON)
+        let reports = Reports()
+        let sink = try ExecHookSink(programs: [hook], timeout: 1, report: reports.add)
+        sink.deliver(enterEvent(fences), fences: fences)
+        sink.finish()
+        #expect(reports.all.count == 1 && reports.all[0].contains("took longer than 1 s"), "\(reports.all)")
+        let children = lines(pids).compactMap { pid_t($0) }
+        #expect(children.count >= 3)
+        // Killed processes are reaped by init; allow it a moment, then none may be left running.
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, children.contains(where: isRunning) { usleep(20_000) }
+        for pid in children { #expect(!isRunning(pid), "child \(pid) of the hook survived the timeout") }
+    }
+
+    /// Alive and not a zombie (a zombie has exited; only its parent has not collected it yet).
+    func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        let state = stat[stat.index(close, offsetBy: 2)]
+        return state != "Z" && state != "X"
+    }
+
+    /// Item 7: a dozen events at once, a hook that reads its input and takes ~50 ms: all finish,
+    /// none waits for another to be fed, none is killed.
+    @Test func hooksReadingStdinAreNeverStarved() throws {
+        let folder = try temporaryFolder()
+        let log = folder.appendingPathComponent("done").path
+        let hook = try script(folder, "reads", "cat > /dev/null\nsleep 0.05\necho \"$GPSFENCE_EVENT_ID\" >> '\(log)'\n")
+        let fences = try FenceSet.parse(fencesJSON)
+        let reports = Reports()
+        let sink = try ExecHookSink(programs: [hook], timeout: 5, concurrency: 4, report: reports.add)
+        for _ in 0..<13 { sink.deliver(enterEvent(fences), fences: fences) }
+        sink.finish()
+        #expect(reports.all.isEmpty, "\(reports.all)")
+        #expect(lines(log).count == 13)
+    }
+
+    /// Item 8: a hook starts with no blocked and no ignored signal, even when the thread that
+    /// delivers the event blocks signals and the process ignores SIGPIPE (both true here).
+    @Test func hooksStartWithAnEmptySignalMaskAndDefaultDispositions() throws {
+        let folder = try temporaryFolder()
+        let out = folder.appendingPathComponent("status").path
+        let hook = try script(folder, "signals", "exec grep -E '^Sig(Blk|Ign):' /proc/self/status > '\(out)'\n")
+        let fences = try FenceSet.parse(fencesJSON)
+        var blocked = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&blocked)
+        for signal in [SIGTERM, SIGHUP, SIGINT, SIGUSR1] { sigaddset(&blocked, signal) }
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        signal(SIGUSR2, SIG_IGN)
+        defer { signal(SIGUSR2, SIG_DFL) }
+        let reports = Reports()
+        let sink = try ExecHookSink(programs: [hook], report: reports.add)
+        sink.deliver(enterEvent(fences), fences: fences)
+        sink.finish()
+        #expect(reports.all.isEmpty)
+        #expect(lines(out) == ["SigBlk:\t0000000000000000", "SigIgn:\t0000000000000000"])
+    }
+
+    /// Item 9 (the sink's part): stopping with a hung hook running and more queued takes the
+    /// timeout plus at most the half-second grace, and reports both what was killed and what was
+    /// not run.
+    @Test func stopIsBoundedAndReportsWhatItCutShort() throws {
+        let folder = try temporaryFolder()
+        let hung = try script(folder, "hangs", "exec sleep 300\n")
+        let fences = try FenceSet.parse(fencesJSON)
+        let reports = Reports()
+        let sink = try ExecHookSink(programs: [hung], timeout: 1, concurrency: 1, report: reports.add)
+        for _ in 0..<6 { sink.deliver(enterEvent(fences), fences: fences) }
+        let start = Date()
+        sink.stop()
+        let took = Date().timeIntervalSince(start)
+        #expect(took < 1 + 0.5 + 1, "stop took \(took) s")  // + 1 s for a loaded machine
+        let all = reports.all
+        #expect(all.contains { $0.contains("hangs") && $0.contains("1 s") && $0.contains("was killed") }, "\(all)")
+        #expect(all.contains { $0.contains("5 queued events not run") }, "\(all)")
+        sink.deliver(enterEvent(fences), fences: fences)  // after stop: ignored, nothing runs
+        sink.finish()
+    }
+
+    /// Item 3: C1 controls (U+009B is a one-character CSI) in fence names and ids never reach a
+    /// human line raw.
+    @Test func c1ControlsAreEscapedOnHumanLines() throws {
+        let fences = try FenceSet.parse(
+            """
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":"i\\u009b2J","geometry":{"type":"Point","coordinates":[8.5,47.3]},
+             "properties":{"radius":20,"name":"n\\u009b31m\\u0085\\u009f\\u001b[2J\\u007f"}}]}
+            """)
+        let line = ConsoleSink.humanLine(enterEvent(fences).event, fences: fences, color: false)
+        #expect(line.contains("n?31m???[2J? [i?2J]"), "\(line)")
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        #expect(HumanText.quoted("a\u{9B}b\u{7F}") == "\"a\\u009bb\\u007f\"")
+        #expect(HumanText.printable("plain é ü") == "plain é ü")
+    }
+}

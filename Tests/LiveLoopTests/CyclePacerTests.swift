@@ -1,0 +1,254 @@
+import Receivers
+import Testing
+
+@testable import LiveLoop
+
+/// Once the receiver's cycle period is known, the reader sleeps from one cycle's end to the next
+/// (docs/performance.md, "Live cost"). Each test plays a wire as `BurstArrivalTests` does (bursts at
+/// the line rate, handed over every `granularity` seconds), where each burst's cycle ends with its
+/// GGA sentence and satellites in view follow, read by a loop that paces itself as `Reader` does:
+/// `BurstArrival` for the bursts, `CyclePacer` over it.
+@Suite struct CyclePacerTests {
+    static let cycle = BurstArrivalTests.rmc + BurstArrivalTests.gga
+    static let inView = Array(
+        ("$GPGSV,2,1,08,01,40,083,46,02,17,308,41,12,07,344,39,14,22,228,45*75\r\n"
+            + "$GPGSV,2,2,08,15,19,061,42,17,51,157,44,22,09,032,37,24,25,184,43*7A\r\n").utf8)
+    static let epoch = cycle + inView
+    static let rate = BurstArrivalTests.rate
+
+    struct Outcome {
+        /// Reads that ended in each burst, and how long after its cycle's last byte came each
+        /// cycle was read.
+        var reads: [Int]
+        var lateness: [Double]
+        /// The lateness of the cycles each read found ended, per read that found any.
+        var groups: [[Double]] = []
+    }
+
+    func play(
+        _ pacer: inout CyclePacer, _ arrival: inout BurstArrival, _ bursts: [(start: Double, bytes: [UInt8])],
+        paced: Bool = true, granularity: Double = 0.002, cycleLength: Int = cycle.count, burstsOnly: Bool = false,
+        quiet: (Int) -> Int = { _ in 0 }
+    ) -> Outcome {
+        var times: [Double] = []
+        var bytes: [UInt8] = []
+        var burstOf: [Int] = []
+        var endsCycle: [Bool] = []
+        for (index, burst) in bursts.enumerated() {
+            for offset in burst.bytes.indices {
+                let onWire = paced ? burst.start + Double(offset + 1) / Self.rate : burst.start
+                times.append(paced ? (onWire / granularity).rounded(.up) * granularity : onWire)
+                bytes.append(burst.bytes[offset])
+                burstOf.append(index)
+                endsCycle.append(offset == cycleLength - 1)
+            }
+        }
+        var outcome = Outcome(reads: Array(repeating: 0, count: bursts.count), lateness: [])
+        var now = 0.0
+        var next = 0
+        while next < bytes.count {
+            if times[next] > now { now = times[next] }  // woken by bytes
+            var end = next
+            while end < bytes.count, times[end] <= now { end += 1 }
+            outcome.reads[burstOf[end - 1]] += 1
+            var ended = 0
+            var group: [Double] = []
+            for index in next..<end where endsCycle[index] {
+                ended += 1
+                outcome.lateness.append(now - times[index])
+                group.append(now - times[index])
+            }
+            if !group.isEmpty { outcome.groups.append(group) }
+            let burstPause = Array(bytes[next..<end]).withUnsafeBytes { arrival.observe($0, at: now) }
+            let pause =
+                burstsOnly
+                ? burstPause
+                : pacer.observe(
+                    cyclesEnded: ended, at: now, burstPause: burstPause, quietCyclesAhead: quiet(burstOf[end - 1]))
+            next = end
+            now += pause ?? 0
+        }
+        return outcome
+    }
+
+    func steady(_ count: Int, period: Double = 0.1, from start: Double = 0) -> [(start: Double, bytes: [UInt8])] {
+        (0..<count).map { (start + Double($0) * period, Self.epoch) }
+    }
+
+    @Test func steadyCyclesAreReadInAboutOneWakeUpEachAndOnTime() {
+        var pacer = CyclePacer()
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        let learning = play(&pacer, &arrival, steady(30))
+        #expect(pacer.isLocked)
+        #expect(abs((pacer.period ?? 0) - 0.1) < 0.001)
+        #expect(learning.lateness.count == 30)
+        let outcome = play(&pacer, &arrival, steady(200, from: 3.0))
+        let reads = outcome.reads.reduce(0, +)
+        // `BurstArrival` alone: two or three a burst. Paced: one, and two for each check of the
+        // phase, one cycle in sixteen, 1.5 ms early: 224 (one in eight, 3 ms early, before: 262).
+        #expect(reads <= 230, "\(reads) reads for 200 cycles: \(outcome.reads)")
+        #expect(outcome.lateness.count == 200)
+        #expect(outcome.lateness.allSatisfy { $0 <= 0.001 }, "\(outcome.lateness.max() ?? 0)")
+    }
+
+    /// `BurstArrival` alone sleeps to the end of the burst, so the fix, complete halfway through
+    /// it, waited for the satellites in view; the pacer reads it when its cycle ends.
+    @Test func theFixIsNotHeldBackByTheSentencesAfterIt() {
+        var unused = CyclePacer()
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        let before = play(&unused, &arrival, steady(70), burstsOnly: true)
+        #expect(before.lateness.suffix(40).allSatisfy { $0 > 0.015 }, "the old pacing was late: \(before.lateness)")
+        var pacer = CyclePacer()
+        var paced = BurstArrival(bytesPerSecond: Self.rate)
+        _ = play(&pacer, &paced, steady(30))
+        let outcome = play(&pacer, &paced, steady(40, from: 3.0))
+        #expect(outcome.lateness.allSatisfy { $0 <= 0.001 }, "\(outcome.lateness)")
+    }
+
+    /// A cycle that comes late is read as it comes, not a period later, and the pace holds. It
+    /// stretches the period measured across it a little, so the cycles after it may be read up to
+    /// a few milliseconds late until the next check.
+    @Test func aLateCycleIsWaitedFor() {
+        var pacer = CyclePacer()
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        _ = play(&pacer, &arrival, steady(30))
+        var bursts = steady(60, from: 3.0)
+        bursts[20].start += 0.008
+        let outcome = play(&pacer, &arrival, bursts)
+        #expect(outcome.lateness[20] <= 0.001, "\(outcome.lateness)")
+        #expect(outcome.lateness.allSatisfy { $0 <= 0.005 }, "\(outcome.lateness)")
+        #expect(outcome.lateness.suffix(20).allSatisfy { $0 <= 0.001 }, "\(outcome.lateness)")
+        #expect(pacer.isLocked)
+    }
+
+    /// A receiver set to another rate: the old period is let go of and the new one learned; no
+    /// cycle is read more than a period late meanwhile.
+    @Test func aNewRateIsLearned() {
+        for newPeriod in [0.2, 0.05] {
+            var pacer = CyclePacer()
+            var arrival = BurstArrival(bytesPerSecond: Self.rate)
+            _ = play(&pacer, &arrival, steady(30))
+            let outcome = play(&pacer, &arrival, steady(80, period: newPeriod, from: 3.0))
+            #expect(pacer.isLocked, "\(newPeriod)")
+            #expect(abs((pacer.period ?? 0) - newPeriod) < 0.002, "\(newPeriod): \(pacer.period ?? 0)")
+            #expect(outcome.lateness.allSatisfy { $0 <= 0.1 }, "\(newPeriod): \(outcome.lateness.max() ?? 0)")
+            #expect(outcome.lateness.suffix(20).allSatisfy { $0 <= 0.001 }, "\(newPeriod): \(outcome.lateness)")
+        }
+    }
+
+    /// Cycles written all at once at no steady pace (a program feeding a pseudo-terminal) are
+    /// never slept on.
+    @Test func cyclesAtNoSteadyPaceAreNotSleptOn() {
+        var pacer = CyclePacer()
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var start = 0.0
+        var bursts: [(start: Double, bytes: [UInt8])] = []
+        for index in 0..<60 {
+            bursts.append((start, Self.epoch))
+            start += [0.03, 0.11, 0.07, 0.2][index % 4]
+        }
+        let outcome = play(&pacer, &arrival, bursts, paced: false)
+        #expect(!pacer.isLocked)
+        #expect(outcome.lateness.allSatisfy { $0 == 0 })
+    }
+
+    @Test func silenceLetsGoOfThePeriod() {
+        var pacer = CyclePacer()
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        _ = play(&pacer, &arrival, steady(30))
+        #expect(pacer.isLocked)
+        pacer.noteSilence()
+        #expect(!pacer.isLocked)
+    }
+}
+
+extension CyclePacerTests {
+    /// A loaded machine: each burst starts up to `jitter` late (a simulator or a driver delayed).
+    /// No cycle is read later than the jitter and 2 ms (`BurstArrival` alone: the whole tail of
+    /// the burst, 24 ms here), in at most two and a half wake-ups a cycle.
+    @Test func jitteryCyclesStayCheapAndNearlyOnTime() {
+        for jitter in [0.002, 0.005, 0.010] {
+            var pacer = CyclePacer()
+            var arrival = BurstArrival(bytesPerSecond: Self.rate)
+            var random = SplitMix(seed: 7)
+            let bursts = (0..<400).map { (Double($0) * 0.1 + random.next() * jitter, Self.epoch) }
+            let outcome = play(&pacer, &arrival, bursts)
+            let reads = outcome.reads.dropFirst(40).reduce(0, +)
+            #expect(Double(reads) / 360 <= 2.5, "\(jitter): \(reads) reads")
+            #expect(outcome.lateness.dropFirst(40).allSatisfy { $0 <= jitter + 0.002 }, "\(jitter)")
+        }
+    }
+}
+
+/// Reproducible jitter.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+}
+
+/// Cycles the engine foresees quiet are slept through and read with the cycle after, in one
+/// wake-up (`QuietCyclesAhead`): at most `longestSleep` at a time, never across a check.
+extension CyclePacerTests {
+    @Test func quietCyclesAreReadTogetherAndTheLastOfThemOnTime() {
+        var pacer = CyclePacer()
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        _ = play(&pacer, &arrival, steady(30))
+        let outcome = play(&pacer, &arrival, steady(200, from: 3.0), quiet: { _ in 4 })
+        let reads = outcome.reads.reduce(0, +)
+        // Five cycles a read, and a check (two reads of one cycle) in every sixteen: about 60,
+        // where every cycle foreseen eventful takes 224 (`steadyCyclesAreReadInAboutOneWakeUpEachAndOnTime`).
+        #expect(reads <= 75, "\(reads) reads for 200 cycles")
+        #expect(outcome.lateness.count == 200)
+        #expect(outcome.groups.allSatisfy { $0.count <= 5 })
+        // The last sleep outlasts the bytes played: its cycles are read at its end.
+        #expect(outcome.groups.dropLast().allSatisfy { ($0.last ?? 1) <= 0.001 }, "\(outcome.groups)")
+        #expect(outcome.lateness.allSatisfy { $0 <= 0.401 }, "\(outcome.lateness.max() ?? 0)")
+        #expect(pacer.isLocked)
+    }
+
+    /// Once the engine no longer foresees quiet, the next cycle is read as it ends.
+    @Test func aQuietStretchEndsAtTheCycleItIsToldOf() {
+        var pacer = CyclePacer()
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        _ = play(&pacer, &arrival, steady(30))
+        let outcome = play(&pacer, &arrival, steady(200, from: 3.0), quiet: { $0 < 100 ? 4 : 0 })
+        #expect(outcome.lateness.count == 200)
+        // Cycle 100 may be in the sleep begun after cycle 99; from 105 on each is read as it ends.
+        #expect(outcome.lateness.suffix(95).allSatisfy { $0 <= 0.001 }, "\(outcome.lateness.suffix(95))")
+        #expect(pacer.isLocked)
+    }
+
+    /// A cycle later than foretold at the end of a quiet sleep is waited for on its bytes, and the
+    /// period is kept.
+    @Test func aLateCycleEndingAQuietSleepIsWaitedFor() {
+        var pacer = CyclePacer()
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        _ = play(&pacer, &arrival, steady(30))
+        var bursts = steady(100, from: 3.0)
+        for late in [24, 52, 77] { bursts[late].start += 0.008 }
+        let outcome = play(&pacer, &arrival, bursts, quiet: { _ in 4 })
+        #expect(outcome.lateness.count == 100)
+        #expect(outcome.groups.dropLast().allSatisfy { ($0.last ?? 1) <= 0.005 }, "\(outcome.groups)")
+        #expect(outcome.reads.reduce(0, +) <= 45)
+        #expect(pacer.isLocked)
+    }
+
+    /// A slower receiver is slept through for no more than `longestSleep`: two cycles at 4 Hz.
+    @Test func aQuietSleepIsNeverLongerThanHalfASecond() {
+        var pacer = CyclePacer()
+        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        _ = play(&pacer, &arrival, steady(30, period: 0.25))
+        #expect(pacer.isLocked)
+        let outcome = play(&pacer, &arrival, steady(60, period: 0.25, from: 8.0), quiet: { _ in 4 })
+        #expect(outcome.groups.allSatisfy { $0.count <= 2 }, "\(outcome.groups.map(\.count))")
+        #expect(outcome.groups.contains { $0.count == 2 })
+        #expect(outcome.lateness.allSatisfy { $0 <= 0.251 })
+    }
+}

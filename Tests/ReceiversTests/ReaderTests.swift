@@ -1,0 +1,225 @@
+import Foundation
+import Jobs
+import LiveLoop
+import NMEA
+import Platform
+import Receivers
+import Synchronization
+import SystemPackage
+import Testing
+import Tools
+
+extension PseudoTerminalTests {
+    /// The reconnecting reader, fed by the simulator on real pseudo-terminals.
+    @Suite struct ReaderTests {
+        /// Runs a reader on its own thread, decoding what it delivers.
+        final class ReaderThread: @unchecked Sendable {
+            let reader: Reader
+            let collector = FixCollector()
+            var events: [String] = []
+            private let done = Atomic<Bool>(false)
+
+            init(_ configuration: Reader.Configuration) {
+                reader = Reader(configuration)
+                Thread { [self] in
+                    reader.run { event in
+                        switch event {
+                        case .connected(_, let rate, _): events.append("connected \(rate.map(\.description) ?? "-")")
+                        case .data(let bytes): collector.push(bytes)
+                        case .lost: events.append("lost")
+                        case .unavailable(let error): events.append("unavailable \(error.errno)")
+                        case .noNMEA: events.append("no NMEA")
+                        }
+                    }
+                    done.store(true, ordering: .releasing)
+                }.start()
+            }
+
+            /// Stops the reader and waits for its thread; after this the fields are safe to read.
+            func stop() {
+                reader.stop()
+                while !done.load(ordering: .acquiring) { usleep(1000) }
+            }
+        }
+
+        func configuration(_ path: String, memory: BaudMemory) -> Reader.Configuration {
+            var configuration = Reader.Configuration(path: path)
+            configuration.memory = memory
+            configuration.autobaud = Autobaud(window: 0.5)
+            configuration.maximumBackoff = 0.2
+            configuration.watchesUdev = false
+            return configuration
+        }
+
+        @Test func simulatorToReaderGivesTheRoutesFixes() throws {
+            let route = job(rate: 10, speed: 40)
+            let expected = route.epochs(pass: 0, now: fixedStart).count
+            let fixes = TrackPlayer.fixes(straightRoute(), rate: 10, speed: 40, start: fixedStart)
+            #expect(fixes.count == expected)
+            let simulator = try SimulatorThread(job: route, rate: 38400, waitForReader: true)
+            let memory = BaudMemory(directory: temporaryDirectory())
+            let reader = ReaderThread(configuration(simulator.path, memory: memory))
+            while !simulator.isFinished { usleep(10_000) }
+            simulator.stop()
+            usleep(200_000)
+            reader.stop()
+
+            #expect(reader.events.first == "connected 38400")
+            #expect(reader.events.dropFirst().first == "lost", "the simulator's exit is a hang-up")
+            #expect(memory.recall(simulator.path) == BaudRate(38400))
+            // The simulator stayed silent until the reader set its rate: every fix of the route arrives.
+            #expect(reader.collector.fixes.count == fixes.count)
+            for (fix, expected) in zip(reader.collector.fixes, fixes) { #expect(matches(fix, expected)) }
+        }
+
+        @Test func survivesTheSimulatorDyingMidSentenceAndLosesNothingAfterReconnecting() throws {
+            let directory = temporaryDirectory()
+            let link = directory + "/gps0"
+            let memory = BaudMemory(directory: directory + "/state")
+            memory.remember(BaudRate(115200)!, for: link)
+            let epochs = job(rate: 10, speed: 40).epochs(pass: 0, now: fixedStart)
+            let fixes = TrackPlayer.fixes(straightRoute(), rate: 10, speed: 40, start: fixedStart)
+            let cut = 10
+
+            /// A new "device" behind the link, at the wrong rate until the reader sets the remembered one.
+            func plugIn() throws -> (PseudoTerminal, SimulatedWire) {
+                let terminal = try PseudoTerminal.open(rate: BaudRate(9600)!)
+                try replaceSymlink(link, pointingTo: terminal.slavePath)
+                let deadline = monotonicSeconds() + 10
+                while !(terminal.hasReader && terminal.lineRate() == BaudRate(115200)), monotonicSeconds() < deadline {
+                    usleep(2000)
+                }
+                usleep(50_000)  // past the reader's tcflush
+                return (terminal, SimulatedWire(port: .pseudoTerminal(terminal), rate: BaudRate(115200)!))
+            }
+
+            let reader = ReaderThread(configuration(link, memory: memory))
+            let (first, firstWire) = try plugIn()
+            for epoch in epochs[..<cut] { for line in epoch.lines { try firstWire.send(line) } }
+            try firstWire.send(Array(epochs[cut].lines[0].prefix(30)))  // half an RMC, then the plug is pulled
+            usleep(50_000)
+            first.close()
+            usleep(300_000)
+            let (second, secondWire) = try plugIn()
+            for epoch in epochs[(cut + 1)...] { for line in epoch.lines { try secondWire.send(line) } }
+            usleep(200_000)
+            reader.stop()
+            second.close()
+
+            let connections = reader.events.filter { $0.hasPrefix("connected") }
+            #expect(connections == ["connected 115200", "connected 115200"])
+            #expect(reader.events.filter { $0 == "lost" }.count == 1)
+            #expect(firstWire.counters.garbled == 0 && secondWire.counters.garbled == 0)
+            // Every complete sentence sent arrived; the half one was dropped as cut short.
+            let sent = epochs.enumerated().filter { $0.offset != cut }.reduce(0) { $0 + $1.element.lines.count }
+            #expect(reader.collector.decoder.framer.counters.sentences == UInt64(sent))
+            #expect(reader.collector.decoder.framer.counters.truncated == 1)
+            let wanted = Array(fixes[..<cut]) + Array(fixes[(cut + 1)...])
+            #expect(reader.collector.fixes.count == wanted.count)
+            for (fix, expected) in zip(reader.collector.fixes, wanted) { #expect(matches(fix, expected)) }
+        }
+
+        @Test func theLiveSourceReportsConnectFixesAndLossInOrder() throws {
+            let simulator = try SimulatorThread(job: job(rate: 10, speed: 40), rate: 38400, waitForReader: true)
+            let memory = BaudMemory(directory: temporaryDirectory())
+            memory.remember(BaudRate(38400)!, for: simulator.path)
+            let source = SerialFixSource(configuration(simulator.path, memory: memory), rollover: .captures)
+            nonisolated(unsafe) var events: [String] = []
+            let done = Atomic<Bool>(false)
+            Thread {
+                source.run { event in
+                    switch event {
+                    case .fix(let fix): events.append("fix \(fix.time?.description ?? "?")")
+                    case .connected(_, let detail): events.append("connected \(detail ?? "-")")
+                    case .lost: events.append("lost")
+                    case .problem: events.append("problem")
+                    case .silentCycle, .endOfInput: break
+                    }
+                }
+                done.store(true, ordering: .releasing)
+            }.start()
+            while !simulator.isFinished { usleep(10_000) }
+            simulator.stop()
+            usleep(300_000)
+            source.stop()
+            while !done.load(ordering: .acquiring) { usleep(1000) }
+            let fixes = TrackPlayer.fixes(straightRoute(), rate: 10, speed: 40, start: fixedStart)
+            #expect(events.first == "connected at 38400 baud")
+            let lostIndex = try #require(events.firstIndex(of: "lost"))
+            // Every fix of the route, between the connection and the loss, in order.
+            #expect(Array(events[1..<lostIndex]) == fixes.map { "fix \($0.time)" })
+        }
+
+        @Test func aPathThatMovesToAnotherDeviceIsALossAndTheNewDeviceIsRead() throws {
+            // The old device stays open but silent (a lingering descriptor); only the path says it
+            // is gone. Both lines run at the remembered rate.
+            let directory = temporaryDirectory()
+            let link = directory + "/gps0"
+            let memory = BaudMemory(directory: directory)
+            memory.remember(BaudRate(115200)!, for: link)
+            let old = try PseudoTerminal.open(rate: BaudRate(115200)!)
+            try replaceSymlink(link, pointingTo: old.slavePath)
+            let oldWire = SimulatedWire(port: .pseudoTerminal(old), rate: BaudRate(115200)!)
+            let reader = ReaderThread(configuration(link, memory: memory))
+            let epochs = job(rate: 10, speed: 40).epochs(pass: 0, now: fixedStart)
+            while !old.hasReader { usleep(1000) }
+            usleep(50_000)
+            for epoch in epochs[..<5] { for line in epoch.lines { try oldWire.send(line) } }
+            let new = try PseudoTerminal.open(rate: BaudRate(9600)!)
+            try replaceSymlink(link, pointingTo: new.slavePath)
+            let deadline = monotonicSeconds() + 10
+            while !(new.hasReader && new.lineRate() == BaudRate(115200)), monotonicSeconds() < deadline { usleep(2000) }
+            usleep(50_000)
+            #expect(!old.hasReader, "the reader let go of the old device")
+            let newWire = SimulatedWire(port: .pseudoTerminal(new), rate: BaudRate(115200)!)
+            for epoch in epochs[5..<10] { for line in epoch.lines { try newWire.send(line) } }
+            usleep(100_000)
+            reader.stop()
+            #expect(
+                reader.events.filter { $0 != "unavailable \(Errno.noSuchFileOrDirectory)" } == [
+                    "connected 115200", "lost", "connected 115200",
+                ])
+            #expect(reader.collector.fixes.count >= 9)
+        }
+
+        @Test func randomBytesFromThePortNeverCrashAndNeverMakeAFix() throws {
+            let terminal = try PseudoTerminal.open(rate: BaudRate(115200)!)
+            var configuration = configuration(terminal.slavePath, memory: BaudMemory(directory: temporaryDirectory()))
+            configuration.rate = BaudRate(115200)
+            let reader = ReaderThread(configuration)
+            while !terminal.hasReader { usleep(1000) }
+            usleep(50_000)
+            // A fixed-seed generator: the same 256 KiB of noise every run, biased towards the
+            // characters NMEA is made of so that the framer has plenty to chew on.
+            var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+            var noise = [UInt8](repeating: 0, count: 256 * 1024)
+            let alphabet = Array("$!*,.0123456789ABCDEFGNPRMV\r\n".utf8)
+            for index in noise.indices {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let value = UInt8(truncatingIfNeeded: state >> 33)
+                noise[index] = value < 128 ? alphabet[Int(value) % alphabet.count] : value
+            }
+            var offset = 0
+            while offset < noise.count {
+                let written = noise[offset...].withUnsafeBytes {
+                    terminal.writeAvailable(UnsafeRawBufferPointer(rebasing: $0.prefix(4096)))
+                }
+                offset += written
+                if written == 0 { usleep(1000) }
+            }
+            usleep(200_000)
+            reader.stop()
+            #expect(reader.collector.fixes.isEmpty)
+            #expect(reader.collector.decoder.framer.counters.junkBytes > 0)
+            #expect(!reader.events.contains("lost"))
+        }
+
+        @Test func aDeviceThatIsNotThereIsReportedOnceAndWaitedFor() throws {
+            let directory = temporaryDirectory()
+            let reader = ReaderThread(configuration(directory + "/gps9", memory: BaudMemory(directory: directory)))
+            usleep(600_000)
+            reader.stop()
+            #expect(reader.events == ["unavailable \(Errno.noSuchFileOrDirectory)"])
+        }
+    }
+}
