@@ -5,11 +5,14 @@ import Testing
     import Glibc
 #endif
 
-/// One fix per receiver epoch through gpsd (docs/gpsd.md): Debian's real gpsd, fed each shared
-/// receiver log through a pseudo-terminal, and `gpsfence run --device gpsd://` behind it give the
-/// same fence events as `replay` of the same bytes, with accuracy out of play. gpsd reports several
-/// TPVs for one epoch on many of these logs; counted per report, exit confirmation and dwell would
-/// fire early. Logs run two at a time (one gpsd each), which fits two cores.
+/// The same fence events through gpsd as from the port (docs/running.md, "One fix per epoch"):
+/// Debian's real gpsd, fed each shared receiver log through a pseudo-terminal, and `gpsfence run
+/// --device gpsd://` behind it give the events of `replay` of the same bytes, with accuracy out of
+/// play, for fences laid along the log's own track (`TrackFences`). gpsd reports several TPVs for
+/// one epoch on many of these logs, and its positions carry 9 decimals: counted per report, exit
+/// confirmation and dwell would fire early, and decided on unrounded positions, a fence edge on a
+/// printed position would contain a fix on one path only. Logs run two at a time (one gpsd each),
+/// which fits two cores.
 @Suite struct GpsdEpochAgreementTests {
     static let folder = packageRoot.appendingPathComponent("../shared/captures/gpsd").standardized
 
@@ -18,14 +21,30 @@ import Testing
             .sorted()
     }
 
-    /// Logs where gpsd's events differ from replay for a reason of gpsd's, not the epoch merge
-    /// (docs/gpsd.md lists why).
+    /// Logs on which gpsd drops or alters data that replay has, so that their events cannot agree
+    /// (docs/hardware.md lists them with the same reasons). Each must still differ: one that
+    /// agrees has lost its reason.
     static let gpsdDiffers = [
+        "beidou-bd.log": undatedFirstFix,
         "blumax-gps009.log":
-            "its first fix (14:28:19.299) stands alone before a 2.5-minute gap; gpsd, still probing the SiRF receiver, never reports it, so replay's dwell in fence c (counted from that fix) has no counterpart"
+            "its first fix (14:28:19.299) stands alone before a 2.5-minute gap; gpsd, still probing the SiRF receiver, never reports it, so the fences replay starts in at that fix, and the dwells counted from it, have no counterpart",
+        "furuno_gl_ga.log":
+            "read live, gpsd reports every cycle after the first as mode 1 without a position (one TPV per cycle, at its end), where replay has a fix every second: replay's dwells have no counterpart",
+        "geos-1m.log": undatedFirstFix,
+        "magellan315.log":
+            "the receiver stamps GLL 12:08:27.523 and the GGA and RMC of the same cycle 12:08:27.52; replay makes the GLL an epoch of its own, live gpsd reports the cycle once, at .520, so an event at that fix has another time",
+        "motorola-t805.log": undatedFirstFix,
+        "mtk-3301.log": undatedFirstFix,
     ]
 
-    static let settings = ["--hysteresis", "50", "--max-accuracy", "1000", "--exit-confirm", "3", "--dwell", "30"]
+    static let undatedFirstFix =
+        "gpsd reports the first cycle with a position before the cycle's RMC has given it a date, in a TPV without a time, and never again with one: gpsfence cannot use a fix without a time, so replay's first fix, and the fences it starts in, have no counterpart"
+
+    /// Accuracy out of play, for gpsd's `eph` and HDOP x UERE never agree: no fence's exit
+    /// distance is under the hysteresis of 50 m, the cap on the accuracy estimate, and no fix is
+    /// too inaccurate to use (gpsd's first fix of a cycle may carry an `eph` of about 1900 m from
+    /// the DOPs of 99.99 of the cycle before).
+    static let settings = ["--hysteresis", "50", "--max-accuracy", "100000", "--exit-confirm", "2", "--dwell", "30"]
     static let kinds: Set<String> = ["enter", "exit", "dwell", "visit", "cross"]
 
     /// Fence events as "type fence time".
@@ -57,28 +76,20 @@ import Testing
         }
     }
 
-    /// Circles on the log's own track (from `decode`): 40 m around the fixes a third and two thirds
-    /// of the way, and 150 m around the middle one, so that moving logs enter, dwell and leave.
+    /// Fences laid along the log's own track, as `decode` prints it (`TrackFences`), and the time
+    /// of its last fix; nil for a log without a dated track.
     static func fences(for log: URL, in directory: URL) throws -> (path: String, lastFix: String)? {
         let decoded = try runGPSFence(["decode", log.path])
         let decodedFixes = events(decoded.stdout.split(separator: "\n").map(String.init))
-        let fixes = decodedFixes.compactMap { fix -> (Double, Double)? in
+        let positions = decodedFixes.compactMap { fix -> (lat: Double, lon: Double)? in
             guard fix["time"] is String, let lat = fix["lat"] as? Double, let lon = fix["lon"] as? Double else {
                 return nil
             }
             return (lat, lon)
         }
-        guard fixes.count >= 3 else { return nil }
-        let chosen = [(fixes.count / 3, 40.0, "a"), (2 * fixes.count / 3, 40.0, "b"), (fixes.count / 2, 150.0, "c")]
-        let features = chosen.map { index, radius, id in
-            """
-            {"type":"Feature","id":"\(id)","geometry":{"type":"Point","coordinates":[\(fixes[index].1),\(fixes[index].0)]},\
-            "properties":{"radius":\(radius)}}
-            """
-        }
+        guard let fences = TrackFences(positions) else { return nil }
         let path = directory.appendingPathComponent("fences.geojson").path
-        try (#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}")
-            .write(toFile: path, atomically: true, encoding: .utf8)
+        try fences.geoJSON.write(toFile: path, atomically: true, encoding: .utf8)
         return (path, decodedFixes.last { $0["lat"] is Double }?["time"] as? String ?? "")
     }
 

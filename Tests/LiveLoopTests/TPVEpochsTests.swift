@@ -5,7 +5,7 @@ import Testing
 @testable import LiveLoop
 @testable import Tools
 
-/// gpsd's TPVs of one epoch become one fix (docs/gpsd.md).
+/// gpsd's TPVs of one epoch become one fix (docs/running.md, "One fix per epoch").
 @Suite struct TPVEpochsTests {
     func tpv(second: Int, latitude: Double = 48.1, speed: Double? = nil, altitude: Double? = nil) -> Fix {
         let timeOfDay = TimeOfDay(milliseconds: 36_000_000 + second * 1000)

@@ -28,7 +28,35 @@ import Testing
             return
         }
         #expect(rmc.latitude! < 0 && rmc.longitude! < 0)
-        #expect(abs(rmc.latitude! + (37 + 47.0873 / 60)) < 1e-12)
+        #expect(rmc.latitude == -37.784788333)
+    }
+
+    /// The angle is the 9-decimal number gpsd's TPV carries for the same sentence (and every
+    /// output prints), to the last bit: a fence edge laid on a printed position decides alike on
+    /// both paths. 4404.1356' is 44.0689266666...°: left unrounded it is 0.04 mm south of
+    /// 44.068926667.
+    @Test func anglesAreRoundedToTheNinthDecimalOfADegree() {
+        guard
+            case .gga(let gga) = decode(
+                nmea("GPGGA,020957.000,4404.1356,N,12118.8557,W,1,06,0.8,1124.4,M,-19.6,M,,0000"))
+        else {
+            Issue.record("not a GGA")
+            return
+        }
+        #expect(gga.latitude == 44.068926667)
+        #expect(gga.longitude == -121.314261667)
+        // Half a step rounds up (0.00000003' is 5e-10°), and twelve decimals of a minute up to a whole degree.
+        guard case .gga(let fine) = decode(nmea("GPGGA,000000,1000.00000003,N,01000.0000001,E,1,06,0.8,0,M,0,M,,")),
+            case .gga(let finest) = decode(
+                nmea("GPGGA,000000,8959.999999999999,N,17959.999999999970,E,1,06,0.8,0,M,0,M,,"))
+        else {
+            Issue.record("not a GGA")
+            return
+        }
+        #expect(fine.latitude == 10.000000001)
+        #expect(fine.longitude == 10.000000002)
+        #expect(finest.latitude == 90)
+        #expect(finest.longitude == 180)
     }
 
     @Test func emptyFieldsAreUnknownNotZero() {

@@ -1,6 +1,6 @@
 import NMEA
 
-/// Turns gpsd's TPV reports into one fix per receiver epoch (docs/gpsd.md, "One fix per epoch").
+/// Turns gpsd's TPV reports into one fix per receiver epoch (docs/running.md, "One fix per epoch").
 ///
 /// gpsd may report several TPVs for one epoch: one per sentence of the cycle as it arrives (GGA,
 /// then RMC, ...), each repeating what it knows. The engine must see one fix per epoch, or exit
