@@ -135,11 +135,47 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         guard let (fences, lastFix) = try Self.fences(for: log, in: directory) else { return }  // no dated track
 
-        let replay = try runGPSFence(["replay", log.path, "--fences", fences, "--json"] + Self.settings)
-        #expect(replay.status == 0, "\(replay.stderr)")
-        let replayed = Self.fenceEvents(replay.stdout.split(separator: "\n").map(String.init))
+        let replayed = try Self.replayEvents(log, fences: fences)
         let expected = Self.comparable(replayed, lastFix: lastFix)
+        guard let throughGpsd = try Self.gpsdEvents(log, fences: fences, in: directory) else { return }
+        let seen = Self.comparable(Self.sameEra(throughGpsd, as: replayed), lastFix: lastFix)
+        if let reason = Self.gpsdDiffers[name] {
+            #expect(seen != expected, "\(name) now agrees; no longer: \(reason)")
+        } else {
+            #expect(seen == expected, "\(name)")
+        }
+    }
 
+    /// A fence whose edge lies on a position as gpsfence and gpsd print it: the SiRFstar V log's
+    /// fix of 02:09:57 is at 4404.1356' N, printed 44.068926667, and a rectangle from that latitude
+    /// north contains it, through gpsd (whose TPV says 44.068926667) and from the port alike.
+    @Test func aFenceEdgeOnAPrintedPositionContainsItOnBothPaths() throws {
+        let log = Self.folder.appendingPathComponent("sirfstarv-nmea.log")
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fences = directory.appendingPathComponent("edge.geojson").path
+        try #"""
+        {"type":"FeatureCollection","features":[{"type":"Feature","id":"edge","geometry":{"type":"Polygon",
+        "coordinates":[[[-121.3145,44.068926667],[-121.3141,44.068926667],[-121.3141,44.069],[-121.3145,44.069],
+        [-121.3145,44.068926667]]]},"properties":{}}]}
+        """#.write(toFile: fences, atomically: true, encoding: .utf8)
+
+        let replayed = try Self.replayEvents(log, fences: fences)
+        #expect(replayed == ["enter edge 2019-02-05T02:09:57.000Z", "dwell edge 2019-02-05T02:10:27.000Z"])
+        let throughGpsd = try #require(try Self.gpsdEvents(log, fences: fences, in: directory))
+        #expect(Self.sameEra(throughGpsd, as: replayed) == replayed)
+    }
+
+    /// `replay`'s fence events for `log`.
+    static func replayEvents(_ log: URL, fences: String) throws -> [String] {
+        let replay = try runGPSFence(["replay", log.path, "--fences", fences, "--json"] + settings)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        return fenceEvents(replay.stdout.split(separator: "\n").map(String.init))
+    }
+
+    /// The fence events of `gpsfence run` reading a real gpsd that is fed `log` on a pty, one cycle
+    /// each 40 ms; nil (an issue recorded) when gpsd never connects.
+    static func gpsdEvents(_ log: URL, fences: String, in directory: URL) throws -> [String]? {
         let pty = try NMEAPseudoTerminal()
         let daemon = try GpsdDaemon(port: try freeLoopbackPort(), device: pty.path)
         try warmUp(daemon, pty)
@@ -147,16 +183,16 @@ import Testing
             [
                 "run", "--device", "gpsd://127.0.0.1:\(daemon.port)" + pty.path, "--fences", fences, "--json",
                 "--state", directory.appendingPathComponent("state.sqlite").path,
-            ] + Self.settings)
+            ] + settings)
         let output = LineCollector(run.output.fileHandleForReading)
         guard output.sees(timeout: 15, { $0.contains(#""type":"device_connected""#) }) else {
             run.signal(SIGINT)
-            Issue.record("\(name): no device_connected; stderr: \(run.finish().stderr)")
-            return
+            Issue.record("\(log.lastPathComponent): no device_connected; stderr: \(run.finish().stderr)")
+            return nil
         }
         let sentences = try String(contentsOf: log, encoding: .isoLatin1).split(whereSeparator: \.isNewline)
             .map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty }
-        for cycle in Self.cycles(sentences) {
+        for cycle in cycles(sentences) {
             pty.write(cycle.map { $0 + "\r\n" }.joined())
             usleep(40_000)
         }
@@ -165,11 +201,6 @@ import Testing
         run.signal(SIGINT)
         let (status, stderr) = run.finish()
         #expect(status == 0, "\(stderr)")
-        let seen = Self.comparable(Self.sameEra(Self.fenceEvents(output.all), as: replayed), lastFix: lastFix)
-        if let reason = Self.gpsdDiffers[name] {
-            #expect(seen != expected, "\(name) now agrees; no longer: \(reason)")
-        } else {
-            #expect(seen == expected, "\(name)")
-        }
+        return fenceEvents(output.all)
     }
 }
