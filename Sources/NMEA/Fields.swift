@@ -176,7 +176,10 @@ enum Scan {
     }
 
     /// NMEA angles are degrees and decimal minutes run together (`4807.038` = 48° 7.038').
-    /// Splitting the integer mantissa keeps the minutes exact before the one division.
+    /// Splitting the integer mantissa keeps the minutes exact until the angle is rounded, in
+    /// integers, to the nearest 1e-9°, the step every output prints (docs/formats.md): a fence laid
+    /// through a printed position then decides as the position itself, and gpsd, whose TPVs carry
+    /// 9 decimals too, hands the engine the very numbers a serial receiver's sentences give it.
     static func angle(
         _ field: UnsafeBufferPointer<UInt8>, hemisphere: UInt8?, positive: UInt8, negative: UInt8, limit: Double
     ) -> Double? {
@@ -192,8 +195,12 @@ enum Scan {
         let scale = UInt64(powerOfTen(fractionDigits))
         let degrees = mantissa / (100 * scale)
         let minutesScaled = mantissa - degrees * 100 * scale
-        guard minutesScaled < 60 * scale else { return nil }
-        let value = Double(degrees) + Double(minutesScaled) / (60 * Double(scale))
+        guard minutesScaled < 60 * scale, degrees <= UInt64(limit) else { return nil }
+        // Nanodegrees of the minutes, rounded half up: minutesScaled / scale / 60 * 1e9.
+        let nano: UInt64 = 1_000_000_000
+        let (times, per): (UInt64, UInt64) = scale <= nano ? (nano / scale, 60) : (1, 60 * (scale / nano))
+        let nanodegrees = degrees * nano + (2 * minutesScaled * times + per) / (2 * per)
+        let value = Double(nanodegrees) / 1e9
         guard value <= limit else { return nil }
         return hemisphere == negative ? -value : value
     }

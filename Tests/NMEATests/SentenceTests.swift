@@ -10,8 +10,9 @@ import Testing
             return
         }
         #expect(gga.time == TimeOfDay(milliseconds: ((12 * 60 + 35) * 60 + 19) * 1000 + 250))
-        #expect(abs(gga.latitude! - (48 + 7.038 / 60)) < 1e-12)
-        #expect(abs(gga.longitude! - (11 + 31.0 / 60)) < 1e-12)
+        #expect(gga.latitude == 48.1173)
+        // 11° 31' is 11.5166...°, kept at the 1e-9° every output prints.
+        #expect(gga.longitude == 11.516666667)
         #expect(gga.quality == 1)
         #expect(gga.satellitesUsed == 8)
         #expect(gga.hdop == 0.9)
