@@ -103,13 +103,20 @@ struct AlertOptions: ParsableArguments {
             "Home Assistant's discovery prefix (default: homeassistant; needs --homeassistant).", valueName: "topic"))
     var homeassistantPrefix: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The device's name in Home Assistant (default: the MQTT prefix's last level; needs --homeassistant).",
+            valueName: "name"))
+    var homeassistantName: String?
+
     /// The checked `--mqtt` options (files read, URL parsed); nil without `--mqtt`.
     func mqttConfiguration() throws(MQTTConfigurationError) -> MQTTConfiguration? {
         var configuration = try MQTTConfiguration.parse(
             url: mqtt, caFile: mqttCa, passwordFile: mqttPasswordFile, protocolVersion: mqttVersion,
             keepalive: mqttKeepalive,
             locationInterval: mqttLocationInterval, ownTracks: owntracks, ownTracksTID: owntracksTid,
-            homeAssistant: homeassistant, homeAssistantPrefix: homeassistantPrefix)
+            homeAssistant: homeassistant, homeAssistantPrefix: homeassistantPrefix,
+            homeAssistantName: homeassistantName)
         configuration?.softwareVersion = gpsfenceVersion
         return configuration
     }

@@ -34,20 +34,23 @@ import Testing
         let expectedObjects = [
             "device_tracker/\(Self.node)/tracker", "sensor/\(Self.node)/speed", "sensor/\(Self.node)/satellites",
             "sensor/\(Self.node)/fix_quality", "sensor/\(Self.node)/accuracy", "sensor/\(Self.node)/odometer_today",
-            "binary_sensor/\(Self.node)/receiver", "event/\(Self.node)/event", "binary_sensor/\(Self.node)/fence_gym",
+            "sensor/\(Self.node)/motion", "binary_sensor/\(Self.node)/receiver", "binary_sensor/\(Self.node)/fix",
+            "event/\(Self.node)/event", "binary_sensor/\(Self.node)/fence_gym",
         ]
         #expect(Set(configs.keys) == Set(expectedObjects.map { "\(base)/\($0)/config" }), "\(configs.keys.sorted())")
         var uniqueIDs = Set<String>()
         for (topic, config) in configs {
+            let levels = topic.split(separator: "/")
             let uniqueID = try #require(config["unique_id"] as? String, "\(topic)")
             uniqueIDs.insert(uniqueID)
             let device = try #require(config["device"] as? [String: Any], "\(topic)")
-            #expect(device["name"] as? String == "gpsfence fleet/van-7", "\(topic)")
+            #expect(device["name"] as? String == "van-7", "\(topic)")
+            #expect((config["default_entity_id"] as? String)?.hasPrefix("\(levels[1]).van_7") == true, "\(topic)")
+            #expect((config["origin"] as? [String: Any])?["name"] as? String == "gpsfence", "\(topic)")
             #expect((device["identifiers"] as? [String])?.isEmpty == false, "\(topic)")
             let availability = try #require((config["availability"] as? [[String: Any]])?.first, "\(topic)")
             #expect(availability["topic"] as? String == "fleet/van-7/status")
             #expect((availability["value_template"] as? String)?.contains("value_json.state") == true)
-            let levels = topic.split(separator: "/")
             #expect(levels.count == 5)
             for level in levels[2...3] {
                 #expect(
@@ -92,6 +95,7 @@ import Testing
         #expect(receiver["receiver"] as? String == "connected")
         #expect((receiver["satellites"] as? Int ?? 0) > 0)
         #expect(receiver["quality"] is Int && receiver["accuracy"] is Double && receiver["speed"] != nil)
+        #expect(receiver["fix_quality"] as? String == "gps" && receiver["fix"] as? String == "usable", "\(receiver)")
         #expect((receiver["odometer_today"] as? Double ?? 0) > 0.03, "\(receiver)")
         #expect(tracker["unique_id"] as? String != fence["unique_id"] as? String)
     }

@@ -3,16 +3,36 @@ import Fences
 import JSONOutput
 
 /// `--homeassistant`: the discovery configs of docs/mqtt.md ("Home Assistant"), as pure functions
-/// of the configuration and the fence set. Every entity has a `unique_id` and the same device
-/// block, and is available while `PREFIX/status` says `online`.
+/// of the configuration and the fence set. Every entity has a `unique_id`, an entity id of its own
+/// choosing and the same device block, and is available while `PREFIX/status` says `online`.
 public struct HomeAssistantDiscovery: Sendable, Equatable {
     /// `--homeassistant-prefix` (default `homeassistant`).
     public var discoveryPrefix: String
-    /// The MQTT prefix, sanitised (`fleet/van-7` is `fleet_van-7`).
+    /// The MQTT prefix, sanitised (`fleet/van-7` is `fleet_van-7`): the config topics' node and
+    /// the unique ids, which Home Assistant's registry keys its entities by.
     public var nodeID: String
+    /// `--homeassistant-name`: what Home Assistant calls the device and starts entity names with.
+    public var deviceName: String
+    /// The start of every entity id (`van_7` for `fleet/van-7`): from the MQTT prefix, never from
+    /// the display name, so renaming the device keeps the ids automations use.
+    public var entityPrefix: String
+
+    /// - Parameter name: `--homeassistant-name`; nil: the last segment of `prefix`.
+    public init(discoveryPrefix: String, prefix: String, name: String? = nil) {
+        self.discoveryPrefix = discoveryPrefix
+        nodeID = Self.sanitised(prefix)
+        let device = Self.deviceSegment(prefix)
+        deviceName = name ?? device
+        entityPrefix = Self.slug(device)
+    }
 
     /// Home Assistant's birth and last will.
     public var statusTopic: String { discoveryPrefix + "/status" }
+
+    /// The device part of an MQTT prefix: its last non-empty level (`van` for `gpsfence/van`).
+    static func deviceSegment(_ prefix: String) -> String {
+        prefix.split(separator: "/").last.map(String.init) ?? prefix
+    }
 
     /// Node and object ids must match `[a-zA-Z0-9_-]+`: any other character becomes `_`.
     public static func sanitised(_ text: String) -> String {
@@ -25,6 +45,21 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
                         ? scalar : "_"
                 }))
         return kept.isEmpty ? "_" : kept
+    }
+
+    /// An entity id's object part as Home Assistant writes it: lower-case ASCII letters, digits and
+    /// single `_` (`Van-7` is `van_7`), so the id sent is the id Home Assistant keeps.
+    public static func slug(_ text: String) -> String {
+        var slug = ""
+        for scalar in text.lowercased().unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.isEmpty, !slug.hasSuffix("_") {
+                slug += "_"
+            }
+        }
+        while slug.hasSuffix("_") { slug.removeLast() }
+        return slug.isEmpty ? "gpsfence" : slug
     }
 
     /// A fence's object id: `fence_` and its sanitised id, and when sanitising changed the id, a
@@ -49,80 +84,25 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         "\(discoveryPrefix)/\(component)/\(nodeID)/\(objectID)/config"
     }
 
-    /// One entity's discovery config.
-    struct Entity {
-        var component: String
-        var objectID: String
-        var name: String?
-        var members: (inout JSONLine) -> Void
+    /// The entity id an entity gets on every Home Assistant release: `sensor.van_speed`.
+    func entityID(_ entity: HomeAssistantEntity) -> String {
+        entity.component.rawValue + "." + objectPart(entity)
     }
 
-    /// The device's own entities: tracker, sensors, receiver, events.
-    func deviceEntities(prefix: String) -> [Entity] {
-        let receiver = Self.receiverTopic(prefix: prefix)
-        func sensor(
-            _ objectID: String, _ name: String, field: String, unit: String?, deviceClass: String?, stateClass: String
-        )
-            -> Entity
-        {
-            Entity(component: "sensor", objectID: objectID, name: name) { line in
-                line.add("state_topic", receiver)
-                line.add("value_template", "{{ value_json.\(field) }}")
-                line.add("unit_of_measurement", unit)
-                line.add("device_class", deviceClass)
-                line.add("state_class", stateClass)
-            }
-        }
-        let eventTypes =
-            "[" + GeofenceEvent.Kind.allCases.map { JSONLine.quoted($0.rawValue) }.joined(separator: ",") + "]"
-        return [
-            Entity(component: "device_tracker", objectID: "tracker", name: nil) { line in
-                line.add("json_attributes_topic", Self.trackerTopic(prefix: prefix))
-                line.add("source_type", "gps")
-            },
-            sensor("speed", "Speed", field: "speed", unit: "km/h", deviceClass: "speed", stateClass: "measurement"),
-            sensor(
-                "satellites", "Satellites used", field: "satellites", unit: nil, deviceClass: nil,
-                stateClass: "measurement"),
-            sensor(
-                "fix_quality", "Fix quality", field: "quality", unit: nil, deviceClass: nil, stateClass: "measurement"),
-            sensor(
-                "accuracy", "Accuracy", field: "accuracy", unit: "m", deviceClass: "distance", stateClass: "measurement"
-            ),
-            sensor(
-                "odometer_today", "Odometer today", field: "odometer_today", unit: "km", deviceClass: "distance",
-                stateClass: "total_increasing"),
-            Entity(component: "binary_sensor", objectID: "receiver", name: "Receiver") { line in
-                line.add("state_topic", receiver)
-                line.add("value_template", "{{ value_json.receiver }}")
-                line.add("payload_on", "connected")
-                line.add("payload_off", "lost")
-                line.add("device_class", "connectivity")
-            },
-            Entity(component: "event", objectID: "event", name: "Event") { line in
-                line.add("state_topic", Self.eventTopic(prefix: prefix))
-                line.addRaw("event_types", json: eventTypes)
-            },
-        ]
-    }
-
-    /// A fence's occupancy sensor, whose state is the retained `PREFIX/fence/ID`.
-    func fenceEntity(prefix: String, id: FenceID, name: String?) -> Entity {
-        Entity(component: "binary_sensor", objectID: Self.fenceObjectID(id), name: name ?? id.text) { line in
-            line.add("state_topic", MQTTMessages.fenceTopic(prefix: prefix, id: id))
-            line.add("value_template", "{{ value_json.state }}")
-            line.add("payload_on", "inside")
-            line.add("payload_off", "outside")
-            line.add("device_class", "occupancy")
-        }
+    private func objectPart(_ entity: HomeAssistantEntity) -> String {
+        entity.idSuffix.map { entityPrefix + "_" + $0 } ?? entityPrefix
     }
 
     /// The config topic and payload of one entity.
-    func config(_ entity: Entity, prefix: String, version: String) -> (topic: String, payload: String) {
+    func config(_ entity: HomeAssistantEntity, prefix: String, version: String) -> (topic: String, payload: String) {
         var line = JSONLine()
         if let name = entity.name { line.add("name", name) } else { line.addRaw("name", json: "null") }
-        line.add("unique_id", "gpsfence_\(nodeID)_\(entity.objectID)")
-        line.add("object_id", "gpsfence_\(nodeID)_\(entity.objectID)")
+        line.add("has_entity_name", true)
+        line.add("unique_id", "gpsfence_\(nodeID)_\(entity.key)")
+        // `default_entity_id` is what current releases read; releases before 2025.10 know only
+        // `object_id` (without the domain), and current ones ignore it when both are there.
+        line.add("default_entity_id", entityID(entity))
+        line.add("object_id", objectPart(entity))
         entity.members(&line)
         var availability = JSONLine()
         availability.add("topic", MQTTMessages.statusTopic(prefix: prefix))
@@ -132,12 +112,16 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         line.addRaw("availability", json: "[" + availability.string + "]")
         var device = JSONLine()
         device.addRaw("identifiers", json: "[" + JSONLine.quoted("gpsfence_" + nodeID) + "]")
-        device.add("name", "gpsfence " + prefix)
+        device.add("name", deviceName)
         device.add("model", "gpsfence")
         device.add("manufacturer", "gpsfence")
         device.add("sw_version", version.isEmpty ? nil : version)
         line.addRaw("device", json: device.string)
-        return (configTopic(entity.component, entity.objectID), line.string)
+        var origin = JSONLine()
+        origin.add("name", "gpsfence")
+        origin.add("sw_version", version.isEmpty ? nil : version)
+        line.addRaw("origin", json: origin.string)
+        return (configTopic(entity.component.rawValue, entity.key), line.string)
     }
 
     /// Which fences get an occupancy sensor: every fence of a file with at most `everyFenceUpTo`

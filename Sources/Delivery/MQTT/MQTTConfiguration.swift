@@ -48,13 +48,13 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public static func parse(
         url: String?, caFile: String? = nil, passwordFile: String? = nil, protocolVersion: String = "3.1.1",
         keepalive: Int = 30, locationInterval: Double = 5, ownTracks: String? = nil, ownTracksTID: String? = nil,
-        homeAssistant: Bool = false, homeAssistantPrefix: String? = nil
+        homeAssistant: Bool = false, homeAssistantPrefix: String? = nil, homeAssistantName: String? = nil
     ) throws(MQTTConfigurationError) -> MQTTConfiguration? {
         guard let url else {
             let strays = [
                 ("--mqtt-ca", caFile), ("--mqtt-password-file", passwordFile), ("--owntracks", ownTracks),
                 ("--owntracks-tid", ownTracksTID), ("--homeassistant", homeAssistant ? "" : nil),
-                ("--homeassistant-prefix", homeAssistantPrefix),
+                ("--homeassistant-prefix", homeAssistantPrefix), ("--homeassistant-name", homeAssistantName),
             ]
             .filter { $0.1 != nil }.map(\.0)
             if let first = strays.first { throw MQTTConfigurationError(message: "\(first) goes with --mqtt URL") }
@@ -72,10 +72,15 @@ public struct MQTTConfiguration: Sendable, Equatable {
             if let problem = topicProblem(discoveryPrefix) {
                 throw MQTTConfigurationError(message: "--homeassistant-prefix \(discoveryPrefix): \(problem)")
             }
+            if let name = homeAssistantName, name.allSatisfy(\.isWhitespace) {
+                throw MQTTConfigurationError(message: "--homeassistant-name: wants a name, e.g. van")
+            }
             configuration.homeAssistant = HomeAssistantDiscovery(
-                discoveryPrefix: discoveryPrefix, nodeID: HomeAssistantDiscovery.sanitised(configuration.prefix))
+                discoveryPrefix: discoveryPrefix, prefix: configuration.prefix, name: homeAssistantName)
         } else if homeAssistantPrefix != nil {
             throw MQTTConfigurationError(message: "--homeassistant-prefix goes with --homeassistant")
+        } else if homeAssistantName != nil {
+            throw MQTTConfigurationError(message: "--homeassistant-name goes with --homeassistant")
         }
         return configuration
     }

@@ -139,18 +139,24 @@ public enum MQTTMessages {
         return line.string
     }
 
-    /// The receiver sensors: `speed` km/h, `satellites` used, fix `quality` (GGA's), `accuracy` m,
-    /// `odometer_today` km, `receiver` `connected`/`lost`. Unknown values are `null` (Home
+    /// The receiver sensors: `speed` km/h, `satellites` used, fix `quality` (GGA's number) and
+    /// `fix_quality` (its word), `accuracy` m, `odometer_today` km, `receiver` `connected`/`lost`,
+    /// `fix` `usable`/`lost`, `motion` `stationary`/`moving`. Unknown values are `null` (Home
     /// Assistant shows them as unknown).
     /// - Parameter odometerToday: metres.
-    public static func homeAssistantReceiver(_ fix: Fix?, connected: Bool, odometerToday: Double) -> String {
+    public static func homeAssistantReceiver(
+        _ fix: Fix?, connected: Bool, fixUsable: Bool, motion: HomeAssistantMotion?, odometerToday: Double
+    ) -> String {
         var line = JSONLine()
         line.add("speed", fix?.speed.map { $0 * 3.6 }, decimals: JSONPrecision.speed)
         line.add("satellites", fix?.satellitesUsed)
         line.add("quality", fix?.quality)
+        line.add("fix_quality", fix?.quality.flatMap(HomeAssistantFixQuality.init(gga:))?.rawValue)
         line.add("accuracy", fix?.accuracy, decimals: JSONPrecision.metres)
         line.add("odometer_today", odometerToday / 1000, decimals: JSONPrecision.seconds)
         line.add("receiver", connected ? "connected" : "lost")
+        line.add("fix", fixUsable ? "usable" : "lost")
+        line.add("motion", motion?.rawValue)
         return line.string
     }
 

@@ -75,10 +75,13 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     private var regionFences: FenceSet?
     private var regions: [Int] = []
     /// `--homeassistant`: the fence configs published (cleared when their fence leaves the set),
-    /// whether the device's own configs were, the receiver's state and today's odometer.
+    /// whether the device's own configs were, the receiver's state, whether the fix is usable (no
+    /// fix is, before the first), the motion and today's odometer.
     private var fenceConfigTopics: Set<String> = []
     private var deviceConfigsPublished = false
     private var receiverConnected = true
+    private var fixUsable = false
+    private var motion: HomeAssistantMotion?
     private var lastReceiver: (fix: Fix, time: UTCTime)?
     private var odometer = OdometerToday()
 
@@ -199,8 +202,13 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         case .deviceLost, .deviceConnected:
             receiverConnected = happening.kind == .deviceConnected
             publishReceiver()
-        case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat, .error, .stationary,
-            .moving:
+        case .fixLost, .fixAcquired:
+            fixUsable = happening.kind == .fixAcquired
+            publishReceiver()
+        case .stationary, .moving:
+            motion = HomeAssistantMotion(happening.kind)
+            publishReceiver()
+        case .dwell, .visit, .cross, .approach, .speeding, .heartbeat, .error:
             break
         }
         if fences !== regionFences {
@@ -271,7 +279,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             topic: HomeAssistantDiscovery.receiverTopic(prefix: prefix),
             payload: Array(
                 MQTTMessages.homeAssistantReceiver(
-                    lastReceiver?.fix, connected: receiverConnected, odometerToday: odometer.metres
+                    lastReceiver?.fix, connected: receiverConnected, fixUsable: fixUsable, motion: motion,
+                    odometerToday: odometer.metres
                 ).utf8))
     }
 
@@ -300,7 +309,15 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     public func observe(_ fix: Fix) {
         guard let time = fix.time, fix.latitude.isFinite, fix.longitude.isFinite else { return }
         if let accuracy = fix.accuracy, accuracy > maxAccuracy { return }
-        if configuration.homeAssistant != nil { odometer.add(fix, time: time) }
+        if configuration.homeAssistant != nil {
+            odometer.add(fix, time: time)
+            // A usable fix after `fix_lost` is shown at once, not at the next location.
+            if !fixUsable {
+                fixUsable = true
+                lastReceiver = (fix, time)
+                publishReceiver()
+            }
+        }
         // Fix time, not the wall clock: a replay at any speed publishes the same locations.
         if let last = lastLocation,
             abs(Double(time.millisecondsSinceEpoch - last.millisecondsSinceEpoch)) / 1000

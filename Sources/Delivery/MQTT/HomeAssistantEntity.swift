@@ -1,0 +1,109 @@
+import Geofence
+import JSONOutput
+
+/// Home Assistant's entity platforms that gpsfence's discovery uses.
+enum HomeAssistantComponent: String, Sendable {
+    case deviceTracker = "device_tracker"
+    case sensor
+    case binarySensor = "binary_sensor"
+    case event
+}
+
+/// One entity's discovery config, less what every entity shares (`HomeAssistantDiscovery.config`).
+struct HomeAssistantEntity {
+    var component: HomeAssistantComponent
+    /// The config topic's object id and the unique id's end: kept as they were, so a Home Assistant
+    /// that knows the entity updates it instead of making a second one.
+    var key: String
+    /// The entity id's end after the device's part (`speed` in `sensor.van_speed`); nil: the
+    /// device's part alone (the tracker is `device_tracker.van`).
+    var idSuffix: String?
+    /// Shown after the device's name; nil: the device's name alone.
+    var name: String?
+    var members: (inout JSONLine) -> Void
+}
+
+extension HomeAssistantDiscovery {
+    /// The device's own entities: tracker, sensors, receiver and fix, events.
+    func deviceEntities(prefix: String) -> [HomeAssistantEntity] {
+        let receiver = Self.receiverTopic(prefix: prefix)
+        func measurement(
+            _ key: String, _ name: String, field: String, unit: String?, deviceClass: String?,
+            stateClass: String = "measurement"
+        ) -> HomeAssistantEntity {
+            HomeAssistantEntity(component: .sensor, key: key, idSuffix: HomeAssistantDiscovery.slug(name), name: name) {
+                line in
+                line.add("state_topic", receiver)
+                line.add("value_template", "{{ value_json.\(field) }}")
+                line.add("unit_of_measurement", unit)
+                line.add("device_class", deviceClass)
+                line.add("state_class", stateClass)
+            }
+        }
+        // An enumeration has no unit and no state class: Home Assistant rejects either on `enum`.
+        func enumeration(_ key: String, _ name: String, field: String, options: [String]) -> HomeAssistantEntity {
+            HomeAssistantEntity(component: .sensor, key: key, idSuffix: HomeAssistantDiscovery.slug(name), name: name) {
+                line in
+                line.add("state_topic", receiver)
+                line.add("value_template", "{{ value_json.\(field) }}")
+                line.add("device_class", "enum")
+                line.addRaw("options", json: Self.jsonArray(options))
+            }
+        }
+        func binary(_ key: String, _ name: String, field: String, on: String, off: String, deviceClass: String?)
+            -> HomeAssistantEntity
+        {
+            HomeAssistantEntity(
+                component: .binarySensor, key: key, idSuffix: HomeAssistantDiscovery.slug(name), name: name
+            ) { line in
+                line.add("state_topic", receiver)
+                line.add("value_template", "{{ value_json.\(field) }}")
+                line.add("payload_on", on)
+                line.add("payload_off", off)
+                line.add("device_class", deviceClass)
+            }
+        }
+        return [
+            HomeAssistantEntity(component: .deviceTracker, key: "tracker", idSuffix: nil, name: nil) { line in
+                line.add("json_attributes_topic", Self.trackerTopic(prefix: prefix))
+                line.add("source_type", "gps")
+            },
+            measurement("speed", "Speed", field: "speed", unit: "km/h", deviceClass: "speed"),
+            measurement("satellites", "Satellites used", field: "satellites", unit: nil, deviceClass: nil),
+            enumeration(
+                "fix_quality", "Fix quality", field: "fix_quality",
+                options: HomeAssistantFixQuality.allCases.map(\.rawValue)),
+            measurement("accuracy", "Accuracy", field: "accuracy", unit: "m", deviceClass: "distance"),
+            measurement(
+                "odometer_today", "Odometer today", field: "odometer_today", unit: "km", deviceClass: "distance",
+                stateClass: "total_increasing"),
+            enumeration("motion", "Motion", field: "motion", options: HomeAssistantMotion.allCases.map(\.rawValue)),
+            binary(
+                "receiver", "Receiver", field: "receiver", on: "connected", off: "lost", deviceClass: "connectivity"),
+            binary("fix", "Fix", field: "fix", on: "usable", off: "lost", deviceClass: nil),
+            HomeAssistantEntity(component: .event, key: "event", idSuffix: "event", name: "Event") { line in
+                line.add("state_topic", Self.eventTopic(prefix: prefix))
+                line.addRaw("event_types", json: Self.jsonArray(GeofenceEvent.Kind.allCases.map(\.rawValue)))
+            },
+        ]
+    }
+
+    /// A fence's occupancy sensor, whose state is the retained `PREFIX/fence/ID`. Its entity id
+    /// comes from the fence id, its name from the fence's name: renaming a fence keeps the id.
+    func fenceEntity(prefix: String, id: FenceID, name: String?) -> HomeAssistantEntity {
+        let key = Self.fenceObjectID(id)
+        return HomeAssistantEntity(
+            component: .binarySensor, key: key, idSuffix: Self.slug(key), name: name ?? id.text
+        ) { line in
+            line.add("state_topic", MQTTMessages.fenceTopic(prefix: prefix, id: id))
+            line.add("value_template", "{{ value_json.state }}")
+            line.add("payload_on", "inside")
+            line.add("payload_off", "outside")
+            line.add("device_class", "occupancy")
+        }
+    }
+
+    static func jsonArray(_ texts: [String]) -> String {
+        "[" + texts.map(JSONLine.quoted).joined(separator: ",") + "]"
+    }
+}
