@@ -5,8 +5,8 @@ import Testing
     import Glibc
 #endif
 
-/// A real Home Assistant 2024.3.3 (PyPI, in the virtualenv `scripts/homeassistant-venv.sh` makes
-/// once and caches) started headless with `--skip-pip` on a temporary config folder: its MQTT and
+/// A real Home Assistant of one `HomeAssistantRelease` (PyPI, made once and cached by its script)
+/// started headless with `--skip-pip` on a temporary config folder: its MQTT and
 /// OwnTracks integrations are config entries pointed at `broker`, HTTP listens on a free loopback
 /// port, and the `statedump` custom component (Tests/Support/homeassistant) writes its states to
 /// `states.json` and every state change to `changes.jsonl`. Stopped by pid.
@@ -38,41 +38,19 @@ final class RealHomeAssistant {
         var longitude: Double? { attributes["longitude"] as? Double }
     }
 
+    let release: HomeAssistantRelease
     let config: URL
     let broker: MosquittoBroker
     private(set) var process: Process?
 
     static let support = packageRoot.appendingPathComponent("Tests/Support/homeassistant")
 
-    /// The virtualenv's folder: made by the script on first use (about a minute), then reused.
-    static let virtualenv: Result<URL, VirtualenvError> = {
-        let process = childProcess(
-            "/bin/sh", [packageRoot.appendingPathComponent("scripts/homeassistant-venv.sh").path])
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        do { try process.run() } catch { return .failure(VirtualenvError(text: "\(error)")) }
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let path = String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, !path.isEmpty else {
-            return .failure(
-                VirtualenvError(
-                    text: "scripts/homeassistant-venv.sh failed (\(process.terminationStatus)): "
-                        + String(decoding: said, as: UTF8.self)))
-        }
-        return .success(URL(fileURLWithPath: path))
-    }()
-
-    struct VirtualenvError: Error, CustomStringConvertible {
-        var text: String
-        var description: String { text }
-    }
-
     /// Writes the config folder (home at `home`, `zones`) and starts Home Assistant.
-    init(broker: MosquittoBroker, home: (latitude: Double, longitude: Double), zones: [Zone]) throws {
+    init(
+        _ release: HomeAssistantRelease, broker: MosquittoBroker, home: (latitude: Double, longitude: Double),
+        zones: [Zone]
+    ) throws {
+        self.release = release
         self.broker = broker
         config = temporaryDirectory().appendingPathComponent("homeassistant")
         let storage = config.appendingPathComponent(".storage")
@@ -103,10 +81,10 @@ final class RealHomeAssistant {
     /// Starts Home Assistant on the config folder and returns once it has said `online` on
     /// `homeassistant/status` (its birth message: subscribed to discovery, started).
     func start() throws {
-        let venv = try Self.virtualenv.get()
+        let launcher = try release.launcher.get()
         let birth = try broker.subscribe("homeassistant/status")
         defer { birth.stop() }
-        let process = childProcess(venv.appendingPathComponent("bin/hass").path, ["--skip-pip", "-c", config.path])
+        let process = childProcess(launcher.executable, launcher.arguments(config.path))
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -127,6 +105,24 @@ final class RealHomeAssistant {
         guard let process, process.isRunning else { return }
         terminate(process, name: "Home Assistant", grace: 30)
         self.process = nil
+    }
+
+    /// Its log's lines at WARNING or above that name gpsfence's entities, `object_id`, or come from
+    /// the MQTT integration: what a user would be asked to fix.
+    func complaints(about words: [String]) -> [String] {
+        log.split(separator: "\n").map(String.init).filter { line in
+            (line.contains(" WARNING ") || line.contains(" ERROR "))
+                && (words.contains { line.contains($0) } || line.contains("object_id")
+                    || line.contains("[homeassistant.components.mqtt"))
+        }
+    }
+
+    /// The repair issues Home Assistant saved (on its stop) that name one of `words`.
+    func repairs(about words: [String]) -> [String] {
+        let url = config.appendingPathComponent(".storage/repairs.issue_registry")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        let issues = (jsonObject(text)?["data"] as? [String: Any])?["issues"] as? [[String: Any]] ?? []
+        return issues.map { "\($0)" }.filter { issue in words.contains { issue.contains($0) } }
     }
 
     var log: String {

@@ -5,11 +5,26 @@ import Testing
     import Glibc
 #endif
 
-/// The real Home Assistant 2024.3.3 (`RealHomeAssistant`) beside a real mosquitto, fed by the real
-/// binary with `--homeassistant` and `--owntracks` (docs/mqtt.md, "Tested with Home Assistant"):
-/// what a new user sees, with no configuration on Home Assistant's side beyond the broker.
+/// A real Home Assistant (`RealHomeAssistant`; the oldest supported release here, the current one
+/// through `CurrentHomeAssistantTests`) beside a real mosquitto, fed by the real binary with
+/// `--homeassistant` and `--owntracks` (docs/mqtt.md, "Tested with Home Assistant"): what a new
+/// user sees, with no configuration on Home Assistant's side beyond the broker.
 @Suite(.serialized) struct RealHomeAssistantTests {
-    static let device = "gpsfence fleet/van-7"
+    let release: HomeAssistantRelease
+
+    init() { release = .oldest }
+    init(_ release: HomeAssistantRelease) { self.release = release }
+
+    /// The device's name: the MQTT prefix's last level.
+    static let device = "van-7"
+    /// The entity ids every release gives the device's own entities (the replay's fences add theirs).
+    static let deviceEntityIDs: Set<String> = [
+        "device_tracker.van_7", "sensor.van_7_speed", "sensor.van_7_satellites_used", "sensor.van_7_fix_quality",
+        "sensor.van_7_accuracy", "sensor.van_7_odometer_today", "sensor.van_7_motion", "binary_sensor.van_7_receiver",
+        "binary_sensor.van_7_fix", "event.van_7_event",
+    ]
+    /// What a log line or a repair issue about gpsfence's entities would name.
+    static let ourWords = ["van_7", "van-7", "fleet_van-7", "fleet/van-7", "gpsfence"]
     /// Home, far from every route: Home Assistant's `home` zone never claims the receiver.
     static let farHome = (latitude: 40.80, longitude: -73.90)
 
@@ -68,7 +83,7 @@ import Testing
             ], in: folder)
         let broker = try MosquittoBroker()
         let homeAssistant = try RealHomeAssistant(
-            broker: broker, home: Self.farHome,
+            release, broker: broker, home: Self.farHome,
             zones: [.init(name: "Street corner", latitude: end.latitude, longitude: end.longitude, radius: 30)])
         let replay = [
             "replay", Self.gymCapture.path, "--fences", fences, "--json", "--speed", "max",
@@ -79,12 +94,24 @@ import Testing
         // end states). So a first replay announces the device; the second one is the one watched.
         let announcing = try runGPSFence(replay)
         #expect(announcing.status == 0, "\(announcing.stderr)")
-        // One device: tracker, five sensors, receiver, event, and a sensor per fence (2 of them).
+        // One device: tracker, six sensors, receiver, fix, event, and a sensor per fence (2 of them),
+        // with the same ids on every release.
+        let expectedIDs = Self.deviceEntityIDs.union([
+            "binary_sensor.van_7_fence_gym", "binary_sensor.van_7_fence_corner",
+        ])
         let announced = homeAssistant.wait { states in
             let ours = Self.ours(states)
-            return ours.count == 10 && ours.allSatisfy { $0.state == "unavailable" }
+            return Set(ours.map(\.id)) == expectedIDs && ours.allSatisfy { $0.state == "unavailable" }
         }
-        #expect(announced, "\(Self.ours(homeAssistant.states()).map { "\($0.id)=\($0.state)" }.sorted())")
+        #expect(announced, "\(release): \(Self.ours(homeAssistant.states()).map { "\($0.id)=\($0.state)" }.sorted())")
+        let names = Dictionary(
+            uniqueKeysWithValues: Self.ours(homeAssistant.states()).map {
+                ($0.id, $0.attributes["friendly_name"] as? String)
+            })
+        #expect(names["sensor.van_7_speed"] == "van-7 Speed", "\(names)")
+        #expect(names["sensor.van_7_satellites_used"] == "van-7 Satellites used", "\(names)")
+        #expect(names["device_tracker.van_7"] == "van-7", "\(names)")
+        #expect(names["binary_sensor.van_7_fence_gym"] == "van-7 Iron Temple gym", "\(names)")
         let before = homeAssistant.changes().count
         let result = try runGPSFence(replay)
         #expect(result.status == 0, "\(result.stderr)")
@@ -97,7 +124,7 @@ import Testing
             homeAssistant.changes().dropFirst(before).filter { $0.device == Self.device }
         }
         let ended = homeAssistant.wait { _ in
-            let tracker = watched().filter { $0.id.hasSuffix("_tracker") }.map(\.state)
+            let tracker = watched().filter { $0.id == "device_tracker.van_7" }.map(\.state)
             return tracker.contains { $0 != "unavailable" } && tracker.last == "unavailable"
         }
         #expect(ended, "\(watched().map { "\($0.id)=\($0.state)" })")
@@ -106,7 +133,7 @@ import Testing
             changes.last { $0.id.hasPrefix(domain + ".") && $0.id.hasSuffix(suffix) && $0.state != "unavailable" }
         }
 
-        let tracker = try #require(shown("device_tracker", "_tracker"), "\(changes.map(\.id))")
+        let tracker = try #require(shown("device_tracker", "van_7"), "\(changes.map(\.id))")
         #expect(Self.isAt(tracker, oneOf: fixes.last(5)), "\(tracker.attributes)")
         #expect(tracker.state == "Street corner", "Home Assistant's own zone from the position")
         #expect(tracker.attributes["source_type"] as? String == "gps")
@@ -118,12 +145,22 @@ import Testing
         #expect(gym.drop { $0 != "on" }.contains("off"), "\(gym)")
         let speed = try #require(shown("sensor", "_speed"))
         #expect(Double(speed.state) != nil && speed.attributes["unit_of_measurement"] as? String == "km/h")
-        #expect(shown("sensor", "_satellites").flatMap { Double($0.state) } == 8, "the capture's GGA says 8")
+        #expect(shown("sensor", "_satellites_used").flatMap { Double($0.state) } == 8, "the capture's GGA says 8")
         #expect(shown("binary_sensor", "_receiver")?.state == "on")
+        #expect(shown("binary_sensor", "_fix")?.state == "on")
+        let quality = shown("sensor", "_fix_quality")
+        #expect(quality?.state == "gps", "the capture's GGA quality is 1")
+        // An enumeration: no unit, no state class (the options are in the entity registry).
+        #expect(quality?.attributes["device_class"] as? String == "enum", "\(String(describing: quality?.attributes))")
+        #expect(quality?.attributes["unit_of_measurement"] == nil && quality?.attributes["state_class"] == nil)
         #expect(shown("event", "_event")?.attributes["event_type"] as? String == lastType)
-        for suffix in ["_accuracy", "_fix_quality", "_odometer_today"] {
+        for suffix in ["_accuracy", "_odometer_today"] {
             #expect(shown("sensor", suffix).flatMap { Double($0.state) } != nil, "\(suffix)")
         }
+        // Nothing for the user to fix: no warning about gpsfence's entities, no repair issue.
+        #expect(homeAssistant.complaints(about: Self.ourWords) == [], "\(release)")
+        homeAssistant.stop()
+        #expect(homeAssistant.repairs(about: Self.ourWords) == [], "\(release)")
     }
 
     /// A live run (`simulate` into `run`): the fence sensor follows the pass in and out, the
@@ -133,7 +170,7 @@ import Testing
         let (fences, route) = try RunCommandTests().writeFiles(folder)
         let link = folder.appendingPathComponent("gps0").path
         let broker = try MosquittoBroker()
-        let homeAssistant = try RealHomeAssistant(broker: broker, home: Self.farHome, zones: [])
+        let homeAssistant = try RealHomeAssistant(release, broker: broker, home: Self.farHome, zones: [])
         let simulator = try RunCommandTests.simulatedPass(route: route, link: link, start: "2026-02-03T10:15:00Z")
         defer { _ = simulator.finish() }
         let run = try BackgroundGPSFence([
@@ -148,7 +185,7 @@ import Testing
         let east =
             RunCommandTests.centre.lon + 200 / (6_371_008.8 * .pi / 180 * cos(RunCommandTests.centre.lat * .pi / 180))
         let followed = homeAssistant.wait { states in
-            guard let tracker = Self.entity(states, "device_tracker", suffix: "_tracker"),
+            guard let tracker = Self.entity(states, "device_tracker", suffix: "van_7"),
                 let longitude = tracker.longitude
             else { return false }
             return abs(longitude - east) < 0.0003
@@ -157,14 +194,14 @@ import Testing
         #expect(followed, "\(Self.ours(homeAssistant.states()).map { "\($0.id)=\($0.state) \($0.attributes)" })")
         let yard = homeAssistant.changes().filter { $0.id.hasSuffix("_fence_yard") }.map(\.state)
         #expect(yard.drop { $0 != "on" }.contains("off"), "in, then out: \(yard)")
-        #expect(Self.entity(homeAssistant.states(), "device_tracker", suffix: "_tracker")?.state == "not_home")
+        #expect(Self.entity(homeAssistant.states(), "device_tracker", suffix: "van_7")?.state == "not_home")
         let available = Self.ours(homeAssistant.states())
-        #expect(available.count == 9 && available.allSatisfy { $0.state != "unavailable" }, "\(available.map(\.id))")
+        #expect(available.count == 11 && available.allSatisfy { $0.state != "unavailable" }, "\(available.map(\.id))")
 
         run.signal(SIGKILL)
         let gone = homeAssistant.wait(timeout: 60) { states in
             let ours = Self.ours(states)
-            return ours.count == 9 && ours.allSatisfy { $0.state == "unavailable" }
+            return ours.count == 11 && ours.allSatisfy { $0.state == "unavailable" }
         }
         #expect(gone, "\(Self.ours(homeAssistant.states()).map { "\($0.id)=\($0.state)" })")
     }
@@ -177,7 +214,7 @@ import Testing
         let (fences, route) = try RunCommandTests().writeFiles(folder)
         let link = folder.appendingPathComponent("gps0").path
         let broker = try MosquittoBroker()
-        let homeAssistant = try RealHomeAssistant(broker: broker, home: Self.farHome, zones: [])
+        let homeAssistant = try RealHomeAssistant(release, broker: broker, home: Self.farHome, zones: [])
         let simulator = try BackgroundGPSFence([
             "simulate", route, "--baud", "38400", "--rate", "1", "--loop", "--link", link,
         ])
@@ -197,8 +234,13 @@ import Testing
         }
         func allThere(_ states: [String: RealHomeAssistant.Entity]) -> Bool {
             let ours = Self.ours(states)
-            return ours.count == 9
-                && ours.allSatisfy { $0.state != "unavailable" && ($0.state != "unknown" || $0.id.hasPrefix("event.")) }
+            // The event entity has no state before an event; the motion sensor none before the
+            // first stop or start.
+            return ours.count == 11
+                && ours.allSatisfy {
+                    $0.state != "unavailable"
+                        && ($0.state != "unknown" || $0.id.hasPrefix("event.") || $0.id == "sensor.van_7_motion")
+                }
         }
         #expect(
             homeAssistant.wait(until: allThere), "\(Self.ours(homeAssistant.states()).map { "\($0.id)=\($0.state)" })")
@@ -206,7 +248,7 @@ import Testing
         homeAssistant.stop()
         // A broker that lost its retained messages: the configs are gone.
         let configs = try broker.retained("homeassistant/+/fleet_van-7/+/config")
-        #expect(configs.count == 9, "\(configs.keys.sorted())")
+        #expect(configs.count == 11, "\(configs.keys.sorted())")
         for topic in configs.keys {
             try runTool(
                 "/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.port), "-t", topic, "-r", "-n"])
@@ -215,7 +257,7 @@ import Testing
         try homeAssistant.start()
         #expect(
             homeAssistant.wait(until: allThere), "\(Self.ours(homeAssistant.states()).map { "\($0.id)=\($0.state)" })")
-        #expect(try broker.retained("homeassistant/+/fleet_van-7/+/config").count == 9, "retained again")
+        #expect(try broker.retained("homeassistant/+/fleet_van-7/+/config").count == 11, "retained again")
     }
 
     /// Home Assistant's OwnTracks integration follows the receiver into a fence marked
@@ -232,7 +274,7 @@ import Testing
                     extra: #","owntracks":true"#)
             ], in: folder)
         let broker = try MosquittoBroker()
-        let homeAssistant = try RealHomeAssistant(broker: broker, home: Self.farHome, zones: [])
+        let homeAssistant = try RealHomeAssistant(release, broker: broker, home: Self.farHome, zones: [])
         var followed = 0
         for run in 1...5 {
             let result = try runGPSFence([
