@@ -19,7 +19,7 @@ import Testing
         let output: LineCollector
     }
 
-    func startRun(device: Bool = false) throws -> Running {
+    func startRun(device: Bool = false, options: [String] = []) throws -> Running {
         let pty = try NMEAPseudoTerminal()
         let daemon = try GpsdDaemon(port: try freeLoopbackPort(), device: pty.path)
         try warmUp(daemon, pty)
@@ -29,7 +29,7 @@ import Testing
             [
                 "run", "--device", url, "--fences", bridgeFences, "--json", "--state",
                 directory.appendingPathComponent("state.sqlite").path,
-            ])
+            ] + options)
         let output = LineCollector(run.output.fileHandleForReading)
         // gpsd's DEVICES answer to the watch names the open device: the client is watching.
         guard output.sees(timeout: 15, { $0.contains(#""type":"device_connected""#) }) else {
@@ -61,6 +61,33 @@ import Testing
         let connected: [String: Any]? = seen.first { $0["type"] as? String == "device_connected" }
         let message: String = connected?["message"] as? String ?? ""
         #expect(message.contains("gpsd://127.0.0.1:\(running.daemon.port)\(running.pty.path)"))
+    }
+
+    /// Satellites in view, as a receiver's GSV cycle says them (checksums written here): gpsd sends
+    /// SKY only once it has a GSV cycle, and counts as used the PRNs of the GSA before it.
+    static let satellitesInView = [
+        "$GPGSV,3,1,10,02,40,050,40,05,30,120,38,07,60,200,42,13,20,300,35*73",
+        "$GPGSV,3,2,10,15,45,080,41,18,25,150,37,20,70,250,44,30,15,330,33*7A",
+        "$GPGSV,3,3,10,09,10,010,20,11,05,100,18*7E",
+    ]
+
+    /// Home Assistant's satellites sensor has its value through gpsd too: TPV does not say how
+    /// many satellites are used, SKY does (`uSat`: the capture's GSA lists 8 of the 10 in view).
+    @Test func satellitesUsedReachHomeAssistantThroughGpsd() throws {
+        let broker = try MosquittoBroker()
+        let running = try startRun(options: [
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/boat", "--homeassistant", "--mqtt-location-interval", "0",
+        ])
+        let sentences = try captureSentences(bridge).flatMap { sentence in
+            sentence.dropFirst(3).hasPrefix("GSA") ? [sentence] + Self.satellitesInView : [sentence]
+        }
+        play(sentences[...], into: running.pty)
+        #expect(running.output.sees(timeout: 10, { $0.contains(#""type":"exit""#) }), "\(running.output.all)")
+        let topic = "fleet/boat/homeassistant/receiver"
+        let receiver = jsonObject(try broker.retained(topic)[topic])
+        running.run.signal(SIGINT)
+        #expect(running.run.finish().status == 0)
+        #expect(receiver?["satellites"] as? Int == 8, "\(String(describing: receiver))")
     }
 
     @Test func gpsdKilledAndRestartedGivesLostOneErrorConnectedAndEventsResume() throws {

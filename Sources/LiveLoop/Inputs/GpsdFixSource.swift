@@ -97,6 +97,9 @@ public final class GpsdFixSource: FixSource {
         var saidSkipped = false
         /// One fix per receiver epoch out of gpsd's TPVs (several may describe one epoch).
         var epochs = TPVEpochs()
+        /// The last SKY report's satellites used: TPV does not say, and gpsd sends SKY about once
+        /// per epoch, before or after its TPV.
+        var satellitesUsed: Int?
     }
 
     /// Reads one connection until `stop()` (returns) or the connection ends (throws).
@@ -121,7 +124,8 @@ public final class GpsdFixSource: FixSource {
                     }
                     if !session.connected { connect(&session, emit, via: "TPV") }
                     let tpv = report.tpv
-                    if let fix = tpv.fix {
+                    if var fix = tpv.fix {
+                        fix.satellitesUsed = fix.satellitesUsed ?? session.satellitesUsed
                         if let finished = session.epochs.add(fix, at: monotonicSeconds()) { emit(.fix(finished)) }
                     } else if let time = tpv.time {
                         let (finished, isNewEpoch) = session.epochs.addWithoutFix(time: time)
@@ -160,6 +164,8 @@ public final class GpsdFixSource: FixSource {
                     session.release = report.string("release")
                 case .error:
                     emit(.problem("gpsd at \(endpoint) says: \(report.string("message") ?? "an error")"))
+                case .sky:
+                    if let used = report.satellitesUsed { session.satellitesUsed = used }
                 case .watch, .other:
                     break
                 }

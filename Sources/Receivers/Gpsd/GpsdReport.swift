@@ -2,8 +2,8 @@ import NMEA
 
 /// The report classes of gpsd's JSON protocol (gpsd_json(5)) that a geofence client acts on.
 public enum GpsdClass: Sendable, Equatable {
-    case tpv, device, devices, version, watch, error
-    /// SKY, GST, ATT, AIS, PPS, TOFF, ...: valid, not needed here.
+    case tpv, sky, device, devices, version, watch, error
+    /// GST, ATT, AIS, PPS, TOFF, ...: valid, not needed here.
     case other
 }
 
@@ -71,6 +71,9 @@ public struct GpsdReport {
     public var reportClass: GpsdClass
     /// TPV only.
     public var tpv = GpsdTPV()
+    /// SKY: the satellites used in the solution, gpsd's `uSat`, else the count of its `satellites`
+    /// marked `"used": true` (older gpsd has no `uSat`); nil when it says neither.
+    public var satellitesUsed: Int?
     /// TPV and DEVICE: the device path (bytes of the JSON string, valid while the line is).
     public var device: UnsafeRawBufferPointer?
     /// DEVICE: `activated` is a time (open), or 0 / absent (closed).
@@ -89,6 +92,8 @@ public struct GpsdReport {
         var device: UnsafeRawBufferPointer?
         var activated = false
         var hasDriver = false
+        var uSat: Int?
+        var usedCount: Int?
         let wellFormed = JSONFields.forEachMember(line) { key, value in
             switch key.count {
             case 3:
@@ -112,6 +117,8 @@ public struct GpsdReport {
                     tpv.time = value.kind == .string ? ISOTime.parse(value.bytes) : nil
                 } else if JSONFields.equal(key, "path") {
                     if value.kind == .string { device = value.bytes }
+                } else if JSONFields.equal(key, "uSat") {
+                    uSat = value.integer
                 }
             case 5:
                 if JSONFields.equal(key, "class") {
@@ -136,6 +143,8 @@ public struct GpsdReport {
                 if JSONFields.equal(key, "activated") {
                     activated = value.kind == .string || (value.double.map { $0 != 0 } ?? false)
                 }
+            case 10:
+                if JSONFields.equal(key, "satellites") { usedCount = Self.usedSatellites(value) }
             default: break
             }
         }
@@ -145,11 +154,24 @@ public struct GpsdReport {
         self.device = device
         self.activated = activated
         self.hasDriver = hasDriver
+        satellitesUsed = reportClass == .sky ? uSat ?? usedCount : nil
+    }
+
+    /// How many of SKY's `satellites` say `"used": true`; nil for a malformed array.
+    private static func usedSatellites(_ list: JSONValue) -> Int? {
+        var used = 0
+        let wellFormed = list.forEachElement { satellite in
+            _ = satellite.forEachMember { key, field in
+                if JSONFields.equal(key, "used"), field.bool == true { used += 1 }
+            }
+        }
+        return wellFormed ? used : nil
     }
 
     private static func classify(_ value: JSONValue) -> GpsdClass? {
         guard value.kind == .string else { return nil }
         if value.isString("TPV") { return .tpv }
+        if value.isString("SKY") { return .sky }
         if value.isString("DEVICE") { return .device }
         if value.isString("DEVICES") { return .devices }
         if value.isString("VERSION") { return .version }
