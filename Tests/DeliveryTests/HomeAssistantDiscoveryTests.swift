@@ -1,4 +1,5 @@
 import Foundation
+import NMEA
 import Testing
 
 @testable import Alerts
@@ -92,6 +93,34 @@ import Testing
         let slashed = discovery.entityID(discovery.fenceEntity(prefix: "p", id: .string("a/b"), name: nil))
         let plain = discovery.entityID(discovery.fenceEntity(prefix: "p", id: .string("a_b"), name: nil))
         #expect(slashed != plain && slashed.hasPrefix("binary_sensor.van_7_fence_a_b_"), "\(slashed)")
+    }
+
+    /// With an anchor watch: the distance (m) and the bearing from the boat to the anchor, worked
+    /// out by hand for a boat 100 m due south of the anchor (so the anchor bears 0°, north).
+    @Test func anchorSensorsCarryTheDistanceAndTheBearingFromTheBoatToTheAnchor() throws {
+        let entities = Self.discovery.anchorEntities(prefix: "gpsfence/van-7")
+        #expect(
+            entities.map(Self.discovery.entityID) == ["sensor.van_7_anchor_distance", "sensor.van_7_anchor_bearing"])
+        let distance = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(Self.discovery.config(entities[0], prefix: "gpsfence/van-7", version: "").payload.utf8))
+                as? [String: Any])
+        #expect(distance["unit_of_measurement"] as? String == "m" && distance["device_class"] as? String == "distance")
+        let anchor = CircleShape(lat: 43.5, lon: 16.4, radius: 40)
+        let boat = Fix(
+            time: nil, timeOfDay: TimeOfDay(milliseconds: 0), latitude: 43.5 - 100 / 111_194.93, longitude: 16.4,
+            mode: .threeD)
+        let receiver = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(
+                    MQTTMessages.homeAssistantReceiver(
+                        boat, connected: true, fixUsable: true, motion: nil, odometerToday: 0, anchor: anchor
+                    ).utf8)) as? [String: Any])
+        #expect(abs((receiver["anchor_distance"] as? Double ?? 0) - 100) < 0.05, "\(receiver)")
+        #expect((receiver["anchor_bearing"] as? NSNumber)?.doubleValue == 0, "\(receiver)")
+        let without = MQTTMessages.homeAssistantReceiver(
+            boat, connected: true, fixUsable: true, motion: nil, odometerToday: 0)
+        #expect(!without.contains("anchor"), "no anchor watch, no anchor fields")
     }
 
     @Test func slugsAreWhatHomeAssistantKeeps() {

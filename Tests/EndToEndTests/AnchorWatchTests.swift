@@ -74,6 +74,35 @@ import Testing
         events.filter { ($0["fence"] as? [String: Any])?["id"] as? String == "anchor" }
     }
 
+    /// With `--homeassistant`, the anchor watch's sensors appear on the device: the distance to
+    /// the anchor and the bearing from the boat to it, which after a drag north is about south.
+    @Test func homeAssistantShowsTheDistanceAndTheBearingToTheAnchor() throws {
+        let folder = temporaryDirectory()
+        try #"{"type":"FeatureCollection","features":[]}"#.write(
+            to: folder.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
+        let drag = try Self.boat(folder, name: "drag.gpx", start: Self.anchorage, restSeconds: 50, dragSeconds: 40)
+        let broker = try MosquittoBroker()
+        _ = try Self.watch(
+            route: drag, folder: folder,
+            extra: [
+                "--anchor", "40", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/boats/sea-otter", "--homeassistant",
+                "--mqtt-location-interval", "0",
+            ])
+        let retained = try broker.retained("#")
+        for (key, id) in [
+            ("anchor_distance", "sensor.sea_otter_anchor_distance"),
+            ("anchor_bearing", "sensor.sea_otter_anchor_bearing"),
+        ] {
+            let config = jsonObject(retained["homeassistant/sensor/boats_sea-otter/\(key)/config"])
+            #expect(config?["default_entity_id"] as? String == id, "\(retained.keys.sorted())")
+        }
+        let receiver = try #require(jsonObject(retained["boats/sea-otter/homeassistant/receiver"]))
+        let distance = try #require(receiver["anchor_distance"] as? Double, "\(receiver)")
+        let bearing = try #require((receiver["anchor_bearing"] as? NSNumber)?.doubleValue, "\(receiver)")
+        #expect(distance > 50, "dragged about 120 m: \(receiver)")
+        #expect(abs(bearing - 180) < 15, "the anchor is behind, south: \(receiver)")
+    }
+
     @Test func aDraggingAnchorRaisesExitAndARestartKeepsTheAnchor() throws {
         let folder = temporaryDirectory()
         try #"{"type":"FeatureCollection","features":[]}"#.write(

@@ -88,6 +88,28 @@ extension HomeAssistantDiscovery {
         ]
     }
 
+    /// The anchor watch's sensors, while there is one: the distance from the boat to the anchor
+    /// (m) and the bearing from the boat to it (degrees true), from the receiver topic.
+    func anchorEntities(prefix: String) -> [HomeAssistantEntity] {
+        let receiver = Self.receiverTopic(prefix: prefix)
+        func sensor(_ key: String, _ name: String, field: String, unit: String, deviceClass: String?)
+            -> HomeAssistantEntity
+        {
+            HomeAssistantEntity(component: .sensor, key: key, idSuffix: Self.slug(name), name: name) { line in
+                line.add("state_topic", receiver)
+                line.add("value_template", "{{ value_json.\(field) }}")
+                line.add("unit_of_measurement", unit)
+                line.add("device_class", deviceClass)
+                line.add("state_class", "measurement")
+            }
+        }
+        return [
+            sensor("anchor_distance", "Anchor distance", field: "anchor_distance", unit: "m", deviceClass: "distance"),
+            // Home Assistant has no device class for a bearing; `°` without one is a plain measurement.
+            sensor("anchor_bearing", "Anchor bearing", field: "anchor_bearing", unit: "°", deviceClass: nil),
+        ]
+    }
+
     /// A fence's occupancy sensor, whose state is the retained `PREFIX/fence/ID`. Its entity id
     /// comes from the fence id, its name from the fence's name: renaming a fence keeps the id.
     func fenceEntity(prefix: String, id: FenceID, name: String?) -> HomeAssistantEntity {

@@ -141,11 +141,13 @@ public enum MQTTMessages {
 
     /// The receiver sensors: `speed` km/h, `satellites` used, fix `quality` (GGA's number) and
     /// `fix_quality` (its word), `accuracy` m, `odometer_today` km, `receiver` `connected`/`lost`,
-    /// `fix` `usable`/`lost`, `motion` `stationary`/`moving`. Unknown values are `null` (Home
-    /// Assistant shows them as unknown).
+    /// `fix` `usable`/`lost`, `motion` `stationary`/`moving`, and with an anchor watch
+    /// `anchor_distance` (m) and `anchor_bearing` (degrees true, from the receiver to the anchor).
+    /// Unknown values are `null` (Home Assistant shows them as unknown).
     /// - Parameter odometerToday: metres.
     public static func homeAssistantReceiver(
-        _ fix: Fix?, connected: Bool, fixUsable: Bool, motion: HomeAssistantMotion?, odometerToday: Double
+        _ fix: Fix?, connected: Bool, fixUsable: Bool, motion: HomeAssistantMotion?, odometerToday: Double,
+        anchor: CircleShape? = nil
     ) -> String {
         var line = JSONLine()
         line.add("speed", fix?.speed.map { $0 * 3.6 }, decimals: JSONPrecision.speed)
@@ -157,6 +159,16 @@ public enum MQTTMessages {
         line.add("receiver", connected ? "connected" : "lost")
         line.add("fix", fixUsable ? "usable" : "lost")
         line.add("motion", motion?.rawValue)
+        if let anchor {
+            let distance = fix.map {
+                Geodesy.haversine(lat1: $0.latitude, lon1: $0.longitude, lat2: anchor.lat, lon2: anchor.lon)
+            }
+            let bearing = fix.map {
+                Geodesy.bearing(lat1: $0.latitude, lon1: $0.longitude, lat2: anchor.lat, lon2: anchor.lon)
+            }
+            line.add("anchor_distance", distance, decimals: JSONPrecision.metres)
+            line.add("anchor_bearing", bearing, decimals: JSONPrecision.degrees)
+        }
         return line.string
     }
 

@@ -82,6 +82,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     private var receiverConnected = true
     private var fixUsable = false
     private var motion: HomeAssistantMotion?
+    /// The anchor circle of the current fence set, with an anchor watch (`run --anchor`).
+    private var anchor: CircleShape?
     private var lastReceiver: (fix: Fix, time: UTCTime)?
     private var odometer = OdometerToday()
 
@@ -237,8 +239,9 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         return [states, homeAssistant.configTopic("+", "+")]
     }
 
-    /// `--homeassistant`: the device's configs once, and one occupancy config per chosen fence of
-    /// this fence set; the configs of fences no longer chosen are cleared.
+    /// `--homeassistant`: the device's configs once, one occupancy config per chosen fence of this
+    /// fence set and the anchor's sensors while it has an anchor; the configs of entities no longer
+    /// there are cleared.
     private func refreshHomeAssistant(_ fences: FenceSet) {
         guard let homeAssistant = configuration.homeAssistant else { return }
         let version = configuration.softwareVersion
@@ -249,13 +252,19 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
                 connection.publishRetained(topic: config.topic, payload: Array(config.payload.utf8))
             }
         }
+        var entities = HomeAssistantDiscovery.occupancyFences(fences).map { index in
+            homeAssistant.fenceEntity(prefix: prefix, id: fences.ids[index], name: fences.name(index))
+        }
+        let anchorBefore = anchor
+        anchor = (0..<fences.count).first { FenceLayers.isAnchor(fences, $0) }.flatMap(fences.circle)
+        if anchor != nil { entities += homeAssistant.anchorEntities(prefix: prefix) }
         var topics: Set<String> = []
-        for index in HomeAssistantDiscovery.occupancyFences(fences) {
-            let entity = homeAssistant.fenceEntity(prefix: prefix, id: fences.ids[index], name: fences.name(index))
+        for entity in entities {
             let config = homeAssistant.config(entity, prefix: prefix, version: version)
             topics.insert(config.topic)
             connection.publishRetained(topic: config.topic, payload: Array(config.payload.utf8))
         }
+        if anchor != anchorBefore { publishReceiver() }
         // An empty retained config removes the entity from Home Assistant.
         for gone in fenceConfigTopics.subtracting(topics).sorted() {
             connection.publishRetained(topic: gone, payload: [])
@@ -280,7 +289,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             payload: Array(
                 MQTTMessages.homeAssistantReceiver(
                     lastReceiver?.fix, connected: receiverConnected, fixUsable: fixUsable, motion: motion,
-                    odometerToday: odometer.metres
+                    odometerToday: odometer.metres, anchor: anchor
                 ).utf8))
     }
 
