@@ -306,6 +306,8 @@ import Testing
         (["--homeassistant"], "--homeassistant goes with --mqtt"),
         (["--mqtt", "mqtt://broker/x", "--homeassistant-prefix", "ha"], "--homeassistant-prefix goes with"),
         (["--mqtt", "mqtt://broker/x", "--homeassistant", "--homeassistant-prefix", "ha/#"], "--homeassistant-prefix"),
+        (["--mqtt", "mqtt://broker/x", "--homeassistant-name", "van"], "--homeassistant-name goes with"),
+        (["--mqtt", "mqtt://broker/x", "--homeassistant", "--homeassistant-name", " "], "--homeassistant-name"),
     ])
     func badMQTTOptions(_ options: [String], _ named: String) throws {
         let result = try runGPSFence(
