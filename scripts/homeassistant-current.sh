@@ -16,9 +16,10 @@
 # client to get it with.
 #
 # The root is $GPSFENCE_HA_CURRENT_ROOT, or ~/.cache/gpsfence/ha-current-KEY (under
-# $XDG_CACHE_HOME when set), KEY a hash of the requirements and of this script: a changed list or
-# recipe makes a new root (about 2-3 minutes, mostly downloads) and deletes the older ones. A root
-# is made in a .tmp folder and renamed when complete, so an interrupted one is never used.
+# $XDG_CACHE_HOME when set), KEY a hash of its inputs (the suite, its Debian packages and the
+# requirements): a changed list makes a new root (docs/packaging.md has the time) and deletes the
+# older ones. A root is made in a .tmp folder and renamed when complete, so an interrupted one is
+# never used.
 #
 #   scripts/homeassistant-current.sh                  make it if needed, print the root's folder
 #   scripts/homeassistant-current.sh --cached         print the root's folder if made, else exit 3
@@ -28,9 +29,13 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 requirements=$here/../Tests/Support/homeassistant/current/requirements.txt
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/gpsfence
-key=$(cat "$requirements" "$here/homeassistant-current.sh" | sha256sum | cut -c1-12)
-rootfs=${GPSFENCE_HA_CURRENT_ROOT:-$cache/ha-current-$key}
 suite=forky
+# gcc, g++ and python3-dev: a few of Home Assistant's pinned packages have no wheel for the newest
+# Python yet, and pip builds them (small C and C++ extensions). tzdata: Home Assistant's time
+# zones; libturbojpeg0: its camera component logs an error at start without it.
+packages=python3,python3-venv,python3-dev,gcc,g++,libc6-dev,ca-certificates,tzdata,libturbojpeg0
+key=$( (echo "$suite $packages"; cat "$requirements") | sha256sum | cut -c1-12)
+rootfs=${GPSFENCE_HA_CURRENT_ROOT:-$cache/ha-current-$key}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 venv=/opt/homeassistant
 
@@ -108,11 +113,8 @@ fi
 
 fresh=$rootfs.tmp
 rm -rf --one-file-system "$fresh"
-# gcc, g++ and python3-dev: a few of Home Assistant's pinned packages have no wheel for the newest
-# Python yet, and pip builds them (small C and C++ extensions). tzdata: Home Assistant's time
-# zones; libturbojpeg0: its camera component logs an error at start without it.
 DEBOOTSTRAP_DIR=$tools/usr/share/debootstrap "$tools/usr/sbin/debootstrap" --variant=minbase \
-    --include=python3,python3-venv,python3-dev,gcc,g++,libc6-dev,ca-certificates,tzdata,libturbojpeg0 "$suite" "$fresh" "$mirror" >"$cache/debootstrap-$suite.log" 2>&1 ||
+    --include="$packages" "$suite" "$fresh" "$mirror" >"$cache/debootstrap-$suite.log" 2>&1 ||
     { tail -20 "$cache/debootstrap-$suite.log" >&2; exit 1; }
 # A testing suite's Release may be older than its Valid-Until when the mirror is a snapshot.
 echo 'Acquire::Check-Valid-Until "false";' >"$fresh/etc/apt/apt.conf.d/99gpsfence"
@@ -121,7 +123,7 @@ cp /etc/resolv.conf "$fresh/etc/resolv.conf"
 # root then reaches PyPI wherever the host's pip does.
 if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
     cp /usr/local/share/ca-certificates/*.crt "$fresh/usr/local/share/ca-certificates/"
-    in_root "$fresh" update-ca-certificates >/dev/null
+    in_root "$fresh" update-ca-certificates >/dev/null 2>&1
 fi
 mkdir -p "$fresh/config"
 
@@ -134,10 +136,13 @@ cp "$requirements" "$fresh/requirements.txt"
 in_root "$fresh" "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
     -r /requirements.txt >&2
 
-# Done: the older roots go (nothing is mounted in them outside a running hass's own namespace).
-for old in "$cache"/ha-current-*; do
-    [ "$old" = "$rootfs" ] || [ "$old" = "$fresh" ] || rm -rf --one-file-system "$old"
-done
 mv "$fresh" "$rootfs"
+# Done: the older roots in the cache go (nothing is mounted in them outside a running hass's own
+# namespace); a root placed elsewhere leaves the cache alone.
+if [ -z "${GPSFENCE_HA_CURRENT_ROOT:-}" ]; then
+    for old in "$cache"/ha-current-*; do
+        [ "$old" = "$rootfs" ] || case "$old" in *.tmp) ;; *) rm -rf --one-file-system "$old" ;; esac
+    done
+fi
 say "made in $(($(date +%s) - start)) s"
 echo "$rootfs"
