@@ -35,14 +35,17 @@ async def async_setup(hass, config):
         states = {s.entity_id: record(s) for s in hass.states.async_all()}
         await hass.async_add_executor_job(write, states)
 
+    # Opened once, off the event loop: current releases log every open() inside the loop as a
+    # blocking call. Line buffered, so each change is in the file as soon as it is written.
+    changes = await hass.async_add_executor_job(lambda: open(changes_path, "a", buffering=1))
+
     # A callback runs in the event loop, in the order of the changes (a plain function would be
     # run on the executor's threads, in any order).
     @callback
     def changed(event):
         state = event.data.get("new_state")
         line = record(state) if state else {"entity_id": event.data.get("entity_id"), "state": None}
-        with open(changes_path, "a") as handle:
-            handle.write(json.dumps(line) + "\n")
+        changes.write(json.dumps(line) + "\n")
 
     hass.bus.async_listen(EVENT_STATE_CHANGED, changed)
     async_track_time_interval(hass, dump, timedelta(seconds=0.5))
