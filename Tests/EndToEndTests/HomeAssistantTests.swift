@@ -100,6 +100,27 @@ import Testing
         #expect(tracker["unique_id"] as? String != fence["unique_id"] as? String)
     }
 
+    /// The fix sensor: on from the first usable fix, off at `fix_lost`, on again at `fix_acquired`
+    /// (the capture loses its fix for 30 s inside a fence); the motion sensor's field is there.
+    @Test func theFixSensorGoesOffAtFixLostAndBackOn() throws {
+        let broker = try MosquittoBroker()
+        let topic = "fleet/van-7/homeassistant/receiver"
+        let receiver = try broker.subscribe(topic)
+        let result = try runGPSFence([
+            "replay", "captures/fix-lost/capture.nmea", "--fences", "captures/fix-lost/fences.geojson", "--json",
+            "--speed", "max", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant",
+            "--mqtt-location-interval", "0",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(types(result.stdout.split(separator: "\n").map(String.init)).contains("fix_lost"))
+        func shown() -> [String] {
+            let states = receiver.payloads(topic).compactMap(jsonObject).compactMap { $0["fix"] as? String }
+            return states.enumerated().filter { $0.offset == 0 || states[$0.offset - 1] != $0.element }.map(\.element)
+        }
+        #expect(receiver.lines.wait(timeout: 10) { _ in shown() == ["usable", "lost", "usable"] }, "\(shown())")
+        #expect(receiver.payloads(topic).compactMap(jsonObject).allSatisfy { $0.keys.contains("motion") })
+    }
+
     /// More than 50 fences: only those marked `"homeassistant": true` get a sensor; a prefix with
     /// a `/` is sanitised for the node id; `--homeassistant-prefix` moves the configs.
     @Test func manyFencesOnlyTheMarkedOnesAndAnotherPrefix() throws {
