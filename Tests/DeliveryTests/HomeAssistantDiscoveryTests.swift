@@ -2,8 +2,9 @@ import Foundation
 import NMEA
 import Testing
 
-@testable import Alerts
-@testable import Geofence
+@testable import Delivery
+@testable import Events
+@testable import Fences
 
 /// The discovery configs `--homeassistant` publishes, read back as JSON: the entity ids every
 /// Home Assistant release gives them, their names and types.

@@ -1,5 +1,5 @@
 import Foundation
-import Serial
+import Receivers
 import Testing
 
 /// Satellites used from gpsd's SKY reports: `uSat`, else the satellites marked `"used": true`.

@@ -1,4 +1,5 @@
-import Geofence
+import Events
+import Fences
 import JSONOutput
 
 /// Home Assistant's entity platforms that gpsfence's discovery uses.

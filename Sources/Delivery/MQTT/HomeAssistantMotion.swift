@@ -1,4 +1,5 @@
-import Geofence
+import Events
+import Fences
 
 /// The motion sensor's states, Home Assistant's `enum` sensor `options`: the last `stationary` or
 /// `moving` event says which; unknown until the first.
