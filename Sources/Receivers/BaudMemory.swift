@@ -3,8 +3,8 @@ import Platform
 import SystemPackage
 
 /// The last rate that worked, per device, kept in `baud-rates` in the state folder the caller
-/// names (`StateLocation` in the runtime), so that the next start tries it first instead of
-/// spending 2.5 s on each wrong rate before it.
+/// names (`StateLocation` in the runtime), so that the next start tries it right after the port's
+/// current speed instead of hunting through the wrong rates before it.
 ///
 /// One line per device: the rate, a tab, the device path as the user named it (a by-id path stays
 /// the same when ttyUSB0 becomes ttyUSB1). Written to a temporary file and renamed into place, so

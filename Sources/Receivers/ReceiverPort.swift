@@ -1,13 +1,13 @@
 import Platform
 
 /// The one way to open a receiver (docs/hardware.md), shared by the live reader, `record` and `doctor`:
-/// open the port, then find its rate: pinned by the user, else the remembered one first, else a
-/// hunt over the standard rates; none on CDC-ACM, whose USB link has no rate.
+/// open the port, then find its rate: pinned by the user, else autobaud (the port's current speed,
+/// then the remembered rate, then the standard rates); none on CDC-ACM, whose USB link has no rate.
 public struct ReceiverPort {
     public enum RateSource: Sendable, Equatable {
         /// `--baud N`: no hunting.
         case pinned
-        /// Found by autobaud (the remembered rate is tried first).
+        /// Found by autobaud (the current speed and the remembered rate are tried first).
         case autobaud
         /// CDC-ACM: the line has no rate.
         case none
@@ -31,8 +31,8 @@ public struct ReceiverPort {
         case stopped
     }
 
-    /// Opens `path` and settles its rate. A remembered rate that works stays remembered; one found
-    /// by hunting is remembered for next time.
+    /// Opens `path`, leaving its speed as found, and settles its rate. The rate autobaud accepts is
+    /// remembered for next time.
     /// - Throws: `SerialError` when the port cannot be opened or configured.
     public static func open(
         _ path: String, rate: BaudRate?, autobaud: Autobaud, memory: BaudMemory?, shouldStop: () -> Bool = { false },

@@ -71,8 +71,9 @@ import Testing
         }
     }
 
-    /// Autobaud listens for up to 2.5 s at each of several rates: record says which, and a record
-    /// killed meanwhile leaves a file that says what it was recording.
+    /// Autobaud may listen at several rates: record says which, and a record killed meanwhile
+    /// leaves a file that says what it was recording (the hunt may have ended before the kill
+    /// lands: the port starts at the simulator's own speed).
     @Test func autobaudSaysEachRateAndAKilledRecordLeavesTheHeader() throws {
         let directory = temporaryDirectory()
         try withSimulator(directory) { pty in
@@ -81,11 +82,11 @@ import Testing
                 "record", "--device", pty, "--output", capture.path, "--autobaud-window", "5",
             ])
             let said = firstLineOf(recorder.errors)
-            #expect(said.contains("\(pty): listening at ") && said.contains(" baud for 5 s"), "\(said)")
+            #expect(said.contains("\(pty): listening at ") && said.contains(" baud (up to 5 s)"), "\(said)")
             recorder.signal(SIGKILL)
             _ = recorder.finish()
             let text = try String(contentsOf: capture, encoding: .utf8)
-            #expect(text == "# gpsfence record\n# device: \(pty)\n", "\(text)")
+            #expect(text.hasPrefix("# gpsfence record\n# device: \(pty)\n"), "\(text)")
         }
     }
 

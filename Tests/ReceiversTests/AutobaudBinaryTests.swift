@@ -64,7 +64,8 @@ extension PseudoTerminalTests {
             let big = ubxTestFrame(class: 0x01, id: 0x35, payload: Array(repeating: 0x24, count: 300))
             let sender = try RepeatingWire(rate: 38400, lines: [big, Array(Self.rmc.utf8), navPVTPoll])
             defer { sender.stop() }
-            let port = try SerialPort.open(sender.terminal.slavePath, rate: nil)
+            // Left at 9600, as by another program: autobaud starts there.
+            let port = try SerialPort.open(sender.terminal.slavePath, rate: BaudRate(9600))
             defer { port.close() }
             var autobaud = Autobaud(window: 0.6)
             autobaud.candidates = [BaudRate(9600)!, BaudRate(38400)!]

@@ -40,7 +40,7 @@ struct PortRecordFeed: RecordFeed {
         let receiver: ReceiverPort
         switch try ReceiverPort.open(
             path, rate: rate, autobaud: autobaud, memory: memory, shouldStop: shouldStop,
-            trying: { log("\(path): listening at \($0) baud for \(HumanText.duration(autobaud.window))") })
+            trying: { log("\(path): listening at \($0) baud (up to \(HumanText.duration(autobaud.window)))") })
         {
         case .opened(let opened): receiver = opened
         case .stopped:
