@@ -66,16 +66,8 @@ public final class SimulatedWire {
                 counters.unheard += 1
                 return
             }
-            let readerRate = terminal.lineRate() ?? rate
-            let delivered: [UARTModel.Received]
-            if readerRate == rate {
-                delivered = line.enumerated().map { UARTModel.Received(byte: $1, time: Double($0 + 1) * byteTime) }
-                counters.clean += 1
-            } else {
-                delivered = UARTModel.receive(line, sentAt: rate, readAt: readerRate)
-                counters.garbled += 1
-            }
-            deliver(delivered, startingAt: start, to: terminal)
+            if (terminal.lineRate() ?? rate) == rate { counters.clean += 1 } else { counters.garbled += 1 }
+            deliver(line, startingAt: start, to: terminal)
             sleepSeconds(idleAt - monotonicSeconds())
         }
     }
@@ -105,19 +97,48 @@ public final class SimulatedWire {
         }
     }
 
-    /// Hands bytes over no earlier than the UART would, a few milliseconds' worth at a time.
-    private func deliver(_ bytes: [UARTModel.Received], startingAt start: Double, to terminal: PseudoTerminal) {
+    /// Hands `line` over no earlier than the UART would, a few milliseconds' worth at a time, as
+    /// the reader's UART receives it at the speed the reader has set at that moment: a reader that
+    /// changes its speed in the middle of a line (autobaud moving on) gets the rest of the line as
+    /// the new speed sees it, clean once that is the receiver's, as from a real wire.
+    private func deliver(_ line: [UInt8], startingAt start: Double, to terminal: PseudoTerminal) {
         let granularity = 0.002
+        let byteTime = 10 / Double(rate.bitsPerSecond)
+        var readerRate = terminal.lineRate() ?? rate
+        // The reception in progress: of the bytes from `from` on, as `readerRate` hears them.
+        var from = 0
+        var bytes = received(line[...], at: readerRate)
         var index = 0
         while index < bytes.count {
-            sleepSeconds(start + bytes[index].time - monotonicSeconds())
-            let now = monotonicSeconds() + granularity
+            let origin = start + Double(from) * byteTime
+            sleepSeconds(origin + bytes[index].time - monotonicSeconds())
+            let now = monotonicSeconds()
+            let current = terminal.lineRate() ?? rate
+            if current != readerRate {
+                // The rest of the line from the byte on the wire now; what was on it before the
+                // change went to the old speed (and the reader's tcflush).
+                from = min(line.count, Int(((now - start) / byteTime).rounded(.down)))
+                readerRate = current
+                bytes = received(line[from...], at: readerRate)
+                index = 0
+                continue
+            }
             var end = index + 1
-            while end < bytes.count, start + bytes[end].time <= now { end += 1 }
+            while end < bytes.count, origin + bytes[end].time <= now + granularity { end += 1 }
             let chunk = bytes[index..<end].map(\.byte)
             let written = chunk.withUnsafeBytes { terminal.writeAvailable($0) }
             counters.droppedBytes += chunk.count - written
             index = end
         }
+    }
+
+    /// What a UART at `readerRate` makes of `bytes` sent back to back at the receiver's rate, with
+    /// times from the first bit of the first.
+    private func received(_ bytes: ArraySlice<UInt8>, at readerRate: BaudRate) -> [UARTModel.Received] {
+        guard readerRate != rate else {
+            let byteTime = 10 / Double(rate.bitsPerSecond)
+            return bytes.enumerated().map { UARTModel.Received(byte: $1, time: Double($0 + 1) * byteTime) }
+        }
+        return UARTModel.receive(Array(bytes), sentAt: rate, readAt: readerRate)
     }
 }
