@@ -23,8 +23,9 @@ public struct ConfigureJob: Sendable {
     public var timeout = 1.0
     /// Seconds to listen to the receiver's output after configuring it.
     public var verifySeconds = 3.0
-    /// Where the device's last good rate is kept: tried first when the line's rate is hunted, and
-    /// set to the new baud once sentences arrive at it, so that the next `run` starts there.
+    /// Where the device's last good rate is kept: tried right after the port's current speed when
+    /// the line's rate is hunted, and set to the new baud once sentences arrive at it, so that the
+    /// next `run` starts there.
     public var memory = StateLocation.baudMemory
 
     public init(path: String) { self.path = path }

@@ -16,7 +16,7 @@ import SystemPackage
 /// rate or gpsd's version) and the start time.
 public struct RecordJob {
     public var device: DeviceChoice
-    /// nil: autobaud (remembered rate first); no hunting on CDC-ACM.
+    /// nil: autobaud (the port's current speed, then the remembered rate, first); no hunting on CDC-ACM.
     public var rate: BaudRate?
     public var output: CaptureOutput
     /// Seconds of recording after the feed is open; nil runs until SIGINT/SIGTERM.
