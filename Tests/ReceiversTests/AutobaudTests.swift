@@ -2,9 +2,10 @@ import Jobs
 import LiveLoop
 import NMEA
 import Platform
-@testable import Receivers
 import Testing
 import Tools
+
+@testable import Receivers
 
 extension PseudoTerminalTests {
     /// Autobaud against the simulator's wire on a real pseudo-terminal: wrong rates see UART garbage.
