@@ -140,6 +140,19 @@ public struct Autobaud: Sendable {
     }
 }
 
+extension Autobaud.Ending: CustomStringConvertible {
+    /// As `doctor` lists the attempts.
+    public var description: String {
+        switch self {
+        case .accepted: "accepted"
+        case .noise: "left on noise"
+        case .noSentenceStart: "left: no sentence start"
+        case .windowElapsed: "whole window"
+        case .stopped: "stopped"
+        }
+    }
+}
+
 extension WrongRateEvidence.Proof {
     var ending: Autobaud.Ending {
         switch self {

@@ -199,7 +199,9 @@ public struct DoctorJob {
             case .opened(let opened): receiver = opened
             case .stopped: return
             case .noNMEA(let attempts):
-                let tried = attempts.map { "\($0.rate): \($0.bytes) bytes, \($0.checksummedSentences) good sentences" }
+                let tried = attempts.map {
+                    "\($0.rate): \($0.bytes) bytes, \($0.checksummedSentences) good sentences, \($0.ending)"
+                }
                 if attempts.allSatisfy({ $0.bytes == 0 }) {
                     add(
                         .problem, "no bytes at all from \(path) at any rate",
@@ -223,7 +225,7 @@ public struct DoctorJob {
         do {
             if receiver.rateSource == .autobaud {
                 let tried = receiver.attempts.map {
-                    "\($0.rate): \($0.bytes) bytes, \($0.checksummedSentences) good sentences"
+                    "\($0.rate): \($0.bytes) bytes, \($0.checksummedSentences) good sentences, \($0.ending)"
                 }
                 add(
                     .ok,
