@@ -159,6 +159,32 @@ import Testing
         #expect(Set(try store.fenceStates().map(\.fenceID)) == [.string("b"), .string("c")])
     }
 
+    /// Edits the fence file the moment the first `registered` reaches it: what a person does who
+    /// starts `run` and saves the file as soon as the fences are said.
+    final class EditOnRegisteredSink: EventSink, @unchecked Sendable {
+        let path: String
+        private let edited = Locked(false)
+        init(path: String) { self.path = path }
+        var waitsForStorage: Bool { false }
+        func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+            guard event.event.kind == .registered, !edited.withLock({ $0 }) else { return }
+            edited.withLock { $0 = true }
+            try? EngineLoopTests.circles(["b", "c"]).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        func finish() {}
+    }
+
+    /// An edit saved as soon as `registered` is said is reloaded: the fence file is watched before
+    /// the fences are registered, not after.
+    @Test func anEditSavedAsSoonAsTheFencesAreRegisteredIsReloaded() throws {
+        let run = try Run(fences: Self.circles(["a", "b"]))
+        let (seen, _) = try run.play(
+            [.pause(2.5), .input(Self.fix(0, east: 0)), .pause(0.3)], reloads: true, live: true,
+            also: [EditOnRegisteredSink(path: run.fencesPath)])
+        #expect(seen.filter { $0.kind == .unregistered }.map(\.fences) == [[.string("a")]], "\(seen.map(\.kind))")
+        #expect(seen.filter { $0.kind == .registered }.count == 2, "\(seen.map(\.kind))")
+    }
+
     /// The name the calling thread gave itself (`gf-reader`, ...), as the kernel keeps it.
     static func threadName() -> String {
         ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "")

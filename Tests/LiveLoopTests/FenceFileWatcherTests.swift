@@ -110,6 +110,28 @@ import Testing
         #expect(seen.load(2, within: 5)?.ids == [.string("b")], "the watcher still sees its own file")
     }
 
+    /// The engine says `registered` as soon as `start()` returns; an edit made right then must be
+    /// seen, however late the watcher's thread gets going (twenty watchers, each edited at once).
+    @Test func anEditRightAfterStartIsSeen() throws {
+        var watchers: [(FenceFileWatcher, Seen)] = []
+        defer { for (watcher, _) in watchers { watcher.stop() } }
+        for _ in 0..<20 {
+            let fences = try folder().appendingPathComponent("fences.geojson")
+            try EngineLoopTests.circles(["a"]).write(to: fences, atomically: false, encoding: .utf8)
+            let seen = Seen()
+            let box = Mutex<FenceFileWatcher?>(nil)
+            let watcher = FenceFileWatcher(path: fences.path, current: try FenceFile.load(fences.path), settle: 0.1) {
+                if let watcher = box.withLock({ $0 }) { seen.ready(watcher) }
+            }
+            box.withLock { $0 = watcher }
+            watcher.start()
+            try save(["b"], to: fences)
+            watchers.append((watcher, seen))
+        }
+        let missed = watchers.filter { $0.1.load(1, within: 5)?.ids != [.string("b")] }.count
+        #expect(missed == 0, "\(missed) of 20 edits made right after start() were not seen")
+    }
+
     @Test func aSignalAndAStopWakeAnIdleWatcherAtOnce() throws {
         let url = try folder()
         let fences = url.appendingPathComponent("fences.geojson")

@@ -123,9 +123,11 @@ public final class EngineLoop {
         defer { reports.wakeOnReport(nil) }
         reader.start()
         defer { shutDown(reader) }
-        try begin(source)
+        // The feeds start before the fences are registered: an edit of the fence file made as soon
+        // as `registered` is said must be seen.
         round.fenceFeeds = startFenceFeeds(doorbell: reader.doorbell)
         defer { for feed in round.fenceFeeds { feed.stop() } }
+        try begin(source)
         turn.letReaderRun(true)
         defer { turn.letReaderRun(false) }
         var ended = false

@@ -46,7 +46,12 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
         self.current = Locked(current)
     }
 
+    /// The file's stamp and the folders' watches, taken by `start()` on the caller's thread, so that
+    /// an edit made as soon as the caller goes on is seen however late the thread starts.
+    private var startingPoint: (loaded: FenceFileStamp?, folders: FenceFileFolders)?
+
     func start() {
+        startingPoint = (FenceFileStamp.read(path), FenceFileFolders(path: path))
         let thread = Thread { [self] in
             nameThisThread("gf-fences")
             watch()
@@ -85,8 +90,10 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
 
     /// The thread's loop: wait for a change, let it settle, load.
     private func watch() {
-        var loaded = FenceFileStamp.read(path)
-        var folders = FenceFileFolders(path: path)
+        guard let start = startingPoint else { return }
+        startingPoint = nil
+        var loaded = start.loaded
+        var folders = start.folders
         var pending = Pending()
         var lastStat = DispatchTime.now()
         while !stopped.load(ordering: .sequentiallyConsistent) {
