@@ -12,8 +12,8 @@ import Store
 #endif
 
 /// `gpsfence run` (docs/architecture.md, docs/running.md): a live source through the engine loop. SIGINT/SIGTERM stop it
-/// cleanly (sinks flushed, the store closed); SIGHUP, or a change of the fence file, reloads the
-/// fences: `unregistered` for the fences that are gone, `registered` for the new set, unchanged
+/// cleanly (sinks flushed, the store closed), and so does SIGHUP when it runs on a terminal (the
+/// terminal went away); for a service, SIGHUP, like a change of the fence file, reloads the fences: `unregistered` for the fences that are gone, `registered` for the new set, unchanged
 /// fences (same id and geometry) keep their state, and a reload that fails keeps the old fences
 /// and reports an `error`.
 public final class RunJob {
@@ -116,7 +116,7 @@ public final class RunJob {
         loopConfiguration.stopsOnSignals = true
         loopConfiguration.layers = options.layers
         loopConfiguration.layers.ownsLayers = true
-        StopSignals.install()
+        StopSignals.install(hangup: .forThisProcess)
         let loop = try EngineLoop(
             configuration: loopConfiguration, fences: fences, store: store, sinks: sinks, reports: reports)
         _ = try loop.run(source)

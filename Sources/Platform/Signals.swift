@@ -39,16 +39,48 @@ package enum CaughtSignals {
     }
 }
 
-/// SIGINT and SIGTERM: stop cleanly.
-public enum StopSignals {
-    public static func install() { CaughtSignals.install([SIGINT, SIGTERM], restartsCalls: false) }
-    public static var isRaised: Bool { CaughtSignals.isPending(SIGINT) || CaughtSignals.isPending(SIGTERM) }
+/// What SIGHUP asks of a long-running command. The kernel sends it to a terminal's processes when
+/// the terminal goes away (a closed window, a dropped SSH session): a command started there should
+/// then stop and release its receiver. A service has no terminal, and there SIGHUP is the reload
+/// that `systemctl reload` sends.
+public enum Hangup: Sendable {
+    case reloads
+    case stops
+
+    /// `.stops` for a process with a controlling terminal, `.reloads` for one without (a service).
+    public static var forThisProcess: Hangup { ControllingTerminal.isPresent ? .stops : .reloads }
 }
 
-/// SIGHUP: reload the fences.
+/// SIGINT and SIGTERM: stop cleanly; and SIGHUP too, when the hangup stops.
+public enum StopSignals {
+    private static let hangupStops = Atomic<Bool>(false)
+
+    public static func install(hangup: Hangup = .reloads) {
+        switch hangup {
+        case .reloads:
+            CaughtSignals.install([SIGINT, SIGTERM], restartsCalls: false)
+        case .stops:
+            hangupStops.store(true, ordering: .relaxed)
+            CaughtSignals.install([SIGINT, SIGTERM, SIGHUP], restartsCalls: false)
+        }
+    }
+
+    public static var isRaised: Bool {
+        CaughtSignals.isPending(SIGINT) || CaughtSignals.isPending(SIGTERM)
+            || (hangupStopsTheRun && CaughtSignals.isPending(SIGHUP))
+    }
+
+    /// Whether SIGHUP was installed as a stop (then it is never a reload).
+    package static var hangupStopsTheRun: Bool { hangupStops.load(ordering: .relaxed) }
+}
+
+/// SIGHUP: reload the fences, unless it was installed as a stop (`Hangup.stops`).
 package enum ReloadSignal {
-    package static func install() { CaughtSignals.install([SIGHUP], restartsCalls: true) }
-    package static func take() -> Bool { CaughtSignals.take(SIGHUP) }
+    package static func install() {
+        guard !StopSignals.hangupStopsTheRun else { return }
+        CaughtSignals.install([SIGHUP], restartsCalls: true)
+    }
+    package static func take() -> Bool { !StopSignals.hangupStopsTheRun && CaughtSignals.take(SIGHUP) }
     /// A SIGHUP came that nobody has taken yet.
-    package static var isPending: Bool { CaughtSignals.isPending(SIGHUP) }
+    package static var isPending: Bool { !StopSignals.hangupStopsTheRun && CaughtSignals.isPending(SIGHUP) }
 }

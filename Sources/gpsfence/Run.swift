@@ -18,8 +18,9 @@ struct Run: ParsableCommand {
             Reads NMEA from the device (autobaud on USB-serial bridges), checks every fix against \
             the fences and raises the events of docs/events.md through the chosen alerts. The state \
             (fence states, event log, visits, webhook outbox) is kept in the state file, so a \
-            restart gives no second enter. Ctrl-C or SIGTERM stops it cleanly; SIGHUP or an edit of \
-            the fence file reloads the fences.
+            restart gives no second enter. Ctrl-C or SIGTERM stops it cleanly, and so does closing \
+            the terminal it runs on; an edit of the fence file, or SIGHUP to a service (no \
+            terminal), reloads the fences.
 
             Example:
               gpsfence run --device auto --fences fences.geojson --bell \\
