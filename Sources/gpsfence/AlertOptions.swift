@@ -53,13 +53,13 @@ struct AlertOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "An extra header on every webhook request, 'NAME: VALUE', or 'NAME: @FILE' to read the value from FILE (kept out of the process list). Repeatable.",
+            "An extra header on every webhook request, 'NAME: VALUE', or 'NAME: @FILE' to read the value from FILE (kept out of the process list; FILE must be private, chmod 600). Repeatable.",
             valueName: "header"))
     var webhookHeader: [String] = []
 
     @Option(
         help: ArgumentHelp(
-            "Publish to an MQTT broker (docs/mqtt.md): every event to PREFIX/event through the durable outbox, retained status, fence states and location. A password in the URL is hidden from the process list once read; prefer --mqtt-password-file.",
+            "Publish to an MQTT broker (docs/mqtt.md): every event to PREFIX/event through the durable outbox, retained status, fence states and location. Keep the password off the command line: --mqtt-password-file or GPSFENCE_MQTT_PASSWORD (a password in the URL is hidden from the process list only once read).",
             valueName: "mqtt[s]://[user[:password]@]host[:port]/prefix"))
     var mqtt: String?
 
@@ -71,7 +71,8 @@ struct AlertOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Read the MQTT password from the first line of FILE (the user is in the URL).", valueName: "file"))
+            "Read the MQTT password from the first line of FILE (the user is in the URL). FILE must be private (chmod 600); a relative FILE is a systemd credential's name when CREDENTIALS_DIRECTORY is set.",
+            valueName: "file"))
     var mqttPasswordFile: String?
 
     @Option(help: ArgumentHelp("MQTT protocol version: 3.1.1 or 5.", valueName: "version"))
@@ -116,7 +117,7 @@ struct AlertOptions: ParsableArguments {
             keepalive: mqttKeepalive,
             locationInterval: mqttLocationInterval, ownTracks: owntracks, ownTracksTID: owntracksTid,
             homeAssistant: homeassistant, homeAssistantPrefix: homeassistantPrefix,
-            homeAssistantName: homeassistantName)
+            homeAssistantName: homeassistantName, secrets: .environment)
         configuration?.softwareVersion = gpsfenceVersion
         return configuration
     }

@@ -7,7 +7,7 @@ import Tools
 func headers(_ arguments: [String], option: String) throws(InputError) -> [HTTPHeader] {
     var parsed: [HTTPHeader] = []
     for argument in arguments {
-        do { parsed.append(try HTTPHeader.parse(argument, option: option)) } catch {
+        do { parsed.append(try HTTPHeader.parse(argument, option: option, secrets: .environment)) } catch {
             throw InputError(message: "\(error)")
         }
     }

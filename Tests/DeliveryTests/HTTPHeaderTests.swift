@@ -5,10 +5,13 @@ import Testing
 
 /// `--webhook-header` and `--sync-header` (docs/running.md): one parser for both.
 @Suite struct HTTPHeaderTests {
-    func file(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-header-\(UUID().uuidString)")
-            .path
+    /// A private file (0600, as a secret must be) holding `text`.
+    func file(_ text: String, mode: Int = 0o600, name: String = "gpsfence-header-\(UUID().uuidString)") throws
+        -> String
+    {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
         return path
     }
 
@@ -36,8 +39,31 @@ import Testing
             _ = try HTTPHeader.parse("Token: @/no/such/file", option: "--webhook-header")
             Issue.record("a missing file was accepted")
         } catch {
-            #expect(error.message == "--webhook-header Token: cannot read the value file '/no/such/file'")
+            #expect(
+                error.message == "--webhook-header Token: open '/no/such/file' failed: No such file or directory")
         }
+    }
+
+    /// A token file other users may read is refused, named, with the fix.
+    @Test func aWorldReadableValueFileIsRefused() throws {
+        let path = try file("Bearer t0ken\n", mode: 0o644)
+        do {
+            _ = try HTTPHeader.parse("Authorization: @\(path)", option: "--webhook-header")
+            Issue.record("a world-readable token file was accepted")
+        } catch {
+            #expect(error.message.hasPrefix("--webhook-header Authorization: '\(path)'"), "\(error.message)")
+            #expect(error.message.contains("mode 0644"), "\(error.message)")
+            #expect(error.message.contains("chmod 600 \(path)"), "\(error.message)")
+        }
+    }
+
+    /// Under systemd with `LoadCredential=`, a bare name is the credential's.
+    @Test func aRelativeFileIsACredentialWhenTheProcessHasCredentials() throws {
+        let name = "gpsfence-credential-\(UUID().uuidString)"
+        _ = try file("Bearer from-credential\n", mode: 0o400, name: name)
+        let secrets = SecretSources(credentialsDirectory: FileManager.default.temporaryDirectory.path)
+        let header = try HTTPHeader.parse("Authorization: @\(name)", option: "--webhook-header", secrets: secrets)
+        #expect(header.value == "Bearer from-credential")
     }
 
     /// A line break inside a value would start a second header (header injection).

@@ -25,6 +25,7 @@ import Testing
     @Test func passwordFileFirstLineAndItsRules() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)")
         try "s3cret\nignored\n".write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         let configuration = try #require(try MQTTConfiguration.parse(url: "mqtt://van@h/p", passwordFile: file.path))
         #expect(configuration.password == "s3cret")
         #expect(throws: MQTTConfigurationError.self) {
@@ -32,6 +33,38 @@ import Testing
         }
         #expect(throws: MQTTConfigurationError.self) {
             try MQTTConfiguration.parse(url: "mqtt://van:x@h/p", passwordFile: file.path)
+        }
+    }
+
+    /// `GPSFENCE_MQTT_PASSWORD` serves a URL that names a user and has no password from elsewhere.
+    @Test func passwordFromTheEnvironmentComesLast() throws {
+        let secrets = SecretSources(mqttPassword: "from-env")
+        let fromEnvironment = try #require(try MQTTConfiguration.parse(url: "mqtt://van@h/p", secrets: secrets))
+        #expect(fromEnvironment.password == "from-env")
+        let fromURL = try #require(try MQTTConfiguration.parse(url: "mqtt://van:typed@h/p", secrets: secrets))
+        #expect(fromURL.password == "typed")
+        let anonymous = try #require(try MQTTConfiguration.parse(url: "mqtt://h/p", secrets: secrets))
+        #expect(anonymous.password == nil)
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)")
+        try "from-file\n".write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: file.path)
+        let fromFile = try #require(
+            try MQTTConfiguration.parse(url: "mqtt://van@h/p", passwordFile: file.path, secrets: secrets))
+        #expect(fromFile.password == "from-file")
+    }
+
+    /// A password file other users may read is refused: the message names it, its mode and the fix.
+    @Test func aWorldReadablePasswordFileIsRefused() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)")
+        try "s3cret\n".write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        do {
+            _ = try MQTTConfiguration.parse(url: "mqtt://van@h/p", passwordFile: file.path)
+            Issue.record("a world-readable password file was accepted")
+        } catch {
+            #expect(error.message.hasPrefix("--mqtt-password-file: '\(file.path)'"), "\(error.message)")
+            #expect(error.message.contains("mode 0644") && error.message.contains("chmod 600 \(file.path)"))
         }
     }
 

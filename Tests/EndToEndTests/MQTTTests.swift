@@ -238,6 +238,7 @@ import Testing
         let subscriber = try broker.subscribe("login/#")
         let wrong = folder.appendingPathComponent("wrong")
         try "not-the-password\n".write(to: wrong, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: wrong.path)
 
         func pass(start: String, mqtt: [String]) throws -> [String] {
             let simulator = try RunCommandTests.simulatedPass(route: route, link: link, start: start)

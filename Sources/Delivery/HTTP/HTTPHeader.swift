@@ -1,9 +1,11 @@
 import Foundation
+import Platform
 
 /// One extra request header, as `--webhook-header` and `--sync-header` take it (docs/running.md):
 /// `NAME: VALUE`, or `NAME: @FILE` for a value read from the first line of FILE, so that a token
-/// never appears in the process list (`ps` shows the path, not the secret). A value that really
-/// begins with `@` is written `@@...`.
+/// never appears in the process list (`ps` shows the path, not the secret). FILE must be private
+/// (`SecretFile`); a relative FILE is a systemd credential's name when the process has
+/// credentials (`SecretSources.path`). A value that really begins with `@` is written `@@...`.
 public struct HTTPHeader: Sendable, Equatable {
     public let name: String
     public let value: String
@@ -14,7 +16,9 @@ public struct HTTPHeader: Sendable, Equatable {
     }
 
     /// Parses `argument`, reading the file it names; `option` names the flag in messages.
-    public static func parse(_ argument: String, option: String) throws(HTTPHeaderError) -> HTTPHeader {
+    public static func parse(
+        _ argument: String, option: String, secrets: SecretSources = SecretSources()
+    ) throws(HTTPHeaderError) -> HTTPHeader {
         guard let colon = argument.firstIndex(of: ":") else {
             throw HTTPHeaderError(message: "\(option) '\(argument)': expected 'NAME: VALUE' or 'NAME: @FILE'")
         }
@@ -27,15 +31,10 @@ public struct HTTPHeader: Sendable, Equatable {
             value.removeFirst()
         } else if value.hasPrefix("@") {
             let path = String(value.dropFirst())
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw HTTPHeaderError(message: "\(option) \(name): cannot read the value file '\(path)'")
+            switch secrets.firstLine(of: path) {
+            case .success(let line): value = line.trimmingCharacters(in: .whitespaces)
+            case .failure(let error): throw HTTPHeaderError(message: "\(option) \(name): \(error)")
             }
-            let text = String(decoding: data, as: UTF8.self)
-            // `isNewline`: "\r\n" is one Character in Swift, which a split at "\n" would not see.
-            value = String(
-                text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? ""
-            )
-            .trimmingCharacters(in: .whitespaces)
         }
         // A line break would end the header and start another one (header injection).
         guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {

@@ -12,6 +12,8 @@ enum HookEnvironment {
 
     static func variables(for outgoing: OutgoingEvent, fences: FenceSet) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
+        // The broker's password is ours; a hook has no use for it and may log its environment.
+        environment[SecretSources.mqttPasswordVariable] = nil
         let event = outgoing.event
         environment["GPSFENCE_EVENT"] = event.kind.rawValue
         environment["GPSFENCE_EVENT_ID"] = bounded(outgoing.id)

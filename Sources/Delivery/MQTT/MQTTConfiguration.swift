@@ -16,7 +16,8 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public var port: Int
     public var usesTLS: Bool
     public var username: String?
-    /// From the URL or `--mqtt-password-file`; never part of `target` or any message.
+    /// From the URL, `--mqtt-password-file` or `GPSFENCE_MQTT_PASSWORD`; never part of `target` or
+    /// any message.
     public var password: String?
     /// Topic prefix, without a trailing `/`.
     public var prefix: String
@@ -48,7 +49,8 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public static func parse(
         url: String?, caFile: String? = nil, passwordFile: String? = nil, protocolVersion: String = "3.1.1",
         keepalive: Int = 30, locationInterval: Double = 5, ownTracks: String? = nil, ownTracksTID: String? = nil,
-        homeAssistant: Bool = false, homeAssistantPrefix: String? = nil, homeAssistantName: String? = nil
+        homeAssistant: Bool = false, homeAssistantPrefix: String? = nil, homeAssistantName: String? = nil,
+        secrets: SecretSources = SecretSources()
     ) throws(MQTTConfigurationError) -> MQTTConfiguration? {
         guard let url else {
             let strays = [
@@ -63,7 +65,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
         var configuration = try parse(
             required: url, caFile: caFile, passwordFile: passwordFile, protocolVersion: protocolVersion,
             keepalive: keepalive,
-            locationInterval: locationInterval, ownTracks: ownTracks, ownTracksTID: ownTracksTID)
+            locationInterval: locationInterval, ownTracks: ownTracks, ownTracksTID: ownTracksTID, secrets: secrets)
         if homeAssistant {
             let discoveryPrefix = homeAssistantPrefix ?? "homeassistant"
             if discoveryPrefix.isEmpty || discoveryPrefix.hasPrefix("/") {
@@ -85,10 +87,13 @@ public struct MQTTConfiguration: Sendable, Equatable {
         return configuration
     }
 
-    /// Parses `--mqtt URL` and the files its options name.
+    /// Parses `--mqtt URL` and the files its options name. The password comes from the URL, else
+    /// from the password file (relative: a systemd credential, see `SecretSources.path`), else,
+    /// when the URL names a user, from `GPSFENCE_MQTT_PASSWORD`.
     public static func parse(
         required url: String, caFile: String? = nil, passwordFile: String? = nil, protocolVersion: String = "3.1.1",
-        keepalive: Int = 30, locationInterval: Double = 5, ownTracks: String? = nil, ownTracksTID: String? = nil
+        keepalive: Int = 30, locationInterval: Double = 5, ownTracks: String? = nil, ownTracksTID: String? = nil,
+        secrets: SecretSources = SecretSources()
     ) throws(MQTTConfigurationError) -> MQTTConfiguration {
         func bad(_ option: String, _ problem: String) -> MQTTConfigurationError {
             MQTTConfigurationError(message: "\(option): \(problem)")
@@ -132,12 +137,12 @@ public struct MQTTConfiguration: Sendable, Equatable {
             guard configuration.password == nil else {
                 throw bad("--mqtt-password-file", "the URL already has a password; give it in one place")
             }
-            guard let data = FileManager.default.contents(atPath: passwordFile),
-                let text = String(data: data, encoding: .utf8)
-            else { throw bad("--mqtt-password-file \(passwordFile)", "cannot be read") }
-            // The first line; editors add a final newline that is not part of the password.
-            configuration.password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
-                .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+            switch secrets.firstLine(of: passwordFile) {
+            case .success(let password): configuration.password = password
+            case .failure(let error): throw bad("--mqtt-password-file", error.description)
+            }
+        } else if configuration.username != nil, configuration.password == nil, let password = secrets.mqttPassword {
+            configuration.password = password
         }
         if let caFile {
             guard tls else { throw bad("--mqtt-ca", "goes with an mqtts:// URL") }
