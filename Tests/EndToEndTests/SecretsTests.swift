@@ -27,7 +27,7 @@ import Testing
     /// `run` on a simulated pass through a fence, the broker's password from a private file or
     /// from `GPSFENCE_MQTT_PASSWORD`, the webhook's token from a private file: every event reaches
     /// a subscriber that logs in, the token reaches the webhook, and while `run` runs its command
-    /// line holds neither secret.
+    /// line holds neither secret. A hook never sees the broker's password in its environment.
     @Test(arguments: PasswordSource.allCases)
     func theBrokerAndTheWebhookGetTheSecretsAndTheProcessListDoesNot(_ source: PasswordSource) throws {
         let folder = temporaryDirectory()
@@ -44,6 +44,12 @@ import Testing
             "--mqtt", "mqtt://van@127.0.0.1:\(broker.port)/secret",
             "--webhook", server.url, "--webhook-header", "Authorization: @\(tokenFile)",
         ]
+        let hookLog = folder.appendingPathComponent("hook.log").path
+        let hook = folder.appendingPathComponent("hook.sh").path
+        try "#!/bin/sh\ncat >/dev/null\necho \"ran ${GPSFENCE_MQTT_PASSWORD:-unset}\" >> '\(hookLog)'\n".write(
+            toFile: hook, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: hook)
+        arguments += ["--exec", hook]
         var environment: [String: String] = [:]
         switch source {
         case .file:
@@ -72,6 +78,12 @@ import Testing
             server.requests.allSatisfy {
                 ($0["headers"] as? [String: String])?["authorization"] == "Bearer \(Self.token)"
             })
+
+        let hookDeadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: hookLog), Date() < hookDeadline { usleep(50_000) }
+        let hookRuns = (try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? ""
+        #expect(hookRuns.contains("ran unset"), "\(hookRuns)")
+        #expect(!hookRuns.contains(Self.password), "\(hookRuns)")
 
         let commandLine = try String(
             contentsOfFile: "/proc/\(run.process.processIdentifier)/cmdline", encoding: .utf8)
