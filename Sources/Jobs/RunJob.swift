@@ -125,8 +125,10 @@ public final class RunJob {
 
 extension RunJob {
     /// `--fences mqtt://...` checked (docs/running.md, "Fences from the broker"); nil for a file.
-    public static func brokerFences(_ fences: String, caFile: String?) throws -> MQTTConfiguration? {
-        try BrokerFences.configuration(fences: fences, caFile: caFile)
+    public static func brokerFences(
+        _ fences: String, caFile: String?, secrets: SecretSources = SecretSources()
+    ) throws -> MQTTConfiguration? {
+        try BrokerFences.configuration(fences: fences, caFile: caFile, secrets: secrets)
     }
 
     /// Another gpsfence reading the same port: refused with its pid (exit status 1), before

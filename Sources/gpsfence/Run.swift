@@ -84,7 +84,7 @@ struct Run: ParsableCommand {
         let commands = alerts.owntracks == nil ? nil : OwnTracksCommandInbox()
         options.layers.ownTracksCommands = commands
         let tls = fences.lowercased().hasPrefix("mqtts://")
-        options.brokerFences = try RunJob.brokerFences(fences, caFile: tls ? alerts.mqttCa : nil)
+        options.brokerFences = try RunJob.brokerFences(fences, caFile: tls ? alerts.mqttCa : nil, secrets: .environment)
         try RunJob(options: options).run { context in
             try alerts.sinks(
                 color: isatty(1) == 1, live: true, context: context, maxAccuracy: options.settings.maxAccuracy,

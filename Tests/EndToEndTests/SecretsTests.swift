@@ -98,6 +98,40 @@ import Testing
         #expect(!stopped.stderr.contains(Self.password) && !stopped.stderr.contains(Self.token))
     }
 
+    /// `--fences mqtt://USER@...` on a broker of its own (no `--mqtt`) logs in with
+    /// `GPSFENCE_MQTT_PASSWORD` and gets the retained fence set.
+    @Test func theFenceBrokerTakesThePasswordFromTheEnvironment() throws {
+        let folder = temporaryDirectory()
+        let broker = try MosquittoBroker(credentials: ("van", Self.password))
+        let (link, simulator) = try LiveFencesTests.parkedReceiver(in: folder)
+        defer {
+            simulator.signal(SIGINT)
+            _ = simulator.finish()
+        }
+        try runTool(
+            "/usr/bin/mosquitto_pub",
+            ["-h", "127.0.0.1", "-p", String(broker.port), "-q", "1", "-r", "-t", "fleet/fences"]
+                + broker.authArguments + ["-m", LiveFencesTests.fences(far: ["far"])])
+        let run = try BackgroundGPSFence(
+            [
+                "run", "--device", link, "--baud", "115200", "--fences",
+                "mqtt://van@127.0.0.1:\(broker.port)/fleet/fences",
+                "--state", folder.appendingPathComponent("state.sqlite").path, "--json",
+            ], environment: ["GPSFENCE_MQTT_PASSWORD": Self.password])
+        let output = LineCollector(run.output.fileHandleForReading)
+        let registered = output.wait {
+            LiveFencesTests.objects($0).contains {
+                $0["type"] as? String == "registered" && $0["fences"] as? [String] == ["far"]
+            }
+        }
+        #expect(registered, "\(output.all)")
+        run.signal(SIGTERM)
+        let stopped = run.finish()
+        output.finish()
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        #expect(!broker.log.contains("not authorised"), "\(broker.log)")
+    }
+
     /// A password or token file other users may read is refused before anything runs: exit 2, the
     /// file, its mode and the fix named.
     @Test func worldReadableSecretFilesAreRefused() throws {

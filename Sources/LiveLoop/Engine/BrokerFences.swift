@@ -113,12 +113,15 @@ package final class BrokerFences: FenceFeed, @unchecked Sendable {
 
 extension BrokerFences {
     /// The `--fences mqtt://...` URL checked (exit status 2 when it is bad, naming `--fences`), its
-    /// password hidden from the process list; nil for a path.
-    package static func configuration(fences: String, caFile: String?) throws -> MQTTConfiguration? {
+    /// password hidden from the process list; nil for a path. A URL that names a user and no
+    /// password takes it from `secrets` (`GPSFENCE_MQTT_PASSWORD`), as `--mqtt` does.
+    package static func configuration(
+        fences: String, caFile: String?, secrets: SecretSources = SecretSources()
+    ) throws -> MQTTConfiguration? {
         let scheme = fences.prefix { $0 != ":" }.lowercased()
         guard fences.contains("://"), scheme == "mqtt" || scheme == "mqtts" else { return nil }
         do {
-            let configuration = try MQTTConfiguration.parse(required: fences, caFile: caFile)
+            let configuration = try MQTTConfiguration.parse(required: fences, caFile: caFile, secrets: secrets)
             ProcessArguments.hidePassword(of: fences)
             return configuration
         } catch {
