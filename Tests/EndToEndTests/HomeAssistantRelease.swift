@@ -6,7 +6,7 @@ import Foundation
 /// under chroot (scripts/homeassistant-current.sh). Each is made once and cached outside the clone.
 enum HomeAssistantRelease: String, CustomStringConvertible, Sendable {
     case oldest = "2024.3.3"
-    case current = "2026.2.3"
+    case current = "2026.11.0"
 
     var description: String { "Home Assistant \(rawValue)" }
 
