@@ -113,7 +113,8 @@ let package = Package(
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "JSONOutput"]),
         .target(name: "FenceBuilders", dependencies: ["Fences"], path: "Tests/FenceBuilders"),
-        .testTarget(name: "FencesTests", dependencies: ["Fences", "Events", "NMEA", "FenceBuilders"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "FencesTests", dependencies: ["Fences", "Events", "NMEA", "FenceBuilders"], exclude: ["Fixtures"]),
         .testTarget(name: "EventsTests", dependencies: ["Events", "Fences", "NMEA", "FenceBuilders", "Platform"]),
         .testTarget(
             name: "LiveLoopTests",

@@ -42,7 +42,17 @@ public enum Limits {
             range = "\(number(minimum)) to \(number(max)) \(unit)"
         }
         // `>=`/`<=` are false for NaN, and `inf` is above any max: both are refused here.
-        return within ? nil : "\(name) must be \(range), not \(number(value))"
+        if within { return nil }
+        // A minus sign is the likely slip: the sentence leads with the rule it breaks.
+        if value < 0 {
+            let rule: String
+            switch lower {
+            case .zero: rule = "positive or 0"
+            case .aboveZero, .atLeast: rule = "positive"
+            }
+            return "\(name) must be \(rule) (\(range)), not \(number(value))"
+        }
+        return "\(name) must be \(range), not \(number(value))"
     }
 
     /// A duration setting: 0 (or more than 0) up to `maxSeconds`.
@@ -63,7 +73,12 @@ public enum Limits {
     }
 
     public static func count(_ name: String, _ value: Int, _ range: ClosedRange<Int>) -> String? {
-        range.contains(value) ? nil : "\(name) must be \(range.lowerBound) to \(range.upperBound), not \(value)"
+        if range.contains(value) { return nil }
+        let bounds = "\(range.lowerBound) to \(range.upperBound)"
+        if value < 0 && range.lowerBound >= 0 {
+            return "\(name) must be \(range.lowerBound > 0 ? "positive" : "positive or 0") (\(bounds)), not \(value)"
+        }
+        return "\(name) must be \(bounds), not \(value)"
     }
 
     /// Seconds as milliseconds, clamped to ±2^53 (NaN as 0): never traps, and leaves room for

@@ -15,6 +15,9 @@ public enum ExitStatus: Int32, Sendable {
     case receiverRefused = 3
     /// `configure`: the receiver did not answer (or speaks neither UBX nor PMTK).
     case receiverSilent = 4
+    /// No command given: sysexits.h's EX_USAGE, as BSD tools exit when the usage is all they can
+    /// print, so a script that forgot the command does not take the usage for success.
+    case usage = 64
 }
 
 /// The one place where an error thrown by any module becomes an exit status and a message:

@@ -7,6 +7,7 @@ import Tools
 /// The anchor watch of `run` (docs/running.md, "At anchor").
 struct AnchorOptions: ParsableArguments {
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Anchor watch: a circle of this many metres (id 'anchor') at the first usable fix; kept across restarts.",
             valueName: "metres"))

@@ -34,7 +34,7 @@ struct Check: ParsableCommand {
     @Option(help: ArgumentHelp("File of 'lat,lon' lines to check ('-' for standard input).", valueName: "file"))
     var points: String?
 
-    @Option(help: "How many nearest fences to list for a single point.")
+    @Option(parsing: .unconditional, help: "How many nearest fences to list for a single point.")
     var nearest = 5
 
     @Flag(help: "For a single point: print the answer as one JSON object (docs/formats.md).")

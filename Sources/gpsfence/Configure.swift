@@ -23,7 +23,8 @@ struct Configure: ParsableCommand {
             not answer. See docs/hardware.md and docs/running.md.
 
             Example:
-              gpsfence configure --device /dev/ttyACM0 --rate 5 --sentences RMC,GGA --baud 38400 --save
+              gpsfence configure --device /dev/ttyACM0 --rate 5 --sentences RMC,GGA \\
+                --baud 38400 --save
             """
     )
 
@@ -33,13 +34,13 @@ struct Configure: ParsableCommand {
     @Option(help: "Line speed the receiver talks at now, or 'auto' to detect it.")
     var lineBaud = "auto"
 
-    @Option(help: ArgumentHelp("Fixes (and outputs) a second.", valueName: "Hz"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Fixes (and outputs) a second.", valueName: "Hz"))
     var rate: Double?
 
     @Option(help: ArgumentHelp("The NMEA sentences to send, all others off (e.g. RMC,GGA).", valueName: "list"))
     var sentences: String?
 
-    @Option(help: "New line speed of the receiver; the host port follows it.")
+    @Option(parsing: .unconditional, help: "New line speed of the receiver; the host port follows it.")
     var baud: Int?
 
     @Flag(help: "Raise the baud rate when the sentences at --rate do not fit the line (instead of refusing).")

@@ -6,6 +6,10 @@ import NMEA
 import Platform
 import Tools
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
@@ -48,7 +52,7 @@ struct Decode: ParsableCommand {
     @Option(help: "With --device: line speed, or 'auto' to detect it (ignored on CDC-ACM and through gpsd).")
     var baud = "auto"
 
-    @Option(help: ArgumentHelp("With --device: stop after this many fixes.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --device: stop after this many fixes.", valueName: "n"))
     var count: Int?
 
     func validate() throws {
@@ -70,6 +74,14 @@ struct Decode: ParsableCommand {
                 throw ValidationError("--rollover-pivot wants a date as YYYY-MM-DD, not '\(rolloverPivot)'")
             }
             job.rollover = WeekRollover(pivot: pivot)
+        }
+        // A terminal on standard input is most often `gpsfence decode` typed without a file: say
+        // what it waits for, or it looks hung.
+        if (files.isEmpty || files.contains("-")) && isatty(0) == 1 {
+            OutputWriter.standardError.write(
+                line:
+                    "gpsfence: reading NMEA from standard input (a terminal); end it with Ctrl-D, or give a capture file"
+            )
         }
         let summaries = try job.run(output: .standardOutput)
         if stats {

@@ -15,7 +15,7 @@ struct Devices: ParsableCommand {
 
             Example:
               gpsfence devices --json
-              gpsfence devices --identify     # model and firmware of u-blox and MediaTek receivers
+              gpsfence devices --identify   # model and firmware (u-blox, MediaTek)
             """
     )
 

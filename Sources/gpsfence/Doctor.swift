@@ -15,7 +15,7 @@ struct Doctor: ParsableCommand {
 
             Example:
               gpsfence doctor --device /dev/ttyUSB0
-              gpsfence doctor --device gpsd://localhost:2947   # connection, VERSION, DEVICES, fixes
+              gpsfence doctor --device gpsd://localhost:2947   # VERSION, DEVICES, fixes
             """
     )
 

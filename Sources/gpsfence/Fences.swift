@@ -64,7 +64,7 @@ struct Fences: ParsableCommand {
         @Argument(help: "The fence's name.")
         var name: String
 
-        @Option(help: "Radius in metres.")
+        @Option(parsing: .unconditional, help: "Radius in metres.")
         var radius: Double
 
         @Option(help: "The fence's id (default: from the name, 'Low bridge' -> low-bridge).")
@@ -76,7 +76,9 @@ struct Fences: ParsableCommand {
         @Option(help: ArgumentHelp("State file (default: $XDG_STATE_HOME/gpsfence/state.sqlite).", valueName: "path"))
         var state: String?
 
-        @Option(help: ArgumentHelp("Refuse a fix older than this (90s, 5m).", valueName: "duration"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Refuse a fix older than this (90s, 5m).", valueName: "duration"))
         var maxAge: Seconds = Seconds(600)
 
         func validate() throws {

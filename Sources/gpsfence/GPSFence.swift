@@ -53,4 +53,11 @@ struct GPSFence: ParsableCommand {
             exit(withError: error)
         }
     }
+
+    /// Reached only when no subcommand was given: the usage goes to standard error and the exit
+    /// status says that nothing was done.
+    func run() throws {
+        OutputWriter.standardError.write(line: GPSFence.helpMessage())
+        Foundation.exit(ExitStatus.usage.rawValue)
+    }
 }

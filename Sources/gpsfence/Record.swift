@@ -20,7 +20,8 @@ struct Record: ParsableCommand {
 
             Example:
               gpsfence record --device auto --output drive.nmea --duration 600
-              gpsfence record --device gpsd://localhost/dev/ttyACM0 --output drive.nmea   # gpsd keeps running
+              gpsfence record --device gpsd://localhost/dev/ttyACM0 \\
+                --output drive.nmea   # gpsd keeps running
               gpsfence record --device auto --output - | gpsfence decode --json
             """
     )
@@ -36,7 +37,7 @@ struct Record: ParsableCommand {
     @Flag(help: "Add this recording (with its own header) to the end of the capture file.")
     var append = false
 
-    @Option(help: "Seconds to record; until Ctrl-C when absent.")
+    @Option(parsing: .unconditional, help: "Seconds to record; until Ctrl-C when absent.")
     var duration: Double?
 
     func validate() throws {

@@ -32,7 +32,7 @@ struct Replay: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Real time scaled by this factor, or 'max' (default) for as fast as possible.", valueName: "x|max"))
+            "Real time scaled by this factor, or 'max' for as fast as possible.", valueName: "x|max"))
     var speed = "max"
 
     @Option(
@@ -41,11 +41,12 @@ struct Replay: ParsableCommand {
     var state: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "At the end, seconds that webhook deliveries and the track sync may take to finish.", valueName: "seconds"))
     var drainTimeout = 30.0
 
-    @Option(help: ArgumentHelp("Days of track the state file keeps.", valueName: "days"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Days of track the state file keeps.", valueName: "days"))
     var keepDays = 7.0
 
     @OptionGroup var alerts: AlertOptions

@@ -44,7 +44,7 @@ struct Report: ParsableCommand {
             valueName: "file"))
     var fences: String?
 
-    @Option(help: ArgumentHelp("The HTML report (default: report.html).", valueName: "file.html"))
+    @Option(help: ArgumentHelp("The HTML report.", valueName: "file.html"))
     var output = "report.html"
 
     @Option(

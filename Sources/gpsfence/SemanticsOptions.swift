@@ -4,46 +4,61 @@ import Fences
 
 /// The event semantics flags of docs/events.md, shared by `replay` and `run`.
 struct SemanticsOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Time inside before a dwell event: 90, 90s, 5m (default 60 s).", valueName: "duration"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Time inside before a dwell event: 90, 90s, 5m (default 60 s).", valueName: "duration"))
     var dwell: Seconds?
 
-    @Option(help: ArgumentHelp("Metres outside the boundary before an exit counts (default 10).", valueName: "metres"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Metres outside the boundary before an exit counts (default 10).", valueName: "metres"))
     var hysteresis: Double?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Consecutive usable fixes outside that confirm an exit (default 2).", valueName: "fixes"))
     var exitConfirm: Int?
 
-    @Option(help: ArgumentHelp("Fixes with a worse accuracy estimate are not used (default 100).", valueName: "metres"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Fixes with a worse accuracy estimate are not used (default 100).", valueName: "metres"))
     var maxAccuracy: Double?
 
-    @Option(help: ArgumentHelp("Time without a usable fix before fix_lost (default 10 s).", valueName: "duration"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Time without a usable fix before fix_lost (default 10 s).", valueName: "duration"))
     var stale: Seconds?
 
     @Flag(help: "No enter event for fences that contain the first fix.")
     var noInitial = false
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Approach look-ahead for fences without their own 'approach' property.", valueName: "metres")
     )
     var approach: Double?
 
-    @Option(help: ArgumentHelp("Emit a heartbeat event this often: 60, 5m, 1h.", valueName: "duration"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Emit a heartbeat event this often: 60, 5m, 1h.", valueName: "duration"))
     var heartbeat: Seconds?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Time slow and within 25 m before a stationary event; 0: no stationary/moving (default 120 s).",
             valueName: "duration"))
     var stationary: Seconds?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Consecutive usable fixes above a fence's speed_limit before a speeding event (default 3).",
             valueName: "fixes"))
     var speedingConfirm: Int?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Height of the vehicle: approach and enter of fences with a lower 'clearance' are flagged too_low.",
             valueName: "metres"))

@@ -37,16 +37,18 @@ struct Simulate: ParsableCommand {
     var device: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Line speed of the simulated receiver; default: the slowest standard rate that carries --rate "
                 + "(9600 at 1 Hz, 57600 at 10 Hz; see docs/hardware.md). Too slow a rate drops sentences, as a receiver does.",
             valueName: "baud"))
     var baud: Int?
 
-    @Option(help: "Epochs per second.")
+    @Option(parsing: .unconditional, help: "Epochs per second.")
     var rate = 1.0
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Speed along a route without times, m/s (default 10); given for a GPX with times, its times are ignored and it is walked at this speed.",
             valueName: "m/s"))

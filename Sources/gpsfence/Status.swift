@@ -42,11 +42,22 @@ struct Status: ParsableCommand {
     @Flag(help: "Redraw the status in place until Ctrl-C, as cgps does.")
     var watch = false
 
-    @Option(help: ArgumentHelp("With --watch: seconds between redraws (1s, 5s).", valueName: "duration"))
-    var interval: Seconds = Seconds(1)
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("With --watch: seconds between redraws (1s, 5s; default 1s).", valueName: "duration"))
+    var interval: Seconds?
+
+    /// Between redraws when --interval is not given.
+    static let defaultInterval = Seconds(1)
 
     func validate() throws {
         if watch && json { throw ValidationError("--watch draws for people; for JSON, run 'status --json' in a loop") }
+        guard let interval else { return }
+        // Without --watch the status is printed once: an interval would be silently ignored.
+        if !watch {
+            throw ValidationError(
+                "--interval is the time between redraws of --watch; give --watch too, or leave it out")
+        }
         guard interval.value >= 0.1, interval.value <= 3600 else {
             throw ValidationError("--interval must be 0.1 s to 1 h, not \(interval.value) s")
         }
@@ -57,7 +68,7 @@ struct Status: ParsableCommand {
             StopSignals.install()
             let job = WatchJob(statePath: state ?? StateLocation.defaultPath, terminal: isatty(1) == 1)
             var configured = job
-            configured.interval = interval.value
+            configured.interval = (interval ?? Self.defaultInterval).value
             return try configured.run(output: .standardOutput)
         }
         let now = currentUTCTime().millisecondsSinceEpoch

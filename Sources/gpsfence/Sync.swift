@@ -16,14 +16,17 @@ struct Sync: ParsableCommand {
             to the same server.
 
             Example:
-              gpsfence sync --sync https://fleet.example/track --sync-header 'Authorization: @/etc/gpsfence/token'
+              gpsfence sync --sync https://fleet.example/track \\
+                --sync-header 'Authorization: @/etc/gpsfence/token'
             """
     )
 
     @Option(help: ArgumentHelp("State file (default: $XDG_STATE_HOME/gpsfence/state.sqlite).", valueName: "path"))
     var state: String?
 
-    @Option(help: ArgumentHelp("Seconds to keep trying while the server is down (default 30).", valueName: "seconds"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seconds to keep trying while the server is down.", valueName: "seconds"))
     var drainTimeout = 30.0
 
     @OptionGroup var options: SyncOptions

@@ -14,19 +14,22 @@ struct SyncOptions: ParsableArguments {
     var sync: String?
 
     @Option(
-        help: ArgumentHelp("Body format: json (default, docs/formats.md) or osmand (Traccar).", valueName: "format"))
+        help: ArgumentHelp("Body format: json (docs/formats.md) or osmand (Traccar).", valueName: "format"))
     var syncFormat = "json"
 
     @Option(help: ArgumentHelp("The device name the server sees (default: the host name).", valueName: "id"))
     var syncId: String?
 
-    @Option(help: ArgumentHelp("Points per request at most (json; default 100).", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Points per request at most (json).", valueName: "count"))
     var syncBatch = 100
 
-    @Option(help: ArgumentHelp("Send once this many points are queued (default 1: as they come).", valueName: "count"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Send once this many points are queued (1: as they come).", valueName: "count"))
     var syncThreshold = 1
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Send whatever is queued at least this often, below the threshold too.", valueName: "seconds"))
     var syncInterval: Double?

@@ -51,16 +51,45 @@ import Testing
         #expect(!simulate.stdout.contains("docs/running.md"))
     }
 
+    /// Every command and subcommand, as its help is asked for.
+    static let commands: [[String]] = [
+        ["run"], ["replay"], ["decode"], ["check"], ["simulate"], ["configure"], ["record"], ["devices"],
+        ["doctor"], ["visits"], ["status"], ["report"], ["sync"], ["fences", "lint"], ["fences", "add"],
+    ]
+
+    /// An option's default is said once: by the help text or by the parser's `(default: ...)`,
+    /// never both.
+    @Test func everyOptionSaysItsDefaultOnce() throws {
+        for command in Self.commands {
+            let help = try runGPSFence(command + ["--help"]).stdout
+            let lines = help.split(separator: "\n").map(String.init)
+            guard let start = lines.firstIndex(of: "OPTIONS:") else { continue }
+            // One entry per option: its first line starts with `  -`, continuations are indented.
+            var entries: [String] = []
+            for line in lines[(start + 1)...] {
+                if line.hasPrefix("  -") {
+                    entries.append(line)
+                } else if !entries.isEmpty {
+                    entries[entries.count - 1] += line
+                }
+            }
+            for entry in entries {
+                let defaults = entry.lowercased().components(separatedBy: "default").count - 1
+                #expect(defaults <= 1, "\(command.joined(separator: " ")): \(entry)")
+            }
+        }
+    }
+
     /// The help's examples copy and paste: a long command is continued with `\`, never wrapped by
     /// the help formatter into a second line the shell would run on its own (80 columns off a
     /// terminal).
     @Test func helpExamplesAreWholeCommands() throws {
-        for command in ["check", "replay", "report", "run", "simulate", "decode"] {
-            let help = try runGPSFence([command, "--help"]).stdout
+        for command in SmallThingsTests.commands {
+            let help = try runGPSFence(command + ["--help"]).stdout
             let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard let start = lines.firstIndex(where: { $0 == "Example:" || $0 == "Examples:" })
             else {
-                Issue.record("\(command): no example")
+                Issue.record("\(command.joined(separator: " ")): no example")
                 continue
             }
             var continued = false

@@ -15,7 +15,7 @@ import Testing
         #expect(problem { _ in } == nil)
         #expect(problem { $0.dwell = 1e300 } == "--dwell must be 0 to 1000000000 seconds, not 1e+300")
         #expect(problem { $0.dwell = .infinity } == "--dwell must be 0 to 1000000000 seconds, not inf")
-        #expect(problem { $0.dwell = -1 } == "--dwell must be 0 to 1000000000 seconds, not -1")
+        #expect(problem { $0.dwell = -1 } == "--dwell must be positive or 0 (0 to 1000000000 seconds), not -1")
         #expect(problem { $0.dwell = 0 } == nil)
         #expect(
             problem { $0.heartbeat = 1e300 }

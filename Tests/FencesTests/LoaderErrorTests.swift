@@ -120,7 +120,8 @@ import Testing
     @Test func badSettings() {
         #expect(
             loadError(collection(circleFeature(id: "1", lon: 1, lat: 2, radius: 5, extra: ",\"dwell\":-1")))
-                == "f.geojson: feature 0 (id 1): property dwell must be 0 to 1000000000 seconds, not -1")
+                == "f.geojson: feature 0 (id 1): property dwell must be positive or 0 (0 to 1000000000 seconds), not -1"
+        )
         #expect(
             loadError(
                 collection(circleFeature(id: "1", lon: 1, lat: 2, radius: 5, extra: ",\"notify\":[\"enter\",\"boom\"]"))
