@@ -22,53 +22,27 @@ public struct PointsFileError: Error, CustomStringConvertible, Sendable {
 /// `float()` and `strtod` give: the exact fast path when it applies, `strtod` otherwise.
 public enum PointsFile {
     public static func read(path: String) throws(PointsFileError) -> [GeoPoint] {
+        let read = readUpToProblem(path: path)
+        if let problem = read.problem { throw problem }
+        return read.points
+    }
+
+    /// The points before the first bad line, and that line's problem: what was good is still
+    /// answered before the error is said.
+    public static func readUpToProblem(path: String) -> PointsParse {
         let bytes: FileBytes
-        do { bytes = try FileBytes(path: path) } catch { throw PointsFileError(message: error.description) }
-        return try parse(bytes.buffer, name: path)
+        do { bytes = try FileBytes(path: path) } catch {
+            return PointsParse(points: [], problem: PointsFileError(message: error.description))
+        }
+        var parser = PointsParser(name: path)
+        return parser.parse(bytes.buffer)
     }
 
     public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, name: String) throws(PointsFileError) -> [GeoPoint] {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return [] }
-        let end = buffer.count
-        var out: [GeoPoint] = []
-        // `-dd.dddddddd,-ddd.dddddddd\n` is 26 bytes; reserving for 20-byte lines rarely regrows.
-        out.reserveCapacity(end / 20 + 1)
-        var pos = 0
-        var line = 0
-        var headerAllowed = true
-        while pos < end {
-            line += 1
-            let lineStart = pos
-            var p = skipBlanks(base, pos, end)
-            if p == end || base[p] == 0x0A || base[p] == 0x23 || (base[p] == 0x0D && p + 1 < end && base[p + 1] == 0x0A)
-            {
-                // blank or comment line
-                if let nl = findNewline(base, p, end) { pos = nl + 1 } else { pos = end }
-                continue
-            }
-            if headerAllowed && isHeader(base, p, end) {
-                headerAllowed = false  // a header such as `lat,lon`, once, before the first point
-                if let nl = findNewline(base, p, end) { pos = nl + 1 } else { pos = end }
-                continue
-            }
-            headerAllowed = false
-            guard let (lat, afterLat) = number(base, p, end) else { throw bad(base, lineStart, end, line, name) }
-            p = skipBlanks(base, afterLat, end)
-            guard p < end, base[p] == 0x2C else { throw bad(base, lineStart, end, line, name) }
-            p = skipBlanks(base, p + 1, end)
-            guard let (lon, afterLon) = number(base, p, end) else { throw bad(base, lineStart, end, line, name) }
-            p = skipBlanks(base, afterLon, end)
-            if p < end && base[p] == 0x0D { p += 1 }
-            guard p == end || base[p] == 0x0A else { throw bad(base, lineStart, end, line, name) }
-            guard lat >= -90, lat <= 90, lon >= -180, lon <= 180 else {
-                throw PointsFileError(
-                    message: "\(name): line \(line): point (\(lat), \(lon)) is out of range "
-                        + "(latitude -90..90, longitude -180..180)")
-            }
-            out.append(GeoPoint(lat: lat, lon: lon))
-            pos = p + 1
-        }
-        return out
+        var parser = PointsParser(name: name)
+        let parsed = parser.parse(buffer)
+        if let problem = parsed.problem { throw problem }
+        return parsed.points
     }
 
     /// A first line that starts with a letter and holds no digit: `lat,lon`, `latitude,longitude`

@@ -5,6 +5,7 @@ import JSONOutput
 import LiveLoop
 import NMEA
 import Platform
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -26,8 +27,10 @@ public struct CheckJob {
 
     public func run(point: GeoPoint?, pointsPath: String?) throws {
         let t0 = monotonicSeconds()
-        // With a points file, the points are parsed on a second thread while the fences load.
-        let early = pointsPath.map { EarlyPoints(path: $0 == "-" ? "/dev/stdin" : $0) }
+        // A pipe or a terminal is answered as its lines come, once the fences are loaded.
+        let stream = pointsPath.flatMap { PointsStream.isStream(path: $0) ? $0 : nil }
+        // A points file is parsed on a second thread while the fences load.
+        let early = stream == nil ? pointsPath.map { EarlyPoints(path: $0) } : nil
         let set: FenceSet
         do {
             set = try FenceFile.load(fencesPath)
@@ -49,6 +52,8 @@ public struct CheckJob {
             checkOne(set, lat: point.lat, lon: point.lon)
         } else if let early {
             try checkPoints(set, points: early, loadedAt: t1)
+        } else if let stream {
+            try checkStream(set, path: stream)
         }
     }
 
@@ -112,8 +117,25 @@ public struct CheckJob {
         return s
     }
 
+    func checkStream(_ set: FenceSet, path: String) throws {
+        let descriptor: FileDescriptor
+        if path == "-" {
+            descriptor = .standardInput
+        } else {
+            do { descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec) } catch {
+                throw InputError(message: "\(path): cannot open: \(error)")
+            }
+        }
+        defer { if path != "-" { try? descriptor.close() } }
+        OutputWriter.standardOutput.flush()
+        let stream = PointsStream(
+            set: set, ids: IDTexts(set.ids), descriptor: descriptor, name: path == "-" ? "standard input" : path)
+        _ = try stream.run()
+    }
+
     func checkPoints(_ set: FenceSet, points early: EarlyPoints, loadedAt t1: Double) throws {
-        let list = try early.result()
+        let read = early.result()
+        let list = read.points
         let t2 = monotonicSeconds()
         // The points are queried by as many threads as there are cores (`PointBatch`), then each
         // thread formats the lines of one slice of the input.
@@ -126,7 +148,9 @@ public struct CheckJob {
         let hitCount = batch.totalHits
         let t3 = monotonicSeconds()
         OutputWriter.standardOutput.flush()
-        for json in outputs { json?.withUnsafeBytes { writeAll($0) } }
+        for json in outputs { json?.withUnsafeBytes { writeAllToStandardOutput($0) } }
+        // The points before a bad line are answered first: the error then says where to resume.
+        if let problem = read.problem { throw InputError(message: problem.message) }
         let t4 = monotonicSeconds()
         var single = 0.0
         if stats {
@@ -153,17 +177,18 @@ public struct CheckJob {
         }
     }
 
-    /// `write(2)` until all is written (standard output may be a pipe).
-    func writeAll(_ bytes: UnsafeRawBufferPointer) {
-        var done = 0
-        while done < bytes.count {
-            let n = write(1, bytes.baseAddress! + done, bytes.count - done)
-            if n <= 0 {
-                if n < 0 && errno == EINTR { continue }
-                break
-            }
-            done += n
+}
+
+/// `write(2)` until all is written (standard output may be a pipe).
+func writeAllToStandardOutput(_ bytes: UnsafeRawBufferPointer) {
+    var done = 0
+    while done < bytes.count {
+        let n = write(1, bytes.baseAddress! + done, bytes.count - done)
+        if n <= 0 {
+            if n < 0 && errno == EINTR { continue }
+            break
         }
+        done += n
     }
 }
 
@@ -236,15 +261,16 @@ final class IDTexts: @unchecked Sendable {
     }
 }
 
-/// A points file parsed on another thread (`PointsFile.read`), started at once.
+/// A points file parsed on another thread (`PointsFile.readUpToProblem`), started at once.
 final class EarlyPoints: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// Written once by the parsing thread before `done` is signalled, read after waiting.
-    private var outcome: Result<[GeoPoint], PointsFileError> = .success([])
+    private var outcome = PointsParse(points: [], problem: nil)
 
+    /// `-`: standard input redirected from a regular file.
     init(path: String) {
         DispatchQueue.global().async {
-            self.outcome = Result { () throws(PointsFileError) in try PointsFile.read(path: path) }
+            self.outcome = PointsFile.readUpToProblem(path: path == "-" ? "/dev/stdin" : path)
             self.done.signal()
         }
     }
@@ -254,12 +280,9 @@ final class EarlyPoints: @unchecked Sendable {
         done.signal()
     }
 
-    func result() throws(InputError) -> [GeoPoint] {
+    func result() -> PointsParse {
         wait()
-        switch outcome {
-        case .success(let points): return points
-        case .failure(let error): throw InputError(message: error.description)
-        }
+        return outcome
     }
 }
 
