@@ -3,6 +3,7 @@ import Events
 import Fences
 import Foundation
 import LiveLoop
+import NMEA
 import Platform
 import Store
 
@@ -50,6 +51,8 @@ public struct ReplayJob {
         defer { temporary?.remove() }
         let store = try StateStore.open(statePath ?? temporary?.path)
         let source = try CaptureFixSource(captures: captures, speed: speed, showsProgress: showsProgress)
+        let heldThrough = try store?.receiver().lastFixTime
+        source.skipsThrough = heldThrough
         let reports = ProblemReports()
         var sinks = try makeSinks(
             SinkContext(
@@ -78,8 +81,26 @@ public struct ReplayJob {
                 line: "gpsfence: replay stopped after \(summary.fixes) fixes, before the end of the capture; "
                     + "their events are above\(statePath.map { " and in " + $0 } ?? "")")
         }
+        if let heldThrough, let statePath, source.skippedFixes > 0 {
+            OutputWriter.standardError.write(
+                line: "gpsfence: "
+                    + Self.skippedNotice(
+                        skipped: source.skippedFixes, total: source.skippedFixes + summary.fixes,
+                        heldThrough: heldThrough,
+                        statePath: statePath))
+        }
         if let store { try reportUndelivered(sinks.compactMap(\.outboxTarget), store: store, kept: statePath) }
         return summary
+    }
+
+    /// Why a replay into a state file printed fewer events than the capture holds: the file had
+    /// seen those fix times already (most often: this capture, replayed into it before).
+    static func skippedNotice(skipped: Int, total: Int, heldThrough: Int64, statePath: String) -> String {
+        let which = skipped == total ? "all \(total) fixes" : "\(skipped) of \(total) fixes"
+        let last = UTCTime(millisecondsSinceEpoch: heldThrough).description
+        return "\(which) of the capture skipped: they are at or before \(last), the last fix \(statePath) holds, "
+            + "so their events are in it already (this capture was replayed into it before?); "
+            + "replay into another --state to see them again"
     }
 
     /// What the drain left: kept in a state file the user named for the next run, or lost with the

@@ -16,6 +16,12 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
     /// Set before `run` returns; read after the engine saw the end of input.
     package private(set) var failure: InputError?
 
+    /// Fix time (ms) at or before which nothing is emitted: the state file's last fix, when the
+    /// replay goes into one that already holds that time. Set before `run`.
+    public var skipsThrough: Int64?
+    /// The fixes not emitted for `skipsThrough`; read after the engine saw the end of input.
+    public private(set) var skippedFixes = 0
+
     /// Receiver time and monotonic wall time of the first timed input, for pacing.
     private var clockStart: (receiver: Int64, wall: UInt64)?
 
@@ -53,6 +59,12 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
             var decoder: Decoder?
             var clock = ReceiverClock(borrowsSystemDate: false)
             func push(_ input: EngineInput, _ time: UTCTime?) {
+                // What the state file holds already would only repeat its events, which its log
+                // keeps once: neither paced nor emitted, only counted.
+                if let skipsThrough, let time, time.millisecondsSinceEpoch <= skipsThrough {
+                    if case .fix = input { skippedFixes += 1 }
+                    return
+                }
                 if let speed, let time { pace(to: time, speed: speed) }
                 if stopped.load(ordering: .relaxed) {
                     wasStopped = true
