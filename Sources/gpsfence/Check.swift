@@ -50,6 +50,10 @@ struct Check: ParsableCommand {
             valueName: "lat lon"))
     var coordinates: [String] = []
 
+    func validate() throws {
+        if let problem = Limits.count("--nearest", nearest, 0...1000) { throw ValidationError(problem) }
+    }
+
     /// The point from LAT LON; bad usage is a message and exit status 2 (docs/running.md).
     func point() throws -> GeoPoint? {
         // '--' before negative numbers is allowed, and so is the `53.8,-1.55` that maps apps copy

@@ -62,7 +62,7 @@ struct Decode: ParsableCommand {
         }
         if !files.isEmpty { throw ValidationError("give capture files or --device, not both") }
         if sentences { throw ValidationError("--sentences reads files only; with --device each fix is a line") }
-        if let count, count < 1 { throw ValidationError("--count must be at least 1, not \(count)") }
+        if let count, count < 1 { throw ValidationError("--count must be positive (at least 1), not \(count)") }
     }
 
     func run() throws {

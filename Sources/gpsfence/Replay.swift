@@ -31,6 +31,7 @@ struct Replay: ParsableCommand {
     var fences: String
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Real time scaled by this factor, or 'max' for as fast as possible.", valueName: "x|max"))
     var speed = "max"

@@ -59,7 +59,8 @@ struct Status: ParsableCommand {
                 "--interval is the time between redraws of --watch; give --watch too, or leave it out")
         }
         guard interval.value >= 0.1, interval.value <= 3600 else {
-            throw ValidationError("--interval must be 0.1 s to 1 h, not \(interval.value) s")
+            let rule = interval.value < 0 ? "positive (0.1 s to 1 h)" : "0.1 s to 1 h"
+            throw ValidationError("--interval must be \(rule), not \(interval.value) s")
         }
     }
 

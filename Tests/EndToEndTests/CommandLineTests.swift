@@ -36,6 +36,10 @@ import Testing
             (["replay", Self.capture, "--fences", Self.fences, "--approach", "-50"], "--approach must be positive"),
             (["replay", Self.capture, "--fences", Self.fences, "--keep-days", "-1"], "--keep-days must be positive"),
             (["record", "--output", "/tmp/never.nmea", "--duration", "-3"], "--duration must be positive"),
+            (["replay", Self.capture, "--fences", Self.fences, "--speed", "-2"], "--speed must be positive"),
+            (["check", "--fences", Self.fences, "--nearest", "-3", "1", "2"], "--nearest must be positive or 0"),
+            (["status", "--watch", "--interval", "-1"], "--interval must be positive"),
+            (["decode", "--device", "/dev/null", "--count", "-1"], "--count must be positive"),
         ]
         for (arguments, message) in cases {
             let result = try runGPSFence(arguments)
