@@ -20,7 +20,7 @@ import Testing
     }
 
     /// A minus sign reaches the check of the value: the message names the option and says the
-    /// value must be positive, where the parser used to take `-5` for an option and say "Missing value".
+    /// value must be positive, rather than taking `-5` for an option and saying "Missing value".
     @Test func negativeValuesAreSaidToBePositive() throws {
         let cases: [([String], String)] = [
             (["replay", Self.capture, "--fences", Self.fences, "--dwell", "-5"], "--dwell must be positive"),
