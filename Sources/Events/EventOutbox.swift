@@ -4,7 +4,7 @@ import Fences
 /// and target, committed with the event before any sink sees it (docs/running.md).
 ///
 /// It lives beside the event it carries so that both ends point down to it: the state store
-/// implements it, and the delivery sinks in Alerts consume it, without either knowing the other.
+/// implements it, and the delivery sinks in Delivery consume it, without either knowing the other.
 public protocol EventOutbox: Sendable {
     /// The oldest undelivered event for `target`: delivery is in order, so only this one may be
     /// tried (a later event never overtakes it).
