@@ -1,20 +1,22 @@
 import JSONOutput
 
-/// Reads circle fences from CSV: a header line `id,name,lat,lon,radius_m`, then one circle per
-/// line. Fields may be quoted ("a, b" with "" for a quote). An empty id is derived from the
-/// circle and its name (`FenceSetBuilder.derivedID`).
-/// Ids that are JSON numbers (e.g. `17`) are numbers, anything else is a string.
+/// Reads circle fences from CSV as spreadsheets write it: a header line naming the columns
+/// (`CSVColumns`: latitude, longitude and radius required, id and name optional, any order), then
+/// one circle per line. Every other named column is a property of the fence, read as a GeoJSON
+/// property would be (`CSVCell`), so `clearance`, `approach` or `speed_limit_kmh` work from CSV.
+/// Fields may be quoted ("a, b" with "" for a quote). An empty id is derived from the circle and
+/// its name (`FenceSetBuilder.derivedID`). Ids that are JSON numbers (e.g. `17`) are numbers,
+/// anything else is a string.
 struct CSVLoader {
     let bytes: UnsafeBufferPointer<UInt8>
     let file: String
-    static let header = ["id", "name", "lat", "lon", "radius_m"]
 
     func load() throws(FenceLoadError) -> FenceSetBuilder {
         var builder = FenceSetBuilder(file: file, expectedCount: bytes.count / 40)
         var pos = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { pos = 3 }
         var line = 0
-        var sawHeader = false
+        var columns: CSVColumns?
         var fields: [String] = []
         while pos < bytes.count {
             line += 1
@@ -22,62 +24,105 @@ struct CSVLoader {
             fields.removeAll(keepingCapacity: true)
             pos = try splitLine(from: pos, into: &fields, line: line)
             if fields.count == 1 && fields[0].allSatisfy({ $0 == " " || $0 == "\t" }) { continue }  // blank
-            if !sawHeader {
-                let names = fields.map { $0.trimmingSpaces.lowercased() }
-                guard names == Self.header else {
+            guard let columns else {
+                switch CSVColumns.read(fields) {
+                case .success(let read): columns = read
+                case .failure(let problem):
                     throw FenceLoadError(
                         file: file,
-                        problem: "line \(line): header is '"
+                        problem: "line \(line): header '"
                             + String(decoding: bytes[start..<min(pos, start + 80)], as: UTF8.self).trimmingSpaces
-                            + "', want 'id,name,lat,lon,radius_m'")
+                            + "' \(problem.message); want at least lat,lon,radius")
                 }
-                sawHeader = true
                 continue
             }
             let index = builder.count
-            let idText = fields.first?.trimmingSpaces ?? ""
+            let idText = columns.id.map { field(fields, $0) } ?? ""
             let id: FenceID? = idText.isEmpty ? nil : (isJSONNumber(idText) ? .number(idText) : .string(idText))
             func fail(_ problem: String) -> FenceLoadError {
                 FenceLoadError(
                     file: file, featureIndex: index, featureID: id?.json,
                     problem: "line \(line): " + problem)
             }
-            guard fields.count == 5 else {
+            guard fields.count == columns.count else {
                 throw fail(
-                    "has \(fields.count) field\(fields.count == 1 ? "" : "s"); want 5 (id,name,lat,lon,radius_m)")
+                    "has \(fields.count) field\(fields.count == 1 ? "" : "s"); want \(columns.count) "
+                        + "(\(columns.names.joined(separator: ",")))")
             }
-            func number(_ k: Int, _ what: String) throws(FenceLoadError) -> Double {
-                let t = fields[k].trimmingSpaces
+            func number(_ k: Int) throws(FenceLoadError) -> Double {
+                let what = columns.names[k]
+                let t = field(fields, k)
                 guard !t.isEmpty else { throw fail("\(what) is missing") }
                 guard isJSONNumber(t) || Double(t) != nil, let v = Double(t) else {
                     throw fail("\(what) '\(t)' is not a number")
                 }
                 return v
             }
-            let lat = try number(2, "lat")
-            let lon = try number(3, "lon")
-            let radius = try number(4, "radius_m")
-            let name = fields[1].trimmingSpaces
-            let json = JSONBuffer(capacity: 64 + name.utf8.count)
+            let lat = try number(columns.lat)
+            let lon = try number(columns.lon)
+            let radius = try number(columns.radius)
+            let name = columns.name.map { field(fields, $0) }
+            let json = JSONBuffer(capacity: 64 + (name?.utf8.count ?? 0))
             json.beginObject()
-            json.key("name")
-            json.value(name)
+            if let name {
+                json.key("name")
+                json.value(name)
+            }
             json.key("radius")
             json.value(radius, decimals: JSONPrecision.metres)
+            for property in columns.properties {
+                let text = field(fields, property.index)
+                // An empty cell is a property not given, as a blank in a spreadsheet means.
+                if text.isEmpty { continue }
+                json.key(property.key)
+                CSVCell.append(text, key: property.key, to: json)
+            }
             json.endObject()
-            let props = json.string
+            let props = Array(json.string.utf8)
+            let settings = columns.properties.isEmpty ? FenceSettings() : try self.settings(props, fail: fail)
             do {
                 try builder.addCircle(
-                    id: id, name: name.isEmpty ? nil : name, settings: FenceSettings(),
-                    properties: Array(props.utf8), CircleShape(lat: lat, lon: lon, radius: radius))
+                    id: id, name: (name ?? "").isEmpty ? nil : name, settings: settings,
+                    properties: props, CircleShape(lat: lat, lon: lon, radius: radius))
             } catch {
                 throw fail(error.problem)
             }
         }
-        if !sawHeader {
-            throw FenceLoadError(file: file, problem: "empty CSV: want a header 'id,name,lat,lon,radius_m'")
+        if columns == nil {
+            throw FenceLoadError(file: file, problem: "empty CSV: want a header such as 'id,name,lat,lon,radius_m'")
         }
         return builder
+    }
+
+    /// Field `index` trimmed.
+    func field(_ fields: [String], _ index: Int) -> String {
+        fields[index].trimmingSpaces
+    }
+
+    /// The settings in a fence's properties, read by the GeoJSON loader's own reader so that a
+    /// property means the same, with the same checks, in either format.
+    func settings(_ properties: [UInt8], fail: (String) -> FenceLoadError) throws(FenceLoadError) -> FenceSettings {
+        var settings = FenceSettings()
+        var pending: String?
+        let read: Bool = properties.withUnsafeBufferPointer { buffer in
+            var reader = GeoJSONLoader(bytes: buffer, file: file)
+            var name: String?
+            var radius: Double?
+            var radiusProblem: String?
+            var propertiesID: FenceID?
+            do {
+                try reader.readProperties(
+                    name: &name, radius: &radius, radiusProblem: &radiusProblem, settings: &settings,
+                    propertiesID: &propertiesID, pending: &pending)
+                return true
+            } catch {
+                return false
+            }
+        }
+        // The text was written above as JSON: a syntax error would be this loader's own fault.
+        guard read else { throw fail("its properties could not be read") }
+        if let pending { throw fail(pending) }
+        return settings
     }
 
     /// Splits one line (quotes respected) and returns the offset after its line break.

@@ -234,6 +234,34 @@ import Testing
         #expect(approach?.contains("TOO LOW: clearance 3.2 m") == flagged)
     }
 
+    /// The same bridge from a CSV file as a spreadsheet writes it (loose header names, a notes
+    /// column, a quoted name): its `clearance` and `approach` columns work as the GeoJSON
+    /// properties do, and a 3.5 m truck is told it is too high.
+    @Test func theBridgeFromASpreadsheetCSV() throws {
+        let folder = try Self.folder()
+        let fences = folder.appendingPathComponent("bridges.csv")
+        try #"""
+        ID,Name,Latitude,Longitude,Radius,Notes,clearance,approach
+        bridge-1,"Low bridge 10'6"", Main St",42.280597,-83.751891,12,"posted, ""10'6""""",3.2,1609.344
+        diner,Roadside diner,42.28239564072745,-83.751891,30,,,500
+
+        """#.write(to: fences, atomically: true, encoding: .utf8)
+        let arguments = [
+            "replay", "captures/bridge/capture.nmea", "--fences", fences.path, "--vehicle-height", "3.5",
+        ]
+        let events = try Self.events(arguments)
+        #expect(
+            Self.summary(events, types: ["approach", "enter", "exit"]) == [
+                "approach@10:15:36", "enter@10:16:40", "exit@10:16:42",
+            ])
+        for event in events where ["approach", "enter"].contains(event["type"] as? String) {
+            #expect(event["too_low"] as? Bool == true)
+        }
+        let human = try runGPSFence(arguments)
+        let approach = human.stdout.split(separator: "\n").first { $0.contains("approach") }
+        #expect(approach?.contains("TOO LOW: clearance 3.2 m") == true, "\(human.stdout)")
+    }
+
     /// A too_low enter comes first among its fix's events: at the fix where a truck leaves a
     /// checkpoint's circle (exit) it enters an underpass; the enter is printed before the exit.
     @Test func aTooLowEnterComesBeforeTheOtherEventsOfItsFix() throws {

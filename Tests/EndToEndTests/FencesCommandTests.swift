@@ -142,6 +142,32 @@ import Testing
         return state
     }
 
+    /// Into a CSV file in a spreadsheet's layout: the new line follows the file's own columns
+    /// (an empty cell for each property column), and the file loads with the new fence in it.
+    @Test func addWritesInTheCSVFilesOwnColumnOrder() throws {
+        let folder = temporaryDirectory()
+        let state = try bridgeState(folder)
+        let csv = folder.appendingPathComponent("sheet.csv")
+        try "Name,Latitude,Longitude,Radius,ID,notes\r\nHome,42.2,-83.7,75,home,gate code 12\r\n".write(
+            to: csv, atomically: true, encoding: .utf8)
+        let added = try runGPSFence([
+            "fences", "add", "--here", "Gate", "--radius", "20", "--state", state, "--fences", csv.path,
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        // By bytes: "\r\n" is one Character, which a split on "\n" would not cut.
+        let lines = try Data(contentsOf: csv).split(separator: UInt8(ascii: "\n")).map {
+            String(decoding: $0, as: UTF8.self).replacingOccurrences(of: "\r", with: "")
+        }
+        try #require(lines.count == 3)
+        let fields = lines[2].split(separator: ",", omittingEmptySubsequences: false)
+        #expect(
+            fields.count == 6 && fields[0] == "Gate" && fields[3] == "20" && fields[4] == "gate" && fields[5].isEmpty,
+            "\(lines[2])")
+        #expect(fields[1].hasPrefix("42.28"), "\(lines[2])")
+        let check = try runGPSFence(["check", "--fences", csv.path, "--json", "42.2", "-83.7"])
+        #expect(check.status == 0 && check.stdout.contains("\"inside\":[\"home\"]"), "\(check.stdout)\(check.stderr)")
+    }
+
     /// Through a symlink, into a CSV file: the link stays a link, its target gets the line (name
     /// quoted, shell characters kept as data), mode 0604 kept. A bare Feature file is refused,
     /// untouched.

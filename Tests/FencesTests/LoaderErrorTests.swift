@@ -191,7 +191,8 @@ import Testing
         let header = "id,name,lat,lon,radius_m\n"
         #expect(
             loadError("id,lat,lon\n1,2,3\n", csv: true, file: "f.csv")
-                == "f.csv: line 1: header is 'id,lat,lon', want 'id,name,lat,lon,radius_m'")
+                == "f.csv: line 1: header 'id,lat,lon' has no radius, radius_m or r column; want at least lat,lon,radius"
+        )
         #expect(
             loadError(header + "a,A,abc,3,10\n", csv: true, file: "f.csv")
                 == "f.csv: feature 0 (id \"a\"): line 2: lat 'abc' is not a number")

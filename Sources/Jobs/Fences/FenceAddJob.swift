@@ -94,11 +94,20 @@ public struct FenceAddJob {
     ) -> [UInt8] {
         var result = text
         if let last = result.last, last != UInt8(ascii: "\n") { result.append(UInt8(ascii: "\n")) }
-        let fields = [
-            csvField(id), csvField(name), formatted(lat, decimals: JSONPrecision.coordinate),
-            formatted(lon, decimals: JSONPrecision.coordinate), formatted(radius, decimals: JSONPrecision.metres),
-        ]
-        result += Array((fields.joined(separator: ",") + "\n").utf8)
+        let latText = formatted(lat, decimals: JSONPrecision.coordinate)
+        let lonText = formatted(lon, decimals: JSONPrecision.coordinate)
+        let radiusText = formatted(radius, decimals: JSONPrecision.metres)
+        // The file's own column order (a spreadsheet's header); the plain layout for a file
+        // without a usable header, which the check after this edit then refuses.
+        // By bytes: "\r\n" is one Character, which a split on "\n" would not cut.
+        let header = text.split(separator: UInt8(ascii: "\n"))
+            .first { !$0.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
+            .map { String(decoding: $0, as: UTF8.self).replacingOccurrences(of: "\u{FEFF}", with: "") }
+        let fields =
+            header.flatMap {
+                CSVFenceLine.fields(header: $0, id: id, name: name, lat: latText, lon: lonText, radius: radiusText)
+            } ?? [id, name, latText, lonText, radiusText]
+        result += Array((fields.map(csvField).joined(separator: ",") + "\n").utf8)
         return result
     }
 
