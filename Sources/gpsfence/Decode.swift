@@ -6,10 +6,6 @@ import NMEA
 import Platform
 import Tools
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
@@ -77,7 +73,7 @@ struct Decode: ParsableCommand {
         }
         // A terminal on standard input is most often `gpsfence decode` typed without a file: say
         // what it waits for, or it looks hung.
-        if (files.isEmpty || files.contains("-")) && isatty(0) == 1 {
+        if (files.isEmpty || files.contains("-")) && StandardStream.input.isTerminal {
             OutputWriter.standardError.write(
                 line:
                     "gpsfence: reading NMEA from standard input (a terminal); end it with Ctrl-D, or give a capture file"

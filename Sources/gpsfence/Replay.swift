@@ -3,6 +3,7 @@ import Delivery
 import Fences
 import Jobs
 import LiveLoop
+import Platform
 import Tools
 
 #if canImport(Glibc)
@@ -83,7 +84,8 @@ struct Replay: ParsableCommand {
         job.sync = try sync.configuration()
         _ = try job.run(needsOutbox: alerts.needsOutbox) { context in
             try alerts.sinks(
-                color: isatty(1) == 1, live: job.speed != nil, context: context, maxAccuracy: job.settings.maxAccuracy)
+                color: StandardStream.output.isTerminal, live: job.speed != nil, context: context,
+                maxAccuracy: job.settings.maxAccuracy)
         }
     }
 }

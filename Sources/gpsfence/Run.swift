@@ -3,6 +3,7 @@ import Delivery
 import Fences
 import Jobs
 import LiveLoop
+import Platform
 import Receivers
 import Tools
 
@@ -89,7 +90,8 @@ struct Run: ParsableCommand {
         options.brokerFences = try RunJob.brokerFences(fences, caFile: tls ? alerts.mqttCa : nil, secrets: .environment)
         try RunJob(options: options).run { context in
             try alerts.sinks(
-                color: isatty(1) == 1, live: true, context: context, maxAccuracy: options.settings.maxAccuracy,
+                color: StandardStream.output.isTerminal, live: true, context: context,
+                maxAccuracy: options.settings.maxAccuracy,
                 ownTracksCommands: commands)
         }
     }

@@ -67,7 +67,8 @@ struct Status: ParsableCommand {
     func run() throws {
         if watch {
             StopSignals.install()
-            let job = WatchJob(statePath: state ?? StateLocation.defaultPath, terminal: isatty(1) == 1)
+            let job = WatchJob(
+                statePath: state ?? StateLocation.defaultPath, terminal: StandardStream.output.isTerminal)
             var configured = job
             configured.interval = (interval ?? Self.defaultInterval).value
             return try configured.run(output: .standardOutput)
@@ -75,7 +76,7 @@ struct Status: ParsableCommand {
         let now = currentUTCTime().millisecondsSinceEpoch
         let status = try StatusReport.read(statePath: state ?? StateLocation.defaultPath, now: now)
         OutputWriter.standardOutput.write(
-            line: json ? StatusView.json(status) : StatusView.text(status, color: isatty(1) == 1))
+            line: json ? StatusView.json(status) : StatusView.text(status, color: StandardStream.output.isTerminal))
         OutputWriter.standardOutput.flush()
     }
 }

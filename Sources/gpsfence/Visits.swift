@@ -2,6 +2,7 @@ import ArgumentParser
 import Delivery
 import Jobs
 import LiveLoop
+import Platform
 import Tools
 import Views
 
@@ -46,7 +47,7 @@ struct Visits: ParsableCommand {
         job.month = month
         let report = try job.report()
         OutputWriter.standardOutput.write(
-            line: json ? VisitsView.json(report) : VisitsView.text(report, color: isatty(1) == 1))
+            line: json ? VisitsView.json(report) : VisitsView.text(report, color: StandardStream.output.isTerminal))
         OutputWriter.standardOutput.flush()
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import NMEA
+import Platform
 import Receivers
 import Synchronization
 import SystemPackage
@@ -40,8 +41,10 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
         self.speed = speed
         let total = opened.reduce(0) { sum, entry in sum + ((try? entry.1.seek(offset: 0, from: .end)) ?? 0) }
         for (_, descriptor) in opened { _ = try? descriptor.seek(offset: 0, from: .start) }
-        let terminalFree = speed == nil || isatty(1) == 0
-        progress = showsProgress && isatty(2) == 1 && total > 0 && terminalFree ? ProgressBar(total: total) : nil
+        let terminalFree = speed == nil || !StandardStream.output.isTerminal
+        progress =
+            showsProgress && StandardStream.error.isTerminal && total > 0 && terminalFree
+            ? ProgressBar(total: total) : nil
     }
 
     /// Whether `stop` ended the replay before the end of its captures (the engine also calls
