@@ -22,7 +22,7 @@ swiftlang_version=6.2.3-1+b1
 # What gpsfence links, as arm64 bookworm packages (the build list of scripts/system-packages.txt, the
 # libcurl Foundation needs, and the C/C++ runtime the linker wants).
 sysroot_packages="libc6-dev libgcc-12-dev libstdc++-12-dev libudev-dev libsqlite3-dev libmosquitto-dev libcurl4-openssl-dev dpkg-dev"
-compiler=$cross_dir/compiler-$swiftlang_version
+compiler=$cross_dir/compiler-$(printf '%s' "$swiftlang_version" | tr -c 'A-Za-z0-9.-' '_')
 sdk=$cross_dir/sdk-$(printf '%s\n' "$swiftlang_version" "$sysroot_packages" | md5sum | cut -c1-12)
 
 # binfmt_misc must be mounted for the arm64 roots' programs to run under qemu.
@@ -105,6 +105,9 @@ JSON
 # The compiler root with this checkout at the same path as outside (so that every path means the
 # same on both sides), the local mirror of Swift packages and git's setting that points at it.
 mount_compiler() {
+    # A run that was killed (a CI step stopped, a timeout) leaves its mounts behind, among them a
+    # bind of a checkout that may since be gone: clear them first, or the bind below fails.
+    umount_root "$compiler"
     mount_root "$compiler"
     mkdir -p "$compiler$PWD" "$compiler$sdk" "$compiler/opt/swift-packages"
     mount --bind "$PWD" "$compiler$PWD"

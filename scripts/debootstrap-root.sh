@@ -88,11 +88,18 @@ mount_root() {
     fi
 }
 
+# mounts_under DIR: every mount point at or under DIR (its path compared as text, not as a pattern:
+# a folder name such as a version may hold `+` or `.`). A point mounted twice is listed twice.
+mounts_under() {
+    local dir
+    dir=$(realpath -m "$1")
+    findmnt -rn -o TARGET | awk -v dir="$dir" '$0 == dir || index($0, dir "/") == 1'
+}
+
 # umount_root DIR: everything mounted under DIR, deepest first.
 umount_root() {
-    local dir target
-    dir=$(realpath -m "$1")
-    { findmnt -rn -o TARGET | grep -E "^$dir(/|$)" || true; } | sort -r | while read -r target; do
+    local target
+    mounts_under "$1" | sort -r | while read -r target; do
         umount "$target" 2>/dev/null || umount -l "$target"
     done
 }
@@ -102,7 +109,7 @@ remove_root() {
     local dir=$1
     [ -e "$dir" ] || return 0
     umount_root "$dir"
-    if findmnt -rn -o TARGET | grep -qE "^$(realpath -m "$dir")(/|$)"; then
+    if [ -n "$(mounts_under "$dir")" ]; then
         echo "refusing to delete $dir: something is still mounted in it" >&2
         return 1
     fi
