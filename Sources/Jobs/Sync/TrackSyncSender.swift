@@ -114,7 +114,10 @@ final class TrackSyncSender: @unchecked Sendable {
                 _ = wakeUp.wait(timeout: .now() + min(retryAt - monotonicSeconds(), 1))
                 continue
             }
-            let force = flushRequested.exchange(false, ordering: .relaxed) || draining.load(ordering: .relaxed)
+            // Read once, before the step: a drain that begins while a step below the threshold is
+            // running must not be taken as done when that step finds the rest too small to send.
+            let drainingNow = draining.load(ordering: .relaxed)
+            let force = flushRequested.exchange(false, ordering: .relaxed) || drainingNow
             let step: Step
             do { step = try self.step(force: force) } catch {
                 fail("\(error)")
@@ -123,7 +126,7 @@ final class TrackSyncSender: @unchecked Sendable {
             switch step {
             case .sent, .failed: continue
             case .waiting:
-                if draining.load(ordering: .relaxed) { drained.store(true, ordering: .relaxed) }
+                if drainingNow { drained.store(true, ordering: .relaxed) }
                 saveCursorIfDue()
                 _ = wakeUp.wait(timeout: .now() + 1)
             }
