@@ -67,7 +67,9 @@ public final class ConsoleSink: EventSink {
         if let duration = event.duration, let said = Self.durationSaid(event.kind) {
             details.append(said + Self.duration(duration))
         }
-        if let list = event.fences {
+        if event.kind == .registered, let list = event.fences {
+            details.append(Self.watched(list, of: fences))
+        } else if let list = event.fences {
             let shown = list.prefix(5).map { Self.plain(fences.ids[$0]) }.joined(separator: ", ")
             // `inside` for a heartbeat; a list of fences otherwise, "1 fence" in the singular.
             let key = event.kind.fenceListKey ?? "fences"
@@ -81,6 +83,16 @@ public final class ConsoleSink: EventSink {
         if let message = event.message { details.append(Self.printable(message)) }
         if !details.isEmpty { parts.append(details.joined(separator: ", ")) }
         return parts.joined(separator: "  ")
+    }
+
+    /// A `registered` line says how many fences are watched now; after a change of the set, also
+    /// which arrived (possibly none: a restored file whose fences were all known).
+    static func watched(_ arrivals: [Int], of fences: FenceSet) -> String {
+        let shown = arrivals.prefix(5).map { plain(fences.ids[$0]) }.joined(separator: ", ")
+        let more = arrivals.count > 5 ? ", ..." : ""
+        let watched = "\(fences.count) fence\(fences.count == 1 ? "" : "s") watched"
+        if arrivals.count == fences.count { return watched + (arrivals.isEmpty ? "" : ": " + shown + more) }
+        return watched + ", \(arrivals.count) new or changed" + (arrivals.isEmpty ? "" : ": " + shown + more)
     }
 
     /// An id as people read it: `bridge-1`, `7`.

@@ -52,12 +52,15 @@ public struct OutboxCounters: Sendable, Equatable {
     /// Attempts that failed, over all events.
     public var failedAttempts: Int
     public var lastError: String?
+    /// Wall clock (ms since 1970) of that error; nil in a file from before it was kept.
+    public var lastErrorAt: Int64?
 
-    public init(delivered: Int, pending: Int, failedAttempts: Int, lastError: String?) {
+    public init(delivered: Int, pending: Int, failedAttempts: Int, lastError: String?, lastErrorAt: Int64? = nil) {
         self.delivered = delivered
         self.pending = pending
         self.failedAttempts = failedAttempts
         self.lastError = lastError
+        self.lastErrorAt = lastErrorAt
     }
 }
 

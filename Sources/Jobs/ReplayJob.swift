@@ -67,6 +67,7 @@ public struct ReplayJob {
         configuration.ringCapacity = ringCapacity
         configuration.fencesPath = fencesPath
         configuration.keepDays = keepDays
+        configuration.syncTarget = sync?.target
         // Ctrl-C (or SIGTERM) stops a replay as it stops `run`: the fixes read so far are
         // processed, their events printed and committed, hooks and deliveries finished, exit 0
         // (docs/running.md).

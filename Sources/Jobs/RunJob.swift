@@ -94,6 +94,7 @@ public final class RunJob {
         let source = makeSource()
 
         var loopConfiguration = EngineLoop.Configuration()
+        loopConfiguration.syncTarget = options.sync?.target
         loopConfiguration.settings = options.settings
         loopConfiguration.ringCapacity = options.ringCapacity
         if let broker = options.brokerFences {

@@ -48,8 +48,9 @@ extension StateStore: EventOutbox {
     public func markFailed(_ item: OutboxItem, error: String, retryAt time: Int64) throws {
         try database.write { db in
             try db.execute(
-                sql: "UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ? WHERE seq = ?",
-                arguments: [time, error, item.seq])
+                sql:
+                    "UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ?, last_error_at = ? WHERE seq = ?",
+                arguments: [time, error, Self.wallClock(), item.seq])
         }
     }
 
@@ -71,14 +72,14 @@ extension StateStore: EventOutbox {
                     FROM outbox WHERE endpoint = ?
                     """,
                 arguments: arguments)
-            let lastError = try String.fetchOne(
+            let lastError = try Row.fetchOne(
                 db,
                 sql:
-                    "SELECT last_error FROM outbox WHERE endpoint = ? AND last_error IS NOT NULL ORDER BY seq DESC LIMIT 1",
+                    "SELECT last_error, last_error_at FROM outbox WHERE endpoint = ? AND last_error IS NOT NULL ORDER BY seq DESC LIMIT 1",
                 arguments: [target])
             return OutboxCounters(
                 delivered: row?["delivered"] ?? 0, pending: row?["pending"] ?? 0, failedAttempts: row?["failed"] ?? 0,
-                lastError: lastError)
+                lastError: lastError?["last_error"], lastErrorAt: lastError?["last_error_at"])
         }
     }
 

@@ -212,6 +212,11 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration(LeanerIndexesSchema.migrationName) { db in
             try db.execute(sql: LeanerIndexesSchema.migration)
         }
+        // What `status` needs to speak of the last run truly: when each delivery error happened,
+        // which targets that run had, and whether it was a replay.
+        migrator.registerMigration(RunTargetsSchema.migrationName) { db in
+            try db.execute(sql: RunTargetsSchema.migration)
+        }
         return migrator
     }
 

@@ -193,6 +193,8 @@ public struct ReceiverRecord: Sendable, Equatable {
     public var lastAccuracy: Double?
     /// How often the run writes the file, ms (nil: a file from before this was kept, 30 s then).
     public var writeInterval: Int64?
+    /// The last run was a replay: its fix times are the capture's, not recent.
+    public var replayed = false
 }
 
 extension StateStore {
@@ -200,8 +202,13 @@ extension StateStore {
 
     /// A run starts monitoring: remembers its fence file, the wall-clock start, and how often it will
     /// write the file (its track write interval, in seconds), by which `status` judges it alive.
+    /// - Parameters:
+    ///   - targets: where it delivers (webhooks, brokers, track sync servers): `status` shows the
+    ///     others the file still holds apart, as previous targets.
+    ///   - replayed: a replay, whose fixes are from a capture's past.
     public func noteMonitoringStarted(
-        fencesPath: String, writeInterval: Double = TrackRecorder.Settings.defaultFlushInterval
+        fencesPath: String, writeInterval: Double = TrackRecorder.Settings.defaultFlushInterval,
+        targets: [String] = [], replayed: Bool = false
     ) throws {
         let now = Self.wallClock()
         let path = fencesPath.isEmpty ? nil : URL(fileURLWithPath: fencesPath).standardizedFileURL.path
@@ -209,9 +216,11 @@ extension StateStore {
             try db.execute(
                 sql: """
                     UPDATE receiver SET fences_path = ?, monitoring_since = ?, updated_at = ?, stopped_at = NULL,
-                    write_interval = ? WHERE id = 1
+                    write_interval = ?, run_targets = ?, replayed = ? WHERE id = 1
                     """,
-                arguments: [path, now, now, Int64((writeInterval * 1000).rounded())])
+                arguments: [
+                    path, now, now, Int64((writeInterval * 1000).rounded()), targets.joined(separator: "\n"), replayed,
+                ])
         }
     }
 
@@ -239,7 +248,8 @@ extension StateStore {
                 device: row["device"], detail: row["detail"], fencesPath: row["fences_path"],
                 monitoringSince: row["monitoring_since"], updatedAt: row["updated_at"], stoppedAt: row["stopped_at"],
                 lastFixTime: row["last_fix_time"], lastFixWall: row["last_fix_wall"], lastLat: row["last_lat"],
-                lastLon: row["last_lon"], lastAccuracy: row["last_accuracy"], writeInterval: row["write_interval"])
+                lastLon: row["last_lon"], lastAccuracy: row["last_accuracy"], writeInterval: row["write_interval"],
+                replayed: row["replayed"] ?? false)
         }
     }
 

@@ -30,6 +30,7 @@ struct Status: ParsableCommand {
             Examples:
               gpsfence status --json
               gpsfence status --watch
+              gpsfence status --forget http://127.0.0.1:18080/hook
             """
     )
 
@@ -47,11 +48,20 @@ struct Status: ParsableCommand {
         help: ArgumentHelp("With --watch: seconds between redraws (1s, 5s; default 1s).", valueName: "duration"))
     var interval: Seconds?
 
+    @Option(
+        help: ArgumentHelp(
+            "Remove what the state file holds for a previous delivery target (one the last run did not have), as status shows it.",
+            valueName: "target"))
+    var forget: String?
+
     /// Between redraws when --interval is not given.
     static let defaultInterval = Seconds(1)
 
     func validate() throws {
         if watch && json { throw ValidationError("--watch draws for people; for JSON, run 'status --json' in a loop") }
+        if forget != nil, watch || json || interval != nil {
+            throw ValidationError("--forget changes the state file and prints one line; give it alone")
+        }
         guard let interval else { return }
         // Without --watch the status is printed once: an interval would be silently ignored.
         if !watch {
@@ -65,6 +75,11 @@ struct Status: ParsableCommand {
     }
 
     func run() throws {
+        if let forget {
+            let line = try ForgetTargetJob(statePath: state ?? StateLocation.defaultPath, target: forget).run()
+            OutputWriter.standardOutput.write(line: line)
+            return OutputWriter.standardOutput.flush()
+        }
         if watch {
             StopSignals.install()
             let job = WatchJob(

@@ -184,6 +184,26 @@ final class Reports: @unchecked Sendable {
         }
     }
 
+    /// `registered` says how many fences are watched: after a good file is restored none of its
+    /// fences is new, and the line must not read as "no fences".
+    @Test func registeredSaysHowManyFencesAreWatched() throws {
+        let fences = try FenceSet.parse(
+            """
+            {"type":"FeatureCollection","features":[
+             {"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[8.5,47.3]},"properties":{"radius":20}},
+             {"type":"Feature","id":"b","geometry":{"type":"Point","coordinates":[8.6,47.3]},"properties":{"radius":20}},
+             {"type":"Feature","id":"c","geometry":{"type":"Point","coordinates":[8.7,47.3]},"properties":{"radius":20}}]}
+            """)
+        var event = GeofenceEvent(kind: .registered, time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000))
+        func line(_ arrivals: [Int]) -> String {
+            event.fences = arrivals
+            return ConsoleSink.humanLine(event, fences: fences, color: false)
+        }
+        #expect(line([]).hasSuffix("registered        3 fences watched, 0 new or changed"), "\(line([]))")
+        #expect(line([2]).hasSuffix("3 fences watched, 1 new or changed: c"), "\(line([2]))")
+        #expect(line([0, 1, 2]).hasSuffix("3 fences watched: a, b, c"), "\(line([0, 1, 2]))")
+    }
+
     /// The anchor's exit is the anchor watch's alarm: it rings even when exit is not a chosen type;
     /// another fence's exit, or a file fence that is merely called `anchor`, does not.
     @Test func bellRingsOnTheAnchorsExit() throws {

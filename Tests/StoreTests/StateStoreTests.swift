@@ -123,13 +123,20 @@ import Testing
         #expect(events.count == 3)
         // The broker acknowledged the first event after one failed attempt; the webhook nothing yet.
         let first = try #require(try store.nextUndelivered(target: targets[0]))
+        let before = currentUTCTime().millisecondsSinceEpoch
         try store.markFailed(first, error: "connection refused", retryAt: 0)
+        let after = currentUTCTime().millisecondsSinceEpoch
         try store.markDelivered(first, at: 1)
         let counters = try store.outboxCounters()
         #expect(counters.map(\.target) == targets)
+        // The error is kept with the wall-clock time it happened.
+        let failedAt = try #require(counters[0].counters.lastErrorAt)
+        #expect((before...after).contains(failedAt))
         #expect(
             counters[0].counters
-                == OutboxCounters(delivered: 1, pending: 2, failedAttempts: 1, lastError: "connection refused"))
+                == OutboxCounters(
+                    delivered: 1, pending: 2, failedAttempts: 1, lastError: "connection refused", lastErrorAt: failedAt)
+        )
         #expect(counters[1].counters == OutboxCounters(delivered: 0, pending: 3, failedAttempts: 0, lastError: nil))
     }
 

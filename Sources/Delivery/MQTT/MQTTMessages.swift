@@ -43,7 +43,7 @@ public enum MQTTMessages {
     public static func fenceState(id: FenceID, name: String?, inside: Bool, since: UTCTime) -> String {
         var line = JSONLine()
         line.addRaw("id", json: id.json)
-        line.add("name", name)
+        if let name { line.add("name", name) }
         line.add("state", inside ? "inside" : "outside")
         line.add("since", since.description)
         return line.string
@@ -55,10 +55,11 @@ public enum MQTTMessages {
         line.add("time", time.description)
         line.add("lat", fix.latitude, decimals: JSONPrecision.coordinate)
         line.add("lon", fix.longitude, decimals: JSONPrecision.coordinate)
-        line.add("alt", fix.altitude, decimals: JSONPrecision.metres)
-        line.add("accuracy", fix.accuracy, decimals: JSONPrecision.metres)
-        line.add("speed", fix.speed, decimals: JSONPrecision.speed)
-        line.add("track", fix.track, decimals: JSONPrecision.degrees)
+        // Absent fields (docs/mqtt.md): what the receiver did not report is left out, not null.
+        if let altitude = fix.altitude { line.add("alt", altitude, decimals: JSONPrecision.metres) }
+        if let accuracy = fix.accuracy { line.add("accuracy", accuracy, decimals: JSONPrecision.metres) }
+        if let speed = fix.speed { line.add("speed", speed, decimals: JSONPrecision.speed) }
+        if let track = fix.track { line.add("track", track, decimals: JSONPrecision.degrees) }
         line.add("mode", fix.mode == .threeD ? "3d" : "2d")
         return line.string
     }
@@ -86,9 +87,9 @@ public enum MQTTMessages {
         line.add("lon", fix.longitude, decimals: JSONPrecision.coordinate)
         line.add("tst", unixSeconds(time))
         line.add("acc", max(1, accuracy))
-        line.add("alt", fix.altitude.flatMap(rounded))
-        line.add("vel", fix.speed.flatMap { rounded($0 * 3.6) })
-        line.add("cog", fix.track.flatMap(rounded))
+        if let altitude = fix.altitude.flatMap(rounded) { line.add("alt", altitude) }
+        if let velocity = fix.speed.flatMap({ rounded($0 * 3.6) }) { line.add("vel", velocity) }
+        if let course = fix.track.flatMap(rounded) { line.add("cog", course) }
         line.add("tid", tid)
         line.add("t", "p")
         line.addRaw("inregions", json: stringArray(regions.map(\.desc)))
@@ -187,7 +188,7 @@ public enum MQTTMessages {
         line.add("lon", event.location?.longitude, decimals: JSONPrecision.coordinate)
         line.add("tst", unixSeconds(event.time))
         line.add("wtst", unixSeconds(registered))
-        line.add("acc", event.location?.accuracy.flatMap(rounded).map { max(1, $0) })
+        if let accuracy = event.location?.accuracy.flatMap(rounded) { line.add("acc", max(1, accuracy)) }
         line.add("tid", tid)
         line.add("t", "c")
         return line.string

@@ -34,6 +34,9 @@ public final class EngineLoop {
         public var keepDays = 7.0
         /// Seconds of wall time between track writes (`TrackRecorder.Settings.flushInterval`).
         public var trackWriteInterval = TrackRecorder.Settings.defaultFlushInterval
+        /// The track sync's server, noted in the state file beside the sinks' outbox targets as
+        /// this run's targets (`status` shows the others apart).
+        public var syncTarget: String?
         /// The anchor and OwnTracks regions over the fence file (docs/running.md, "Fence layers").
         public var layers = FenceLayerOptions()
 
@@ -230,7 +233,9 @@ public final class EngineLoop {
     /// run registers its fences at once (a capture registers them at its first fix).
     private func begin(_ source: FixSource) throws {
         try store?.noteMonitoringStarted(
-            fencesPath: configuration.fencesPath ?? "", writeInterval: configuration.trackWriteInterval)
+            fencesPath: configuration.fencesPath ?? "", writeInterval: configuration.trackWriteInterval,
+            targets: sinks.compactMap(\.outboxTarget) + (configuration.syncTarget.map { [$0] } ?? []),
+            replayed: !source.isLive)
         // Checkpoints run beside the engine, not inside the commit that makes an event durable.
         try store?.startBackgroundCheckpoints()
         if source.isLive {

@@ -19,11 +19,17 @@ public struct StatusReport: Sendable {
         /// Metres from the last fix to the boundary (negative: inside), when there is a fix.
         public var distance: Double?
         public var visitsThisMonth: Int
+        /// The run never judged this fence: it is not in the file the run had (the file changed
+        /// after the run stopped), so whether the receiver is inside it is only the distance's say.
+        public var notWatched = false
     }
 
     public struct Target: Sendable {
         public var name: String
         public var counters: OutboxCounters
+        /// Not a target of the last run (its rows are from an earlier one): shown apart, and
+        /// `status --forget` removes it.
+        public var previous = false
     }
 
     public var statePath: String
@@ -37,6 +43,8 @@ public struct StatusReport: Sendable {
     public var targets: [Target]
     /// The track sync's servers (docs/running.md): backlog, last acknowledged point, last error.
     public var sync: [SyncCursorRecord] = []
+    /// Servers of an earlier run or a `gpsfence sync`, not of the last run.
+    public var previousSync: [SyncCursorRecord] = []
     /// The anchor watch, when the run has one.
     public var anchor: AnchorStatus?
     /// Why the fences could not be shown, if they could not.
@@ -63,17 +71,24 @@ public struct StatusReport: Sendable {
         let today = now / 86_400_000
         let date = UTCTime(millisecondsSinceEpoch: now).date
         let visits = try store.visitReport(year: date.year, month: date.month)
-        let targets = try store.outboxTargets().map {
-            Target(name: redacted($0), counters: try store.counters(target: $0))
+        let lastRunTargets = try store.lastRunTargets()
+        let targets = try store.outboxTargets().map { target in
+            Target(
+                name: redacted(target), counters: try store.counters(target: target),
+                previous: lastRunTargets.map { !$0.contains(target) } ?? false)
         }
         var report = StatusReport(
             statePath: path, receiver: receiver, running: running, now: now,
             odometerToday: try store.odometer(day: today),
             cards: [], targets: targets)
-        report.sync = try store.syncCursors().map { cursor in
+        for cursor in try store.syncCursors() {
             var shown = cursor
             shown.target = redacted(cursor.target)
-            return shown
+            if lastRunTargets.map({ !$0.contains(cursor.target) }) ?? false {
+                report.previousSync.append(shown)
+            } else {
+                report.sync.append(shown)
+            }
         }
         let states = try store.fenceStates()
         report.anchor = try AnchorStatus.read(store, receiver: receiver, states: states)
@@ -86,6 +101,7 @@ public struct StatusReport: Sendable {
             report.fenceProblem = "cannot read the fence file '\(fencesPath)': \(error.message)"
             return report
         }
+        let changedAfterRun = !running && fileChanged(fencesPath, after: receiver.stoppedAt ?? receiver.updatedAt)
         var order: [Int] = []
         var index: [FenceID: Int] = [:]
         for fence in 0..<fences.count { index[fences.ids[fence]] = fence }
@@ -114,11 +130,22 @@ public struct StatusReport: Sendable {
             if distance == nil, let lat = receiver.lastLat, let lon = receiver.lastLon {
                 distance = fences.signedDistance(fence: fence, lat: lat, lon: lon)
             }
+            // Inside by the distance yet not by the saved state: in a file changed after the run
+            // stopped, a fence the run never had (it would have entered it otherwise).
+            let unjudged = changedAfterRun && since[fence] == nil && (distance ?? 1) <= 0
             return FenceCard(
                 id: id.text, idJSON: id.json, name: fences.name(fence), inside: since[fence] != nil,
-                since: since[fence], distance: distance, visitsThisMonth: visitCount[id] ?? 0)
+                since: since[fence], distance: distance, visitsThisMonth: visitCount[id] ?? 0, notWatched: unjudged)
         }
         return report
+    }
+
+    /// Whether the file at `path` was modified after `time` (ms since 1970).
+    static func fileChanged(_ path: String, after time: Int64?) -> Bool {
+        guard let time,
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        else { return false }
+        return Int64(modified.timeIntervalSince1970 * 1000) > time
     }
 
     /// A target as shown: a password in its URL is hidden.
@@ -145,9 +172,12 @@ public enum StatusView {
             fix.add("lat", lat, decimals: JSONPrecision.coordinate)
             fix.add("lon", lon, decimals: JSONPrecision.coordinate)
             fix.add("accuracy", status.receiver.lastAccuracy)
-            fix.add("age", age(status).map { Double($0) / 1000 })
+            // A replay's fix is from the capture's past: its age would only say how long ago the
+            // replay ran.
+            if !status.receiver.replayed { fix.add("age", age(status).map { Double($0) / 1000 }) }
             line.addRaw("last_fix", json: fix.string)
         }
+        if status.receiver.replayed { line.add("replayed", true) }
         line.add("odometer_today", (status.odometerToday * 10).rounded() / 10)
         if let anchor = status.anchor { line.addRaw("anchor", json: anchor.json) }
         let cards = status.cards.map { card in
@@ -155,9 +185,11 @@ public enum StatusView {
             object.addRaw("id", json: card.idJSON)
             object.add("name", card.name)
             object.add("inside", card.inside)
-            object.add("since", time(card.since))
+            // Only an inside fence has a since (its enter); an outside one leaves it out.
+            if let since = time(card.since) { object.add("since", since) }
             object.add("distance", card.distance.map { ($0 * 10).rounded() / 10 })
             object.add("visits_this_month", card.visitsThisMonth)
+            if card.notWatched { object.add("watched", false) }
             return object.string
         }
         line.addRaw("fences", json: "[" + cards.joined(separator: ",") + "]")
@@ -169,10 +201,13 @@ public enum StatusView {
             object.add("pending", target.counters.pending)
             object.add("failed_attempts", target.counters.failedAttempts)
             object.add("last_error", target.counters.lastError)
+            object.add("last_error_at", time(target.counters.lastErrorAt))
+            if target.previous { object.add("previous", true) }
             return object.string
         }
         line.addRaw("outbox", json: "[" + targets.joined(separator: ",") + "]")
-        let servers = status.sync.map { cursor in
+        let servers = status.sync.map { ($0, false) } + status.previousSync.map { ($0, true) }
+        let serverObjects = servers.map { cursor, previous in
             var object = JSONLine()
             object.add("target", cursor.target)
             object.add("backlog", cursor.backlog)
@@ -181,9 +216,10 @@ public enum StatusView {
             object.add("last_error", cursor.lastError)
             object.add("last_error_at", time(cursor.lastErrorAt))
             object.add("pruned_unsent", cursor.unsentPruned)
+            if previous { object.add("previous", true) }
             return object.string
         }
-        line.addRaw("sync", json: "[" + servers.joined(separator: ",") + "]")
+        line.addRaw("sync", json: "[" + serverObjects.joined(separator: ",") + "]")
         if let problem = status.fenceProblem { line.add("fence_problem", problem) }
         return line.string
     }
@@ -203,7 +239,10 @@ public enum StatusView {
         lines.append("  since          \(time(receiver.monitoringSince) ?? "never started")")
         if let fixTime = receiver.lastFixTime, let lat = receiver.lastLat, let lon = receiver.lastLon {
             let accuracy = receiver.lastAccuracy.map { String(format: " ±%.1f m", $0) } ?? ""
-            let ago = age(status).map { " (" + duration(Double($0) / 1000) + " ago)" } ?? ""
+            let ago =
+                receiver.replayed
+                ? (time(receiver.updatedAt).map { " (from a capture, replayed at \($0))" } ?? " (from a capture)")
+                : age(status).map { " (" + duration(Double($0) / 1000) + " ago)" } ?? ""
             lines.append("  last fix       \(time(fixTime)!)\(ago)")
             lines.append(
                 "                 \(formatted(lat, decimals: JSONPrecision.coordinate)), \(formatted(lon, decimals: JSONPrecision.coordinate))\(accuracy)"
@@ -220,13 +259,18 @@ public enum StatusView {
         if let problem = status.fenceProblem { lines.append("  fences: \(problem)") }
         for card in status.cards {
             let title = "\(card.name ?? card.id) [\(card.id)]"
+            let insideByDistance = (card.distance ?? 1) <= 0
             let place =
                 card.inside
                 ? paint("1;32", "INSIDE") + (card.since.map { " since \(time($0)!)" } ?? "")
-                : "outside"
+                : card.notWatched
+                    ? "not watched yet: the fence file changed after the run stopped"
+                    : insideByDistance ? "outside: not entered (the run's margin at the edge)" : "outside"
             let distance =
                 card.distance.map {
-                    $0 <= 0 ? distanceText(-$0) + " inside the edge" : distanceText($0) + " away"
+                    $0 <= 0
+                        ? (card.inside ? "" : "the last fix is ") + distanceText(-$0) + " inside the edge"
+                        : distanceText($0) + " away"
                 } ?? "distance unknown"
             let visits = "\(card.visitsThisMonth) visit\(card.visitsThisMonth == 1 ? "" : "s") this month"
             let width = max(title.count, 44)
@@ -241,15 +285,17 @@ public enum StatusView {
             }
             lines.append("  └" + String(repeating: "─", count: width + 2) + "┘")
         }
-        if !status.targets.isEmpty {
+        func delivery(_ target: StatusReport.Target) -> String {
+            let c = target.counters
+            return
+                "    \(target.name): \(c.delivered) delivered, \(c.pending) waiting, \(c.failedAttempts) failed attempts"
+                + (c.lastError.map { "; last error: \($0)" + (time(c.lastErrorAt).map { " (at \($0))" } ?? "") } ?? "")
+        }
+        let current = status.targets.filter { !$0.previous }
+        if !current.isEmpty {
             lines.append("")
             lines.append("  deliveries")
-            for target in status.targets {
-                let c = target.counters
-                lines.append(
-                    "    \(target.name): \(c.delivered) delivered, \(c.pending) waiting, \(c.failedAttempts) failed attempts"
-                        + (c.lastError.map { "; last error: \($0)" } ?? ""))
-            }
+            lines += current.map(delivery)
         }
         if !status.sync.isEmpty {
             lines.append("")
@@ -268,6 +314,15 @@ public enum StatusView {
                                 "33",
                                 "\(cursor.unsentPruned) points were pruned (--keep-days) before this server had them"))
                 }
+            }
+        }
+        let previous = status.targets.filter(\.previous)
+        if !previous.isEmpty || !status.previousSync.isEmpty {
+            lines.append("")
+            lines.append("  previous targets (not the last run's; 'gpsfence status --forget TARGET' removes one)")
+            lines += previous.map(delivery)
+            for cursor in status.previousSync {
+                lines.append("    \(cursor.target): \(cursor.backlog) track points not sent to it")
             }
         }
         return lines.joined(separator: "\n")

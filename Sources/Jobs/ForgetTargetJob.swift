@@ -1,0 +1,46 @@
+import Events
+import Foundation
+import LiveLoop
+import Store
+import Views
+
+/// `gpsfence status --forget TARGET`: removes from the state file what it holds for a delivery
+/// target that the last run no longer had (its outbox rows, its track sync cursor), and nothing
+/// else. TARGET is written as `status` shows it (a password in it as `***`) or in full.
+public struct ForgetTargetJob {
+    public var statePath: String
+    public var target: String
+
+    public init(statePath: String, target: String) {
+        self.statePath = statePath
+        self.target = target
+    }
+
+    /// Returns the line to print; throws `InputError` for a target the file does not hold or that
+    /// the last run still delivers to.
+    public func run() throws -> String {
+        guard FileManager.default.fileExists(atPath: statePath) else {
+            throw StateFileMissing(
+                path: statePath,
+                message: "no state file at '\(statePath)': it is written by 'gpsfence run' (or 'replay --state')")
+        }
+        let store = try StateStore(path: statePath)
+        let known = try store.knownTargets()
+        let matching = known.filter { $0 == target || URLPassword.redacted($0) == target }
+        guard let stored = matching.first, matching.count == 1 else {
+            let shown = known.map(URLPassword.redacted).sorted()
+            let listed = shown.isEmpty ? "it holds none" : "it holds " + shown.map { "'\($0)'" }.joined(separator: ", ")
+            let which = matching.isEmpty ? "no target" : "more than one target matches"
+            throw InputError(message: "--forget: \(which) '\(target)' in \(statePath); \(listed)")
+        }
+        if let current = try store.lastRunTargets(), current.contains(stored) {
+            throw InputError(
+                message:
+                    "--forget: '\(target)' is a target of the last run, which delivers what waits for it when it runs again; only previous targets are forgotten"
+            )
+        }
+        let removed = try store.forgetTarget(stored)
+        return
+            "forgot \(URLPassword.redacted(stored)): \(removed) row\(removed == 1 ? "" : "s") of it removed from \(statePath)"
+    }
+}
