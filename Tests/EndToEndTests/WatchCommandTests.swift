@@ -137,6 +137,29 @@ final class TmuxSession {
         #expect(!afterQuit.contains("recent events"), "\(afterQuit)")
     }
 
+    /// After the run stopped, the live view says so and when; the stopped run's last speed and
+    /// the fence it was heading for are not shown as now. Off a terminal, frame after frame.
+    @Test func watchOfAStoppedRunShowsNoMotionAndNoFenceAhead() throws {
+        let folder = try SyncCommandTests.folder()
+        let (capture, fences) = try SyncCommandTests.capture(in: folder, count: 20)
+        // A fence on the course, 2 km on (north-east): ahead of the drive's last fix.
+        try
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"far","geometry":{"type":"Point","coordinates":[8.03,47.02]},"properties":{"radius":200}}]}"#
+            .write(toFile: fences, atomically: true, encoding: .utf8)
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let replay = try runGPSFence(["replay", capture, "--fences", fences, "--state", state])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let watch = try BackgroundGPSFence(["status", "--watch", "--interval", "0.2", "--state", state])
+        let output = LineCollector(watch.output.fileHandleForReading)
+        #expect(output.wait { $0.contains { $0.hasPrefix("  recent events") } }, "\(output.all)")
+        watch.signal(SIGINT)
+        #expect(watch.finish().status == 0)
+        let frame = output.all.prefix { !$0.hasPrefix("  recent events") }.joined(separator: "\n")
+        #expect(frame.contains("  run            stopped at 20"), "\(frame)")
+        #expect(!frame.contains("m/s") && !frame.contains("  motion") && !frame.contains("  ahead"), "\(frame)")
+        #expect(!frame.contains("eta"), "\(frame)")
+    }
+
     @Test func watchOfAMissingStateFileIsExitStatusTwo() throws {
         let result = try runGPSFence(["status", "--watch", "--state", "/nonexistent/state.sqlite"])
         #expect(result.status == 2 && result.stderr.contains("no state file"), "\(result.stderr)")

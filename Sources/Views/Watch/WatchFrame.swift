@@ -45,7 +45,8 @@ public final class WatchReader {
         let events = try store.eventRecords(from: lastFix - 86_400_000).filter(\.kind.isListedInWatch)
         var frame = WatchFrame(
             status: status, latest: latest, ahead: nil, events: Array(events.suffix(WatchFrame.eventCount)))
-        if let latest, let speed = latest.speed, let course = latest.course, speed >= WatchFrame.movingSpeed,
+        if status.running, let latest, let speed = latest.speed, let course = latest.course,
+            speed >= WatchFrame.movingSpeed,
             let set = fenceSet(status.receiver.fencesPath)
         {
             frame.ahead = Self.ahead(set, lat: latest.lat, lon: latest.lon, course: course, speed: speed)

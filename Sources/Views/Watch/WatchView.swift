@@ -10,7 +10,15 @@ public enum WatchView {
         let now = UTCTime(millisecondsSinceEpoch: frame.status.now).description
         lines.append(
             "gpsfence status --watch   \(clock(now))   every \(HumanText.duration(interval)), Ctrl-C to quit")
-        if let point = frame.latest {
+        if !frame.status.running {
+            // The track's last speed and the fence ahead were the stopped run's: shown as current
+            // they would say the vehicle is still moving.
+            let receiver = frame.status.receiver
+            let when =
+                StatusView.time(receiver.stoppedAt).map { "stopped at \($0)" }
+                ?? StatusView.time(receiver.updatedAt).map { "no sign of it since \($0)" } ?? "never started"
+            lines.append("  run            \(when): no current motion and no fence ahead")
+        } else if let point = frame.latest {
             var motion: [String] = []
             if let speed = point.speed {
                 motion.append(
@@ -29,7 +37,7 @@ public enum WatchView {
             lines.append(
                 "  ahead          \(name)[\(HumanText.printable(ahead.id))] \(HumanText.distance(ahead.distance))\(eta)"
             )
-        } else {
+        } else if frame.status.running {
             lines.append("  ahead          no fence on the course within \(HumanText.distance(WatchFrame.lookAhead))")
         }
         lines.append("")
