@@ -1,6 +1,7 @@
 import Events
 import Fences
 import Foundation
+import JSONOutput
 import NMEA
 import Platform
 import Synchronization
@@ -48,6 +49,8 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     private let outbox: any EventOutbox
     private let policy: Policy
     private let report: @Sendable (String) -> Void
+    /// Where "reachable again" goes: not an `error` event.
+    private let notice: @Sendable (String) -> Void
     private let drainsOnFinish: Bool
     private let wakeUp = DispatchSemaphore(value: 0)
     private let running = Atomic<Bool>(true)
@@ -62,13 +65,15 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
 
     public init(
         transport: any OutboxTransport, outbox: any EventOutbox, policy: Policy = Policy(),
-        drainsOnFinish: Bool = false, report: @escaping @Sendable (String) -> Void
+        drainsOnFinish: Bool = false, report: @escaping @Sendable (String) -> Void,
+        notice: @escaping @Sendable (String) -> Void = DeliveryNotice.standardError
     ) {
         self.transport = transport
         self.outbox = outbox
         self.policy = policy
         self.drainsOnFinish = drainsOnFinish
         self.report = report
+        self.notice = notice
     }
 
     public func start() {
@@ -168,17 +173,23 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
                 usingStore("delivered, but the outbox could not note it: it will be sent again") {
                     try outbox.markDelivered(item, at: Self.nowMilliseconds())
                 }
-                if outage.recovered() { report("\(transport.displayName) is reachable again") }
+                if outage.recovered() { notice("\(transport.displayName) is reachable again") }
             case .failed(let problem):
                 let delay = backoff(afterAttempts: item.attempts + 1)
                 usingStore("the outbox could not note a failed attempt") {
                     try outbox.markFailed(item, error: problem, retryAt: Self.nowMilliseconds() + Int64(delay * 1000))
                 }
-                if outage.failed(problem) {
-                    report("\(transport.displayName): \(problem); retrying with backoff, nothing is dropped")
-                }
+                if outage.failed(problem) { report("\(transport.displayName): \(problem); \(whileDown)") }
             }
         }
+    }
+
+    /// What happens to the events while the target is down: a live run keeps trying for as long
+    /// as it runs; a replay only until its end and its drain, and says then what was not delivered.
+    private var whileDown: String {
+        drainsOnFinish
+            ? "retrying with backoff until the replay ends (and at most \(formatted(policy.drainTimeout, decimals: 1)) s more); what is not delivered by then is counted at the end"
+            : "retrying with backoff, nothing is dropped"
     }
 
     /// The last failure of the outbox itself (the state file), said once until the outbox works

@@ -23,6 +23,10 @@ import Testing
 
         let first = try Self.replay(capture, fences, state: state, extra: ["--webhook", hook, "--drain-timeout", "1"])
         #expect(first.status == 0, "\(first.stderr)")
+        // A replay does not promise to retry for ever: it retries until its end, then counts.
+        let down = try #require(first.stdout.split(separator: "\n").first { $0.contains("error") && $0.contains(hook) })
+        #expect(!down.contains("nothing is dropped") && down.contains("until the replay ends"), "\(down)")
+        #expect(first.stderr.contains("events remain queued in \(state)"), "\(first.stderr)")
         var status = try runGPSFence(["status", "--state", state])
         #expect(status.status == 0, "\(status.stderr)")
         let hookLine = try #require(status.stdout.split(separator: "\n").first { $0.contains(hook) })

@@ -328,7 +328,9 @@ import Testing
         }
         let errors = output.all.filter { $0.contains("\"error\"") && $0.contains("track sync") }
         #expect(errors.filter { $0.contains("retrying") }.count == 1, "one error per outage: \(errors)")
-        #expect(errors.contains { $0.contains("reachable again") })
+        // The server back is no `error` event: it is said on standard error.
+        #expect(!errors.contains { $0.contains("reachable again") }, "\(errors)")
+        #expect(stopped.stderr.contains("is reachable again"), "\(stopped.stderr)")
 
         let status = try runGPSFence(["status", "--state", state, "--json"])
         let object = try #require(

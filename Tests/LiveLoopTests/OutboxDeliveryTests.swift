@@ -79,8 +79,10 @@ final class WebhookServer {
         policy.baseDelay = 0.05
         policy.maximumDelay = 0.2
         let reports = ReportLog()
+        let notices = ReportLog()
         let delivery = OutboxDelivery(
-            transport: try WebhookTransport(endpoint: endpoint), outbox: store, policy: policy, report: reports.add)
+            transport: try WebhookTransport(endpoint: endpoint), outbox: store, policy: policy, report: reports.add,
+            notice: notices.add)
         delivery.start()
         defer { delivery.stop() }
 
@@ -111,7 +113,9 @@ final class WebhookServer {
         #expect(server.received == (first + second).map(\.json))
         let after = try #require(delivery.counters)
         #expect(after.delivered == 6 && after.pending == 0)
-        #expect(reports.all.contains { $0.contains("reachable again") })
+        // The good news is a notice, not a problem report (which would become an `error` event).
+        #expect(notices.all.contains { $0.contains("reachable again") })
+        #expect(!reports.all.contains { $0.contains("reachable again") })
         server.stop()
     }
 

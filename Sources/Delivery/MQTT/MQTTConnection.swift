@@ -28,6 +28,8 @@ public final class MQTTConnection: @unchecked Sendable {
     private let onlineStatus: (@Sendable () -> (topic: String, payload: String))?
     private let will: Will?
     private let report: @Sendable (String) -> Void
+    /// Where "reachable again" goes: not an `error` event.
+    private let notice: @Sendable (String) -> Void
     public let maximumBackoff = 30.0
 
     // Everything below is guarded by `condition`.
@@ -62,12 +64,14 @@ public final class MQTTConnection: @unchecked Sendable {
     public init(
         configuration: MQTTConfiguration, will: Will?,
         onlineStatus: (@Sendable () -> (topic: String, payload: String))?,
-        report: @escaping @Sendable (String) -> Void
+        report: @escaping @Sendable (String) -> Void,
+        notice: @escaping @Sendable (String) -> Void = DeliveryNotice.standardError
     ) {
         self.configuration = configuration
         self.will = will
         self.onlineStatus = onlineStatus
         self.report = report
+        self.notice = notice
         _ = Self.libraryReady
     }
 
@@ -327,7 +331,7 @@ public final class MQTTConnection: @unchecked Sendable {
                 let wasOut = outage.recovered()
                 condition.unlock()
                 onConnected()
-                if wasOut { report("\(displayName) is reachable again") }
+                if wasOut { notice("\(displayName) is reachable again") }
                 continue
             }
             if connected, !sweepSubscribed, !sweepFilters.isEmpty {

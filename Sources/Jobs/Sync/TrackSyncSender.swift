@@ -183,7 +183,7 @@ final class TrackSyncSender: @unchecked Sendable {
         ackedAt = currentUTCTime().millisecondsSinceEpoch
         attempts = 0
         retryAt = nil
-        if outage.recovered() { report("\(displayName) is reachable again") }
+        if outage.recovered() { DeliveryNotice.standardError("\(displayName) is reachable again") }
         saveCursorIfDue()
     }
 
