@@ -15,6 +15,8 @@ public final class MQTTEventTransport: OutboxTransport {
     public var displayName: String { connection.displayName }
     /// Whether the last failure was the broker being away (the connection reports that itself).
     let lastFailureWasConnection = Atomic<Bool>(false)
+    /// Whether the delivery said an outage of its own (not the connection's), whose end it says.
+    let outageSaid = Atomic<Bool>(false)
     let ackTimeout = 10.0
 
     /// Holds OwnTracks locations behind the transitions this transport has yet to deliver.
@@ -135,7 +137,14 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             report: { message in
                 // The connection already said the broker is away (and will say when it is back);
                 // the delivery's own words are for failures while connected (a missing PUBACK).
-                if !transport.lastFailureWasConnection.load(ordering: .relaxed) { report(message) }
+                if !transport.lastFailureWasConnection.load(ordering: .relaxed) {
+                    transport.outageSaid.store(true, ordering: .relaxed)
+                    report(message)
+                }
+            },
+            notice: { message in
+                // Back after an outage the delivery itself said; the connection says its own.
+                if transport.outageSaid.exchange(false, ordering: .relaxed) { DeliveryNotice.standardError(message) }
             })
     }
 
