@@ -85,6 +85,12 @@ extension EventEngine {
         }
     }
 
+    /// Fences whose source said when they were made (an OwnTracks waypoint's `tst`) are registered
+    /// at that time, not when this run saw them: before `start`, which registers the rest.
+    public func keepRegistrationTimes(_ times: [(fence: Int, time: Int64)]) {
+        for (fence, time) in times where registrationTime.indices.contains(fence) { registrationTime[fence] = time }
+    }
+
     /// Starts this engine after a swap: `registered` at `time` names only `fences` (the arrivals:
     /// an unchanged fence was registered before and keeps its registration time).
     public func start(at time: UTCTime, registering fences: [Int], _ emit: (GeofenceEvent) throws -> Void) rethrows {

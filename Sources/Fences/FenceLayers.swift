@@ -16,12 +16,16 @@ public struct LayerCircle: Sendable, Equatable {
     public var id: String
     public var name: String?
     public var circle: CircleShape
+    /// When the circle was made (ms since 1970), as its command said (an OwnTracks waypoint's
+    /// `tst`); nil: when this run registered it.
+    public var created: Int64?
 
-    public init(layer: Layer, id: String, name: String?, circle: CircleShape) {
+    public init(layer: Layer, id: String, name: String?, circle: CircleShape, created: Int64? = nil) {
         self.layer = layer
         self.id = id
         self.name = name
         self.circle = circle
+        self.created = created
     }
 
     /// The fence's properties: the layer's mark, so that sinks and exports can tell it apart.
@@ -57,6 +61,19 @@ public struct FenceLayers: Sendable {
     }
 
     public var circles: [LayerCircle] { (anchor.map { [$0] } ?? []) + ownTracksRegions }
+
+    /// The OwnTracks regions of `fences` (the combined set) whose command said when they were
+    /// made: their index there and that time (ms since 1970).
+    public func creationTimes(in fences: FenceSet) -> [(fence: Int, time: Int64)] {
+        var created: [FenceID: Int64] = [:]
+        for region in ownTracksRegions { if let time = region.created { created[.string(region.id)] = time } }
+        guard !created.isEmpty else { return [] }
+        let marked = LayerCircle.properties(of: .ownTracks)
+        return (min(main.count, fences.count)..<fences.count).compactMap { fence in
+            guard fences.info(fence).propertiesJSON == marked, let time = created[fences.ids[fence]] else { return nil }
+            return (fence, time)
+        }
+    }
 
     /// The set the engine runs on; `shadowed`: the layer circles left out because their id was
     /// taken, with why.

@@ -26,7 +26,8 @@ extension StateStore {
     public func layerCircles(_ layer: LayerCircle.Layer) throws -> [LayerCircle] {
         try database.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT id, name, lat, lon, radius FROM layer_circle WHERE layer = ? ORDER BY position",
+                db,
+                sql: "SELECT id, name, lat, lon, radius, created FROM layer_circle WHERE layer = ? ORDER BY position",
                 arguments: [layer.rawValue]
             ).compactMap { row in
                 guard let id = row.stored("id", as: String.self), let lat = row.stored("lat", as: Double.self),
@@ -34,7 +35,8 @@ extension StateStore {
                 else { return nil }
                 return LayerCircle(
                     layer: layer, id: id, name: row.stored("name", as: String.self),
-                    circle: CircleShape(lat: lat, lon: lon, radius: radius))
+                    circle: CircleShape(lat: lat, lon: lon, radius: radius),
+                    created: row.stored("created", as: Int64.self))
             }
         }
     }
@@ -46,10 +48,10 @@ extension StateStore {
             for (position, circle) in circles.enumerated() {
                 try db.execute(
                     sql:
-                        "INSERT INTO layer_circle (layer, id, name, lat, lon, radius, position) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        "INSERT INTO layer_circle (layer, id, name, lat, lon, radius, position, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     arguments: [
                         layer.rawValue, circle.id, circle.name, circle.circle.lat, circle.circle.lon,
-                        circle.circle.radius, position,
+                        circle.circle.radius, position, circle.created,
                     ])
             }
         }

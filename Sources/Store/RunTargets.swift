@@ -3,7 +3,8 @@ import GRDB
 /// Migration `run-targets`: when each failed delivery attempt happened (`outbox.last_error_at`),
 /// the targets of the last run or replay (`receiver.run_targets`, one per line; NULL in a file no
 /// run has noted them in), and whether that was a replay (`receiver.replayed`), whose fix times
-/// are not now.
+/// are not now. Also when each OwnTracks region was made (`layer_circle.created`, its waypoint's
+/// `tst`), so that a restart publishes it as the command gave it.
 enum RunTargetsSchema {
     static let migrationName = "run-targets"
 
@@ -11,6 +12,7 @@ enum RunTargetsSchema {
         ALTER TABLE outbox ADD COLUMN last_error_at INTEGER;
         ALTER TABLE receiver ADD COLUMN run_targets TEXT;
         ALTER TABLE receiver ADD COLUMN replayed INTEGER;
+        ALTER TABLE layer_circle ADD COLUMN created INTEGER;
         """
 }
 

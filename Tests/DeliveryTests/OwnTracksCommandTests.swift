@@ -8,8 +8,12 @@ import Testing
 @Suite struct OwnTracksCommandTests {
     func parse(_ text: String) -> OwnTracksCommand.ParseResult { OwnTracksCommand.parse(Array(text.utf8)) }
 
-    func region(_ id: String, _ lat: Double, _ lon: Double, _ radius: Double, name: String? = nil) -> LayerCircle {
-        LayerCircle(layer: .ownTracks, id: id, name: name, circle: CircleShape(lat: lat, lon: lon, radius: radius))
+    func region(
+        _ id: String, _ lat: Double, _ lon: Double, _ radius: Double, name: String? = nil, created: Int64? = nil
+    ) -> LayerCircle {
+        LayerCircle(
+            layer: .ownTracks, id: id, name: name, circle: CircleShape(lat: lat, lon: lon, radius: radius),
+            created: created)
     }
 
     @Test func waypointsObjectOrBareArrayStringNumbersAndTstAsTheId() throws {
@@ -21,14 +25,22 @@ import Testing
                 == .command(
                     OwnTracksCommand(
                         merges: false,
-                        changes: [.set(region("f7676c", 48.85833, 2.29513, 50, name: "Paris is lovely"))],
+                        changes: [
+                            .set(
+                                region(
+                                    "f7676c", 48.85833, 2.29513, 50, name: "Paris is lovely",
+                                    created: 1_385_997_757_000))
+                        ],
                         refused: [])))
         let bare = parse(
             #"{"_type":"cmd","action":"setWaypoints","waypoints":[{"lat":1,"lon":2,"rad":3,"tst":1385997757}],"merge":true}"#
         )
         #expect(
             bare
-                == .command(OwnTracksCommand(merges: true, changes: [.set(region("1385997757", 1, 2, 3))], refused: []))
+                == .command(
+                    OwnTracksCommand(
+                        merges: true, changes: [.set(region("1385997757", 1, 2, 3, created: 1_385_997_757_000))],
+                        refused: []))
         )
     }
 

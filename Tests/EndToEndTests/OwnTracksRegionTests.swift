@@ -93,6 +93,16 @@ import Testing
                     return rids == ["home", "work"]
                 }
             }, "\(subscriber.lines.all)")
+        // The waypoints and the transitions keep the `tst` the command gave (when the app made
+        // the waypoint), not when this run registered them.
+        let published = subscriber.payloads("owntracks/alice/boat/waypoints").compactMap {
+            jsonObject($0)?["waypoints"] as? [[String: Any]]
+        }
+        #expect(published.last?.map { $0["tst"] as? Int } == [1_700_000_000, 1_700_000_000], "\(published)")
+        let homeEnter = subscriber.payloads("owntracks/alice/boat/event").compactMap { jsonObject($0) }.first {
+            $0["rid"] as? String == "home"
+        }
+        #expect(homeEnter?["wtst"] as? Int == 1_700_000_000, "\(String(describing: homeEnter))")
 
         // Merge: club joins; home and work stay.
         try broker.publish(topic, Self.command([club], merge: true))
@@ -139,6 +149,9 @@ import Testing
         #expect(
             output.wait(timeout: 15) { _ in Self.events(output, "registered").map(Self.fenceIDs).contains(["work"]) },
             "\(output.all)")
+        let retained = try #require(jsonObject(try broker.retained("owntracks/#")["owntracks/alice/boat/waypoints"]))
+        let kept = (retained["waypoints"] as? [[String: Any]])?.map { $0["tst"] as? Int }
+        #expect(kept == [1_700_000_000], "the state file keeps each region's tst: \(retained)")
         run.signal(SIGINT)
         #expect(run.finish().status == 0)
         output.finish()

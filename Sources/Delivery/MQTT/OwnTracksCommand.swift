@@ -111,6 +111,8 @@ public struct OwnTracksCommand: Sendable, Equatable {
         var lat: Double?
         var lon: Double?
         var rad: Double?
+        /// When the app made the waypoint, Unix seconds: kept as the region's `tst`.
+        var tst: Double?
 
         enum CodingKeys: String, CodingKey { case rid, tst, desc, lat, lon, rad }
 
@@ -121,6 +123,7 @@ public struct OwnTracksCommand: Sendable, Equatable {
             lat = Self.number(container, .lat)
             lon = Self.number(container, .lon)
             rad = Self.number(container, .rad)
+            tst = Self.number(container, .tst)
         }
 
         static func number(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) -> Double? {
@@ -131,6 +134,12 @@ public struct OwnTracksCommand: Sendable, Equatable {
         static func text(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) -> String? {
             if let value = try? container.decodeIfPresent(String.self, forKey: key), !value.isEmpty { return value }
             return (try? container.decodeIfPresent(Int64.self, forKey: key)).flatMap { $0.map(String.init) }
+        }
+
+        /// `tst` in ms, when it is a plausible Unix time (after 1970, before the year 10000).
+        var createdMilliseconds: Int64? {
+            guard let tst, tst.isFinite, tst > 0, tst < 253_402_300_800 else { return nil }
+            return Int64(tst.rounded()) * 1000
         }
 
         var change: Result<Change, Problem> {
@@ -144,7 +153,8 @@ public struct OwnTracksCommand: Sendable, Equatable {
             return .success(
                 .set(
                     LayerCircle(
-                        layer: .ownTracks, id: rid, name: desc, circle: CircleShape(lat: lat, lon: lon, radius: rad))))
+                        layer: .ownTracks, id: rid, name: desc, circle: CircleShape(lat: lat, lon: lon, radius: rad),
+                        created: createdMilliseconds)))
         }
     }
 }

@@ -96,6 +96,7 @@ public final class EngineLoop {
         immediateSinks = store == nil ? sinks : sinks.filter { !$0.waitsForStorage }
         precondition(outboxTargets.isEmpty || store != nil, "delivery sinks need the state file's outbox")
         engine = EventEngine(fences: fences, settings: configuration.settings)
+        engine.keepRegistrationTimes(layers.creationTimes(in: fences))
         if let store {
             engine.restore(try store.fenceStates())
             engine.restoreMotion(try store.motionState())

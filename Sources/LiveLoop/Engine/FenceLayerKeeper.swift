@@ -114,6 +114,9 @@ final class FenceLayerKeeper {
         return true
     }
 
+    /// The OwnTracks regions' times from their commands, by index in `fences` (a set with these layers).
+    func creationTimes(in fences: FenceSet) -> [(fence: Int, time: Int64)] { layers.creationTimes(in: fences) }
+
     /// A new main set (a reload of the fence file): the set with the layers over it.
     func replaceMain(_ main: FenceSet) -> FenceSet {
         layers.replaceMain(main)

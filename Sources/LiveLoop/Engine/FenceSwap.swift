@@ -30,6 +30,7 @@ extension EngineLoop {
         if !leaving.isEmpty { try deliver(leaving, fences: fences) }
         let next = EventEngine(fences: match.new, settings: configuration.settings)
         next.takeOver(from: engine, match: match)
+        next.keepRegistrationTimes(layers.creationTimes(in: match.new))
         engine = next
         fences = match.new
         next.start(at: now, registering: match.arrivals) { event in
