@@ -17,29 +17,38 @@ public final class ConsoleSink: EventSink {
     private let output: OutputWriter
     private let style: Style
     private let flushesEveryEvent: Bool
+    private let format: HumanFormat
 
     /// - Parameter flushesEveryEvent: a live run writes each event at once (an alert that waits in
     ///   a buffer is late); a replay lets lines collect and writes them in large blocks.
-    public init(output: OutputWriter = .standardOutput, style: Style, flushesEveryEvent: Bool = false) {
+    /// - Parameter format: the zone and units of human lines; JSON lines keep UTC and SI.
+    public init(
+        output: OutputWriter = .standardOutput, style: Style, flushesEveryEvent: Bool = false,
+        format: HumanFormat = HumanFormat()
+    ) {
         self.output = output
         self.style = style
         self.flushesEveryEvent = flushesEveryEvent
+        self.format = format
     }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
         switch style {
         case .json: output.write(line: event.json)
-        case .human(let color): output.write(line: Self.humanLine(event.event, fences: fences, color: color))
+        case .human(let color):
+            output.write(line: Self.humanLine(event.event, fences: fences, color: color, format: format))
         }
         if flushesEveryEvent { output.flush() }
     }
 
     public func finish() { output.flush() }
 
-    /// `2026-02-03 10:15:36Z  approach  Low bridge 10'6" [bridge-1]  1588 m ahead, eta 1 min 4 s`
-    public static func humanLine(_ event: GeofenceEvent, fences: FenceSet, color: Bool) -> String {
-        let stamp = event.time.description
-        let time = String(stamp.prefix(10)) + " " + String(stamp.dropFirst(11).prefix(8)) + "Z"
+    /// `2026-02-03 05:15:36-05:00  approach  Low bridge 10'6" [bridge-1]  1588 m ahead, eta 1 min 4 s`
+    public static func humanLine(
+        _ event: GeofenceEvent, fences: FenceSet, color: Bool, format: HumanFormat = HumanFormat()
+    ) -> String {
+        let time = format.time(event.time)
+        let units = format.units
         var kind = event.kind.rawValue
         // As wide as the longest kind (`device_connected`), so the columns line up.
         kind += String(repeating: " ", count: max(0, 16 - kind.count))
@@ -54,15 +63,15 @@ public final class ConsoleSink: EventSink {
         var details: [String] = []
         if tooLow {
             let clearance = event.fence.flatMap { fences.settings($0).rules?.clearance }
-            let flag = "TOO LOW" + (clearance.map { ": clearance " + formatted($0, decimals: 2) + " m" } ?? "")
+            let flag = "TOO LOW" + (clearance.map { ": clearance " + units.height($0) } ?? "")
             details.append(color ? Self.tooLowColor + flag + "\u{1B}[0m" : flag)
         }
         if event.initial == true { details.append("already inside at start") }
         if let speed = event.speed, let limit = event.limit {
-            details.append(Self.speed(speed) + " over the limit of " + Self.speed(limit))
+            details.append(units.speed(speed) + " over the limit of " + units.speed(limit))
         }
         if event.reason == .expired { details.append("the fence expired") }
-        if let distance = event.distance { details.append("\(Limits.int(distance.rounded())) m ahead") }
+        if let distance = event.distance { details.append(units.distanceAhead(distance) + " ahead") }
         if let eta = event.eta { details.append("eta " + Self.duration(eta)) }
         if let duration = event.duration, let said = Self.durationSaid(event.kind) {
             details.append(said + Self.duration(duration))
@@ -128,11 +137,6 @@ public final class ConsoleSink: EventSink {
 
     /// Bold red on red-and-white: `too_low` stands out from an ordinary approach.
     static let tooLowColor = "\u{1B}[1;97;41m"
-
-    /// `7.5 m/s (27 km/h)`: the unit the fence was written in may be either.
-    static func speed(_ metresPerSecond: Double) -> String {
-        formatted(metresPerSecond, decimals: 1) + " m/s (" + "\(Limits.int((metresPerSecond * 3.6).rounded())) km/h)"
-    }
 
     /// `64 s`, `1 min 4 s`, `2 h 5 min`: how every human line says a duration (events, visits).
     public static func duration(_ seconds: Double) -> String { HumanText.duration(seconds) }

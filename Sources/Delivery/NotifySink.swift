@@ -19,11 +19,14 @@ public final class NotifySink: EventSink, @unchecked Sendable {
     private let report: @Sendable (String) -> Void
     /// Once finishing: when the last notification must be over (monotonic seconds).
     private let finishDeadline = Locked(Double.infinity)
+    /// The zone and units of the notification's text.
+    private let format: HumanFormat
 
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double = 5,
-        report: @escaping @Sendable (String) -> Void
+        format: HumanFormat = HumanFormat(), report: @escaping @Sendable (String) -> Void
     ) {
+        self.format = format
         self.report = report
         self.timeout = timeout
         self.environment = environment.map { $0.key + "=" + $0.value }
@@ -49,7 +52,7 @@ public final class NotifySink: EventSink, @unchecked Sendable {
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
         guard let program else { return }
         var command = SupervisedRun(program: program, environment: environment, output: .discarded, timeout: timeout)
-        command.arguments = Self.arguments(for: event.event, fences: fences)
+        command.arguments = Self.arguments(for: event.event, fences: fences, format: format)
         let child = command
         queue.async { [self] in
             let deadline = { self.finishDeadline.withLock { $0 } }
@@ -73,17 +76,22 @@ public final class NotifySink: EventSink, @unchecked Sendable {
         queue.sync {}
     }
 
-    /// `gpsfence: enter` / `Low bridge 10'6" (bridge-1) at 10:16:40Z`.
-    static func arguments(for event: GeofenceEvent, fences: FenceSet) -> [String] {
-        var body = String(event.time.description.dropFirst(11).prefix(8)) + "Z"
+    /// `gpsfence: enter` / `Low bridge 10'6" (bridge-1) at 05:16:40-05:00`.
+    static func arguments(
+        for event: GeofenceEvent, fences: FenceSet, format: HumanFormat = HumanFormat()
+    ) -> [String] {
+        let milliseconds = event.time.millisecondsSinceEpoch
+        var body =
+            format.calendar.clockText(milliseconds)
+            + format.calendar.offsetText(format.calendar.offsetSeconds(at: milliseconds))
         if let fence = event.fence {
             let name = fences.name(fence).map { ConsoleSink.printable($0) + " " } ?? ""
             body = name + "(" + ConsoleSink.plain(fences.ids[fence]) + ") at " + body
         }
-        if let distance = event.distance { body += ", \(Limits.int(distance.rounded())) m ahead" }
+        if let distance = event.distance { body += ", " + format.units.distanceAhead(distance) + " ahead" }
         if event.tooLow == true { body += ", TOO LOW for this vehicle" }
         if let speed = event.speed, let limit = event.limit {
-            body += ", " + ConsoleSink.speed(speed) + " > " + ConsoleSink.speed(limit)
+            body += ", " + format.units.speed(speed) + " > " + format.units.speed(limit)
         }
         let urgency = Self.isUrgent(event.kind) || event.tooLow == true ? "critical" : "normal"
         return ["--app-name=gpsfence", "--urgency=\(urgency)", "--", "gpsfence: \(event.kind.rawValue)", body]

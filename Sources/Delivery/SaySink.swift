@@ -33,12 +33,15 @@ public final class SaySink: EventSink, @unchecked Sendable {
     private let spoken = Atomic<Int>(0)
     private let report: @Sendable (String) -> Void
     private let finishDeadline = Locked(Double.infinity)
+    /// The units distances, speeds and clearances are spoken in (`--units`).
+    private let units: MeasurementUnits
 
     public init(
         voice: Voice = .espeak, wavDirectory: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double = 30,
-        report: @escaping @Sendable (String) -> Void
+        units: MeasurementUnits = .metric, report: @escaping @Sendable (String) -> Void
     ) {
+        self.units = units
         self.voice = voice
         self.wavDirectory = wavDirectory
         self.timeout = timeout
@@ -63,7 +66,7 @@ public final class SaySink: EventSink, @unchecked Sendable {
     public var isActive: Bool { program != nil }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
-        guard let program, let text = Self.sentence(for: event.event, fences: fences) else { return }
+        guard let program, let text = Self.sentence(for: event.event, fences: fences, units: units) else { return }
         guard queued.add(1, ordering: .relaxed).newValue <= Self.maximumQueued else {
             queued.subtract(1, ordering: .relaxed)
             report("--say: \(Self.maximumQueued) alerts are waiting to be spoken; '\(text)' was dropped")
@@ -117,7 +120,9 @@ public final class SaySink: EventSink, @unchecked Sendable {
 
     /// What is said for an event, or nil for the kinds that are not spoken (bookkeeping: registered,
     /// heartbeat; and what would chatter: visit, stationary, moving).
-    public static func sentence(for event: GeofenceEvent, fences: FenceSet) -> String? {
+    public static func sentence(
+        for event: GeofenceEvent, fences: FenceSet, units: MeasurementUnits = .metric
+    ) -> String? {
         let name = event.fence.map { fence in
             fences.name(fence).map(HumanText.printable) ?? "fence " + HumanText.printable(fences.ids[fence].text)
         }
@@ -125,17 +130,17 @@ public final class SaySink: EventSink, @unchecked Sendable {
         // (docs/fences.md, "Rules").
         let warning = event.tooLow == true ? "Too low! " : ""
         let clearance = event.tooLow == true ? event.fence.flatMap { fences.settings($0).rules?.clearance } : nil
-        let place = clearance.map { height in name.map { "\($0), \(spokenHeight(height))" } } ?? name
+        let place = clearance.map { height in name.map { "\($0), \(units.spokenHeight(height))" } } ?? name
         switch event.kind {
         case .enter: return place.map { warning + "Entering \($0)" }
         case .exit: return place.map { "Leaving \($0)" }
         case .cross: return place.map { "Crossing \($0)" }
         case .approach:
             guard let place else { return nil }
-            return warning + (event.distance.map { "\(place), in \(spoken($0))" } ?? "\(place) ahead")
+            return warning + (event.distance.map { "\(place), in \(units.spokenDistance($0))" } ?? "\(place) ahead")
         case .speeding:
             guard let place, let speed = event.speed, let limit = event.limit else { return nil }
-            return "Too fast in \(place): \(kilometresPerHour(speed)), the limit is \(kilometresPerHour(limit))"
+            return "Too fast in \(place): \(units.spokenSpeed(speed)), the limit is \(units.spokenSpeed(limit))"
         case .dwell:
             guard let place else { return nil }
             return event.duration.map { "Still in \(place), for \(spokenDuration($0))" } ?? "Still in \(place)"
@@ -145,26 +150,6 @@ public final class SaySink: EventSink, @unchecked Sendable {
         case .deviceConnected, .registered, .unregistered, .heartbeat, .visit, .stationary, .moving, .error:
             return nil
         }
-    }
-
-    /// `80 metres`, `1.6 kilometres`: rounded as a voice would say them.
-    static func spoken(_ metres: Double) -> String {
-        if metres < 1000 { return "\(max(10, Limits.int((metres / 10).rounded()) * 10)) metres" }
-        let tenths = Limits.int((metres / 100).rounded())
-        return tenths % 10 == 0 ? "\(tenths / 10) kilometres" : "\(tenths / 10).\(tenths % 10) kilometres"
-    }
-
-    /// `3 metres 20`, `4 metres`: a clearance, as road signs are read out.
-    static func spokenHeight(_ metres: Double) -> String {
-        let centimetres = Limits.int((metres * 100).rounded())
-        let rest = centimetres % 100
-        guard rest != 0 else { return "\(centimetres / 100) metres" }
-        return "\(centimetres / 100) metres " + (rest < 10 ? "0\(rest)" : "\(rest)")
-    }
-
-    /// `23 kilometres an hour`: whole numbers, as a voice would say them.
-    static func kilometresPerHour(_ metresPerSecond: Double) -> String {
-        "\(Limits.int((metresPerSecond * 3.6).rounded())) kilometres an hour"
     }
 
     /// `5 minutes`, `1 hour 5 minutes`, `40 seconds`.

@@ -27,6 +27,8 @@ public struct ReplayJob {
     public var keepDays = 7.0
     /// `--sync`: the track to a server (docs/running.md); needs `statePath`, which holds its cursor.
     public var sync: TrackSyncConfiguration?
+    /// Whose days the odometer counts and in which zone its notices give times.
+    public var calendar = LocalCalendar.utc
 
     public init(captures: [CaptureInput], fencesPath: String) {
         self.captures = captures
@@ -68,6 +70,7 @@ public struct ReplayJob {
         configuration.fencesPath = fencesPath
         configuration.keepDays = keepDays
         configuration.syncTarget = sync?.target
+        configuration.calendar = calendar
         // Ctrl-C (or SIGTERM) stops a replay as it stops `run`: the fixes read so far are
         // processed, their events printed and committed, hooks and deliveries finished, exit 0
         // (docs/running.md).
@@ -88,7 +91,7 @@ public struct ReplayJob {
                     + Self.skippedNotice(
                         skipped: source.skippedFixes, total: source.skippedFixes + summary.fixes,
                         heldThrough: heldThrough,
-                        statePath: statePath))
+                        statePath: statePath, calendar: calendar))
         }
         if let store { try reportUndelivered(sinks.compactMap(\.outboxTarget), store: store, kept: statePath) }
         return summary
@@ -96,9 +99,11 @@ public struct ReplayJob {
 
     /// Why a replay into a state file printed fewer events than the capture holds: the file had
     /// seen those fix times already (most often: this capture, replayed into it before).
-    static func skippedNotice(skipped: Int, total: Int, heldThrough: Int64, statePath: String) -> String {
+    static func skippedNotice(
+        skipped: Int, total: Int, heldThrough: Int64, statePath: String, calendar: LocalCalendar = .utc
+    ) -> String {
         let which = skipped == total ? "all \(total) fixes" : "\(skipped) of \(total) fixes"
-        let last = UTCTime(millisecondsSinceEpoch: heldThrough).description
+        let last = calendar.text(heldThrough)
         return "\(which) of the capture skipped: they are at or before \(last), the last fix \(statePath) holds, "
             + "so their events are in it already (this capture was replayed into it before?); "
             + "replay into another --state to see them again"

@@ -40,6 +40,8 @@ public final class RunJob {
         /// `--fences mqtt://...`: the fence set is the retained GeoJSON on this broker's topic (its
         /// `prefix`); `fencesPath` is then the URL and no file is read.
         public var brokerFences: MQTTConfiguration?
+        /// Whose days the odometer counts (`--timezone`, docs/running.md "Time and units").
+        public var calendar = LocalCalendar.utc
 
         public init(device: DeviceChoice, fencesPath: String, statePath: String) {
             self.device = device
@@ -113,6 +115,7 @@ public final class RunJob {
             loopConfiguration.fencesPath = options.fencesPath
         }
         loopConfiguration.keepDays = options.keepDays
+        loopConfiguration.calendar = options.calendar
         loopConfiguration.trackWriteInterval = options.trackWriteInterval
         loopConfiguration.stopsOnSignals = true
         loopConfiguration.layers = options.layers

@@ -4,11 +4,13 @@ import NMEA
 import Store
 
 /// `gpsfence visits`: the month's visits per fence from a state file that `run` or
-/// `replay --state` wrote. Months are UTC; without a month and year, the current one.
+/// `replay --state` wrote. Months are those of `calendar` (the user's, docs/running.md "Time and
+/// units"); without a month and year, the current one there.
 public struct VisitsJob {
     public var statePath: String
     public var year: Int?
     public var month: Int?
+    public var calendar = LocalCalendar.utc
 
     public init(statePath: String) { self.statePath = statePath }
 
@@ -20,8 +22,8 @@ public struct VisitsJob {
                     "no state file at '\(statePath)': visits are recorded by 'gpsfence run' or 'gpsfence replay --state'"
             )
         }
-        let today = currentUTCTime().date
+        let today = calendar.day(of: currentUTCTime().millisecondsSinceEpoch)
         return try StateStore(path: statePath, access: .readOnly).visitReport(
-            year: year ?? today.year, month: month ?? today.month)
+            year: year ?? today.year, month: month ?? today.month, calendar: calendar)
     }
 }

@@ -26,6 +26,8 @@ public final class TrackRecorder {
         /// index's pages again when the kernel writes them back, 30 s after a commit dirtied them;
         /// at 30 s a run wrote about a fifth more an hour (docs/performance.md, "Live cost").
         public static let defaultFlushInterval = 60.0
+        /// Whose days the odometer counts: "today" ends at the user's midnight, not UTC's.
+        public var calendar = LocalCalendar.utc
         public init() {}
     }
 
@@ -38,6 +40,9 @@ public final class TrackRecorder {
     private var lastRecorded: Int64?
     private var odometerRule = Odometer()
     private var lastWrite: Int64 = 0
+    /// The local day the last step fell on, and its span: most fixes fall on the same day, and
+    /// need no look-up of the zone.
+    private var currentDay: (key: Int64, span: Range<Int64>)?
 
     public init(store: StateStore, settings: Settings) {
         self.store = store
@@ -66,7 +71,15 @@ public final class TrackRecorder {
 
     private func addDistance(to point: TrackPoint) {
         let step = odometerRule.add(point)
-        if step > 0 { odometer[point.time / 86_400_000, default: 0] += step }
+        if step > 0 { odometer[dayKey(point.time), default: 0] += step }
+    }
+
+    /// The odometer's key for the local day that holds `time`: that day's number since 1970.
+    private func dayKey(_ time: Int64) -> Int64 {
+        if let currentDay, currentDay.span.contains(time) { return currentDay.key }
+        let date = settings.calendar.day(of: time)
+        currentDay = (Int64(date.daysSinceEpoch), settings.calendar.span(of: date))
+        return Int64(date.daysSinceEpoch)
     }
 
     /// Writes what is buffered: track rows, odometer, the last fix, and one batch of pruning.
@@ -265,7 +278,8 @@ extension StateStore {
         }
     }
 
-    /// Metres on UTC day `day` (days since 1970).
+    /// Metres on local day `day` (the day's number since 1970, `CivilDate.daysSinceEpoch`), as the
+    /// run's calendar counted it.
     public func odometer(day: Int64) throws -> Double {
         try database.read { db in
             try Double.fetchOne(db, sql: "SELECT metres FROM odometer WHERE day = ?", arguments: [day]) ?? 0

@@ -2,7 +2,7 @@ import Fences
 import GRDB
 import NMEA
 
-/// Visits per fence in one calendar month (UTC), for `gpsfence visits`.
+/// Visits per fence in one calendar month of the user's calendar, for `gpsfence visits`.
 public struct VisitReport: Sendable, Equatable {
     public struct FenceVisits: Sendable, Equatable {
         public var fenceID: FenceID
@@ -20,18 +20,21 @@ public struct VisitReport: Sendable, Equatable {
     public var daysInMonth: Int
     /// Fences with at least one visit that month, by id.
     public var fences: [FenceVisits]
+    /// The zone whose month and days these are (`America/New_York`, `UTC`).
+    public var timezone = "UTC"
 }
 
 extension StateStore {
-    /// The visits that began in `month` of `year` (UTC), grouped by fence.
-    public func visitReport(year: Int, month: Int) throws -> VisitReport {
+    /// The visits that began in `month` of `year` of `calendar` (a visit at 20:30 in New York on
+    /// 28 February is a February visit there, though UTC has it on 1 March), grouped by fence.
+    public func visitReport(year: Int, month: Int, calendar: LocalCalendar = .utc) throws -> VisitReport {
         let first = CivilDate(year: year, month: month, day: 1)
         let next =
             month == 12 ? CivilDate(year: year + 1, month: 1, day: 1) : CivilDate(year: year, month: month + 1, day: 1)
         let days = next.daysSinceEpoch - first.daysSinceEpoch
-        let dayMilliseconds = Int64(TimeOfDay.millisecondsPerDay)
-        let from = Int64(first.daysSinceEpoch) * dayMilliseconds
-        let to = Int64(next.daysSinceEpoch) * dayMilliseconds
+        let span = calendar.span(year: year, month: month)
+        let from = span.lowerBound
+        let to = span.upperBound
         let rows = try database.read { db in
             try Row.fetchAll(
                 db,
@@ -54,11 +57,13 @@ extension StateStore {
                     fenceID: id, name: row.stored("fence_name"), count: 0, totalSeconds: 0,
                     perDay: Array(repeating: 0, count: days))
             }
-            let day = Int((enter - from) / dayMilliseconds)
+            let day = min(max(calendar.day(of: enter).day - 1, 0), days - 1)
             byFence[id]!.count += 1
             byFence[id]!.totalSeconds += duration
             byFence[id]!.perDay[day] += 1
         }
-        return VisitReport(year: year, month: month, daysInMonth: days, fences: order.map { byFence[$0]! })
+        var report = VisitReport(year: year, month: month, daysInMonth: days, fences: order.map { byFence[$0]! })
+        report.timezone = calendar.name
+        return report
     }
 }

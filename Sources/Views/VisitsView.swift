@@ -24,6 +24,7 @@ public enum VisitsView {
         var line = JSONLine()
         line.add("year", report.year)
         line.add("month", report.month)
+        line.add("timezone", report.timezone)
         line.addRaw("fences", json: "[" + fences.joined(separator: ",") + "]")
         return line.string
     }
@@ -34,7 +35,7 @@ public enum VisitsView {
     ]
 
     public static func text(_ report: VisitReport, color: Bool) -> String {
-        let title = "\(monthNames[report.month - 1]) \(report.year)"
+        let title = "\(monthNames[report.month - 1]) \(report.year) (\(report.timezone))"
         guard !report.fences.isEmpty else { return "\(title): no visits recorded." }
         var lines: [String] = []
         for fence in report.fences {

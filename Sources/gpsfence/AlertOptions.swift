@@ -162,11 +162,14 @@ struct AlertOptions: ParsableArguments {
     ///   buffer is late); a replay lets lines collect and writes them in large blocks.
     /// - Parameter maxAccuracy: the usable-fix bound (`--max-accuracy`), for the MQTT location.
     /// - Parameter ownTracksCommands: `run` with `--owntracks`: where OwnTracks commands go.
+    /// - Parameter format: the zone and units of what people read and hear.
     func sinks(
-        color: Bool, live: Bool, context: SinkContext, maxAccuracy: Double = 100,
+        color: Bool, live: Bool, context: SinkContext, format: HumanFormat, maxAccuracy: Double = 100,
         ownTracksCommands: OwnTracksCommandInbox? = nil
     ) throws -> [EventSink] {
-        var sinks: [EventSink] = [ConsoleSink(style: json ? .json : .human(color: color), flushesEveryEvent: live)]
+        var sinks: [EventSink] = [
+            ConsoleSink(style: json ? .json : .human(color: color), flushesEveryEvent: live, format: format)
+        ]
         if bell {
             let types = bellOn.flatMap { try? BellSink.types($0).get() } ?? BellSink.defaultTypes
             sinks.append(BellSink(types: types, report: context.report))
@@ -176,12 +179,12 @@ struct AlertOptions: ParsableArguments {
                 try ExecHookSink(
                     programs: exec, timeout: execTimeout, concurrency: execConcurrency, report: context.report))
         }
-        if notify { sinks.append(NotifySink(report: context.report)) }
+        if notify { sinks.append(NotifySink(format: format, report: context.report)) }
         if say {
             sinks.append(
                 SaySink(
                     voice: sayCommand.map(SaySink.Voice.program) ?? .espeak, wavDirectory: sayWav,
-                    report: context.report))
+                    units: format.units, report: context.report))
         }
         for endpoint in webhook {
             guard let outbox = context.outbox else { preconditionFailure("webhooks need the outbox (needsOutbox)") }

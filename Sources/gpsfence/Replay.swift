@@ -54,6 +54,7 @@ struct Replay: ParsableCommand {
     @OptionGroup var alerts: AlertOptions
     @OptionGroup var sync: SyncOptions
     @OptionGroup var semantics: SemanticsOptions
+    @OptionGroup var format: HumanFormatOptions
 
     func validate() throws {
         if let problem = Limits.keepDays(keepDays) { throw ValidationError(problem) }
@@ -82,9 +83,12 @@ struct Replay: ParsableCommand {
         job.statePath = state
         job.drainTimeout = drainTimeout
         job.sync = try sync.configuration()
+        job.sync?.calendar = format.zone.calendar
+        job.calendar = format.zone.calendar
         _ = try job.run(needsOutbox: alerts.needsOutbox) { context in
             try alerts.sinks(
                 color: StandardStream.output.isTerminal, live: job.speed != nil, context: context,
+                format: format.format,
                 maxAccuracy: job.settings.maxAccuracy)
         }
     }

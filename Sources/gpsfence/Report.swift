@@ -56,6 +56,7 @@ struct Report: ParsableCommand {
     var gpx: String?
 
     @OptionGroup var semantics: SemanticsOptions
+    @OptionGroup var format: HumanFormatOptions
 
     func validate() throws {
         if captures.isEmpty == (state == nil) { throw ValidationError("give captures or --state, one of the two") }
@@ -83,7 +84,8 @@ struct Report: ParsableCommand {
             }
         var job = ReportJob(input: input, fencesPath: fences)
         job.settings = semantics.settings
-        let report = try job.gather()
+        var report = try job.gather()
+        report.format = format.format
         try write(ReportHTML.render(report), to: output)
         if let geojson { try write(ReportExports.geoJSON(report), to: geojson) }
         if let gpx { try write(ReportExports.gpx(report), to: gpx) }

@@ -62,6 +62,7 @@ struct Run: ParsableCommand {
     @OptionGroup var alerts: AlertOptions
     @OptionGroup var sync: SyncOptions
     @OptionGroup var semantics: SemanticsOptions
+    @OptionGroup var format: HumanFormatOptions
 
     func validate() throws {
         if let problem = Limits.keepDays(keepDays) ?? Limits.seconds("--drain-timeout", drainTimeout, allowsZero: true)
@@ -81,6 +82,8 @@ struct Run: ParsableCommand {
         options.keepDays = keepDays
         options.trackWriteInterval = trackWriteInterval
         options.sync = try sync.configuration()
+        options.sync?.calendar = format.zone.calendar
+        options.calendar = format.zone.calendar
         options.drainTimeout = drainTimeout
         options.layers = anchor.layers
         // OwnTracks regions from `setWaypoints` commands (docs/mqtt.md): only a live run takes them.
@@ -90,7 +93,7 @@ struct Run: ParsableCommand {
         options.brokerFences = try RunJob.brokerFences(fences, caFile: tls ? alerts.mqttCa : nil, secrets: .environment)
         try RunJob(options: options).run { context in
             try alerts.sinks(
-                color: StandardStream.output.isTerminal, live: true, context: context,
+                color: StandardStream.output.isTerminal, live: true, context: context, format: format.format,
                 maxAccuracy: options.settings.maxAccuracy,
                 ownTracksCommands: commands)
         }

@@ -60,11 +60,14 @@ struct SemanticsOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Height of the vehicle: approach and enter of fences with a lower 'clearance' are flagged too_low.",
-            valueName: "metres"))
-    var vehicleHeight: Double?
+            "Height of the vehicle (3.2, 3.2 m, 11'6\", 11 ft 6 in): approach and enter of fences with a lower 'clearance' are flagged too_low.",
+            valueName: "height"))
+    var vehicleHeight: String?
 
     func validate() throws {
+        if let vehicleHeight, Height.metres(vehicleHeight) == nil {
+            throw ValidationError("--vehicle-height '\(vehicleHeight)' is not \(Height.forms)")
+        }
         if let problem = settings.problem { throw ValidationError(problem) }
     }
 
@@ -80,7 +83,7 @@ struct SemanticsOptions: ParsableArguments {
         settings.heartbeat = heartbeat?.value
         if let stationary { settings.stationary = stationary.value }
         if let speedingConfirm { settings.speedingConfirm = speedingConfirm }
-        settings.vehicleHeight = vehicleHeight
+        settings.vehicleHeight = vehicleHeight.flatMap(Height.metres)
         return settings
     }
 }

@@ -53,6 +53,7 @@ struct Status: ParsableCommand {
             "Remove what the state file holds for a previous delivery target (one the last run did not have), as status shows it.",
             valueName: "target"))
     var forget: String?
+    @OptionGroup var format: HumanFormatOptions
 
     /// Between redraws when --interval is not given.
     static let defaultInterval = Seconds(1)
@@ -86,12 +87,16 @@ struct Status: ParsableCommand {
                 statePath: state ?? StateLocation.defaultPath, terminal: StandardStream.output.isTerminal)
             var configured = job
             configured.interval = (interval ?? Self.defaultInterval).value
+            configured.format = format.format
             return try configured.run(output: .standardOutput)
         }
         let now = currentUTCTime().millisecondsSinceEpoch
-        let status = try StatusReport.read(statePath: state ?? StateLocation.defaultPath, now: now)
+        let status = try StatusReport.read(
+            statePath: state ?? StateLocation.defaultPath, now: now, calendar: format.format.calendar)
         OutputWriter.standardOutput.write(
-            line: json ? StatusView.json(status) : StatusView.text(status, color: StandardStream.output.isTerminal))
+            line: json
+                ? StatusView.json(status)
+                : StatusView.text(status, color: StandardStream.output.isTerminal, format: format.format))
         OutputWriter.standardOutput.flush()
     }
 }

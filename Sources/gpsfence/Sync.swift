@@ -30,6 +30,7 @@ struct Sync: ParsableCommand {
     var drainTimeout = 30.0
 
     @OptionGroup var options: SyncOptions
+    @OptionGroup var zone: ZoneOptions
 
     func validate() throws {
         if options.sync == nil { throw ValidationError("give the server: --sync URL") }
@@ -39,7 +40,8 @@ struct Sync: ParsableCommand {
     }
 
     func run() throws {
-        guard let configuration = try options.configuration() else { return }
+        guard var configuration = try options.configuration() else { return }
+        configuration.calendar = zone.calendar
         var job = SyncJob(statePath: state ?? StateLocation.defaultPath, configuration: configuration)
         job.drainTimeout = drainTimeout
         try job.run()

@@ -17,7 +17,8 @@ struct Visits: ParsableCommand {
         discussion: """
             Reads the visits recorded in the state file (by 'run', or 'replay --state') and prints, \
             per fence, the month's visit count, total and mean time and days with visits, with a \
-            calendar coloured by visits on a terminal. Months are UTC.
+            calendar coloured by visits on a terminal. Months and days are local (--timezone, \
+            TZ or /etc/localtime; --utc for UTC's).
 
             Example:
               gpsfence visits --month 2 --year 2026
@@ -36,6 +37,8 @@ struct Visits: ParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
+    @OptionGroup var zone: ZoneOptions
+
     func validate() throws {
         if let month, !(1...12).contains(month) { throw ValidationError("--month must be 1 to 12, not \(month)") }
         if let year, !(1970...9999).contains(year) { throw ValidationError("--year must be 1970 to 9999, not \(year)") }
@@ -45,6 +48,7 @@ struct Visits: ParsableCommand {
         var job = VisitsJob(statePath: state ?? StateLocation.defaultPath)
         job.year = year
         job.month = month
+        job.calendar = zone.calendar
         let report = try job.report()
         OutputWriter.standardOutput.write(
             line: json ? VisitsView.json(report) : VisitsView.text(report, color: StandardStream.output.isTerminal))

@@ -29,11 +29,24 @@ extension GeoJSONLoader {
             rules.speedLimitKmh = try setting(
                 "speed_limit_kmh", unit: "km/h", max: Limits.maxSpeed * 3.6, pending: &pending)
         } else if scanner.spanEquals(key, "clearance") {
-            rules.clearance = try setting("clearance", unit: "metres", max: Limits.maxMetres, pending: &pending)
+            rules.clearance = try heightSetting("clearance", pending: &pending)
         } else {
             return false
         }
         return true
+    }
+
+    /// A height: a number of metres, or text in the forms signs use (`Height`).
+    mutating func heightSetting(_ key: String, pending: inout String?) throws -> Double? {
+        guard scanner.peek() == 0x22 else {
+            return try setting(key, unit: "metres", max: Limits.maxMetres, pending: &pending)
+        }
+        let text = try scanner.string(scanner.stringSpan())
+        guard let metres = Height.metres(text), metres <= Limits.maxMetres else {
+            pending = pending ?? "\(key) '\(HumanText.printable(text))' is not \(Height.forms)"
+            return nil
+        }
+        return metres
     }
 
     mutating func ruleString(_ key: String, pending: inout String?) throws -> String? {

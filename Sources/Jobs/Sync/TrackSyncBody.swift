@@ -6,7 +6,7 @@ import Store
 /// What a track point carries beyond the stored row: known only from the points around it.
 struct SyncedPoint {
     var point: TrackPoint
-    /// Metres on the point's UTC day up to it, over the kept track points.
+    /// Metres on the point's local day (the sync's calendar) up to it, over the kept track points.
     var odometer: Double
     /// `stationary` or `moving`, from the last motion event at or before the point; nil: none yet.
     var motion: String?

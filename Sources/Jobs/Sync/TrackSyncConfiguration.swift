@@ -32,6 +32,8 @@ public struct TrackSyncConfiguration: Sendable {
     /// points acknowledged in that time (the storage write budget: not one commit per request).
     public var cursorWriteInterval = 60.0
     public var requestTimeout = 10.0
+    /// Whose days each point's `odometer` counts (the user's, as `status` shows "today").
+    public var calendar = LocalCalendar.utc
 
     public init(target: String, device: String) throws(InputError) {
         guard let url = HTTPPoster.url(target) else {

@@ -53,7 +53,8 @@ final class TrackSyncSender: @unchecked Sendable {
     private var ackedOdometer: DayOdometer?
 
     struct DayOdometer {
-        var day: Int64
+        /// The local day, as instants (ms since 1970).
+        var span: Range<Int64>
         var meter = Odometer()
         var through: Int64
     }
@@ -236,8 +237,9 @@ final class TrackSyncSender: @unchecked Sendable {
                 motion = change.type
                 changes.removeFirst()
             }
-            let day = TrackSyncBody.floorDivide(point.time, 86_400_000)
-            if odometer?.day != day { odometer = DayOdometer(day: day, through: point.time) }
+            if odometer.map({ !$0.span.contains(point.time) }) ?? true {
+                odometer = DayOdometer(span: dayContaining(point.time), through: point.time)
+            }
             _ = odometer?.meter.add(point)
             odometer?.through = point.time
             result.append(
@@ -252,9 +254,9 @@ final class TrackSyncSender: @unchecked Sendable {
     private func odometerAtCursor() throws -> DayOdometer? {
         if let ackedOdometer, ackedOdometer.through == cursor { return ackedOdometer }
         guard cursor != .min else { return nil }
-        let day = TrackSyncBody.floorDivide(cursor, 86_400_000)
-        var odometer = DayOdometer(day: day, through: cursor)
-        var from = day * 86_400_000 - 1
+        let span = dayContaining(cursor)
+        var odometer = DayOdometer(span: span, through: cursor)
+        var from = span.lowerBound - 1
         reading: while true {
             let points = try store.trackPoints(after: from, limit: 1000)
             for point in points {
@@ -266,5 +268,10 @@ final class TrackSyncSender: @unchecked Sendable {
         }
         ackedOdometer = odometer
         return odometer
+    }
+
+    /// The local day (of the configuration's calendar) that holds `time`.
+    private func dayContaining(_ time: Int64) -> Range<Int64> {
+        configuration.calendar.span(of: configuration.calendar.day(of: time))
     }
 }

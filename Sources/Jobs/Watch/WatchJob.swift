@@ -1,4 +1,5 @@
 import Delivery
+import Fences
 import Foundation
 import NMEA
 import Platform
@@ -13,6 +14,8 @@ public struct WatchJob {
     public var interval = 1.0
     public var terminal: Bool
     public var color: Bool
+    /// The zone and units people read (docs/running.md, "Time and units").
+    public var format = HumanFormat()
 
     public init(statePath: String, terminal: Bool) {
         self.statePath = statePath
@@ -29,9 +32,10 @@ public struct WatchJob {
     /// Draws until SIGINT/SIGTERM. A state file that cannot be read at the start is bad input
     /// (nothing is drawn); a frame that fails later is shown as a line, and the next one is tried.
     public func run(output: OutputWriter) throws {
-        let reader = WatchReader(statePath: statePath)
+        let reader = WatchReader(statePath: statePath, calendar: format.calendar)
         var text = WatchView.text(
-            try reader.frame(now: currentUTCTime().millisecondsSinceEpoch), interval: interval, color: color)
+            try reader.frame(now: currentUTCTime().millisecondsSinceEpoch), interval: interval, color: color,
+            format: format)
         if terminal { output.write(line: Self.enterScreen) }
         defer {
             if terminal { output.write(line: Self.leaveScreen) }
@@ -50,7 +54,8 @@ public struct WatchJob {
             while !StopSignals.isRaised && monotonicSeconds() < deadline { usleep(50_000) }
             do {
                 text = WatchView.text(
-                    try reader.frame(now: currentUTCTime().millisecondsSinceEpoch), interval: interval, color: color)
+                    try reader.frame(now: currentUTCTime().millisecondsSinceEpoch), interval: interval, color: color,
+                    format: format)
             } catch {
                 text = "gpsfence status --watch: cannot read \(statePath) now: \(error)"
             }

@@ -37,6 +37,8 @@ public final class EngineLoop {
         /// The track sync's server, noted in the state file beside the sinks' outbox targets as
         /// this run's targets (`status` shows the others apart).
         public var syncTarget: String?
+        /// Whose days the odometer counts (`--timezone`, docs/running.md "Time and units").
+        public var calendar = LocalCalendar.utc
         /// The anchor and OwnTracks regions over the fence file (docs/running.md, "Fence layers").
         public var layers = FenceLayerOptions()
 
@@ -105,6 +107,7 @@ public final class EngineLoop {
         trackSettings.keepDays = configuration.keepDays
         trackSettings.flushInterval = configuration.trackWriteInterval
         trackSettings.maxAccuracy = configuration.settings.maxAccuracy
+        trackSettings.calendar = configuration.calendar
         track = store.map { TrackRecorder(store: $0, settings: trackSettings) }
         for sink in sinks { sink.attach(self) }
     }

@@ -14,6 +14,9 @@ public struct FieldReport {
     public var statistics: ReceiverStatistics
     /// A pause longer than this many seconds between usable fixes is a gap in the track.
     public var gapSeconds: Double
+    /// The zone of the page's times and the units of its measures (docs/report.md); the GeoJSON
+    /// and GPX exports keep UTC and metres.
+    public var format = HumanFormat()
 
     public init(
         title: String, fences: FenceSet, points: [TrackPoint], events: [ReportEvent], statistics: ReceiverStatistics,

@@ -23,9 +23,9 @@ public enum ReportHTML {
             "<title>gpsfence field report: \(escape(report.title))</title>\n<style>\(css)</style>\n</head>\n<body>\n")
         page.add("<header><h1>Field report</h1><p class=\"sub\">\(escape(report.title))</p>")
         if let span {
-            page.add("<p>\(UTCTime(millisecondsSinceEpoch: span.0)) to \(UTCTime(millisecondsSinceEpoch: span.1)) · ")
+            page.add("<p>\(report.format.time(span.0)) to \(report.format.time(span.1)) · ")
             page.add(
-                "\(duration(Double(span.1 - span.0) / 1000)) · \(distance(pathLength(report))) · \(report.events.count) events</p>"
+                "\(duration(Double(span.1 - span.0) / 1000)) · \(report.format.units.travelled(pathLength(report))) · \(report.events.count) events</p>"
             )
         } else {
             page.add("<p>No usable fix in this input · \(report.events.count) events</p>")
@@ -90,9 +90,9 @@ public enum ReportHTML {
             svg += "data-event-type=\"\(escape(event.type))\" data-fence-id=\"\(escape(event.fenceID))\">"
             svg += "<circle cx=\"\(fmt(x))\" cy=\"\(fmt(y))\" r=\"7\"/>"
             svg +=
-                "<title>\(escape(event.type)) \(escape(event.fenceName ?? event.fenceID)) \(UTCTime(millisecondsSinceEpoch: event.time))</title></g>\n"
+                "<title>\(escape(event.type)) \(escape(event.fenceName ?? event.fenceID)) \(report.format.time(event.time))</title></g>\n"
         }
-        svg += "</g>\n" + scaleBar(map) + "</svg>\n"
+        svg += "</g>\n" + scaleBar(map, units: report.format.units) + "</svg>\n"
         svg +=
             "<div class=\"legend\"><span class=\"k acc0\"></span>accuracy ≤ 5 m <span class=\"k acc1\"></span>≤ 15 m "
         svg +=
@@ -142,14 +142,25 @@ public enum ReportHTML {
         return out
     }
 
-    static func scaleBar(_ map: MapProjection) -> String {
-        // A round length near a fifth of the map's width.
-        let target = width / 5 / map.scale
+    static func scaleBar(_ map: MapProjection, units: MeasurementUnits) -> String {
+        // A round length near a fifth of the map's width, in the reader's small or large unit.
+        let (small, large, perLarge, smallName, largeName): (Double, Double, Double, String, String) =
+            switch units {
+            case .metric: (1, 1000, 1000, "m", "km")
+            case .imperial: (0.3048, 1609.344, 5280, "ft", "mi")
+            case .nautical: (1, 1852, 1852, "m", "nm")
+            }
+        let targetMetres = width / 5 / map.scale
+        let inLarge = targetMetres >= large
+        let target = targetMetres / (inLarge ? large : small)
         let magnitude = pow(10, floor(log10(max(target, 1e-3))))
         let length = [1.0, 2, 5, 10].map { $0 * magnitude }.last { $0 <= target } ?? magnitude
-        let pixels = length * map.scale
+        let pixels = length * (inLarge ? large : small) * map.scale
         let y = map.height - 20
-        let label = length >= 1000 ? "\(fmt(length / 1000)) km" : "\(Int(length)) m"
+        let label =
+            inLarge || length >= perLarge
+            ? "\(fmt(inLarge ? length : length / perLarge)) \(largeName)"
+            : "\(fmt(length)) \(smallName)"
         return "<g class=\"scale\"><path d=\"M20 \(fmt(y - 6))V\(fmt(y))H\(fmt(20 + pixels))V\(fmt(y - 6))\"/>"
             + "<text x=\"20\" y=\"\(fmt(y - 10))\">\(label)</text></g>\n"
     }
@@ -167,6 +178,7 @@ public enum ReportHTML {
         let right = width - 10
         let panel = 70.0
         let gap = 26.0
+        let (speedFactor, speedUnit) = report.format.units.speedValue(1)
         func x(_ time: Int64) -> Double { left + (right - left) * Double(time - first) / span }
         let height = 3 * (panel + gap) + 24
         out +=
@@ -191,7 +203,10 @@ public enum ReportHTML {
             }
         }
         let series: [(String, String, (Int) -> Double?)] = [
-            ("speed", "m/s", { sums[$0].speedN > 0 ? sums[$0].speed / Double(sums[$0].speedN) : nil }),
+            (
+                "speed", speedUnit,
+                { sums[$0].speedN > 0 ? sums[$0].speed / Double(sums[$0].speedN) * speedFactor : nil }
+            ),
             ("accuracy", "m (worst)", { sums[$0].accuracyN > 0 ? sums[$0].accuracy : nil }),
             ("satellites", "used", { sums[$0].satsN > 0 ? sums[$0].sats / Double(sums[$0].satsN) : nil }),
         ]
@@ -221,13 +236,13 @@ public enum ReportHTML {
         for event in report.events {
             let px = fmt(x(event.time))
             out +=
-                "<line class=\"tick \(event.kind.reportClass)\" data-tick-for=\"\(escape(event.id))\" x1=\"\(px)\" y1=\"4\" x2=\"\(px)\" y2=\"\(fmt(height - 20))\"><title>\(escape(event.type)) \(UTCTime(millisecondsSinceEpoch: event.time))</title></line>"
+                "<line class=\"tick \(event.kind.reportClass)\" data-tick-for=\"\(escape(event.id))\" x1=\"\(px)\" y1=\"4\" x2=\"\(px)\" y2=\"\(fmt(height - 20))\"><title>\(escape(event.type)) \(report.format.time(event.time))</title></line>"
         }
         out += "</g>\n"
         out +=
-            "<text class=\"axis\" x=\"\(fmt(left))\" y=\"\(fmt(height - 4))\">\(UTCTime(millisecondsSinceEpoch: first))</text>"
+            "<text class=\"axis\" x=\"\(fmt(left))\" y=\"\(fmt(height - 4))\">\(report.format.time(first))</text>"
         out +=
-            "<text class=\"axis end\" x=\"\(fmt(right))\" y=\"\(fmt(height - 4))\">\(UTCTime(millisecondsSinceEpoch: last))</text>\n"
+            "<text class=\"axis end\" x=\"\(fmt(right))\" y=\"\(fmt(height - 4))\">\(report.format.time(last))</text>\n"
         return out + "</svg></div>\n</section>\n"
     }
 
@@ -236,30 +251,31 @@ public enum ReportHTML {
     static func eventTable(_ report: FieldReport) -> String {
         var out =
             "<section id=\"events-section\"><h2>Events (\(report.events.count))</h2><div class=\"scroll\"><table id=\"events\">\n"
-        out += "<thead><tr><th>time (UTC)</th><th>type</th><th>fence</th><th>details</th></tr></thead><tbody>\n"
+        out +=
+            "<thead><tr><th>time (\(escape(report.format.calendar.name)))</th><th>type</th><th>fence</th><th>details</th></tr></thead><tbody>\n"
         for event in report.events {
             out +=
-                "<tr data-row-for=\"\(escape(event.id))\" tabindex=\"0\"><td>\(UTCTime(millisecondsSinceEpoch: event.time))</td>"
+                "<tr data-row-for=\"\(escape(event.id))\" tabindex=\"0\"><td>\(report.format.time(event.time))</td>"
             out += "<td><span class=\"chip \(event.kind.reportClass)\"></span>\(escape(event.type))</td>"
             out +=
-                "<td>\(escape(event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID))</td><td>\(escape(details(event)))</td></tr>\n"
+                "<td>\(escape(event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID))</td><td>\(escape(details(event, units: report.format.units)))</td></tr>\n"
         }
         return out + "</tbody></table></div></section>\n"
     }
 
-    static func details(_ event: ReportEvent) -> String {
+    static func details(_ event: ReportEvent, units: MeasurementUnits = .metric) -> String {
         let happening = event.record.event
         var parts: [String] = []
         if let location = happening.location {
             parts.append(
                 ReportExports.coordinate(location.latitude) + ", " + ReportExports.coordinate(location.longitude))
-            if let accuracy = location.accuracy { parts.append("±\(fmt(accuracy)) m") }
-            if let speed = location.speed { parts.append("\(fmt(speed)) m/s") }
+            if let accuracy = location.accuracy { parts.append("±" + units.distance(accuracy)) }
+            if let speed = location.speed { parts.append(units.speed(speed)) }
         }
-        if let distance = happening.distance { parts.append("\(Int(distance)) m ahead") }
+        if let distance = happening.distance { parts.append(units.distanceAhead(distance) + " ahead") }
         if let eta = happening.eta { parts.append("eta \(duration(eta))") }
         if let seconds = happening.duration { parts.append("stayed \(duration(seconds))") }
-        if let limit = happening.limit { parts.append("limit \(fmt(limit)) m/s") }
+        if let limit = happening.limit { parts.append("limit " + units.speed(limit)) }
         if happening.tooLow == true { parts.append("TOO LOW for the vehicle") }
         if happening.reason == .expired { parts.append("the fence expired") }
         if let message = happening.message { parts.append(message) }
@@ -329,7 +345,7 @@ public enum ReportHTML {
             ("gaps", gaps.isEmpty ? "none" : "\(gaps.count), \(duration(total)) in all, longest \(duration(longest))"))
         for gap in gaps.prefix(20) {
             rows.append(
-                ("gap", "\(UTCTime(millisecondsSinceEpoch: gap.from)) to \(UTCTime(millisecondsSinceEpoch: gap.to))"))
+                ("gap", "\(report.format.time(gap.from)) to \(report.format.time(gap.to))"))
         }
         var out = "<section id=\"receiver-section\"><h2>Receiver</h2><dl class=\"stats\">\n"
         for (key, value) in rows { out += "<dt>\(escape(key))</dt><dd>\(escape(value))</dd>\n" }
@@ -389,10 +405,6 @@ public enum ReportHTML {
     }
 
     static func duration(_ seconds: Double) -> String { HumanText.duration(seconds) }
-
-    static func distance(_ metres: Double) -> String {
-        metres >= 1000 ? String(format: "%.2f km", metres / 1000) : "\(Int(metres.rounded())) m"
-    }
 
     static func escape(_ text: String) -> String {
         var out = ""

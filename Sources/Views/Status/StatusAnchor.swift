@@ -40,14 +40,14 @@ public struct AnchorStatus: Sendable {
     }
 
     /// Two lines under the receiver's.
-    var lines: [String] {
+    func lines(units: MeasurementUnits) -> [String] {
         let position =
             "\(formatted(lat, decimals: JSONPrecision.coordinate)), \(formatted(lon, decimals: JSONPrecision.coordinate))"
         let away =
-            distance.map { StatusView.distanceText($0) + " from it" + ($0 > radius ? ", OUTSIDE the circle" : "") }
+            distance.map { units.distance($0) + " from it" + ($0 > radius ? ", OUTSIDE the circle" : "") }
             ?? "no fix yet"
         return [
-            "  anchor         \(position), radius \(StatusView.distanceText(radius))",
+            "  anchor         \(position), radius \(units.distance(radius))",
             "                 \(away)",
         ]
     }

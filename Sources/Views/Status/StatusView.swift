@@ -59,7 +59,10 @@ public struct StatusReport: Sendable {
     }
 
     /// Reads the status from the state file at `path`. A missing or unreadable file is bad input.
-    public static func read(statePath path: String, now: Int64, nearest: Int = 5) throws -> StatusReport {
+    /// "Today" (the odometer) and "this month" (visits) are those of `calendar`.
+    public static func read(
+        statePath path: String, now: Int64, nearest: Int = 5, calendar: LocalCalendar = .utc
+    ) throws -> StatusReport {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StateFileMissing(
                 path: path, message: "no state file at '\(path)': it is written by 'gpsfence run' (or 'replay --state')"
@@ -68,9 +71,9 @@ public struct StatusReport: Sendable {
         let store = try StateStore(path: path, access: .readOnly)
         let receiver = try store.receiver()
         let running = receiver.stoppedAt == nil && receiver.updatedAt.map { now - $0 <= aliveWindow(receiver) } == true
-        let today = now / 86_400_000
-        let date = UTCTime(millisecondsSinceEpoch: now).date
-        let visits = try store.visitReport(year: date.year, month: date.month)
+        let date = calendar.day(of: now)
+        let today = Int64(date.daysSinceEpoch)
+        let visits = try store.visitReport(year: date.year, month: date.month, calendar: calendar)
         let lastRunTargets = try store.lastRunTargets()
         let targets = try store.outboxTargets().map { target in
             Target(
@@ -224,7 +227,10 @@ public enum StatusView {
         return line.string
     }
 
-    public static func text(_ status: StatusReport, color: Bool) -> String {
+    /// - Parameter format: the zone of the times and the units of the distances shown.
+    public static func text(_ status: StatusReport, color: Bool, format: HumanFormat = HumanFormat()) -> String {
+        func time(_ milliseconds: Int64?) -> String? { milliseconds.map(format.time) }
+        func distanceText(_ metres: Double) -> String { format.units.distance(metres) }
         func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         let receiver = status.receiver
         var lines: [String] = []
@@ -252,9 +258,9 @@ public enum StatusView {
             lines.append("  last fix       none yet")
         }
         lines.append(
-            "  odometer today \(status.odometerToday >= 1000 ? String(format: "%.2f km", status.odometerToday / 1000) : "\(Int(status.odometerToday.rounded())) m")"
+            "  odometer today \(format.units.travelled(status.odometerToday))"
         )
-        lines += status.anchor?.lines ?? []
+        lines += status.anchor?.lines(units: format.units) ?? []
         lines.append("")
         if let problem = status.fenceProblem { lines.append("  fences: \(problem)") }
         for card in status.cards {
@@ -332,11 +338,10 @@ public enum StatusView {
         status.receiver.lastFixWall.map { max(0, status.now - $0) }
     }
 
+    /// A time for JSON: UTC ISO 8601, as machines read it.
     static func time(_ milliseconds: Int64?) -> String? {
         milliseconds.map { UTCTime(millisecondsSinceEpoch: $0).description }
     }
 
     static func duration(_ seconds: Double) -> String { ReportHTML.duration(seconds) }
-
-    static func distanceText(_ metres: Double) -> String { ReportHTML.distance(metres) }
 }

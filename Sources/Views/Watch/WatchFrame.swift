@@ -33,12 +33,17 @@ public struct WatchFrame: Sendable {
 /// changes, so that a refresh every second does not parse a large fence file every second.
 public final class WatchReader {
     let statePath: String
+    /// Whose "today" and "this month" the status counts.
+    let calendar: LocalCalendar
     private var fences: (path: String, stamp: FenceFileStamp?, set: FenceSet)?
 
-    public init(statePath: String) { self.statePath = statePath }
+    public init(statePath: String, calendar: LocalCalendar = .utc) {
+        self.statePath = statePath
+        self.calendar = calendar
+    }
 
     public func frame(now: Int64) throws -> WatchFrame {
-        let status = try StatusReport.read(statePath: statePath, now: now)
+        let status = try StatusReport.read(statePath: statePath, now: now, calendar: calendar)
         let store = try StateStore(path: statePath, access: .readOnly)
         let lastFix = status.receiver.lastFixTime ?? now
         let latest = try store.track(from: lastFix - 120_000).last

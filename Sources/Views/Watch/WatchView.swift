@@ -5,24 +5,27 @@ import NMEA
 /// The text of one `status --watch` frame: a header with the clock, the motion and the fence ahead
 /// (what `status` does not show), `status`'s own text, then the latest events.
 public enum WatchView {
-    public static func text(_ frame: WatchFrame, interval: Double, color: Bool) -> String {
+    /// - Parameter format: the zone of the clocks and the units of speeds and distances.
+    public static func text(
+        _ frame: WatchFrame, interval: Double, color: Bool, format: HumanFormat = HumanFormat()
+    ) -> String {
         var lines: [String] = []
-        let now = UTCTime(millisecondsSinceEpoch: frame.status.now).description
+        let units = format.units
+        let now = clock(frame.status.now, format.calendar)
         lines.append(
-            "gpsfence status --watch   \(clock(now))   every \(HumanText.duration(interval)), Ctrl-C to quit")
+            "gpsfence status --watch   \(now)   every \(HumanText.duration(interval)), Ctrl-C to quit")
         if !frame.status.running {
             // The track's last speed and the fence ahead were the stopped run's: shown as current
             // they would say the vehicle is still moving.
             let receiver = frame.status.receiver
             let when =
-                StatusView.time(receiver.stoppedAt).map { "stopped at \($0)" }
-                ?? StatusView.time(receiver.updatedAt).map { "no sign of it since \($0)" } ?? "never started"
+                receiver.stoppedAt.map { "stopped at \(format.time($0))" }
+                ?? receiver.updatedAt.map { "no sign of it since \(format.time($0))" } ?? "never started"
             lines.append("  run            \(when): no current motion and no fence ahead")
         } else if let point = frame.latest {
             var motion: [String] = []
             if let speed = point.speed {
-                motion.append(
-                    "\(formatted(speed, decimals: 1)) m/s (\(formatted(speed * 3.6, decimals: 1)) km/h)")
+                motion.append(units.speed(speed))
             }
             if let course = point.course { motion.append("course \(Limits.int(course.rounded()))°") }
             if let satellites = point.satellites { motion.append("\(satellites) satellites") }
@@ -35,18 +38,18 @@ public enum WatchView {
             let name = ahead.name.map { HumanText.printable($0) + " " } ?? ""
             let eta = ahead.eta.map { ", eta " + HumanText.duration($0) } ?? ""
             lines.append(
-                "  ahead          \(name)[\(HumanText.printable(ahead.id))] \(HumanText.distance(ahead.distance))\(eta)"
+                "  ahead          \(name)[\(HumanText.printable(ahead.id))] \(units.distance(ahead.distance))\(eta)"
             )
         } else if frame.status.running {
-            lines.append("  ahead          no fence on the course within \(HumanText.distance(WatchFrame.lookAhead))")
+            lines.append("  ahead          no fence on the course within \(units.distance(WatchFrame.lookAhead))")
         }
         lines.append("")
-        lines.append(StatusView.text(frame.status, color: color))
+        lines.append(StatusView.text(frame.status, color: color, format: format))
         lines.append("")
         lines.append("  recent events")
         if frame.events.isEmpty { lines.append("    none yet") }
         for record in frame.events.reversed() {
-            var line = "    \(clock(record.time.description))  \(record.kind.rawValue)"
+            var line = "    \(clock(record.time.millisecondsSinceEpoch, format.calendar))  \(record.kind.rawValue)"
             if let fence = record.fence {
                 line += "  " + (fence.name.map { HumanText.printable($0) + " " } ?? "")
                 line += "[\(HumanText.printable(fence.id.text))]"
@@ -57,6 +60,8 @@ public enum WatchView {
         return lines.joined(separator: "\n")
     }
 
-    /// `2026-02-03T10:15:36.000Z` -> `10:15:36Z`.
-    static func clock(_ stamp: String) -> String { String(stamp.dropFirst(11).prefix(8)) + "Z" }
+    /// `05:15:36-05:00`: the local clock with its offset (the date is the status's).
+    static func clock(_ milliseconds: Int64, _ calendar: LocalCalendar) -> String {
+        calendar.clockText(milliseconds) + calendar.offsetText(calendar.offsetSeconds(at: milliseconds))
+    }
 }

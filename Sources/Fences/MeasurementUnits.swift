@@ -1,0 +1,151 @@
+/// The units people read and hear (`--units`, docs/running.md "Time and units"): speeds, distances
+/// and heights on the console, in `status`, the live view, the report and spoken alerts. Metric
+/// unless asked. Machines (JSON, MQTT, webhooks) keep metres and metres per second.
+public enum MeasurementUnits: String, Sendable, CaseIterable {
+    /// km/h, m, km.
+    case metric
+    /// mph, ft, mi.
+    case imperial
+    /// kn, m, nm.
+    case nautical
+
+    static let metresPerMile = 1609.344
+    static let metresPerNauticalMile = 1852.0
+    static let metresPerFoot = 0.3048
+
+    /// The speed in this system's unit, and the unit.
+    public func speedValue(_ metresPerSecond: Double) -> (value: Double, unit: String) {
+        switch self {
+        case .metric: (metresPerSecond * 3.6, "km/h")
+        case .imperial: (metresPerSecond * 3600 / Self.metresPerMile, "mph")
+        case .nautical: (metresPerSecond * 3600 / Self.metresPerNauticalMile, "kn")
+        }
+    }
+
+    /// `27 km/h`, `17 mph`, `14 kn`; a tenth below ten (`7.5 kn`).
+    public func speed(_ metresPerSecond: Double) -> String {
+        let (value, unit) = speedValue(metresPerSecond)
+        return Self.number(value) + " " + unit
+    }
+
+    /// A distance at a glance, to a tenth: metric as `HumanText.distance` (`1655.8 m`, `7147.1 km`);
+    /// imperial in feet below 1000 ft, else miles (`850.0 ft`, `1.2 mi`); nautical in metres below
+    /// a nautical mile, else nautical miles (`940.0 m`, `3.4 nm`).
+    public func distance(_ metres: Double) -> String {
+        guard metres.isFinite else { return "?" }
+        switch self {
+        case .metric:
+            return HumanText.distance(metres)
+        case .imperial:
+            let feet = metres / Self.metresPerFoot
+            if abs(feet) < 1000 { return HumanText.tenths(feet) + " ft" }
+            return HumanText.tenths(metres / Self.metresPerMile) + " mi"
+        case .nautical:
+            if abs(metres) < Self.metresPerNauticalMile { return HumanText.tenths(metres) + " m" }
+            return HumanText.tenths(metres / Self.metresPerNauticalMile) + " nm"
+        }
+    }
+
+    /// A distance ahead, whole: `1588 m`, `950 ft`, `1.25 mi`, `1.05 nm`.
+    public func distanceAhead(_ metres: Double) -> String {
+        guard metres.isFinite else { return "?" }
+        switch self {
+        case .metric:
+            return "\(Limits.int(metres.rounded())) m"
+        case .imperial:
+            let feet = metres / Self.metresPerFoot
+            if feet < 1000 { return "\(Limits.int(feet.rounded())) ft" }
+            return Self.hundredths(metres / Self.metresPerMile) + " mi"
+        case .nautical:
+            if metres < Self.metresPerNauticalMile { return "\(Limits.int(metres.rounded())) m" }
+            return Self.hundredths(metres / Self.metresPerNauticalMile) + " nm"
+        }
+    }
+
+    /// A day's travel: `850 m`, `12.08 km` | `900 ft`, `7.51 mi` | `850 m`, `6.52 nm`.
+    public func travelled(_ metres: Double) -> String {
+        switch self {
+        case .metric:
+            metres >= 1000 ? Self.hundredths(metres / 1000) + " km" : "\(Limits.int(metres.rounded())) m"
+        case .imperial:
+            metres >= Self.metresPerMile / 10
+                ? Self.hundredths(metres / Self.metresPerMile) + " mi"
+                : "\(Limits.int((metres / Self.metresPerFoot).rounded())) ft"
+        case .nautical:
+            metres >= Self.metresPerNauticalMile / 10
+                ? Self.hundredths(metres / Self.metresPerNauticalMile) + " nm"
+                : "\(Limits.int(metres.rounded())) m"
+        }
+    }
+
+    /// A height as signs write it: `3.20 m`, or `10'6"` in imperial.
+    public func height(_ metres: Double) -> String {
+        switch self {
+        case .metric, .nautical:
+            return Self.hundredths(metres) + " m"
+        case .imperial:
+            let inches = Limits.int((metres / Height.metresPerInch).rounded())
+            return "\(inches / 12)'\(inches % 12)\""
+        }
+    }
+
+    /// `23 kilometres an hour`, `14 miles an hour`, `12 knots`: whole numbers, as a voice says them.
+    public func spokenSpeed(_ metresPerSecond: Double) -> String {
+        let value = Limits.int(speedValue(metresPerSecond).value.rounded())
+        switch self {
+        case .metric: return "\(value) kilometres an hour"
+        case .imperial: return "\(value) miles an hour"
+        case .nautical: return "\(value) knot\(value == 1 ? "" : "s")"
+        }
+    }
+
+    /// `80 metres`, `1.6 kilometres` | `300 feet`, `1.2 miles` | `80 metres`, `1.2 nautical miles`:
+    /// rounded as a voice would say them.
+    public func spokenDistance(_ metres: Double) -> String {
+        switch self {
+        case .metric:
+            if metres < 1000 { return "\(max(10, Limits.int((metres / 10).rounded()) * 10)) metres" }
+            return Self.spokenTenths(metres / 1000, "kilometres")
+        case .imperial:
+            let feet = metres / Self.metresPerFoot
+            if feet < 1000 { return "\(max(50, Limits.int((feet / 50).rounded()) * 50)) feet" }
+            return Self.spokenTenths(metres / Self.metresPerMile, "miles")
+        case .nautical:
+            if metres < Self.metresPerNauticalMile {
+                return "\(max(10, Limits.int((metres / 10).rounded()) * 10)) metres"
+            }
+            return Self.spokenTenths(metres / Self.metresPerNauticalMile, "nautical miles")
+        }
+    }
+
+    /// `3 metres 20`, `4 metres` | `10 feet 6`, `11 feet`: a clearance, as road signs are read out.
+    public func spokenHeight(_ metres: Double) -> String {
+        switch self {
+        case .metric, .nautical:
+            let centimetres = Limits.int((metres * 100).rounded())
+            let rest = centimetres % 100
+            guard rest != 0 else { return "\(centimetres / 100) metres" }
+            return "\(centimetres / 100) metres " + (rest < 10 ? "0\(rest)" : "\(rest)")
+        case .imperial:
+            let inches = Limits.int((metres / Height.metresPerInch).rounded())
+            let feet = "\(inches / 12) \(inches / 12 == 1 ? "foot" : "feet")"
+            return inches % 12 == 0 ? feet : feet + " \(inches % 12)"
+        }
+    }
+
+    /// Whole above ten, a tenth below: `27`, `7.5`.
+    static func number(_ value: Double) -> String {
+        abs(value) < 9.95 ? HumanText.tenths(value) : "\(Limits.int(value.rounded()))"
+    }
+
+    static func hundredths(_ value: Double) -> String {
+        let scaled = Limits.int((value * 100).rounded())
+        let fraction = abs(scaled) % 100
+        return (scaled < 0 ? "-" : "") + "\(abs(scaled) / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    }
+
+    static func spokenTenths(_ value: Double, _ unit: String) -> String {
+        let tenths = Limits.int((value * 10).rounded())
+        return (tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)") + " " + unit
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// The zone in which people read times and count days (docs/running.md, "Time and units"): console
+/// lines, `status`, `visits` and the report show local time with its offset, and "today" (the
+/// odometer) and "this month" (visits) are the local day and month. Machines (JSON, MQTT,
+/// webhooks) keep UTC. Chosen once from `--timezone`, `--utc`, `TZ` or `/etc/localtime`, and
+/// handed down as this value: no module reads the zone by itself.
+public struct LocalCalendar: Sendable, Equatable {
+    public let zone: TimeZone
+    /// UTC asked for by name (`--utc`): times end in `Z` rather than `+00:00`.
+    public let isUTC: Bool
+    private let calendar: Calendar
+
+    private init(zone: TimeZone, isUTC: Bool) {
+        self.zone = zone
+        self.isUTC = isUTC
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        self.calendar = calendar
+    }
+
+    public static let utc = LocalCalendar(zone: TimeZone(identifier: "UTC")!, isUTC: true)
+
+    /// The system's zone: `TZ` when set, else `/etc/localtime` (UTC when neither says).
+    public static func system() -> LocalCalendar {
+        LocalCalendar(zone: TimeZone.current, isUTC: utcNames.contains(TimeZone.current.identifier))
+    }
+
+    /// The zone of IANA name `name` (`America/New_York`); nil for a name the tz database lacks.
+    public init?(named name: String) {
+        guard !name.isEmpty, let zone = TimeZone(identifier: name) else { return nil }
+        self.init(zone: zone, isUTC: Self.utcNames.contains(name))
+    }
+
+    /// The names of UTC itself, whose times end in `Z`.
+    static let utcNames: Set<String> = ["UTC", "Etc/UTC", "Universal", "Etc/Universal", "Zulu", "Etc/Zulu"]
+
+    public static func == (lhs: LocalCalendar, rhs: LocalCalendar) -> Bool {
+        lhs.zone.identifier == rhs.zone.identifier && lhs.isUTC == rhs.isUTC
+    }
+
+    /// Seconds east of UTC at `milliseconds` since the epoch.
+    public func offsetSeconds(at milliseconds: Int64) -> Int {
+        isUTC ? 0 : zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    /// The local calendar day that holds the instant.
+    public func day(of milliseconds: Int64) -> CivilDate {
+        let local = milliseconds + Int64(offsetSeconds(at: milliseconds)) * 1000
+        return CivilDate(daysSinceEpoch: Int(floorDivide(local, Int64(TimeOfDay.millisecondsPerDay))))
+    }
+
+    /// The first instant (ms since 1970) of local day `date`: its midnight, or the first moment
+    /// after a change of offset that skipped it.
+    public func start(of date: CivilDate) -> Int64 {
+        let components = DateComponents(year: date.year, month: date.month, day: date.day)
+        guard let midnight = calendar.date(from: components) else {
+            return Int64(date.daysSinceEpoch) * Int64(TimeOfDay.millisecondsPerDay)
+        }
+        let start = calendar.startOfDay(for: midnight)
+        return Int64((start.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// The local day's span, `[start, end)` in ms since 1970 (23 or 25 hours on the days the clocks change).
+    public func span(of date: CivilDate) -> Range<Int64> {
+        start(of: date)..<start(of: CivilDate(daysSinceEpoch: date.daysSinceEpoch + 1))
+    }
+
+    /// The local month's span, `[start, end)` in ms since 1970.
+    public func span(year: Int, month: Int) -> Range<Int64> {
+        let next = month == 12 ? (year + 1, 1) : (year, month + 1)
+        return start(
+            of: CivilDate(year: year, month: month, day: 1))..<start(
+                of: CivilDate(year: next.0, month: next.1, day: 1))
+    }
+
+    /// `2026-02-28 20:30:00-05:00` (`Z` with `--utc`): the time as people read it, with its offset.
+    public func text(_ milliseconds: Int64) -> String {
+        let offset = offsetSeconds(at: milliseconds)
+        let local = UTCTime(millisecondsSinceEpoch: milliseconds + Int64(offset) * 1000)
+        return local.date.description + " " + clock(local) + offsetText(offset)
+    }
+
+    public func text(_ time: UTCTime) -> String { text(time.millisecondsSinceEpoch) }
+
+    /// `20:30:00`: the local clock alone, for lines that show the date elsewhere.
+    public func clockText(_ milliseconds: Int64) -> String {
+        clock(UTCTime(millisecondsSinceEpoch: milliseconds + Int64(offsetSeconds(at: milliseconds)) * 1000))
+    }
+
+    /// `-05:00`, `+05:45`, `Z`.
+    public func offsetText(_ seconds: Int) -> String {
+        if isUTC { return "Z" }
+        let minutes = abs(seconds) / 60
+        return (seconds < 0 ? "-" : "+") + pad(minutes / 60, 2) + ":" + pad(minutes % 60, 2)
+    }
+
+    /// The zone as a person names it: `America/New_York`, or `UTC`.
+    public var name: String { isUTC ? "UTC" : zone.identifier }
+
+    private func clock(_ local: UTCTime) -> String {
+        let seconds = Int(floorDivide(local.millisecondsSinceEpoch, 1000) % 86_400)
+        return pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
+    }
+}
