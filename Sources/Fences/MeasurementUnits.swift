@@ -1,3 +1,5 @@
+import JSONOutput
+
 /// The units people read and hear (`--units`, docs/running.md "Time and units"): speeds, distances
 /// and heights on the console, in `status`, the live view, the report and spoken alerts. Metric
 /// unless asked. Machines (JSON, MQTT, webhooks) keep metres and metres per second.
@@ -78,11 +80,11 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
         }
     }
 
-    /// A height as signs write it: `3.20 m`, or `10'6"` in imperial.
+    /// A height as signs write it: `3.2 m`, `4.05 m`, or `10'6"` in imperial.
     public func height(_ metres: Double) -> String {
         switch self {
         case .metric, .nautical:
-            return Self.hundredths(metres) + " m"
+            return formatted(metres, decimals: 2) + " m"
         case .imperial:
             let inches = Limits.int((metres / Height.metresPerInch).rounded())
             return "\(inches / 12)'\(inches % 12)\""
@@ -146,6 +148,7 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
 
     static func spokenTenths(_ value: Double, _ unit: String) -> String {
         let tenths = Limits.int((value * 10).rounded())
-        return (tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)") + " " + unit
+        let number = tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+        return number + " " + (tenths == 10 ? String(unit.dropLast()) : unit)
     }
 }

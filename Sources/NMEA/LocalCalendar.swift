@@ -33,7 +33,10 @@ public struct LocalCalendar: Sendable, Equatable {
     }
 
     /// The names of UTC itself, whose times end in `Z`.
-    static let utcNames: Set<String> = ["UTC", "Etc/UTC", "Universal", "Etc/Universal", "Zulu", "Etc/Zulu"]
+    static let utcNames: Set<String> = [
+        "UTC", "Etc/UTC", "UCT", "Etc/UCT", "Universal", "Etc/Universal", "Zulu", "Etc/Zulu", "GMT", "Etc/GMT", "GMT0",
+        "Etc/GMT0", "Greenwich", "Etc/Greenwich",
+    ]
 
     public static func == (lhs: LocalCalendar, rhs: LocalCalendar) -> Bool {
         lhs.zone.identifier == rhs.zone.identifier && lhs.isUTC == rhs.isUTC

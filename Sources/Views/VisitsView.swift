@@ -35,8 +35,9 @@ public enum VisitsView {
     ]
 
     public static func text(_ report: VisitReport, color: Bool) -> String {
-        let title = "\(monthNames[report.month - 1]) \(report.year) (\(report.timezone))"
-        guard !report.fences.isEmpty else { return "\(title): no visits recorded." }
+        let month = "\(monthNames[report.month - 1]) \(report.year)"
+        guard !report.fences.isEmpty else { return "\(month): no visits recorded (days in \(report.timezone))." }
+        let title = "\(month) (days in \(report.timezone))"
         var lines: [String] = []
         for fence in report.fences {
             // Names and ids come from fence files (by way of the state file): no terminal controls.

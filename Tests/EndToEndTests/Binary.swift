@@ -22,6 +22,8 @@ func runGPSFence(_ arguments: [String], stdin: Data = Data()) throws -> CommandR
     process.executableURL = gpsfenceBinary()
     process.arguments = arguments
     process.currentDirectoryURL = packageRoot
+    // Times for people are local: tests read them in UTC unless they choose a zone.
+    process.environment = ProcessInfo.processInfo.environment.merging(["TZ": "UTC"]) { $1 }
     let input = Pipe()
     let output = Pipe()
     let errors = Pipe()

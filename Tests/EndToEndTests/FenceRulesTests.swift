@@ -303,7 +303,8 @@ import Testing
         let yardHTML = try String(contentsOfFile: yard, encoding: .utf8)
         #expect(yardHTML.contains("chip ev-speeding"))
         #expect(yardHTML.contains("<th>speeding</th>"))
-        #expect(yardHTML.contains("limit 3 m/s"))
+        // 3 m/s, as people read it.
+        #expect(yardHTML.contains("limit 11 km/h"))
         let bridgeHTML = try String(contentsOfFile: bridge, encoding: .utf8)
         #expect(bridgeHTML.components(separatedBy: "TOO LOW for the vehicle").count - 1 == 2, "approach and enter")
     }

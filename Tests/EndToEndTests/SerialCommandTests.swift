@@ -13,6 +13,8 @@ final class BackgroundGPSFence {
         // Remembered baud rates go to a private state directory, never the user's.
         process.environment = ProcessInfo.processInfo.environment
             .merging(["XDG_STATE_HOME": NSTemporaryDirectory() + "gpsfence-e2e-state-\(UUID().uuidString)"]) { $1 }
+            // Times for people are local: tests read them in UTC unless they choose a zone.
+            .merging(["TZ": "UTC"]) { $1 }
             .merging(environment) { $1 }
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot

@@ -33,7 +33,7 @@ import Testing
         #expect(week?.hasPrefix("   2") == true)
 
         let empty = try runGPSFence(["visits", "--state", state, "--month", "3", "--year", "2026"])
-        #expect(empty.stdout.contains("March 2026: no visits recorded."))
+        #expect(empty.stdout.contains("March 2026: no visits recorded (days in UTC)."))
     }
 
     @Test func missingStateFileIsExitStatusTwo() throws {

@@ -119,7 +119,7 @@ final class TmuxSession {
         // 0.01° east: about 700 m from the route) and the enter event, all on one screen.
         let (complete, screen) = tmux.wait { screen in
             screen.contains("gpsfence status --watch") && screen.contains("Yard [yard]")
-                && screen.contains("INSIDE since") && screen.contains("2 m/s (7.2 km/h)")
+                && screen.contains("INSIDE since") && screen.contains("motion         7.2 km/h")
                 && screen.contains("ahead          Depot [depot]") && screen.contains("enter  Yard [yard]")
         }
         #expect(complete, "\(screen)")

@@ -46,10 +46,20 @@ import Testing
         #expect(set.settings(1).isDefault)
     }
 
+    /// A clearance as the sign on the bridge says it, feet and inches too.
+    @Test func aClearanceInFeetAndInches() throws {
+        let set = try FenceSet.parse(
+            "id,lat,lon,radius,clearance\nbridge,42.28,-83.75,12,10'6\"\ntunnel,42.29,-83.75,12,4.1 m\n",
+            file: "f.csv", csv: true)
+        #expect(set.settings(0).rules?.clearance.map { abs($0 - 3.2004) < 1e-9 } == true)
+        #expect(set.settings(1).rules?.clearance == 4.1)
+    }
+
     @Test func aBadPropertyIsNamedWithItsLine() {
         #expect(
-            loadError("id,lat,lon,radius,clearance\n1,1,2,3,10'6\"\n", csv: true, file: "f.csv")
-                == "f.csv: feature 0 (id 1): line 2: clearance '\"10'6\\\"\"' must be a non-negative number of metres")
+            loadError("id,lat,lon,radius,clearance\n1,1,2,3,10 feet six\n", csv: true, file: "f.csv")
+                == #"f.csv: feature 0 (id 1): line 2: clearance '10 feet six' is not a height like 3.2, 3.2 m, 10'6", 10 ft 6 in or 126 in"#
+        )
         #expect(
             loadError("id,lat,lon,radius,approach\n1,1,2,3,-5\n", csv: true, file: "f.csv")
                 == "f.csv: feature 0 (id 1): line 2: property approach must be positive or 0 (0 to 20015115 metres), not -5"

@@ -29,6 +29,6 @@ import Testing
     /// A month with no visit is said in one line, not drawn.
     @Test func aMonthWithoutVisitsSaysSo() {
         let text = VisitsView.text(VisitReport(year: 2026, month: 3, daysInMonth: 31, fences: []), color: false)
-        #expect(text == "March 2026: no visits recorded.")
+        #expect(text == "March 2026: no visits recorded (days in UTC).")
     }
 }
