@@ -84,7 +84,7 @@ public final class RunJob {
         defer { withExtendedLifetime(lock) {} }
         var accepted: [UInt8]?
         if let broker = options.brokerFences {
-            (fences, accepted) = try BrokerFences.lastGoodSet(broker, store: store)
+            (fences, accepted) = try BrokerFences.lastGoodSet(broker, store: store, calendar: options.calendar)
         }
         let reports = ProblemReports()
         var sinks = try makeSinks(

@@ -135,12 +135,12 @@ extension BrokerFences {
     /// standard error, with when it was accepted), or none yet (said too); the broker's retained
     /// set replaces it as soon as it comes.
     package static func lastGoodSet(
-        _ configuration: MQTTConfiguration, store: StateStore?
+        _ configuration: MQTTConfiguration, store: StateStore?, calendar: LocalCalendar = .utc
     ) throws -> (FenceSet, accepted: [UInt8]?) {
         let source = configuration.target
         if let kept = try store?.acceptedFenceSet(source: source) {
             let set = try FenceSet.parse(String(decoding: kept.geojson, as: UTF8.self), file: source)
-            let when = UTCTime(millisecondsSinceEpoch: kept.acceptedAt).description
+            let when = calendar.text(kept.acceptedAt)
             OutputWriter.standardError.write(
                 line:
                     "gpsfence: fences: running on the last good set from \(source) (\(set.count) fences, accepted \(when)) until the broker sends its retained set"
