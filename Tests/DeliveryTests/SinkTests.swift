@@ -269,6 +269,16 @@ final class Reports: @unchecked Sendable {
         #expect(
             SaySink.sentence(for: event, fences: yard)
                 == "Too fast in Yard: 45 kilometres an hour, the limit is 30 kilometres an hour")
+        // In the driver's units: 1630 m is 1.01 miles; 12.5 m/s is 28 mph or 24 kn, 8.4 m/s 19 mph or 16 kn.
+        #expect(
+            SaySink.sentence(for: approach, fences: bridge, units: .imperial)
+                == "Too low! Low bridge, 10 feet 6, in 1 mile")
+        #expect(
+            SaySink.sentence(for: event, fences: yard, units: .imperial)
+                == "Too fast in Yard: 28 miles an hour, the limit is 19 miles an hour")
+        #expect(
+            SaySink.sentence(for: event, fences: yard, units: .nautical)
+                == "Too fast in Yard: 24 knots, the limit is 16 knots")
     }
 
     /// notify-send's urgency: critical for what asks for action now (approach, speeding, error, and

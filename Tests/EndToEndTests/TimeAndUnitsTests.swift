@@ -102,6 +102,58 @@ import Testing
         #expect(json.stdout.contains(#""time":"2026-02-03T10:17:00.000Z""#), "\(json.stdout)")
     }
 
+    /// The field report's page in the reader's zone and units; its GPX keeps UTC.
+    @Test func theReportInTheUsersZoneAndUnits() throws {
+        let folder = temporaryDirectory()
+        let html = folder.appendingPathComponent("report.html").path
+        let gpx = folder.appendingPathComponent("report.gpx").path
+        let result = try runGPSFence(
+            ["report"] + bridge + ["--output", html, "--gpx", gpx, "--vehicle-height", "3.5", "--units", "imperial"],
+            environment: ["TZ": "America/New_York"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.contains("<th>time (America/New_York)</th>"))
+        #expect(page.contains("<td>2026-02-03 05:15:36-05:00</td>"), "the approach's row")
+        #expect(page.contains("0.99 mi ahead"))
+        #expect(page.contains(" mph"))
+        #expect(!page.contains("m/s"))
+        let track = try String(contentsOfFile: gpx, encoding: .utf8)
+        #expect(track.contains("<time>2026-02-03T10:15:36.000Z</time>"))
+    }
+
+    /// `status --watch` off a terminal prints its frames one after another: the clock and the
+    /// recent events in the user's zone, the motion in their units.
+    @Test func theLiveViewInTheUsersZoneAndUnits() throws {
+        let state = temporaryDirectory().appendingPathComponent("state.sqlite").path
+        let replay = try runGPSFence(["replay"] + bridge + ["--state", state])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let watch = try BackgroundGPSFence(
+            ["status", "--watch", "--state", state, "--units", "nautical"], environment: ["TZ": "Asia/Tokyo"])
+        let frame = firstFrame(watch.output)
+        watch.process.interrupt()
+        watch.process.waitUntilExit()
+        // The enter is at 10:16:40Z: 19:16:40 in Tokyo. The last track point's speed is 48.6 kn.
+        #expect(frame.contains("    19:16:40+09:00  enter"), "\(frame)")
+        #expect(frame.contains("motion         49 kn"), "\(frame)")
+        #expect(frame.contains("+09:00   every 1 s"), "\(frame)")
+    }
+
+    /// What a stream holds up to its first blank line (the end of `status --watch`'s first frame).
+    func firstFrame(_ pipe: Pipe) -> String {
+        var text = ""
+        let handle = pipe.fileHandleForReading
+        while true {
+            if let events = text.range(of: "recent events"),
+                let end = text.range(of: "\n\n", range: events.upperBound..<text.endIndex)
+            {
+                return String(text[..<end.lowerBound])
+            }
+            let data = handle.availableData
+            if data.isEmpty { return text }
+            text += String(decoding: data, as: UTF8.self)
+        }
+    }
+
     /// A gym visit at 20:30 in New York on 28 February (01:30Z on 1 March) is a February visit there.
     @Test func aVisitIsCountedInTheLocalMonth() throws {
         let folder = temporaryDirectory()
