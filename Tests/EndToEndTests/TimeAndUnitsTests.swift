@@ -100,6 +100,7 @@ import Testing
         #expect(!imperial.stdout.contains(" m away"), "\(imperial.stdout)")
         let json = try runGPSFence(["status", "--state", state, "--json"], environment: ["TZ": "America/New_York"])
         #expect(json.stdout.contains(#""time":"2026-02-03T10:17:00.000Z""#), "\(json.stdout)")
+        #expect(json.stdout.contains(#""timezone":"America/New_York""#), "the zone of odometer_today")
     }
 
     /// The field report's page in the reader's zone and units; its GPX keeps UTC.

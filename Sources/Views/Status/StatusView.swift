@@ -38,6 +38,8 @@ public struct StatusReport: Sendable {
     /// Wall clock when the status was taken, ms.
     public var now: Int64
     public var odometerToday: Double
+    /// The zone whose day "today" and whose month "this month" are (`America/New_York`, `UTC`).
+    public var timezone = "UTC"
     /// Fences inside, then the nearest, then the others visited this month.
     public var cards: [FenceCard]
     public var targets: [Target]
@@ -84,6 +86,7 @@ public struct StatusReport: Sendable {
             statePath: path, receiver: receiver, running: running, now: now,
             odometerToday: try store.odometer(day: today),
             cards: [], targets: targets)
+        report.timezone = calendar.name
         for cursor in try store.syncCursors() {
             var shown = cursor
             shown.target = redacted(cursor.target)
@@ -182,6 +185,7 @@ public enum StatusView {
         }
         if status.receiver.replayed { line.add("replayed", true) }
         line.add("odometer_today", (status.odometerToday * 10).rounded() / 10)
+        line.add("timezone", status.timezone)
         if let anchor = status.anchor { line.addRaw("anchor", json: anchor.json) }
         let cards = status.cards.map { card in
             var object = JSONLine()
