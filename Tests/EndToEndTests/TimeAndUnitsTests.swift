@@ -83,6 +83,20 @@ import Testing
         #expect(bad.stderr.contains("clearance 'thirteen feet' is not a height"), "\(bad.stderr)")
     }
 
+    /// The bridge from a spreadsheet: its clearance cell says 10'6" as the sign does.
+    @Test func aClearanceInFeetFromCSV() throws {
+        let fences = temporaryDirectory().appendingPathComponent("bridge.csv")
+        try "id,name,lat,lon,radius,approach,clearance\nbridge-1,Low bridge,42.280597,-83.751891,12,1609.344,10'6\"\n"
+            .write(to: fences, atomically: true, encoding: .utf8)
+        let capture = ["captures/bridge/capture.nmea", "--fences", fences.path]
+        let truck = try runGPSFence(["replay"] + capture + ["--vehicle-height", #"11'6""#, "--units", "imperial"])
+        #expect(truck.status == 0, "\(truck.stderr)")
+        #expect(lines(truck, "approach").first?.contains(#"TOO LOW: clearance 10'6""#) == true, "\(truck.stdout)")
+        let van = try runGPSFence(["replay"] + capture + ["--vehicle-height", "10 ft 5 in"])
+        #expect(van.status == 0, "\(van.stderr)")
+        #expect(lines(van, "approach").first.map { !$0.contains("TOO LOW") } == true, "\(van.stdout)")
+    }
+
     /// `status` in the user's zone and units; its JSON stays UTC.
     @Test func statusInTheUsersZoneAndUnits() throws {
         let state = temporaryDirectory().appendingPathComponent("state.sqlite").path
