@@ -117,6 +117,48 @@ import Testing
         #expect(json.stdout.contains(#""timezone":"America/New_York""#), "the zone of odometer_today")
     }
 
+    /// The track sync's `odometer` is the metres of each point's local day: in Pago Pago (UTC-11)
+    /// the day turns at 11:00Z, in the middle of this drive of 10 m a second from 10:58Z to 11:02Z.
+    @Test func theTrackSyncOdometerRestartsAtLocalMidnight() throws {
+        let folder = temporaryDirectory()
+        let start = 1_770_116_280  // 2026-02-03T10:58:00Z
+        let capture = folder.appendingPathComponent("drive.nmea")
+        try walkCapture((0...240).map { (start + $0, 10 * Double($0)) }, lat: 47, lon: 8)
+            .write(to: capture, atomically: true, encoding: .utf8)
+        let fences = folder.appendingPathComponent("far.geojson")
+        try
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"far","geometry":{"type":"Point","coordinates":[9,48]},"properties":{"radius":40}}]}"#
+            .write(to: fences, atomically: true, encoding: .utf8)
+        func odometers(_ zone: [String]) throws -> [Int64: Double] {
+            let server = try SyncCommandTests.SyncServer(folder: folder)
+            let state = folder.appendingPathComponent("state-\(UUID().uuidString).sqlite").path
+            let result = try runGPSFence(
+                ["replay", capture.path, "--fences", fences.path, "--state", state, "--sync", server.url] + zone)
+            #expect(result.status == 0, "\(result.stderr)")
+            var byTime: [Int64: Double] = [:]
+            for request in server.requests where SyncCommandTests.SyncServer.accepted(request) {
+                guard let body = request["body"] as? String,
+                    let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
+                    let locations = object["locations"] as? [[String: Any]]
+                else { continue }
+                for location in locations {
+                    if let id = (location["id"] as? NSNumber)?.int64Value, let metres = location["odometer"] as? Double
+                    {
+                        byTime[id / 1000 - Int64(start)] = metres
+                    }
+                }
+            }
+            return byTime
+        }
+        let local = try odometers(["--timezone", "Pacific/Pago_Pago"])
+        #expect(local.count == 241)
+        #expect(abs((local[119] ?? 0) - 1190) < 15, "23:59:59 local: \(local[119] ?? -1)")
+        #expect((local[120] ?? -1) == 0, "the first point of the new day")
+        #expect(abs((local[240] ?? 0) - 1200) < 15, "\(local[240] ?? -1)")
+        let utc = try odometers(["--utc"])
+        #expect(abs((utc[240] ?? 0) - 2400) < 15, "one UTC day: \(utc[240] ?? -1)")
+    }
+
     /// The field report's page in the reader's zone and units; its GPX keeps UTC.
     @Test func theReportInTheUsersZoneAndUnits() throws {
         let folder = temporaryDirectory()
