@@ -281,6 +281,23 @@ final class Reports: @unchecked Sendable {
                 == "Too fast in Yard: 24 knots, the limit is 16 knots")
     }
 
+    /// A notification and a console line in the user's zone and units: 01:30Z on 1 March is 20:30
+    /// on 28 February in New York; 1630 m is 1.01 mi.
+    @Test func notificationsAndConsoleLinesInTheUsersZone() throws {
+        let fences = try FenceSet.parse(fencesJSON)
+        var event = enterEvent(fences).event
+        event.kind = .approach
+        event.time = UTCTime(millisecondsSinceEpoch: 1_772_328_600_000)
+        event.distance = 1630
+        let format = HumanFormat(calendar: try #require(LocalCalendar(named: "America/New_York")), units: .imperial)
+        let body = try #require(NotifySink.arguments(for: event, fences: fences, format: format).last)
+        #expect(body.contains(" at 20:30:00-05:00, 1.01 mi ahead"), "\(body)")
+        let line = ConsoleSink.humanLine(event, fences: fences, color: false, format: format)
+        #expect(line.hasPrefix("2026-02-28 20:30:00-05:00  approach"), "\(line)")
+        #expect(line.contains("1.01 mi ahead"), "\(line)")
+        #expect(ConsoleSink.humanLine(event, fences: fences, color: false).hasPrefix("2026-03-01 01:30:00Z  approach"))
+    }
+
     /// notify-send's urgency: critical for what asks for action now (approach, speeding, error, and
     /// anything flagged too_low), normal for the rest.
     @Test func notificationUrgencyFollowsTheKind() throws {
