@@ -185,13 +185,15 @@ import Testing
         let replay = try runGPSFence(["replay"] + bridge + ["--state", state])
         #expect(replay.status == 0, "\(replay.stderr)")
         let watch = try BackgroundGPSFence(
-            ["status", "--watch", "--state", state, "--units", "nautical"], environment: ["TZ": "Asia/Tokyo"])
+            ["status", "--watch", "--state", state, "--units", "imperial"], environment: ["TZ": "Asia/Tokyo"])
         let frame = firstFrame(watch.output)
         watch.process.interrupt()
         watch.process.waitUntilExit()
-        // The enter is at 10:16:40Z: 19:16:40 in Tokyo. The last track point's speed is 48.6 kn.
+        // The enter is at 10:16:40Z: 19:16:40 in Tokyo. The replay has ended: no motion is shown
+        // as current, and the bridge 488 m away is 0.3 miles away.
         #expect(frame.contains("    19:16:40+09:00  enter"), "\(frame)")
-        #expect(frame.contains("motion         49 kn"), "\(frame)")
+        #expect(frame.contains("no current motion"), "\(frame)")
+        #expect(frame.contains("0.3 mi away"), "\(frame)")
         #expect(frame.contains("+09:00   every 1 s"), "\(frame)")
     }
 
