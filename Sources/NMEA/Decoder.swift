@@ -179,6 +179,26 @@ public final class Decoder {
         }
     }
 
+    /// Whether the epoch in progress waits for its time change, or for the line to go quiet, to be
+    /// emitted (`FixAssembler.epochAwaitsClose`). Read between pushes.
+    public var epochAwaitsClose: Bool { progress.pointee.assembler.epochAwaitsClose }
+
+    /// The line went quiet after a burst (a live reader's word): emits the epoch in progress
+    /// (`FixAssembler.lineWentQuiet`). A partial sentence stays in the framer.
+    public func lineWentQuiet(onFix: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void) rethrows {
+        try Self.lineWentQuiet(&progress.pointee, onFix: onFix, onNoFix: onNoFix)
+    }
+
+    private static func lineWentQuiet(
+        _ progress: inout Progress, onFix: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void
+    ) rethrows {
+        try progress.assembler.lineWentQuiet(
+            onFix: { fix in
+                progress.fixes += 1
+                try onFix(fix)
+            }, onNoFix: onNoFix)
+    }
+
     /// Ends the input: a partial last sentence is counted as cut short, and the epoch in progress is
     /// emitted.
     public func finish(onFix: (Fix) throws -> Void) rethrows {

@@ -5,7 +5,8 @@
 ///
 /// - the assembler learns which timestamped sentence ends the receiver's cycle (the last one seen
 ///   before the time of day changes, twice in a row) and from then on emits when it arrives;
-/// - until that is learned, or when a cycle is cut short, it emits when the time of day changes;
+/// - until that is learned, or when a cycle is cut short, it emits when the time of day changes, or
+///   earlier when a live reader says the line went quiet after the cycle's burst (`lineWentQuiet`);
 /// - `finish()` emits what is left at the end of the input.
 ///
 /// See docs/nmea.md for the merge rules. No allocation.
@@ -29,6 +30,9 @@ public struct FixAssembler: Sendable {
     public private(set) var cycleEnder: SentenceAddress?
     private var enderCandidate: SentenceAddress?
     private var learnsCycleEnd = true
+    /// Whether a quiet line closes the epoch in progress: until a sentence of an epoch closed that
+    /// way arrives after all (this receiver pauses within its cycle).
+    public private(set) var closesOnQuiet = true
 
     /// Sentences dropped whole because their time field holds no valid time of day.
     public private(set) var invalidTimes: UInt64 = 0
@@ -80,7 +84,11 @@ public struct FixAssembler: Sendable {
             return
         }
         if epoch.emitted, epoch.timeOfDay == time {
-            lateSentence(sentence, time: time)
+            if epoch.closedOnQuiet {
+                pauseWithinCycle(sentence, address, time: time)
+            } else {
+                lateSentence(sentence, time: time)
+            }
             return
         }
         if let current = epoch.timeOfDay, current != time {
@@ -103,6 +111,24 @@ public struct FixAssembler: Sendable {
             epoch.emitted = true
             try close(emit, onNoFix)
         }
+    }
+
+    /// Whether an epoch is in progress that only its time change, or the line going quiet, would
+    /// emit: its cycle end is not known.
+    public var epochAwaitsClose: Bool {
+        cycleEnder == nil && closesOnQuiet && !epoch.emitted && epoch.timeOfDay != nil
+    }
+
+    /// The line went quiet after a burst: the receiver has sent its cycle, so the epoch in progress
+    /// is complete and is emitted now rather than a whole period later, when the next cycle's time
+    /// arrives. Only a live reader knows when the line is quiet: a capture read from a file, which
+    /// never says so, gives the same fixes as before. The cycle end is still learned at the time
+    /// change; once it is, its sentence emits each epoch first and this does nothing.
+    public mutating func lineWentQuiet(onFix emit: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void) rethrows {
+        guard epochAwaitsClose else { return }
+        epoch.emitted = true
+        epoch.closedOnQuiet = true
+        try close(emit, onNoFix)
     }
 
     /// Ends the input: emits the epoch in progress if it was not emitted yet.
@@ -131,6 +157,23 @@ public struct FixAssembler: Sendable {
     private mutating func lateSentence<S: EpochContribution>(_ sentence: S, time: TimeOfDay) {
         cycleEnder = nil
         learnsCycleEnd = false
+        var late = Epoch()
+        sentence.contribute(to: &late, rollover)
+        if let date = late.date {
+            lastDate = date
+            lastDateTimeOfDay = time
+        }
+    }
+
+    /// A sentence of an epoch that a quiet line closed: this receiver pauses within its cycle for
+    /// longer than the reader's quiet gap. Its fix is out already, without this sentence; the
+    /// cycle end is still learned as usual, and the line going quiet closes no more epochs, so
+    /// that the next fixes are whole. Only its date is kept.
+    private mutating func pauseWithinCycle<S: EpochContribution>(
+        _ sentence: S, _ address: SentenceAddress, time: TimeOfDay
+    ) {
+        closesOnQuiet = false
+        epoch.lastTimedAddress = address
         var late = Epoch()
         sentence.contribute(to: &late, rollover)
         if let date = late.date {
@@ -219,6 +262,8 @@ struct Epoch: Sendable {
     var timeOfDay: TimeOfDay?
     var lastTimedAddress: SentenceAddress?
     var emitted = false
+    /// Emitted because the line went quiet, not by its time change or its cycle ender.
+    var closedOnQuiet = false
     var date: CivilDate?
     var latitude: Double?
     var longitude: Double?

@@ -26,6 +26,7 @@ extension PseudoTerminalTests {
                         switch event {
                         case .connected(_, let rate, _): events.append("connected \(rate.map(\.description) ?? "-")")
                         case .data(let bytes): collector.push(bytes)
+                        case .quiet: events.append("quiet")
                         case .lost: events.append("lost")
                         case .unavailable(let error): events.append("unavailable \(error.errno)")
                         case .noNMEA: events.append("no NMEA")
@@ -148,6 +149,37 @@ extension PseudoTerminalTests {
             let lostIndex = try #require(events.firstIndex(of: "lost"))
             // Every fix of the route, between the connection and the loss, in order.
             #expect(Array(events[1..<lostIndex]) == fixes.map { "fix \($0.time)" })
+        }
+
+        @Test func anEpochFollowedBySilenceGivesItsFixBeforeTheNextEpoch() throws {
+            // A 1 Hz receiver's first burst, then the silence of the rest of its second: the fix is
+            // out as soon as the line is quiet, though no later sentence has shown where the cycle
+            // ends, instead of when the next burst's new time arrives.
+            let terminal = try PseudoTerminal.open(rate: BaudRate(38400)!)
+            var configuration = configuration(terminal.slavePath, memory: BaudMemory(directory: temporaryDirectory()))
+            configuration.rate = BaudRate(38400)
+            let source = SerialFixSource(configuration, rollover: .captures)
+            let fixes = Atomic<Int>(0)
+            let done = Atomic<Bool>(false)
+            Thread {
+                source.run { event in
+                    if case .fix = event { fixes.add(1, ordering: .relaxed) }
+                }
+                done.store(true, ordering: .releasing)
+            }.start()
+            while !terminal.hasReader { usleep(1000) }
+            usleep(50_000)  // past the reader's tcflush
+            let wire = SimulatedWire(port: .pseudoTerminal(terminal), rate: BaudRate(38400)!)
+            let epochs = job(rate: 1, speed: 10).epochs(pass: 0, now: fixedStart)
+            for (index, epoch) in epochs.prefix(3).enumerated() {
+                for line in epoch.lines { try wire.send(line) }
+                let sent = monotonicSeconds()
+                while fixes.load(ordering: .relaxed) <= index, monotonicSeconds() - sent < 0.9 { usleep(2000) }
+                #expect(fixes.load(ordering: .relaxed) == index + 1, "epoch \(index)'s fix before the next is sent")
+            }
+            source.stop()
+            while !done.load(ordering: .acquiring) { usleep(1000) }
+            terminal.close()
         }
 
         @Test func aPathThatMovesToAnotherDeviceIsALossAndTheNewDeviceIsRead() throws {

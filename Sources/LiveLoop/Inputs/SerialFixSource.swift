@@ -64,6 +64,12 @@ struct SerialDecoding {
         case .data(let bytes):
             decoder.push(bytes, onFix: fix, onNoFix: silentCycle)
             sayRollover(emit)
+            if decoder.epochAwaitsClose { reader.noteCycleOpen() }
+        case .quiet:
+            // The receiver's cycle is over: its fix leaves now, not when the next cycle's time
+            // comes a period later (until the assembler has learned which sentence ends a cycle).
+            decoder.lineWentQuiet(onFix: fix, onNoFix: silentCycle)
+            sayRollover(emit)
         case .lost(let path, let reason):
             decoder.finish(onFix: fix, onNoFix: silentCycle)
             sayRollover(emit)

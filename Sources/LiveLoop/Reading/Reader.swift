@@ -11,6 +11,9 @@ public enum ReaderEvent {
     case connected(path: String, rate: BaudRate?, kind: DeviceKind)
     /// Bytes as the device sent them; valid only during the callback.
     case data(UnsafeRawBufferPointer)
+    /// The line has been silent for `Reader.quietGap` after a whole line, and the handler said a
+    /// receiver cycle was still open (`Reader.noteCycleOpen`): the receiver has sent that cycle.
+    case quiet
     /// The connected device went away: unplugged, hung up, or its path vanished (docs/events.md
     /// `device_lost`). The reader is already waiting for it to come back.
     case lost(path: String, reason: String)
@@ -51,6 +54,7 @@ public final class Reader: Sendable {
     public let quietCyclesAhead = QuietCyclesAhead()
     private let stopped = Atomic<Bool>(false)
     private let cyclesEnded = Atomic<Int>(0)
+    private let cycleOpen = Atomic<Bool>(false)
 
     public init(_ configuration: Configuration) { self.configuration = configuration }
 
@@ -62,6 +66,18 @@ public final class Reader: Sendable {
     /// cycle of the receiver (a fix, or a cycle without one): the reader then sleeps until the
     /// next cycle should have ended (`CyclePacer`).
     public func noteCycleEnded() { cyclesEnded.add(1, ordering: .relaxed) }
+
+    /// Called by the handler, on the reader's thread, when the bytes it was just given leave a
+    /// receiver cycle open whose end it cannot see in them (its last sentence is not known yet):
+    /// the reader then reports `.quiet` should the line stay silent for `quietGap` after them.
+    public func noteCycleOpen() { cycleOpen.store(true, ordering: .relaxed) }
+
+    /// How long the line must stay silent after a whole line for the cycle to be over: longer than
+    /// the pauses a USB serial adapter or the tty layer makes within a burst (an FTDI adapter holds
+    /// bytes up to 16 ms) and than a character at 4800 baud, short against the silence between the
+    /// bursts of a 1 Hz receiver. A receiver that pauses longer within its cycle is found out by
+    /// the fix assembler (a sentence of a cycle already closed), which then stops closing on quiet.
+    public static let quietGap = 0.1
 
     /// Reads until `stop()`, delivering events to `handler` on this thread.
     public func run(_ handler: (ReaderEvent) -> Void) {
@@ -113,6 +129,10 @@ public final class Reader: Sendable {
             handler(.connected(path: configuration.path, rate: receiver.rate, kind: kind))
             receiver.leadingBytes.withUnsafeBytes { handler(.data($0)) }
         }
+        /// When the line will have been quiet long enough to close the open cycle, if one is open.
+        var quietAt: Double? =
+            cycleOpen.exchange(false, ordering: .relaxed) && receiver.leadingBytes.last == UInt8(ascii: "\n")
+            ? monotonicSeconds() + Self.quietGap : nil
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
         defer { buffer.deallocate() }
         var pathCheckDue = monotonicSeconds() + 1
@@ -132,9 +152,20 @@ public final class Reader: Sendable {
                 if case .data(let count) = try port.readAvailable(into: buffer), count > 0 { result = .data(count) }
                 slept = false
             }
-            if result == .timeout { result = try port.read(into: buffer, timeout: Self.idleWake) }
+            if result == .timeout {
+                let wait = quietAt.map { min(max($0 - monotonicSeconds(), 0), Self.idleWake) } ?? Self.idleWake
+                result = try port.read(into: buffer, timeout: wait)
+            }
             switch result {
             case .timeout:
+                if let due = quietAt {
+                    // A short wait, not the idle wake: the pacer has seen no silence yet.
+                    if monotonicSeconds() >= due {
+                        quietAt = nil
+                        handler(.quiet)
+                    }
+                    continue
+                }
                 pacer.noteSilence()
                 // A silent port may be one whose path has gone or moved on (EIO never comes from a
                 // descriptor nobody writes to any more): look once a second.
@@ -166,6 +197,10 @@ public final class Reader: Sendable {
                 // may have put the fix through the engine in between.
                 let readAt = monotonicSeconds()
                 handler(.data(chunk))
+                // A burst ends with a whole line: silence after part of one is a stalled line.
+                quietAt =
+                    cycleOpen.exchange(false, ordering: .relaxed) && chunk[count - 1] == UInt8(ascii: "\n")
+                    ? readAt + Self.quietGap : nil
                 // One wake-up a cycle once its period is known (one for several cycles the engine
                 // foresees quiet), two or three a burst before, instead of one per few bytes
                 // (docs/performance.md, "Live cost").
