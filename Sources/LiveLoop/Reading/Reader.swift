@@ -129,7 +129,7 @@ public final class Reader: Sendable {
             handler(.connected(path: configuration.path, rate: receiver.rate, kind: kind))
             receiver.leadingBytes.withUnsafeBytes { handler(.data($0)) }
         }
-        /// When the line will have been quiet long enough to close the open cycle, if one is open.
+        // When the line will have been quiet long enough to close the open cycle, if one is open.
         var quietAt: Double? =
             cycleOpen.exchange(false, ordering: .relaxed) && receiver.leadingBytes.last == UInt8(ascii: "\n")
             ? monotonicSeconds() + Self.quietGap : nil
