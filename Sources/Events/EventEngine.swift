@@ -81,6 +81,17 @@ public final class EventEngine {
     /// A completed fix. Usable fixes (a time, and an accuracy within `maxAccuracy`) advance the
     /// fences; others only move the clock, like a cycle without a fix.
     public func process(_ fix: Fix, _ emit: (GeofenceEvent) throws -> Void) rethrows {
+        try process(fix, continuing: true, emit)
+    }
+
+    /// A fix at a place the receiver jumped to (`FixPlausibility.Verdict.jumped`): the fences are
+    /// advanced as by any fix, but the way from the last usable fix was not driven, so no fence
+    /// counts as crossed on it.
+    public func process(afterJump fix: Fix, _ emit: (GeofenceEvent) throws -> Void) rethrows {
+        try process(fix, continuing: false, emit)
+    }
+
+    private func process(_ fix: Fix, continuing: Bool, _ emit: (GeofenceEvent) throws -> Void) rethrows {
         guard let time = fix.time else { return }
         if let accuracy = fix.accuracy, accuracy > settings.maxAccuracy {
             try tick(time, emit)
@@ -104,7 +115,7 @@ public final class EventEngine {
         if !rules.timed.isEmpty { applyTimedRules(time: time, location: location) }
         stayOrLeave(fix, time: time, location: location)
         enterContaining(time: time, location: location)
-        if let previous { crossBetween(previous, fix, time: time, location: location) }
+        if continuing, let previous { crossBetween(previous, fix, time: time, location: location) }
         approachAhead(fix, time: time, location: location)
         if !rules.speedCount.isEmpty { checkSpeeds(fix, time: time, location: location) }
         switch motion.advance(fix, at: now, settings: settings) {
@@ -123,7 +134,9 @@ public final class EventEngine {
             heartbeat.fences = insideList.map(Int.init)
             pending.append(heartbeat)
         }
-        if let previous, let before = lastUsableTime {
+        if !continuing {
+            lastStep = nil
+        } else if let previous, let before = lastUsableTime {
             let metres = Geodesy.haversine(
                 lat1: previous.latitude, lon1: previous.longitude, lat2: fix.latitude, lon2: fix.longitude)
             lastStep = (now - before, metres)

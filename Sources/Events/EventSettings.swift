@@ -12,6 +12,9 @@ public struct EventSettings: Sendable, Equatable {
     public var exitConfirm = 2
     /// A fix is usable when its accuracy estimate is within this many metres.
     public var maxAccuracy = 100.0
+    /// Metres per second no vehicle exceeds: a fix that would take more (and more than twice the
+    /// receiver's own speed) is a glitch, not used (`FixPlausibility`).
+    public var maxSpeed = 100.0
     /// The exit distance also grows with the fix's own accuracy estimate, up to this cap.
     public var accuracyCap = 50.0
     /// Seconds without a usable fix before `fix_lost`.
@@ -49,6 +52,7 @@ public struct EventSettings: Sendable, Equatable {
             Limits.metres("--hysteresis", hysteresis, allowsZero: true),
             Limits.count("--exit-confirm", exitConfirm, 1...Limits.maxExitConfirm),
             Limits.metres("--max-accuracy", maxAccuracy),
+            Limits.problem("--max-speed", maxSpeed, .aboveZero, max: Limits.maxSpeed, unit: "m/s"),
             Limits.metres("accuracy cap", accuracyCap, allowsZero: true),
             Limits.seconds("--stale", stale),
             approach.flatMap { Limits.metres("--approach", $0) },

@@ -85,6 +85,11 @@ public struct ReplayJob {
                 line: "gpsfence: replay stopped after \(summary.fixes) fixes, before the end of the capture; "
                     + "their events are above\(statePath.map { " and in " + $0 } ?? "")")
         }
+        if summary.ignoredFixes > 0 {
+            OutputWriter.standardError.write(
+                line: "gpsfence: \(summary.ignoredFixes) fixes ignored: jumps no vehicle makes "
+                    + "(receiver glitches, faster than --max-speed allows)")
+        }
         if let heldThrough, let statePath, source.skippedFixes > 0 {
             OutputWriter.standardError.write(
                 line: "gpsfence: "

@@ -217,6 +217,10 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration(RunTargetsSchema.migrationName) { db in
             try db.execute(sql: RunTargetsSchema.migration)
         }
+        // How many fixes the run did not believe (receiver glitches), for `status`.
+        migrator.registerMigration("ignored-fixes") { db in
+            try db.execute(sql: "ALTER TABLE receiver ADD COLUMN ignored_fixes INTEGER")
+        }
         return migrator
     }
 

@@ -9,6 +9,8 @@ public struct TrackBatch: Sendable {
     var odometer: [Int64: Double]
     var latest: TrackPoint?
     var latestWall: Int64
+    /// Fixes the run has not believed so far (`TrackRecorder.ignoredFixes`).
+    var ignoredFixes: Int
     /// Wall-clock milliseconds of the write: the alive stamp.
     var now: Int64
     /// Track older than this (milliseconds of fix time) is pruned, a batch at a time; nil: none.
@@ -39,11 +41,12 @@ public struct TrackBatch: Sendable {
             try db.executeCached(
                 sql: """
                     UPDATE receiver SET last_fix_time = ?, last_fix_wall = ?, last_lat = ?, last_lon = ?, last_accuracy = ?,
-                    updated_at = ? WHERE id = 1
+                    ignored_fixes = ?, updated_at = ? WHERE id = 1
                     """,
-                arguments: [latest.time, latestWall, latest.lat, latest.lon, latest.accuracy, now])
+                arguments: [latest.time, latestWall, latest.lat, latest.lon, latest.accuracy, ignoredFixes, now])
         } else {
-            try db.executeCached(sql: "UPDATE receiver SET updated_at = ? WHERE id = 1", arguments: [now])
+            try db.executeCached(
+                sql: "UPDATE receiver SET ignored_fixes = ?, updated_at = ? WHERE id = 1", arguments: [ignoredFixes, now])
         }
         if let pruneBefore {
             try StateStore.countUnsentBeforePruning(db, cutoff: pruneBefore, limit: Self.pruneBatch)

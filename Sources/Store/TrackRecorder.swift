@@ -49,13 +49,18 @@ public final class TrackRecorder {
         self.settings = settings
     }
 
+    /// Fixes the run did not believe (`FixPlausibility`), for `status`; written with the track.
+    public var ignoredFixes = 0
+
     /// A fix the engine processed. Unusable fixes (no time, poor accuracy) are not kept.
-    public func record(_ fix: Fix) throws {
+    /// - Parameter afterJump: the receiver jumped to this fix (a confirmed jump): the odometer
+    ///   starts again from here instead of counting the way nobody drove.
+    public func record(_ fix: Fix, afterJump: Bool = false) throws {
         guard let time = fix.time, (fix.accuracy ?? 0) <= settings.maxAccuracy else { return }
         let point = TrackPoint(fix, time: time.millisecondsSinceEpoch)
         latest = point
         latestWall = StateStore.wallClock()
-        addDistance(to: point)
+        if afterJump { odometerRule.restart(at: point) } else { addDistance(to: point) }
         if lastRecorded.map({ point.time - $0 >= 1000 }) ?? true {
             rows.append(point)
             lastRecorded = point.time
@@ -108,7 +113,8 @@ public final class TrackRecorder {
     private func takeBatch() -> TrackBatch {
         lastWrite = StateStore.wallClock()
         let batch = TrackBatch(
-            rows: rows, odometer: odometer, latest: latest, latestWall: latestWall, now: lastWrite,
+            rows: rows, odometer: odometer, latest: latest, latestWall: latestWall, ignoredFixes: ignoredFixes,
+            now: lastWrite,
             pruneBefore: latest.map { $0.time - Int64(settings.keepDays * 86_400_000) })
         rows.removeAll(keepingCapacity: true)
         odometer.removeAll()
@@ -125,6 +131,11 @@ public struct Odometer: Sendable {
     public private(set) var metres = 0.0
 
     public init() {}
+
+    /// Counting starts again at `point`, adding nothing for the way to it.
+    public mutating func restart(at point: TrackPoint) {
+        anchor = (point.lat, point.lon, cos(point.lat * Geodesy.degree))
+    }
 
     /// Takes the next usable fix; returns the metres it added (0 for jitter).
     public mutating func add(_ point: TrackPoint) -> Double {
@@ -208,6 +219,9 @@ public struct ReceiverRecord: Sendable, Equatable {
     public var writeInterval: Int64?
     /// The last run was a replay: its fix times are the capture's, not recent.
     public var replayed = false
+    /// Fixes the last run did not believe: jumps no vehicle makes (nil: a file from before this
+    /// was counted).
+    public var ignoredFixes: Int?
 }
 
 extension StateStore {
@@ -229,7 +243,7 @@ extension StateStore {
             try db.execute(
                 sql: """
                     UPDATE receiver SET fences_path = ?, monitoring_since = ?, updated_at = ?, stopped_at = NULL,
-                    write_interval = ?, run_targets = ?, replayed = ? WHERE id = 1
+                    write_interval = ?, run_targets = ?, replayed = ?, ignored_fixes = 0 WHERE id = 1
                     """,
                 arguments: [
                     path, now, now, Int64((writeInterval * 1000).rounded()), targets.joined(separator: "\n"), replayed,
@@ -262,7 +276,7 @@ extension StateStore {
                 monitoringSince: row["monitoring_since"], updatedAt: row["updated_at"], stoppedAt: row["stopped_at"],
                 lastFixTime: row["last_fix_time"], lastFixWall: row["last_fix_wall"], lastLat: row["last_lat"],
                 lastLon: row["last_lon"], lastAccuracy: row["last_accuracy"], writeInterval: row["write_interval"],
-                replayed: row["replayed"] ?? false)
+                replayed: row["replayed"] ?? false, ignoredFixes: row["ignored_fixes"])
         }
     }
 

@@ -26,6 +26,13 @@ struct SemanticsOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
+        help: ArgumentHelp(
+            "A fix farther from the last than this speed (and twice the receiver's own) allows is a glitch, not used (default 100).",
+            valueName: "m/s"))
+    var maxSpeed: Double?
+
+    @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Time without a usable fix before fix_lost (default 10 s).", valueName: "duration"))
     var stale: Seconds?
 
@@ -77,6 +84,7 @@ struct SemanticsOptions: ParsableArguments {
         if let hysteresis { settings.hysteresis = hysteresis }
         if let exitConfirm { settings.exitConfirm = exitConfirm }
         if let maxAccuracy { settings.maxAccuracy = maxAccuracy }
+        if let maxSpeed { settings.maxSpeed = maxSpeed }
         if let stale { settings.stale = stale.value }
         settings.initial = !noInitial
         settings.approach = approach

@@ -50,11 +50,15 @@ public final class EngineLoop {
         public var events = 0
         /// Inputs the ring dropped because the engine fell behind a live source.
         public var overflow = 0
+        /// Fixes not believed: jumps no vehicle makes (`FixPlausibility`).
+        public var ignoredFixes = 0
     }
 
     let configuration: Configuration
     var fences: FenceSet
     var engine: EventEngine
+    /// Every fix of every source is judged here before the engine, the track or a sink sees it.
+    private var plausibility: FixPlausibility
     /// The fence file's set with the anchor and OwnTracks regions over it.
     let layers: FenceLayerKeeper
     /// The state file, when there is one.
@@ -99,6 +103,8 @@ public final class EngineLoop {
         precondition(outboxTargets.isEmpty || store != nil, "delivery sinks need the state file's outbox")
         engine = EventEngine(fences: fences, settings: configuration.settings)
         engine.keepRegistrationTimes(layers.creationTimes(in: fences))
+        plausibility = FixPlausibility(
+            maxSpeed: configuration.settings.maxSpeed, maxAccuracy: configuration.settings.maxAccuracy)
         if let store {
             engine.restore(try store.fenceStates())
             engine.restoreMotion(try store.motionState())
@@ -273,13 +279,15 @@ public final class EngineLoop {
             round.lastInput = monotonicSeconds()
             round.receivedInput = true
             summary.fixes += 1
-            if try layers.dropAnchorIfDue(at: fix, maxAccuracy: configuration.settings.maxAccuracy) {
-                try replaceFences(with: layers.set, origin: "the anchor watch")
+            switch plausibility.judge(fix) {
+            case .believed: try use(fix, afterJump: false)
+            case .jumped: try use(fix, afterJump: true)
+            case .ignored:
+                summary.ignoredFixes = plausibility.ignoredCount
+                track?.ignoredFixes = plausibility.ignoredCount
+                // Not where the receiver is: only its time counts, as for a cycle without a fix.
+                if let time = fix.time { engine.tick(time) { batch.append($0) } }
             }
-            engine.process(fix) { batch.append($0) }
-            try flush()
-            for sink in fixObservers { sink.observe(fix) }
-            try track?.record(fix)
         case .silentCycle(let cycle):
             round.lastInput = monotonicSeconds()
             round.receivedInput = true
@@ -297,6 +305,22 @@ public final class EngineLoop {
         case .endOfInput:
             round.ended = true
         }
+    }
+
+    /// A fix the plausibility check believed: through the anchor watch, the engine, the sinks that
+    /// follow the position, and the track.
+    private func use(_ fix: Fix, afterJump: Bool) throws {
+        if try layers.dropAnchorIfDue(at: fix, maxAccuracy: configuration.settings.maxAccuracy) {
+            try replaceFences(with: layers.set, origin: "the anchor watch")
+        }
+        if afterJump {
+            engine.process(afterJump: fix) { batch.append($0) }
+        } else {
+            engine.process(fix) { batch.append($0) }
+        }
+        try flush()
+        for sink in fixObservers { sink.observe(fix) }
+        try track?.record(fix, afterJump: afterJump)
     }
 
     /// After each round: problems reported off this thread become `error` events, a live run

@@ -186,6 +186,7 @@ public enum StatusView {
         if status.receiver.replayed { line.add("replayed", true) }
         line.add("odometer_today", (status.odometerToday * 10).rounded() / 10)
         line.add("timezone", status.timezone)
+        line.add("ignored_fixes", status.receiver.ignoredFixes)
         if let anchor = status.anchor { line.addRaw("anchor", json: anchor.json) }
         let cards = status.cards.map { card in
             var object = JSONLine()
@@ -264,6 +265,9 @@ public enum StatusView {
         lines.append(
             "  odometer today \(format.units.travelled(status.odometerToday))"
         )
+        if let ignored = receiver.ignoredFixes, ignored > 0 {
+            lines.append("  ignored fixes  \(ignored): jumps no vehicle makes (receiver glitches)")
+        }
         lines += status.anchor?.lines(units: format.units) ?? []
         lines.append("")
         if let problem = status.fenceProblem { lines.append("  fences: \(problem)") }
