@@ -66,7 +66,7 @@ public final class ConsoleSink: EventSink {
             let flag = "TOO LOW" + (clearance.map { ": clearance " + units.height($0) } ?? "")
             details.append(color ? Self.tooLowColor + flag + "\u{1B}[0m" : flag)
         }
-        if event.initial == true { details.append("already inside at start") }
+        if event.initial == true { details.append(Self.alreadyInside(event.reason)) }
         if let speed = event.speed, let limit = event.limit {
             details.append(units.speed(speed) + " over the limit of " + units.speed(limit))
         }
@@ -132,6 +132,17 @@ public final class ConsoleSink: EventSink {
         case .enter, .exit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
             .heartbeat, .registered, .unregistered, .error, .stationary, .moving:
             nil
+        }
+    }
+
+    /// Why an `enter` found the receiver inside already: the start of the run (or of the fence's
+    /// window), or a new fence set that brought the fence.
+    static func alreadyInside(_ reason: TransitionReason?) -> String {
+        switch reason {
+        case nil: "already inside at start"
+        case .added: "already inside when the fence was added"
+        case .changed: "already inside the fence's new shape"
+        case .removed, .expired: "already inside"
         }
     }
 

@@ -137,12 +137,14 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     @discardableResult
     public func drain(timeout: Double) -> Bool { drain(until: monotonicSeconds() + timeout) }
 
+    /// Ctrl-C or SIGTERM ends the wait at once: what is left stays in the outbox, and the job
+    /// says so.
     /// - Parameter deadline: on the monotonic clock (`monotonicSeconds`).
     @discardableResult
     func drain(until deadline: Double) -> Bool {
         while true {
             if (try? outbox.counters(target: transport.target).pending) == 0 { return true }
-            if monotonicSeconds() >= deadline { return false }
+            if monotonicSeconds() >= deadline || StopSignals.isRaised { return false }
             wakeUp.signal()
             usleep(20_000)
         }

@@ -42,7 +42,7 @@ extension EventEngine {
     /// stay that reached the dwell time), located at the last usable fix, for each of those it is
     /// inside of; `time` is when the set was replaced.
     public func leave(
-        _ fences: [Int], reason: ExitReason, at time: UTCTime, _ emit: (GeofenceEvent) throws -> Void
+        _ fences: [Int], reason: TransitionReason, at time: UTCTime, _ emit: (GeofenceEvent) throws -> Void
     ) rethrows {
         let location = previous.map(GeofenceEvent.Location.init)
         pending.removeAll(keepingCapacity: true)
@@ -111,8 +111,9 @@ extension EventEngine {
     }
 
     /// The fences that contain the last usable fix and that the receiver is not yet inside of
-    /// (new ones, reshaped ones) are entered now: `enter` with `initial: true` (unless
-    /// `--no-initial`), at `time`, located at that fix. Nothing when the fix is lost.
+    /// (new ones, reshaped ones) are entered now: `enter` with `initial: true` and the `reason`
+    /// (`added`, `changed`), unless `--no-initial`, at `time`, located at that fix. Nothing when
+    /// the fix is lost.
     public func enterAtOnce(at time: UTCTime, _ emit: (GeofenceEvent) throws -> Void) rethrows {
         guard let fix = previous, !lost, let fixTime = lastUsableTime else { return }
         pending.removeAll(keepingCapacity: true)
@@ -125,6 +126,8 @@ extension EventEngine {
             if settings.initial {
                 var event = GeofenceEvent(kind: .enter, time: time, fence: fence, location: location)
                 event.initial = true
+                // A fence registered by this swap is new; one registered before it was reshaped.
+                event.reason = registrationTime[fence] == time.millisecondsSinceEpoch ? .added : .changed
                 append(event, settings: fenceSettings)
             }
             if (fenceSettings.dwell ?? settings.dwell) == 0 {

@@ -267,7 +267,7 @@ public final class EventEngine {
     /// and `visit` for a stay that reached the dwell time.
     func leave(
         _ fence: Int, time: UTCTime, location: GeofenceEvent.Location?, settings fenceSettings: FenceSettings,
-        reason: ExitReason? = nil
+        reason: TransitionReason? = nil
     ) {
         inside[fence] = false
         exitCount[fence] = 0

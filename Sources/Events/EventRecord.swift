@@ -80,7 +80,7 @@ public struct EventRecord: Sendable, Equatable {
             case "enter_time": details.enterTime = try scanner.optionalString().flatMap(UTCTime.init(iso:))
             case "exit_time": details.exitTime = try scanner.optionalString().flatMap(UTCTime.init(iso:))
             case "message": details.message = try scanner.optionalString()
-            case "reason": details.reason = try scanner.optionalString().flatMap(ExitReason.init(rawValue:))
+            case "reason": details.reason = try scanner.optionalString().flatMap(TransitionReason.init(rawValue:))
             case "speed": details.speed = try scanner.optionalNumber()
             case "limit": details.limit = try scanner.optionalNumber()
             case "too_low": details.tooLow = try scanner.bool()

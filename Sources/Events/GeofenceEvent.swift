@@ -113,7 +113,9 @@ public struct GeofenceEvent: Sendable, Equatable {
     /// Index of the fence in its `FenceSet` (file order), for fence events.
     public var fence: Int?
     public var location: Location?
-    /// `enter` only: the first usable fix of the run was already inside.
+    /// `enter` only: the receiver was already inside when the fence began to be watched: at the
+    /// run's first usable fix, when its window opened, or when a new fence set brought it (then
+    /// with a `reason`).
     public var initial: Bool?
     /// `approach`: metres along the track to the fence, and seconds to get there.
     public var distance: Double?
@@ -126,9 +128,10 @@ public struct GeofenceEvent: Sendable, Equatable {
     public var fences: [Int]?
     /// `error`, `device_lost`, `device_connected`: what happened, for people.
     public var message: String?
-    /// `exit` only: why the receiver left without moving (the fence expired, or a new fence set
-    /// removed or reshaped it: docs/events.md); nil for an exit by moving out.
-    public var reason: ExitReason?
+    /// `exit`: why the receiver left without moving (the fence expired, or a new fence set
+    /// removed or reshaped it: docs/events.md); nil for an exit by moving out. `enter`: why it
+    /// came inside without moving in (a new fence set added or reshaped the fence over it).
+    public var reason: TransitionReason?
     /// `speeding`: the fix's speed and the fence's limit, in m/s.
     public var speed: Double?
     public var limit: Double?
@@ -143,14 +146,17 @@ public struct GeofenceEvent: Sendable, Equatable {
     }
 }
 
-/// Why an `exit` happened without the receiver moving out (docs/events.md).
-public enum ExitReason: String, Sendable, Equatable {
+/// Why an `exit` or an `enter` happened without the receiver moving out or in (docs/events.md).
+public enum TransitionReason: String, Sendable, Equatable {
     /// The fence's `expires` time passed while the receiver was inside.
     case expired
     /// A new fence set (a reload, the broker, an OwnTracks command) no longer has the fence.
     case removed
-    /// A new fence set reshaped the fence away from the receiver.
+    /// A new fence set reshaped the fence away from the receiver (`exit`), or over it (`enter`).
     case changed
+    /// `enter` only: a new fence set (a reload, the broker, the anchor drop, an OwnTracks command)
+    /// brought a fence the receiver is already inside of.
+    case added
 }
 
 // The events that do not come from a fix: the engine loop raises them (a device came or went, a

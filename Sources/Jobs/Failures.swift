@@ -6,6 +6,10 @@ import Receivers
 import Store
 import Views
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The exit statuses of docs/running.md.
 public enum ExitStatus: Int32, Sendable {
     case success = 0
@@ -18,6 +22,23 @@ public enum ExitStatus: Int32, Sendable {
     /// No command given: sysexits.h's EX_USAGE, as BSD tools exit when the usage is all they can
     /// print, so a script that forgot the command does not take the usage for success.
     case usage = 64
+    /// Stopped by Ctrl-C (SIGINT) or SIGTERM before what it waited for was done: 128 plus the
+    /// signal's number, as the shell reports a command the signal ended.
+    case interrupted = 130
+    case terminated = 143
+}
+
+/// A command cut short by a stop signal, with what was left undone (said on standard error).
+public struct StoppedBySignal: Error, Sendable {
+    public var signal: Int32
+    public var message: String
+
+    public init(signal: Int32, message: String) {
+        self.signal = signal
+        self.message = message
+    }
+
+    var status: ExitStatus { signal == SIGINT ? .interrupted : .terminated }
 }
 
 /// The one place where an error thrown by any module becomes an exit status and a message:
@@ -40,6 +61,7 @@ public func classify(_ error: any Error) -> (status: ExitStatus, message: String
         case .use: (.runtimeFailure, error.description)
         }
     case let error as RuntimeFailure: (.runtimeFailure, error.message)
+    case let error as StoppedBySignal: (error.status, error.message)
     case let error as StateInUse: (.runtimeFailure, error.description)
     case let error as SerialError: (.runtimeFailure, error.description)
     case let error as DiscoveryProblem: (.runtimeFailure, error.description)

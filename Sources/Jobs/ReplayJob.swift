@@ -116,7 +116,22 @@ public struct ReplayJob {
 
     /// What the drain left: kept in a state file the user named for the next run, or lost with the
     /// temporary one, which is a failure of the replay (exit 1), not a warning.
+    /// A stop signal that cut the wait for deliveries short ends the replay with 128 plus its number,
+    /// after saying what was not delivered and where it is kept.
     private func reportUndelivered(_ targets: [String], store: StateStore, kept statePath: String?) throws {
+        if let signal = StopSignals.raisedSignal {
+            let undelivered = try targets.compactMap { target in
+                let pending = try store.counters(target: target).pending
+                return pending > 0 ? "\(target): \(pending) events not delivered" : nil
+            }
+            guard !undelivered.isEmpty else { return }
+            let fate =
+                statePath.map { "they are kept in \($0); the next run or replay with this --state delivers them" }
+                ?? "they are lost with the temporary state file (give --state FILE to keep them)"
+            throw StoppedBySignal(
+                signal: signal,
+                message: "stopped while waiting for deliveries: " + undelivered.joined(separator: "; ") + "; " + fate)
+        }
         for target in targets {
             let pending = try store.counters(target: target).pending
             guard pending > 0 else { continue }

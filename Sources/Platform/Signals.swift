@@ -70,6 +70,15 @@ public enum StopSignals {
             || (hangupStopsTheRun && CaughtSignals.isPending(SIGHUP))
     }
 
+    /// The stop signal that came, if one did (SIGINT first, then SIGTERM, then a stopping SIGHUP):
+    /// a command it cut short exits with 128 plus its number, as the shell says.
+    public static var raisedSignal: Int32? {
+        if CaughtSignals.isPending(SIGINT) { return SIGINT }
+        if CaughtSignals.isPending(SIGTERM) { return SIGTERM }
+        if hangupStopsTheRun && CaughtSignals.isPending(SIGHUP) { return SIGHUP }
+        return nil
+    }
+
     /// Whether SIGHUP was installed as a stop (then it is never a reload).
     package static var hangupStopsTheRun: Bool { hangupStops.load(ordering: .relaxed) }
 }

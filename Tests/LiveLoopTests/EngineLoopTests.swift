@@ -160,6 +160,14 @@ import Testing
         // Entered at the next fix instead, it would not be `initial`: the new engine goes on from the last fix.
         #expect(seen[6].event.initial == true, "c is entered at once, on the last fix, not at the next one")
         #expect(Set(try store.fenceStates().map(\.fenceID)) == [.string("b"), .string("c")])
+        // Only the run's first fix is "at start"; a fence the reload brought says so.
+        #expect(seen[6].event.reason == .added && seen[1].event.reason == nil)
+        let first = ConsoleSink.humanLine(seen[1].event, fences: try FenceSet.parse(Self.circles(["a", "b"])), color: false)
+        let reloaded = ConsoleSink.humanLine(
+            seen[6].event, fences: try FenceSet.parse(Self.circles(["b", "c"])), color: false)
+        #expect(first.contains("already inside at start"), "\(first)")
+        #expect(reloaded.contains("already inside when the fence was added"), "\(reloaded)")
+        #expect(!reloaded.contains("at start"), "\(reloaded)")
     }
 
     /// Edits the fence file the moment the first `registered` reaches it: what a person does who
