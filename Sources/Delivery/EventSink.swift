@@ -25,6 +25,9 @@ public protocol EventSink: AnyObject {
     var observesFixes: Bool { get }
     /// Every fix the engine processed, after that fix's events were delivered; engine thread.
     func observe(_ fix: Fix)
+    /// As `observe`, for a fix the receiver jumped to (a jump confirmed by two fixes,
+    /// docs/running.md "Receiver glitches"): the way to it was not driven.
+    func observeAfterJump(_ fix: Fix)
     /// Whether the sink may see an event only once it is on storage for real (synced, not just
     /// committed), so that a power cut cannot take back what it passed on: true for everything
     /// that leaves the machine or runs a program; the console and the bell are immediate.
@@ -52,6 +55,7 @@ extension EventSink {
     public var waitsForStorage: Bool { true }
     public func outboxSynced() {}
     public func observe(_ fix: Fix) {}
+    public func observeAfterJump(_ fix: Fix) { observe(fix) }
 }
 
 /// What a sink may need from the run that holds it.

@@ -80,7 +80,9 @@ public final class RunJob {
         // Opening makes the state file (and its folder) on a first run; the claim comes before
         // anything is written to it.
         let store = try StateStore.open(options.statePath)
-        let lock = try StateLock.acquire(statePath: options.statePath)
+        // Before the claim: a `fences add --here` that finds the claim may ask at once.
+        PositionRequest.install()
+        let lock = try StateLock.acquire(statePath: options.statePath, answersPositionRequests: true)
         defer { withExtendedLifetime(lock) {} }
         var accepted: [UInt8]?
         if let broker = options.brokerFences {

@@ -93,3 +93,21 @@ package enum ReloadSignal {
     /// A SIGHUP came that nobody has taken yet.
     package static var isPending: Bool { !StopSignals.hangupStopsTheRun && CaughtSignals.isPending(SIGHUP) }
 }
+
+/// SIGUSR1: another gpsfence (`fences add --here`) asks the running `run` to write its last usable
+/// fix to the state file now, instead of at its next track write (up to a minute away). A request
+/// costs the run one write; a run nobody asks writes nothing more.
+public enum PositionRequest {
+    /// Installed before the run claims its state file, so a request can never find it without
+    /// the handler (SIGUSR1's default is to end the process).
+    public static func install() {
+        CaughtSignals.install([SIGUSR1], restartsCalls: true)
+    }
+
+    package static func take() -> Bool { CaughtSignals.take(SIGUSR1) }
+    package static var isPending: Bool { CaughtSignals.isPending(SIGUSR1) }
+
+    /// Asks process `pid`; false when it cannot be signalled (gone, or another user's).
+    /// The corresponding C function is `kill`.
+    public static func send(to pid: Int) -> Bool { kill(pid_t(pid), SIGUSR1) == 0 }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Platform
 
 /// The claim of one `run` on its state file (docs/running.md): two runs writing one state file
 /// would each take the other's fence states for their own and log every event twice. The claim is
@@ -15,10 +16,17 @@ public final class StateLock: @unchecked Sendable {
     /// The lock file of the state file at `statePath`.
     public static func lockPath(for statePath: String) -> String { statePath + ".lock" }
 
+    /// The lock file's second line when the claimer answers `PositionRequest`s.
+    static let answersPositionRequests = "answers SIGUSR1 with its last fix"
+
     /// Claims the state file at `statePath`, or says who has it.
     /// The corresponding C functions are `open` (mode 0600), `flock(LOCK_EX | LOCK_NB)`,
     /// `ftruncate` and `pwrite`.
-    public static func acquire(statePath: String) throws(StateInUse) -> StateLock {
+    /// - Parameter answersPositionRequests: the caller installed `PositionRequest` (the lock file
+    ///   says so, for `fences add --here`).
+    public static func acquire(
+        statePath: String, answersPositionRequests: Bool = false
+    ) throws(StateInUse) -> StateLock {
         let path = lockPath(for: statePath)
         var descriptor: Int32
         repeat {
@@ -35,7 +43,7 @@ public final class StateLock: @unchecked Sendable {
             close(descriptor)
             throw StateInUse(statePath: statePath, holder: holder, problem: nil)
         }
-        let text = Array("\(getpid())\n".utf8)
+        let text = Array(("\(getpid())\n" + (answersPositionRequests ? Self.answersPositionRequests + "\n" : "")).utf8)
         _ = ftruncate(descriptor, 0)
         _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         return StateLock(path: path, descriptor: descriptor)
@@ -52,7 +60,20 @@ public final class StateLock: @unchecked Sendable {
         var bytes = [UInt8](repeating: 0, count: 32)
         let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }
-        return Int(String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        let firstLine = bytes[..<count].prefix { $0 != UInt8(ascii: "\n") }
+        return Int(String(decoding: firstLine, as: UTF8.self).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The `run` that holds the state file at `statePath` and answers position requests: the
+    /// gpsfence that has its lock file open (so never a stale pid) and whose lock file says it
+    /// answers. Nil when no run holds it, or one that does not answer (an older version).
+    public static func positionAnswerer(statePath: String) -> Int? {
+        let path = lockPath(for: statePath)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        let lines = text.split(separator: "\n").map(String.init)
+        guard lines.count >= 2, lines[1] == answersPositionRequests, let pid = Int(lines[0]) else { return nil }
+        let holders = ProcessTable().holders(of: path).holders
+        return holders.contains { $0.pid == pid && $0.name == ProcessTable.ownName } ? pid : nil
     }
 }
 

@@ -131,6 +131,57 @@ import Testing
         #expect(lint.status == 0, "\(lint.stdout)")
     }
 
+    /// A van driving east at 10 m/s: `fences add --here` a quarter of a minute after the run's
+    /// first fix takes where the van is now, not the fix of the run's last track write (at its
+    /// first fix, 150 m back), and the `enter` it promises follows, located where the fence is.
+    @Test func addHereDuringADriveUsesTheRunsLatestFix() throws {
+        let folder = temporaryDirectory()
+        let fences = folder.appendingPathComponent("fences.geojson")
+        try #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"depot","geometry":{"type":"Point","coordinates":[8.1,47.1]},"properties":{"radius":50}}]}"#
+            .write(to: fences, atomically: true, encoding: .utf8)
+        let route = folder.appendingPathComponent("route.geojson")
+        // 3 km along 47° N.
+        try #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[8.0,47.0],[8.04,47.0]]},"properties":{}}"#
+            .write(to: route, atomically: true, encoding: .utf8)
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let simulator = try BackgroundGPSFence(["simulate", route.path, "--baud", "9600", "--speed", "10"])
+        let pty = simulator.readFirstLine()
+        let run = try BackgroundGPSFence(
+            ["run", "--device", pty, "--baud", "9600", "--fences", fences.path, "--state", state, "--json"])
+        let output = LineCollector(run.output.fileHandleForReading)
+        defer {
+            run.signal(SIGINT)
+            _ = run.finish()
+            simulator.signal(SIGINT)
+            _ = simulator.finish()
+        }
+        func storedFix() throws -> [String: Any]? {
+            let status = try runGPSFence(["status", "--state", state, "--json"])
+            let object = try? JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+            return object?["last_fix"] as? [String: Any]
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while try storedFix() == nil, Date() < deadline { usleep(200_000) }
+        let first = try #require(try storedFix()?["lon"] as? Double, "the run wrote its first fix")
+        Thread.sleep(forTimeInterval: 15)
+        let added = try runGPSFence(["fences", "add", "--here", "Spot", "--radius", "50", "--state", state])
+        #expect(added.status == 0, "\(added.stderr)")
+        // "... a circle of 50 m at (47.000000000, 8.012345678) to ..."
+        let position = try #require(added.stdout.split(separator: "(").last?.split(separator: ")").first)
+        let lon = try #require(Double(position.split(separator: ",").last!.trimmingCharacters(in: .whitespaces)))
+        let metresPerDegree = 6_371_008.8 * Double.pi / 180 * cos(47 * Double.pi / 180)
+        #expect((lon - first) * metresPerDegree > 120, "15 s of driving past the stored fix: \(added.stdout)")
+        #expect(
+            output.wait(timeout: 10) { lines in lines.contains { $0.contains(#""type":"enter""#) && $0.contains("spot") } },
+            "\(output.all)")
+        let enter = try #require(output.all.first { $0.contains(#""type":"enter""#) && $0.contains("spot") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(enter.utf8)) as? [String: Any])
+        let location = try #require(object["location"] as? [String: Any])
+        let entered = try #require(location["lon"] as? Double)
+        #expect(abs(entered - lon) * metresPerDegree < 40, "the fence is where the van was asked: \(enter)")
+        #expect(object["reason"] as? String == "added")
+    }
+
     /// A state file with a last fix, from a replay of the bridge drive (its last fix is the
     /// capture's last position, at the replay's wall-clock time).
     func bridgeState(_ folder: URL) throws -> String {

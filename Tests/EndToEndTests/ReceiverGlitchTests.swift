@@ -20,8 +20,8 @@ import Testing
         var text = ""
         for (second, east) in positions.enumerated() {
             let time = String(format: "10%02d%02d.00", second / 60, second % 60)
-            let minutes = (longitude(east: east) - 8) * 60
-            let lon = String(format: "008%07.4f", minutes)
+            let degrees = longitude(east: east)
+            let lon = String(format: "%03d%07.4f", Int(degrees), (degrees - Double(Int(degrees))) * 60)
             text += checksummed("GPGGA,\(time),4700.0000,N,\(lon),E,1,09,0.9,512.3,M,47.0,M,,")
             text += checksummed("GPRMC,\(time),A,4700.0000,N,\(lon),E,38.9,90.0,030226,,,A")
         }
@@ -38,8 +38,8 @@ import Testing
             """
         }
         let path = folder.appendingPathComponent("fences.geojson").path
-        try #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
-            .write(toFile: path, atomically: true, encoding: .utf8)
+        let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -94,9 +94,10 @@ import Testing
     @Test func aSingleOutlierIsIgnored() throws {
         let folder = try SyncCommandTests.folder()
         var positions = (0..<60).map { Double($0) * 20 }
-        positions[30] = 600 + 1000
+        // A kilometre back west, behind where the drive began.
+        positions[30] = 600 - 1000
         let capture = try Self.capture(positions, in: folder)
-        let fences = try Self.fences([("road", 300), ("halfway", 1100), ("outlier", 1600)], in: folder)
+        let fences = try Self.fences([("road", 300), ("behind", -100), ("outlier", -400)], in: folder)
         let state = folder.appendingPathComponent("state.sqlite").path
         let result = try runGPSFence(["replay", capture, "--fences", fences, "--state", state, "--json"])
         #expect(result.status == 0, "\(result.stderr)")

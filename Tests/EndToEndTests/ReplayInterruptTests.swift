@@ -9,10 +9,10 @@ import Testing
     func aSignalEndsTheWaitForDeliveries(signal: Int32, status: Int32) throws {
         let state = temporaryDirectory().appendingPathComponent("state.sqlite").path
         // Port 9 (discard) on loopback refuses: nothing can be delivered, and the replay would
-        // wait its 30 s of --drain-timeout.
+        // wait its 30 s of --drain-timeout. Paced, so that each line is written as it happens.
         let replay = try BackgroundGPSFence([
             "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson",
-            "--webhook", "http://127.0.0.1:9/events", "--json", "--state", state,
+            "--webhook", "http://127.0.0.1:9/events", "--json", "--state", state, "--speed", "1000",
         ])
         let output = LineCollector(replay.output.fileHandleForReading)
         // The capture's last event is its visit: once it is out, the reading is over and the

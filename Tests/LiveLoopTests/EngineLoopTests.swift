@@ -89,6 +89,8 @@ import Testing
             let store = try StateStore(path: statePath)
             let sink = CollectingSink(maxAccuracy: 100)
             var configuration = EngineLoop.Configuration()
+            // The scripts step 200 m a second: tests of the loop, not of the glitch filter.
+            configuration.settings.maxSpeed = Limits.maxSpeed
             if reloads { configuration.reloadPath = fencesPath }
             let loop = try EngineLoop(
                 configuration: configuration, fences: try FenceFile.load(fencesPath), store: store,

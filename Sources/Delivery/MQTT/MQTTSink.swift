@@ -324,6 +324,11 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         return MQTTMessages.OwnTracksRegion(rid: rid, desc: fences.name(index) ?? rid)
     }
 
+    public func observeAfterJump(_ fix: Fix) {
+        odometer.restart(at: fix)
+        observe(fix)
+    }
+
     public func observe(_ fix: Fix) {
         guard let time = fix.time, fix.latitude.isFinite, fix.longitude.isFinite else { return }
         if let accuracy = fix.accuracy, accuracy > maxAccuracy { return }

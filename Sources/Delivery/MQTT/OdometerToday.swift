@@ -9,6 +9,11 @@ struct OdometerToday {
     private var day: Int64?
     private(set) var metres = 0.0
 
+    /// Counting starts again at `fix`, adding nothing for the way to it (a jump, not a drive).
+    mutating func restart(at fix: Fix) {
+        anchor = (fix.latitude, fix.longitude)
+    }
+
     mutating func add(_ fix: Fix, time: UTCTime) {
         let today = time.millisecondsSinceEpoch / 86_400_000
         if day != today {

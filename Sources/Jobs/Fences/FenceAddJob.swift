@@ -3,10 +3,16 @@ import Fences
 import Foundation
 import JSONOutput
 import LiveLoop
+import NMEA
+import Platform
 import Store
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `gpsfence fences add --here NAME --radius R` (docs/fences.md, "Adding a fence where you
-/// stand"): a circle at the last fix a `run` recorded in its state file, added to the fence file
+/// stand"): a circle at the running `run`'s last usable fix, added to the fence file
 /// (the run's own, unless one is given) as the last feature, the rest of the file byte for byte.
 /// The file is replaced atomically with its mode kept (`atomicReplace`), so a running `run`,
 /// which re-reads its fence file when it changes, picks the new fence up within seconds.
@@ -31,7 +37,7 @@ public struct FenceAddJob {
             throw InputError(
                 message: "no state file at '\(statePath)': --here takes the last fix of 'gpsfence run' from it")
         }
-        let receiver = try StateStore(path: statePath, access: .readOnly).receiver()
+        let receiver = try receiverAsked(StateStore(path: statePath, access: .readOnly))
         guard let lat = receiver.lastLat, let lon = receiver.lastLon, let wall = receiver.lastFixWall else {
             throw InputError(message: "the state file '\(statePath)' holds no fix yet: is 'gpsfence run' receiving?")
         }
@@ -78,6 +84,28 @@ public struct FenceAddJob {
                 + "\(formatted(radius, decimals: JSONPrecision.metres)) m at "
                 + "(\(formatted(lat, decimals: JSONPrecision.coordinate)), "
                 + "\(formatted(lon, decimals: JSONPrecision.coordinate))) to \(path)")
+    }
+
+    /// How long the running `run` has to answer a position request.
+    static let answerTimeout = 5.0
+
+    /// The receiver's record, with the running `run`'s last usable fix in it: the run is asked
+    /// (`PositionRequest`) and writes it at once, instead of at its next track write, which may be
+    /// a minute away (500 m back at 30 km/h). Without a run that answers (stopped, an older
+    /// version), or when it does not answer in time, the record as it is, whose fix is then
+    /// judged by its age.
+    private func receiverAsked(_ store: StateStore) throws -> ReceiverRecord {
+        guard let pid = StateLock.positionAnswerer(statePath: statePath) else { return try store.receiver() }
+        let asked = currentUTCTime().millisecondsSinceEpoch
+        guard PositionRequest.send(to: pid) else { return try store.receiver() }
+        let deadline = monotonicSeconds() + Self.answerTimeout
+        while monotonicSeconds() < deadline {
+            let receiver = try store.receiver()
+            // A write stamped after the request carries the run's last usable fix as of then.
+            if let updated = receiver.updatedAt, updated >= asked { return receiver }
+            usleep(20_000)
+        }
+        return try store.receiver()
     }
 
     static func feature(id: String, name: String, lat: Double, lon: Double, radius: Double) -> String {

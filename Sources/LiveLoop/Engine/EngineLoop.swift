@@ -190,12 +190,13 @@ public final class EngineLoop {
     }
 
     /// Whether something besides the inputs waits for the engine thread's round, of what does not
-    /// ring the doorbell itself: a stop or reload signal (a signal handler only sets a flag), an
+    /// ring the doorbell itself: a stop, reload or position request signal (a signal handler only
+    /// sets a flag), an
     /// OwnTracks command, inputs the ring dropped, the alive stamp. Asked at each turn of the
     /// reader's, so that while a receiver sends, the engine thread sleeps through what its timer
     /// would otherwise wake it for twice a second.
     private func engineThreadIsWanted(_ ring: SPSCRing<EngineInput>) -> Bool {
-        (configuration.stopsOnSignals && StopSignals.isRaised) || ReloadSignal.isPending
+        (configuration.stopsOnSignals && StopSignals.isRaised) || ReloadSignal.isPending || PositionRequest.isPending
             || layers.hasCommands || ring.overflow > round.reportedOverflow
             || round.secondsSince(round.lastAlive) > Self.aliveInterval
     }
@@ -319,7 +320,9 @@ public final class EngineLoop {
             engine.process(fix) { batch.append($0) }
         }
         try flush()
-        for sink in fixObservers { sink.observe(fix) }
+        for sink in fixObservers {
+            if afterJump { sink.observeAfterJump(fix) } else { sink.observe(fix) }
+        }
         try track?.record(fix, afterJump: afterJump)
     }
 
@@ -333,6 +336,8 @@ public final class EngineLoop {
             try track?.flushIfDue()
             round.lastAlive = monotonicSeconds()
         }
+        // `fences add --here` asked where the receiver is: the last usable fix, written now.
+        if PositionRequest.take() { try track?.flush() }
         if ring.overflow > round.reportedOverflow {
             error(
                 "the engine fell behind: \(ring.overflow - round.reportedOverflow) fixes dropped (ring of \(ring.capacity))"
