@@ -46,7 +46,8 @@ public struct TrackBatch: Sendable {
                 arguments: [latest.time, latestWall, latest.lat, latest.lon, latest.accuracy, ignoredFixes, now])
         } else {
             try db.executeCached(
-                sql: "UPDATE receiver SET ignored_fixes = ?, updated_at = ? WHERE id = 1", arguments: [ignoredFixes, now])
+                sql: "UPDATE receiver SET ignored_fixes = ?, updated_at = ? WHERE id = 1",
+                arguments: [ignoredFixes, now])
         }
         if let pruneBefore {
             try StateStore.countUnsentBeforePruning(db, cutoff: pruneBefore, limit: Self.pruneBatch)

@@ -137,11 +137,13 @@ import Testing
     @Test func addHereDuringADriveUsesTheRunsLatestFix() throws {
         let folder = temporaryDirectory()
         let fences = folder.appendingPathComponent("fences.geojson")
-        try #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"depot","geometry":{"type":"Point","coordinates":[8.1,47.1]},"properties":{"radius":50}}]}"#
+        try
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"depot","geometry":{"type":"Point","coordinates":[8.1,47.1]},"properties":{"radius":50}}]}"#
             .write(to: fences, atomically: true, encoding: .utf8)
         let route = folder.appendingPathComponent("route.geojson")
         // 3 km along 47° N.
-        try #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[8.0,47.0],[8.04,47.0]]},"properties":{}}"#
+        try
+            #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[8.0,47.0],[8.04,47.0]]},"properties":{}}"#
             .write(to: route, atomically: true, encoding: .utf8)
         let state = folder.appendingPathComponent("state.sqlite").path
         let simulator = try BackgroundGPSFence(["simulate", route.path, "--baud", "9600", "--speed", "10"])
@@ -172,7 +174,9 @@ import Testing
         let metresPerDegree = 6_371_008.8 * Double.pi / 180 * cos(47 * Double.pi / 180)
         #expect((lon - first) * metresPerDegree > 120, "15 s of driving past the stored fix: \(added.stdout)")
         #expect(
-            output.wait(timeout: 10) { lines in lines.contains { $0.contains(#""type":"enter""#) && $0.contains("spot") } },
+            output.wait(timeout: 10) { lines in
+                lines.contains { $0.contains(#""type":"enter""#) && $0.contains("spot") }
+            },
             "\(output.all)")
         let enter = try #require(output.all.first { $0.contains(#""type":"enter""#) && $0.contains("spot") })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(enter.utf8)) as? [String: Any])

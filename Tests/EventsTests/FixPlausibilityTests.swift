@@ -92,7 +92,11 @@ import Testing
                 if event.kind != .registered { seen.append("\(event.kind.rawValue) \(fences.ids[event.fence!].text)") }
             }
             engine.process(Self.fix(0, 0), record)
-            if jump { engine.process(afterJump: Self.fix(1, 1000), record) } else { engine.process(Self.fix(1, 1000), record) }
+            if jump {
+                engine.process(afterJump: Self.fix(1, 1000), record)
+            } else {
+                engine.process(Self.fix(1, 1000), record)
+            }
             return seen
         }
         #expect(events(jump: false) == ["cross between", "enter there"], "without the jump: the straight way")

@@ -164,7 +164,8 @@ import Testing
         #expect(Set(try store.fenceStates().map(\.fenceID)) == [.string("b"), .string("c")])
         // Only the run's first fix is "at start"; a fence the reload brought says so.
         #expect(seen[6].event.reason == .added && seen[1].event.reason == nil)
-        let first = ConsoleSink.humanLine(seen[1].event, fences: try FenceSet.parse(Self.circles(["a", "b"])), color: false)
+        let first = ConsoleSink.humanLine(
+            seen[1].event, fences: try FenceSet.parse(Self.circles(["a", "b"])), color: false)
         let reloaded = ConsoleSink.humanLine(
             seen[6].event, fences: try FenceSet.parse(Self.circles(["b", "c"])), color: false)
         #expect(first.contains("already inside at start"), "\(first)")
