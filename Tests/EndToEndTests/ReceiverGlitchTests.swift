@@ -89,6 +89,40 @@ import Testing
         #expect(status.stdout.contains(#""ignored_fixes":1"#), "\(status.stdout)")
     }
 
+    /// `simulate --loop` into a live `run`: at the end of each lap the receiver is back at the
+    /// start, 600 m behind. The way back passes the fence in the middle of the route: no `cross`
+    /// for it, while each lap still enters and leaves it.
+    @Test func aLoopStartingOverCrossesNothing() throws {
+        let folder = try SyncCommandTests.folder()
+        let route = folder.appendingPathComponent("route.geojson")
+        let end = Self.longitude(east: 600)
+        try
+            #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[8.0,47.0],[\#(end),47.0]]},"properties":{}}"#
+            .write(to: route, atomically: true, encoding: .utf8)
+        let fences = try Self.fences([("middle", 300)], in: folder)
+        let state = folder.appendingPathComponent("state.sqlite").path
+        // 50 m/s: a lap of 12 s.
+        let simulator = try BackgroundGPSFence([
+            "simulate", route.path, "--baud", "9600", "--speed", "50", "--loop",
+        ])
+        let pty = simulator.readFirstLine()
+        let run = try BackgroundGPSFence(
+            ["run", "--device", pty, "--baud", "9600", "--fences", fences, "--state", state, "--json"])
+        let output = LineCollector(run.output.fileHandleForReading)
+        func entered() -> Int { output.all.filter { $0.contains(#""type":"enter""#) }.count }
+        let laps = output.wait(timeout: 60) { _ in entered() >= 3 }
+        run.signal(SIGINT)
+        _ = run.finish()
+        simulator.signal(SIGINT)
+        _ = simulator.finish()
+        output.finish()
+        #expect(laps, "three laps: \(output.all)")
+        #expect(!output.all.contains { $0.contains(#""type":"cross""#) }, "\(output.all)")
+        let status = try runGPSFence(["status", "--state", state, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        #expect(object?["ignored_fixes"] as? Int ?? 0 >= 2, "one fix at each lap's start: \(status.stdout)")
+    }
+
     /// One fix a kilometre off, in the middle of a drive (multipath): ignored, no event for the
     /// fence it lands in or the one it would have crossed, no odometer, no track point.
     @Test func aSingleOutlierIsIgnored() throws {
