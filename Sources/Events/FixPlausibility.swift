@@ -72,12 +72,20 @@ public struct FixPlausibility: Sendable {
     /// of `maxSpeed` and twice the receiver's reported speed, plus the slack of position noise.
     func isDrivable(from: Fix, to: Fix) -> Bool {
         guard let start = from.time, let end = to.time else { return true }
-        let seconds = max(0, Double(end.millisecondsSinceEpoch - start.millisecondsSinceEpoch) / 1000)
-        let metres = Geodesy.haversine(
-            lat1: from.latitude, lon1: from.longitude, lat2: to.latitude, lon2: to.longitude)
-        let reported = max(from.speed ?? 0, to.speed ?? 0)
-        let speed = max(maxSpeed, Self.reportedSpeedFactor * reported)
-        let noise = Self.slack + (from.accuracy ?? 0) + (to.accuracy ?? 0)
-        return metres <= speed * seconds + noise
+        return Self.isDrivable(
+            metres: Geodesy.haversine(lat1: from.latitude, lon1: from.longitude, lat2: to.latitude, lon2: to.longitude),
+            milliseconds: end.millisecondsSinceEpoch - start.millisecondsSinceEpoch,
+            reportedSpeed: max(from.speed ?? 0, to.speed ?? 0),
+            accuracies: (from.accuracy ?? 0) + (to.accuracy ?? 0), maxSpeed: maxSpeed)
+    }
+
+    /// The rule itself, for two positions `metres` apart in `milliseconds` of fix time (the field
+    /// report applies it to the kept track, to break its line at a jump).
+    public static func isDrivable(
+        metres: Double, milliseconds: Int64, reportedSpeed: Double, accuracies: Double, maxSpeed: Double
+    ) -> Bool {
+        let seconds = max(0, Double(milliseconds) / 1000)
+        let speed = max(maxSpeed, reportedSpeedFactor * reportedSpeed)
+        return metres <= speed * seconds + slack + accuracies
     }
 }

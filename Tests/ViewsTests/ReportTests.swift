@@ -68,6 +68,26 @@ import Testing
         #expect(report.gaps.map { $0.from / 1000 } == [3, 22])
     }
 
+    /// A jump the run went on from (a kilometre in a second) breaks the line without being a
+    /// gap, and its way is not in the distance.
+    @Test func stretchesBreakAtJumps() throws {
+        let fences = try FenceSet.parse(#"{"type":"FeatureCollection","features":[]}"#)
+        // 20 m a second east, then a kilometre on, then 20 m a second again.
+        let east = [0.0, 20, 40, 60, 1060, 1080, 1100]
+        let points = east.enumerated().map { second, metres in
+            TrackPoint(
+                time: Int64(second) * 1000, lat: 47, lon: 8 + metres / (111_195 * cos(47 * Double.pi / 180)),
+                speed: 20, accuracy: 4)
+        }
+        let report = FieldReport(
+            title: "t", fences: fences, points: points, events: [],
+            statistics: ReceiverStatistics(fixes: 7, usableFixes: 7), gapSeconds: 10)
+        #expect(report.stretches.map(\.count) == [4, 3])
+        #expect(report.gaps.isEmpty)
+        let driven = ReportHTML.pathLength(report)
+        #expect(abs(driven - 100) < 2, "60 m + 40 m driven, not 1.1 km: \(driven)")
+    }
+
     /// Every kind of event has a colour of its own rule in the page (class `ev-TYPE`, docs/report.md),
     /// so that no marker or chip is left in the neutral grey by accident; enter and exit differ.
     @Test func everyEventKindHasAColourRule() {

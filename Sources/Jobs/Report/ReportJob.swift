@@ -97,7 +97,7 @@ public struct ReportJob {
         let events = collector.records.map { ReportEvent($0, fences: lookup) }
         return FieldReport(
             title: title, fences: fences, points: collector.points, events: events, statistics: statistics,
-            gapSeconds: settings.stale)
+            gapSeconds: settings.stale, maxSpeed: settings.maxSpeed)
     }
 
     private func fromState(_ path: String, since: Int64?, fences: FenceSet) throws -> FieldReport {
@@ -118,7 +118,7 @@ public struct ReportJob {
         // time, or than two kept seconds.
         return FieldReport(
             title: path, fences: fences, points: points, events: events, statistics: statistics,
-            gapSeconds: max(settings.stale, 2))
+            gapSeconds: max(settings.stale, 2), maxSpeed: settings.maxSpeed)
     }
 
     /// Parses `--since`: a duration back from `now` (`90s`, `30m`, `2h`, `7d`) or an ISO time

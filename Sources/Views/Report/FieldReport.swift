@@ -17,10 +17,13 @@ public struct FieldReport {
     /// The zone of the page's times and the units of its measures (docs/report.md); the GeoJSON
     /// and GPX exports keep UTC and metres.
     public var format = HumanFormat()
+    /// Metres per second no vehicle exceeds (`--max-speed`): consecutive fixes farther apart are
+    /// the two ends of a jump the run went on from (docs/running.md, "Receiver glitches").
+    public var maxSpeed: Double
 
     public init(
         title: String, fences: FenceSet, points: [TrackPoint], events: [ReportEvent], statistics: ReceiverStatistics,
-        gapSeconds: Double
+        gapSeconds: Double, maxSpeed: Double = EventSettings().maxSpeed
     ) {
         self.title = title
         self.fences = fences
@@ -28,14 +31,18 @@ public struct FieldReport {
         self.events = events
         self.statistics = statistics
         self.gapSeconds = gapSeconds
+        self.maxSpeed = maxSpeed
     }
 
-    /// The track cut at its gaps: each stretch is continuous (no pause longer than `gapSeconds`).
+    /// The track cut at its gaps: each stretch is continuous (no pause longer than `gapSeconds`,
+    /// and no jump: the way between its two ends was not driven, so it is neither drawn nor
+    /// counted in the distance).
     public var stretches: [ArraySlice<TrackPoint>] {
         var result: [ArraySlice<TrackPoint>] = []
         var start = 0
         let limit = Int64(gapSeconds * 1000)
-        for index in points.indices.dropFirst() where points[index].time - points[index - 1].time > limit {
+        for index in points.indices.dropFirst()
+        where points[index].time - points[index - 1].time > limit || isJump(points[index - 1], points[index]) {
             result.append(points[start..<index])
             start = index
         }
@@ -43,10 +50,19 @@ public struct FieldReport {
         return result
     }
 
-    /// The pauses between stretches: (last fix before, first fix after), ms.
+    /// Whether the way between two consecutive fixes is a jump no vehicle makes.
+    func isJump(_ from: TrackPoint, _ to: TrackPoint) -> Bool {
+        !FixPlausibility.isDrivable(
+            metres: Geodesy.haversine(lat1: from.lat, lon1: from.lon, lat2: to.lat, lon2: to.lon),
+            milliseconds: to.time - from.time, reportedSpeed: max(from.speed ?? 0, to.speed ?? 0),
+            accuracies: (from.accuracy ?? 0) + (to.accuracy ?? 0), maxSpeed: maxSpeed)
+    }
+
+    /// The pauses between stretches: (last fix before, first fix after), ms. A jump is no pause.
     public var gaps: [(from: Int64, to: Int64)] {
         let parts = stretches
-        return zip(parts, parts.dropFirst()).map { ($0.last!.time, $1.first!.time) }
+        let limit = Int64(gapSeconds * 1000)
+        return zip(parts, parts.dropFirst()).map { ($0.last!.time, $1.first!.time) }.filter { $0.1 - $0.0 > limit }
     }
 }
 

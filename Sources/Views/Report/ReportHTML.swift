@@ -96,7 +96,7 @@ public enum ReportHTML {
         svg +=
             "<div class=\"legend\"><span class=\"k acc0\"></span>accuracy ≤ 5 m <span class=\"k acc1\"></span>≤ 15 m "
         svg +=
-            "<span class=\"k acc2\"></span>≤ 50 m <span class=\"k acc3\"></span>worse; breaks in the line are gaps (no usable fix for more than \(Int(report.gapSeconds)) s)</div>\n"
+            "<span class=\"k acc2\"></span>≤ 50 m <span class=\"k acc3\"></span>worse; breaks in the line are gaps (no usable fix for more than \(Int(report.gapSeconds)) s) or jumps no vehicle makes</div>\n"
         svg +=
             "<div id=\"details\" role=\"status\" aria-live=\"polite\">Hover over, tap or tab to an event marker for its details.</div>\n</section>\n"
         return svg
@@ -391,10 +391,19 @@ public enum ReportHTML {
         return String(json.prefix(4000)) + " … (\(json.count - 4000) more characters: `replay --json` prints it whole)"
     }
 
-    /// The distance driven, by the odometer's rule (jitter below the accuracy does not count).
+    /// The distance driven, by the odometer's rule (jitter below the accuracy does not count;
+    /// the way of a jump is not driven).
     static func pathLength(_ report: FieldReport) -> Double {
         var odometer = Odometer()
-        for stretch in report.stretches { for point in stretch { _ = odometer.add(point) } }
+        var previous: TrackPoint?
+        for point in report.points {
+            if let previous, report.isJump(previous, point) {
+                odometer.restart(at: point)
+            } else {
+                _ = odometer.add(point)
+            }
+            previous = point
+        }
         return odometer.metres
     }
 
