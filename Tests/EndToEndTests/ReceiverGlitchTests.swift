@@ -123,6 +123,20 @@ import Testing
         #expect(object?["ignored_fixes"] as? Int ?? 0 >= 2, "one fix at each lap's start: \(status.stdout)")
     }
 
+    /// `--max-speed` is a speed: zero, negative or not finite is refused, naming the option.
+    @Test func maxSpeedMustBePositive() throws {
+        let folder = try SyncCommandTests.folder()
+        let capture = try Self.capture([0, 20], in: folder)
+        let fences = try Self.fences([("road", 0)], in: folder)
+        for value in ["0", "-5", "inf"] {
+            let result = try runGPSFence(["replay", capture, "--fences", fences, "--max-speed", value])
+            #expect(result.status == 2, "\(value): \(result.stderr)")
+            #expect(result.stderr.contains("--max-speed must be"), "\(value): \(result.stderr)")
+        }
+        let accepted = try runGPSFence(["replay", capture, "--fences", fences, "--max-speed", "300"])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+    }
+
     /// One fix a kilometre off, in the middle of a drive (multipath): ignored, no event for the
     /// fence it lands in or the one it would have crossed, no odometer, no track point.
     @Test func aSingleOutlierIsIgnored() throws {

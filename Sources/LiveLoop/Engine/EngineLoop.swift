@@ -191,10 +191,9 @@ public final class EngineLoop {
 
     /// Whether something besides the inputs waits for the engine thread's round, of what does not
     /// ring the doorbell itself: a stop, reload or position request signal (a signal handler only
-    /// sets a flag), an
-    /// OwnTracks command, inputs the ring dropped, the alive stamp. Asked at each turn of the
-    /// reader's, so that while a receiver sends, the engine thread sleeps through what its timer
-    /// would otherwise wake it for twice a second.
+    /// sets a flag), an OwnTracks command, inputs the ring dropped, the alive stamp. Asked at each
+    /// turn of the reader's, so that while a receiver sends, the engine thread sleeps through what
+    /// its timer would otherwise wake it for twice a second.
     private func engineThreadIsWanted(_ ring: SPSCRing<EngineInput>) -> Bool {
         (configuration.stopsOnSignals && StopSignals.isRaised) || ReloadSignal.isPending || PositionRequest.isPending
             || layers.hasCommands || ring.overflow > round.reportedOverflow
