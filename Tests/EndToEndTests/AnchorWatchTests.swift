@@ -117,6 +117,7 @@ import Testing
         let enter = try #require(first.first)
         let exit = try #require(first.last)
         #expect(enter["initial"] as? Bool == true)
+        #expect(enter["reason"] as? String == "added", "the anchor came to the boat; the run did not start there")
         let dropped = try #require(Self.position(enter))
         #expect(Self.metres(dropped, Self.anchorage) < 12, "dropped at the first fix (the boat swings 8 m each way)")
         let left = try #require(Self.position(exit))

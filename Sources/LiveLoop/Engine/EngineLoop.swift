@@ -307,18 +307,20 @@ public final class EngineLoop {
         }
     }
 
-    /// A fix the plausibility check believed: through the anchor watch, the engine, the sinks that
+    /// A fix the plausibility check believed: through the engine, the anchor watch, the sinks that
     /// follow the position, and the track.
     private func use(_ fix: Fix, afterJump: Bool) throws {
-        if try layers.dropAnchorIfDue(at: fix, maxAccuracy: configuration.settings.maxAccuracy) {
-            try replaceFences(with: layers.set, origin: "the anchor watch")
-        }
         if afterJump {
             engine.process(afterJump: fix) { batch.append($0) }
         } else {
             engine.process(fix) { batch.append($0) }
         }
         try flush()
+        // After the fix: the anchor is laid where the boat is, and entered as a fence that came to
+        // it (not as one the run started in).
+        if try layers.dropAnchorIfDue(at: fix, maxAccuracy: configuration.settings.maxAccuracy) {
+            try replaceFences(with: layers.set, origin: "the anchor watch")
+        }
         for sink in fixObservers {
             if afterJump { sink.observeAfterJump(fix) } else { sink.observe(fix) }
         }
