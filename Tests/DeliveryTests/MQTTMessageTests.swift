@@ -10,16 +10,53 @@ import Testing
 @Suite struct MQTTMessageTests {
     @Test func urlPartsDefaultsAndTheTargetWithoutPassword() throws {
         let plain = try #require(try MQTTConfiguration.parse(url: "mqtt://broker.local/fleet/van-7"))
-        #expect(plain.host == "broker.local" && plain.port == 1883 && !plain.usesTLS && plain.prefix == "fleet/van-7")
+        #expect(plain.brokers == [MQTTBroker(host: "broker.local", port: 1883)])
+        #expect(!plain.usesTLS && plain.prefix == "fleet/van-7")
         #expect(plain.target == "mqtt://broker.local:1883/fleet/van-7")
 
         let secure = try #require(try MQTTConfiguration.parse(url: "mqtts://van:p%40ss@10.0.0.2/gps"))
-        #expect(secure.port == 8883 && secure.usesTLS)
+        #expect(secure.brokers == [MQTTBroker(host: "10.0.0.2", port: 8883)] && secure.usesTLS)
         #expect(secure.username == "van" && secure.password == "p@ss")
         #expect(secure.target == "mqtts://van@10.0.0.2:8883/gps", "no password in the outbox key or messages")
         #expect(MQTTConfiguration.redacted("mqtts://van:p%40ss@10.0.0.2/gps") == "mqtts://van:***@10.0.0.2/gps")
 
         #expect(try MQTTConfiguration.parse(url: nil) == nil)
+    }
+
+    /// A cluster's nodes in one URL: each with its port or the scheme's, in the URL's order, the
+    /// user and password once for all, and the target naming them all.
+    @Test func severalBrokersInOneURL() throws {
+        let cluster = try #require(
+            try MQTTConfiguration.parse(url: "mqtts://van:p%40ss@node1:8884,Node2,[fd00::3]:9000/fleet/van-7"))
+        #expect(
+            cluster.brokers == [
+                MQTTBroker(host: "node1", port: 8884), MQTTBroker(host: "Node2", port: 8883),
+                MQTTBroker(host: "fd00::3", port: 9000),
+            ])
+        #expect(cluster.usesTLS && cluster.username == "van" && cluster.password == "p@ss")
+        #expect(cluster.prefix == "fleet/van-7")
+        #expect(cluster.target == "mqtts://van@node1:8884,Node2:8883,[fd00::3]:9000/fleet/van-7")
+        #expect(
+            MQTTConfiguration.redacted("mqtt://van:pw@a:1,b:2/p") == "mqtt://van:***@a:1,b:2/p",
+            "the password is hidden whatever follows it")
+        let twoPorts = try #require(try MQTTConfiguration.parse(url: "mqtt://127.0.0.1:1883,127.0.0.1:1884/p"))
+        #expect(twoPorts.brokers.map(\.port) == [1883, 1884])
+    }
+
+    @Test(arguments: [
+        ("mqtt://a:1883,/p", "broker 2 of the list is empty"), ("mqtt://,b/p", "broker 1 of the list is empty"),
+        ("mqtt://a,b:70000/p", "broker 2 'b:70000': port 70000 out of range"),
+        ("mqtt://b,B:1883/p", "broker B:1883 is listed twice"), ("mqtt://a,b c/p", "broker 2 'b c': not HOST[:PORT]"),
+        ("mqtt://a,b/p/#", "wildcard"), ("mqtt://a,b", "missing topic prefix"),
+    ])
+    func badBrokerListsNameTheBroker(_ url: String, _ words: String) {
+        do {
+            _ = try MQTTConfiguration.parse(url: url)
+            Issue.record("\(url) accepted")
+        } catch {
+            #expect(error.message.hasPrefix("--mqtt \(url): "), "\(error.message)")
+            #expect(error.message.contains(words), "\(error.message)")
+        }
     }
 
     @Test func passwordFileFirstLineAndItsRules() throws {

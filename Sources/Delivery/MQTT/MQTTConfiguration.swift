@@ -12,8 +12,9 @@ public struct MQTTConfiguration: Sendable, Equatable {
         case v5 = "5"
     }
 
-    public var host: String
-    public var port: Int
+    /// The brokers of the URL, in its order (at least one): the connection uses one at a time and
+    /// moves to the next when it goes.
+    public var brokers: [MQTTBroker]
     public var usesTLS: Bool
     public var username: String?
     /// From the URL, `--mqtt-password-file` or `GPSFENCE_MQTT_PASSWORD`; never part of `target` or
@@ -40,8 +41,8 @@ public struct MQTTConfiguration: Sendable, Equatable {
     /// The outbox target key and the name in messages: the URL without the password.
     public var target: String {
         let user = username.map { Self.percentEncoded($0) + "@" } ?? ""
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "\(usesTLS ? "mqtts" : "mqtt")://\(user)\(shownHost):\(port)/\(prefix)"
+        let hosts = brokers.map(\.shown).joined(separator: ",")
+        return "\(usesTLS ? "mqtts" : "mqtt")://\(user)\(hosts)/\(prefix)"
     }
 
     /// Parses `--mqtt URL` and the files its options name; nil without `--mqtt` (and then none of
@@ -99,8 +100,11 @@ public struct MQTTConfiguration: Sendable, Equatable {
             MQTTConfigurationError(message: "\(option): \(problem)")
         }
         let option = "--mqtt \(redacted(url))"
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
-            throw bad(option, "not a URL (mqtt://[USER[:PASSWORD]@]HOST[:PORT]/PREFIX)")
+        let list: MQTTBrokerList
+        do { list = try MQTTBrokerList.split(url) } catch { throw bad(option, error.message) }
+        guard let components = URLComponents(string: list.firstBrokerURL), let scheme = components.scheme?.lowercased()
+        else {
+            throw bad(option, "not a URL (mqtt://[USER[:PASSWORD]@]HOST[:PORT][,HOST2[:PORT2]...]/PREFIX)")
         }
         guard scheme == "mqtt" || scheme == "mqtts" else {
             throw bad(option, "unknown scheme '\(scheme)' (mqtt:// or mqtts://)")
@@ -118,8 +122,20 @@ public struct MQTTConfiguration: Sendable, Equatable {
             throw bad(option, "a query or fragment has no meaning here")
         }
         let tls = scheme == "mqtts"
-        let port = components.port ?? (tls ? 8883 : 1883)
+        let defaultPort = tls ? 8883 : 1883
+        let port = components.port ?? defaultPort
         guard (1...65535).contains(port) else { throw bad(option, "port \(port) out of range") }
+        var brokers = [MQTTBroker(host: host, port: port)]
+        for (offset, text) in list.others.enumerated() {
+            let broker: MQTTBroker
+            do {
+                broker = try MQTTBrokerList.broker(text, position: offset + 2, defaultPort: defaultPort)
+            } catch { throw bad(option, error.message) }
+            if brokers.contains(where: { $0.same(as: broker) }) {
+                throw bad(option, "broker \(broker.shown) is listed twice")
+            }
+            brokers.append(broker)
+        }
         var prefix = components.path
         while prefix.hasPrefix("/") { prefix.removeFirst() }
         guard !prefix.isEmpty else {
@@ -127,7 +143,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
         }
         if let problem = topicProblem(prefix) { throw bad(option, "topic prefix '\(prefix)' \(problem)") }
 
-        var configuration = MQTTConfiguration(host: host, port: port, usesTLS: tls, prefix: prefix)
+        var configuration = MQTTConfiguration(brokers: brokers, usesTLS: tls, prefix: prefix)
         configuration.username = components.user.flatMap { $0.isEmpty ? nil : $0 }
         configuration.password = components.password
         if let passwordFile {
@@ -233,9 +249,8 @@ public struct MQTTConfigurationError: Error, CustomStringConvertible, Sendable {
 }
 
 extension MQTTConfiguration {
-    init(host: String, port: Int, usesTLS: Bool, prefix: String) {
-        self.host = host
-        self.port = port
+    init(brokers: [MQTTBroker], usesTLS: Bool, prefix: String) {
+        self.brokers = brokers
         self.usesTLS = usesTLS
         self.prefix = prefix
     }

@@ -3,14 +3,17 @@ import Foundation
 import NMEA
 import Platform
 
-/// One connection to one broker, kept up by a thread of its own: a thin wrapper over libmosquitto
-/// (the only file that calls it).
+/// One connection to one broker of a list (a cluster's nodes), kept up by a thread of its own: a
+/// thin wrapper over libmosquitto (the only file that calls it).
 ///
-/// - Each attempt is a fresh `mosquitto` handle (`mosquitto_new`): a clean reconnect, so no message
-///   of a dead session is re-sent behind the outbox's back and out of its order. The outbox, not
-///   libmosquitto, is what re-sends events.
-/// - Between failed attempts: exponential backoff with jitter, 0.5 s doubling up to
-///   `maximumBackoff`.
+/// - Each attempt is a fresh `mosquitto` handle (`mosquitto_new`), so no message of a dead
+///   connection is re-sent behind the outbox's back and out of its order: the outbox, not
+///   libmosquitto, is what re-sends events. The session is persistent (clean session off, the same
+///   client id every time; with MQTT 5 a session expiry of `sessionExpiry`), so a cluster keeps
+///   the subscriptions, and what is queued for them, across a move to another node.
+/// - When the broker in use goes, the next of the list is tried at once; between failed attempts,
+///   each on the next broker (round robin): exponential backoff with jitter, 0.5 s doubling up to
+///   `maximumBackoff`. An attempt whose CONNACK does not come within `connackWait` gives up.
 /// - The network loop is ours (`mosquitto_loop` on this thread, `mosquitto_threaded_set`), so
 ///   publishing from the delivery or engine thread only queues a packet and wakes the loop.
 /// - Retained messages (status, fence states, location) are "latest wins": the newest payload per
@@ -31,6 +34,12 @@ public final class MQTTConnection: @unchecked Sendable {
     /// Where "reachable again" goes: not an `error` event.
     private let notice: @Sendable (String) -> Void
     public let maximumBackoff = 30.0
+    /// How long an attempt waits for the broker's CONNACK. Generous: a cluster node may hold a
+    /// persistent session's CONNECT for seconds while the session moves over from a dead node, and
+    /// an attempt that gives up sooner starts that wait again.
+    public let connackWait = 15.0
+    /// MQTT 5's session expiry interval (one week): MQTT 3.1.1 sessions last as the broker keeps them.
+    static let sessionExpiry: UInt32 = 7 * 86_400
 
     // Everything below is guarded by `condition`.
     private let condition = NSCondition()
@@ -231,21 +240,37 @@ public final class MQTTConnection: @unchecked Sendable {
 
     private func supervise() {
         var backoff = Backoff(initial: 0.5, maximum: maximumBackoff, jitter: true)
+        let brokers = configuration.brokers
+        var next = 0
         while true {
             condition.lock()
             let stop = stopping
             condition.unlock()
             if stop { break }
-            let problem = connectAndServe(onConnected: { backoff.reset() })
+            var wasUp = false
+            let tried = brokers[next]
+            let problem = connectAndServe(
+                tried,
+                onConnected: {
+                    backoff.reset()
+                    wasUp = true
+                })
+            next = (next + 1) % brokers.count
             condition.lock()
             let stopNow = stopping
             if let problem, !stopNow, outage.failed(problem) {
                 condition.unlock()
-                report("\(displayName): \(problem); reconnecting with backoff, events are kept in the state file")
+                let how =
+                    brokers.count > 1
+                    ? "\(tried.shown): \(problem); trying the next broker"
+                    : "\(problem); reconnecting with backoff"
+                report("\(displayName): \(how), events are kept in the state file")
             } else {
                 condition.unlock()
             }
             if stopNow { break }
+            // The broker in use went: the next one may well be up.
+            if wasUp, brokers.count > 1 { continue }
             let until = monotonicSeconds() + backoff.next()
             condition.lock()
             while !stopping, condition.wait(untilMonotonic: until) {}
@@ -257,15 +282,18 @@ public final class MQTTConnection: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// One connection attempt and, if it succeeds, its life. Returns why it ended (nil: a clean stop).
-    private func connectAndServe(onConnected: () -> Void) -> String? {
+    /// One connection attempt to `broker` and, if it succeeds, its life. Returns why it ended (nil: a
+    /// clean stop).
+    private func connectAndServe(_ broker: MQTTBroker, onConnected: () -> Void) -> String? {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let mosq = mosquitto_new(configuration.clientID, true, context) else { return "cannot create a client" }
+        // Clean session off: the broker (a cluster: every node) keeps the session under the client id.
+        guard let mosq = mosquitto_new(configuration.clientID, false, context) else { return "cannot create a client" }
         defer { mosquitto_destroy(mosq) }
         if let problem = configure(mosq) { return problem }
 
-        let rc = mosquitto_connect(mosq, configuration.host, Int32(configuration.port), Int32(configuration.keepalive))
+        let rc = connect(mosq, to: broker)
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { return Self.describe(rc) }
+        let connackDeadline = monotonicSeconds() + connackWait
         condition.lock()
         handle = mosq
         generation += 1
@@ -279,6 +307,7 @@ public final class MQTTConnection: @unchecked Sendable {
         condition.unlock()
 
         var ending: String?
+        var everConnectedHere = false
         while true {
             let rc = mosquitto_loop(mosq, 200, 1)
             condition.lock()
@@ -297,6 +326,11 @@ public final class MQTTConnection: @unchecked Sendable {
             if rc != MOSQ_ERR_SUCCESS.rawValue {
                 condition.unlock()
                 ending = "connection lost: \(Self.describe(rc))"
+                break
+            }
+            if !connected, !everConnectedHere, monotonicSeconds() > connackDeadline {
+                condition.unlock()
+                ending = "no CONNACK within \(Int(connackWait)) s"
                 break
             }
             if connected, !subscriptionsSent {
@@ -324,6 +358,7 @@ public final class MQTTConnection: @unchecked Sendable {
                     if let payload = retained[topic] { send(mosq, topic: topic, payload: payload, retain: true) }
                 }
                 everConnected = true
+                everConnectedHere = true
                 for message in startBacklog {
                     send(mosq, topic: message.topic, payload: message.payload, retain: false)
                 }
@@ -331,7 +366,11 @@ public final class MQTTConnection: @unchecked Sendable {
                 let wasOut = outage.recovered()
                 condition.unlock()
                 onConnected()
-                if wasOut { notice("\(displayName) is reachable again") }
+                if wasOut {
+                    notice(
+                        "\(displayName) is reachable again"
+                            + (configuration.brokers.count > 1 ? " (on \(broker.shown))" : ""))
+                }
                 continue
             }
             if connected, !sweepSubscribed, !sweepFilters.isEmpty {
@@ -352,6 +391,21 @@ public final class MQTTConnection: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         return ending
+    }
+
+    /// `mosquitto_connect`; with MQTT 5, `mosquitto_connect_bind_v5` and the session expiry interval,
+    /// without which an MQTT 5 session ends with its connection.
+    private func connect(_ mosq: OpaquePointer, to broker: MQTTBroker) -> Int32 {
+        let keepalive = Int32(configuration.keepalive)
+        guard configuration.protocolVersion == .v5 else {
+            return mosquitto_connect(mosq, broker.host, Int32(broker.port), keepalive)
+        }
+        var properties: OpaquePointer?
+        defer { mosquitto_property_free_all(&properties) }
+        let rc = mosquitto_property_add_int32(
+            &properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), Self.sessionExpiry)
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return rc }
+        return mosquitto_connect_bind_v5(mosq, broker.host, Int32(broker.port), keepalive, nil, properties)
     }
 
     /// Protocol, will, credentials, TLS and callbacks of a fresh handle.

@@ -6,7 +6,7 @@ import NMEA
 import Platform
 import Store
 
-/// `--fences mqtt://[USER[:PASS]@]HOST[:PORT]/TOPIC` (docs/running.md, "Fences from the broker"):
+/// `--fences mqtt://[USER[:PASS]@]HOST[:PORT][,HOST2[:PORT2]...]/TOPIC` (docs/running.md, "Fences from the broker"):
 /// the retained GeoJSON on TOPIC is the fence set, replaced whenever a new one is published. Each
 /// message is parsed and validated whole on a queue of its own, as a fence file is; a good one is
 /// swapped in and kept in the state file as the last good set, a bad one is refused and the fences
@@ -52,9 +52,10 @@ package final class BrokerFences: FenceFeed, @unchecked Sendable {
     /// Whether `sink`'s connection reaches the same broker as `configuration`, as the same user: then
     /// one connection serves both.
     package static func sameBroker(_ configuration: MQTTConfiguration, _ other: MQTTConfiguration) -> Bool {
-        let host = configuration.host.lowercased() == other.host.lowercased()
-        let endpoint = configuration.port == other.port && configuration.usesTLS == other.usesTLS
-        return host && endpoint && configuration.username == other.username
+        let brokers =
+            configuration.brokers.count == other.brokers.count
+            && zip(configuration.brokers, other.brokers).allSatisfy { $0.same(as: $1) }
+        return brokers && configuration.usesTLS == other.usesTLS && configuration.username == other.username
     }
 
     package func start() {
