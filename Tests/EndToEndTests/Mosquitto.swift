@@ -94,6 +94,14 @@ final class MosquittoBroker {
         self.process = nil
     }
 
+    /// SIGKILL: the broker dies as a machine does, without saying goodbye.
+    func kill() {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        self.process = nil
+    }
+
     var log: String { (try? String(contentsOf: folder.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? "" }
 
     var authArguments: [String] { credentials.map { ["-u", $0.user, "-P", $0.password] } ?? [] }

@@ -17,7 +17,9 @@ public struct MQTTBroker: Sendable, Equatable {
     public var shown: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
 
     /// Whether both name the same endpoint (host names compared without case).
-    public func same(as other: MQTTBroker) -> Bool { host.lowercased() == other.host.lowercased() && port == other.port }
+    public func same(as other: MQTTBroker) -> Bool {
+        host.lowercased() == other.host.lowercased() && port == other.port
+    }
 }
 
 /// The broker list of a URL taken apart from the rest, so that the rest is an ordinary one-host URL.
@@ -37,7 +39,9 @@ struct MQTTBrokerList {
             }).map({ $0 + separator.count })
         else { return MQTTBrokerList(firstBrokerURL: url, others: []) }
         let authorityEnd =
-            bytes[schemeEnd...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            bytes[schemeEnd...].firstIndex {
+                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+            }
             ?? bytes.count
         let hostsStart = (bytes[schemeEnd..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) ?? schemeEnd - 1) + 1
         let hosts = bytes[hostsStart..<authorityEnd].split(
@@ -46,7 +50,8 @@ struct MQTTBrokerList {
         guard hosts.count > 1 else { return MQTTBrokerList(firstBrokerURL: url, others: []) }
         if let empty = hosts.firstIndex(where: \.isEmpty) {
             throw MQTTConfigurationError(
-                message: "broker \(empty + 1) of the list is empty (HOST1:PORT1,HOST2:PORT2, no spaces, no trailing comma)"
+                message:
+                    "broker \(empty + 1) of the list is empty (HOST1:PORT1,HOST2:PORT2, no spaces, no trailing comma)"
             )
         }
         let first =

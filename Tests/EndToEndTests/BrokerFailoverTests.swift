@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// docs/fleet.md: `--mqtt` and `--fences mqtt://` with several brokers, against real brokers (two
+/// mosquitto, a 3-node NATS cluster) judged by real subscribers; a broker is killed (SIGKILL)
+/// while vehicles publish, and nothing a vehicle printed may be lost, reordered or given a new id.
+@Suite(.serialized) struct BrokerFailoverTests {
+    /// Two independent brokers: the events up to the kill reach the first, the rest the second,
+    /// where the retained present (status, fence states, Home Assistant's discovery) is published
+    /// again. A central consumer of such brokers subscribes on each: together its two persistent
+    /// subscriptions see every event, once by id, in the vehicle's order.
+    @Test func theFirstBrokerDiesAndTheVehicleMovesToTheSecondLosingNothing() throws {
+        let folder = temporaryDirectory()
+        let road = try FleetVehicle.road(folder)
+        let fences = folder.appendingPathComponent("fences.geojson")
+        try FleetVehicle.fences().write(to: fences, atomically: true, encoding: .utf8)
+        let first = try MosquittoBroker()
+        let second = try MosquittoBroker()
+        let onFirst = try first.subscribe("fleet/#", persistentID: "central-a-\(getpid())")
+        let onSecond = try second.subscribe("fleet/#", persistentID: "central-b-\(getpid())")
+        let topic = "fleet/van-1/event"
+        let vehicle = try FleetVehicle(
+            name: "van-1", folder: folder, road: road, fences: fences.path,
+            mqtt: "mqtt://127.0.0.1:\(first.port),127.0.0.1:\(second.port)/fleet/van-1",
+            start: "2026-02-03T10:15:00Z", extra: ["--homeassistant"])
+
+        #expect(
+            onFirst.lines.wait(timeout: 30) { _ in eventIDs(onFirst.payloads(topic)).count >= 6 },
+            "before the kill: \(vehicle.output.all.suffix(5))")
+        first.kill()
+        let printedBeforeKill = vehicle.printed.count
+        #expect(vehicle.output.wait(timeout: 40) { eventIDs($0).count >= printedBeforeKill + 16 })
+        let printed = vehicle.printed
+        func received() -> [String] {
+            let fromFirst = firstArrivals(eventIDs(onFirst.payloads(topic)))
+            let seen = Set(fromFirst)
+            return fromFirst + firstArrivals(eventIDs(onSecond.payloads(topic))).filter { !seen.contains($0) }
+        }
+        #expect(
+            onSecond.lines.wait(timeout: 30) { _ in Set(received()).isSuperset(of: printed) },
+            "missing: \(Set(printed).subtracting(received()))")
+        let stderr = vehicle.stop()
+
+        let all = vehicle.printed
+        let arrived = received()
+        #expect(Array(all.prefix(arrived.count)) == arrived, "every event once by id, in the vehicle's order")
+        #expect(Set(arrived).isSuperset(of: printed))
+        #expect(eventIDs(onSecond.payloads(topic)).count >= 16, "the second broker carried the rest")
+        let errors = vehicle.errors
+        #expect(
+            errors.contains { $0.contains("127.0.0.1:\(first.port): connection lost") && $0.contains("next broker") },
+            "\(errors) \(stderr)")
+        #expect(errors.contains { $0.hasSuffix("is reachable again (on 127.0.0.1:\(second.port))") }, "\(errors)")
+
+        // The present, published again on the second broker (the vehicle stopped cleanly: offline).
+        let present = try second.retained("fleet/van-1/#")
+        #expect(present.keys.filter { $0.hasPrefix("fleet/van-1/fence/") }.count == 8, "\(present.keys.sorted())")
+        #expect((jsonObject(present["fleet/van-1/status"])?["client"] as? String)?.hasPrefix("gpsfence-") == true)
+        let discovery = try second.retained("homeassistant/#")
+        #expect(
+            discovery.keys.filter { $0.hasPrefix("homeassistant/binary_sensor/fleet_van-1/fence_") }.count == 8,
+            "\(discovery.keys.sorted())")
+        #expect(discovery["homeassistant/device_tracker/fleet_van-1/tracker/config"] != nil)
+    }
+
+    /// Six vehicles on a 3-node NATS cluster, four of them on node 1, their fences from a retained
+    /// set on the cluster. Node 1 is killed mid-run and restarted 15 s later; a new fence set is
+    /// published on node 3 while it is down. A persistent subscriber on node 3 gets every event
+    /// of every vehicle, once by id, in each vehicle's order; every vehicle runs on the new set,
+    /// those that moved within 10 s of their move (or of the set's publication, if later).
+    @Test func aClusterNodeDiesAndEveryVehicleGoesOnLosingNothing() throws {
+        let cluster = try NATSCluster()
+        let folder = temporaryDirectory()
+        let road = try FleetVehicle.road(folder)
+        try cluster.publishRetained("fleet/fences", FleetVehicle.fences(), node: 2)
+        let central = try cluster.subscribe("fleet/+/event", node: 2, id: "central-\(getpid())")
+        let vehicles = try (0..<6).map { index in
+            let brokers = cluster.authority(from: index < 4 ? 0 : 1)
+            return try FleetVehicle(
+                name: "van-\(index)", folder: folder, road: road, fences: "mqtt://\(brokers)/fleet/fences",
+                mqtt: "mqtt://\(brokers)/fleet/van-\(index)", start: "2026-02-03T1\(index):15:00Z",
+                extra: ["--stale", "30"])
+        }
+        func topic(_ index: Int) -> String { "fleet/van-\(index)/event" }
+        #expect(
+            central.lines.wait(timeout: 40) { _ in
+                vehicles.indices.allSatisfy { eventIDs(central.payloads(topic($0))).count >= 4 }
+            }, "before the kill: \(vehicles.map { $0.output.all.suffix(3) })")
+
+        cluster.kill(0)
+        try cluster.publishRetained("fleet/fences", FleetVehicle.fences(extra: "late"), node: 2)
+        let published = Date()
+        // When each vehicle said it reached another node, and when it ran on the new set.
+        var moved: [Int: Date] = [:]
+        var newSet: [Int: Date] = [:]
+        let deadline = Date().addingTimeInterval(40)
+        while Date() < deadline, newSet.count < vehicles.count || moved.count < 4 {
+            for (index, vehicle) in vehicles.enumerated() {
+                let lines = vehicle.output.all.compactMap(jsonObject)
+                if moved[index] == nil,
+                    lines.contains(where: { ($0["message"] as? String)?.contains("is reachable again (on") == true })
+                {
+                    moved[index] = Date()
+                }
+                if newSet[index] == nil,
+                    lines.contains(where: {
+                        $0["type"] as? String == "registered"
+                            && ($0["fences"] as? [Any])?.contains { "\($0)" == "late" } == true
+                    })
+                {
+                    newSet[index] = Date()
+                }
+            }
+            usleep(20_000)
+        }
+        #expect(Set(moved.keys).isSuperset(of: [0, 1, 2, 3]), "moved: \(moved.keys.sorted())")
+        #expect(newSet.count == vehicles.count, "on the new set: \(newSet.keys.sorted())")
+        for (index, movedAt) in moved {
+            guard let ranOn = newSet[index] else { continue }
+            let delay = ranOn.timeIntervalSince(max(movedAt, published))
+            #expect(delay <= 10, "van-\(index) ran on the new set \(delay) s after it moved")
+        }
+        let restartAt = published.addingTimeInterval(15)
+        if Date() < restartAt { usleep(UInt32(restartAt.timeIntervalSinceNow * 1_000_000)) }
+        try cluster.start(0)
+        Thread.sleep(forTimeInterval: 4)
+
+        let printed = vehicles.map(\.printed)
+        #expect(
+            central.lines.wait(timeout: 40) { _ in
+                vehicles.indices.allSatisfy {
+                    Set(eventIDs(central.payloads(topic($0)))).isSuperset(of: printed[$0])
+                }
+            },
+            "missing: \(vehicles.indices.map { Set(printed[$0]).subtracting(eventIDs(central.payloads(topic($0)))).count })"
+        )
+        for vehicle in vehicles { _ = vehicle.stop() }
+        for (index, vehicle) in vehicles.enumerated() {
+            let all = vehicle.printed
+            let arrived = firstArrivals(eventIDs(central.payloads(topic(index))))
+            #expect(Array(all.prefix(arrived.count)) == arrived, "van-\(index): once by id, in its order")
+            #expect(printed[index].count >= 20, "van-\(index) ran: \(printed[index].count) events")
+        }
+    }
+}
