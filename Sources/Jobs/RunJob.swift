@@ -132,9 +132,11 @@ public final class RunJob {
 extension RunJob {
     /// `--fences mqtt://...` checked (docs/running.md, "Fences from the broker"); nil for a file.
     public static func brokerFences(
-        _ fences: String, caFile: String?, secrets: SecretSources = SecretSources()
+        _ fences: String, caFile: String?, certificateFile: String? = nil, keyFile: String? = nil,
+        secrets: SecretSources = SecretSources()
     ) throws -> MQTTConfiguration? {
-        try BrokerFences.configuration(fences: fences, caFile: caFile, secrets: secrets)
+        try BrokerFences.configuration(
+            fences: fences, caFile: caFile, certificateFile: certificateFile, keyFile: keyFile, secrets: secrets)
     }
 
     /// Another gpsfence reading the same port: refused with its pid (exit status 1), before

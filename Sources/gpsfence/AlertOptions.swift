@@ -71,6 +71,17 @@ struct AlertOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Client certificate (PEM) for an mqtts:// broker that asks for one (with --mqtt-key).", valueName: "file"))
+    var mqttCert: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The client certificate's private key (PEM, unencrypted; with --mqtt-cert). FILE must be private (chmod 600); a relative FILE is a systemd credential's name when CREDENTIALS_DIRECTORY is set.",
+            valueName: "file"))
+    var mqttKey: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Read the MQTT password from the first line of FILE (the user is in the URL). FILE must be private (chmod 600); a relative FILE is a systemd credential's name when CREDENTIALS_DIRECTORY is set.",
             valueName: "file"))
     var mqttPasswordFile: String?
@@ -113,7 +124,8 @@ struct AlertOptions: ParsableArguments {
     /// The checked `--mqtt` options (files read, URL parsed); nil without `--mqtt`.
     func mqttConfiguration() throws(MQTTConfigurationError) -> MQTTConfiguration? {
         var configuration = try MQTTConfiguration.parse(
-            url: mqtt, caFile: mqttCa, passwordFile: mqttPasswordFile, protocolVersion: mqttVersion,
+            url: mqtt, caFile: mqttCa, certificateFile: mqttCert, keyFile: mqttKey, passwordFile: mqttPasswordFile,
+            protocolVersion: mqttVersion,
             keepalive: mqttKeepalive,
             locationInterval: mqttLocationInterval, ownTracks: owntracks, ownTracksTID: owntracksTid,
             homeAssistant: homeassistant, homeAssistantPrefix: homeassistantPrefix,

@@ -90,7 +90,9 @@ struct Run: ParsableCommand {
         let commands = alerts.owntracks == nil ? nil : OwnTracksCommandInbox()
         options.layers.ownTracksCommands = commands
         let tls = fences.lowercased().hasPrefix("mqtts://")
-        options.brokerFences = try RunJob.brokerFences(fences, caFile: tls ? alerts.mqttCa : nil, secrets: .environment)
+        options.brokerFences = try RunJob.brokerFences(
+            fences, caFile: tls ? alerts.mqttCa : nil, certificateFile: tls ? alerts.mqttCert : nil,
+            keyFile: tls ? alerts.mqttKey : nil, secrets: .environment)
         try RunJob(options: options).run { context in
             try alerts.sinks(
                 color: StandardStream.output.isTerminal, live: true, context: context, format: format.format,

@@ -16,8 +16,15 @@ final class MosquittoBroker {
     private(set) var caFile: String?
     private(set) var process: Process?
     let credentials: (user: String, password: String)?
+    /// With `clientCertificates`: each name's certificate and key (PEM, the key mode 0600), signed
+    /// by the test CA with the name as the subject's CN.
+    private(set) var clientCertificates: [String: (certificate: String, key: String)] = [:]
 
-    init(tls: Bool = false, credentials: (user: String, password: String)? = nil) throws {
+    /// - Parameter clientCertificates: names to make client certificates for; the TLS listener
+    ///   then requires one and takes its CN as the user name.
+    init(
+        tls: Bool = false, credentials: (user: String, password: String)? = nil, clientCertificates: [String] = []
+    ) throws {
         folder = temporaryDirectory().appendingPathComponent("mosquitto")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         port = try freeLoopbackPort()
@@ -66,7 +73,27 @@ final class MosquittoBroker {
                     "-extfile", extensions.path,
                 ])
             caFile = ca
+            for name in clientCertificates {
+                let clientKey = folder.appendingPathComponent("\(name).key").path
+                let clientRequest = folder.appendingPathComponent("\(name).csr").path
+                let clientCertificate = folder.appendingPathComponent("\(name).pem").path
+                try runTool(
+                    "/usr/bin/openssl",
+                    [
+                        "req", "-newkey", "rsa:2048", "-nodes", "-keyout", clientKey, "-out", clientRequest, "-subj",
+                        "/CN=\(name)",
+                    ])
+                try runTool(
+                    "/usr/bin/openssl",
+                    [
+                        "x509", "-req", "-in", clientRequest, "-CA", ca, "-CAkey", caKey, "-CAcreateserial", "-out",
+                        clientCertificate, "-days", "2",
+                    ])
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: clientKey)
+                self.clientCertificates[name] = (clientCertificate, clientKey)
+            }
             config += "listener \(tlsPort) 127.0.0.1\ncafile \(ca)\ncertfile \(certificate)\nkeyfile \(key)\n"
+            if !clientCertificates.isEmpty { config += "require_certificate true\nuse_identity_as_username true\n" }
         }
         try config.write(to: folder.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
         try start()

@@ -24,6 +24,9 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public var prefix: String
     /// `--mqtt-ca`: a private CA for `mqtts://`; nil: the system CA store.
     public var caFile: String?
+    /// `--mqtt-cert` and `--mqtt-key`: the client certificate an `mqtts://` broker may ask for
+    /// (the key file's path resolved, see `SecretSources.path`).
+    public var clientCertificate: ClientCertificate?
     public var protocolVersion: ProtocolVersion = .v311
     public var keepalive = 30
     /// `--mqtt-location-interval`, seconds of fix time between two `PREFIX/location` messages.
@@ -48,14 +51,16 @@ public struct MQTTConfiguration: Sendable, Equatable {
     /// Parses `--mqtt URL` and the files its options name; nil without `--mqtt` (and then none of
     /// its companion options may be given).
     public static func parse(
-        url: String?, caFile: String? = nil, passwordFile: String? = nil, protocolVersion: String = "3.1.1",
+        url: String?, caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil,
+        passwordFile: String? = nil, protocolVersion: String = "3.1.1",
         keepalive: Int = 30, locationInterval: Double = 5, ownTracks: String? = nil, ownTracksTID: String? = nil,
         homeAssistant: Bool = false, homeAssistantPrefix: String? = nil, homeAssistantName: String? = nil,
         secrets: SecretSources = SecretSources()
     ) throws(MQTTConfigurationError) -> MQTTConfiguration? {
         guard let url else {
             let strays = [
-                ("--mqtt-ca", caFile), ("--mqtt-password-file", passwordFile), ("--owntracks", ownTracks),
+                ("--mqtt-ca", caFile), ("--mqtt-cert", certificateFile), ("--mqtt-key", keyFile),
+                ("--mqtt-password-file", passwordFile), ("--owntracks", ownTracks),
                 ("--owntracks-tid", ownTracksTID), ("--homeassistant", homeAssistant ? "" : nil),
                 ("--homeassistant-prefix", homeAssistantPrefix), ("--homeassistant-name", homeAssistantName),
             ]
@@ -64,7 +69,8 @@ public struct MQTTConfiguration: Sendable, Equatable {
             return nil
         }
         var configuration = try parse(
-            required: url, caFile: caFile, passwordFile: passwordFile, protocolVersion: protocolVersion,
+            required: url, caFile: caFile, certificateFile: certificateFile, keyFile: keyFile,
+            passwordFile: passwordFile, protocolVersion: protocolVersion,
             keepalive: keepalive,
             locationInterval: locationInterval, ownTracks: ownTracks, ownTracksTID: ownTracksTID, secrets: secrets)
         if homeAssistant {
@@ -92,7 +98,8 @@ public struct MQTTConfiguration: Sendable, Equatable {
     /// from the password file (relative: a systemd credential, see `SecretSources.path`), else,
     /// when the URL names a user, from `GPSFENCE_MQTT_PASSWORD`.
     public static func parse(
-        required url: String, caFile: String? = nil, passwordFile: String? = nil, protocolVersion: String = "3.1.1",
+        required url: String, caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil,
+        passwordFile: String? = nil, protocolVersion: String = "3.1.1",
         keepalive: Int = 30, locationInterval: Double = 5, ownTracks: String? = nil, ownTracksTID: String? = nil,
         secrets: SecretSources = SecretSources()
     ) throws(MQTTConfigurationError) -> MQTTConfiguration {
@@ -168,6 +175,12 @@ public struct MQTTConfiguration: Sendable, Equatable {
                 throw bad("--mqtt-ca \(caFile)", "cannot be read")
             }
             configuration.caFile = caFile
+        }
+        if certificateFile != nil || keyFile != nil {
+            do {
+                configuration.clientCertificate = try ClientCertificate.parse(
+                    certificateFile: certificateFile, keyFile: keyFile, tls: tls, secrets: secrets)
+            } catch { throw bad(error.option, error.problem) }
         }
         guard let version = ProtocolVersion(rawValue: protocolVersion) else {
             throw bad("--mqtt-version", "'\(protocolVersion)' is not 3.1.1 or 5")

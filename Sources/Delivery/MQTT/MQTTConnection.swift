@@ -427,13 +427,18 @@ public final class MQTTConnection: @unchecked Sendable {
             guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "credentials: \(Self.describe(rc))" }
         }
         if configuration.usesTLS {
+            let certificate = configuration.clientCertificate
             if let caFile = configuration.caFile {
-                rc = mosquitto_tls_set(mosq, caFile, nil, nil, nil, nil)
+                rc = mosquitto_tls_set(mosq, caFile, nil, certificate?.certificateFile, certificate?.keyFile, nil)
             } else if FileManager.default.fileExists(atPath: "/etc/ssl/certs") {
                 // Debian's system CA store (ca-certificates), as a hashed folder.
-                rc = mosquitto_tls_set(mosq, nil, "/etc/ssl/certs", nil, nil, nil)
+                rc = mosquitto_tls_set(
+                    mosq, nil, "/etc/ssl/certs", certificate?.certificateFile, certificate?.keyFile, nil)
             } else {
                 rc = mosquitto_int_option(mosq, MOSQ_OPT_TLS_USE_OS_CERTS, 1)
+                if rc == MOSQ_ERR_SUCCESS.rawValue, let certificate {
+                    rc = mosquitto_tls_set(mosq, nil, nil, certificate.certificateFile, certificate.keyFile, nil)
+                }
             }
             guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "TLS set-up: \(Self.describe(rc))" }
         }

@@ -117,12 +117,14 @@ extension BrokerFences {
     /// password hidden from the process list; nil for a path. A URL that names a user and no
     /// password takes it from `secrets` (`GPSFENCE_MQTT_PASSWORD`), as `--mqtt` does.
     package static func configuration(
-        fences: String, caFile: String?, secrets: SecretSources = SecretSources()
+        fences: String, caFile: String?, certificateFile: String? = nil, keyFile: String? = nil,
+        secrets: SecretSources = SecretSources()
     ) throws -> MQTTConfiguration? {
         let scheme = fences.prefix { $0 != ":" }.lowercased()
         guard fences.contains("://"), scheme == "mqtt" || scheme == "mqtts" else { return nil }
         do {
-            let configuration = try MQTTConfiguration.parse(required: fences, caFile: caFile, secrets: secrets)
+            let configuration = try MQTTConfiguration.parse(
+                required: fences, caFile: caFile, certificateFile: certificateFile, keyFile: keyFile, secrets: secrets)
             ProcessArguments.hidePassword(of: fences)
             return configuration
         } catch {
