@@ -13,11 +13,14 @@ so one vehicle is about 1.8 messages a second. For each N, after a warm-up, over
 - CPU seconds per second of mosquitto, of the runs together and of the simulators together
   (/proc/PID/stat), the machine's busy share (/proc/stat), and the runs' mean resident memory.
 - the events printed in the window and not arrived 5 s after it.
+With --broker nats the broker is a 3-node NATS cluster on 127.0.0.1 (scripts/nats-server.sh: JetStream
+and the MQTT listener on each node, routes on loopback), each vehicle given the three nodes starting
+at a different one, the subscriber on the third node; the broker CPU is the three nodes together.
 N "is carried" while every event arrives and the p99 delay stays under 1 s. The machine's busy
 share says what else ran: on a machine shared with other work the runs' CPU share is the figure
 to scale by.
 
-    scripts/bench_fleet.py [BINARY] [--counts 10,20,40,80] [--seconds 30]
+    scripts/bench_fleet.py [BINARY] [--counts 10,20,40,80] [--seconds 30] [--broker mosquitto|nats]
 """
 import argparse
 import json
@@ -37,6 +40,7 @@ parser.add_argument("binary", nargs="?", default=".build/release/gpsfence")
 parser.add_argument("--counts", default="10,20,40,80")
 parser.add_argument("--seconds", type=float, default=30)
 parser.add_argument("--warmup", type=float, default=10)
+parser.add_argument("--broker", choices=["mosquitto", "nats"], default="mosquitto")
 args = parser.parse_args()
 binary = os.path.abspath(args.binary)
 work = tempfile.mkdtemp(prefix="gpsfence-fleet-bench-")
@@ -100,8 +104,19 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def measure(count, fences, road):
-    folder = tempfile.mkdtemp(prefix="n%d-" % count, dir=work)
+def wait_listening(port, seconds=20):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    sys.exit("no broker on port %d" % port)
+
+
+def start_mosquitto(folder):
+    """One mosquitto; returns its processes and its MQTT ports."""
     port = free_port()
     config = os.path.join(folder, "mosquitto.conf")
     with open(config, "w") as f:
@@ -109,15 +124,44 @@ def measure(count, fences, road):
                 % port)
     broker = subprocess.Popen(["/usr/sbin/mosquitto", "-c", config], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
+    wait_listening(port)
+    return [broker], [port]
+
+
+def start_nats(folder):
+    """A 3-node NATS cluster; returns its processes and its MQTT ports once JetStream answers."""
+    server = subprocess.run(["sh", os.path.join(os.path.dirname(__file__), "nats-server.sh")], check=True,
+                            stdout=subprocess.PIPE, text=True).stdout.strip()
+    routes = [free_port() for _ in range(3)]
+    ports = [free_port() for _ in range(3)]
+    processes = []
+    for index in range(3):
+        config = os.path.join(folder, "n%d.conf" % index)
+        with open(config, "w") as f:
+            f.write('server_name: n%d\nlisten: 127.0.0.1:%d\njetstream { store_dir: "%s/n%d-js" }\n'
+                    'cluster { name: bench, listen: 127.0.0.1:%d, routes: [%s] }\nmqtt { listen: 127.0.0.1:%d }\n'
+                    % (index, free_port(), folder, index, routes[index],
+                       ", ".join("nats-route://127.0.0.1:%d" % r for r in routes), ports[index]))
+        processes.append(subprocess.Popen([server, "-c", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    for port in ports:
+        wait_listening(port)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        published = subprocess.run(["mosquitto_pub", "-p", str(ports[0]), "-q", "1", "-r", "-t", "probe", "-m", "x"],
+                                   stderr=subprocess.DEVNULL).returncode == 0
+        if published and all(subprocess.run(["mosquitto_sub", "-p", str(p), "-t", "probe", "-C", "1", "-W", "3"],
+                                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).returncode == 0
+                             for p in ports):
+            return processes, ports
+    sys.exit("the NATS cluster did not get ready")
+
+
+def measure(count, fences, road):
+    folder = tempfile.mkdtemp(prefix="n%d-" % count, dir=work)
+    brokers, ports = (start_nats if args.broker == "nats" else start_mosquitto)(folder)
     arrivals = {}
-    subscriber = subprocess.Popen(["mosquitto_sub", "-p", str(port), "-q", "1", "-t", "bench/+/event", "-F", "%U %t %p"],
-                                  stdout=subprocess.PIPE, text=True)
+    subscriber = subprocess.Popen(["mosquitto_sub", "-p", str(ports[-1]), "-q", "1", "-t", "bench/+/event", "-F",
+                                   "%U %t %p"], stdout=subprocess.PIPE, text=True)
 
     def collect():
         for line in subscriber.stdout:
@@ -149,7 +193,8 @@ def measure(count, fences, road):
         simulator.stdout.readline()
         run = subprocess.Popen([binary, "run", "--device", link, "--baud", "9600", "--fences", fences, "--json",
                                 "--stale", "30", "--state", os.path.join(folder, "state%d.sqlite" % index),
-                                "--mqtt", "mqtt://127.0.0.1:%d/bench/van-%d" % (port, index),
+                                "--mqtt", "mqtt://%s/bench/van-%d" % (",".join(
+                                    "127.0.0.1:%d" % ports[(index + k) % len(ports)] for k in range(len(ports))), index),
                                 "--mqtt-location-interval", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         threading.Thread(target=read_printed, args=(run, "bench/van-%d/event" % index), daemon=True).start()
@@ -157,7 +202,7 @@ def measure(count, fences, road):
     time.sleep(args.warmup)
 
     def sample():
-        return (cpu_seconds(broker.pid), sum(cpu_seconds(r.pid) for _, r in vehicles),
+        return (sum(cpu_seconds(b.pid) for b in brokers), sum(cpu_seconds(r.pid) for _, r in vehicles),
                 sum(cpu_seconds(s.pid) for s, _ in vehicles), machine_busy(), time.time())
 
     before = sample()
@@ -176,8 +221,9 @@ def measure(count, fences, road):
             except subprocess.TimeoutExpired:
                 process.kill()
     subscriber.kill()
-    broker.terminate()
-    broker.wait()
+    for broker in brokers:
+        broker.terminate()
+        broker.wait()
 
     # Events printed in the window; one not arrived by the end (the runs were stopped 5 s after the
     # window) counts as undelivered: more than 5 s late.
@@ -202,8 +248,8 @@ def measure(count, fences, road):
 
 
 fences, road = write_files()
-print("vehicles events/s  p50 ms  p99 ms  mosquitto CPU  runs CPU (per vehicle)  simulators CPU  machine busy  run RSS"
-      "  undelivered")
+print("vehicles events/s  p50 ms  p99 ms  %9s CPU  runs CPU (per vehicle)  simulators CPU  machine busy  run RSS"
+      "  undelivered" % args.broker)
 for count in [int(n) for n in args.counts.split(",")]:
     r = measure(count, fences, road)
     print("%8d %8.1f %7.1f %7.1f %13.1f%% %8.1f%% (%.2f%%) %14.1f%% %12.0f%% %6.1f MB %12d"
