@@ -9,62 +9,83 @@ import Testing
 /// mosquitto, a 3-node NATS cluster) judged by real subscribers; a broker is killed (SIGKILL)
 /// while vehicles publish, and nothing a vehicle printed may be lost, reordered or given a new id.
 @Suite(.serialized) struct BrokerFailoverTests {
-    /// Two independent brokers: the events up to the kill reach the first, the rest the second,
-    /// where the retained present (status, fence states, Home Assistant's discovery) is published
-    /// again. A central consumer of such brokers subscribes on each: together its two persistent
-    /// subscriptions see every event, once by id, in the vehicle's order.
-    @Test func theFirstBrokerDiesAndTheVehicleMovesToTheSecondLosingNothing() throws {
+    /// Two independent brokers: the events up to the kill reach the first, the next ones the
+    /// second, where the retained present (status, fence states, Home Assistant's discovery) is
+    /// published again; the first comes back and the second is killed: the rest go to the first
+    /// again (round the list). A central consumer of such brokers subscribes on each: together
+    /// its persistent subscriptions see every event, once by id, in the vehicle's order.
+    @Test func theBrokerInUseDiesAndTheVehicleMovesToTheNextLosingNothing() throws {
         let folder = temporaryDirectory()
         let road = try FleetVehicle.road(folder)
         let fences = folder.appendingPathComponent("fences.geojson")
         try FleetVehicle.fences().write(to: fences, atomically: true, encoding: .utf8)
         let first = try MosquittoBroker()
         let second = try MosquittoBroker()
-        let onFirst = try first.subscribe("fleet/#", persistentID: "central-a-\(getpid())")
-        let onSecond = try second.subscribe("fleet/#", persistentID: "central-b-\(getpid())")
+        var subscribers = [
+            try first.subscribe("fleet/#", persistentID: "central-a-\(getpid())"),
+            try second.subscribe("fleet/#", persistentID: "central-b-\(getpid())"),
+        ]
         let topic = "fleet/van-1/event"
         let vehicle = try FleetVehicle(
             name: "van-1", folder: folder, road: road, fences: fences.path,
             mqtt: "mqtt://127.0.0.1:\(first.port),127.0.0.1:\(second.port)/fleet/van-1",
             start: "2026-02-03T10:15:00Z", extra: ["--homeassistant"])
-
-        #expect(
-            onFirst.lines.wait(timeout: 30) { _ in eventIDs(onFirst.payloads(topic)).count >= 6 },
-            "before the kill: \(vehicle.output.all.suffix(5))")
-        first.kill()
-        let printedBeforeKill = vehicle.printed.count
-        #expect(vehicle.output.wait(timeout: 40) { eventIDs($0).count >= printedBeforeKill + 16 })
-        let printed = vehicle.printed
+        /// What the consumer got, in the order the brokers carried it: each subscriber's first
+        /// arrivals, less what an earlier one had.
         func received() -> [String] {
-            let fromFirst = firstArrivals(eventIDs(onFirst.payloads(topic)))
-            let seen = Set(fromFirst)
-            return fromFirst + firstArrivals(eventIDs(onSecond.payloads(topic))).filter { !seen.contains($0) }
+            var seen = Set<String>()
+            return subscribers.flatMap { subscriber in
+                firstArrivals(eventIDs(subscriber.payloads(topic))).filter { seen.insert($0).inserted }
+            }
         }
+        /// Kills `broker` once `subscriber` has some events, and waits for 16 more to be printed
+        /// and to arrive.
+        func kill(_ broker: MosquittoBroker, after subscriber: Subscriber, _ moment: String) {
+            #expect(
+                subscriber.lines.wait(timeout: 30) { _ in eventIDs(subscriber.payloads(topic)).count >= 6 },
+                "\(moment): \(vehicle.output.all.suffix(5))")
+            broker.kill()
+            let printedBefore = vehicle.printed.count
+            #expect(vehicle.output.wait(timeout: 40) { eventIDs($0).count >= printedBefore + 16 }, "\(moment)")
+            let printed = vehicle.printed
+            #expect(
+                vehicle.output.wait(timeout: 30) { _ in Set(received()).isSuperset(of: printed) },
+                "\(moment), missing: \(Set(printed).subtracting(received()))")
+        }
+
+        kill(first, after: subscribers[0], "the first broker")
+        // The present, published again on the second broker.
+        let present = try second.retained("fleet/van-1/#")
+        #expect(present.keys.filter { $0.hasPrefix("fleet/van-1/fence/") }.count == 8, "\(present.keys.sorted())")
+        #expect(jsonObject(present["fleet/van-1/status"])?["state"] as? String == "online")
+        let discovery = try second.retained("homeassistant/#")
         #expect(
-            onSecond.lines.wait(timeout: 30) { _ in Set(received()).isSuperset(of: printed) },
-            "missing: \(Set(printed).subtracting(received()))")
+            discovery.keys.filter { $0.hasPrefix("homeassistant/binary_sensor/fleet_van-1/fence_") }.count == 8,
+            "\(discovery.keys.sorted())")
+        #expect(discovery["homeassistant/device_tracker/fleet_van-1/tracker/config"] != nil)
+
+        // Its subscriber would reconnect to the first broker when that is back: the one that
+        // subscribes then stands for the consumer's next session there.
+        subscribers[0].stop()
+        try first.start()
+        subscribers.append(try first.subscribe("fleet/#", persistentID: "central-a2-\(getpid())"))
+        kill(second, after: subscribers[1], "the second broker")
+        let printed = vehicle.printed
         let stderr = vehicle.stop()
 
         let all = vehicle.printed
         let arrived = received()
         #expect(Array(all.prefix(arrived.count)) == arrived, "every event once by id, in the vehicle's order")
         #expect(Set(arrived).isSuperset(of: printed))
-        #expect(eventIDs(onSecond.payloads(topic)).count >= 16, "the second broker carried the rest")
+        #expect(eventIDs(subscribers[1].payloads(topic)).count >= 16, "the second broker carried some")
+        #expect(eventIDs(subscribers[2].payloads(topic)).count >= 16, "the first broker, back, carried the rest")
         let errors = vehicle.errors
-        #expect(
-            errors.contains { $0.contains("127.0.0.1:\(first.port): connection lost") && $0.contains("next broker") },
-            "\(errors) \(stderr)")
-        #expect(errors.contains { $0.hasSuffix("is reachable again (on 127.0.0.1:\(second.port))") }, "\(errors)")
-
-        // The present, published again on the second broker (the vehicle stopped cleanly: offline).
-        let present = try second.retained("fleet/van-1/#")
-        #expect(present.keys.filter { $0.hasPrefix("fleet/van-1/fence/") }.count == 8, "\(present.keys.sorted())")
-        #expect((jsonObject(present["fleet/van-1/status"])?["client"] as? String)?.hasPrefix("gpsfence-") == true)
-        let discovery = try second.retained("homeassistant/#")
-        #expect(
-            discovery.keys.filter { $0.hasPrefix("homeassistant/binary_sensor/fleet_van-1/fence_") }.count == 8,
-            "\(discovery.keys.sorted())")
-        #expect(discovery["homeassistant/device_tracker/fleet_van-1/tracker/config"] != nil)
+        for (gone, next) in [(first.port, second.port), (second.port, first.port)] {
+            #expect(
+                errors.contains { $0.contains("127.0.0.1:\(gone): connection lost") && $0.contains("next broker") },
+                "\(errors) \(stderr)")
+            #expect(errors.contains { $0.hasSuffix("is reachable again (on 127.0.0.1:\(next))") }, "\(errors)")
+        }
     }
 
     /// Six vehicles on a 3-node NATS cluster, four of them on node 1, their fences from a retained
