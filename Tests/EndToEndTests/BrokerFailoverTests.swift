@@ -167,4 +167,44 @@ import Testing
             #expect(printed[index].count >= 20, "van-\(index) ran: \(printed[index].count) events")
         }
     }
+
+    /// A node that takes the TCP connection and never answers the CONNECT (a broker hung, or
+    /// holding the connection while its cluster moves a session): the attempt gives up after
+    /// 15 s and the next broker of the list gets every event.
+    @Test func aNodeThatNeverAnswersIsLeftForTheNext() throws {
+        let hungPort = try freeLoopbackPort()
+        let hung = childProcess(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import socket, sys, time\ns = socket.socket()\ns.bind(('127.0.0.1', int(sys.argv[1])))\n"
+                    + "s.listen(8)\nheld = []\nwhile True:\n    held.append(s.accept())",
+                String(hungPort),
+            ])
+        try hung.run()
+        defer {
+            kill(hung.processIdentifier, SIGKILL)
+            hung.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !canConnect(port: hungPort), Date() < deadline { usleep(50_000) }
+        let broker = try MosquittoBroker()
+        let subscriber = try broker.subscribe("fleet/#")
+        let started = Date()
+        let result = try runGPSFence([
+            "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--json",
+            "--mqtt", "mqtt://127.0.0.1:\(hungPort),127.0.0.1:\(broker.port)/fleet/van-1",
+        ])
+        let took = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let errors = lines.compactMap(jsonObject).filter { $0["type"] as? String == "error" }.compactMap {
+            $0["message"] as? String
+        }
+        #expect(
+            errors.contains { $0.contains("127.0.0.1:\(hungPort): no CONNACK within 15 s; trying the next broker") },
+            "\(errors)")
+        #expect(eventIDs(subscriber.payloads("fleet/van-1/event")) == eventIDs(lines), "\(result.stderr)")
+        #expect(took >= 15 && took < 30, "\(took) s")
+    }
 }
