@@ -247,13 +247,13 @@ public final class MQTTConnection: @unchecked Sendable {
             let stop = stopping
             condition.unlock()
             if stop { break }
-            var wasUp = false
+            var upSince: Double?
             let tried = brokers[next]
             let problem = connectAndServe(
                 tried,
                 onConnected: {
                     backoff.reset()
-                    wasUp = true
+                    upSince = monotonicSeconds()
                 })
             next = (next + 1) % brokers.count
             condition.lock()
@@ -269,8 +269,10 @@ public final class MQTTConnection: @unchecked Sendable {
                 condition.unlock()
             }
             if stopNow { break }
-            // The broker in use went: the next one may well be up.
-            if wasUp, brokers.count > 1 { continue }
+            // The broker in use went: the next one may well be up. Not for a connection that
+            // lasted under a second (a broker that takes and drops it, another client with the
+            // same id): that waits as a failed attempt does, lest two clients fight without pause.
+            if let upSince, monotonicSeconds() - upSince >= 1, brokers.count > 1 { continue }
             let until = monotonicSeconds() + backoff.next()
             condition.lock()
             while !stopping, condition.wait(untilMonotonic: until) {}
