@@ -20,6 +20,9 @@ let package = Package(
     targets: [
         // The one JSON writer (byte buffer, escaping, number formatting). No Foundation, no dependencies.
         .target(name: "JSONOutput", path: "Sources/JSON"),
+        // The one JSON reader (a tokenizer over bytes that builds no tree) and the reader of decimal
+        // numbers it shares with the points file. No Foundation, no dependencies.
+        .target(name: "JSONInput"),
         .systemLibrary(
             name: "CUdev",
             pkgConfig: "libudev",
@@ -46,22 +49,22 @@ let package = Package(
         .target(
             name: "Receivers",
             dependencies: [
-                "NMEA", "Platform",
+                "NMEA", "Platform", "JSONInput", "JSONOutput",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // fences: geometry, file formats and their loaders, the spatial index, the SIMD containment
         // kernels, the rules a fence's properties carry, lint.
-        .target(name: "Fences", dependencies: ["NMEA", "JSONOutput", "Platform"]),
+        .target(name: "Fences", dependencies: ["NMEA", "JSONInput", "JSONOutput"]),
         // events: the engine (each fence's state machine, the rules applied, the foresight), the
         // event model and its one JSON form, the outbox protocol.
-        .target(name: "Events", dependencies: ["Fences", "NMEA", "JSONOutput"]),
+        .target(name: "Events", dependencies: ["Fences", "NMEA", "JSONInput", "JSONOutput"]),
         // every sink: console, bell, hooks, notify, speech, the outbox's delivery to webhooks and
         // MQTT, Home Assistant discovery, OwnTracks.
         .target(
             name: "Delivery",
             dependencies: [
-                "Fences", "Events", "NMEA", "Platform", "JSONOutput", "CMosquitto",
+                "Fences", "Events", "NMEA", "Platform", "JSONInput", "JSONOutput", "CMosquitto",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -87,7 +90,7 @@ let package = Package(
         .target(
             name: "Tools",
             dependencies: [
-                "JSONOutput", "NMEA", "Platform", "Receivers", "Fences", "Delivery", "Views", "LiveLoop",
+                "JSONInput", "JSONOutput", "NMEA", "Platform", "Receivers", "Fences", "Delivery", "Views", "LiveLoop",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -111,10 +114,12 @@ let package = Package(
         ),
         .testTarget(name: "LayoutTests"),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "JSONOutput"]),
         .target(name: "FenceBuilders", dependencies: ["Fences"], path: "Tests/FenceBuilders"),
         .testTarget(
-            name: "FencesTests", dependencies: ["Fences", "Events", "NMEA", "FenceBuilders"], exclude: ["Fixtures"]),
+            name: "FencesTests", dependencies: ["Fences", "Events", "NMEA", "JSONInput", "FenceBuilders"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "EventsTests", dependencies: ["Events", "Fences", "NMEA", "FenceBuilders", "Platform"]),
         .testTarget(
             name: "LiveLoopTests",
@@ -122,7 +127,8 @@ let package = Package(
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Fences", "Events", "NMEA", "Store"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Fences", "Events", "NMEA", "Delivery"]),
         .testTarget(
-            name: "DeliveryTests", dependencies: ["Delivery", "Fences", "Events", "NMEA", "Receivers", "Platform"]),
+            name: "DeliveryTests",
+            dependencies: ["Delivery", "Fences", "Events", "NMEA", "Receivers", "Platform", "JSONOutput"]),
         .testTarget(
             name: "ReceiversTests",
             dependencies: ["Receivers", "LiveLoop", "Tools", "Jobs", "NMEA", "Fences", "Events", "Platform"]),

@@ -1,4 +1,5 @@
 import Fences
+import JSONInput
 import JSONOutput
 import NMEA
 

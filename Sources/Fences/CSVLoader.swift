@@ -1,3 +1,4 @@
+import JSONInput
 import JSONOutput
 
 /// Reads circle fences from CSV as spreadsheets write it: a header line naming the columns

@@ -1,3 +1,4 @@
+import JSONInput
 import JSONOutput
 import NMEA
 
@@ -11,7 +12,7 @@ public enum FenceID: Hashable, Sendable, CustomStringConvertible {
     public var json: String {
         switch self {
         case .number(let text): return text
-        case .string(let s): return JSONText.quoted(s)
+        case .string(let s): return JSONLine.quoted(s)
         }
     }
 
@@ -49,10 +50,4 @@ public enum FenceID: Hashable, Sendable, CustomStringConvertible {
         case number(Double)
         case string(String)
     }
-}
-
-/// JSON text helpers used by ids, names and the CLI's output.
-public enum JSONText {
-    /// `s` as a JSON string literal (the NMEA module's writer does the escaping).
-    public static func quoted(_ s: String) -> String { JSONLine.quoted(s) }
 }

@@ -1,5 +1,3 @@
-import JSONOutput
-
 /// Fence data (names, ids, properties) comes from files and may hold terminal controls. Wherever it
 /// meets a human line (the console sink, notifications, `check`, `visits`) it goes through here, so
 /// that a fence file cannot drive the user's terminal: C0 controls (ESC, BEL, CR...), DEL and the
@@ -16,18 +14,6 @@ public enum HumanText {
     public static func printable(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
-    }
-
-    /// `text` as a quoted JSON string for human output (`check`); the one JSON writer escapes DEL
-    /// and C1 as well as JSON's own controls.
-    public static func quoted(_ text: String) -> String { JSONLine.quoted(text) }
-
-    /// A fence id as JSON for human output: numbers as written, strings through `quoted`.
-    public static func json(_ id: FenceID) -> String {
-        switch id {
-        case .number(let text): text
-        case .string(let text): quoted(text)
-        }
     }
 
     /// A distance as people read it: metres to a tenth below 10 km (`-100.0 m`, `1655.8 m`), else

@@ -1,3 +1,4 @@
+import JSONInput
 import NMEA
 
 #if canImport(Glibc)

@@ -104,8 +104,8 @@ public struct CheckJob {
     }
 
     func describe(_ set: FenceSet, _ i: Int) -> String {
-        var s = "id \(HumanText.json(set.ids[i]))"
-        if let name = set.name(i) { s += " \(HumanText.quoted(name))" }
+        var s = "id \(set.ids[i].json)"
+        if let name = set.name(i) { s += " \(JSONLine.quoted(name))" }
         switch set.kinds[i] {
         case .circle:
             if let c = set.circle(i) { s += " (circle r=\(formatMetres(c.radius)) m)" }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONOutput
 import NMEA
 import Synchronization
 import Testing
@@ -32,7 +33,7 @@ import Testing
         let fences = try FenceSet.parse(
             """
             {"type":"FeatureCollection","features":[{"type":"Feature","id":"big","geometry":{"type":"Point","coordinates":[8.5,47.3]},
-             "properties":{"radius":20,"name":\(JSONText.quoted(name))}}]}
+             "properties":{"radius":20,"name":\(JSONLine.quoted(name))}}]}
             """)
         let reports = Reports()
         let sink = try ExecHookSink(programs: [hook], timeout: 20, report: reports.add)
@@ -211,7 +212,7 @@ import Testing
         let line = ConsoleSink.humanLine(enterEvent(fences).event, fences: fences, color: false)
         #expect(line.contains("n?31m???[2J? [i?2J]"), "\(line)")
         #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
-        #expect(HumanText.quoted("a\u{9B}b\u{7F}") == "\"a\\u009bb\\u007f\"")
+        #expect(JSONLine.quoted("a\u{9B}b\u{7F}") == "\"a\\u009bb\\u007f\"")
         #expect(HumanText.printable("plain é ü") == "plain é ü")
     }
 }

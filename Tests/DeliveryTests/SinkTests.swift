@@ -1,4 +1,5 @@
 import Foundation
+import JSONOutput
 import NMEA
 import Platform
 import Synchronization
@@ -12,7 +13,7 @@ import Testing
 let hostileName = #"Bridge "$(touch /tmp/PWNED)"; rm -rf ~ `id` \n"#
 let fencesJSON = """
     {"type":"FeatureCollection","features":[{"type":"Feature","id":"b-1","geometry":{"type":"Point","coordinates":[8.5,47.3]},
-     "properties":{"radius":20,"name":\(JSONText.quoted(hostileName)),"note":"$HOME;|&"}}]}
+     "properties":{"radius":20,"name":\(JSONLine.quoted(hostileName)),"note":"$HOME;|&"}}]}
     """
 
 func enterEvent(_ fences: FenceSet) -> OutgoingEvent {

@@ -1,6 +1,6 @@
 import FenceBuilders
 import Foundation
-import NMEA
+import JSONInput
 import Testing
 
 @testable import Fences

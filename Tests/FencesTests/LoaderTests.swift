@@ -1,4 +1,5 @@
 import FenceBuilders
+import JSONInput
 import Testing
 
 @testable import Fences

@@ -44,7 +44,7 @@ func points(_ bytes: UnsafeBufferPointer<UInt8>) -> [(lat: Double, lon: Double)]
 func exercise(_ fences: FenceSet, points: [(lat: Double, lon: Double)]) {
     let hits = FenceHits()
     for index in 0..<min(fences.count, 16) {
-        _ = HumanText.quoted(fences.name(index) ?? "")
+        _ = FenceID.string(fences.name(index) ?? "").json
         for text in [fences.name(index) ?? "", fences.ids[index].description] {
             let shown = HumanText.printable(text)
             precondition(!shown.unicodeScalars.contains(where: HumanText.isControl), "control character shown")

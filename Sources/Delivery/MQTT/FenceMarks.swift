@@ -1,5 +1,5 @@
 import Fences
-import Foundation
+import JSONInput
 
 /// The properties that choose which fences Home Assistant and OwnTracks hear about
 /// (docs/mqtt.md): `"owntracks": true` and `"homeassistant": true`, exactly the JSON `true`.
@@ -13,11 +13,7 @@ enum FenceMark: String, Sendable {
         let properties = fences.info(index).propertiesJSON
         // Most fences say nothing about either: no JSON parse for them.
         guard properties.contains("\"\(rawValue)\"") else { return false }
-        guard let marks = try? JSONDecoder().decode(Marks.self, from: Data(properties.utf8)) else { return false }
-        switch self {
-        case .ownTracks: return marks.ownTracks == true
-        case .homeAssistant: return marks.homeAssistant == true
-        }
+        return Self.isTrue(rawValue, in: properties)
     }
 
     /// The indices of the marked fences, in file order.
@@ -25,20 +21,29 @@ enum FenceMark: String, Sendable {
         (0..<fences.count).filter { isOn(fences, $0) }
     }
 
-    /// Each key on its own, so that a wrong type under one does not hide the other.
-    private struct Marks: Decodable {
-        var ownTracks: Bool?
-        var homeAssistant: Bool?
-
-        enum CodingKeys: String, CodingKey {
-            case ownTracks = "owntracks"
-            case homeAssistant = "homeassistant"
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            ownTracks = try? container.decodeIfPresent(Bool.self, forKey: .ownTracks)
-            homeAssistant = try? container.decodeIfPresent(Bool.self, forKey: .homeAssistant)
+    /// Whether the object `properties` has `key` with the JSON `true` (the last one, if it repeats);
+    /// false for anything else, and for text that is not one JSON object.
+    private static func isTrue(_ key: String, in properties: String) -> Bool {
+        var text = properties
+        var wanted = key
+        return text.withUTF8 { bytes -> Bool in
+            wanted.withUTF8 { name -> Bool in
+                var scanner = JSONScanner(bytes)
+                var marked = false
+                do throws(JSONSyntaxError) {
+                    try scanner.members { (scanner, member) throws(JSONSyntaxError) in
+                        if !member.escaped, UnsafeRawBufferPointer(name).elementsEqual(scanner.bytes(member)) {
+                            marked = try scanner.boolIfBool() == true
+                        } else {
+                            try scanner.skipValue()
+                        }
+                    }
+                    try scanner.expectEnd()
+                } catch {
+                    return false
+                }
+                return marked
+            }
         }
     }
 }

@@ -1,5 +1,5 @@
 import Fences
-import Foundation
+import JSONInput
 import Platform
 
 import class Platform.Locked
@@ -50,10 +50,12 @@ public struct OwnTracksCommand: Sendable, Equatable {
 
     /// Reads a message payload.
     public static func parse(_ payload: [UInt8]) -> ParseResult {
-        let message: Message
-        do {
-            message = try JSONDecoder().decode(Message.self, from: Data(payload))
-        } catch {
+        let read = payload.withUnsafeBufferPointer { bytes -> Message? in
+            var scanner = JSONScanner(bytes)
+            guard let message = try? Message(&scanner), (try? scanner.expectEnd()) != nil else { return nil }
+            return message
+        }
+        guard let message = read else {
             return .problem("not an OwnTracks command (a JSON object with \"_type\":\"cmd\")")
         }
         guard message.type == "cmd" else { return .problem("\"_type\" is not \"cmd\"") }
@@ -69,43 +71,107 @@ public struct OwnTracksCommand: Sendable, Equatable {
         return .command(command)
     }
 
-    private struct Message: Decodable {
+    /// A member of the wrong type where the message's shape depends on it.
+    private struct WrongType: Error {}
+
+    /// The message's members; `null` counts as absent, any other wrong type makes it no command.
+    private struct Message {
         var type: String?
         var action: String?
         var waypoints: WaypointList?
         var merge: Bool?
 
-        enum CodingKeys: String, CodingKey {
-            case type = "_type"
-            case action, waypoints, merge
+        init(_ scanner: inout JSONScanner) throws {
+            guard scanner.nextKind() == .object else { throw WrongType() }
+            var type: String?
+            var action: String?
+            var waypoints: WaypointList?
+            var merge: Bool?
+            var wrongType = false
+            try scanner.object { (scanner, key) throws(JSONSyntaxError) in
+                switch (key, scanner.nextKind()) {
+                case (_, .null): try scanner.skipValue()
+                case ("_type", .string): type = try scanner.string(scanner.stringSpan())
+                case ("action", .string): action = try scanner.string(scanner.stringSpan())
+                case ("merge", .bool): merge = try scanner.bool()
+                case ("waypoints", _):
+                    waypoints = try WaypointList(&scanner)
+                    if waypoints == nil { wrongType = true }
+                case ("_type", _), ("action", _), ("merge", _):
+                    wrongType = true
+                    try scanner.skipValue()
+                default: try scanner.skipValue()
+                }
+            }
+            if wrongType { throw WrongType() }
+            self.type = type
+            self.action = action
+            self.waypoints = waypoints
+            self.merge = merge
         }
     }
 
     /// `waypoints` is an OwnTracks `_type: waypoints` object (`{"_type":"waypoints","waypoints":[...]}`),
     /// as the apps export it, or the bare array.
-    private struct WaypointList: Decodable {
+    private struct WaypointList {
         var items: [Waypoint]
         var merges: Bool
 
-        enum CodingKeys: String, CodingKey { case waypoints, merge }
-
-        init(from decoder: any Decoder) throws {
-            if let items = try? [Waypoint](from: decoder) {
+        /// Nil (the value consumed) when it is neither form, or an element is not an object.
+        init?(_ scanner: inout JSONScanner) throws(JSONSyntaxError) {
+            switch scanner.nextKind() {
+            case .array:
+                guard let items = try Self.waypoints(&scanner) else { return nil }
                 self.items = items
                 merges = false
-                return
+            case .object:
+                var items: [Waypoint]?
+                var merges = false
+                var wrongType = false
+                try scanner.object { (scanner, key) throws(JSONSyntaxError) in
+                    switch key {
+                    case "waypoints":
+                        items = try Self.waypoints(&scanner)
+                        wrongType = items == nil
+                    case "merge": merges = try scanner.boolIfBool() == true
+                    default: try scanner.skipValue()
+                    }
+                }
+                guard !wrongType, let items else { return nil }
+                self.items = items
+                self.merges = merges
+            default:
+                try scanner.skipValue()
+                return nil
             }
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            items = try container.decode([Waypoint].self, forKey: .waypoints)
-            merges = (try? container.decodeIfPresent(Bool.self, forKey: .merge)) == true
+        }
+
+        /// An array of waypoint objects; nil (the value consumed) when it is not one.
+        static func waypoints(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> [Waypoint]? {
+            guard scanner.nextKind() == .array else {
+                try scanner.skipValue()
+                return nil
+            }
+            var items: [Waypoint] = []
+            var allObjects = true
+            try scanner.elements { (scanner) throws(JSONSyntaxError) in
+                if scanner.nextKind() == .object {
+                    items.append(try Waypoint(&scanner))
+                } else {
+                    allObjects = false
+                    try scanner.skipValue()
+                }
+            }
+            return allObjects ? items : nil
         }
     }
 
     struct Problem: Error { var text: String }
 
     /// One `_type: waypoint`: `rid` (else `tst`, as older apps identify it), `desc`, `lat`, `lon`,
-    /// `rad`; numbers may come as strings, as older apps send them.
-    private struct Waypoint: Decodable {
+    /// `rad`; numbers may come as strings, as older apps send them. A member of another type counts
+    /// as absent.
+    private struct Waypoint {
         var rid: String?
         var desc: String?
         var lat: Double?
@@ -114,26 +180,60 @@ public struct OwnTracksCommand: Sendable, Equatable {
         /// When the app made the waypoint, Unix seconds: kept as the region's `tst`.
         var tst: Double?
 
-        enum CodingKeys: String, CodingKey { case rid, tst, desc, lat, lon, rad }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            rid = Self.text(container, .rid) ?? Self.text(container, .tst)
-            desc = try? container.decodeIfPresent(String.self, forKey: .desc)
-            lat = Self.number(container, .lat)
-            lon = Self.number(container, .lon)
-            rad = Self.number(container, .rad)
-            tst = Self.number(container, .tst)
+        init(_ scanner: inout JSONScanner) throws(JSONSyntaxError) {
+            var rid: String?
+            var tst: String?
+            try scanner.object { (scanner, key) throws(JSONSyntaxError) in
+                switch key {
+                case "rid": rid = try Self.text(&scanner)
+                case "tst":
+                    // Both the region's creation time (a number) and, without a `rid`, its name.
+                    var asNumber = scanner
+                    self.tst = try Self.number(&asNumber)
+                    tst = try Self.text(&scanner)
+                case "desc":
+                    desc = try scanner.stringSpanIfString().map { span throws(JSONSyntaxError) in
+                        try scanner.string(span)
+                    }
+                case "lat": lat = try Self.number(&scanner)
+                case "lon": lon = try Self.number(&scanner)
+                case "rad": rad = try Self.number(&scanner)
+                default: try scanner.skipValue()
+                }
+            }
+            self.rid = rid ?? tst
         }
 
-        static func number(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) -> Double? {
-            if let value = try? container.decodeIfPresent(Double.self, forKey: key) { return value }
-            return (try? container.decodeIfPresent(String.self, forKey: key)).flatMap { $0.flatMap(Double.init) }
+        /// A finite number, or a string that reads as one.
+        static func number(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Double? {
+            switch scanner.nextKind() {
+            case .number:
+                let value = try scanner.number()
+                return value.isFinite ? value : nil
+            case .string: return Double(try scanner.string(scanner.stringSpan()))
+            default:
+                try scanner.skipValue()
+                return nil
+            }
         }
 
-        static func text(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) -> String? {
-            if let value = try? container.decodeIfPresent(String.self, forKey: key), !value.isEmpty { return value }
-            return (try? container.decodeIfPresent(Int64.self, forKey: key)).flatMap { $0.map(String.init) }
+        /// A string that is not empty, or a number that is a whole 64-bit integer, as text.
+        static func text(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> String? {
+            switch scanner.nextKind() {
+            case .string:
+                let text = try scanner.string(scanner.stringSpan())
+                return text.isEmpty ? nil : text
+            case .number:
+                let start = scanner.pos
+                let value = try scanner.number()
+                let written = String(decoding: scanner.bytes((start, scanner.pos, false)), as: UTF8.self)
+                if let whole = Int64(written) { return String(whole) }
+                guard value == value.rounded(), abs(value) < 0x1p63 else { return nil }
+                return String(Int64(value))
+            default:
+                try scanner.skipValue()
+                return nil
+            }
         }
 
         /// `tst` in ms, when it is a plausible Unix time (after 1970, before the year 10000).

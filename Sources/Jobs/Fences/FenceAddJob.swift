@@ -53,7 +53,7 @@ public struct FenceAddJob {
         let set = try FenceFile.load(path)
         let fenceID = id ?? Self.slug(name, taken: Set(set.ids.map(\.text)))
         if set.ids.contains(where: { $0.text == fenceID }) {
-            throw InputError(message: "'\(path)' already has a fence with id \(JSONText.quoted(fenceID))")
+            throw InputError(message: "'\(path)' already has a fence with id \(JSONLine.quoted(fenceID))")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw InputError(message: "cannot read '\(path)'")
@@ -80,7 +80,7 @@ public struct FenceAddJob {
         }
         try atomicReplace(path, with: updated)
         return HumanText.printable(
-            "added \(JSONText.quoted(fenceID)) \(JSONText.quoted(name)): a circle of "
+            "added \(JSONLine.quoted(fenceID)) \(JSONLine.quoted(name)): a circle of "
                 + "\(formatted(radius, decimals: JSONPrecision.metres)) m at "
                 + "(\(formatted(lat, decimals: JSONPrecision.coordinate)), "
                 + "\(formatted(lon, decimals: JSONPrecision.coordinate))) to \(path)")
@@ -112,8 +112,8 @@ public struct FenceAddJob {
         let position =
             "[\(formatted(lon, decimals: JSONPrecision.coordinate)), \(formatted(lat, decimals: JSONPrecision.coordinate))]"
         let properties =
-            "{\"name\": \(JSONText.quoted(name)), \"radius\": \(formatted(radius, decimals: JSONPrecision.metres))}"
-        return "{\"type\": \"Feature\", \"id\": \(JSONText.quoted(id)), \"properties\": \(properties), "
+            "{\"name\": \(JSONLine.quoted(name)), \"radius\": \(formatted(radius, decimals: JSONPrecision.metres))}"
+        return "{\"type\": \"Feature\", \"id\": \(JSONLine.quoted(id)), \"properties\": \(properties), "
             + "\"geometry\": {\"type\": \"Point\", \"coordinates\": \(position)}}"
     }
 

@@ -32,8 +32,8 @@ public struct FenceLintJob {
     }
 
     func text(_ finding: FenceFinding) -> String {
-        var place = "\(path): feature \(finding.index) (id \(HumanText.json(finding.id)))"
-        if let name = finding.name { place += " " + HumanText.quoted(name) }
+        var place = "\(path): feature \(finding.index) (id \(finding.id.json))"
+        if let name = finding.name { place += " " + JSONLine.quoted(name) }
         return HumanText.printable("\(place): \(finding.kind.rawValue): \(finding.problem); \(finding.fix)")
     }
 

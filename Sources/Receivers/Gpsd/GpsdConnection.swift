@@ -1,3 +1,4 @@
+import JSONOutput
 import Platform
 
 /// One connection to a gpsd: connect, ask for reports with `?WATCH`, then read its lines.
@@ -43,7 +44,7 @@ public final class GpsdConnection {
         var members = ["\"enable\":true"]
         if watch.json { members.append("\"json\":true") }
         if watch.nmea { members.append("\"nmea\":true") }
-        if let device { members.append("\"device\":" + jsonString(device)) }
+        if let device { members.append("\"device\":" + JSONLine.quoted(device)) }
         return "?WATCH={" + members.joined(separator: ",") + "}\n"
     }
 
@@ -85,21 +86,4 @@ public final class GpsdConnection {
     }
 
     public func close() { socket.close() }
-
-    /// A JSON string literal (paths are plain text; quotes, backslashes and controls escaped).
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
 }

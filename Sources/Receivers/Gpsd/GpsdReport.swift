@@ -1,3 +1,4 @@
+import JSONInput
 import NMEA
 
 /// The report classes of gpsd's JSON protocol (gpsd_json(5)) that a geofence client acts on.
@@ -80,7 +81,7 @@ public struct GpsdReport {
     public var activated = false
     /// DEVICE: the driver gpsd identified (present once gpsd has synced to the device's data).
     public var hasDriver = false
-    /// The whole report's members, for DEVICES, VERSION and ERROR, scanned again on demand.
+    /// The whole report, for DEVICES, VERSION and ERROR, scanned again on demand.
     public let line: UnsafeRawBufferPointer
 
     /// Scans `line`; nil when it is not one JSON object with a string `class` (garbage, a
@@ -94,61 +95,73 @@ public struct GpsdReport {
         var hasDriver = false
         var uSat: Int?
         var usedCount: Int?
-        let wellFormed = JSONFields.forEachMember(line) { key, value in
-            switch key.count {
-            case 3:
-                if JSONFields.equal(key, "lat") {
-                    tpv.latitude = value.double
-                } else if JSONFields.equal(key, "lon") {
-                    tpv.longitude = value.double
-                } else if JSONFields.equal(key, "alt") {
-                    tpv.altitude = value.double
-                } else if JSONFields.equal(key, "eph") {
-                    tpv.eph = value.double
-                } else if JSONFields.equal(key, "epx") {
-                    tpv.epx = value.double
-                } else if JSONFields.equal(key, "epy") {
-                    tpv.epy = value.double
+        var scanner = JSONScanner(line)
+        do throws(JSONSyntaxError) {
+            try scanner.members { (scanner, key) throws(JSONSyntaxError) in
+                switch key.end - key.start {
+                case 3:
+                    if scanner.spanEquals(key, "lat") {
+                        tpv.latitude = try Self.finiteNumber(&scanner)
+                    } else if scanner.spanEquals(key, "lon") {
+                        tpv.longitude = try Self.finiteNumber(&scanner)
+                    } else if scanner.spanEquals(key, "alt") {
+                        tpv.altitude = try Self.finiteNumber(&scanner)
+                    } else if scanner.spanEquals(key, "eph") {
+                        tpv.eph = try Self.finiteNumber(&scanner)
+                    } else if scanner.spanEquals(key, "epx") {
+                        tpv.epx = try Self.finiteNumber(&scanner)
+                    } else if scanner.spanEquals(key, "epy") {
+                        tpv.epy = try Self.finiteNumber(&scanner)
+                    } else {
+                        try scanner.skipValue()
+                    }
+                case 4:
+                    if scanner.spanEquals(key, "mode") {
+                        tpv.mode = try scanner.integerIfNumber() ?? 0
+                    } else if scanner.spanEquals(key, "time") {
+                        tpv.time = try scanner.stringSpanIfString().flatMap { ISOTime.parse(scanner.bytes($0)) }
+                    } else if scanner.spanEquals(key, "path") {
+                        if let path = try scanner.stringSpanIfString() { device = scanner.bytes(path) }
+                    } else if scanner.spanEquals(key, "uSat") {
+                        uSat = try scanner.integerIfNumber()
+                    } else {
+                        try scanner.skipValue()
+                    }
+                case 5:
+                    if scanner.spanEquals(key, "class") {
+                        reportClass = try Self.classify(&scanner)
+                    } else if scanner.spanEquals(key, "speed") {
+                        tpv.speed = try Self.finiteNumber(&scanner)
+                    } else if scanner.spanEquals(key, "track") {
+                        tpv.track = try Self.finiteNumber(&scanner)
+                    } else {
+                        try scanner.skipValue()
+                    }
+                case 6:
+                    if scanner.spanEquals(key, "altMSL") {
+                        tpv.altitudeMSL = try Self.finiteNumber(&scanner)
+                    } else if scanner.spanEquals(key, "status") {
+                        tpv.status = try scanner.integerIfNumber()
+                    } else if scanner.spanEquals(key, "device") {
+                        if let path = try scanner.stringSpanIfString() { device = scanner.bytes(path) }
+                    } else if scanner.spanEquals(key, "driver") {
+                        hasDriver = try scanner.stringSpanIfString() != nil
+                    } else {
+                        try scanner.skipValue()
+                    }
+                case 9 where scanner.spanEquals(key, "activated"):
+                    activated = try Self.isActivated(&scanner)
+                case 10 where scanner.spanEquals(key, "satellites"):
+                    usedCount = try Self.usedSatellites(&scanner)
+                default:
+                    try scanner.skipValue()
                 }
-            case 4:
-                if JSONFields.equal(key, "mode") {
-                    tpv.mode = value.integer ?? 0
-                } else if JSONFields.equal(key, "time") {
-                    tpv.time = value.kind == .string ? ISOTime.parse(value.bytes) : nil
-                } else if JSONFields.equal(key, "path") {
-                    if value.kind == .string { device = value.bytes }
-                } else if JSONFields.equal(key, "uSat") {
-                    uSat = value.integer
-                }
-            case 5:
-                if JSONFields.equal(key, "class") {
-                    reportClass = Self.classify(value)
-                } else if JSONFields.equal(key, "speed") {
-                    tpv.speed = value.double
-                } else if JSONFields.equal(key, "track") {
-                    tpv.track = value.double
-                }
-            case 6:
-                if JSONFields.equal(key, "altMSL") {
-                    tpv.altitudeMSL = value.double
-                } else if JSONFields.equal(key, "status") {
-                    tpv.status = value.integer
-                } else if JSONFields.equal(key, "device") {
-                    if value.kind == .string { device = value.bytes }
-                } else if JSONFields.equal(key, "driver") {
-                    hasDriver = value.kind == .string
-                }
-            case 9:
-                // A time string when open; 0 when gpsd closed the device.
-                if JSONFields.equal(key, "activated") {
-                    activated = value.kind == .string || (value.double.map { $0 != 0 } ?? false)
-                }
-            case 10:
-                if JSONFields.equal(key, "satellites") { usedCount = Self.usedSatellites(value) }
-            default: break
             }
+            try scanner.expectEnd()
+        } catch {
+            return nil
         }
-        guard wellFormed, let reportClass else { return nil }
+        guard let reportClass else { return nil }
         self.reportClass = reportClass
         self.tpv = tpv
         self.device = device
@@ -157,34 +170,81 @@ public struct GpsdReport {
         satellitesUsed = reportClass == .sky ? uSat ?? usedCount : nil
     }
 
-    /// How many of SKY's `satellites` say `"used": true`; nil for a malformed array.
-    private static func usedSatellites(_ list: JSONValue) -> Int? {
-        var used = 0
-        let wellFormed = list.forEachElement { satellite in
-            _ = satellite.forEachMember { key, field in
-                if JSONFields.equal(key, "used"), field.bool == true { used += 1 }
-            }
-        }
-        return wellFormed ? used : nil
+    /// A number that is finite (`1e999` is not), else absent.
+    private static func finiteNumber(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Double? {
+        try scanner.numberIfNumber().flatMap { $0.isFinite ? $0 : nil }
     }
 
-    private static func classify(_ value: JSONValue) -> GpsdClass? {
-        guard value.kind == .string else { return nil }
-        if value.isString("TPV") { return .tpv }
-        if value.isString("SKY") { return .sky }
-        if value.isString("DEVICE") { return .device }
-        if value.isString("DEVICES") { return .devices }
-        if value.isString("VERSION") { return .version }
-        if value.isString("WATCH") { return .watch }
-        if value.isString("ERROR") { return .error }
+    /// `activated`: a time string when open; 0 when gpsd closed the device.
+    private static func isActivated(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Bool {
+        if scanner.nextKind() == .string {
+            _ = try scanner.stringSpan()
+            return true
+        }
+        return try finiteNumber(&scanner).map { $0 != 0 } ?? false
+    }
+
+    /// How many of SKY's `satellites` say `"used": true`; nil when it is not an array.
+    private static func usedSatellites(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Int? {
+        guard scanner.nextKind() == .array else {
+            try scanner.skipValue()
+            return nil
+        }
+        var used = 0
+        try scanner.elements { (scanner) throws(JSONSyntaxError) in
+            guard scanner.nextKind() == .object else { return try scanner.skipValue() }
+            try scanner.members { (scanner, key) throws(JSONSyntaxError) in
+                if scanner.spanEquals(key, "used") {
+                    if try scanner.boolIfBool() == true { used += 1 }
+                } else {
+                    try scanner.skipValue()
+                }
+            }
+        }
+        return used
+    }
+
+    private static func classify(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> GpsdClass? {
+        guard let name = try scanner.stringSpanIfString() else { return nil }
+        if scanner.spanEquals(name, "TPV") { return .tpv }
+        if scanner.spanEquals(name, "SKY") { return .sky }
+        if scanner.spanEquals(name, "DEVICE") { return .device }
+        if scanner.spanEquals(name, "DEVICES") { return .devices }
+        if scanner.spanEquals(name, "VERSION") { return .version }
+        if scanner.spanEquals(name, "WATCH") { return .watch }
+        if scanner.spanEquals(name, "ERROR") { return .error }
         return .other
+    }
+
+    /// Calls `body` with each member of the line, which `init` has found well formed; `body`
+    /// must consume the member's value.
+    private func forEachMember(_ body: (inout JSONScanner, JSONScanner.Span) throws(JSONSyntaxError) -> Void) {
+        var scanner = JSONScanner(line)
+        try? scanner.members(body)
     }
 
     /// A string member of the report (VERSION's `release`, ERROR's `message`); allocates.
     public func string(_ key: StaticString) -> String? {
         var result: String?
-        _ = JSONFields.forEachMember(line) { name, value in
-            if JSONFields.equal(name, key) { result = value.string }
+        forEachMember { (scanner, name) throws(JSONSyntaxError) in
+            if scanner.spanEquals(name, key), let value = try scanner.stringSpanIfString() {
+                result = try? scanner.string(value)
+            } else {
+                try scanner.skipValue()
+            }
+        }
+        return result
+    }
+
+    /// An integer member of the report (VERSION's `proto_major`); nil when absent or not an integer.
+    public func integer(_ key: StaticString) -> Int? {
+        var result: Int?
+        forEachMember { (scanner, name) throws(JSONSyntaxError) in
+            if scanner.spanEquals(name, key) {
+                result = try scanner.integerIfNumber()
+            } else {
+                try scanner.skipValue()
+            }
         }
         return result
     }
@@ -192,18 +252,25 @@ public struct GpsdReport {
     /// A DEVICES report's devices: path, whether open (`activated`), and the driver gpsd found.
     public func devices() -> [(path: String, activated: Bool, driver: String?)] {
         var list: [(path: String, activated: Bool, driver: String?)] = []
-        _ = JSONFields.forEachMember(line) { name, value in
-            guard JSONFields.equal(name, "devices") else { return }
-            _ = value.forEachElement { element in
+        forEachMember { (scanner, name) throws(JSONSyntaxError) in
+            guard scanner.spanEquals(name, "devices"), scanner.nextKind() == .array else {
+                return try scanner.skipValue()
+            }
+            try scanner.elements { (scanner) throws(JSONSyntaxError) in
+                guard scanner.nextKind() == .object else { return try scanner.skipValue() }
                 var path: String?
                 var activated = false
                 var driver: String?
-                _ = element.forEachMember { key, field in
-                    if JSONFields.equal(key, "path") { path = field.string }
-                    if JSONFields.equal(key, "activated") {
-                        activated = field.kind == .string || (field.double.map { $0 != 0 } ?? false)
+                try scanner.members { (scanner, key) throws(JSONSyntaxError) in
+                    if scanner.spanEquals(key, "path") {
+                        path = try scanner.stringSpanIfString().flatMap { try? scanner.string($0) }
+                    } else if scanner.spanEquals(key, "activated") {
+                        activated = try Self.isActivated(&scanner)
+                    } else if scanner.spanEquals(key, "driver") {
+                        driver = try scanner.stringSpanIfString().flatMap { try? scanner.string($0) }
+                    } else {
+                        try scanner.skipValue()
                     }
-                    if JSONFields.equal(key, "driver") { driver = field.string }
                 }
                 if let path { list.append((path, activated, driver)) }
             }

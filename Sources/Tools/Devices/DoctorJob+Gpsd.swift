@@ -110,14 +110,8 @@ extension DoctorJob {
     }
 
     private static func protocolVersion(_ report: GpsdReport) -> String? {
-        var major: Int?
-        var minor: Int?
-        _ = JSONFields.forEachMember(report.line) { key, value in
-            if key.elementsEqual("proto_major".utf8) { major = value.integer }
-            if key.elementsEqual("proto_minor".utf8) { minor = value.integer }
-        }
-        guard let major else { return nil }
-        return "\(major).\(minor ?? 0)"
+        guard let major = report.integer("proto_major") else { return nil }
+        return "\(major).\(report.integer("proto_minor") ?? 0)"
     }
 }
 

@@ -1,5 +1,6 @@
 import Fences
 import Foundation
+import JSONInput
 import LiveLoop
 
 /// The vertices of a GeoJSON (RFC 7946) LineString: a bare geometry, a Feature, or the first

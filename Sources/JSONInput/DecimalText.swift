@@ -5,10 +5,9 @@
 #endif
 
 /// Decimal text to the correctly rounded double, the one `strtod` and Python's `float()` give; the
-/// pieces shared by the readers of numbers in text (Geofence's `JSONScanner` for fence coordinates
-/// and `PointsFile` for `check --points`, Serial's gpsd report fields), which differ only in
-/// grammar. It lives here, the lowest module below all three; NMEA's own fields use `Scan`, whose
-/// grammar (no exponent, at most 18 digits kept) is the receiver's.
+/// pieces shared by the readers of numbers in text (`JSONScanner`, and Fences' `PointsFile` for
+/// `check --points`), which differ only in grammar. NMEA's own fields use `Scan`, whose grammar
+/// (no exponent, at most 18 digits kept) is the receiver's.
 ///
 /// - `short`: the common number of a coordinate file (`-73.98765432`: up to 7 integer and 8
 ///   fraction digits, no exponent) in one 8-byte load per digit run, no loop per digit.

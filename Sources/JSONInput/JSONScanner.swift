@@ -1,22 +1,26 @@
-import NMEA
-import Platform
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// A JSON syntax error at a byte offset.
-package struct JSONSyntaxError: Error {
+/// A JSON syntax error at a byte offset (counted from the first byte handed to the scanner).
+package struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
     package let offset: Int
     package let problem: String
+
+    package init(offset: Int, problem: String) {
+        self.offset = offset
+        self.problem = problem
+    }
+
+    package var description: String { "\(problem) at byte \(offset)" }
 }
 
-/// A forward-only JSON tokenizer over bytes in memory, strict about the grammar (RFC 8259), that
-/// never builds a document tree: the loader pulls exactly the values it needs and skips the rest.
-/// Numbers become the correctly rounded double, the one Python's `float()` gives (`DecimalText`).
+/// The program's one JSON reader: a forward-only tokenizer over bytes in memory, strict about the
+/// grammar (RFC 8259), that never builds a document tree: a reader pulls exactly the values it
+/// needs and skips the rest, without an allocation per value (fence files, gpsd's reports, event
+/// lines, broker messages). Numbers become the correctly rounded double, the one Python's
+/// `float()` gives (`DecimalText`). Nesting is limited to 512 levels, so no input can overflow the
+/// stack.
 package struct JSONScanner {
+    /// A string token: the bytes between its quotes, and whether they hold escapes.
+    package typealias Span = (start: Int, end: Int, escaped: Bool)
+
     package let base: UnsafePointer<UInt8>
     package let end: Int
     package var pos = 0
@@ -26,6 +30,11 @@ package struct JSONScanner {
         end = bytes.count
         // UTF-8 byte order mark
         if end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { pos = 3 }
+    }
+
+    package init(_ bytes: UnsafeRawBufferPointer) {
+        self.init(
+            UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count))
     }
 
     package func fail(_ problem: String, at offset: Int? = nil) -> JSONSyntaxError {
@@ -86,7 +95,7 @@ package struct JSONScanner {
     }
 
     /// A string token: the byte range between the quotes and whether it holds escapes.
-    package mutating func stringSpan() throws(JSONSyntaxError) -> (start: Int, end: Int, escaped: Bool) {
+    package mutating func stringSpan() throws(JSONSyntaxError) -> Span {
         if peek() != 0x22 { throw fail("expected a string\(describeHere())") }
         pos += 1
         let start = pos
@@ -110,7 +119,7 @@ package struct JSONScanner {
 
     /// Whether a span without escapes equals an ASCII key.
     @inline(__always)
-    package func spanEquals(_ s: (start: Int, end: Int, escaped: Bool), _ key: StaticString) -> Bool {
+    package func spanEquals(_ s: Span, _ key: StaticString) -> Bool {
         if s.escaped || s.end - s.start != key.utf8CodeUnitCount { return false }
         let k = key.utf8Start
         for i in 0..<(s.end - s.start) where base[s.start + i] != k[i] { return false }
@@ -118,7 +127,7 @@ package struct JSONScanner {
     }
 
     /// Decodes a string span (escapes included) to a Swift string.
-    package func string(_ s: (start: Int, end: Int, escaped: Bool)) throws(JSONSyntaxError) -> String {
+    package func string(_ s: Span) throws(JSONSyntaxError) -> String {
         let raw = UnsafeBufferPointer(start: base + s.start, count: s.end - s.start)
         if !s.escaped { return String(decoding: raw, as: UTF8.self) }
         var out: [UInt8] = []
@@ -256,55 +265,5 @@ package struct JSONScanner {
             lineStart = i + 1
         }
         return (line, offset - lineStart + 1)
-    }
-}
-
-extension JSONScanner {
-    /// A number token as written (`7`, `7.0`, `1e3`): fence ids keep their text.
-    package mutating func numberText() throws(JSONSyntaxError) -> String {
-        skipWhitespace()
-        let start = pos
-        _ = try number()
-        return String(decoding: UnsafeBufferPointer(start: base + start, count: pos - start), as: UTF8.self)
-    }
-
-    /// A fence id: a string or a number.
-    package mutating func fenceID() throws(JSONSyntaxError) -> FenceID {
-        if peek() == 0x22 { return .string(try string(stringSpan())) }
-        return .number(try numberText())
-    }
-
-    /// A number or `null`.
-    package mutating func optionalNumber() throws(JSONSyntaxError) -> Double? {
-        consumeNull() ? nil : try number()
-    }
-
-    /// `true` or `false`.
-    package mutating func bool() throws(JSONSyntaxError) -> Bool {
-        if peek() == 0x74 {
-            try literal("true")
-            return true
-        }
-        try literal("false")
-        return false
-    }
-
-    /// A string or `null`.
-    package mutating func optionalString() throws(JSONSyntaxError) -> String? {
-        consumeNull() ? nil : try string(stringSpan())
-    }
-
-    /// Calls `member` with each key of an object (the scanner stands before its value, which
-    /// `member` must consume).
-    package mutating func object(_ member: (inout JSONScanner, String) throws(JSONSyntaxError) -> Void)
-        throws(JSONSyntaxError)
-    {
-        try expect(0x7B, "'{'")
-        if consume(0x7D) { return }
-        repeat {
-            let key = try string(stringSpan())
-            try expect(0x3A, "':'")
-            try member(&self, key)
-        } while try next(close: 0x7D)
     }
 }
