@@ -17,14 +17,14 @@
 ///   and a power of ten up to 22: one IEEE division or multiplication of two exact doubles is
 ///   correctly rounded;
 /// - `strtod`: everything else.
-package enum DecimalText {
+public enum DecimalText {
     /// Exact powers of ten as doubles (10^22 is the last one a double holds exactly). A literal, so
     /// it is laid out at compile time and read without a lazy-initialisation check.
-    package static let powersOfTen: [Double] = [
+    public static let powersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
         1e18, 1e19, 1e20, 1e21, 1e22,
     ]
-    package static let integerPowersOfTen: [UInt64] = [
+    public static let integerPowersOfTen: [UInt64] = [
         1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000, 100_000_000,
     ]
 
@@ -32,7 +32,7 @@ package enum DecimalText {
     /// when `p` is not a digit). Nil for 8 digits or more, which the caller reads digit by digit.
     /// Reads 8 bytes from `p`, whatever they are: the caller guarantees they are there.
     @inline(__always)
-    package static func digitRun(_ p: UnsafePointer<UInt8>) -> (value: UInt64, count: Int)? {
+    public static func digitRun(_ p: UnsafePointer<UInt8>) -> (value: UInt64, count: Int)? {
         let run = digitWord(p)
         return run.count == 8 ? nil : run
     }
@@ -40,7 +40,7 @@ package enum DecimalText {
     /// The first 8 bytes from `p` read as a run of digits: its value and length, up to 8 (and then
     /// the run may go on: the caller looks at byte 8). Reads 8 bytes from `p`, whatever they are.
     @inline(__always)
-    package static func digitWord(_ p: UnsafePointer<UInt8>) -> (value: UInt64, count: Int) {
+    public static func digitWord(_ p: UnsafePointer<UInt8>) -> (value: UInt64, count: Int) {
         let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
         // A byte is a digit when its high nibble is 3 and stays 3 after adding 6 (0x30...0x39). A
         // carry out of a byte >= 0xFA only disturbs the bytes after it, which are not counted.
@@ -67,7 +67,7 @@ package enum DecimalText {
     /// the millimetre precision that many point files carry, the benchmark's among them.)
     /// The caller guarantees 18 readable bytes from `from`.
     @inline(__always)
-    package static func short(_ base: UnsafePointer<UInt8>, _ from: Int) -> (Double, Int)? {
+    public static func short(_ base: UnsafePointer<UInt8>, _ from: Int) -> (Double, Int)? {
         var p = from
         let negative = base[p] == 0x2D
         if negative { p += 1 }
@@ -92,30 +92,30 @@ package enum DecimalText {
     /// A decimal number as written, `[+-]?D*(.D*)?([eE][+-]?D*)?`, read without judging it: each
     /// reader checks its own grammar on these parts (strict JSON: no `+`, no leading zero, digits
     /// after `.` and `e`; a points file: `+`, `.5` and `1.` allowed), then takes `value`.
-    package struct Parts {
-        package var negative = false
+    public struct Parts {
+        public var negative = false
         /// Written with a `+`.
-        package var plus = false
+        public var plus = false
         /// The first 19 significant digits.
-        package var mantissa: UInt64 = 0
+        public var mantissa: UInt64 = 0
         /// Power of ten of `mantissa`, the written exponent included.
-        package var exponent = 0
+        public var exponent = 0
         /// Few enough digits, and an exponent small enough, for Clinger's exact case to be tried.
-        package var exact = true
-        package var integerDigits = 0
+        public var exact = true
+        public var integerDigits = 0
         /// The integer part is a `0` followed by more digits.
-        package var leadingZero = false
+        public var leadingZero = false
         /// Nil: no `.`.
-        package var fractionDigits: Int?
+        public var fractionDigits: Int?
         /// Nil: no `e` or `E`.
-        package var exponentDigits: Int?
+        public var exponentDigits: Int?
         /// The offset after the text read.
-        package var end = 0
+        public var end = 0
 
-        package var hasDigits: Bool { integerDigits + (fractionDigits ?? 0) > 0 }
+        public var hasDigits: Bool { integerDigits + (fractionDigits ?? 0) > 0 }
 
         /// The correctly rounded double of `start ..< end`: the exact case, else `strtod`.
-        package func value(_ base: UnsafePointer<UInt8>, from start: Int) -> Double {
+        public func value(_ base: UnsafePointer<UInt8>, from start: Int) -> Double {
             if exact, let v = DecimalText.fastPath(mantissa: mantissa, exponent: exponent, negative: negative) {
                 return v
             }
@@ -124,7 +124,7 @@ package enum DecimalText {
     }
 
     /// Reads the parts of the number at `from` (see `Parts`); reads nothing past `end`.
-    package static func scan(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Parts {
+    public static func scan(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Parts {
         var s = Parts()
         var p = from
         if p < end && (base[p] == 0x2D || base[p] == 0x2B) {
@@ -183,7 +183,7 @@ package enum DecimalText {
 
     /// Clinger's exact case: `mantissa` × 10^`exponent` from at most 19 significant digits, or nil.
     @inline(__always)
-    package static func fastPath(mantissa: UInt64, exponent: Int, negative: Bool) -> Double? {
+    public static func fastPath(mantissa: UInt64, exponent: Int, negative: Bool) -> Double? {
         guard mantissa <= (1 << 53) && exponent >= -22 && exponent <= 22 else { return nil }
         var v = Double(mantissa)
         if exponent < 0 { v /= powersOfTen[-exponent] } else if exponent > 0 { v *= powersOfTen[exponent] }
@@ -192,12 +192,12 @@ package enum DecimalText {
 
     /// `strtod` on a NUL-terminated copy of the bytes `start ..< end` (on the stack up to 63 bytes),
     /// for text the caller's grammar has already read as a number.
-    package static func strtod(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double {
+    public static func strtod(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double {
         strtodCounting(base, start, end).value
     }
 
     /// `strtod` of the whole of `start ..< end`: nil unless all of it is the number.
-    package static func strtodWhole(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+    public static func strtodWhole(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         let (value, used) = strtodCounting(base, start, end)
         return used == end - start ? value : nil
     }

@@ -1,11 +1,12 @@
 /// The kinds of JSON value, told by a value's first byte.
-package enum JSONKind: Sendable, Equatable {
+public enum JSONKind: Sendable, Equatable {
     case object, array, string, number, bool, null
 }
 
 extension JSONScanner {
     /// The kind of the next value, not consumed; nil when no value can start there.
-    package mutating func nextKind() -> JSONKind? {
+    @inlinable
+    public mutating func nextKind() -> JSONKind? {
         switch peek() {
         case 0x7B: .object
         case 0x5B: .array
@@ -18,12 +19,14 @@ extension JSONScanner {
     }
 
     /// A number or `null`.
-    package mutating func optionalNumber() throws(JSONSyntaxError) -> Double? {
+    @inlinable
+    public mutating func optionalNumber() throws(JSONSyntaxError) -> Double? {
         consumeNull() ? nil : try number()
     }
 
     /// `true` or `false`.
-    package mutating func bool() throws(JSONSyntaxError) -> Bool {
+    @inlinable
+    public mutating func bool() throws(JSONSyntaxError) -> Bool {
         if peek() == 0x74 {
             try literal("true")
             return true
@@ -33,20 +36,21 @@ extension JSONScanner {
     }
 
     /// A string or `null`.
-    package mutating func optionalString() throws(JSONSyntaxError) -> String? {
+    public mutating func optionalString() throws(JSONSyntaxError) -> String? {
         consumeNull() ? nil : try string(stringSpan())
     }
 
     /// Calls `member` with each key of an object (the scanner stands before its value, which
     /// `member` must consume).
-    package mutating func object(_ member: (inout JSONScanner, String) throws(JSONSyntaxError) -> Void)
+    public mutating func object(_ member: (inout JSONScanner, String) throws(JSONSyntaxError) -> Void)
         throws(JSONSyntaxError)
     {
         try members { (scanner, key) throws(JSONSyntaxError) in try member(&scanner, scanner.string(key)) }
     }
 
     /// `object` without decoding the keys: each key as its span, to compare with `spanEquals`.
-    package mutating func members(_ member: (inout JSONScanner, Span) throws(JSONSyntaxError) -> Void)
+    @inlinable
+    public mutating func members(_ member: (inout JSONScanner, Span) throws(JSONSyntaxError) -> Void)
         throws(JSONSyntaxError)
     {
         try expect(0x7B, "'{'")
@@ -60,7 +64,8 @@ extension JSONScanner {
 
     /// Calls `element` for each element of an array (the scanner stands before it, and `element`
     /// must consume it).
-    package mutating func elements(_ element: (inout JSONScanner) throws(JSONSyntaxError) -> Void)
+    @inlinable
+    public mutating func elements(_ element: (inout JSONScanner) throws(JSONSyntaxError) -> Void)
         throws(JSONSyntaxError)
     {
         try expect(0x5B, "'['")
@@ -69,14 +74,15 @@ extension JSONScanner {
     }
 
     /// After the top-level value: only blanks may follow.
-    package mutating func expectEnd() throws(JSONSyntaxError) {
+    public mutating func expectEnd() throws(JSONSyntaxError) {
         skipWhitespace()
         if pos < end { throw fail("unexpected data after the JSON value") }
     }
 
     /// A number that is written as an integer (no fraction, no exponent) of at most 18 digits.
     /// Nil for any other number, which is consumed all the same.
-    package mutating func integer() throws(JSONSyntaxError) -> Int? {
+    @inlinable
+    public mutating func integer() throws(JSONSyntaxError) -> Int? {
         skipWhitespace()
         let start = pos
         _ = try number()
@@ -96,35 +102,40 @@ extension JSONScanner {
     // syntax checked) whatever its kind.
 
     /// A number, or nil after skipping a value of another kind.
-    package mutating func numberIfNumber() throws(JSONSyntaxError) -> Double? {
+    @inlinable
+    public mutating func numberIfNumber() throws(JSONSyntaxError) -> Double? {
         if atNumber() { return try number() }
         try skipValue()
         return nil
     }
 
     /// `integer()` when the value is a number; nil after skipping any other.
-    package mutating func integerIfNumber() throws(JSONSyntaxError) -> Int? {
+    @inlinable
+    public mutating func integerIfNumber() throws(JSONSyntaxError) -> Int? {
         if atNumber() { return try integer() }
         try skipValue()
         return nil
     }
 
     /// A boolean, or nil after skipping a value of another kind.
-    package mutating func boolIfBool() throws(JSONSyntaxError) -> Bool? {
+    @inlinable
+    public mutating func boolIfBool() throws(JSONSyntaxError) -> Bool? {
         if nextKind() == .bool { return try bool() }
         try skipValue()
         return nil
     }
 
     /// A string's span, or nil after skipping a value of another kind.
-    package mutating func stringSpanIfString() throws(JSONSyntaxError) -> Span? {
+    @inlinable
+    public mutating func stringSpanIfString() throws(JSONSyntaxError) -> Span? {
         if peek() == 0x22 { return try stringSpan() }
         try skipValue()
         return nil
     }
 
     /// The bytes of a span (escapes as written), valid while the scanned bytes are.
-    package func bytes(_ span: Span) -> UnsafeRawBufferPointer {
+    @inlinable
+    public func bytes(_ span: Span) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base + span.start, count: span.end - span.start)
     }
 }

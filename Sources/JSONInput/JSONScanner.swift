@@ -1,14 +1,14 @@
 /// A JSON syntax error at a byte offset (counted from the first byte handed to the scanner).
-package struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
-    package let offset: Int
-    package let problem: String
+public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
+    public let offset: Int
+    public let problem: String
 
-    package init(offset: Int, problem: String) {
+    public init(offset: Int, problem: String) {
         self.offset = offset
         self.problem = problem
     }
 
-    package var description: String { "\(problem) at byte \(offset)" }
+    public var description: String { "\(problem) at byte \(offset)" }
 }
 
 /// The program's one JSON reader: a forward-only tokenizer over bytes in memory, strict about the
@@ -17,32 +17,33 @@ package struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
 /// lines, broker messages). Numbers become the correctly rounded double, the one Python's
 /// `float()` gives (`DecimalText`). Nesting is limited to 512 levels, so no input can overflow the
 /// stack.
-package struct JSONScanner {
+public struct JSONScanner {
     /// A string token: the bytes between its quotes, and whether they hold escapes.
-    package typealias Span = (start: Int, end: Int, escaped: Bool)
+    public typealias Span = (start: Int, end: Int, escaped: Bool)
 
-    package let base: UnsafePointer<UInt8>
-    package let end: Int
-    package var pos = 0
+    public let base: UnsafePointer<UInt8>
+    public let end: Int
+    public var pos = 0
 
-    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    public init(_ bytes: UnsafeBufferPointer<UInt8>) {
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
         end = bytes.count
         // UTF-8 byte order mark
         if end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { pos = 3 }
     }
 
-    package init(_ bytes: UnsafeRawBufferPointer) {
+    public init(_ bytes: UnsafeRawBufferPointer) {
         self.init(
             UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count))
     }
 
-    package func fail(_ problem: String, at offset: Int? = nil) -> JSONSyntaxError {
+    @inlinable
+    public func fail(_ problem: String, at offset: Int? = nil) -> JSONSyntaxError {
         JSONSyntaxError(offset: offset ?? pos, problem: problem)
     }
 
-    @inline(__always)
-    package mutating func skipWhitespace() {
+    @inlinable @inline(__always)
+    public mutating func skipWhitespace() {
         while pos < end {
             let c = base[pos]
             if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { return }
@@ -50,21 +51,21 @@ package struct JSONScanner {
     }
 
     /// Next non-blank byte, not consumed; 0 at the end.
-    @inline(__always)
-    package mutating func peek() -> UInt8 {
+    @inlinable @inline(__always)
+    public mutating func peek() -> UInt8 {
         skipWhitespace()
         return pos < end ? base[pos] : 0
     }
 
-    @inline(__always)
-    package mutating func expect(_ c: UInt8, _ what: String) throws(JSONSyntaxError) {
+    @inlinable @inline(__always)
+    public mutating func expect(_ c: UInt8, _ what: String) throws(JSONSyntaxError) {
         if peek() != c { throw fail("expected \(what)\(describeHere())") }
         pos += 1
     }
 
     /// Consumes `c` if it is next.
-    @inline(__always)
-    package mutating func consume(_ c: UInt8) -> Bool {
+    @inlinable @inline(__always)
+    public mutating func consume(_ c: UInt8) -> Bool {
         if peek() == c {
             pos += 1
             return true
@@ -72,7 +73,7 @@ package struct JSONScanner {
         return false
     }
 
-    package func describeHere() -> String {
+    public func describeHere() -> String {
         if pos >= end { return ", found the end of the file" }
         let c = base[pos]
         if c >= 0x21 && c < 0x7F { return ", found '\(Character(Unicode.Scalar(c)))'" }
@@ -80,8 +81,8 @@ package struct JSONScanner {
     }
 
     /// After an element of an object or array: true when another follows (','), false at `close`.
-    @inline(__always)
-    package mutating func next(close: UInt8) throws(JSONSyntaxError) -> Bool {
+    @inlinable @inline(__always)
+    public mutating func next(close: UInt8) throws(JSONSyntaxError) -> Bool {
         let c = peek()
         if c == 0x2C {
             pos += 1
@@ -95,7 +96,8 @@ package struct JSONScanner {
     }
 
     /// A string token: the byte range between the quotes and whether it holds escapes.
-    package mutating func stringSpan() throws(JSONSyntaxError) -> Span {
+    @inlinable
+    public mutating func stringSpan() throws(JSONSyntaxError) -> Span {
         if peek() != 0x22 { throw fail("expected a string\(describeHere())") }
         pos += 1
         let start = pos
@@ -118,8 +120,8 @@ package struct JSONScanner {
     }
 
     /// Whether a span without escapes equals an ASCII key.
-    @inline(__always)
-    package func spanEquals(_ s: Span, _ key: StaticString) -> Bool {
+    @inlinable @inline(__always)
+    public func spanEquals(_ s: Span, _ key: StaticString) -> Bool {
         if s.escaped || s.end - s.start != key.utf8CodeUnitCount { return false }
         let k = key.utf8Start
         for i in 0..<(s.end - s.start) where base[s.start + i] != k[i] { return false }
@@ -127,7 +129,7 @@ package struct JSONScanner {
     }
 
     /// Decodes a string span (escapes included) to a Swift string.
-    package func string(_ s: Span) throws(JSONSyntaxError) -> String {
+    public func string(_ s: Span) throws(JSONSyntaxError) -> String {
         let raw = UnsafeBufferPointer(start: base + s.start, count: s.end - s.start)
         if !s.escaped { return String(decoding: raw, as: UTF8.self) }
         var out: [UInt8] = []
@@ -187,15 +189,15 @@ package struct JSONScanner {
     }
 
     /// Whether the next token starts a number.
-    @inline(__always)
-    package mutating func atNumber() -> Bool {
+    @inlinable @inline(__always)
+    public mutating func atNumber() -> Bool {
         let c = peek()
         return c == 0x2D || (c >= 0x30 && c <= 0x39)
     }
 
     /// A number token (strict JSON grammar) as a correctly rounded double.
-    @inline(__always)
-    package mutating func number() throws(JSONSyntaxError) -> Double {
+    @inlinable @inline(__always)
+    public mutating func number() throws(JSONSyntaxError) -> Double {
         skipWhitespace()
         if end - pos >= 18, let (v, after) = DecimalText.short(base, pos) {
             pos = after
@@ -215,7 +217,8 @@ package struct JSONScanner {
     }
 
     /// Skips one value of any kind, checking its syntax.
-    package mutating func skipValue(depth: Int = 0) throws(JSONSyntaxError) {
+    @inlinable
+    public mutating func skipValue(depth: Int = 0) throws(JSONSyntaxError) {
         if depth > 512 { throw fail("nesting deeper than 512 levels") }
         let c = peek()
         switch c {
@@ -240,7 +243,8 @@ package struct JSONScanner {
         }
     }
 
-    package mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+    @inlinable
+    public mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
         let n = word.utf8CodeUnitCount
         guard pos + n <= end else { throw fail("expected '\(word)'") }
         for i in 0..<n where base[pos + i] != word.utf8Start[i] { throw fail("expected a value\(describeHere())") }
@@ -248,7 +252,8 @@ package struct JSONScanner {
     }
 
     /// Consumes `null` if it is next.
-    package mutating func consumeNull() -> Bool {
+    @inlinable
+    public mutating func consumeNull() -> Bool {
         if peek() == 0x6E, pos + 4 <= end, base[pos + 1] == 0x75, base[pos + 2] == 0x6C, base[pos + 3] == 0x6C {
             pos += 4
             return true
@@ -257,7 +262,7 @@ package struct JSONScanner {
     }
 
     /// Line and column (1-based) of a byte offset, for messages.
-    package func lineColumn(_ offset: Int) -> (Int, Int) {
+    public func lineColumn(_ offset: Int) -> (Int, Int) {
         var line = 1
         var lineStart = 0
         for i in 0..<min(offset, end) where base[i] == 0x0A {
