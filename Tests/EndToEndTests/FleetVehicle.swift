@@ -14,6 +14,8 @@ final class FleetVehicle {
     let simulator: BackgroundGPSFence
     let run: BackgroundGPSFence
     let output: LineCollector
+    /// Its standard error, line by line: where it says a broker is reachable again.
+    let notices: LineCollector
 
     static let centre = (lat: 47.0, lon: 8.0)
 
@@ -66,6 +68,7 @@ final class FleetVehicle {
                 own.appendingPathComponent("state.sqlite").path, "--json", "--mqtt", mqtt,
             ] + extra)
         output = LineCollector(run.output.fileHandleForReading)
+        notices = LineCollector(run.errors.fileHandleForReading)
     }
 
     /// The ids of the events it printed, in order (each is committed to its outbox before it is
@@ -84,8 +87,9 @@ final class FleetVehicle {
         simulator.signal(SIGINT)
         _ = simulator.finish()
         run.signal(SIGINT)
-        let stderr = run.finish().stderr
+        _ = run.finish()
         output.finish()
-        return stderr
+        notices.finish()
+        return notices.all.joined(separator: "\n")
     }
 }
