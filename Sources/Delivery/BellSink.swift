@@ -4,7 +4,8 @@ import Foundation
 
 /// `--bell [TYPES]` (docs/running.md): rings the terminal bell, a BEL byte written to the controlling
 /// terminal (`/dev/tty`), on the chosen event types (default enter and approach), and on the
-/// anchor's `exit`. Inside tmux or
+/// anchor's `exit`; while an alarm sounds, every `alarmRepeat` seconds until it is answered
+/// (docs/running.md, "Alarms"). Inside tmux or
 /// screen the multiplexer passes it on to the client terminal. Without a controlling terminal (a
 /// service), it says so once and does nothing.
 public final class BellSink: EventSink {
@@ -15,13 +16,16 @@ public final class BellSink: EventSink {
 
     public let types: Set<GeofenceEvent.Kind>
     private let terminal: FileHandle?
+    private let repeater: AlarmRepeater
 
     /// - Parameter device: the terminal to ring; `/dev/tty` is the controlling terminal.
+    /// - Parameter alarmRepeat: seconds between the rings of an alarm that sounds.
     public init(
         types: Set<GeofenceEvent.Kind> = BellSink.defaultTypes, device: String = "/dev/tty",
-        report: (String) -> Void
+        alarmRepeat: Double = 3, report: (String) -> Void
     ) {
         self.types = types
+        repeater = AlarmRepeater(interval: alarmRepeat)
         let descriptor = open(device, O_WRONLY | O_NOCTTY | O_CLOEXEC)
         if descriptor >= 0 {
             terminal = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
@@ -33,6 +37,10 @@ public final class BellSink: EventSink {
     }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+        if let terminal, event.event.kind.alarmRole != .none {
+            repeater.follow(event.event) { try? terminal.write(contentsOf: [0x07]) }
+            return
+        }
         // A vehicle too tall for the fence ahead rings whatever types were chosen (docs/fences.md), and so
         // does the anchor's exit (docs/running.md, "At anchor").
         let rings =
@@ -41,7 +49,7 @@ public final class BellSink: EventSink {
         try? terminal.write(contentsOf: [0x07])
     }
 
-    public func finish() {}
+    public func finish() { repeater.stop() }
 
     /// The anchor's `exit` rings whatever the types: it is the anchor watch's alarm
     /// (docs/running.md, "At anchor").

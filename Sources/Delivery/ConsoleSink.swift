@@ -89,6 +89,7 @@ public final class ConsoleSink: EventSink {
         if let location = event.location, event.kind.isAboutThePosition {
             details.append("at \(Self.coordinate(location.latitude)), \(Self.coordinate(location.longitude))")
         }
+        details += Self.alarmDetails(event)
         if let message = event.message { details.append(Self.printable(message)) }
         if !details.isEmpty { parts.append(details.joined(separator: ", ")) }
         return parts.joined(separator: "  ")
@@ -118,6 +119,8 @@ public final class ConsoleSink: EventSink {
         case .cross: "\u{1B}[35m"
         case .dwell, .visit: "\u{1B}[36m"
         case .fixLost, .deviceLost, .error: "\u{1B}[31m"
+        case .alarm: "\u{1B}[1;97;41m"
+        case .alarmAcknowledged, .alarmCleared: "\u{1B}[1;35m"
         case .fixAcquired, .deviceConnected, .heartbeat, .registered, .unregistered, .stationary, .moving:
             "\u{1B}[2m"
         }
@@ -130,7 +133,8 @@ public final class ConsoleSink: EventSink {
         case .visit: "stayed "
         case .dwell: "inside for "
         case .enter, .exit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
-            .heartbeat, .registered, .unregistered, .error, .stationary, .moving:
+            .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .alarm, .alarmAcknowledged,
+            .alarmCleared:
             nil
         }
     }

@@ -94,16 +94,21 @@ public final class NotifySink: EventSink, @unchecked Sendable {
             body += ", " + format.units.speed(speed) + " > " + format.units.speed(limit)
         }
         let urgency = Self.isUrgent(event.kind) || event.tooLow == true ? "critical" : "normal"
-        return ["--app-name=gpsfence", "--urgency=\(urgency)", "--", "gpsfence: \(event.kind.rawValue)", body]
+        // An alarm's notification stays on screen until it is closed (docs/running.md, "Alarms").
+        let stays = event.kind.alarmRole == .raised ? ["--expire-time=0"] : []
+        if let cause = event.cause { body += ", raised by " + cause.kind.rawValue }
+        if let distance = event.anchorDistance { body += ", \(Limits.int(distance.rounded())) m from the anchor" }
+        return ["--app-name=gpsfence", "--urgency=\(urgency)"] + stays
+            + ["--", "gpsfence: \(event.kind.rawValue)", body]
     }
 
     /// The kinds that ask for action now (a critical notification stays on screen): what is ahead, a
     /// limit broken, a problem. Every kind is named, so a new one is decided here.
     static func isUrgent(_ kind: GeofenceEvent.Kind) -> Bool {
         switch kind {
-        case .approach, .speeding, .error: true
+        case .approach, .speeding, .error, .alarm: true
         case .enter, .exit, .dwell, .visit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
-            .registered, .unregistered, .stationary, .moving:
+            .registered, .unregistered, .stationary, .moving, .alarmAcknowledged, .alarmCleared:
             false
         }
     }

@@ -35,13 +35,16 @@ public final class SaySink: EventSink, @unchecked Sendable {
     private let finishDeadline = Locked(Double.infinity)
     /// The units distances, speeds and clearances are spoken in (`--units`).
     private let units: MeasurementUnits
+    private let repeater: AlarmRepeater
 
+    /// - Parameter alarmRepeat: seconds between the sentences of an alarm that sounds.
     public init(
         voice: Voice = .espeak, wavDirectory: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double = 30,
-        units: MeasurementUnits = .metric, report: @escaping @Sendable (String) -> Void
+        units: MeasurementUnits = .metric, alarmRepeat: Double = 3, report: @escaping @Sendable (String) -> Void
     ) {
         self.units = units
+        repeater = AlarmRepeater(interval: alarmRepeat)
         self.voice = voice
         self.wavDirectory = wavDirectory
         self.timeout = timeout
@@ -66,7 +69,21 @@ public final class SaySink: EventSink, @unchecked Sendable {
     public var isActive: Bool { program != nil }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
-        guard let program, let text = Self.sentence(for: event.event, fences: fences, units: units) else { return }
+        guard program != nil, let text = Self.sentence(for: event.event, fences: fences, units: units) else {
+            if event.event.kind.alarmRole != .none { repeater.follow(event.event) {} }
+            return
+        }
+        let kind = event.event.kind
+        guard kind.alarmRole != .none else { return speak(text, kind: kind) }
+        // While the alarm sounds its sentence comes again, each time the last one has been said.
+        repeater.follow(event.event) { [self] in
+            if queued.load(ordering: .relaxed) == 0 { speak(text, kind: kind) }
+        }
+        if kind.alarmRole != .raised { speak(text, kind: kind) }
+    }
+
+    private func speak(_ text: String, kind: GeofenceEvent.Kind) {
+        guard let program else { return }
         guard queued.add(1, ordering: .relaxed).newValue <= Self.maximumQueued else {
             queued.subtract(1, ordering: .relaxed)
             report("--say: \(Self.maximumQueued) alerts are waiting to be spoken; '\(text)' was dropped")
@@ -74,7 +91,7 @@ public final class SaySink: EventSink, @unchecked Sendable {
         }
         let number = spoken.add(1, ordering: .relaxed).newValue
         var command = SupervisedRun(program: program, environment: environment, output: .discarded, timeout: timeout)
-        command.arguments = arguments(text: text, number: number, kind: event.event.kind)
+        command.arguments = arguments(text: text, number: number, kind: kind)
         let child = command
         queue.async { [self] in
             defer { queued.subtract(1, ordering: .relaxed) }
@@ -96,6 +113,7 @@ public final class SaySink: EventSink, @unchecked Sendable {
 
     /// Waits for the utterances queued so far, at most `timeout` seconds (plus the kill's grace).
     public func finish() {
+        repeater.stop()
         finishDeadline.withLock { $0 = min($0, monotonicSeconds() + timeout) }
         queue.sync {}
     }
@@ -147,9 +165,22 @@ public final class SaySink: EventSink, @unchecked Sendable {
         case .fixLost: return "GPS fix lost"
         case .fixAcquired: return nil
         case .deviceLost: return "GPS receiver lost"
+        case .alarm: return "Alarm! " + alarmCause(event, place: place, units: units)
+        case .alarmAcknowledged: return "Alarm acknowledged"
+        case .alarmCleared: return nil
         case .deviceConnected, .registered, .unregistered, .heartbeat, .visit, .stationary, .moving, .error:
             return nil
         }
+    }
+
+    /// What raised an alarm, as said after "Alarm!".
+    static func alarmCause(_ event: GeofenceEvent, place: String?, units: MeasurementUnits) -> String {
+        if let distance = event.anchorDistance {
+            return "The anchor drags: \(units.spokenDistance(distance)) from the anchor"
+        }
+        if event.cause?.kind == .fixLost { return "No GPS position" }
+        if let place { return "\(event.cause?.kind.rawValue ?? "event") \(place)" }
+        return event.cause?.kind.rawValue ?? ""
     }
 
     /// `5 minutes`, `1 hour 5 minutes`, `40 seconds`.

@@ -108,7 +108,32 @@ extension GeofenceEvent {
             out.key("message")
             out.value(message)
         }
+        writeAlarmFields(to: out)
         out.endObject()
+    }
+
+    private func writeAlarmFields(to out: JSONBuffer) {
+        if let alarmStatus {
+            out.key("state")
+            out.value(alarmStatus.rawValue)
+        }
+        if let cause {
+            out.key("cause")
+            out.beginObject()
+            out.key("id")
+            out.value(cause.eventID)
+            out.key("type")
+            out.value(cause.kind.rawValue)
+            out.endObject()
+        }
+        if let acknowledgedBy {
+            out.key("by")
+            out.value(acknowledgedBy.rawValue)
+        }
+        if let anchorDistance {
+            out.key("anchor_distance")
+            out.value(anchorDistance, decimals: JSONPrecision.metres)
+        }
     }
 
     /// The event as one line of JSON (docs/events.md), as text: what the sinks, the outbox and webhook

@@ -85,6 +85,10 @@ public struct EventRecord: Sendable, Equatable {
             case "speed": details.speed = try scanner.optionalNumber()
             case "limit": details.limit = try scanner.optionalNumber()
             case "too_low": details.tooLow = try scanner.bool()
+            case "state": details.alarmStatus = try scanner.optionalString().flatMap(AlarmStatus.init(rawValue:))
+            case "cause": details.cause = try decodeCause(&scanner)
+            case "by": details.acknowledgedBy = try scanner.optionalString().flatMap(AlarmAcknowledger.init(rawValue:))
+            case "anchor_distance": details.anchorDistance = try scanner.optionalNumber()
             case "fences", "inside":
                 var ids: [FenceID] = []
                 try scanner.expect(0x5B, "'['")
@@ -113,6 +117,20 @@ public struct EventRecord: Sendable, Equatable {
             }
         }
         return id.map { Fence(id: $0, name: name) }
+    }
+
+    private static func decodeCause(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> AlarmCause? {
+        var id: String?
+        var kind: GeofenceEvent.Kind?
+        try scanner.object { (scanner, key) throws(JSONSyntaxError) in
+            switch key {
+            case "id": id = try scanner.optionalString()
+            case "type": kind = try scanner.optionalString().flatMap(GeofenceEvent.Kind.init(rawValue:))
+            default: try scanner.skipValue()
+            }
+        }
+        guard let id, let kind else { return nil }
+        return AlarmCause(eventID: id, kind: kind)
     }
 
     private static func decodeLocation(_ scanner: inout JSONScanner) throws(JSONSyntaxError)
@@ -171,6 +189,7 @@ extension GeofenceEvent {
         event.duration = printed(duration, JSONPrecision.seconds)
         event.speed = printed(speed, JSONPrecision.speed)
         event.limit = printed(limit, JSONPrecision.speed)
+        event.anchorDistance = printed(anchorDistance, JSONPrecision.metres)
         return event
     }
 }

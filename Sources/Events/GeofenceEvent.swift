@@ -12,6 +12,9 @@ public struct GeofenceEvent: Sendable, Equatable {
         case deviceConnected = "device_connected"
         case heartbeat, registered, unregistered, error
         case stationary, moving
+        case alarm
+        case alarmAcknowledged = "alarm_acknowledged"
+        case alarmCleared = "alarm_cleared"
 
         /// Order inside one fix (docs/events.md): exit, visit, cross, enter, dwell, approach, speeding,
         /// then the motion events (docs/report.md: after the fence events), then the rest.
@@ -28,6 +31,7 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered,
                 .error:
                 8
+            case .alarm, .alarmAcknowledged, .alarmCleared: 9
             }
         }
 
@@ -37,7 +41,8 @@ public struct GeofenceEvent: Sendable, Equatable {
             switch self {
             case .enter, .exit: true
             case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
-                .heartbeat, .registered, .unregistered, .error, .stationary, .moving:
+                .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .alarm, .alarmAcknowledged,
+                .alarmCleared:
                 false
             }
         }
@@ -53,7 +58,7 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .approach: .approach
             case .speeding: .speeding
             case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered,
-                .error, .stationary, .moving:
+                .error, .stationary, .moving, .alarm, .alarmAcknowledged, .alarmCleared:
                 nil
             }
         }
@@ -66,7 +71,7 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .heartbeat: "inside"
             case .registered, .unregistered: "fences"
             case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
-                .deviceConnected, .error, .stationary, .moving:
+                .deviceConnected, .error, .stationary, .moving, .alarm, .alarmAcknowledged, .alarmCleared:
                 nil
             }
         }
@@ -77,10 +82,28 @@ public struct GeofenceEvent: Sendable, Equatable {
             switch self {
             case .heartbeat, .fixLost, .stationary, .moving: true
             case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixAcquired, .deviceLost,
-                .deviceConnected, .registered, .unregistered, .error:
+                .deviceConnected, .registered, .unregistered, .error, .alarm, .alarmAcknowledged, .alarmCleared:
                 false
             }
         }
+
+        /// What the kind is to the alarm (docs/running.md, "Alarms"): one of its own events, or
+        /// (`none`) an event that may raise or end one.
+        public var alarmRole: AlarmRole {
+            switch self {
+            case .alarm: .raised
+            case .alarmAcknowledged: .acknowledged
+            case .alarmCleared: .cleared
+            case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
+                .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving:
+                .none
+            }
+        }
+    }
+
+    /// The alarm's own events, by what they say.
+    public enum AlarmRole: Sendable {
+        case raised, acknowledged, cleared, none
     }
 
     /// Where the receiver was.
@@ -137,6 +160,13 @@ public struct GeofenceEvent: Sendable, Equatable {
     public var limit: Double?
     /// `approach` and `enter` of a fence whose clearance is below `--vehicle-height`.
     public var tooLow: Bool?
+    /// The alarm's events: the event that raised it, and where the alarm stands after this one.
+    public var cause: AlarmCause?
+    public var alarmStatus: AlarmStatus?
+    /// `alarm_acknowledged`: who answered.
+    public var acknowledgedBy: AlarmAcknowledger?
+    /// A dragging anchor's alarm: the boat's distance from the anchor, in metres.
+    public var anchorDistance: Double?
 
     public init(kind: Kind, time: UTCTime, fence: Int? = nil, location: Location? = nil) {
         self.kind = kind

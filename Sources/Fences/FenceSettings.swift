@@ -17,6 +17,8 @@ public struct FenceSettings: Equatable, Sendable {
     public var tags: [String]?
     /// `active`, `expires`, `speed_limit`, `clearance` (docs/fences.md, "Rules"); nil: none.
     public var rules: FenceRules?
+    /// The event types of this fence that raise an alarm (`"alarm"`, docs/fences.md); nil: none.
+    public var alarm: [FenceEventType]?
 
     public init(
         dwell: Double? = nil, hysteresis: Double? = nil, approach: Double? = nil,

@@ -496,6 +496,8 @@ struct GeoJSONLoader {
                 settings.notify = list
             } else if scanner.spanEquals(key, "tags") {
                 settings.tags = try stringList("tags", pending: &pending)
+            } else if scanner.spanEquals(key, "alarm") {
+                settings.alarm = try readAlarmProperty(pending: &pending)
             } else if try readRuleProperty(key, into: &rules, pending: &pending) {
                 // docs/fences.md, "Rules": FenceRuleProperties.swift
             } else {

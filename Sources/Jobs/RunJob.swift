@@ -42,6 +42,10 @@ public final class RunJob {
         public var brokerFences: MQTTConfiguration?
         /// Whose days the odometer counts (`--timezone`, docs/running.md "Time and units").
         public var calendar = LocalCalendar.utc
+        /// What raises the latched alarm (docs/running.md, "Alarms").
+        public var alarms = AlarmPolicy()
+        /// Where the terminal's and the broker's answers to the alarm arrive.
+        public let alarmAnswers = AlarmAnswers()
 
         public init(device: DeviceChoice, fencesPath: String, statePath: String) {
             self.device = device
@@ -122,6 +126,8 @@ public final class RunJob {
         loopConfiguration.stopsOnSignals = true
         loopConfiguration.layers = options.layers
         loopConfiguration.layers.ownsLayers = true
+        loopConfiguration.alarms = options.alarms
+        loopConfiguration.alarmAnswers = options.alarmAnswers
         StopSignals.install(hangup: .forThisProcess)
         let loop = try EngineLoop(
             configuration: loopConfiguration, fences: fences, store: store, sinks: sinks, reports: reports)

@@ -221,6 +221,10 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration("ignored-fixes") { db in
             try db.execute(sql: "ALTER TABLE receiver ADD COLUMN ignored_fixes INTEGER")
         }
+        // The alarm's latch and the answers waiting for it (docs/running.md, "Alarms").
+        migrator.registerMigration(AlarmSchema.migrationName) { db in
+            try db.execute(sql: AlarmSchema.sql)
+        }
         return migrator
     }
 
@@ -281,7 +285,7 @@ public final class StateStore: @unchecked Sendable {
     @discardableResult
     public func commit(
         events: [OutgoingEvent], insideStates: [FenceStateRecord], fences: FenceSet, outbox: [OutboxTarget],
-        motion: MotionRecord? = nil, track: TrackBatch? = nil
+        motion: MotionRecord? = nil, track: TrackBatch? = nil, alarm: AlarmLatch?? = .none
     ) throws -> [OutgoingEvent] {
         try database.write { db in
             var fresh: [OutgoingEvent] = []
@@ -299,8 +303,9 @@ public final class StateStore: @unchecked Sendable {
                 case .visit:
                     try Self.recordVisit(outgoing, fences: fences, in: db)
                 case .enter, .exit, .dwell, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
-                    .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving:
-                    break  // a row in the event log is all they have
+                    .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .alarm,
+                    .alarmAcknowledged, .alarmCleared:
+                    break  // a row in the event log is all they have; the alarm's latch is written below
                 }
                 for target in outbox {
                     let payload = target.payload(outgoing, fences)
@@ -359,6 +364,7 @@ public final class StateStore: @unchecked Sendable {
                         arguments: [wantedMotion.latitude, wantedMotion.longitude, wantedMotion.since])
                 }
             }
+            if case .some(let latch) = alarm { try AlarmSchema.write(latch, in: db) }
             try track?.write(db)
             // Delivered marks waiting in memory ride on this commit: their pages are mostly
             // the ones the new outbox rows touch.

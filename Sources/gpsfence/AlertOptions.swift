@@ -177,14 +177,15 @@ struct AlertOptions: ParsableArguments {
     /// - Parameter format: the zone and units of what people read and hear.
     func sinks(
         color: Bool, live: Bool, context: SinkContext, format: HumanFormat, maxAccuracy: Double = 100,
-        ownTracksCommands: OwnTracksCommandInbox? = nil
+        ownTracksCommands: OwnTracksCommandInbox? = nil, alarm: AlarmSound = AlarmSound()
     ) throws -> [EventSink] {
         var sinks: [EventSink] = [
             ConsoleSink(style: json ? .json : .human(color: color), flushesEveryEvent: live, format: format)
         ]
-        if bell {
-            let types = bellOn.flatMap { try? BellSink.types($0).get() } ?? BellSink.defaultTypes
-            sinks.append(BellSink(types: types, report: context.report))
+        if bell || alarm.rings {
+            // An alarm rings the bell whether or not --bell asked for it on other events.
+            let types = bell ? bellOn.flatMap { try? BellSink.types($0).get() } ?? BellSink.defaultTypes : []
+            sinks.append(BellSink(types: types, alarmRepeat: alarm.repeat, report: context.report))
         }
         if !exec.isEmpty {
             sinks.append(
@@ -196,7 +197,7 @@ struct AlertOptions: ParsableArguments {
             sinks.append(
                 SaySink(
                     voice: sayCommand.map(SaySink.Voice.program) ?? .espeak, wavDirectory: sayWav,
-                    units: format.units, report: context.report))
+                    units: format.units, alarmRepeat: alarm.repeat, report: context.report))
         }
         for endpoint in webhook {
             guard let outbox = context.outbox else { preconditionFailure("webhooks need the outbox (needsOutbox)") }
@@ -216,8 +217,21 @@ struct AlertOptions: ParsableArguments {
                 MQTTSink(
                     configuration: configuration, outbox: outbox, maxAccuracy: maxAccuracy,
                     drainsOnFinish: context.inputEnds,
-                    drainTimeout: context.drainTimeout, ownTracksCommands: ownTracksCommands, report: context.report))
+                    drainTimeout: context.drainTimeout, ownTracksCommands: ownTracksCommands,
+                    alarmAnswers: alarm.answers, report: context.report))
         }
         return sinks
+    }
+}
+
+extension AlertOptions {
+    /// How the alarm sounds through these sinks (docs/running.md, "Alarms").
+    struct AlarmSound {
+        /// Seconds between the bell's rings and the repeated sentence.
+        var `repeat` = 3.0
+        /// Whether alarms ring the bell even without --bell.
+        var rings = false
+        /// Where `ack` from the broker goes (a run's alarm); nil: the broker's answers are not taken.
+        var answers: AlarmAnswers?
     }
 }

@@ -14,7 +14,7 @@ struct GPSFence: ParsableCommand {
         version: gpsfenceVersion,
         subcommands: [
             Run.self, Replay.self, Decode.self, Check.self, Simulate.self, Configure.self, Record.self, Devices.self,
-            Doctor.self, Visits.self, Status.self, Report.self, Sync.self, Fences.self,
+            Doctor.self, Visits.self, Status.self, Report.self, Sync.self, Fences.self, Ack.self,
         ]
     )
 

@@ -59,6 +59,7 @@ struct Run: ParsableCommand {
     var drainTimeout = 5.0
 
     @OptionGroup var anchor: AnchorOptions
+    @OptionGroup var alarm: AlarmOptions
     @OptionGroup var alerts: AlertOptions
     @OptionGroup var sync: SyncOptions
     @OptionGroup var semantics: SemanticsOptions
@@ -86,6 +87,8 @@ struct Run: ParsableCommand {
         options.calendar = format.zone.calendar
         options.drainTimeout = drainTimeout
         options.layers = anchor.layers
+        options.alarms = alarm.policy
+        let answers = options.alarmAnswers
         // OwnTracks regions from `setWaypoints` commands (docs/mqtt.md): only a live run takes them.
         let commands = alerts.owntracks == nil ? nil : OwnTracksCommandInbox()
         options.layers.ownTracksCommands = commands
@@ -97,7 +100,8 @@ struct Run: ParsableCommand {
             try alerts.sinks(
                 color: StandardStream.output.isTerminal, live: true, context: context, format: format.format,
                 maxAccuracy: options.settings.maxAccuracy,
-                ownTracksCommands: commands)
+                ownTracksCommands: commands,
+                alarm: AlertOptions.AlarmSound(repeat: alarm.alarmRepeat.value, rings: alarm.sounds, answers: answers))
         }
     }
 }

@@ -28,6 +28,12 @@ import Testing
                 event.fence = 1
                 event.location = .init(
                     latitude: 47.123456789, longitude: -8.987654321, accuracy: 3.456, speed: 12.3456, track: 271.234)
+            case .alarm, .alarmAcknowledged, .alarmCleared:
+                event.fence = 0
+                event.cause = AlarmCause(eventID: "0123456789abcdef", kind: .exit)
+                event.alarmStatus = kind == .alarm ? .active : .clear
+                event.anchorDistance = 61.2345
+                if kind == .alarmAcknowledged { event.acknowledgedBy = .mqtt }
             }
             if kind == .approach {
                 event.distance = 123.456

@@ -8,6 +8,9 @@ import NMEA
 public enum MQTTMessages {
     public static func eventTopic(prefix: String) -> String { prefix + "/event" }
     public static func statusTopic(prefix: String) -> String { prefix + "/status" }
+    /// The alarm (docs/mqtt.md): retained, its last event; `PREFIX/alarm/set` takes `ack`.
+    public static func alarmTopic(prefix: String) -> String { prefix + "/alarm" }
+    public static func alarmCommandTopic(prefix: String) -> String { prefix + "/alarm/set" }
     public static func locationTopic(prefix: String) -> String { prefix + "/location" }
 
     /// `PREFIX/fence/ID`. The id is one topic level: `/`, `+`, `#` and `%` in it are written as
@@ -200,7 +203,8 @@ public enum MQTTMessages {
         case .enter: "enter"
         case .exit: "leave"
         case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
-            .heartbeat, .registered, .unregistered, .error, .stationary, .moving:
+            .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .alarm, .alarmAcknowledged,
+            .alarmCleared:
             nil
         }
     }
@@ -212,5 +216,24 @@ public enum MQTTMessages {
     static func rounded(_ value: Double) -> Int? {
         guard value.isFinite, abs(value) < 1e12 else { return nil }
         return Int(value.rounded())
+    }
+}
+
+extension MQTTMessages {
+    /// A message on `PREFIX/alarm/set`: `ack` answers the alarm (Home Assistant's button sends it).
+    /// A retained one is refused: it would answer every alarm to come, at each reconnection.
+    static func alarmCommand(
+        _ payload: [UInt8], retained: Bool, topic: String, answers: AlarmAnswers, report: (String) -> Void
+    ) {
+        let text = String(decoding: payload.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.lowercased() == "ack" else {
+            report("\(topic): '\(HumanText.printable(String(text.prefix(32))))' is not a command (send ack); ignored")
+            return
+        }
+        guard !retained else {
+            report("\(topic): a retained ack is ignored (publish it without the retain flag)")
+            return
+        }
+        answers.post(.mqtt)
     }
 }

@@ -99,7 +99,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     public init(
         configuration: MQTTConfiguration, outbox: any EventOutbox, maxAccuracy: Double = 100, drainsOnFinish: Bool,
         drainTimeout: Double = 30, ownTracksCommands: OwnTracksCommandInbox? = nil,
-        report: @escaping @Sendable (String) -> Void
+        alarmAnswers: AlarmAnswers? = nil, report: @escaping @Sendable (String) -> Void
     ) {
         self.configuration = configuration
         self.maxAccuracy = maxAccuracy
@@ -124,6 +124,14 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             // again (the same regions again change nothing; docs/mqtt.md).
             let topic = ownTracks.topic + "/cmd"
             connection.subscribe(.init(topic: topic) { payload, _ in inbox.put(payload, topic: topic) })
+        }
+        if let alarmAnswers {
+            let topic = MQTTMessages.alarmCommandTopic(prefix: prefix)
+            connection.subscribe(
+                .init(topic: topic) { payload, retained in
+                    MQTTMessages.alarmCommand(
+                        payload, retained: retained, topic: topic, answers: alarmAnswers, report: report)
+                })
         }
         let transport = MQTTEventTransport(connection: connection, ownTracksOrder: ownTracksOrder)
         var policy = OutboxDelivery.Policy()
@@ -156,8 +164,16 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     /// present (retained fence states, location, Home Assistant's states), which must keep the
     /// order of the fixes they describe and which the next start publishes again from the state
     /// file; a power cut can only make them run a few milliseconds ahead of the disk.
+    /// The alarm's last event, waiting for storage before it becomes the retained `PREFIX/alarm`.
+    private var unsyncedAlarm: [UInt8]?
     public var waitsForStorage: Bool { false }
-    public func outboxSynced() { delivery.wake() }
+    public func outboxSynced() {
+        delivery.wake()
+        if let alarm = unsyncedAlarm {
+            connection.publishRetained(topic: MQTTMessages.alarmTopic(prefix: prefix), payload: alarm)
+            unsyncedAlarm = nil
+        }
+    }
 
     public func start() {
         // Transitions a previous run left in the outbox go out before any location of this run.
@@ -219,6 +235,10 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         case .stationary, .moving:
             motion = HomeAssistantMotion(happening.kind)
             publishReceiver()
+        case .alarm, .alarmAcknowledged, .alarmCleared:
+            // Retained once the event is on storage (`outboxSynced`): a power cut must not take
+            // back an alarm that Home Assistant already showed.
+            unsyncedAlarm = Array(event.json.utf8)
         case .dwell, .visit, .cross, .approach, .speeding, .heartbeat, .error:
             break
         }

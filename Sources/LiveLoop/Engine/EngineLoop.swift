@@ -41,6 +41,10 @@ public final class EngineLoop {
         public var calendar = LocalCalendar.utc
         /// The anchor and OwnTracks regions over the fence file (docs/running.md, "Fence layers").
         public var layers = FenceLayerOptions()
+        /// What raises an alarm (docs/running.md, "Alarms"); nil: this run keeps no alarm (`replay`).
+        public var alarms: AlarmPolicy?
+        /// Where the answers to the alarm arrive from other threads (the terminal, the broker).
+        public var alarmAnswers = AlarmAnswers()
 
         public init() {}
     }
@@ -82,6 +86,10 @@ public final class EngineLoop {
     private let turn = EngineTurn()
     /// What failed in a turn of the reader's, for the engine thread to throw.
     private var readerTurnFailure: Error?
+    /// The run's alarm, when it keeps one.
+    var alarms: AlarmKeeper?
+    /// The boat's distance from the anchor at the last usable fix, for the alarm.
+    var anchorDistance: Double?
 
     /// - Throws: `StoreError` when the saved fence states cannot be read.
     package init(
@@ -109,6 +117,9 @@ public final class EngineLoop {
             engine.restore(try store.fenceStates())
             engine.restoreMotion(try store.motionState())
         }
+        if let policy = configuration.alarms {
+            alarms = AlarmKeeper(policy: policy, saved: try store?.alarmLatch())
+        }
         var trackSettings = TrackRecorder.Settings()
         trackSettings.keepDays = configuration.keepDays
         trackSettings.flushInterval = configuration.trackWriteInterval
@@ -134,6 +145,8 @@ public final class EngineLoop {
         for sink in sinks { sink.start() }
         reports.wakeOnReport { doorbell.signal() }
         defer { reports.wakeOnReport(nil) }
+        let terminalAnswers = startAlarmAnswers(live: source.isLive) { doorbell.signal() }
+        defer { stopAlarmAnswers(terminalAnswers) }
         reader.start()
         defer { shutDown(reader) }
         // The feeds start before the fences are registered: an edit of the fence file made as soon
@@ -196,7 +209,7 @@ public final class EngineLoop {
     /// its timer would otherwise wake it for twice a second.
     private func engineThreadIsWanted(_ ring: SPSCRing<EngineInput>) -> Bool {
         (configuration.stopsOnSignals && StopSignals.isRaised) || ReloadSignal.isPending || PositionRequest.isPending
-            || layers.hasCommands || ring.overflow > round.reportedOverflow
+            || layers.hasCommands || alarmAnswersWait || ring.overflow > round.reportedOverflow
             || round.secondsSince(round.lastAlive) > Self.aliveInterval
     }
 
@@ -251,6 +264,7 @@ public final class EngineLoop {
         if source.isLive {
             engine.start(at: currentUTCTime()) { batch.append($0) }
             try flush()
+            try beginAlarm()
         }
     }
 
@@ -315,6 +329,7 @@ public final class EngineLoop {
         } else {
             engine.process(fix) { batch.append($0) }
         }
+        noteAnchorDistance(fix)
         try flush()
         // After the fix: the anchor is laid where the boat is, and entered as a fence that came to
         // it (not as one the run started in).
@@ -345,6 +360,7 @@ public final class EngineLoop {
             )
             round.reportedOverflow = ring.overflow
         }
+        try takeAlarmAnswers()
         try takeFenceChanges(round.fenceFeeds)
         if try layers.applyCommands() { try replaceFences(with: layers.set, origin: "OwnTracks setWaypoints") }
         try flush()
@@ -392,11 +408,17 @@ public final class EngineLoop {
     /// Commits `events` (rendered against `set`, the fences they refer to) with the fence states
     /// after them, then hands the ones that were new to the sinks.
     func deliver(_ events: [GeofenceEvent], fences set: FenceSet) throws {
-        let outgoing = events.map { OutgoingEvent($0, fences: set) }
+        let raised =
+            alarms?.respond(
+                to: events, fences: set, anchorWatch: layers.layers.anchor != nil || layers.anchorIsDue,
+                anchorDistance: anchorDistance) ?? []
+        let outgoing = (events + raised).map { OutgoingEvent($0, fences: set) }
+        // The alarm's latch rides on the commit of the event that changed it.
         let fresh =
             try store?.commit(
                 events: outgoing, insideStates: engine.snapshot(), fences: set, outbox: outboxTargets,
-                motion: engine.motionSnapshot, track: track?.batchForEventCommit())
+                motion: engine.motionSnapshot, track: track?.batchForEventCommit(),
+                alarm: alarms?.takeChange() ?? .none)
             ?? outgoing
         for event in fresh {
             summary.events += 1

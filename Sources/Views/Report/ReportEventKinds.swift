@@ -13,7 +13,8 @@ extension GeofenceEvent.Kind {
         case .approach: "#ef6c00"
         case .cross: "#00838f"
         case .speeding: "#f9a825"
-        case .fixLost, .error: "#c62828"
+        case .fixLost, .error, .alarm: "#c62828"
+        case .alarmAcknowledged, .alarmCleared: "#ad1457"
         case .fixAcquired: "#9e9d24"
         case .stationary, .moving: "#795548"
         // About the receiver or the run, not a place on the drive: the markers' neutral grey.
@@ -31,7 +32,7 @@ extension GeofenceEvent.Kind {
         switch self {
         case .enter, .exit, .cross, .approach, .speeding: true
         case .dwell, .visit, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered,
-            .unregistered, .error, .stationary, .moving:
+            .unregistered, .error, .stationary, .moving, .alarm, .alarmAcknowledged, .alarmCleared:
             false
         }
     }

@@ -1,0 +1,106 @@
+import Fences
+import NMEA
+
+/// The alarm of a run (docs/running.md, "Alarms"): raised by the events its policy names, answered
+/// by a person, cleared when its condition ends. Each step gives the alarm event that says so,
+/// which the loop commits, with the latch, before any sink hears of it. Engine thread only.
+public struct AlarmKeeper: Sendable {
+    public let policy: AlarmPolicy
+    public private(set) var latch: AlarmLatch?
+    /// The latch changed since `takeChange`: the state file must be told.
+    private var changed = false
+
+    /// - Parameter saved: the alarm the state file held at the start.
+    public init(policy: AlarmPolicy, saved: AlarmLatch?) {
+        self.policy = policy
+        latch = saved
+    }
+
+    /// The alarm events that one commit's `events` (against `fences`) give, in their order.
+    /// - Parameter anchorWatch: an anchor watch is set.
+    /// - Parameter anchorDistance: the boat's distance from the anchor at these events, if known.
+    public mutating func respond(
+        to events: [GeofenceEvent], fences: FenceSet, anchorWatch: Bool, anchorDistance: Double?
+    ) -> [GeofenceEvent] {
+        var said: [GeofenceEvent] = []
+        for event in events where event.kind.alarmRole == .none {
+            if var current = latch, current.isEnded(by: event, fences: fences) {
+                current.condition = nil
+                latch = current.status == .clear ? nil : current
+                changed = true
+                said.append(alarmEvent(.alarmCleared, current, at: event.time, fences: fences))
+            }
+            guard let condition = policy.condition(of: event, fences: fences, anchorWatch: anchorWatch) else {
+                continue
+            }
+            let fenceID = event.fence.map { fences.ids[$0] }
+            if let current = latch {
+                // Sounding already, or answered while this same condition lasts: nothing new to say.
+                let same = current.condition == condition && current.fenceID == fenceID
+                if current.unanswered || (same && condition != .momentary) { continue }
+            }
+            let isAnchor = event.fence.map { FenceLayers.isAnchor(fences, $0) } == true
+            let raised = AlarmLatch(
+                cause: AlarmCause(eventID: event.id(fences: fences), kind: event.kind), fenceID: fenceID,
+                condition: condition == .momentary ? nil : condition, unanswered: true, raisedAt: event.time,
+                distance: isAnchor && condition == .outside ? anchorDistance : nil)
+            latch = raised
+            changed = true
+            var alarm = alarmEvent(.alarm, raised, at: event.time, fences: fences)
+            alarm.location = event.location
+            said.append(alarm)
+        }
+        return said
+    }
+
+    /// A person answered: the `alarm_acknowledged` event, or nil when no alarm sounds.
+    public mutating func acknowledge(by who: AlarmAcknowledger, at time: UTCTime, fences: FenceSet)
+        -> GeofenceEvent?
+    {
+        guard var current = latch, current.unanswered else { return nil }
+        current.unanswered = false
+        latch = current.status == .clear ? nil : current
+        changed = true
+        var event = alarmEvent(.alarmAcknowledged, current, at: time, fences: fences)
+        event.acknowledgedBy = who
+        return event
+    }
+
+    /// The boat's distance from the anchor at a fix: an answered drag that doubled its distance
+    /// sounds again (docs/running.md, "Alarms"). Returns that `alarm` event.
+    public mutating func anchorDistance(_ distance: Double, at time: UTCTime, fences: FenceSet) -> GeofenceEvent? {
+        guard var current = latch, !current.unanswered, current.condition == .outside,
+            let first = current.distance, distance >= 2 * first
+        else { return nil }
+        current.unanswered = true
+        current.distance = distance
+        latch = current
+        changed = true
+        return alarmEvent(.alarm, current, at: time, fences: fences)
+    }
+
+    /// At the start of a run: the saved alarm, said again when it still sounds (a run that starts
+    /// after a crash or a power cut rings at once).
+    public func announcement(at time: UTCTime, fences: FenceSet) -> GeofenceEvent? {
+        guard let latch, latch.unanswered else { return nil }
+        return alarmEvent(.alarm, latch, at: time, fences: fences)
+    }
+
+    /// The latch to write, once per change: `.some(nil)` when the alarm is gone.
+    public mutating func takeChange() -> AlarmLatch?? {
+        guard changed else { return .none }
+        changed = false
+        return .some(latch)
+    }
+
+    private func alarmEvent(_ kind: GeofenceEvent.Kind, _ latch: AlarmLatch, at time: UTCTime, fences: FenceSet)
+        -> GeofenceEvent
+    {
+        let lookup = latch.fenceID.flatMap { id in fences.ids.firstIndex(of: id) }
+        var event = GeofenceEvent(kind: kind, time: time, fence: lookup)
+        event.cause = latch.cause
+        event.alarmStatus = latch.status
+        event.anchorDistance = latch.distance
+        return event
+    }
+}

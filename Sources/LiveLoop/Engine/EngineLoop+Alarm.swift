@@ -1,0 +1,67 @@
+import Delivery
+import Events
+import Fences
+import NMEA
+import Platform
+
+// The alarm's part of the loop (docs/running.md, "Alarms"): its answers taken in the engine's
+// round, the anchor distance it watches, and the alarm a restart finds still sounding.
+extension EngineLoop {
+    /// The answers' doorbell, SIGUSR1 from `gpsfence ack`, and Enter on the terminal of a live run.
+    func startAlarmAnswers(live: Bool, ring: @escaping @Sendable () -> Void) -> TerminalAnswers? {
+        guard alarms != nil else { return nil }
+        configuration.alarmAnswers.wakeOnAnswer(ring)
+        guard live else { return nil }
+        AnswerSignal.install()
+        let terminal = TerminalAnswers(answers: configuration.alarmAnswers)
+        terminal?.start()
+        return terminal
+    }
+
+    func stopAlarmAnswers(_ terminal: TerminalAnswers?) {
+        terminal?.stop()
+        configuration.alarmAnswers.wakeOnAnswer(nil)
+    }
+
+    /// Whether an answer waits for the engine thread.
+    var alarmAnswersWait: Bool {
+        alarms != nil && (configuration.alarmAnswers.hasPending || AnswerSignal.isPending)
+    }
+
+    /// At the start of a live run: the answers `gpsfence ack` left while no run held the file, then
+    /// the alarm said again if it still sounds.
+    func beginAlarm() throws {
+        guard alarms != nil else { return }
+        _ = AnswerSignal.take()
+        try acknowledge(try store?.takeAcknowledgementRequests() ?? [])
+        if let again = alarms?.announcement(at: currentUTCTime(), fences: fences) { batch.append(again) }
+        try flush()
+    }
+
+    /// The answers that arrived, each an `alarm_acknowledged` when an alarm sounds.
+    func takeAlarmAnswers() throws {
+        guard alarms != nil else { return }
+        var answers = configuration.alarmAnswers.take()
+        if AnswerSignal.take() { answers += try store?.takeAcknowledgementRequests() ?? [] }
+        try acknowledge(answers)
+    }
+
+    private func acknowledge(_ answers: [AlarmAcknowledger]) throws {
+        for who in answers {
+            if let event = alarms?.acknowledge(by: who, at: currentUTCTime(), fences: fences) { batch.append(event) }
+        }
+        try flush()
+    }
+
+    /// The boat's distance from the anchor at a usable fix; a drag twice as far as when the
+    /// alarm was answered sounds it again.
+    func noteAnchorDistance(_ fix: Fix) {
+        guard let anchor = layers.layers.anchor, let time = fix.time,
+            (fix.accuracy ?? 0) <= configuration.settings.maxAccuracy
+        else { return }
+        let circle = anchor.circle
+        let distance = Geodesy.haversine(lat1: fix.latitude, lon1: fix.longitude, lat2: circle.lat, lon2: circle.lon)
+        anchorDistance = distance
+        if let again = alarms?.anchorDistance(distance, at: time, fences: fences) { batch.append(again) }
+    }
+}

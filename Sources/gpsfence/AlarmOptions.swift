@@ -1,0 +1,45 @@
+import ArgumentParser
+import Delivery
+import Events
+import Fences
+
+/// The latched alarm of `run` (docs/running.md, "Alarms").
+struct AlarmOptions: ParsableArguments {
+    @Flag(
+        help:
+            "Latched alarm: the anchor's exit, a too_low warning and fix_lost during an anchor watch sound until answered (Enter, 'gpsfence ack', MQTT)."
+    )
+    var alarm = false
+
+    @Option(help: ArgumentHelp("Event types that raise the alarm as well, e.g. exit,speeding.", valueName: "types"))
+    var alarmOn: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("How often a sounding alarm rings the bell and repeats --say.", valueName: "duration"))
+    var alarmRepeat = Seconds(3)
+
+    func validate() throws {
+        if let alarmOn {
+            guard case .success(let types) = BellSink.types(alarmOn) else {
+                throw ValidationError("--alarm-on \(alarmOn): unknown event type (known: \(Self.selectable))")
+            }
+            if let own = types.first(where: { !AlarmPolicy.isSelectable($0) }) {
+                throw ValidationError("--alarm-on: '\(own.rawValue)' is the alarm's own event, it cannot raise one")
+            }
+        }
+        if let problem = Limits.seconds("--alarm-repeat", alarmRepeat.value) { throw ValidationError(problem) }
+        if alarmRepeat.value < 0.5 { throw ValidationError("--alarm-repeat: at least half a second") }
+    }
+
+    private static var selectable: String {
+        GeofenceEvent.Kind.allCases.filter(AlarmPolicy.isSelectable).map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// Whether alarms sound on this run (the bell rings for them even without --bell).
+    var sounds: Bool { alarm || alarmOn != nil }
+
+    var policy: AlarmPolicy {
+        AlarmPolicy(builtIn: alarm, types: alarmOn.flatMap { try? BellSink.types($0).get() } ?? [])
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+/// The latched alarm (docs/running.md, "Alarms") with the real binary on a real pseudo-terminal
+/// that is its controlling terminal (`Tests/Support/alarm_terminal.py`): `simulate` plays a boat
+/// that drags its anchor 60 m and lies there; the bell is counted, and the alarm answered by
+/// Enter, by `gpsfence ack`, and across a kill -9 and a restart.
+@Suite(.serialized) struct AlarmTests {
+    static let anchorage = AnchorWatchTests.anchorage
+    static let metre = AnchorWatchTests.metre
+
+    /// 5 s at the anchor, 20 s dragging north at 3 m/s, then 300 s lying 60 m off: the alarm's
+    /// condition lasts, and never gets twice as far as when it was raised.
+    static func dragThenLie(_ folder: URL) throws -> String {
+        var text = #"<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>"# + "\n"
+        for second in 0..<325 {
+            let dragged = Double(min(max(0, second - 5), 20)) * 3
+            let lat = anchorage.lat + dragged * metre
+            let time = String(format: "2026-07-01T04:%02d:%02dZ", second / 60, second % 60)
+            text += "<trkpt lat=\"\(lat)\" lon=\"\(anchorage.lon)\"><time>\(time)</time></trkpt>\n"
+        }
+        text += "</trkseg></trk></gpx>\n"
+        let path = folder.appendingPathComponent("drag.gpx")
+        try text.write(to: path, atomically: true, encoding: .utf8)
+        return path.path
+    }
+
+    /// The simulated boat on a pseudo-terminal, and the `run --alarm` that reads it.
+    static func boat(_ folder: URL, extra: [String] = []) throws -> (simulator: BackgroundGPSFence, run: [String]) {
+        try #"{"type":"FeatureCollection","features":[]}"#.write(
+            to: folder.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
+        let link = folder.appendingPathComponent("gps0").path
+        let simulator = try BackgroundGPSFence([
+            "simulate", try dragThenLie(folder), "--baud", "38400", "--rate", "2", "--time-scale", "2", "--link",
+            link,
+        ])
+        _ = simulator.readFirstLine()
+        let run =
+            [
+                gpsfenceBinary().path, "run", "--device", link, "--baud", "38400", "--fences",
+                folder.appendingPathComponent("fences.geojson").path, "--state",
+                folder.appendingPathComponent("state.sqlite").path, "--json", "--anchor", "30", "--anchor-at",
+                "\(anchorage.lat),\(anchorage.lon)", "--alarm", "--alarm-repeat", "1",
+            ] + extra
+        return (simulator, run)
+    }
+
+    static func answer(_ mode: String, _ run: [String]) throws -> [String: Any] {
+        let script = packageRoot.appendingPathComponent("Tests/Support/alarm_terminal.py").path
+        let result = try runProgram("/usr/bin/env", ["python3", script, mode] + run)
+        return try #require(jsonObject(result.stdout.split(separator: "\n").last.map(String.init)), "\(result)")
+    }
+
+    /// What every answer must give: the alarm rang about once a second until the answer, and
+    /// not after it.
+    static func expectRangUntilAnswered(_ outcome: [String: Any]) {
+        #expect(outcome["alarm"] as? Bool == true, "\(outcome)")
+        let bells = outcome["bells"] as? Int ?? 0
+        #expect(bells >= 3 && bells <= 6, "--alarm-repeat 1 over 4 s: \(outcome)")
+        #expect((outcome["acknowledged_after"] as? Double ?? 99) < 1.5, "\(outcome)")
+        #expect(outcome["bells_after"] as? Int == 0, "still ringing after the answer: \(outcome)")
+        let types = outcome["types"] as? [String] ?? []
+        // After a restart, the exit was the first run's.
+        let firstTypes = outcome["first_types"] as? [String] ?? types
+        #expect(firstTypes.contains("exit") && types.contains("alarm_acknowledged"), "\(types)")
+        #expect(!types.contains("alarm_cleared"), "the boat never came back: \(types)")
+    }
+
+    @Test func enterOnTheTerminalAnswersTheAlarm() throws {
+        let folder = temporaryDirectory()
+        let (simulator, run) = try Self.boat(folder)
+        defer { simulator.signal(SIGTERM) }
+        let outcome = try Self.answer("enter", run)
+        Self.expectRangUntilAnswered(outcome)
+        #expect(outcome["exit"] as? Int == 0, "\(outcome)")
+        let events = try stateEvents(folder)
+        let alarm = try #require(events.first { $0["type"] as? String == "alarm" })
+        let exit = try #require(events.first { $0["type"] as? String == "exit" })
+        let cause = try #require(alarm["cause"] as? [String: Any])
+        #expect(cause["id"] as? String == exit["id"] as? String)
+        #expect(cause["type"] as? String == "exit")
+        #expect(alarm["state"] as? String == "active")
+        #expect(((alarm["fence"] as? [String: Any])?["id"]) as? String == "anchor")
+        let distance = try #require(alarm["anchor_distance"] as? Double, "\(alarm)")
+        #expect(distance > 35 && distance < 62, "\(alarm)")
+        let answered = try #require(events.first { $0["type"] as? String == "alarm_acknowledged" })
+        #expect(answered["by"] as? String == "terminal")
+        #expect(answered["state"] as? String == "acknowledged", "outside still: \(answered)")
+    }
+
+    @Test func gpsfenceAckFromAnotherShellAnswersTheAlarm() throws {
+        let folder = temporaryDirectory()
+        let (simulator, run) = try Self.boat(folder)
+        defer { simulator.signal(SIGTERM) }
+        let outcome = try Self.answer("command", run)
+        Self.expectRangUntilAnswered(outcome)
+        #expect(outcome["ack_exit"] as? Int == 0, "\(outcome)")
+        #expect((outcome["ack_seconds"] as? Double ?? 99) < 1.5, "\(outcome)")
+        #expect(outcome["second_ack_exit"] as? Int == 1, "nothing left to answer: \(outcome)")
+        #expect((outcome["second_ack_output"] as? String ?? "").contains("no alarm is sounding"), "\(outcome)")
+        let answered = try #require(try stateEvents(folder).first { $0["type"] as? String == "alarm_acknowledged" })
+        #expect(answered["by"] as? String == "command")
+    }
+
+    @Test func aRunKilledWhileTheAlarmSoundsRingsAtOnceWhenStartedAgain() throws {
+        let folder = temporaryDirectory()
+        let (simulator, run) = try Self.boat(folder)
+        defer { simulator.signal(SIGTERM) }
+        let outcome = try Self.answer("restart", run)
+        Self.expectRangUntilAnswered(outcome)
+        let first = try #require(
+            outcome["restart_first_bell_seconds"] as? Double, "no bell after the restart: \(outcome)")
+        #expect(first < 5, "\(outcome)")
+        #expect((outcome["restart_bells"] as? Int ?? 0) >= 3, "\(outcome)")
+        let types = outcome["types"] as? [String] ?? []
+        #expect(types.contains("alarm"), "the restarted run says the alarm again: \(types)")
+        #expect(!types.contains("exit"), "a restart outside the circle is no second exit: \(types)")
+    }
+
+    @Test func ackWithoutAnAlarmSaysSo() throws {
+        let folder = temporaryDirectory()
+        let missing = try runGPSFence(["ack", "--state", folder.appendingPathComponent("none.sqlite").path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no alarm is sounding"), "\(missing.stderr)")
+        let replayed = try runGPSFence([
+            "replay", packageRoot.appendingPathComponent("captures/bridge/capture.nmea").path, "--fences",
+            packageRoot.appendingPathComponent("captures/bridge/fences.geojson").path, "--state",
+            folder.appendingPathComponent("state.sqlite").path,
+        ])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        let quiet = try runGPSFence(["ack", "--state", folder.appendingPathComponent("state.sqlite").path])
+        #expect(quiet.status == 1)
+        #expect(quiet.stderr.contains("no alarm is sounding"), "\(quiet.stderr)")
+    }
+
+    @Test func alarmOptionsAreChecked() throws {
+        for (arguments, words) in [
+            (["--alarm-on", "teleport"], "--alarm-on teleport: unknown event type"),
+            (["--alarm-on", "alarm_cleared"], "the alarm's own event"),
+            (["--alarm-repeat", "0.1"], "--alarm-repeat: at least half a second"),
+        ] {
+            let result = try runGPSFence(
+                ["run", "--device", "/dev/null", "--fences", "captures/gym/fences.geojson"] + arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    /// The event log of the state file, as `report --json`-free readers see it: through sqlite3.
+    static func stateEventsQuery(_ folder: URL) -> [String] {
+        [folder.appendingPathComponent("state.sqlite").path, "SELECT json FROM event ORDER BY seq"]
+    }
+}
+
+/// The event log of `folder/state.sqlite`, read by the sqlite3 program.
+func stateEvents(_ folder: URL) throws -> [[String: Any]] {
+    let result = try runProgram("/usr/bin/sqlite3", AlarmTests.stateEventsQuery(folder))
+    return result.stdout.split(separator: "\n").compactMap { jsonObject(String($0)) }
+}
