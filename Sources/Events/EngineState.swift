@@ -30,6 +30,12 @@ public protocol FenceStateReading: AnyObject {
     /// When fence `fence` was first announced by a `registered` event (an unchanged id keeps its
     /// time over a reload); nil before that.
     func registrationTime(_ fence: Int) -> UTCTime?
+    /// Where the run's alarm stands (docs/running.md, "Alarms"); nil for a run that keeps none.
+    var alarmStatus: AlarmStatus? { get }
+}
+
+extension FenceStateReading {
+    public var alarmStatus: AlarmStatus? { nil }
 }
 
 extension EventEngine: FenceStateReading {

@@ -218,7 +218,7 @@ struct AlertOptions: ParsableArguments {
                     configuration: configuration, outbox: outbox, maxAccuracy: maxAccuracy,
                     drainsOnFinish: context.inputEnds,
                     drainTimeout: context.drainTimeout, ownTracksCommands: ownTracksCommands,
-                    alarmAnswers: alarm.answers, report: context.report))
+                    alarmAnswers: alarm.answers, showsAlarm: alarm.rings, report: context.report))
         }
         return sinks
     }

@@ -117,6 +117,27 @@ import Testing
         #expect(!types.contains("exit"), "a restart outside the circle is no second exit: \(types)")
     }
 
+    /// With `--mqtt`: the retained `PREFIX/alarm` says the alarm sounds, with its cause; `ack` on
+    /// `PREFIX/alarm/set` (what Home Assistant's button sends) answers it, and the retained state
+    /// follows. A real mosquitto.
+    @Test func ackOnTheBrokerAnswersTheAlarm() throws {
+        let folder = temporaryDirectory()
+        let broker = try MosquittoBroker()
+        let prefix = "boats/sea-otter"
+        let (simulator, run) = try Self.boat(folder, extra: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)/\(prefix)"])
+        defer { simulator.signal(SIGTERM) }
+        let outcome = try Self.answer("mqtt=\(broker.port)=\(prefix)", run)
+        Self.expectRangUntilAnswered(outcome)
+        let before = try #require(jsonObject(outcome["retained_before"] as? String), "\(outcome)")
+        #expect(before["type"] as? String == "alarm", "\(before)")
+        #expect(before["state"] as? String == "active", "\(before)")
+        #expect((before["cause"] as? [String: Any])?["type"] as? String == "exit", "\(before)")
+        let after = try #require(jsonObject(try broker.retained("\(prefix)/alarm")["\(prefix)/alarm"]))
+        #expect(after["type"] as? String == "alarm_acknowledged", "\(after)")
+        #expect(after["by"] as? String == "mqtt", "\(after)")
+        #expect(after["state"] as? String == "acknowledged", "\(after)")
+    }
+
     @Test func ackWithoutAnAlarmSaysSo() throws {
         let folder = temporaryDirectory()
         let missing = try runGPSFence(["ack", "--state", folder.appendingPathComponent("none.sqlite").path])

@@ -26,6 +26,10 @@ struct CurrentHomeAssistantTests {
         try tests.aRestartedHomeAssistantGetsTheEntitiesBack()
     }
 
+    @Test func theAlarmIsOnAndItsButtonAnswersIt() throws {
+        try tests.theAlarmIsOnAndItsButtonAnswersIt()
+    }
+
     @Test func theOwnTracksTrackerFollowsTheReceiverOutOfARegion() throws {
         try tests.theOwnTracksTrackerFollowsTheReceiverOutOfARegion()
     }

@@ -129,6 +129,13 @@ final class RealHomeAssistant {
         (try? String(contentsOf: config.appendingPathComponent("home-assistant.log"), encoding: .utf8)) ?? ""
     }
 
+    /// Presses a button entity through Home Assistant's `button.press` service (within half a
+    /// second: the `statedump` component takes `press.txt`).
+    func press(_ entityID: String) throws {
+        try (entityID + "\n").write(
+            to: config.appendingPathComponent("press.txt"), atomically: true, encoding: .utf8)
+    }
+
     /// Every state, by entity id (the last dump, at most half a second old).
     func states() -> [String: Entity] {
         guard let data = try? Data(contentsOf: config.appendingPathComponent("states.json")),

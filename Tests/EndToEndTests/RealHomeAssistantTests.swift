@@ -206,6 +206,47 @@ import Testing
         #expect(gone, "\(Self.ours(homeAssistant.states()).map { "\($0.id)=\($0.state)" })")
     }
 
+    /// `run --alarm` on a boat that drags its anchor: Home Assistant shows the alarm as an `on`
+    /// safety sensor with its cause, and pressing its "Acknowledge alarm" button answers it in
+    /// the run (docs/running.md, "Alarms").
+    @Test func theAlarmIsOnAndItsButtonAnswersIt() throws {
+        let folder = temporaryDirectory()
+        let broker = try MosquittoBroker()
+        let homeAssistant = try RealHomeAssistant(release, broker: broker, home: Self.farHome, zones: [])
+        let (simulator, arguments) = try AlarmTests.boat(
+            folder, extra: ["--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant"])
+        defer { simulator.signal(SIGTERM) }
+        let run = try BackgroundGPSFence(Array(arguments.dropFirst()))
+        defer {
+            run.signal(SIGTERM)
+            _ = run.finish()
+        }
+        let output = LineCollector(run.output.fileHandleForReading)
+        let sounding = homeAssistant.wait(timeout: 90) { states in
+            states["binary_sensor.van_7_alarm"]?.state == "on"
+        }
+        let states = homeAssistant.states()
+        #expect(sounding, "\(Self.ours(states).map { "\($0.id)=\($0.state)" }) \(output.all)")
+        let alarm = try #require(states["binary_sensor.van_7_alarm"])
+        #expect(alarm.attributes["device_class"] as? String == "safety")
+        #expect(alarm.attributes["friendly_name"] as? String == "van-7 Alarm", "\(alarm.attributes)")
+        #expect((alarm.attributes["cause"] as? [String: Any])?["type"] as? String == "exit", "\(alarm.attributes)")
+        let button = try #require(states["button.van_7_acknowledge_alarm"], "\(Self.ours(states).map(\.id))")
+        #expect(button.device == Self.device)
+        #expect(button.attributes["friendly_name"] as? String == "van-7 Acknowledge alarm")
+        #expect(output.all.filter { $0.contains("alarm_acknowledged") }.isEmpty)
+
+        try homeAssistant.press("button.van_7_acknowledge_alarm")
+        #expect(
+            output.wait { lines in lines.contains { $0.contains(#""type":"alarm_acknowledged""#) } }, "\(output.all)")
+        let answered = output.all.compactMap { jsonObject($0) }.first { $0["type"] as? String == "alarm_acknowledged" }
+        #expect(answered?["by"] as? String == "mqtt", "\(String(describing: answered))")
+        let off = homeAssistant.wait(timeout: 30) { $0["binary_sensor.van_7_alarm"]?.state == "off" }
+        #expect(off, "\(String(describing: homeAssistant.states()["binary_sensor.van_7_alarm"]))")
+        #expect(
+            homeAssistant.complaints(about: Self.ourWords).isEmpty, "\(homeAssistant.complaints(about: Self.ourWords))")
+    }
+
     /// Home Assistant restarts while gpsfence runs, and the broker lost the retained configs
     /// meanwhile: Home Assistant's `online` makes gpsfence publish them again, and every entity
     /// comes back, available, with its state.

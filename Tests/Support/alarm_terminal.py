@@ -10,6 +10,8 @@ seconds; then, by MODE:
     command   `GPSFENCE ack --state STATE` runs from another process (and once more afterwards)
     restart   the run is killed (SIGKILL) and started again on a new terminal, which must ring at
               once; then Enter is typed there
+    mqtt=PORT=PREFIX  the retained PREFIX/alarm is read, then `ack` published to PREFIX/alarm/set
+              on the mosquitto at 127.0.0.1:PORT
 and the BEL bytes of the four seconds after the answer are counted. Prints one JSON object.
 """
 import json
@@ -106,6 +108,13 @@ def main():
         mode = "enter"
     if mode == "enter":
         run.type(b"\n")
+    elif mode.startswith("mqtt="):
+        _, port, prefix = mode.split("=", 2)
+        retained = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", port, "-t", prefix + "/alarm",
+                                   "-C", "1", "-W", "5"], capture_output=True, timeout=30)
+        result["retained_before"] = retained.stdout.decode(errors="replace").strip()
+        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", port, "-t", prefix + "/alarm/set",
+                        "-m", "ack"], check=True, timeout=30)
     else:
         started = time.time()
         ack = subprocess.run([argv[0], "ack", "--state", state], stdin=subprocess.DEVNULL,

@@ -8,6 +8,7 @@ enum HomeAssistantComponent: String, Sendable {
     case sensor
     case binarySensor = "binary_sensor"
     case event
+    case button
 }
 
 /// One entity's discovery config, less what every entity shares (`HomeAssistantDiscovery.config`).
@@ -108,6 +109,30 @@ extension HomeAssistantDiscovery {
             sensor("anchor_distance", "Anchor distance", field: "anchor_distance", unit: "m", deviceClass: "distance"),
             // Home Assistant has no device class for a bearing; `°` without one is a plain measurement.
             sensor("anchor_bearing", "Anchor bearing", field: "anchor_bearing", unit: "°", deviceClass: nil),
+        ]
+    }
+
+    /// The alarm of a run that keeps one (docs/running.md, "Alarms"): a `safety` binary sensor, on
+    /// while the alarm sounds, with the retained `PREFIX/alarm` (its last event: the cause, the
+    /// distance) as its attributes, and the button that answers it.
+    func alarmEntities(prefix: String) -> [HomeAssistantEntity] {
+        let alarm = MQTTMessages.alarmTopic(prefix: prefix)
+        return [
+            HomeAssistantEntity(component: .binarySensor, key: "alarm", idSuffix: "alarm", name: "Alarm") { line in
+                line.add("state_topic", alarm)
+                // Acknowledged is off too: the alarm is answered, nothing sounds.
+                line.add("value_template", "{{ 'active' if value_json.state == 'active' else 'clear' }}")
+                line.add("payload_on", "active")
+                line.add("payload_off", "clear")
+                line.add("json_attributes_topic", alarm)
+                line.add("device_class", "safety")
+            },
+            HomeAssistantEntity(
+                component: .button, key: "alarm_acknowledge", idSuffix: "acknowledge_alarm", name: "Acknowledge alarm"
+            ) { line in
+                line.add("command_topic", MQTTMessages.alarmCommandTopic(prefix: prefix))
+                line.add("payload_press", "ack")
+            },
         ]
     }
 

@@ -94,14 +94,17 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     ///     published as the location.
     ///   - ownTracksCommands: with `--owntracks` on `run`, where OwnTracks `setWaypoints` commands go
     ///     (docs/mqtt.md, "OwnTracks regions").
+    ///   - alarmAnswers: a run's alarm: where `ack` on `PREFIX/alarm/set` goes; `showsAlarm`: with
+    ///     `--homeassistant`, the alarm's entities too (docs/mqtt.md).
     ///   - drainsOnFinish: a replay waits (at most `drainTimeout` seconds) for the outbox to empty
     ///     before it ends.
     public init(
         configuration: MQTTConfiguration, outbox: any EventOutbox, maxAccuracy: Double = 100, drainsOnFinish: Bool,
         drainTimeout: Double = 30, ownTracksCommands: OwnTracksCommandInbox? = nil,
-        alarmAnswers: AlarmAnswers? = nil, report: @escaping @Sendable (String) -> Void
+        alarmAnswers: AlarmAnswers? = nil, showsAlarm: Bool = false, report: @escaping @Sendable (String) -> Void
     ) {
         self.configuration = configuration
+        self.showsAlarm = showsAlarm && alarmAnswers != nil
         self.maxAccuracy = maxAccuracy
         self.outbox = outbox
         let prefix = configuration.prefix
@@ -166,6 +169,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     /// file; a power cut can only make them run a few milliseconds ahead of the disk.
     /// The alarm's last event, waiting for storage before it becomes the retained `PREFIX/alarm`.
     private var unsyncedAlarm: [UInt8]?
+    /// Whether Home Assistant gets the alarm's entities (a run whose alarm can sound).
+    private let showsAlarm: Bool
     public var waitsForStorage: Bool { false }
     public func outboxSynced() {
         delivery.wake()
@@ -249,6 +254,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             // Every fence state (and config) of the first set is published now: what an earlier
             // run left for fences that are no longer in the file is cleared.
             if first { connection.sweepRetained(under: retainedPerFence) }
+            if first, let status = engine?.alarmStatus { publishAlarmAtStart(status) }
         }
         if configuration.homeAssistant != nil {
             // Home Assistant's event entity: `event_type` and the event's own fields. Live only
@@ -276,7 +282,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         let version = configuration.softwareVersion
         if !deviceConfigsPublished {
             deviceConfigsPublished = true
-            for entity in homeAssistant.deviceEntities(prefix: prefix) {
+            let alarm = showsAlarm ? homeAssistant.alarmEntities(prefix: prefix) : []
+            for entity in homeAssistant.deviceEntities(prefix: prefix) + alarm {
                 let config = homeAssistant.config(entity, prefix: prefix, version: version)
                 connection.publishRetained(topic: config.topic, payload: Array(config.payload.utf8))
             }
@@ -299,6 +306,15 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             connection.publishRetained(topic: gone, payload: [])
         }
         fenceConfigTopics = topics
+    }
+
+    /// The alarm as the state file had it when the run began, so that a dashboard shows it (an
+    /// alarm that still sounds is then said again by its event, with its cause). An acknowledged
+    /// alarm keeps what its last event left retained.
+    private func publishAlarmAtStart(_ status: AlarmStatus) {
+        guard status != .acknowledged else { return }
+        let payload = "{\"state\":" + JSONLine.quoted(status.rawValue) + "}"
+        connection.publishRetained(topic: MQTTMessages.alarmTopic(prefix: prefix), payload: Array(payload.utf8))
     }
 
     /// The device tracker's attributes and the receiver sensors (retained).

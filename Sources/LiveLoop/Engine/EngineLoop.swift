@@ -495,6 +495,7 @@ private final class ReaderThread: @unchecked Sendable {
 extension EngineLoop: FenceStateReading {
     public func fenceState(_ fence: Int) -> (inside: Bool, since: UTCTime?) { engine.fenceState(fence) }
     public func registrationTime(_ fence: Int) -> UTCTime? { engine.registrationTime(fence) }
+    public var alarmStatus: AlarmStatus? { alarms.map { $0.latch?.status ?? .clear } }
 }
 
 /// The engine loop as the reader thread reaches it: only through `EngineTurn`, which gives one

@@ -1,7 +1,8 @@
 """For gpsfence's tests (Tests/EndToEndTests/RealHomeAssistant.swift): every state, with the name of
 the device its entity belongs to, in states.json in the config folder (rewritten twice a second),
 and every state change, in order, appended to changes.jsonl (a sensor that is on for a moment still
-shows there)."""
+shows there). A button named in press.txt (one entity id a line) is pressed through Home Assistant's
+own `button.press` service, as a person's click would, and the file removed."""
 import json
 import os
 from datetime import timedelta
@@ -31,9 +32,22 @@ async def async_setup(hass, config):
             json.dump(states, handle)
         os.replace(tmp, states_path)
 
+    press_path = hass.config.path("press.txt")
+
+    def take_presses():
+        try:
+            with open(press_path) as handle:
+                names = [line.strip() for line in handle if line.strip()]
+            os.remove(press_path)
+            return names
+        except FileNotFoundError:
+            return []
+
     async def dump(_now=None):
         states = {s.entity_id: record(s) for s in hass.states.async_all()}
         await hass.async_add_executor_job(write, states)
+        for entity_id in await hass.async_add_executor_job(take_presses):
+            await hass.services.async_call("button", "press", {"entity_id": entity_id}, blocking=True)
 
     # Opened once, off the event loop: current releases log every open() inside the loop as a
     # blocking call. Line buffered, so each change is in the file as soon as it is written.
