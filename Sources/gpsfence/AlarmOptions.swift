@@ -19,7 +19,25 @@ struct AlarmOptions: ParsableArguments {
         help: ArgumentHelp("How often a sounding alarm rings the bell and repeats --say.", valueName: "duration"))
     var alarmRepeat = Seconds(3)
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Run --on-escalate once when an alarm has sounded this long without an answer.", valueName: "duration"))
+    var alarmEscalate: Seconds?
+
+    @Option(
+        help: ArgumentHelp(
+            "The program --alarm-escalate runs, without a shell: the alarm event as JSON on stdin, GPSFENCE_* in its environment.",
+            valueName: "program"))
+    var onEscalate: String?
+
     func validate() throws {
+        if (alarmEscalate == nil) != (onEscalate == nil) {
+            throw ValidationError("--alarm-escalate DURATION and --on-escalate PROGRAM go together")
+        }
+        if let alarmEscalate, let problem = Limits.seconds("--alarm-escalate", alarmEscalate.value) {
+            throw ValidationError(problem)
+        }
         if let alarmOn {
             guard case .success(let types) = BellSink.types(alarmOn) else {
                 throw ValidationError("--alarm-on \(alarmOn): unknown event type (known: \(Self.selectable))")
@@ -38,6 +56,12 @@ struct AlarmOptions: ParsableArguments {
 
     /// Whether alarms sound on this run (the bell rings for them even without --bell).
     var sounds: Bool { alarm || alarmOn != nil }
+
+    /// The escalation, when asked for.
+    func escalation(timeout: Double, report: @escaping @Sendable (String) -> Void) throws -> [EventSink] {
+        guard let alarmEscalate, let onEscalate else { return [] }
+        return [try EscalationSink(program: onEscalate, after: alarmEscalate.value, timeout: timeout, report: report)]
+    }
 
     var policy: AlarmPolicy {
         AlarmPolicy(builtIn: alarm, types: alarmOn.flatMap { try? BellSink.types($0).get() } ?? [])

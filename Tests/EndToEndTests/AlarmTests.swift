@@ -138,6 +138,45 @@ import Testing
         #expect(after["state"] as? String == "acknowledged", "\(after)")
     }
 
+    /// A hook that appends its standard input (and a line feed) to `escalated.jsonl`.
+    static func escalationHook(_ folder: URL) throws -> (program: String, output: URL) {
+        let output = folder.appendingPathComponent("escalated.jsonl")
+        let program = folder.appendingPathComponent("escalate.sh")
+        try "#!/bin/sh\n{ cat; echo; } >> '\(output.path)'\n".write(to: program, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+        return (program.path, output)
+    }
+
+    /// Unanswered for 2 s: the escalation runs once, with the alarm event on its standard input,
+    /// and not again while the alarm keeps sounding (it is answered about 4 s after it began).
+    @Test func anUnansweredAlarmEscalatesOnce() throws {
+        let folder = temporaryDirectory()
+        let hook = try Self.escalationHook(folder)
+        let (simulator, run) = try Self.boat(
+            folder, extra: ["--alarm-escalate", "2s", "--on-escalate", hook.program])
+        defer { simulator.signal(SIGTERM) }
+        let outcome = try Self.answer("enter", run)
+        Self.expectRangUntilAnswered(outcome)
+        let lines = try String(contentsOf: hook.output, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1, "\(lines)")
+        let event = try #require(jsonObject(lines.first.map(String.init)))
+        #expect(event["type"] as? String == "alarm")
+        #expect((event["cause"] as? [String: Any])?["type"] as? String == "exit", "\(event)")
+    }
+
+    /// Answered about 4 s after it began, an alarm that would escalate after 6 s never does, though
+    /// the run goes on for 4 s more.
+    @Test func anAnsweredAlarmDoesNotEscalate() throws {
+        let folder = temporaryDirectory()
+        let hook = try Self.escalationHook(folder)
+        let (simulator, run) = try Self.boat(
+            folder, extra: ["--alarm-escalate", "6s", "--on-escalate", hook.program])
+        defer { simulator.signal(SIGTERM) }
+        let outcome = try Self.answer("enter", run)
+        Self.expectRangUntilAnswered(outcome)
+        #expect(!FileManager.default.fileExists(atPath: hook.output.path), "escalated after the answer")
+    }
+
     @Test func ackWithoutAnAlarmSaysSo() throws {
         let folder = temporaryDirectory()
         let missing = try runGPSFence(["ack", "--state", folder.appendingPathComponent("none.sqlite").path])
@@ -159,6 +198,7 @@ import Testing
             (["--alarm-on", "teleport"], "--alarm-on teleport: unknown event type"),
             (["--alarm-on", "alarm_cleared"], "the alarm's own event"),
             (["--alarm-repeat", "0.1"], "--alarm-repeat: at least half a second"),
+            (["--alarm-escalate", "5m"], "--alarm-escalate DURATION and --on-escalate PROGRAM go together"),
         ] {
             let result = try runGPSFence(
                 ["run", "--device", "/dev/null", "--fences", "captures/gym/fences.geojson"] + arguments)

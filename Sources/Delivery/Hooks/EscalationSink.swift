@@ -1,0 +1,52 @@
+import Dispatch
+import Events
+import Fences
+import Platform
+
+/// `--alarm-escalate DURATION --on-escalate PROGRAM` (docs/running.md, "Alarms"): when an alarm
+/// has sounded that long without an answer, PROGRAM runs once, with the hook rules of `--exec`
+/// (no shell; the `alarm` event's JSON on its standard input, `GPSFENCE_*` in its environment):
+/// the text message to a phone. An answer, or the end of the alarm, before then cancels it.
+public final class EscalationSink: EventSink, @unchecked Sendable {
+    public let after: Double
+    private let hook: ExecHookSink
+    private let queue = DispatchQueue(label: "gpsfence.escalate")
+    /// The escalation waiting for its time, if an alarm sounds.
+    private let waiting = Locked<DispatchWorkItem?>(nil)
+
+    public init(program: String, after: Double, timeout: Double = 10, report: @escaping @Sendable (String) -> Void)
+        throws(HookError)
+    {
+        self.after = after
+        hook = try ExecHookSink(programs: [program], timeout: timeout, concurrency: 1, report: report)
+    }
+
+    public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+        switch event.event.kind.alarmRole {
+        case .raised:
+            let hook = self.hook
+            let escalation = DispatchWorkItem { hook.deliver(event, fences: fences) }
+            replace(with: escalation)
+            queue.asyncAfter(deadline: .now() + after, execute: escalation)
+        case .acknowledged, .cleared:
+            if event.event.alarmStatus != .active { replace(with: nil) }
+        case .none:
+            break
+        }
+    }
+
+    private func replace(with escalation: DispatchWorkItem?) {
+        waiting.withLock { current in
+            current?.cancel()
+            current = escalation
+        }
+    }
+
+    public func stop() {
+        replace(with: nil)
+        queue.sync {}
+        hook.stop()
+    }
+
+    public func finish() { hook.finish() }
+}
