@@ -32,10 +32,13 @@ public protocol FenceStateReading: AnyObject {
     func registrationTime(_ fence: Int) -> UTCTime?
     /// Where the run's alarm stands (docs/running.md, "Alarms"); nil for a run that keeps none.
     var alarmStatus: AlarmStatus? { get }
+    /// The largest distance of the boat from the anchor so far, in metres (an anchor watch).
+    var anchorMaxDistance: Double? { get }
 }
 
 extension FenceStateReading {
     public var alarmStatus: AlarmStatus? { nil }
+    public var anchorMaxDistance: Double? { nil }
 }
 
 extension EventEngine: FenceStateReading {

@@ -57,3 +57,27 @@ extension StateStore {
         }
     }
 }
+
+/// The largest distance of the boat from the anchor so far (docs/running.md, "At anchor"), on the
+/// anchor's row: a new anchor (a new row) starts without one.
+enum AnchorMaxDistanceSchema {
+    static let migrationName = "anchor-max-distance"
+    static let sql = "ALTER TABLE layer_circle ADD COLUMN max_distance REAL"
+}
+
+extension StateStore {
+    /// The largest distance from the saved anchor so far, in metres; nil before the first fix.
+    public func anchorMaxDistance() throws -> Double? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT max_distance FROM layer_circle WHERE layer = 'anchor'")?
+                .stored("max_distance", as: Double.self)
+        }
+    }
+
+    public func saveAnchorMaxDistance(_ metres: Double) throws {
+        try database.write { db in
+            try db.execute(
+                sql: "UPDATE layer_circle SET max_distance = ? WHERE layer = 'anchor'", arguments: [metres])
+        }
+    }
+}

@@ -225,6 +225,9 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration(AlarmSchema.migrationName) { db in
             try db.execute(sql: AlarmSchema.sql)
         }
+        migrator.registerMigration(AnchorMaxDistanceSchema.migrationName) { db in
+            try db.execute(sql: AnchorMaxDistanceSchema.sql)
+        }
         return migrator
     }
 

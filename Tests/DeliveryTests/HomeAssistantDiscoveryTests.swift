@@ -101,7 +101,9 @@ import Testing
     @Test func anchorSensorsCarryTheDistanceAndTheBearingFromTheBoatToTheAnchor() throws {
         let entities = Self.discovery.anchorEntities(prefix: "gpsfence/van-7")
         #expect(
-            entities.map(Self.discovery.entityID) == ["sensor.van_7_anchor_distance", "sensor.van_7_anchor_bearing"])
+            entities.map(Self.discovery.entityID) == [
+                "sensor.van_7_anchor_distance", "sensor.van_7_anchor_bearing", "sensor.van_7_anchor_max_distance",
+            ])
         let distance = try #require(
             try JSONSerialization.jsonObject(
                 with: Data(Self.discovery.config(entities[0], prefix: "gpsfence/van-7", version: "").payload.utf8))
@@ -115,10 +117,12 @@ import Testing
             try JSONSerialization.jsonObject(
                 with: Data(
                     MQTTMessages.homeAssistantReceiver(
-                        boat, connected: true, fixUsable: true, motion: nil, odometerToday: 0, anchor: anchor
+                        boat, connected: true, fixUsable: true, motion: nil, odometerToday: 0, anchor: anchor,
+                        anchorMaxDistance: 123.456
                     ).utf8)) as? [String: Any])
         #expect(abs((receiver["anchor_distance"] as? Double ?? 0) - 100) < 0.05, "\(receiver)")
         #expect((receiver["anchor_bearing"] as? NSNumber)?.doubleValue == 0, "\(receiver)")
+        #expect(receiver["anchor_max_distance"] as? Double == 123.46, "\(receiver)")
         let without = MQTTMessages.homeAssistantReceiver(
             boat, connected: true, fixUsable: true, motion: nil, odometerToday: 0)
         #expect(!without.contains("anchor"), "no anchor watch, no anchor fields")

@@ -86,6 +86,24 @@ import Testing
         let answered = try #require(events.first { $0["type"] as? String == "alarm_acknowledged" })
         #expect(answered["by"] as? String == "terminal")
         #expect(answered["state"] as? String == "acknowledged", "outside still: \(answered)")
+
+        // `status`: the answered alarm, and the anchor watch's bearing and largest distance (the
+        // boat lies 60 m north of the anchor, so the anchor bears south).
+        let status = try runGPSFence([
+            "status", "--json", "--state", folder.appendingPathComponent("state.sqlite").path,
+        ])
+        let report = try #require(jsonObject(status.stdout), "\(status.stderr)")
+        let kept = try #require(report["alarm"] as? [String: Any], "\(report)")
+        #expect(kept["state"] as? String == "acknowledged")
+        #expect((kept["cause"] as? [String: Any])?["id"] as? String == exit["id"] as? String)
+        let anchor = try #require(report["anchor"] as? [String: Any], "\(report)")
+        let bearing = try #require((anchor["bearing"] as? NSNumber)?.doubleValue, "\(anchor)")
+        #expect(abs(bearing - 180) <= 2, "\(anchor)")
+        let largest = try #require(anchor["max_distance"] as? Double, "\(anchor)")
+        #expect(largest > 55 && largest < 65, "\(anchor)")
+        let text = try runGPSFence(["status", "--state", folder.appendingPathComponent("state.sqlite").path])
+        #expect(text.stdout.contains("alarm          acknowledged (exit anchor"), "\(text.stdout)")
+        #expect(text.stdout.contains("at most 6"), "\(text.stdout)")
     }
 
     @Test func gpsfenceAckFromAnotherShellAnswersTheAlarm() throws {

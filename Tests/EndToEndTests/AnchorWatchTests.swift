@@ -92,6 +92,7 @@ import Testing
         for (key, id) in [
             ("anchor_distance", "sensor.sea_otter_anchor_distance"),
             ("anchor_bearing", "sensor.sea_otter_anchor_bearing"),
+            ("anchor_max_distance", "sensor.sea_otter_anchor_max_distance"),
         ] {
             let config = jsonObject(retained["homeassistant/sensor/boats_sea-otter/\(key)/config"])
             #expect(config?["default_entity_id"] as? String == id, "\(retained.keys.sorted())")
@@ -100,6 +101,8 @@ import Testing
         let distance = try #require(receiver["anchor_distance"] as? Double, "\(receiver)")
         let bearing = try #require((receiver["anchor_bearing"] as? NSNumber)?.doubleValue, "\(receiver)")
         #expect(distance > 50, "dragged about 120 m: \(receiver)")
+        let largest = try #require(receiver["anchor_max_distance"] as? Double, "\(receiver)")
+        #expect(largest >= distance - 0.01 && largest < 140, "\(receiver)")
         #expect(abs(bearing - 180) < 15, "the anchor is behind, south: \(receiver)")
     }
 

@@ -109,6 +109,9 @@ extension HomeAssistantDiscovery {
             sensor("anchor_distance", "Anchor distance", field: "anchor_distance", unit: "m", deviceClass: "distance"),
             // Home Assistant has no device class for a bearing; `°` without one is a plain measurement.
             sensor("anchor_bearing", "Anchor bearing", field: "anchor_bearing", unit: "°", deviceClass: nil),
+            sensor(
+                "anchor_max_distance", "Anchor max distance", field: "anchor_max_distance", unit: "m",
+                deviceClass: "distance"),
         ]
     }
 

@@ -146,12 +146,13 @@ public enum MQTTMessages {
     /// The receiver sensors: `speed` km/h, `satellites` used, fix `quality` (GGA's number) and
     /// `fix_quality` (its word), `accuracy` m, `odometer_today` km, `receiver` `connected`/`lost`,
     /// `fix` `usable`/`lost`, `motion` `stationary`/`moving`, and with an anchor watch
-    /// `anchor_distance` (m) and `anchor_bearing` (degrees true, from the receiver to the anchor).
+    /// `anchor_distance` (m), `anchor_bearing` (degrees true, from the receiver to the anchor) and
+    /// `anchor_max_distance` (m, the largest distance so far).
     /// Unknown values are `null` (Home Assistant shows them as unknown).
     /// - Parameter odometerToday: metres.
     public static func homeAssistantReceiver(
         _ fix: Fix?, connected: Bool, fixUsable: Bool, motion: HomeAssistantMotion?, odometerToday: Double,
-        anchor: CircleShape? = nil
+        anchor: CircleShape? = nil, anchorMaxDistance: Double? = nil
     ) -> String {
         var line = JSONLine()
         line.add("speed", fix?.speed.map { $0 * 3.6 }, decimals: JSONPrecision.speed)
@@ -172,6 +173,7 @@ public enum MQTTMessages {
             }
             line.add("anchor_distance", distance, decimals: JSONPrecision.metres)
             line.add("anchor_bearing", bearing, decimals: JSONPrecision.degrees)
+            line.add("anchor_max_distance", anchorMaxDistance, decimals: JSONPrecision.metres)
         }
         return line.string
     }

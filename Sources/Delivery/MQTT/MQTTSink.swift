@@ -334,7 +334,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             payload: Array(
                 MQTTMessages.homeAssistantReceiver(
                     lastReceiver?.fix, connected: receiverConnected, fixUsable: fixUsable, motion: motion,
-                    odometerToday: odometer.metres, anchor: anchor
+                    odometerToday: odometer.metres, anchor: anchor, anchorMaxDistance: engine?.anchorMaxDistance
                 ).utf8))
     }
 

@@ -62,6 +62,7 @@ extension EngineLoop {
         let circle = anchor.circle
         let distance = Geodesy.haversine(lat1: fix.latitude, lon1: fix.longitude, lat2: circle.lat, lon2: circle.lon)
         anchorDistance = distance
+        layers.noteAnchorDistance(distance)
         if let again = alarms?.anchorDistance(distance, at: time, fences: fences) { batch.append(again) }
     }
 }

@@ -350,6 +350,7 @@ public final class EngineLoop {
         if source.isLive, round.secondsSince(round.lastAlive) > Self.aliveInterval {
             // `status` tells a live run from one that died by the stamp the track writes carry.
             try track?.flushIfDue()
+            try layers.saveAnchorMaxDistanceIfGrown()
             round.lastAlive = monotonicSeconds()
         }
         // `fences add --here` asked where the receiver is: the last usable fix, written now.
@@ -379,6 +380,7 @@ public final class EngineLoop {
 
     private func shutDownAfterTheReader() {
         releaseDurable(syncingNow: true)
+        try? layers.saveAnchorMaxDistanceIfGrown()
         // The last second of track is in the state file before the track sync's last send.
         try? track?.flush()
         for sink in sinks { sink.stop() }
@@ -496,6 +498,7 @@ extension EngineLoop: FenceStateReading {
     public func fenceState(_ fence: Int) -> (inside: Bool, since: UTCTime?) { engine.fenceState(fence) }
     public func registrationTime(_ fence: Int) -> UTCTime? { engine.registrationTime(fence) }
     public var alarmStatus: AlarmStatus? { alarms.map { $0.latch?.status ?? .clear } }
+    public var anchorMaxDistance: Double? { layers.anchorMaxDistance }
 }
 
 /// The engine loop as the reader thread reaches it: only through `EngineTurn`, which gives one

@@ -36,6 +36,9 @@ final class FenceLayerKeeper {
     /// Waiting for the first usable fix to drop the anchor at.
     private var anchorDue = false
     private var shadowed: [String] = []
+    /// The largest distance of the boat from the anchor so far, and what the state file has of it.
+    private(set) var anchorMaxDistance: Double?
+    private var savedAnchorMaxDistance: Double?
 
     /// Takes the saved layers back from `store`.
     init(main: FenceSet, options: FenceLayerOptions, store: StateStore?, report: @escaping (String) -> Void) throws {
@@ -61,7 +64,9 @@ final class FenceLayerKeeper {
         if let at = options.anchorAt {
             try setAnchor(lat: at.lat, lon: at.lon, radius: radius)
         } else if !options.reanchor, let saved = try store?.layerCircles(.anchor).first {
+            let kept = try store?.anchorMaxDistance()
             try setAnchor(lat: saved.circle.lat, lon: saved.circle.lon, radius: radius)
+            anchorMaxDistance = kept
         } else {
             try store?.saveLayerCircles(.anchor, [])
             anchorDue = true
@@ -74,6 +79,19 @@ final class FenceLayerKeeper {
             circle: CircleShape(lat: lat, lon: lon, radius: radius))
         layers.anchor = anchor
         try store?.saveLayerCircles(.anchor, [anchor])
+    }
+
+    /// The boat's distance from the anchor at a usable fix.
+    func noteAnchorDistance(_ metres: Double) {
+        if metres > anchorMaxDistance ?? -1 { anchorMaxDistance = metres }
+    }
+
+    /// Writes the largest distance when it grew by a metre or more since it was last written: a
+    /// drag writes it every few seconds, a boat at rest almost never.
+    func saveAnchorMaxDistanceIfGrown() throws {
+        guard let largest = anchorMaxDistance, largest >= (savedAnchorMaxDistance ?? -1) + 1 else { return }
+        try store?.saveAnchorMaxDistance(largest)
+        savedAnchorMaxDistance = largest
     }
 
     /// The next usable fix drops the anchor (and changes the fences).

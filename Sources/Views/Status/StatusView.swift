@@ -49,6 +49,8 @@ public struct StatusReport: Sendable {
     public var previousSync: [SyncCursorRecord] = []
     /// The anchor watch, when the run has one.
     public var anchor: AnchorStatus?
+    /// The run's alarm, while it sounds or is answered with its condition lasting.
+    public var alarm: AlarmLatch?
     /// Why the fences could not be shown, if they could not.
     public var fenceProblem: String?
 
@@ -98,6 +100,7 @@ public struct StatusReport: Sendable {
         }
         let states = try store.fenceStates()
         report.anchor = try AnchorStatus.read(store, receiver: receiver, states: states)
+        report.alarm = try store.alarmLatch()
         guard let fencesPath = receiver.fencesPath, !fencesPath.isEmpty else {
             report.fenceProblem = "the state file names no fence file (it was written by an older gpsfence)"
             return report
@@ -188,6 +191,7 @@ public enum StatusView {
         line.add("timezone", status.timezone)
         line.add("ignored_fixes", status.receiver.ignoredFixes)
         if let anchor = status.anchor { line.addRaw("anchor", json: anchor.json) }
+        if let alarm = status.alarm { line.addRaw("alarm", json: alarm.statusJSON) }
         let cards = status.cards.map { card in
             var object = JSONLine()
             object.addRaw("id", json: card.idJSON)
@@ -245,6 +249,7 @@ public enum StatusView {
             : paint("33", "○ stopped")
                 + (receiver.stoppedAt.map { " at \(time($0) ?? "")" } ?? " (no recent sign of a run)")
         lines.append("gpsfence \(state)   \(status.statePath)")
+        if let alarm = status.alarm { lines.append(alarm.statusLine(color: color)) }
         lines.append(
             "  device         \(receiver.device.map { $0 + (receiver.detail.map { " " + $0 } ?? "") } ?? "none seen")")
         lines.append("  since          \(time(receiver.monitoringSince) ?? "never started")")
