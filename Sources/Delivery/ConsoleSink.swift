@@ -120,6 +120,7 @@ public final class ConsoleSink: EventSink {
         case .dwell, .visit: "\u{1B}[36m"
         case .fixLost, .deviceLost, .error: "\u{1B}[31m"
         case .alarm: "\u{1B}[1;97;41m"
+        case .anchorWarning: "\u{1B}[1;33m"
         case .alarmAcknowledged, .alarmCleared: "\u{1B}[1;35m"
         case .fixAcquired, .deviceConnected, .heartbeat, .registered, .unregistered, .stationary, .moving:
             "\u{1B}[2m"
@@ -133,8 +134,8 @@ public final class ConsoleSink: EventSink {
         case .visit: "stayed "
         case .dwell: "inside for "
         case .enter, .exit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
-            .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .alarm, .alarmAcknowledged,
-            .alarmCleared:
+            .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm,
+            .alarmAcknowledged, .alarmCleared:
             nil
         }
     }

@@ -106,7 +106,7 @@ public final class NotifySink: EventSink, @unchecked Sendable {
     /// limit broken, a problem. Every kind is named, so a new one is decided here.
     static func isUrgent(_ kind: GeofenceEvent.Kind) -> Bool {
         switch kind {
-        case .approach, .speeding, .error, .alarm: true
+        case .approach, .speeding, .error, .alarm, .anchorWarning: true
         case .enter, .exit, .dwell, .visit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
             .registered, .unregistered, .stationary, .moving, .alarmAcknowledged, .alarmCleared:
             false

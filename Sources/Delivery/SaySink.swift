@@ -165,6 +165,9 @@ public final class SaySink: EventSink, @unchecked Sendable {
         case .fixLost: return "GPS fix lost"
         case .fixAcquired: return nil
         case .deviceLost: return "GPS receiver lost"
+        case .anchorWarning:
+            return event.anchorDistance.map { "Anchor warning: \(units.spokenDistance($0)) from the anchor" }
+                ?? "Anchor warning"
         case .alarm: return "Alarm! " + alarmCause(event, place: place, units: units)
         case .alarmAcknowledged: return "Alarm acknowledged"
         case .alarmCleared: return nil

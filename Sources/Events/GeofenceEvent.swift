@@ -12,6 +12,7 @@ public struct GeofenceEvent: Sendable, Equatable {
         case deviceConnected = "device_connected"
         case heartbeat, registered, unregistered, error
         case stationary, moving
+        case anchorWarning = "anchor_warning"
         case alarm
         case alarmAcknowledged = "alarm_acknowledged"
         case alarmCleared = "alarm_cleared"
@@ -29,7 +30,7 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .speeding: 6
             case .stationary, .moving: 7
             case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered,
-                .error:
+                .error, .anchorWarning:
                 8
             case .alarm, .alarmAcknowledged, .alarmCleared: 9
             }
@@ -41,8 +42,8 @@ public struct GeofenceEvent: Sendable, Equatable {
             switch self {
             case .enter, .exit: true
             case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
-                .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .alarm, .alarmAcknowledged,
-                .alarmCleared:
+                .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm,
+                .alarmAcknowledged, .alarmCleared:
                 false
             }
         }
@@ -58,7 +59,7 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .approach: .approach
             case .speeding: .speeding
             case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered,
-                .error, .stationary, .moving, .alarm, .alarmAcknowledged, .alarmCleared:
+                .error, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
                 nil
             }
         }
@@ -71,7 +72,8 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .heartbeat: "inside"
             case .registered, .unregistered: "fences"
             case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
-                .deviceConnected, .error, .stationary, .moving, .alarm, .alarmAcknowledged, .alarmCleared:
+                .deviceConnected, .error, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
+                .alarmCleared:
                 nil
             }
         }
@@ -82,7 +84,8 @@ public struct GeofenceEvent: Sendable, Equatable {
             switch self {
             case .heartbeat, .fixLost, .stationary, .moving: true
             case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixAcquired, .deviceLost,
-                .deviceConnected, .registered, .unregistered, .error, .alarm, .alarmAcknowledged, .alarmCleared:
+                .deviceConnected, .registered, .unregistered, .error, .anchorWarning, .alarm, .alarmAcknowledged,
+                .alarmCleared:
                 false
             }
         }
@@ -95,7 +98,7 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .alarmAcknowledged: .acknowledged
             case .alarmCleared: .cleared
             case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
-                .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving:
+                .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning:
                 .none
             }
         }
@@ -211,6 +214,15 @@ extension GeofenceEvent {
     public static func error(_ message: String, at time: UTCTime) -> GeofenceEvent {
         var event = GeofenceEvent(kind: .error, time: time)
         event.message = message
+        return event
+    }
+
+    /// The boat passed `--anchor-warn`'s share of the anchor circle's radius (fence `anchor`).
+    public static func anchorWarning(anchor: Int, distance: Double, at time: UTCTime, location: Location)
+        -> GeofenceEvent
+    {
+        var event = GeofenceEvent(kind: .anchorWarning, time: time, fence: anchor, location: location)
+        event.anchorDistance = distance
         return event
     }
 

@@ -19,6 +19,13 @@ struct AnchorOptions: ParsableArguments {
     @Flag(help: "Forget the saved anchor and drop it again at the first usable fix.")
     var reanchor = false
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "A warning (anchor_warning, not an alarm) when the boat first gets this share of the radius from the anchor, e.g. 80.",
+            valueName: "percent"))
+    var anchorWarn: Double?
+
     func validate() throws {
         if let anchor, !(anchor.isFinite && anchor > 0 && anchor <= Limits.maxMetres) {
             throw ValidationError("--anchor \(anchor): the radius must be a positive number of metres")
@@ -27,6 +34,12 @@ struct AnchorOptions: ParsableArguments {
             throw ValidationError("\(anchorAt != nil ? "--anchor-at" : "--reanchor") goes with --anchor RADIUS")
         }
         if anchorAt != nil, reanchor { throw ValidationError("--reanchor and --anchor-at: choose one") }
+        if let anchorWarn {
+            guard anchor != nil else { throw ValidationError("--anchor-warn goes with --anchor RADIUS") }
+            guard anchorWarn.isFinite, anchorWarn > 0, anchorWarn < 100 else {
+                throw ValidationError("--anchor-warn \(anchorWarn): a percentage of the radius above 0 and below 100")
+            }
+        }
         if let anchorAt, Self.position(anchorAt) == nil {
             throw ValidationError(
                 "--anchor-at \(anchorAt): not a position; write LAT,LON in degrees, e.g. --anchor-at 47.3769,8.5417")
@@ -49,6 +62,7 @@ struct AnchorOptions: ParsableArguments {
         layers.anchorRadius = anchor
         layers.anchorAt = anchorAt.flatMap(Self.position)
         layers.reanchor = reanchor
+        layers.anchorWarning = anchorWarn.map { $0 / 100 }
         return layers
     }
 }

@@ -68,7 +68,7 @@ import Testing
 
     @Test func enterOnTheTerminalAnswersTheAlarm() throws {
         let folder = temporaryDirectory()
-        let (simulator, run) = try Self.boat(folder)
+        let (simulator, run) = try Self.boat(folder, extra: ["--anchor-warn", "50"])
         defer { simulator.signal(SIGTERM) }
         let outcome = try Self.answer("enter", run)
         Self.expectRangUntilAnswered(outcome)
@@ -83,6 +83,16 @@ import Testing
         #expect(((alarm["fence"] as? [String: Any])?["id"]) as? String == "anchor")
         let distance = try #require(alarm["anchor_distance"] as? Double, "\(alarm)")
         #expect(distance > 35 && distance < 62, "\(alarm)")
+        // `--anchor-warn 50`: one warning, past 15 m, before the exit; not an alarm.
+        let warnings = events.filter { $0["type"] as? String == "anchor_warning" }
+        #expect(warnings.count == 1, "\(events.compactMap { $0["type"] as? String })")
+        let warning = try #require(warnings.first)
+        let warned = try #require(warning["anchor_distance"] as? Double, "\(warning)")
+        #expect(warned >= 15 && warned < 25, "\(warning)")
+        #expect(((warning["fence"] as? [String: Any])?["id"]) as? String == "anchor")
+        let order = events.compactMap { $0["type"] as? String }
+        #expect(order.firstIndex(of: "anchor_warning")! < order.firstIndex(of: "exit")!, "\(order)")
+        #expect(order.filter { $0 == "alarm" }.count == 1, "the warning raised no alarm: \(order)")
         let answered = try #require(events.first { $0["type"] as? String == "alarm_acknowledged" })
         #expect(answered["by"] as? String == "terminal")
         #expect(answered["state"] as? String == "acknowledged", "outside still: \(answered)")

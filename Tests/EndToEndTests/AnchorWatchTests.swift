@@ -169,6 +169,8 @@ import Testing
             (["--anchor-at", "43.5,16.4"], "--anchor-at goes with --anchor"),
             (["--anchor", "40", "--anchor-at", "95,16.4"], "--anchor-at 95,16.4: not a position"),
             (["--anchor", "40", "--anchor-at", "43.5,16.4", "--reanchor"], "choose one"),
+            (["--anchor-warn", "80"], "--anchor-warn goes with --anchor RADIUS"),
+            (["--anchor", "40", "--anchor-warn", "100"], "--anchor-warn 100.0: a percentage of the radius"),
         ] {
             let result = try runGPSFence(
                 ["run", "--device", "/dev/null", "--fences", "captures/gym/fences.geojson"] + arguments)

@@ -28,6 +28,9 @@ import Testing
                 event.fence = 1
                 event.location = .init(
                     latitude: 47.123456789, longitude: -8.987654321, accuracy: 3.456, speed: 12.3456, track: 271.234)
+            case .anchorWarning:
+                event.fence = 0
+                event.anchorDistance = 32.109
             case .alarm, .alarmAcknowledged, .alarmCleared:
                 event.fence = 0
                 event.cause = AlarmCause(eventID: "0123456789abcdef", kind: .exit)

@@ -13,7 +13,8 @@ public enum HomeAssistantMotion: String, CaseIterable, Sendable {
         case .stationary: self = .stationary
         case .moving: self = .moving
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat, .error,
-            .registered, .unregistered, .deviceLost, .deviceConnected, .alarm, .alarmAcknowledged, .alarmCleared:
+            .registered, .unregistered, .deviceLost, .deviceConnected, .anchorWarning, .alarm, .alarmAcknowledged,
+            .alarmCleared:
             return nil
         }
     }

@@ -205,8 +205,8 @@ public enum MQTTMessages {
         case .enter: "enter"
         case .exit: "leave"
         case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
-            .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .alarm, .alarmAcknowledged,
-            .alarmCleared:
+            .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm,
+            .alarmAcknowledged, .alarmCleared:
             nil
         }
     }

@@ -244,7 +244,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             // Retained once the event is on storage (`outboxSynced`): a power cut must not take
             // back an alarm that Home Assistant already showed.
             unsyncedAlarm = Array(event.json.utf8)
-        case .dwell, .visit, .cross, .approach, .speeding, .heartbeat, .error:
+        case .dwell, .visit, .cross, .approach, .speeding, .heartbeat, .error, .anchorWarning:
             break
         }
         if fences !== regionFences {

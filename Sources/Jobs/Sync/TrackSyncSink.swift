@@ -37,7 +37,8 @@ final class TrackSyncSink: EventSink {
         switch kind {
         case .stationary, .moving: true
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
-            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .alarm, .alarmAcknowledged, .alarmCleared:
+            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .anchorWarning, .alarm,
+            .alarmAcknowledged, .alarmCleared:
             false
         }
     }

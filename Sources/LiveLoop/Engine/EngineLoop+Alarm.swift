@@ -53,6 +53,19 @@ extension EngineLoop {
         try flush()
     }
 
+    /// `anchor_warning` once the boat passes the threshold; armed again once it is back 5 m (or a
+    /// tenth of the threshold, if more) inside it, so that swinging about it does not chatter.
+    private func warnOfTheAnchor(_ distance: Double, threshold: Double, fix: Fix, time: UTCTime) {
+        if distance < threshold - max(5, threshold / 10) {
+            anchorWarningArmed = true
+        } else if distance >= threshold, anchorWarningArmed,
+            let anchor = (0..<fences.count).reversed().first(where: { FenceLayers.isAnchor(fences, $0) })
+        {
+            anchorWarningArmed = false
+            batch.append(.anchorWarning(anchor: anchor, distance: distance, at: time, location: .init(fix)))
+        }
+    }
+
     /// The boat's distance from the anchor at a usable fix; a drag twice as far as when the
     /// alarm was answered sounds it again.
     func noteAnchorDistance(_ fix: Fix) {
@@ -63,6 +76,9 @@ extension EngineLoop {
         let distance = Geodesy.haversine(lat1: fix.latitude, lon1: fix.longitude, lat2: circle.lat, lon2: circle.lon)
         anchorDistance = distance
         layers.noteAnchorDistance(distance)
+        if let share = configuration.layers.anchorWarning {
+            warnOfTheAnchor(distance, threshold: share * circle.radius, fix: fix, time: time)
+        }
         if let again = alarms?.anchorDistance(distance, at: time, fences: fences) { batch.append(again) }
     }
 }

@@ -90,6 +90,8 @@ public final class EngineLoop {
     var alarms: AlarmKeeper?
     /// The boat's distance from the anchor at the last usable fix, for the alarm.
     var anchorDistance: Double?
+    /// `--anchor-warn`: the next pass beyond its share of the radius warns.
+    var anchorWarningArmed = true
 
     /// - Throws: `StoreError` when the saved fence states cannot be read.
     package init(

@@ -15,6 +15,9 @@ public struct FenceLayerOptions: Sendable {
     public var anchorAt: (lat: Double, lon: Double)?
     /// `--reanchor`: forget the saved anchor and drop it again at the first usable fix.
     public var reanchor = false
+    /// `--anchor-warn PERCENT`, as a share of the radius (0.8): an `anchor_warning` when the boat
+    /// first gets that far from the anchor.
+    public var anchorWarning: Double?
     /// With `--owntracks` on `run`: where OwnTracks `setWaypoints` commands arrive.
     public var ownTracksCommands: OwnTracksCommandInbox?
 

@@ -93,8 +93,8 @@ extension GeofenceEvent.Kind {
         switch self {
         case .heartbeat: false
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
-            .deviceConnected, .registered, .unregistered, .error, .stationary, .moving, .alarm, .alarmAcknowledged,
-            .alarmCleared:
+            .deviceConnected, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm,
+            .alarmAcknowledged, .alarmCleared:
             true
         }
     }
