@@ -26,7 +26,9 @@ import Testing
     }
 
     /// The simulated boat on a pseudo-terminal, and the `run --alarm` that reads it.
-    static func boat(_ folder: URL, extra: [String] = []) throws -> (simulator: BackgroundGPSFence, run: [String]) {
+    static func boat(_ folder: URL, extra: [String] = [], state: String? = nil) throws -> (
+        simulator: BackgroundGPSFence, run: [String]
+    ) {
         try #"{"type":"FeatureCollection","features":[]}"#.write(
             to: folder.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
         let link = folder.appendingPathComponent("gps0").path
@@ -39,7 +41,7 @@ import Testing
             [
                 gpsfenceBinary().path, "run", "--device", link, "--baud", "38400", "--fences",
                 folder.appendingPathComponent("fences.geojson").path, "--state",
-                folder.appendingPathComponent("state.sqlite").path, "--json", "--anchor", "30", "--anchor-at",
+                state ?? folder.appendingPathComponent("state.sqlite").path, "--json", "--anchor", "30", "--anchor-at",
                 "\(anchorage.lat),\(anchorage.lon)", "--alarm", "--alarm-repeat", "1",
             ] + extra
         return (simulator, run)
@@ -203,6 +205,46 @@ import Testing
         let outcome = try Self.answer("enter", run)
         Self.expectRangUntilAnswered(outcome)
         #expect(!FileManager.default.fileExists(atPath: hook.output.path), "escalated after the answer")
+    }
+
+    /// At anchor, the receiver goes silent (the boat's GPS unplugged): `fix_lost` raises the alarm
+    /// (no position is as dangerous as a bad one), and nothing else happened to raise it. Without
+    /// a terminal here: answered by `gpsfence ack`.
+    @Test func losingTheFixDuringAnAnchorWatchRaisesTheAlarm() throws {
+        let folder = temporaryDirectory()
+        try #"{"type":"FeatureCollection","features":[]}"#.write(
+            to: folder.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
+        let resting = try AnchorWatchTests.boat(
+            folder, name: "rest.gpx", start: Self.anchorage, restSeconds: 8, dragSeconds: 0)
+        let link = folder.appendingPathComponent("gps0").path
+        let simulator = try BackgroundGPSFence([
+            "simulate", resting, "--baud", "38400", "--rate", "2", "--link", link,
+        ])
+        _ = simulator.readFirstLine()
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let run = try BackgroundGPSFence([
+            "run", "--device", link, "--baud", "38400", "--fences",
+            folder.appendingPathComponent("fences.geojson").path, "--state", state, "--json", "--anchor", "30",
+            "--alarm", "--stale", "3",
+        ])
+        defer {
+            run.signal(SIGTERM)
+            _ = run.finish()
+        }
+        let output = LineCollector(run.output.fileHandleForReading)
+        _ = simulator.finish()
+        #expect(output.wait(timeout: 40) { types($0).contains("alarm") }, "\(output.all)")
+        let events = output.all.compactMap { jsonObject($0) }
+        let lost = try #require(events.first { $0["type"] as? String == "fix_lost" })
+        let alarm = try #require(events.first { $0["type"] as? String == "alarm" })
+        let cause = try #require(alarm["cause"] as? [String: Any])
+        #expect(cause["type"] as? String == "fix_lost")
+        #expect(cause["id"] as? String == lost["id"] as? String)
+        #expect(!types(output.all).contains("exit"), "the boat lay at anchor: \(types(output.all))")
+        let ack = try runGPSFence(["ack", "--state", state])
+        #expect(ack.status == 0, "\(ack.stderr)")
+        #expect(ack.stdout.contains("alarm acknowledged"), "\(ack.stdout)")
+        #expect(output.wait { types($0).contains("alarm_acknowledged") }, "\(output.all)")
     }
 
     @Test func ackWithoutAnAlarmSaysSo() throws {

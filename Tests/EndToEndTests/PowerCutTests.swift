@@ -84,6 +84,47 @@ struct PowerCutTests {
         server.kill()
     }
 
+    /// An alarm that the webhook heard of survives a power cut: the state file still holds it,
+    /// unanswered, with its event, and the run started again says it at once.
+    @Test func anAlarmThatWentOutSurvivesAPowerCut() throws {
+        let folder = temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let filesystem = try PowerCutFilesystem()
+        let webhookLog = folder.appendingPathComponent("webhook.jsonl")
+        let server = try BackgroundProcess([
+            "python3", packageRoot.appendingPathComponent("Tests/Support/webhook_server.py").path, webhookLog.path,
+        ])
+        defer { server.kill() }
+        let port = server.readFirstLine()
+        let state = filesystem.mountPoint.appendingPathComponent("state.sqlite").path
+        let (simulator, arguments) = try AlarmTests.boat(
+            folder, extra: ["--webhook", "http://127.0.0.1:\(port)/events"], state: state)
+        defer { simulator.signal(SIGTERM) }
+        let first = try BackgroundGPSFence(Array(arguments.dropFirst()))
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, !received(webhookLog).contains(where: { $0["type"] as? String == "alarm" }) {
+            usleep(50_000)
+        }
+        first.signal(SIGKILL)
+        _ = first.finish()
+        try filesystem.cut()
+        let alarm = try #require(received(webhookLog).first { $0["type"] as? String == "alarm" }, "no alarm went out")
+        let id = try #require(alarm["id"] as? String)
+        #expect(sqlite(state, "SELECT count(*) FROM event WHERE id = '\(id)'") == "1", "the cut took back \(id)")
+        #expect(sqlite(state, "SELECT unanswered FROM alarm") == "1", "the cut took back the alarm")
+
+        let second = try BackgroundGPSFence(Array(arguments.dropFirst()))
+        let output = LineCollector(second.output.fileHandleForReading)
+        #expect(output.wait(timeout: 20) { types($0).contains("alarm") }, "\(output.all)")
+        second.signal(SIGTERM)
+        _ = second.finish()
+        output.finish()
+        let again = try #require(output.all.compactMap { jsonObject($0) }.first { $0["type"] as? String == "alarm" })
+        #expect(
+            (again["cause"] as? [String: Any])?["id"] as? String == (alarm["cause"] as? [String: Any])?["id"] as? String
+        )
+    }
+
     /// The webhook's events in the order received (one JSON body a line).
     func received(_ log: URL) -> [[String: Any]] {
         ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
