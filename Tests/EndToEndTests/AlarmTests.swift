@@ -11,10 +11,10 @@ import Testing
 
     /// 5 s at the anchor, 20 s dragging north at 3 m/s, then 300 s lying 60 m off: the alarm's
     /// condition lasts, and never gets twice as far as when it was raised.
-    static func dragThenLie(_ folder: URL) throws -> String {
+    static func dragThenLie(_ folder: URL, dragSeconds: Int = 20) throws -> String {
         var text = #"<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>"# + "\n"
         for second in 0..<325 {
-            let dragged = Double(min(max(0, second - 5), 20)) * 3
+            let dragged = Double(min(max(0, second - 5), dragSeconds)) * 3
             let lat = anchorage.lat + dragged * metre
             let time = String(format: "2026-07-01T04:%02d:%02dZ", second / 60, second % 60)
             text += "<trkpt lat=\"\(lat)\" lon=\"\(anchorage.lon)\"><time>\(time)</time></trkpt>\n"
@@ -26,14 +26,14 @@ import Testing
     }
 
     /// The simulated boat on a pseudo-terminal, and the `run --alarm` that reads it.
-    static func boat(_ folder: URL, extra: [String] = [], state: String? = nil) throws -> (
+    static func boat(_ folder: URL, extra: [String] = [], state: String? = nil, dragSeconds: Int = 20) throws -> (
         simulator: BackgroundGPSFence, run: [String]
     ) {
         try #"{"type":"FeatureCollection","features":[]}"#.write(
             to: folder.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
         let link = folder.appendingPathComponent("gps0").path
         let simulator = try BackgroundGPSFence([
-            "simulate", try dragThenLie(folder), "--baud", "38400", "--rate", "2", "--time-scale", "2", "--link",
+            "simulate", try dragThenLie(folder, dragSeconds: dragSeconds), "--baud", "38400", "--rate", "2", "--time-scale", "2", "--link",
             link,
         ])
         _ = simulator.readFirstLine()
@@ -116,6 +116,24 @@ import Testing
         let text = try runGPSFence(["status", "--state", folder.appendingPathComponent("state.sqlite").path])
         #expect(text.stdout.contains("alarm          acknowledged (exit anchor"), "\(text.stdout)")
         #expect(text.stdout.contains("at most 6"), "\(text.stdout)")
+    }
+
+    /// Answered, the alarm is silent, but a boat that keeps dragging until it is twice as far from
+    /// the anchor as when the alarm was raised sounds it again, by itself.
+    @Test func anAnsweredAlarmSoundsAgainWhenTheBoatDragsTwiceAsFar() throws {
+        let folder = temporaryDirectory()
+        let (simulator, run) = try Self.boat(folder, dragSeconds: 80)
+        defer { simulator.signal(SIGTERM) }
+        let outcome = try Self.answer("worse", run)
+        #expect(outcome["alarm"] as? Bool == true, "\(outcome)")
+        #expect((outcome["acknowledged_after"] as? Double ?? 99) < 1.5, "\(outcome)")
+        #expect(outcome["sounded_again_after"] as? Double != nil, "\(outcome)")
+        #expect((outcome["bells_again"] as? Int ?? 0) >= 3, "\(outcome)")
+        let alarms = try stateEvents(folder).filter { $0["type"] as? String == "alarm" }
+        #expect(alarms.count == 2, "\(alarms)")
+        let first = try #require(alarms.first?["anchor_distance"] as? Double)
+        let second = try #require(alarms.last?["anchor_distance"] as? Double)
+        #expect(second >= 2 * first && second < 2 * first + 10, "\(first) m, then \(second) m")
     }
 
     @Test func gpsfenceAckFromAnotherShellAnswersTheAlarm() throws {

@@ -10,6 +10,7 @@ seconds; then, by MODE:
     command   `GPSFENCE ack --state STATE` runs from another process (and once more afterwards)
     restart   the run is killed (SIGKILL) and started again on a new terminal, which must ring at
               once; then Enter is typed there
+    worse     Enter is typed, then the run must sound again by itself (the boat drags on)
     mqtt=PORT=PREFIX  the retained PREFIX/alarm is read, then `ack` published to PREFIX/alarm/set
               on the mosquitto at 127.0.0.1:PORT
 and the BEL bytes of the four seconds after the answer are counted. Prints one JSON object.
@@ -106,7 +107,7 @@ def main():
         again, _ = run.read_for(4)
         result["restart_bells"] = again.count(b"\x07")
         mode = "enter"
-    if mode == "enter":
+    if mode in ("enter", "worse"):
         run.type(b"\n")
     elif mode.startswith("mqtt="):
         _, port, prefix = mode.split("=", 2)
@@ -124,6 +125,15 @@ def main():
         result["ack_seconds"] = round(time.time() - started, 2)
     _, answered = run.read_for(10, b"alarm_acknowledged")
     result["acknowledged_after"] = answered
+    if mode == "worse":
+        _, again = run.read_for(40, b'"type":"alarm"')
+        result["sounded_again_after"] = again
+        rung, _ = run.read_for(4)
+        result["bells_again"] = rung.count(b"\x07")
+        result["exit"] = run.stop()
+        result["types"] = run.types()
+        print(json.dumps(result), flush=True)
+        return
     # A bell already on its way when the answer came is not counted.
     run.read_for(0.3)
     after, _ = run.read_for(4)
