@@ -43,10 +43,13 @@ public struct AckJob {
             guard let pid = inUse.holder else { throw inUse }
             holder = pid
         }
-        guard AnswerSignal.send(to: Int32(holder)) else {
+        // Only a `run` that says in its lock file that it answers is signalled: SIGUSR1 would end
+        // a `replay` (or an older gpsfence) holding the file.
+        guard StateLock.requestAnswerer(statePath: statePath) == holder, RunRequest.send(to: holder) else {
             throw RuntimeFailure(
                 message:
-                    "the run holding \(statePath) (pid \(holder)) cannot be told; the answer waits in the state file")
+                    "the process holding \(statePath) (pid \(holder)) is not a run that can be told; the answer waits in the state file for the next run"
+            )
         }
         let deadline = monotonicSeconds() + wait
         while monotonicSeconds() < deadline {

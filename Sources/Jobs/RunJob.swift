@@ -84,9 +84,10 @@ public final class RunJob {
         // Opening makes the state file (and its folder) on a first run; the claim comes before
         // anything is written to it.
         let store = try StateStore.open(options.statePath)
-        // Before the claim: a `fences add --here` that finds the claim may ask at once.
-        PositionRequest.install()
-        let lock = try StateLock.acquire(statePath: options.statePath, answersPositionRequests: true)
+        // Before the claim: a `fences add --here` or a `gpsfence ack` that finds the claim may ask
+        // at once (SIGUSR1 would otherwise end the run while it loads its fences).
+        RunRequest.install()
+        let lock = try StateLock.acquire(statePath: options.statePath, answersRequests: true)
         defer { withExtendedLifetime(lock) {} }
         var accepted: [UInt8]?
         if let broker = options.brokerFences {

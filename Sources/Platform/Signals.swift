@@ -94,10 +94,12 @@ package enum ReloadSignal {
     package static var isPending: Bool { !StopSignals.hangupStopsTheRun && CaughtSignals.isPending(SIGHUP) }
 }
 
-/// SIGUSR1: another gpsfence (`fences add --here`) asks the running `run` to write its last usable
-/// fix to the state file now, instead of at its next track write (up to a minute away). A request
-/// costs the run one write; a run nobody asks writes nothing more.
-public enum PositionRequest {
+/// SIGUSR1: another gpsfence left a request for the running `run`: `fences add --here` wants the
+/// last usable fix written to the state file now, instead of at the next track write (up to a
+/// minute away); `gpsfence ack` wrote an answer to the alarm into the state file. The run looks at
+/// once rather than reading the file on a timer (a timer costs a Pi wake-ups and writes when
+/// nobody asks). One signal for both: the run does both cheap things whenever it comes.
+public enum RunRequest {
     /// Installed before the run claims its state file, so a request can never find it without
     /// the handler (SIGUSR1's default is to end the process).
     public static func install() {

@@ -16,16 +16,16 @@ public final class StateLock: @unchecked Sendable {
     /// The lock file of the state file at `statePath`.
     public static func lockPath(for statePath: String) -> String { statePath + ".lock" }
 
-    /// The lock file's second line when the claimer answers `PositionRequest`s.
-    static let answersPositionRequests = "answers SIGUSR1 with its last fix"
+    /// The lock file's second line when the claimer answers `RunRequest`s.
+    static let answersRequests = "answers SIGUSR1"
 
     /// Claims the state file at `statePath`, or says who has it.
     /// The corresponding C functions are `open` (mode 0600), `flock(LOCK_EX | LOCK_NB)`,
     /// `ftruncate` and `pwrite`.
-    /// - Parameter answersPositionRequests: the caller installed `PositionRequest` (the lock file
+    /// - Parameter answersRequests: the caller installed `RunRequest` (the lock file
     ///   says so, for `fences add --here`).
     public static func acquire(
-        statePath: String, answersPositionRequests: Bool = false
+        statePath: String, answersRequests: Bool = false
     ) throws(StateInUse) -> StateLock {
         let path = lockPath(for: statePath)
         var descriptor: Int32
@@ -43,7 +43,7 @@ public final class StateLock: @unchecked Sendable {
             close(descriptor)
             throw StateInUse(statePath: statePath, holder: holder, problem: nil)
         }
-        let text = Array(("\(getpid())\n" + (answersPositionRequests ? Self.answersPositionRequests + "\n" : "")).utf8)
+        let text = Array(("\(getpid())\n" + (answersRequests ? Self.answersRequests + "\n" : "")).utf8)
         _ = ftruncate(descriptor, 0)
         _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         return StateLock(path: path, descriptor: descriptor)
@@ -64,14 +64,14 @@ public final class StateLock: @unchecked Sendable {
         return Int(String(decoding: firstLine, as: UTF8.self).trimmingCharacters(in: .whitespaces))
     }
 
-    /// The `run` that holds the state file at `statePath` and answers position requests: the
+    /// The `run` that holds the state file at `statePath` and answers requests (SIGUSR1): the
     /// gpsfence that has its lock file open (so never a stale pid) and whose lock file says it
     /// answers. Nil when no run holds it, or one that does not answer (an older version).
-    public static func positionAnswerer(statePath: String) -> Int? {
+    public static func requestAnswerer(statePath: String) -> Int? {
         let path = lockPath(for: statePath)
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         let lines = text.split(separator: "\n").map(String.init)
-        guard lines.count >= 2, lines[1] == answersPositionRequests, let pid = Int(lines[0]) else { return nil }
+        guard lines.count >= 2, lines[1] == answersRequests, let pid = Int(lines[0]) else { return nil }
         let holders = ProcessTable().holders(of: path).holders
         return holders.contains { $0.pid == pid && $0.name == ProcessTable.ownName } ? pid : nil
     }

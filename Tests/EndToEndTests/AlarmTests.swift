@@ -33,8 +33,8 @@ import Testing
             to: folder.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
         let link = folder.appendingPathComponent("gps0").path
         let simulator = try BackgroundGPSFence([
-            "simulate", try dragThenLie(folder, dragSeconds: dragSeconds), "--baud", "38400", "--rate", "2", "--time-scale", "2", "--link",
-            link,
+            "simulate", try dragThenLie(folder, dragSeconds: dragSeconds), "--baud", "38400", "--rate", "2",
+            "--time-scale", "2", "--link", link,
         ])
         _ = simulator.readFirstLine()
         let run =

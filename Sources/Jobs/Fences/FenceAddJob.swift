@@ -90,14 +90,14 @@ public struct FenceAddJob {
     static let answerTimeout = 5.0
 
     /// The receiver's record, with the running `run`'s last usable fix in it: the run is asked
-    /// (`PositionRequest`) and writes it at once, instead of at its next track write, which may be
+    /// (`RunRequest`) and writes it at once, instead of at its next track write, which may be
     /// a minute away (500 m back at 30 km/h). Without a run that answers (stopped, an older
     /// version), or when it does not answer in time, the record as it is, whose fix is then
     /// judged by its age.
     private func receiverAsked(_ store: StateStore) throws -> ReceiverRecord {
-        guard let pid = StateLock.positionAnswerer(statePath: statePath) else { return try store.receiver() }
+        guard let pid = StateLock.requestAnswerer(statePath: statePath) else { return try store.receiver() }
         let asked = currentUTCTime().millisecondsSinceEpoch
-        guard PositionRequest.send(to: pid) else { return try store.receiver() }
+        guard RunRequest.send(to: pid) else { return try store.receiver() }
         let deadline = monotonicSeconds() + Self.answerTimeout
         while monotonicSeconds() < deadline {
             let receiver = try store.receiver()

@@ -7,12 +7,12 @@ import Platform
 // The alarm's part of the loop (docs/running.md, "Alarms"): its answers taken in the engine's
 // round, the anchor distance it watches, and the alarm a restart finds still sounding.
 extension EngineLoop {
-    /// The answers' doorbell, SIGUSR1 from `gpsfence ack`, and Enter on the terminal of a live run.
+    /// The answers' doorbell, and Enter on the terminal of a live run (`gpsfence ack`'s SIGUSR1 is
+    /// the run's `RunRequest`, installed before it claims the state file).
     func startAlarmAnswers(live: Bool, ring: @escaping @Sendable () -> Void) -> TerminalAnswers? {
         guard alarms != nil else { return nil }
         configuration.alarmAnswers.wakeOnAnswer(ring)
         guard live else { return nil }
-        AnswerSignal.install()
         let terminal = TerminalAnswers(answers: configuration.alarmAnswers)
         terminal?.start()
         return terminal
@@ -25,14 +25,13 @@ extension EngineLoop {
 
     /// Whether an answer waits for the engine thread.
     var alarmAnswersWait: Bool {
-        alarms != nil && (configuration.alarmAnswers.hasPending || AnswerSignal.isPending)
+        alarms != nil && configuration.alarmAnswers.hasPending
     }
 
     /// At the start of a live run: the answers `gpsfence ack` left while no run held the file, then
     /// the alarm said again if it still sounds.
     func beginAlarm() throws {
         guard alarms != nil else { return }
-        _ = AnswerSignal.take()
         try acknowledge(try store?.takeAcknowledgementRequests() ?? [])
         if let again = alarms?.announcement(at: currentUTCTime(), fences: fences) { batch.append(again) }
         try flush()
@@ -41,9 +40,13 @@ extension EngineLoop {
     /// The answers that arrived, each an `alarm_acknowledged` when an alarm sounds.
     func takeAlarmAnswers() throws {
         guard alarms != nil else { return }
-        var answers = configuration.alarmAnswers.take()
-        if AnswerSignal.take() { answers += try store?.takeAcknowledgementRequests() ?? [] }
-        try acknowledge(answers)
+        try acknowledge(configuration.alarmAnswers.take())
+    }
+
+    /// The answers `gpsfence ack` wrote into the state file (it signals the run: `RunRequest`).
+    func takeStoredAlarmAnswers() throws {
+        guard alarms != nil else { return }
+        try acknowledge(try store?.takeAcknowledgementRequests() ?? [])
     }
 
     private func acknowledge(_ answers: [AlarmAcknowledger]) throws {

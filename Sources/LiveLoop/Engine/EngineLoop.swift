@@ -210,7 +210,7 @@ public final class EngineLoop {
     /// turn of the reader's, so that while a receiver sends, the engine thread sleeps through what
     /// its timer would otherwise wake it for twice a second.
     private func engineThreadIsWanted(_ ring: SPSCRing<EngineInput>) -> Bool {
-        (configuration.stopsOnSignals && StopSignals.isRaised) || ReloadSignal.isPending || PositionRequest.isPending
+        (configuration.stopsOnSignals && StopSignals.isRaised) || ReloadSignal.isPending || RunRequest.isPending
             || layers.hasCommands || alarmAnswersWait || ring.overflow > round.reportedOverflow
             || round.secondsSince(round.lastAlive) > Self.aliveInterval
     }
@@ -355,8 +355,12 @@ public final class EngineLoop {
             try layers.saveAnchorMaxDistanceIfGrown()
             round.lastAlive = monotonicSeconds()
         }
-        // `fences add --here` asked where the receiver is: the last usable fix, written now.
-        if PositionRequest.take() { try track?.flush() }
+        // Another gpsfence asked (SIGUSR1): `fences add --here` for the last usable fix, written
+        // now; `gpsfence ack` for the answer it left in the state file.
+        if RunRequest.take() {
+            try track?.flush()
+            try takeStoredAlarmAnswers()
+        }
         if ring.overflow > round.reportedOverflow {
             error(
                 "the engine fell behind: \(ring.overflow - round.reportedOverflow) fixes dropped (ring of \(ring.capacity))"
