@@ -32,6 +32,7 @@ import Testing
         let second = try #require(lines.dropFirst().first)
         #expect(second.hasPrefix("\u{1B}[1;97;41m  ALARM          SOUNDING since 2026-05-28T"), "\(lines)")
         #expect(second.contains("(exit anchor)") && second.contains("'gpsfence ack'"), "\(second)")
+        #expect(lines.filter { $0.contains("ALARM") }.count == 1, "said once: \(lines)")
     }
 
     @Test func anAnsweredAlarmIsNotAtTheTop() throws {

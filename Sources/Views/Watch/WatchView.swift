@@ -46,7 +46,10 @@ public enum WatchView {
             lines.append("  ahead          no fence on the course within \(units.distance(WatchFrame.lookAhead))")
         }
         lines.append("")
-        lines.append(StatusView.text(frame.status, color: color, format: format))
+        var status = frame.status
+        // A sounding alarm is said once, at the top.
+        if status.alarm?.status == .active { status.alarm = nil }
+        lines.append(StatusView.text(status, color: color, format: format))
         lines.append("")
         lines.append("  recent events")
         if frame.events.isEmpty { lines.append("    none yet") }
