@@ -56,6 +56,9 @@ let package = Package(
         // fences: geometry, file formats and their loaders, the spatial index, the SIMD containment
         // kernels, the rules a fence's properties carry, lint.
         .target(name: "Fences", dependencies: ["NMEA", "JSONInput", "JSONOutput"]),
+        // fences from the data people already have: OpenStreetMap (XML, PBF), KML, KMZ, GPX, read
+        // in streams and written as GeoJSON.
+        .target(name: "FenceImport", dependencies: ["JSONOutput"]),
         // events: the engine (each fence's state machine, the rules applied, the foresight), the
         // event model and its one JSON form, the outbox protocol.
         .target(name: "Events", dependencies: ["Fences", "NMEA", "JSONInput", "JSONOutput"]),
@@ -99,8 +102,8 @@ let package = Package(
         .target(
             name: "Jobs",
             dependencies: [
-                "JSONOutput", "NMEA", "Platform", "Receivers", "Fences", "Events", "Delivery", "Store", "Views",
-                "LiveLoop",
+                "JSONOutput", "NMEA", "Platform", "Receivers", "Fences", "FenceImport", "Events", "Delivery", "Store",
+                "Views", "LiveLoop",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -108,8 +111,8 @@ let package = Package(
         .executableTarget(
             name: "gpsfence",
             dependencies: [
-                "NMEA", "Platform", "Receivers", "Fences", "Events", "Delivery", "Views", "LiveLoop", "Tools", "Jobs",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "NMEA", "Platform", "Receivers", "Fences", "FenceImport", "Events", "Delivery", "Views", "LiveLoop",
+                "Tools", "Jobs", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "LayoutTests"),
@@ -133,6 +136,7 @@ let package = Package(
             name: "ReceiversTests",
             dependencies: ["Receivers", "LiveLoop", "Tools", "Jobs", "NMEA", "Fences", "Events", "Platform"]),
         .testTarget(name: "EndToEndTests", dependencies: ["gpsfence", "JSONOutput", "Platform"]),
+        .testTarget(name: "FenceImportTests", dependencies: ["FenceImport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Delivery
+import FenceImport
 import Fences
 import LiveLoop
 import Platform
@@ -51,6 +52,8 @@ public func classify(_ error: any Error) -> (status: ExitStatus, message: String
     case let error as StateFileMissing: (.badInput, error.message)
     case let error as FenceLoadError: (.badInput, error.message)
     case let error as HookError: (.badInput, error.message)
+    case let error as ImportError: (.badInput, error.message)
+    case let error as WriteFailure: (.runtimeFailure, error.message)
     case let error as ReceiverAddressError: (.badInput, error.description)
     case let error as WebhookError: (.badInput, error.message)
     case let error as MQTTConfigurationError: (.badInput, error.message)

@@ -10,8 +10,8 @@ import Tools
 struct Fences: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fences",
-        abstract: "Check a fence file, or add a fence where you stand.",
-        subcommands: [Lint.self, Add.self]
+        abstract: "Check a fence file, add a fence where you stand, or import fences from OpenStreetMap, KML or GPX.",
+        subcommands: [Lint.self, Add.self, Import.self]
     )
 
     struct Lint: ParsableCommand {

@@ -55,6 +55,7 @@ import Testing
     static let commands: [[String]] = [
         ["run"], ["replay"], ["decode"], ["check"], ["simulate"], ["configure"], ["record"], ["devices"],
         ["doctor"], ["visits"], ["status"], ["report"], ["sync"], ["fences", "lint"], ["fences", "add"],
+        ["fences", "import"],
     ]
 
     /// An option's default is said once: by the help text or by the parser's `(default: ...)`,

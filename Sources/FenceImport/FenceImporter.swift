@@ -1,0 +1,35 @@
+/// `gpsfence fences import`: every source read in turn into one GeoJSON fence file, written to a
+/// file descriptor the caller opened (and renames into place once this returns).
+public struct FenceImporter {
+    public var settings: ImportSettings
+
+    public init(settings: ImportSettings) { self.settings = settings }
+
+    /// Reads `sources` in order; returns what was kept and skipped. Throws `ImportError` for a
+    /// source that cannot be read, `WriteFailure` when the output cannot be written.
+    public func run(sources: [String], descriptor: Int32, outputName: String) throws -> ImportSummary {
+        let writer = try FenceWriter(
+            descriptor: descriptor, outputName: outputName, boundingBox: settings.boundingBox,
+            checkDuplicates: sources.count > 1)
+        for path in sources {
+            switch try SourceFormat.of(path) {
+            case .osmXML:
+                try requireOSMSelection(path)
+                try OSMImport(reader: try OSMXMLReader(path: path), settings: settings, writer: writer).run()
+            case .osmPBF, .gpx, .kml, .kmz:
+                throw ImportError(file: path, problem: "this kind of file is not read yet")
+            }
+        }
+        try writer.finish()
+        return writer.summary
+    }
+
+    private func requireOSMSelection(_ path: String) throws(ImportError) {
+        guard settings.selectsOSM else {
+            throw ImportError(
+                file: path,
+                problem: "an OpenStreetMap file needs --clearances, --speed-limits or --select KEY[=VALUE] "
+                    + "to say which of its elements become fences")
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import JSONOutput
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes the imported fences as a GeoJSON FeatureCollection, one feature a line, to a file
+/// descriptor as they come (a country's fences never sit in memory), applying `--bbox` and
+/// counting what is kept. The corresponding C function is `write`.
+final class FenceWriter {
+    private let descriptor: Int32
+    private let outputName: String
+    private let boundingBox: BoundingBox?
+    private let feature = JSONBuffer(capacity: 1 << 16)
+    private var pending: [UInt8] = []
+    private var written = 0
+    /// Ids already written, when several sources could repeat one (two overlapping extracts).
+    private var seen: Set<String>?
+    var summary = ImportSummary()
+
+    init(descriptor: Int32, outputName: String, boundingBox: BoundingBox?, checkDuplicates: Bool) throws {
+        self.descriptor = descriptor
+        self.outputName = outputName
+        self.boundingBox = boundingBox
+        seen = checkDuplicates ? [] : nil
+        pending.reserveCapacity(1 << 20)
+        pending.append(contentsOf: Array(#"{"type":"FeatureCollection","features":["#.utf8))
+    }
+
+    /// Adds one fence (or counts why not); `decimals` is the coordinates' precision.
+    func add(_ fence: ImportedFence, decimals: Int) throws {
+        if let boundingBox, !fence.geometry.anyPosition(boundingBox.contains) {
+            summary.skip("outside --bbox")
+            return
+        }
+        if seen != nil {
+            guard seen!.insert(fence.id).inserted else {
+                summary.skip("already imported from an earlier source (same id)")
+                return
+            }
+        }
+        feature.removeAll()
+        feature.beginObject()
+        feature.key("type")
+        feature.value("Feature")
+        feature.key("id")
+        feature.value(fence.id)
+        feature.key("geometry")
+        writeGeometry(fence.geometry, decimals: decimals)
+        feature.key("properties")
+        feature.beginObject()
+        for (key, value) in fence.properties {
+            feature.key(key)
+            switch value {
+            case .text(let text): feature.value(text)
+            case .number(let number, let decimals): feature.value(number, decimals: decimals)
+            }
+        }
+        feature.endObject()
+        feature.endObject()
+        pending.append(contentsOf: written == 0 ? [0x0A] : [0x2C, 0x0A])
+        feature.withUnsafeBytes { pending.append(contentsOf: $0) }
+        written += 1
+        summary.keep(fence.geometry.kind)
+        if pending.count >= 1 << 20 { try flush() }
+    }
+
+    /// Closes the collection and writes what is left.
+    func finish() throws {
+        pending.append(contentsOf: Array("\n]}\n".utf8))
+        try flush()
+    }
+
+    private func writeGeometry(_ geometry: ImportedFence.Geometry, decimals: Int) {
+        feature.beginObject()
+        feature.key("type")
+        switch geometry {
+        case .point(let position):
+            feature.value("Point")
+            feature.key("coordinates")
+            write(position, decimals: decimals)
+        case .line(let positions):
+            feature.value("LineString")
+            feature.key("coordinates")
+            write(positions, decimals: decimals)
+        case .polygon(let rings):
+            feature.value("Polygon")
+            feature.key("coordinates")
+            write(rings, decimals: decimals)
+        case .multiPolygon(let polygons):
+            feature.value("MultiPolygon")
+            feature.key("coordinates")
+            feature.beginArray()
+            for rings in polygons { write(rings, decimals: decimals) }
+            feature.endArray()
+        }
+        feature.endObject()
+    }
+
+    private func write(_ rings: [[Position]], decimals: Int) {
+        feature.beginArray()
+        for ring in rings { write(ring, decimals: decimals) }
+        feature.endArray()
+    }
+
+    private func write(_ positions: [Position], decimals: Int) {
+        feature.beginArray()
+        for position in positions { write(position, decimals: decimals) }
+        feature.endArray()
+    }
+
+    private func write(_ position: Position, decimals: Int) {
+        feature.beginArray()
+        feature.value(position.lon, decimals: decimals)
+        feature.value(position.lat, decimals: decimals)
+        feature.endArray()
+    }
+
+    private func flush() throws {
+        var offset = 0
+        while offset < pending.count {
+            let n = pending.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw WriteFailure(message: "cannot write \(outputName): \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The output could not be written (a full disk): a runtime failure, not bad input.
+public struct WriteFailure: Error, Sendable {
+    public let message: String
+}

@@ -1,0 +1,78 @@
+/// What `fences import` keeps (docs/fences.md, "Importing fences").
+public struct ImportSettings: Sendable {
+    /// OSM `maxheight`: corridors and circles with `clearance`.
+    public var clearances = false
+    /// OSM `maxspeed`: corridors with `speed_limit_kmh`.
+    public var speedLimits = false
+    /// OSM elements with any of these tags.
+    public var selections: [TagSelection] = []
+    /// Overrides every radius (ways' from their width or lanes, points' default).
+    public var radius: Double?
+    /// Only fences with a vertex inside.
+    public var boundingBox: BoundingBox?
+
+    /// A point's circle when neither `--radius` nor the source gives one.
+    public static let defaultPointRadius = 10.0
+
+    public init() {}
+
+    /// Whether any OSM selection was asked for.
+    public var selectsOSM: Bool { clearances || speedLimits || !selections.isEmpty }
+}
+
+/// `KEY`, or `KEY=VALUE[,VALUE...]`: elements whose tag `KEY` has any value, or one of those.
+public struct TagSelection: Sendable, Equatable {
+    public var key: String
+    public var values: Set<String>?
+
+    public init(key: String, values: Set<String>?) {
+        self.key = key
+        self.values = values
+    }
+
+    /// Nil when the text has no key or an empty value list.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let key = String(parts[0]).trimmingSpaces
+        guard !key.isEmpty else { return nil }
+        self.key = key
+        if parts.count == 2 {
+            let values = parts[1].split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+            guard !values.isEmpty else { return nil }
+            self.values = Set(values)
+        } else {
+            values = nil
+        }
+    }
+
+    func matches(_ value: String) -> Bool { values?.contains(value) ?? true }
+}
+
+/// `S,W,N,E` in degrees.
+public struct BoundingBox: Sendable, Equatable {
+    public var south: Double
+    public var west: Double
+    public var north: Double
+    public var east: Double
+
+    public init?(parsing text: String) {
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double(String($0).trimmingSpaces)
+        }
+        guard numbers.count == 4, let south = numbers[0], let west = numbers[1], let north = numbers[2],
+            let east = numbers[3], -90 <= south, south <= north, north <= 90, -180 <= west, west <= 180,
+            -180 <= east, east <= 180
+        else { return nil }
+        self.south = south
+        self.west = west
+        self.north = north
+        self.east = east
+    }
+
+    /// West greater than east crosses the antimeridian.
+    func contains(_ position: Position) -> Bool {
+        guard position.lat >= south, position.lat <= north else { return false }
+        return west <= east
+            ? position.lon >= west && position.lon <= east : position.lon >= west || position.lon <= east
+    }
+}

@@ -1,0 +1,66 @@
+/// What an element's tags make of it under the import's settings: its properties, whether it is a
+/// fence at all, and why a tag it carried was not kept.
+struct OSMFenceTags {
+    var properties: [(key: String, value: ImportedFence.Value)] = []
+    /// A clearance or a speed limit was kept: a way stays a corridor even when closed.
+    var isRoad = false
+    var isFence = false
+
+    init(_ element: OSMElement, settings: ImportSettings, keys: OSMTagKeys, summary: inout ImportSummary) {
+        if let name = element.tag(OSMTagKeys.name) ?? element.tag(OSMTagKeys.ref) {
+            properties.append(("name", .text(name)))
+        }
+        if settings.clearances,
+            let text = element.tag(OSMTagKeys.maxheightPhysical) ?? element.tag(OSMTagKeys.maxheight)
+        {
+            switch MaxHeight.read(text) {
+            case .value(let metres):
+                properties.append(("clearance", .number(metres, decimals: 3)))
+                properties.append(("maxheight", .text(text)))
+                isRoad = true
+            case .skipped(let reason, let example):
+                summary.skip(reason, example: example)
+            }
+        }
+        if settings.speedLimits, element.kind == .way {
+            let plain = element.tag(OSMTagKeys.maxspeed)
+            let forward = element.tag(OSMTagKeys.maxspeedForward)
+            let backward = element.tag(OSMTagKeys.maxspeedBackward)
+            switch MaxSpeed.read(plain: plain, forward: forward, backward: backward) {
+            case .value(let kmh):
+                properties.append(("speed_limit_kmh", .number(kmh, decimals: 3)))
+                properties.append(
+                    ("maxspeed", .text(plain ?? [forward, backward].compactMap { $0 }.joined(separator: ";"))))
+                isRoad = true
+            case .skipped(let reason, let example):
+                summary.skip(reason, example: example)
+            case nil:
+                break
+            }
+        }
+        var selected = false
+        for selection in settings.selections {
+            guard let index = keys.index(of: selection.key), let value = element.tag(index), selection.matches(value)
+            else { continue }
+            if !properties.contains(where: { $0.key == selection.key }) {
+                properties.append((selection.key, .text(value)))
+            }
+            selected = true
+        }
+        isFence = isRoad || selected
+    }
+
+    /// A way's corridor radius: `--radius`, else half its `width`, else 1.75 m a lane, else 5 m.
+    static func wayRadius(_ element: OSMElement, settings: ImportSettings) -> Double {
+        if let radius = settings.radius { return radius }
+        if let width = element.tag(OSMTagKeys.width).flatMap(OSMLength.metres), width < 200 { return width / 2 }
+        if let lanes = element.tag(OSMTagKeys.lanes).flatMap({ Int($0.trimmingSpaces) }), lanes > 0, lanes < 50 {
+            return Double(lanes) * metresPerLaneHalf
+        }
+        return defaultWayRadius
+    }
+
+    /// Half of a 3.5 m lane.
+    static let metresPerLaneHalf = 1.75
+    static let defaultWayRadius = 5.0
+}

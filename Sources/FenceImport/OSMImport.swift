@@ -1,0 +1,149 @@
+/// An OSM file made into fences in three passes over it: the selected multipolygon relations
+/// (only with `--select`), then the tagged nodes (written at once) and the kept ways with their
+/// node ids, then the locations of just those nodes. Memory grows with the kept ways' vertices
+/// (24 bytes each at most), not with the file's nodes.
+struct OSMImport {
+    let reader: OSMReader
+    let settings: ImportSettings
+    let writer: FenceWriter
+
+    static let decimals = 7
+
+    private struct PendingWay {
+        var id: Int64
+        var properties: [(key: String, value: ImportedFence.Value)]
+        var radius: Double
+        var asPolygon: Bool
+        var refs: Range<Int>
+    }
+
+    private struct PendingRelation {
+        var id: Int64
+        var properties: [(key: String, value: ImportedFence.Value)]
+        var members: [(way: Int64, inner: Bool)]
+    }
+
+    func run() throws {
+        let keys = OSMTagKeys(selections: settings.selections)
+        var relations: [PendingRelation] = []
+        var memberWays: Set<Int64> = []
+        if !settings.selections.isEmpty {
+            try reader.read(.relations, keys: keys) { element in
+                guard let type = element.tag(OSMTagKeys.type), type == "multipolygon" || type == "boundary" else {
+                    return
+                }
+                let tags = OSMFenceTags(element, settings: settings, keys: keys, summary: &writer.summary)
+                guard tags.isFence else { return }
+                let members = element.members.filter(\.isWay).map { ($0.ref, $0.role == "inner") }
+                relations.append(PendingRelation(id: element.id, properties: tags.properties, members: members))
+                for member in members { memberWays.insert(member.0) }
+            }
+        }
+        var ways: [PendingWay] = []
+        var refs: [Int64] = []
+        var memberRefs: [Int64: Range<Int>] = [:]
+        try reader.read([.nodes, .ways], keys: keys) { element in
+            switch element.kind {
+            case .node:
+                guard !element.tags.isEmpty else { return }
+                let tags = OSMFenceTags(element, settings: settings, keys: keys, summary: &writer.summary)
+                guard tags.isFence else { return }
+                let position = Position(lon: Double(element.lon7) / 1e7, lat: Double(element.lat7) / 1e7)
+                var properties = tags.properties
+                properties.append(
+                    ("radius", .number(settings.radius ?? ImportSettings.defaultPointRadius, decimals: 2)))
+                try writer.add(
+                    ImportedFence(id: "osm:node/\(element.id)", geometry: .point(position), properties: properties),
+                    decimals: Self.decimals)
+            case .way:
+                let isMember = memberWays.contains(element.id)
+                let tags =
+                    element.tags.isEmpty
+                    ? nil : OSMFenceTags(element, settings: settings, keys: keys, summary: &writer.summary)
+                guard isMember || tags?.isFence == true else { return }
+                let range = refs.count..<(refs.count + element.refs.count)
+                refs.append(contentsOf: element.refs)
+                if isMember { memberRefs[element.id] = range }
+                guard let tags, tags.isFence else { return }
+                let closed = element.refs.count >= 4 && element.refs.first == element.refs.last
+                ways.append(
+                    PendingWay(
+                        id: element.id, properties: tags.properties,
+                        radius: OSMFenceTags.wayRadius(element, settings: settings),
+                        asPolygon: closed && !tags.isRoad, refs: range))
+            case .relation:
+                break
+            }
+        }
+        var needed = refs
+        var locations = NodeLocations(needing: &needed)
+        if !locations.isEmpty {
+            try reader.read(.nodes, keys: OSMTagKeys()) { element in
+                locations.note(id: element.id, lat7: element.lat7, lon7: element.lon7)
+            }
+        }
+        for way in ways {
+            let positions = refs[way.refs].compactMap(locations.position)
+            guard positions.count == way.refs.count else {
+                writer.summary.skip("way with nodes missing from the file (cut at the extract's edge)")
+                continue
+            }
+            var properties = way.properties
+            let geometry: ImportedFence.Geometry
+            if way.asPolygon {
+                geometry = .polygon([positions])
+            } else {
+                guard Set(positions.map { [$0.lon, $0.lat] }).count >= 2 else {
+                    writer.summary.skip("way with fewer than two distinct nodes")
+                    continue
+                }
+                geometry = .line(positions)
+                properties.append(("radius", .number(way.radius, decimals: 2)))
+            }
+            try writer.add(
+                ImportedFence(id: "osm:way/\(way.id)", geometry: geometry, properties: properties),
+                decimals: Self.decimals)
+        }
+        for relation in relations {
+            var outer: [[Int64]] = []
+            var inner: [[Int64]] = []
+            var complete = true
+            for member in relation.members {
+                guard let range = memberRefs[member.way] else {
+                    complete = false
+                    break
+                }
+                if member.inner { inner.append(Array(refs[range])) } else { outer.append(Array(refs[range])) }
+            }
+            guard complete, let outerRings = RingAssembly.rings(outer), let innerRings = RingAssembly.rings(inner)
+            else {
+                writer.summary.skip(
+                    complete
+                        ? "multipolygon whose ways do not close into rings"
+                        : "multipolygon with ways missing from the file (cut at the extract's edge)")
+                continue
+            }
+            func located(_ ring: [Int64]) -> [Position]? {
+                let positions = ring.compactMap(locations.position)
+                return positions.count == ring.count ? positions : nil
+            }
+            let outers = outerRings.compactMap(located)
+            let inners = innerRings.compactMap(located)
+            guard !outers.isEmpty, outers.count == outerRings.count, inners.count == innerRings.count else {
+                writer.summary.skip("multipolygon with nodes missing from the file (cut at the extract's edge)")
+                continue
+            }
+            var polygons = outers.map { [$0] }
+            for hole in inners {
+                let inside = polygons.firstIndex { RingAssembly.contains($0[0], hole[0]) } ?? 0
+                polygons[inside].append(hole)
+            }
+            try writer.add(
+                ImportedFence(
+                    id: "osm:relation/\(relation.id)",
+                    geometry: polygons.count == 1 ? .polygon(polygons[0]) : .multiPolygon(polygons),
+                    properties: relation.properties),
+                decimals: Self.decimals)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Delivery
+import FenceImport
+import Jobs
+
+extension Fences {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Make a fence file from OpenStreetMap, KML, KMZ or GPX.",
+            discussion: """
+                Reads each SOURCE (an OpenStreetMap extract, .osm; KML or KMZ from Google Earth \
+                or My Maps; GPX) and writes one GeoJSON fence file that 'run' loads, replacing \
+                --output only once every source was read. From OpenStreetMap, say what to keep: \
+                --clearances (maxheight: low bridges and tunnels), --speed-limits (maxspeed) or \
+                --select. A summary of what was kept and skipped goes to standard error \
+                (docs/fences.md, "Importing fences").
+
+                Example:
+                  gpsfence fences import bavaria.osm --clearances --output bridges.geojson
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Files to read: .osm, .kml, .kmz, .gpx.", valueName: "source"))
+        var sources: [String]
+
+        @Option(help: ArgumentHelp("The GeoJSON fence file to write.", valueName: "file"))
+        var output: String
+
+        @Flag(help: "OSM maxheight: corridors and circles with a 'clearance' for --vehicle-height.")
+        var clearances = false
+
+        @Flag(help: "OSM maxspeed: corridors with a 'speed_limit_kmh'.")
+        var speedLimits = false
+
+        @Option(
+            help: ArgumentHelp(
+                "OSM elements with this tag (any value, or one of the values given); repeatable.",
+                valueName: "key[=value[,value...]]"))
+        var select: [String] = []
+
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Radius in metres of every circle and corridor (default: from the data).", valueName: "m"))
+        var radius: Double?
+
+        @Option(help: ArgumentHelp("Keep only fences with a vertex inside.", valueName: "s,w,n,e"))
+        var bbox: String?
+
+        func validate() throws {
+            if let radius, !(radius.isFinite && radius > 0) {
+                throw ValidationError("--radius must be a positive number of metres, not \(radius)")
+            }
+            for text in select where TagSelection(parsing: text) == nil {
+                throw ValidationError("--select '\(text)': give KEY or KEY=VALUE[,VALUE...]")
+            }
+            if let bbox, BoundingBox(parsing: bbox) == nil {
+                throw ValidationError("--bbox '\(bbox)': give south,west,north,east in degrees")
+            }
+        }
+
+        func run() throws {
+            var settings = ImportSettings()
+            settings.clearances = clearances
+            settings.speedLimits = speedLimits
+            settings.selections = select.compactMap(TagSelection.init(parsing:))
+            settings.radius = radius
+            settings.boundingBox = bbox.flatMap(BoundingBox.init(parsing:))
+            let job = FenceImportJob(sources: sources, output: output, settings: settings)
+            for line in try job.run() { OutputWriter.standardError.write(line: "gpsfence: \(line)") }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+
+/// `gpsfence fences import` through the real binary, on OpenStreetMap files written here: the
+/// fence file it writes is loaded by `replay` and `check`, so what the import kept is judged by
+/// what a run does with it.
+@Suite struct FenceImportCommandTests {
+    static let earthRadius = 6_371_008.8
+    /// The bundled bridge capture's road: eastbound along 42.280597 N at 25 m/s, at
+    /// x = -2500 + 25 t metres from -83.751891 (captures/bridge/README.md).
+    static let roadLatitude = 42.280597
+    static let roadLongitude = -83.751891
+
+    static func longitude(east metres: Double) -> String {
+        String(format: "%.7f", roadLongitude + metres / (earthRadius * cos(roadLatitude * .pi / 180)) * 180 / .pi)
+    }
+
+    static func node(_ id: Int, east: Double, tags: String = "") -> String {
+        let position = #"id="\#(id)" lat="\#(String(format: "%.7f", roadLatitude))" lon="\#(longitude(east: east))""#
+        return tags.isEmpty ? "<node \(position)/>" : "<node \(position)>\(tags)</node>"
+    }
+
+    static func osm(_ body: [String]) -> String {
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<osm version=\"0.6\" generator=\"test\">\n"
+            + body.joined(separator: "\n") + "\n</osm>\n"
+    }
+
+    static func tags(_ pairs: KeyValuePairs<String, String>) -> String {
+        pairs.map { #"<tag k="\#($0.key)" v="\#($0.value)"/>"# }.joined()
+    }
+
+    static func write(_ text: String, _ name: String, in folder: URL) throws -> String {
+        let file = folder.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    /// The road under the bridge as OSM maps it: three ways along the capture's road, the middle
+    /// one (x from -20 to 20 m, two lanes: radius 3.5 m) under a bridge of 10'6" (3.2004 m,
+    /// written 3.2), all limited to 50 km/h.
+    static let bridgeRoad = osm([
+        node(1, east: -1000), node(2, east: -20), node(3, east: 20), node(4, east: 1000),
+        #"<way id="100"><nd ref="1"/><nd ref="2"/>"# + tags(["highway": "primary", "maxspeed": "50"]) + "</way>",
+        #"<way id="101"><nd ref="2"/><nd ref="3"/>"#
+            + tags(["highway": "primary", "maxspeed": "50", "maxheight": "10'6&quot;", "lanes": "2"]) + "</way>",
+        #"<way id="102"><nd ref="3"/><nd ref="4"/>"# + tags(["highway": "primary", "maxspeed": "50"]) + "</way>",
+    ])
+
+    /// A 3.5 m truck at 25 m/s on the road of a low bridge imported from OSM. The bridge's
+    /// corridor reaches from x = -23.5 to 23.5 (3.5 m around its ends at +-20 m): with a mile's
+    /// look-ahead the path first reaches it at t = 35 (2500 - 875 - 23.5 = 1601.5 m <= 1609.344;
+    /// t = 34 is 1626.5 m), flagged too low; the enter is at t = 100 (x = 0; t = 99 is x = -25).
+    /// The way before it (x from -1000 m) is entered at t = 60, and at 90 km/h over its 50 the
+    /// third fix inside (the default confirmation) is `speeding`: t = 62.
+    @Test func aTallTruckIsWarnedOfAnImportedLowBridge() throws {
+        let folder = temporaryDirectory()
+        let source = try Self.write(Self.bridgeRoad, "bridge.osm", in: folder)
+        let output = folder.appendingPathComponent("bridges.geojson").path
+        let imported = try runGPSFence([
+            "fences", "import", source, "--clearances", "--speed-limits", "--output", output,
+        ])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("kept 3 fences (3 corridors)"), "\(imported.stderr)")
+        let arguments = [
+            "replay", "captures/bridge/capture.nmea", "--fences", output, "--vehicle-height", "3.5", "--approach",
+            "1609.344",
+        ]
+        let events = try FenceRulesTests.events(arguments)
+        func event(_ type: String, _ fence: String) -> [String: Any]? {
+            events.first { $0["type"] as? String == type && ($0["fence"] as? [String: Any])?["id"] as? String == fence }
+        }
+        let approach = try #require(event("approach", "osm:way/101"))
+        #expect(approach["time"] as? String == "2026-02-03T10:15:35.000Z")
+        #expect(abs((approach["distance"] as? Double ?? 0) - 1601.5) < 0.5)
+        #expect(approach["too_low"] as? Bool == true)
+        #expect(event("enter", "osm:way/101")?["time"] as? String == "2026-02-03T10:16:40.000Z")
+        #expect(event("enter", "osm:way/101")?["too_low"] as? Bool == true)
+        #expect(event("speeding", "osm:way/100")?["time"] as? String == "2026-02-03T10:16:02.000Z")
+        #expect(abs((event("speeding", "osm:way/100")?["limit"] as? Double ?? 0) - 50 / 3.6) < 0.001)
+        let human = try runGPSFence(arguments)
+        let line = human.stdout.split(separator: "\n").first { $0.contains("approach") && $0.contains("osm:way/101") }
+        #expect(line?.contains("TOO LOW: clearance 3.2 m") == true, "\(human.stdout)")
+    }
+
+    /// A second import of the same file writes the same bytes (ids from OSM, not from the run).
+    @Test func aSecondImportIsByteIdentical() throws {
+        let folder = temporaryDirectory()
+        let source = try Self.write(Self.bridgeRoad, "bridge.osm", in: folder)
+        var outputs: [Data] = []
+        for name in ["first.geojson", "second.geojson"] {
+            let output = folder.appendingPathComponent(name)
+            let result = try runGPSFence(["fences", "import", source, "--speed-limits", "--output", output.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            outputs.append(try Data(contentsOf: output))
+        }
+        #expect(outputs[0] == outputs[1])
+        let text = String(decoding: outputs[0], as: UTF8.self)
+        #expect(text.contains(#""id":"osm:way/100""#) && text.contains(#""speed_limit_kmh":50"#))
+    }
+
+    /// Every skipped value is counted under its reason; a way whose node the extract cut off is
+    /// counted too; `maxheight:physical` wins over `maxheight`; a tagged node is a circle.
+    @Test func theSummaryCountsWhatWasSkippedByReason() throws {
+        let folder = temporaryDirectory()
+        let source = try Self.write(
+            Self.osm([
+                Self.node(1, east: 0), Self.node(2, east: 100),
+                Self.node(3, east: 200, tags: Self.tags(["barrier": "height_restrictor", "maxheight": "12'"])),
+                #"<way id="10"><nd ref="1"/><nd ref="2"/>"#
+                    + Self.tags(["maxheight": "4", "maxheight:physical": "3.9", "maxspeed": "none"]) + "</way>",
+                #"<way id="11"><nd ref="1"/><nd ref="2"/>"# + Self.tags(["maxheight": "default"]) + "</way>",
+                #"<way id="12"><nd ref="1"/><nd ref="2"/>"# + Self.tags(["maxheight": "below_default"]) + "</way>",
+                #"<way id="13"><nd ref="1"/><nd ref="2"/>"# + Self.tags(["maxspeed": "XX:urban"]) + "</way>",
+                #"<way id="14"><nd ref="1"/><nd ref="2"/>"# + Self.tags(["maxheight": "tall"]) + "</way>",
+                #"<way id="15"><nd ref="2"/><nd ref="99"/>"# + Self.tags(["maxspeed": "30 mph"]) + "</way>",
+                #"<way id="16"><nd ref="1"/><nd ref="2"/>"# + Self.tags(["maxspeed": "signals"]) + "</way>",
+            ]), "mixed.osm", in: folder)
+        let output = folder.appendingPathComponent("out.geojson").path
+        let result = try runGPSFence([
+            "fences", "import", source, "--clearances", "--speed-limits", "--output", output,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "gpsfence: kept 2 fences (1 circle, 1 corridor) in \(output)", "\(lines)")
+        for expected in [
+            "skipped 7:", "1 maxheight=default", "1 maxheight=below_default", "1 maxspeed=none",
+            "1 maxspeed=signals", "1 unknown maxspeed code ('XX:urban')", "1 unreadable maxheight ('tall')",
+            "1 way with nodes missing from the file (cut at the extract's edge)",
+        ] {
+            #expect(lines.contains { $0.hasSuffix(expected) }, "\(expected) in \(lines)")
+        }
+        let fences = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+        let features = try #require(fences["features"] as? [[String: Any]])
+        #expect(features.map { $0["id"] as? String } == ["osm:node/3", "osm:way/10"])
+        let wayProperties = features[1]["properties"] as? [String: Any]
+        #expect(wayProperties?["clearance"] as? Double == 3.9)
+        #expect(wayProperties?["radius"] as? Double == 5)
+        let nodeProperties = features[0]["properties"] as? [String: Any]
+        #expect(abs((nodeProperties?["clearance"] as? Double ?? 0) - 3.658) < 1e-9)
+        #expect(nodeProperties?["radius"] as? Double == 10)
+    }
+
+    /// `--select` makes a closed way and a multipolygon with a hole into polygons, a node into a
+    /// circle of `--radius`; `check` finds a point in the outer ring inside and one in the hole not
+    /// (but inside the kindergarten's triangle in the hole, where it is).
+    @Test func selectedAreasBecomePolygonsWithTheirHoles() throws {
+        let folder = temporaryDirectory()
+        func square(_ first: Int, _ south: Double, _ west: Double, _ size: Double) -> [String] {
+            [(south, west), (south, west + size), (south + size, west + size), (south + size, west)].enumerated().map {
+                #"<node id="\#(first + $0.offset)" lat="\#($0.element.0)" lon="\#($0.element.1)"/>"#
+            }
+        }
+        let source = try Self.write(
+            Self.osm(
+                square(1, 47.0, 8.0, 0.01) + square(5, 47.004, 8.004, 0.002) + [
+                    #"<node id="20" lat="47.1" lon="8.1">"# + Self.tags(["amenity": "school", "name": "Dorfschule"])
+                        + "</node>",
+                    #"<way id="30"><nd ref="1"/><nd ref="2"/><nd ref="3"/></way>"#,
+                    #"<way id="31"><nd ref="3"/><nd ref="4"/><nd ref="1"/></way>"#,
+                    #"<way id="32"><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="8"/><nd ref="5"/></way>"#,
+                    #"<way id="33"><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="5"/>"#
+                        + Self.tags(["amenity": "kindergarten"]) + "</way>",
+                    #"<relation id="40"><member type="way" ref="30" role="outer"/>"#
+                        + #"<member type="way" ref="31" role="outer"/><member type="way" ref="32" role="inner"/>"#
+                        + Self.tags(["type": "multipolygon", "amenity": "school"]) + "</relation>",
+                ]), "schools.osm", in: folder)
+        let output = folder.appendingPathComponent("schools.geojson").path
+        let result = try runGPSFence([
+            "fences", "import", source, "--select", "amenity=school,kindergarten", "--radius", "50", "--output", output,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("kept 3 fences (1 circle, 2 polygons)"), "\(result.stderr)")
+        func inside(_ lat: Double, _ lon: Double) throws -> [String] {
+            let answer = try runGPSFence(["check", "--fences", output, "--json", "\(lat)", "\(lon)"])
+            #expect(answer.status == 0, "\(answer.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any]
+            return (object?["inside"] as? [Any])?.compactMap { $0 as? String } ?? []
+        }
+        #expect(try inside(47.002, 8.002) == ["osm:relation/40"])
+        #expect(try inside(47.0055, 8.0045) == [])
+        #expect(try inside(47.0045, 8.0055) == ["osm:way/33"])
+        #expect(try inside(47.1, 8.1003) == ["osm:node/20"])
+    }
+
+    /// A missing file, a truncated one and one that is not OSM: exit status 2, the file and where
+    /// named, and an earlier output left as it was, with no temporary file beside it.
+    @Test func badSourcesExitTwoAndLeaveTheOutputAlone() throws {
+        let folder = temporaryDirectory()
+        let good = try Self.write(Self.bridgeRoad, "bridge.osm", in: folder)
+        let truncated = try Self.write(String(Self.bridgeRoad.prefix(400)), "cut.osm", in: folder)
+        let notOSM = try Self.write("<gpx><wpt lat=\"1\" lon=\"2\"/></gpx>", "other.osm", in: folder)
+        let output = folder.appendingPathComponent("kept.geojson")
+        try "earlier".write(to: output, atomically: true, encoding: .utf8)
+        for (source, message) in [
+            (folder.appendingPathComponent("missing.osm").path, "cannot read the file"),
+            (truncated, "line "),
+            (notOSM, "not an OSM XML file"),
+        ] {
+            let result = try runGPSFence(["fences", "import", good, source, "--clearances", "--output", output.path])
+            #expect(result.status == 2, "\(result.stderr)")
+            #expect(result.stderr.contains(source) && result.stderr.contains(message), "\(result.stderr)")
+            #expect(try String(contentsOf: output, encoding: .utf8) == "earlier")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains("partial") })
+        }
+    }
+}
