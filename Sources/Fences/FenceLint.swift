@@ -210,7 +210,7 @@ public enum FenceLint {
     static func selfCrossing(_ ring: [(lat: Double, lon: Double)]) -> (lat: Double, lon: Double)? {
         let n = ring.count - 1
         guard n >= 4, n <= ringCheckLimit else { return nil }
-        for i in 0..<n {
+        for i in 0..<(n - 2) {
             for j in (i + 2)..<n where !(i == 0 && j == n - 1) {
                 if let p = crossing(ring[i], ring[i + 1], ring[j], ring[j + 1]) { return p }
             }

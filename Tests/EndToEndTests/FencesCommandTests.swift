@@ -17,6 +17,17 @@ import Testing
         ]}
         """
 
+    /// A plain square (four corners, a hole of four) has nothing that crosses: lint says so.
+    @Test func aSimpleSquareWithAHoleLintsClean() throws {
+        let file = temporaryDirectory().appendingPathComponent("square.geojson")
+        try #"""
+        {"type":"FeatureCollection","features":[{"type":"Feature","id":"yard","geometry":{"type":"Polygon","coordinates":[[[8,47],[8.01,47],[8.01,47.01],[8,47.01],[8,47]],[[8.004,47.004],[8.006,47.004],[8.006,47.006],[8.004,47.006],[8.004,47.004]]]},"properties":{}}]}
+        """#.write(to: file, atomically: true, encoding: .utf8)
+        let result = try runGPSFence(["fences", "lint", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("1 fence, nothing to report\n"), "\(result.stdout)")
+    }
+
     @Test func lintNamesEachProblemByFeatureWithAFix() throws {
         let folder = temporaryDirectory()
         let file = folder.appendingPathComponent("fences.geojson")
