@@ -16,7 +16,11 @@ public struct FenceImporter {
             case .osmXML:
                 try requireOSMSelection(path)
                 try OSMImport(reader: try OSMXMLReader(path: path), settings: settings, writer: writer).run()
-            case .osmPBF, .gpx, .kml, .kmz:
+            case .gpx:
+                try GPXImport(path: path, settings: settings, writer: writer).run()
+            case .kml:
+                try KMLImport(path: path, settings: settings, writer: writer).run()
+            case .osmPBF, .kmz:
                 throw ImportError(file: path, problem: "this kind of file is not read yet")
             }
         }

@@ -83,6 +83,10 @@ final class FenceWriter {
             feature.value("LineString")
             feature.key("coordinates")
             write(positions, decimals: decimals)
+        case .multiLine(let lines):
+            feature.value("MultiLineString")
+            feature.key("coordinates")
+            write(lines, decimals: decimals)
         case .polygon(let rings):
             feature.value("Polygon")
             feature.key("coordinates")

@@ -13,6 +13,8 @@ public struct ImportSettings: Sendable {
 
     /// A point's circle when neither `--radius` nor the source gives one.
     public static let defaultPointRadius = 10.0
+    /// A GPX or KML line's corridor when neither `--radius` nor the source gives one.
+    public static let defaultLineRadius = 10.0
 
     public init() {}
 

@@ -9,6 +9,7 @@ struct ImportedFence {
     enum Geometry {
         case point(Position)
         case line([Position])
+        case multiLine([[Position]])
         /// The outer ring, then the holes; each closed.
         case polygon([[Position]])
         case multiPolygon([[[Position]]])
@@ -16,7 +17,7 @@ struct ImportedFence {
         var kind: String {
             switch self {
             case .point: "circles"
-            case .line: "corridors"
+            case .line, .multiLine: "corridors"
             case .polygon, .multiPolygon: "polygons"
             }
         }
@@ -25,6 +26,7 @@ struct ImportedFence {
             switch self {
             case .point(let position): test(position)
             case .line(let positions): positions.contains(where: test)
+            case .multiLine(let lines): lines.contains { $0.contains(where: test) }
             case .polygon(let rings): rings.contains { $0.contains(where: test) }
             case .multiPolygon(let polygons): polygons.contains { $0.contains { $0.contains(where: test) } }
             }

@@ -29,3 +29,12 @@ enum SourceFormat: Equatable {
             problem: "not a file fences import reads: give an OpenStreetMap file (.osm.pbf, .osm), KML, KMZ or GPX")
     }
 }
+
+extension SourceFormat {
+    /// The file's name without its folder and its extension: `My Places` for `/tmp/My Places.kml`.
+    static func stem(_ path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+}

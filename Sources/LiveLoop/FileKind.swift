@@ -72,13 +72,13 @@ package enum FileKind: Equatable {
     func fenceProblem(_ name: String) -> String? {
         switch self {
         case .kml:
-            return "\(name): this is KML (Google Earth, My Maps), not GeoJSON or CSV: convert it with "
-                + "'ogr2ogr -f GeoJSON fences.geojson \(name)'; points become circles once they have "
-                + "properties.radius (docs/fences.md)"
+            return "\(name): this is KML (Google Earth, My Maps), not GeoJSON or CSV: make a fence file of it with "
+                + "'gpsfence fences import \(name) --output fences.geojson' (points become circles of 10 m, or of "
+                + "the radius in their ExtendedData; docs/fences.md, \"Importing fences\")"
         case .gpx:
-            return "\(name): this is a GPX file, not GeoJSON or CSV: convert its waypoints with "
-                + "'ogr2ogr -f GeoJSON fences.geojson \(name) waypoints' and give each a properties.radius "
-                + "(docs/fences.md); a GPX track plays with 'gpsfence simulate'"
+            return "\(name): this is a GPX file, not GeoJSON or CSV: make a fence file of it with "
+                + "'gpsfence fences import \(name) --output fences.geojson' (waypoints become circles, routes and "
+                + "tracks corridors; docs/fences.md, \"Importing fences\"); a GPX track plays with 'gpsfence simulate'"
         case .nmea:
             return "\(name): this is an NMEA capture, not a fence file: play it with "
                 + "'gpsfence replay \(name) --fences FENCES'"

@@ -68,7 +68,7 @@ import Testing
         let check = try runGPSFence(["check", "--fences", places, "53.8", "-1.5"])
         #expect(check.status == 2)
         #expect(check.stderr.contains("this is KML"), "\(check.stderr)")
-        #expect(check.stderr.contains("ogr2ogr -f GeoJSON fences.geojson \(places)"))
+        #expect(check.stderr.contains("gpsfence fences import \(places) --output fences.geojson"), "\(check.stderr)")
         #expect(!check.stderr.contains("malformed JSON"))
         let simulate = try runGPSFence(["simulate", places])
         #expect(simulate.status == 2)
