@@ -58,7 +58,9 @@ let package = Package(
         .target(name: "Fences", dependencies: ["NMEA", "JSONInput", "JSONOutput"]),
         // fences from the data people already have: OpenStreetMap (XML, PBF), KML, KMZ, GPX, read
         // in streams and written as GeoJSON.
-        .target(name: "FenceImport", dependencies: ["JSONOutput"]),
+        // zlib's inflate for PBF blobs and KMZ entries.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "FenceImport", dependencies: ["JSONOutput", "CZlib"]),
         // events: the engine (each fence's state machine, the rules applied, the foresight), the
         // event model and its one JSON form, the outbox protocol.
         .target(name: "Events", dependencies: ["Fences", "NMEA", "JSONInput", "JSONOutput"]),

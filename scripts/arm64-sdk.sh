@@ -21,7 +21,7 @@ cross_dir=${GPSFENCE_CROSS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/gpsfence/cross}
 swiftlang_version=6.2.3-1+b1
 # What gpsfence links, as arm64 bookworm packages (the build list of scripts/system-packages.txt, the
 # libcurl Foundation needs, and the C/C++ runtime the linker wants).
-sysroot_packages="libc6-dev libgcc-12-dev libstdc++-12-dev libudev-dev libsqlite3-dev libmosquitto-dev libcurl4-openssl-dev dpkg-dev"
+sysroot_packages="libc6-dev libgcc-12-dev libstdc++-12-dev libudev-dev libsqlite3-dev libmosquitto-dev zlib1g-dev libcurl4-openssl-dev dpkg-dev"
 compiler=$cross_dir/compiler-$(printf '%s' "$swiftlang_version" | tr -c 'A-Za-z0-9.-' '_')
 sdk=$cross_dir/sdk-$(printf '%s\n' "$swiftlang_version" "$sysroot_packages" | md5sum | cut -c1-12)
 

@@ -40,15 +40,19 @@ final class ByteSource {
         }
     }
 
-    /// Fills `destination` whole, or throws naming `what` when the file ends first.
-    func readExactly(into destination: UnsafeMutableRawPointer, count: Int, what: String) throws(ImportError) -> Bool {
+    /// Fills `destination` whole, or throws naming `what` (at `place`) when the file ends first;
+    /// false when the file ended before the first byte.
+    func readExactly(
+        into destination: UnsafeMutableRawPointer, count: Int, what: String, place: String? = nil
+    ) throws(ImportError) -> Bool {
         var filled = 0
         while filled < count {
             let n = try read(into: destination + filled, count: count - filled)
             if n == 0 {
                 if filled == 0 { return false }
                 throw ImportError(
-                    file: path, place: "byte \(offset)", problem: "the file ends inside \(what) (is it truncated?)")
+                    file: path, place: place ?? "byte \(offset)",
+                    problem: "the file ends inside \(what) (is it truncated?)")
             }
             filled += n
         }

@@ -20,7 +20,10 @@ public struct FenceImporter {
                 try GPXImport(path: path, settings: settings, writer: writer).run()
             case .kml:
                 try KMLImport(path: path, settings: settings, writer: writer).run()
-            case .osmPBF, .kmz:
+            case .osmPBF:
+                try requireOSMSelection(path)
+                try OSMImport(reader: try OSMPBFReader(path: path), settings: settings, writer: writer).run()
+            case .kmz:
                 throw ImportError(file: path, problem: "this kind of file is not read yet")
             }
         }

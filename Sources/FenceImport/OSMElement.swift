@@ -69,6 +69,7 @@ struct OSMTagKeys {
     func index(of key: String) -> Int? { keys.firstIndex(of: Array(key.utf8)) }
 
     func index(of bytes: UnsafeRawBufferPointer) -> Int? {
+        if bytes.isEmpty { return nil }
         for (index, key) in keys.enumerated() where key.count == bytes.count {
             if key.withUnsafeBytes({ $0.elementsEqual(bytes) }) { return index }
         }

@@ -9,7 +9,7 @@ extension Fences {
             commandName: "import",
             abstract: "Make a fence file from OpenStreetMap, KML, KMZ or GPX.",
             discussion: """
-                Reads each SOURCE (an OpenStreetMap extract, .osm; KML or KMZ from Google Earth \
+                Reads each SOURCE (an OpenStreetMap extract, .osm.pbf or .osm; KML or KMZ from Google Earth \
                 or My Maps; GPX) and writes one GeoJSON fence file that 'run' loads, replacing \
                 --output only once every source was read. From OpenStreetMap, say what to keep: \
                 --clearances (maxheight: low bridges and tunnels), --speed-limits (maxspeed) or \
@@ -17,11 +17,11 @@ extension Fences {
                 (docs/fences.md, "Importing fences").
 
                 Example:
-                  gpsfence fences import bavaria.osm --clearances --output bridges.geojson
+                  gpsfence fences import bayern-latest.osm.pbf --clearances --output bridges.geojson
                 """
         )
 
-        @Argument(help: ArgumentHelp("Files to read: .osm, .kml, .gpx.", valueName: "source"))
+        @Argument(help: ArgumentHelp("Files to read: .osm.pbf, .osm, .kml, .gpx.", valueName: "source"))
         var sources: [String]
 
         @Option(help: ArgumentHelp("The GeoJSON fence file to write.", valueName: "file"))

@@ -46,6 +46,43 @@ import Testing
         #"<way id="102"><nd ref="3"/><nd ref="4"/>"# + tags(["highway": "primary", "maxspeed": "50"]) + "</way>",
     ])
 
+    /// Values of every kind that is skipped, one way each, a height barrier and a kept way.
+    static let mixed = osm([
+        node(1, east: 0), node(2, east: 100),
+        node(3, east: 200, tags: tags(["barrier": "height_restrictor", "maxheight": "12'"])),
+        #"<way id="10"><nd ref="1"/><nd ref="2"/>"#
+            + tags(["maxheight": "4", "maxheight:physical": "3.9", "maxspeed": "none"]) + "</way>",
+        #"<way id="11"><nd ref="1"/><nd ref="2"/>"# + tags(["maxheight": "default"]) + "</way>",
+        #"<way id="12"><nd ref="1"/><nd ref="2"/>"# + tags(["maxheight": "below_default"]) + "</way>",
+        #"<way id="13"><nd ref="1"/><nd ref="2"/>"# + tags(["maxspeed": "XX:urban"]) + "</way>",
+        #"<way id="14"><nd ref="1"/><nd ref="2"/>"# + tags(["maxheight": "tall"]) + "</way>",
+        #"<way id="15"><nd ref="2"/><nd ref="99"/>"# + tags(["maxspeed": "30 mph"]) + "</way>",
+        #"<way id="16"><nd ref="1"/><nd ref="2"/>"# + tags(["maxspeed": "signals"]) + "</way>",
+    ])
+
+    /// A school's grounds as a multipolygon (two outer ways, a hole), a kindergarten's closed way
+    /// inside the hole, a school as a node.
+    static let schools: String = {
+        func square(_ first: Int, _ south: Double, _ west: Double, _ size: Double) -> [String] {
+            [(south, west), (south, west + size), (south + size, west + size), (south + size, west)].enumerated().map {
+                #"<node id="\#(first + $0.offset)" lat="\#($0.element.0)" lon="\#($0.element.1)"/>"#
+            }
+        }
+        return osm(
+            square(1, 47.0, 8.0, 0.01) + square(5, 47.004, 8.004, 0.002) + [
+                #"<node id="20" lat="47.1" lon="8.1">"# + tags(["amenity": "school", "name": "Dorfschule"])
+                    + "</node>",
+                #"<way id="30"><nd ref="1"/><nd ref="2"/><nd ref="3"/></way>"#,
+                #"<way id="31"><nd ref="3"/><nd ref="4"/><nd ref="1"/></way>"#,
+                #"<way id="32"><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="8"/><nd ref="5"/></way>"#,
+                #"<way id="33"><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="5"/>"#
+                    + tags(["amenity": "kindergarten"]) + "</way>",
+                #"<relation id="40"><member type="way" ref="30" role="outer"/>"#
+                    + #"<member type="way" ref="31" role="outer"/><member type="way" ref="32" role="inner"/>"#
+                    + tags(["type": "multipolygon", "amenity": "school"]) + "</relation>",
+            ])
+    }()
+
     /// A 3.5 m truck at 25 m/s on the road of a low bridge imported from OSM. The bridge's
     /// corridor reaches from x = -23.5 to 23.5 (3.5 m around its ends at +-20 m): with a mile's
     /// look-ahead the path first reaches it at t = 35 (2500 - 875 - 23.5 = 1601.5 m <= 1609.344;
@@ -102,19 +139,7 @@ import Testing
     /// counted too; `maxheight:physical` wins over `maxheight`; a tagged node is a circle.
     @Test func theSummaryCountsWhatWasSkippedByReason() throws {
         let folder = temporaryDirectory()
-        let source = try Self.write(
-            Self.osm([
-                Self.node(1, east: 0), Self.node(2, east: 100),
-                Self.node(3, east: 200, tags: Self.tags(["barrier": "height_restrictor", "maxheight": "12'"])),
-                #"<way id="10"><nd ref="1"/><nd ref="2"/>"#
-                    + Self.tags(["maxheight": "4", "maxheight:physical": "3.9", "maxspeed": "none"]) + "</way>",
-                #"<way id="11"><nd ref="1"/><nd ref="2"/>"# + Self.tags(["maxheight": "default"]) + "</way>",
-                #"<way id="12"><nd ref="1"/><nd ref="2"/>"# + Self.tags(["maxheight": "below_default"]) + "</way>",
-                #"<way id="13"><nd ref="1"/><nd ref="2"/>"# + Self.tags(["maxspeed": "XX:urban"]) + "</way>",
-                #"<way id="14"><nd ref="1"/><nd ref="2"/>"# + Self.tags(["maxheight": "tall"]) + "</way>",
-                #"<way id="15"><nd ref="2"/><nd ref="99"/>"# + Self.tags(["maxspeed": "30 mph"]) + "</way>",
-                #"<way id="16"><nd ref="1"/><nd ref="2"/>"# + Self.tags(["maxspeed": "signals"]) + "</way>",
-            ]), "mixed.osm", in: folder)
+        let source = try Self.write(Self.mixed, "mixed.osm", in: folder)
         let output = folder.appendingPathComponent("out.geojson").path
         let result = try runGPSFence([
             "fences", "import", source, "--clearances", "--speed-limits", "--output", output,
@@ -146,25 +171,7 @@ import Testing
     /// (but inside the kindergarten's triangle in the hole, where it is).
     @Test func selectedAreasBecomePolygonsWithTheirHoles() throws {
         let folder = temporaryDirectory()
-        func square(_ first: Int, _ south: Double, _ west: Double, _ size: Double) -> [String] {
-            [(south, west), (south, west + size), (south + size, west + size), (south + size, west)].enumerated().map {
-                #"<node id="\#(first + $0.offset)" lat="\#($0.element.0)" lon="\#($0.element.1)"/>"#
-            }
-        }
-        let source = try Self.write(
-            Self.osm(
-                square(1, 47.0, 8.0, 0.01) + square(5, 47.004, 8.004, 0.002) + [
-                    #"<node id="20" lat="47.1" lon="8.1">"# + Self.tags(["amenity": "school", "name": "Dorfschule"])
-                        + "</node>",
-                    #"<way id="30"><nd ref="1"/><nd ref="2"/><nd ref="3"/></way>"#,
-                    #"<way id="31"><nd ref="3"/><nd ref="4"/><nd ref="1"/></way>"#,
-                    #"<way id="32"><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="8"/><nd ref="5"/></way>"#,
-                    #"<way id="33"><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="5"/>"#
-                        + Self.tags(["amenity": "kindergarten"]) + "</way>",
-                    #"<relation id="40"><member type="way" ref="30" role="outer"/>"#
-                        + #"<member type="way" ref="31" role="outer"/><member type="way" ref="32" role="inner"/>"#
-                        + Self.tags(["type": "multipolygon", "amenity": "school"]) + "</relation>",
-                ]), "schools.osm", in: folder)
+        let source = try Self.write(Self.schools, "schools.osm", in: folder)
         let output = folder.appendingPathComponent("schools.geojson").path
         let result = try runGPSFence([
             "fences", "import", source, "--select", "amenity=school,kindergarten", "--radius", "50", "--output", output,
@@ -204,5 +211,59 @@ import Testing
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains("partial") })
         }
+    }
+}
+
+/// The PBF reader judged by osmium: each OSM file of the tests above converted with `osmium cat`
+/// imports to the same bytes as the XML it came from; a PBF cut short is refused.
+@Suite struct FenceImportPBFTests {
+    static func pbf(_ xml: String, in folder: URL) throws -> String {
+        let output = xml.replacingOccurrences(of: ".osm", with: ".osm.pbf")
+        let result = try runProgram("/usr/bin/osmium", ["cat", xml, "-o", output, "--overwrite"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return output
+    }
+
+    @Test(arguments: ["bridge", "mixed", "schools"])
+    func pbfAndXMLImportTheSameFences(name: String) throws {
+        let folder = temporaryDirectory()
+        let text = [
+            "bridge": FenceImportCommandTests.bridgeRoad, "mixed": FenceImportCommandTests.mixed,
+            "schools": FenceImportCommandTests.schools,
+        ][name]!
+        let xml = try FenceImportCommandTests.write(text, "\(name).osm", in: folder)
+        let pbf = try Self.pbf(xml, in: folder)
+        var outputs: [Data] = []
+        var summaries: [String] = []
+        for source in [xml, pbf] {
+            let output = folder.appendingPathComponent(UUID().uuidString + ".geojson")
+            let result = try runGPSFence([
+                "fences", "import", source, "--clearances", "--speed-limits", "--select", "amenity",
+                "--output", output.path,
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            outputs.append(try Data(contentsOf: output))
+            summaries.append(result.stderr.split(separator: "\n").dropFirst().joined(separator: "\n"))
+        }
+        #expect(outputs[0] == outputs[1], "\(String(decoding: outputs[1], as: UTF8.self))")
+        #expect(summaries[0] == summaries[1])
+        #expect(outputs[0].count > 100)
+    }
+
+    /// Cut inside its last blob, or inside a blob's header, the file is refused naming the blob.
+    @Test(arguments: [40, 9])
+    func aTruncatedPBFExitsTwoNamingTheBlob(cutFromEnd: Int) throws {
+        let folder = temporaryDirectory()
+        let xml = try FenceImportCommandTests.write(FenceImportCommandTests.bridgeRoad, "bridge.osm", in: folder)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try Self.pbf(xml, in: folder)))
+        let cut = folder.appendingPathComponent("cut.osm.pbf")
+        try whole.prefix(whole.count - cutFromEnd).write(to: cut)
+        let output = folder.appendingPathComponent("out.geojson")
+        let result = try runGPSFence(["fences", "import", cut.path, "--speed-limits", "--output", output.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(cut.path): blob "), "\(result.stderr)")
+        #expect(result.stderr.contains("the file ends inside its"), "\(result.stderr)")
+        #expect(result.stderr.contains("truncated"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 }
