@@ -24,7 +24,10 @@ public struct FenceImporter {
                 try requireOSMSelection(path)
                 try OSMImport(reader: try OSMPBFReader(path: path), settings: settings, writer: writer).run()
             case .kmz:
-                throw ImportError(file: path, problem: "this kind of file is not read yet")
+                let archive = try ByteSource(path: path)
+                let (name, bytes) = try ZipEntry.kml(in: archive)
+                let source = ByteSource(bytes: bytes, path: path, entry: name)
+                try KMLImport(path: path, settings: settings, writer: writer).run(XMLReader(source: source))
             }
         }
         try writer.finish()

@@ -17,8 +17,7 @@ struct KMLImport {
     ]
 
     func run() throws {
-        let xml = XMLReader(source: try ByteSource(path: path))
-        try run(xml)
+        try run(XMLReader(source: try ByteSource(path: path)))
     }
 
     func run(_ xml: XMLReader) throws {
@@ -143,7 +142,7 @@ struct KMLImport {
 
     /// `lon,lat[,alt]` tuples separated by white space.
     private func coordinates(_ xml: XMLReader) throws -> [Position] {
-        let place = xml.tokenPlace
+        let mark = xml.tokenMark
         let text = try xml.elementText()
         var positions: [Position] = []
         for tuple in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }) {
@@ -152,7 +151,8 @@ struct KMLImport {
                 abs(lon) <= 180, abs(lat) <= 90
             else {
                 throw ImportError(
-                    file: path, place: place, problem: "coordinates '\(tuple)' are not lon,lat[,altitude]")
+                    file: path, place: xml.place(ofMark: mark),
+                    problem: "coordinates '\(tuple)' are not lon,lat[,altitude]")
             }
             positions.append(Position(lon: lon, lat: lat))
         }

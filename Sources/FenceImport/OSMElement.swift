@@ -89,6 +89,6 @@ struct OSMKinds: OptionSet {
 protocol OSMReader: AnyObject {
     var path: String { get }
     /// Visits the elements of `kinds` in file order with the tags of `keys`; a pass of nodes
-    /// alone ends at the first way.
+    /// alone ends at the first way. A pass with keys may leave out nodes without tags.
     func read(_ kinds: OSMKinds, keys: OSMTagKeys, visit: (OSMElement) throws -> Void) throws
 }

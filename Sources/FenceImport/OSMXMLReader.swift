@@ -41,6 +41,8 @@ final class OSMXMLReader: OSMReader {
                 try xml.skipElement()
                 continue
             }
+            // A pass that looks at tags has nothing to learn from a node without any.
+            if kind == .node, xml.selfClosing, !keys.keys.isEmpty { continue }
             try readElement(kind, keys: keys)
             try visit(element)
         }
@@ -48,7 +50,6 @@ final class OSMXMLReader: OSMReader {
 
     private func readElement(_ kind: OSMElement.Kind, keys: OSMTagKeys) throws(ImportError) {
         element.reset(kind)
-        let place = xml.tokenPlace
         guard let idSpan = xml.attribute("id"), let id = xml.integer(idSpan) else {
             throw ImportError(file: path, place: xml.tokenPlace, problem: "a <\(xml.string(xml.name))> without an id")
         }
@@ -58,7 +59,7 @@ final class OSMXMLReader: OSMReader {
                 let lonSpan = xml.attribute("lon"), let lon = xml.degrees7(lonSpan),
                 abs(lat) <= 900_000_000, abs(lon) <= 1_800_000_000
             else {
-                throw ImportError(file: path, place: place, problem: "node \(id) has no readable lat and lon")
+                throw ImportError(file: path, place: xml.tokenPlace, problem: "node \(id) has no readable lat and lon")
             }
             element.lat7 = lat
             element.lon7 = lon

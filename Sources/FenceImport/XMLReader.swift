@@ -254,7 +254,7 @@ final class XMLReader {
     /// Where `index` of the buffer is in the file, as a line and column (the file is read again
     /// up to there: only on the way to an error message).
     func place(ofBuffer index: Int) -> String {
-        XMLPlace.lineAndColumn(path: source.path, offset: bufferOffset + index)
+        XMLPlace.lineAndColumn(of: source, offset: bufferOffset + index)
     }
 
     func problem(at index: Int, _ what: String) -> ImportError {
@@ -262,7 +262,13 @@ final class XMLReader {
     }
 
     /// Where the current token starts, for a message about its content.
-    var tokenPlace: String { place(ofBuffer: token == .text ? text.start : max(name.start - 1, 0)) }
+    var tokenPlace: String { place(ofMark: tokenMark) }
+
+    /// Where the current token starts in the file, kept cheaply for a message that may come later
+    /// (`place(ofMark:)` reads the file again to count lines).
+    var tokenMark: Int { bufferOffset + (token == .text ? text.start : max(name.start - 1, 0)) }
+
+    func place(ofMark mark: Int) -> String { XMLPlace.lineAndColumn(of: source, offset: mark) }
 
     // MARK: the buffer
 

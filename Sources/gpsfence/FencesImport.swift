@@ -21,7 +21,7 @@ extension Fences {
                 """
         )
 
-        @Argument(help: ArgumentHelp("Files to read: .osm.pbf, .osm, .kml, .gpx.", valueName: "source"))
+        @Argument(help: ArgumentHelp("Files to read: .osm.pbf, .osm, .kml, .kmz, .gpx.", valueName: "source"))
         var sources: [String]
 
         @Option(help: ArgumentHelp("The GeoJSON fence file to write.", valueName: "file"))

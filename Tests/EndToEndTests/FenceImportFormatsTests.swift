@@ -180,6 +180,43 @@ import Testing
         #expect(try inside(13) == [])
     }
 
+    /// A KMZ as Google Earth saves one (`doc.kml` deflated, an icon stored beside it) holds the
+    /// same fences as the KML it was made of, to the byte; cut short, it is refused.
+    @Test func aKMZHoldsTheSameFencesAsItsKML() throws {
+        let folder = temporaryDirectory()
+        let kml = folder.appendingPathComponent("Truck stops.kml")
+        try Self.myMaps.write(to: kml, atomically: true, encoding: .utf8)
+        let kmz = folder.appendingPathComponent("kmz/Truck stops.kmz")
+        try FileManager.default.createDirectory(
+            at: kmz.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let zipped = try runProgram(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import sys, zipfile\n"
+                    + "with zipfile.ZipFile(sys.argv[1], 'w') as z:\n"
+                    + "    z.write(sys.argv[2], 'doc.kml', compress_type=zipfile.ZIP_DEFLATED)\n"
+                    + "    z.writestr('files/icon.png', bytes(range(256)), compress_type=zipfile.ZIP_STORED)\n",
+                kmz.path, kml.path,
+            ])
+        #expect(zipped.status == 0, "\(zipped.stderr)")
+        var outputs: [Data] = []
+        for source in [kml, kmz] {
+            let output = folder.appendingPathComponent(UUID().uuidString + ".geojson")
+            let result = try runGPSFence(["fences", "import", source.path, "--output", output.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            outputs.append(try Data(contentsOf: output))
+        }
+        #expect(outputs[0] == outputs[1])
+        #expect(String(decoding: outputs[1], as: UTF8.self).contains(#""name":"Yard""#))
+        let whole = try Data(contentsOf: kmz)
+        let cut = folder.appendingPathComponent("cut.kmz")
+        try whole.prefix(whole.count - 30).write(to: cut)
+        let refused = try runGPSFence(["fences", "import", cut.path, "--output", folder.path + "/x.geojson"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("\(cut.path): not a readable KMZ (zip) file"), "\(refused.stderr)")
+    }
+
     /// A KML with a coordinate that is not a number is refused with its line.
     @Test func aBrokenCoordinateIsRefusedWithItsLine() throws {
         let folder = temporaryDirectory()
