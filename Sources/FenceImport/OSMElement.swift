@@ -91,4 +91,7 @@ protocol OSMReader: AnyObject {
     /// Visits the elements of `kinds` in file order with the tags of `keys`; a pass of nodes
     /// alone ends at the first way. A pass with keys may leave out nodes without tags.
     func read(_ kinds: OSMKinds, keys: OSMTagKeys, visit: (OSMElement) throws -> Void) throws
+    /// A pass of nodes alone, each node's id and position (ten-millionths of a degree) handed over
+    /// as plain numbers: the pass that reads a country's every node.
+    func readLocations(_ note: (_ id: Int64, _ lat7: Int64, _ lon7: Int64) -> Void) throws
 }

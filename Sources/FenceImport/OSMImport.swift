@@ -78,9 +78,7 @@ struct OSMImport {
         var needed = refs
         var locations = NodeLocations(needing: &needed)
         if !locations.isEmpty {
-            try reader.read(.nodes, keys: OSMTagKeys()) { element in
-                locations.note(id: element.id, lat7: element.lat7, lon7: element.lon7)
-            }
+            try reader.readLocations { id, lat7, lon7 in locations.note(id: id, lat7: lat7, lon7: lon7) }
         }
         for way in ways {
             let positions = refs[way.refs].compactMap(locations.position)

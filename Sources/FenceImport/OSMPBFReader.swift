@@ -22,6 +22,14 @@ final class OSMPBFReader: OSMReader {
     }
 
     func read(_ kinds: OSMKinds, keys: OSMTagKeys, visit: (OSMElement) throws -> Void) throws {
+        try eachBlock(keys: keys) { (block: inout PBFBlock) in try block.visit(kinds, into: element, visit: visit) }
+    }
+
+    func readLocations(_ note: (_ id: Int64, _ lat7: Int64, _ lon7: Int64) -> Void) throws {
+        try eachBlock(keys: OSMTagKeys()) { (block: inout PBFBlock) in try block.locations(note) }
+    }
+
+    private func eachBlock(keys: OSMTagKeys, _ body: (inout PBFBlock) throws -> PBFBlock.Outcome) throws {
         if passes > 0 { source.rewind() }
         passes += 1
         var blob = 0
@@ -40,7 +48,7 @@ final class OSMPBFReader: OSMReader {
                             file: path, place: place, problem: "not an OSM PBF file: data before the header")
                     }
                     var block = try PBFBlock(data, keys: keys)
-                    if try block.visit(kinds, into: element, visit: visit) == .stop { return }
+                    if try body(&block) == .stop { return }
                 }
             } catch is Protobuf.Malformed {
                 throw ImportError(file: path, place: place, problem: "broken PBF: the block cannot be decoded")

@@ -48,6 +48,10 @@ final class OSMXMLReader: OSMReader {
         }
     }
 
+    func readLocations(_ note: (_ id: Int64, _ lat7: Int64, _ lon7: Int64) -> Void) throws {
+        try read(.nodes, keys: OSMTagKeys()) { note($0.id, $0.lat7, $0.lon7) }
+    }
+
     private func readElement(_ kind: OSMElement.Kind, keys: OSMTagKeys) throws(ImportError) {
         element.reset(kind)
         guard let idSpan = xml.attribute("id"), let id = xml.integer(idSpan) else {

@@ -7,6 +7,8 @@ struct PBFBlock {
     private var strings: [UnsafeRawBufferPointer] = []
     /// For each string, its index among the keys asked for, or -1.
     private var keyIndex: [Int32] = []
+    /// Some string of the table is a key asked for: without one, no element here has such a tag.
+    private var hasWantedKey = false
     private var groups: [UnsafeRawBufferPointer] = []
     private var granularity: Int64 = 100
     private var latOffset: Int64 = 0
@@ -34,6 +36,7 @@ struct PBFBlock {
         }
         if !keys.keys.isEmpty {
             keyIndex = strings.map { Int32(keys.index(of: $0) ?? -1) }
+            hasWantedKey = keyIndex.contains { $0 >= 0 }
         }
     }
 
@@ -49,7 +52,12 @@ struct PBFBlock {
                     try node(try fields.bytes(), into: element)
                     try visit(element)
                 case (2, 2) where kinds.contains(.nodes):
-                    try denseNodes(try fields.bytes(), into: element, visit: visit)
+                    // A pass that looks at tags only wants tagged nodes.
+                    guard hasWantedKey else {
+                        try fields.skip(wire: wire)
+                        continue
+                    }
+                    try taggedDenseNodes(try fields.bytes(), into: element, visit: visit)
                 case (3, 2), (4, 2):
                     if kinds == .nodes { return .stop }
                     let isWay = number == 3
@@ -88,46 +96,67 @@ struct PBFBlock {
         if index >= 0 { element.tags.append((Int(index), try string(value))) }
     }
 
-    private func denseNodes(
+    /// The dense nodes that carry a tag asked for (the others are counted past).
+    private func taggedDenseNodes(
         _ data: UnsafeRawBufferPointer, into element: OSMElement, visit: (OSMElement) throws -> Void
     ) throws {
-        var ids = Protobuf(UnsafeRawBufferPointer(start: nil, count: 0))
-        var lats = ids
-        var lons = ids
-        var tags = ids
-        var hasTags = false
-        var fields = Protobuf(data)
-        while let (number, wire) = try fields.field() {
-            switch (number, wire) {
-            case (1, 2): ids = Protobuf(try fields.bytes())
-            case (8, 2): lats = Protobuf(try fields.bytes())
-            case (9, 2): lons = Protobuf(try fields.bytes())
-            case (10, 2):
-                tags = Protobuf(try fields.bytes())
-                hasTags = true
-            default: try fields.skip(wire: wire)
-            }
-        }
+        var columns = try DenseColumns(data)
         var id: Int64 = 0
         var lat: Int64 = 0
         var lon: Int64 = 0
-        while !ids.atEnd {
-            id &+= try ids.signed()
-            lat &+= try lats.signed()
-            lon &+= try lons.signed()
+        var matched: [(key: Int, value: UInt64)] = []
+        while !columns.ids.atEnd {
+            id &+= try columns.ids.signed()
+            lat &+= try columns.lats.signed()
+            lon &+= try columns.lons.signed()
+            matched.removeAll(keepingCapacity: true)
+            while !columns.tags.atEnd {
+                let key = try columns.tags.varint()
+                if key == 0 { break }
+                let value = try columns.tags.varint()
+                guard key < UInt64(keyIndex.count) else { throw Protobuf.Malformed() }
+                let index = keyIndex[Int(key)]
+                if index >= 0 { matched.append((Int(index), value)) }
+            }
+            if matched.isEmpty { continue }
             element.reset(.node)
             element.id = id
             element.lat7 = degrees7(lat, offset: latOffset)
             element.lon7 = degrees7(lon, offset: lonOffset)
-            if hasTags {
-                while !tags.atEnd {
-                    let key = try tags.varint()
-                    if key == 0 { break }
-                    try addTag(key: key, value: try tags.varint(), to: element)
-                }
-            }
+            for (key, value) in matched { element.tags.append((key, try string(value))) }
             try visit(element)
         }
+    }
+
+    /// Every node's id and position, as plain numbers; `.stop` once the ways begin.
+    mutating func locations(_ note: (_ id: Int64, _ lat7: Int64, _ lon7: Int64) -> Void) throws -> Outcome {
+        let scratch = OSMElement()
+        for group in groups {
+            var fields = Protobuf(group)
+            while let (number, wire) = try fields.field() {
+                switch (number, wire) {
+                case (1, 2):
+                    try node(try fields.bytes(), into: scratch)
+                    note(scratch.id, scratch.lat7, scratch.lon7)
+                case (2, 2):
+                    var columns = try DenseColumns(try fields.bytes())
+                    var id: Int64 = 0
+                    var lat: Int64 = 0
+                    var lon: Int64 = 0
+                    while !columns.ids.atEnd {
+                        id &+= try columns.ids.signed()
+                        lat &+= try columns.lats.signed()
+                        lon &+= try columns.lons.signed()
+                        note(id, degrees7(lat, offset: latOffset), degrees7(lon, offset: lonOffset))
+                    }
+                case (3, 2), (4, 2):
+                    return .stop
+                default:
+                    try fields.skip(wire: wire)
+                }
+            }
+        }
+        return .goOn
     }
 
     private func node(_ data: UnsafeRawBufferPointer, into element: OSMElement) throws(Protobuf.Malformed) {
@@ -208,5 +237,27 @@ struct PBFBlock {
         var values: [UInt64] = []
         while !reader.atEnd { values.append(try reader.varint()) }
         return values
+    }
+}
+
+/// A DenseNodes message's columns: ids, latitudes and longitudes (each delta-coded) and the tags
+/// (key and value string indexes, each node's ended by a 0).
+struct DenseColumns {
+    var ids = Protobuf(UnsafeRawBufferPointer(start: nil, count: 0))
+    var lats = Protobuf(UnsafeRawBufferPointer(start: nil, count: 0))
+    var lons = Protobuf(UnsafeRawBufferPointer(start: nil, count: 0))
+    var tags = Protobuf(UnsafeRawBufferPointer(start: nil, count: 0))
+
+    init(_ data: UnsafeRawBufferPointer) throws(Protobuf.Malformed) {
+        var fields = Protobuf(data)
+        while let (number, wire) = try fields.field() {
+            switch (number, wire) {
+            case (1, 2): ids = Protobuf(try fields.bytes())
+            case (8, 2): lats = Protobuf(try fields.bytes())
+            case (9, 2): lons = Protobuf(try fields.bytes())
+            case (10, 2): tags = Protobuf(try fields.bytes())
+            default: try fields.skip(wire: wire)
+            }
+        }
     }
 }
