@@ -16,8 +16,10 @@ extension Fences {
                 --select. A summary of what was kept and skipped goes to standard error \
                 (docs/fences.md, "Importing fences").
 
-                Example:
-                  gpsfence fences import bayern-latest.osm.pbf --clearances --output bridges.geojson
+                Examples:
+                  gpsfence fences import bayern-latest.osm.pbf --clearances \\
+                    --output bridges.geojson
+                  gpsfence fences import "My Places.kmz" --output places.geojson
                 """
         )
 
