@@ -119,6 +119,29 @@ import Testing
         #expect(line?.contains("TOO LOW: clearance 3.2 m") == true, "\(human.stdout)")
     }
 
+    /// `--bbox` keeps the fences with a vertex inside: a box around the west end of the road (x =
+    /// -1000 m) holds only the first way's. The same extract given twice keeps each id once.
+    @Test func aBoxAndRepeatedSourcesKeepEachFenceOnce() throws {
+        let folder = temporaryDirectory()
+        let source = try Self.write(Self.bridgeRoad, "bridge.osm", in: folder)
+        let output = folder.appendingPathComponent("out.geojson").path
+        let west = Double(Self.longitude(east: -1000))!
+        let box = "\(Self.roadLatitude - 0.001),\(west - 0.001),\(Self.roadLatitude + 0.001),\(west + 0.001)"
+        let boxed = try runGPSFence(["fences", "import", source, "--speed-limits", "--bbox", box, "--output", output])
+        #expect(boxed.status == 0, "\(boxed.stderr)")
+        #expect(boxed.stderr.contains("kept 1 fence (1 corridor)"), "\(boxed.stderr)")
+        #expect(boxed.stderr.contains("2 outside --bbox"), "\(boxed.stderr)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8).contains(#""id":"osm:way/100""#))
+        let twice = try runGPSFence(["fences", "import", source, source, "--speed-limits", "--output", output])
+        #expect(twice.status == 0, "\(twice.stderr)")
+        #expect(twice.stderr.contains("kept 3 fences (3 corridors)"), "\(twice.stderr)")
+        #expect(twice.stderr.contains("3 already imported from an earlier source (same id)"), "\(twice.stderr)")
+        let bad = try runGPSFence([
+            "fences", "import", source, "--speed-limits", "--bbox", "48,8,47,9", "--output", output,
+        ])
+        #expect(bad.status != 0 && bad.stderr.contains("--bbox '48,8,47,9'"), "\(bad.stderr)")
+    }
+
     /// A second import of the same file writes the same bytes (ids from OSM, not from the run).
     @Test func aSecondImportIsByteIdentical() throws {
         let folder = temporaryDirectory()
