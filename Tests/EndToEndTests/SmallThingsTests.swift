@@ -21,7 +21,7 @@ import Testing
     @Test func consoleLinesSayOneFenceAndKeepTheirColumns() throws {
         let result = try runGPSFence(["replay", Self.capture, "--fences", Self.fences])
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasSuffix("registered        1 fence: gym") == true, "\(lines.first ?? "")")
+        #expect(lines.first?.hasSuffix("registered        1 fence watched: gym") == true, "\(lines.first ?? "")")
         // Every kind, device_connected the longest, leaves the details at one column.
         let detailColumn = 22 + "device_connected".count + 2
         for line in lines { #expect(line.count > detailColumn && line.dropFirst(detailColumn - 2).hasPrefix("  ")) }
