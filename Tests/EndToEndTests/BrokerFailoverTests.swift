@@ -214,4 +214,50 @@ import Testing
         #expect(eventIDs(subscriber.payloads("fleet/van-1/event")) == eventIDs(lines), "\(result.stderr)")
         #expect(took >= 15 && took < 30, "\(took) s")
     }
+
+    /// A host that drops packets (down, or behind a firewall that drops rather than refuses): no
+    /// TCP connection comes, and the kernel would retry the SYN for about two minutes. The
+    /// attempt gives up after 10 s and the next broker of the list gets every event. The black hole
+    /// is a listening socket on loopback that never accepts, its one-place accept queue filled
+    /// by an idle connection of its own, so the kernel drops every further SYN.
+    @Test func aHostThatDropsPacketsIsLeftForTheNext() throws {
+        let blackHole = childProcess(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import socket, time\ns = socket.socket()\ns.bind(('127.0.0.1', 0))\ns.listen(0)\n"
+                    + "idle = socket.create_connection(s.getsockname())\n"
+                    + "print(s.getsockname()[1], flush=True)\nwhile True:\n    time.sleep(60)",
+            ])
+        let announced = Pipe()
+        blackHole.standardOutput = announced
+        try blackHole.run()
+        defer {
+            kill(blackHole.processIdentifier, SIGKILL)
+            blackHole.waitUntilExit()
+        }
+        let line = String(decoding: announced.fileHandleForReading.availableData, as: UTF8.self)
+        let blackHolePort = try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines)), "\(line)")
+        let broker = try MosquittoBroker()
+        let subscriber = try broker.subscribe("fleet/#")
+        let started = Date()
+        let result = try runGPSFence([
+            "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--json",
+            "--mqtt", "mqtt://127.0.0.1:\(blackHolePort),127.0.0.1:\(broker.port)/fleet/van-1",
+        ])
+        let took = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let errors = lines.compactMap(jsonObject).filter { $0["type"] as? String == "error" }.compactMap {
+            $0["message"] as? String
+        }
+        #expect(
+            errors.contains {
+                $0.contains("127.0.0.1:\(blackHolePort): no TCP connection within 10 s; trying the next broker")
+            },
+            "\(errors)")
+        #expect(!eventIDs(lines).isEmpty)
+        #expect(eventIDs(subscriber.payloads("fleet/van-1/event")) == eventIDs(lines), "\(result.stderr)")
+        #expect(took >= 10 && took < 25, "\(took) s")
+    }
 }

@@ -13,7 +13,8 @@ import Platform
 ///   the subscriptions, and what is queued for them, across a move to another node.
 /// - When the broker in use goes, the next of the list is tried at once; between failed attempts,
 ///   each on the next broker (round robin): exponential backoff with jitter, 0.5 s doubling up to
-///   `maximumBackoff`. An attempt whose CONNACK does not come within `connackWait` gives up.
+///   `maximumBackoff`. An attempt gives up when the TCP connection does not come within
+///   `tcpConnectWait`, or the CONNACK within `connackWait` after it.
 /// - The network loop is ours (`mosquitto_loop` on this thread, `mosquitto_threaded_set`), so
 ///   publishing from the delivery or engine thread only queues a packet and wakes the loop.
 /// - Retained messages (status, fence states, location) are "latest wins": the newest payload per
@@ -38,6 +39,11 @@ public final class MQTTConnection: @unchecked Sendable {
     /// persistent session's CONNECT for seconds while the session moves over from a dead node, and
     /// an attempt that gives up sooner starts that wait again.
     public let connackWait = 15.0
+    /// How long an attempt waits for the TCP connection to the broker (to each address of its
+    /// host). libmosquitto's connect has no limit of its own: a host that drops packets (down, or
+    /// behind a firewall that drops rather than refuses) would hold the attempt for the kernel's
+    /// SYN retries, about two minutes, before the next broker of the list is tried.
+    public let tcpConnectWait = 10.0
     /// MQTT 5's session expiry interval (one week): MQTT 3.1.1 sessions last as the broker keeps them.
     static let sessionExpiry: UInt32 = 7 * 86_400
 
@@ -287,6 +293,7 @@ public final class MQTTConnection: @unchecked Sendable {
     /// One connection attempt to `broker` and, if it succeeds, its life. Returns why it ended (nil: a
     /// clean stop).
     private func connectAndServe(_ broker: MQTTBroker, onConnected: () -> Void) -> String? {
+        if let problem = tcpProblem(broker) { return problem }
         let context = Unmanaged.passUnretained(self).toOpaque()
         // Clean session off: the broker (a cluster: every node) keeps the session under the client id.
         guard let mosq = mosquitto_new(configuration.clientID, false, context) else { return "cannot create a client" }
@@ -393,6 +400,22 @@ public final class MQTTConnection: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         return ending
+    }
+
+    /// Why `broker` does not take a TCP connection within `tcpConnectWait`, nil when it does (the
+    /// connection is closed at once): libmosquitto's blocking connect, which follows, then finds a
+    /// host that answers.
+    private func tcpProblem(_ broker: MQTTBroker) -> String? {
+        do throws(SocketError) {
+            try TCPSocket.connect(host: broker.host, port: broker.port, timeout: tcpConnectWait).close()
+            return nil
+        } catch {
+            switch (error.operation, error.errno) {
+            case ("connect", .timedOut?): return "no TCP connection within \(Int(tcpConnectWait)) s"
+            case (_, let errno?): return errno.description
+            case (_, nil): return "cannot resolve the host: \(error.detail ?? error.description)"
+            }
+        }
     }
 
     /// `mosquitto_connect`; with MQTT 5, `mosquitto_connect_bind_v5` and the session expiry interval,
