@@ -225,6 +225,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: hook.output.path), "escalated after the answer")
     }
 
+    /// Escalated, then killed while the alarm still sounds: the restarted run cannot know whether
+    /// the text went out before the crash, so it escalates again, a whole wait after it started,
+    /// and only once.
+    @Test func aRestartedRunEscalatesTheUnansweredAlarmAgain() throws {
+        let folder = temporaryDirectory()
+        let hook = try Self.escalationHook(folder)
+        let (simulator, run) = try Self.boat(
+            folder, extra: ["--alarm-escalate", "2s", "--on-escalate", hook.program])
+        defer { simulator.signal(SIGTERM) }
+        let outcome = try Self.answer("restart", run)
+        Self.expectRangUntilAnswered(outcome)
+        let escalated = try String(contentsOf: hook.output, encoding: .utf8).split(separator: "\n").compactMap {
+            jsonObject(String($0))
+        }
+        #expect(escalated.count == 2, "\(escalated)")
+        #expect(escalated.allSatisfy { $0["type"] as? String == "alarm" }, "\(escalated)")
+        let causes = Set(escalated.compactMap { ($0["cause"] as? [String: Any])?["id"] as? String })
+        #expect(causes.count == 1, "one alarm, escalated by each run: \(escalated)")
+        let restarted = try #require(outcome["restarted_at"] as? Double, "\(outcome)")
+        let modified = try FileManager.default.attributesOfItem(atPath: hook.output.path)[.modificationDate] as? Date
+        let second = try #require(modified).timeIntervalSince1970 - restarted
+        #expect(second >= 2 && second < 6, "the second escalation \(second) s after the restart")
+    }
+
     /// At anchor, the receiver goes silent (the boat's GPS unplugged): `fix_lost` raises the alarm
     /// (no position is as dangerous as a bad one), and nothing else happened to raise it. Without
     /// a terminal here: answered by `gpsfence ack`.

@@ -13,6 +13,9 @@ seconds; then, by MODE:
     worse     Enter is typed, then the run must sound again by itself (the boat drags on)
     mqtt=PORT=PREFIX  the retained PREFIX/alarm is read, then `ack` published to PREFIX/alarm/set
               on the mosquitto at 127.0.0.1:PORT
+    retained=PORT=PREFIX  a retained `ack` is left on PREFIX/alarm/set before the run starts; the
+              run is killed and started again as in `restart` (its new subscription gets the
+              retained ack while the alarm sounds), then answered as in `mqtt`
 and the BEL bytes of the four seconds after the answer are counted. Prints one JSON object.
 """
 import json
@@ -88,6 +91,10 @@ def main():
     mode, argv = sys.argv[1], sys.argv[2:]
     state = argv[argv.index("--state") + 1]
     result = {}
+    if mode.startswith("retained="):
+        _, port, prefix = mode.split("=", 2)
+        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", port, "-t", prefix + "/alarm/set", "-r",
+                        "-m", "ack"], check=True, timeout=30)
     run = Terminal(argv)
     _, seen = run.read_for(90, b'"type":"alarm"')
     result["alarm"] = seen is not None
@@ -98,15 +105,20 @@ def main():
         return
     before, _ = run.read_for(4)
     result["bells"] = before.count(b"\x07")
-    if mode == "restart":
+    if mode == "restart" or mode.startswith("retained="):
         run.stop(signal.SIGKILL)
         result["first_types"] = run.types()
+        result["restarted_at"] = time.time()
         run = Terminal(argv)
         _, first_bell = run.read_for(30, b"\x07")
         result["restart_first_bell_seconds"] = first_bell
+        if mode.startswith("retained="):
+            _, refused = run.read_for(10, b"retained ack is ignored")
+            result["retained_refused_after"] = refused
         again, _ = run.read_for(4)
         result["restart_bells"] = again.count(b"\x07")
-        mode = "enter"
+        result["answered_before_the_answer"] = b"alarm_acknowledged" in run.output
+        mode = "mqtt=" + mode.split("=", 1)[1] if mode.startswith("retained=") else "enter"
     if mode in ("enter", "worse"):
         run.type(b"\n")
     elif mode.startswith("mqtt="):

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// What a sounding alarm does besides the bell (docs/running.md, "Alarms"), with the real binary
+/// and the dragging boat of `AlarmTests`, here without a terminal: `--say` says its sentence again
+/// at `--alarm-repeat` until the alarm is answered (the real espeak-ng, writing WAV files), and
+/// `--notify` puts up one critical notification that stays.
+@Suite(.serialized) struct AlarmSoundsTests {
+    /// The boat's `run` in the background, its output collected, until the alarm sounds.
+    static func sounding(_ folder: URL, extra: [String], environment: [String: String] = [:]) throws -> (
+        simulator: BackgroundGPSFence, run: BackgroundGPSFence, output: LineCollector
+    ) {
+        let (simulator, argv) = try AlarmTests.boat(folder, extra: extra)
+        let run = try BackgroundGPSFence(Array(argv.dropFirst()), environment: environment)
+        let output = LineCollector(run.output.fileHandleForReading)
+        #expect(output.wait(timeout: 90) { types($0).contains("alarm") }, "\(output.all)")
+        return (simulator, run, output)
+    }
+
+    /// `gpsfence ack`, and the run's `alarm_acknowledged`.
+    static func answer(_ folder: URL, _ output: LineCollector) throws {
+        let ack = try runGPSFence(["ack", "--state", folder.appendingPathComponent("state.sqlite").path])
+        #expect(ack.status == 0, "\(ack.stderr)")
+        #expect(output.wait(timeout: 10) { types($0).contains("alarm_acknowledged") }, "\(output.all)")
+    }
+
+    @Test func theAlarmsSentenceIsSaidAgainUntilItIsAnswered() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/espeak-ng") else {
+            throw HarnessError(
+                "/usr/bin/espeak-ng is missing: install Debian's espeak-ng (scripts/system-packages.txt)")
+        }
+        let folder = temporaryDirectory()
+        let voice = folder.appendingPathComponent("said")
+        try FileManager.default.createDirectory(at: voice, withIntermediateDirectories: true)
+        /// The WAV files of one kind so far (`0004-alarm.wav` is an alarm's sentence).
+        func said(_ kind: String) throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: voice.path).filter { $0.hasSuffix("-\(kind).wav") }
+                .count
+        }
+        let (simulator, run, output) = try Self.sounding(folder, extra: ["--say", "--say-wav", voice.path])
+        defer {
+            simulator.signal(SIGTERM)
+            run.signal(SIGTERM)
+            _ = run.finish()
+        }
+        Thread.sleep(forTimeInterval: 4)
+        // `--alarm-repeat 1`: said at once, then about once a second.
+        let whileSounding = try said("alarm")
+        #expect(whileSounding >= 3 && whileSounding <= 6, "\(whileSounding) sentences in 4 s")
+        try Self.answer(folder, output)
+        // A sentence already being said when the answer came is not counted.
+        Thread.sleep(forTimeInterval: 1)
+        let answered = try said("alarm")
+        Thread.sleep(forTimeInterval: 4)
+        #expect(try said("alarm") == answered, "still said after the answer")
+        #expect(try said("alarm_acknowledged") == 1)
+        #expect(try said("exit") == 1, "the exit that raised it is said once")
+    }
+
+    /// A stand-in `notify-send`, first on PATH, records its arguments: notify-send itself shows
+    /// nothing without a desktop session.
+    @Test func theAlarmsNotificationIsCriticalAndStays() throws {
+        let folder = temporaryDirectory()
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let log = folder.appendingPathComponent("notified.jsonl")
+        let program = bin.appendingPathComponent("notify-send")
+        try """
+        #!/usr/bin/env python3
+        import json, sys
+        with open(\(String(reflecting: log.path)), "a") as out:
+            out.write(json.dumps(sys.argv[1:]) + "\\n")
+        """.write(to: program, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+        let (simulator, run, output) = try Self.sounding(
+            folder, extra: ["--notify"],
+            environment: [
+                "PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + folder.appendingPathComponent("no-bus").path,
+            ])
+        defer {
+            simulator.signal(SIGTERM)
+            run.signal(SIGTERM)
+            _ = run.finish()
+        }
+        // Ringing for 3 s (three bells at `--alarm-repeat 1`), then answered.
+        Thread.sleep(forTimeInterval: 3)
+        try Self.answer(folder, output)
+        Thread.sleep(forTimeInterval: 1)
+        let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String]
+        }
+        func notifications(_ kind: String) -> [[String]] { calls.filter { $0.contains("gpsfence: \(kind)") } }
+        // One notification that stays up, not one per bell.
+        let alarm = notifications("alarm")
+        #expect(alarm.count == 1, "\(calls)")
+        #expect(alarm.first?.contains("--urgency=critical") == true, "\(alarm)")
+        #expect(alarm.first?.contains("--expire-time=0") == true, "\(alarm)")
+        for kind in ["exit", "alarm_acknowledged"] {
+            let normal = notifications(kind)
+            #expect(normal.count == 1, "\(kind): \(calls)")
+            #expect(normal.first?.contains("--urgency=normal") == true, "\(normal)")
+            #expect(normal.first?.contains { $0.hasPrefix("--expire-time") } == false, "\(normal)")
+        }
+    }
+}
