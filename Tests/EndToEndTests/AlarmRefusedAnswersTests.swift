@@ -45,7 +45,11 @@ import Testing
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         holder.arguments = [
             "python3", "-c",
-            "import fcntl, os, sys, time\nf = open(sys.argv[1], 'w')\nfcntl.flock(f, fcntl.LOCK_EX)\n"
+            // SIGUSR1's default action, unblocked (this test's children inherit a mask): it ends the
+            // holder if it is sent.
+            "import fcntl, os, signal, sys, time\nsignal.signal(signal.SIGUSR1, signal.SIG_DFL)\n"
+                + "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGUSR1])\n"
+                + "f = open(sys.argv[1], 'w')\nfcntl.flock(f, fcntl.LOCK_EX)\n"
                 + "f.write(f'{os.getpid()}\\n')\nf.flush()\nprint('held', flush=True)\ntime.sleep(60)\n",
             state + ".lock",
         ]
