@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// Answers the alarm must not take (docs/running.md, "Alarms"), with the real binary: a retained
-/// `ack` on the broker, which would silence every alarm to come, and `gpsfence ack` aimed at a
-/// `replay` that holds the state file, which cannot take it and must not be killed by it.
+/// `ack` on the broker, which would silence every alarm to come, and `gpsfence ack` while the state
+/// file is used by processes that cannot take the answer, which SIGUSR1 must not end.
 @Suite(.serialized) struct AlarmRefusedAnswersTests {
     /// A retained `ack` waits on a real mosquitto before the run starts. The run is killed while
     /// the alarm sounds and started again: its new subscription gets the retained `ack` while the
