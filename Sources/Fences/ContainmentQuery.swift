@@ -9,8 +9,8 @@ extension FenceSet {
     }
 
     /// One cell per grid level: SIMD over the cell's circles, then the box test and band-indexed
-    /// point-in-polygon for its polygons, or the arc test for its corridor segments (a corridor may
-    /// be hit by several of its segments: the caller sorts and drops repeats).
+    /// point-in-polygon for its polygons; then one cell per corridor level, the arc test for its
+    /// segments (a corridor may be hit by several of its segments: the caller sorts and drops repeats).
     @inline(__always)
     func collect(lat: Double, lon: Double, into hits: FenceHits) {
         var ux = 0.0
@@ -43,18 +43,27 @@ extension FenceSet {
                 let b = level.pbox[k]
                 if lon >= b[0] && lat >= b[1] && lon <= b[2] && lat <= b[3] {
                     let p = Int(level.poly[k])
-                    if p >= 0 {
-                        if polygons.containsInBox(p, x: lon, y: lat) { hits.append(polygons.fence[p]) }
-                    } else {
-                        if !haveUnit {
-                            (ux, uy, uz) = Geodesy.unitVector(lat: lat, lon: lon)
-                            haveUnit = true
-                        }
-                        let segment = ~p
-                        if corridors.segments[segment].contains(SIMD3(ux, uy, uz)) {
-                            hits.append(corridors.fence[Int(corridors.segmentCorridor[segment])])
-                        }
-                    }
+                    if polygons.containsInBox(p, x: lon, y: lat) { hits.append(polygons.fence[p]) }
+                }
+                k += 1
+            }
+        }
+        let corridorViews = self.corridorViews.base
+        for l in 0..<self.corridorViews.count {
+            let level = corridorViews[l]
+            let cell = level.cell(x: lon, y: lat)
+            if cell < 0 { continue }
+            let end = Int(level.starts[cell + 1])
+            var k = Int(level.starts[cell])
+            if k < end && !haveUnit {
+                (ux, uy, uz) = Geodesy.unitVector(lat: lat, lon: lon)
+                haveUnit = true
+            }
+            while k < end {
+                let v = Int(level.entries[k])
+                let c = corridors.corridor(ofVertex: v)
+                if corridors.segment(v, radius: corridors.radius[c]).contains(SIMD3(ux, uy, uz)) {
+                    hits.append(corridors.fence[c])
                 }
                 k += 1
             }

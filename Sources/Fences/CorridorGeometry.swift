@@ -20,14 +20,15 @@ extension FenceSet {
     {
         let centre = CorridorSegment.unit(lon: plane.lon0, lat: plane.lat0)
         var near: [(a: (x: Double, y: Double), b: (x: Double, y: Double))] = []
-        for k in corridors.firstSegment[s]..<corridors.firstSegment[s + 1]
-        where corridors.segments[k].angle(to: centre) * Geodesy.earthRadius <= reach {
-            let v = Int(corridors.segmentStart[k])
-            near.append(
-                (
-                    plane.project(lat: corridors.lat[v], lon: corridors.lon[v]),
-                    plane.project(lat: corridors.lat[v + 1], lon: corridors.lon[v + 1])
-                ))
+        for l in corridors.firstLine[s]..<corridors.firstLine[s + 1] {
+            for v in corridors.vertices(ofLine: l).dropLast()
+            where corridors.segment(v, radius: corridors.radius[s]).angle(to: centre) * Geodesy.earthRadius <= reach {
+                near.append(
+                    (
+                        plane.project(lat: corridors.lat[v], lon: corridors.lon[v]),
+                        plane.project(lat: corridors.lat[v + 1], lon: corridors.lon[v + 1])
+                    ))
+            }
         }
         return near
     }

@@ -90,80 +90,82 @@ struct CorridorSegment {
     }
 }
 
-/// Every corridor fence: its vertices as written (lines of each corridor in order), its radius,
-/// and its segments prepared for the query. A segment is what the grid indexes.
+/// Every corridor fence: its vertices as written (lines of each corridor in order, 16 bytes a
+/// vertex, kept once), its radius and its fence. A segment is named by the vertex it starts at; its
+/// prepared form (`CorridorSegment`, 250 bytes) is computed when a query reaches it, never stored:
+/// a country's roads have 15 million segments.
 struct CorridorStore {
     var lon: [Double] = [], lat: [Double] = []
     /// End vertex (exclusive) of each line, all corridors in order.
     var lineEnds: [Int] = []
     /// Lines of corridor c: `firstLine[c] ..< firstLine[c + 1]`.
     var firstLine: [Int] = [0]
-    /// Segments of corridor c: `firstSegment[c] ..< firstSegment[c + 1]`.
-    var firstSegment: [Int] = [0]
+    /// Vertices of corridor c: `firstVertex[c] ..< firstVertex[c + 1]`.
+    var firstVertex: [Int] = [0]
     var radius: [Double] = []
     var fence: [Int32] = []
-    var segments: [CorridorSegment] = []
-    /// The corridor of each segment, and the vertex it starts at.
-    var segmentCorridor: [Int32] = []
-    var segmentStart: [Int32] = []
     var count: Int { fence.count }
 
     /// Adds a corridor whose vertices are validated already.
     mutating func add(fence f: Int32, lines: [[(lon: Double, lat: Double)]], radius r: Double) {
-        let corridor = Int32(fence.count)
         for line in lines {
             for p in line {
                 lon.append(p.lon)
                 lat.append(p.lat)
             }
-            let firstVertex = lon.count - line.count
             lineEnds.append(lon.count)
-            var previous = CorridorSegment.unit(lon: line[0].lon, lat: line[0].lat)
-            for (k, p) in line.enumerated().dropFirst() {
-                let next = CorridorSegment.unit(lon: p.lon, lat: p.lat)
-                segments.append(CorridorSegment(a: previous, b: next, radius: r))
-                segmentCorridor.append(corridor)
-                segmentStart.append(Int32(firstVertex + k - 1))
-                previous = next
-            }
         }
         firstLine.append(lineEnds.count)
-        firstSegment.append(segments.count)
+        firstVertex.append(lon.count)
         radius.append(r)
         fence.append(f)
     }
 
+    /// Vertices of line `l`.
+    @inline(__always)
+    func vertices(ofLine l: Int) -> Range<Int> { (l == 0 ? 0 : lineEnds[l - 1])..<lineEnds[l] }
+
+    /// The corridor holding vertex `v`.
+    @inline(__always)
+    func corridor(ofVertex v: Int) -> Int {
+        var low = 0
+        var high = count  // firstVertex[low] <= v < firstVertex[high]
+        while high - low > 1 {
+            let middle = (low + high) >> 1
+            if firstVertex[middle] <= v { low = middle } else { high = middle }
+        }
+        return low
+    }
+
+    /// The segment from vertex `v` to `v + 1`, prepared for a corridor of radius `r`.
+    @inline(__always)
+    func segment(_ v: Int, radius r: Double) -> CorridorSegment {
+        CorridorSegment(
+            a: CorridorSegment.unit(lon: lon[v], lat: lat[v]), b: CorridorSegment.unit(lon: lon[v + 1], lat: lat[v + 1]),
+            radius: r)
+    }
+
     /// The lines of corridor `c` as (lon, lat) vertices.
     func lines(_ c: Int) -> [[(lon: Double, lat: Double)]] {
-        var result: [[(lon: Double, lat: Double)]] = []
-        for l in firstLine[c]..<firstLine[c + 1] {
-            let start = l == 0 ? 0 : lineEnds[l - 1]
-            result.append((start..<lineEnds[l]).map { (lon[$0], lat[$0]) })
-        }
-        return result
+        (firstLine[c]..<firstLine[c + 1]).map { l in vertices(ofLine: l).map { (lon[$0], lat[$0]) } }
     }
 
     /// Whether corridor `c` contains the point with unit vector `p` (every segment; the grid
     /// query tests only the segments of the point's cell).
     func contains(_ c: Int, _ p: SIMD3<Double>) -> Bool {
-        for s in firstSegment[c]..<firstSegment[c + 1] where segments[s].contains(p) { return true }
+        for l in firstLine[c]..<firstLine[c + 1] {
+            for v in vertices(ofLine: l).dropLast() where segment(v, radius: radius[c]).contains(p) { return true }
+        }
         return false
     }
 
     /// Metres from the point with unit vector `p` to the line of corridor `c`.
     func distanceToLine(_ c: Int, _ p: SIMD3<Double>) -> Double {
         var best = Double.infinity
-        for s in firstSegment[c]..<firstSegment[c + 1] { best = min(best, segments[s].angle(to: p)) }
+        for l in firstLine[c]..<firstLine[c + 1] {
+            for v in vertices(ofLine: l).dropLast() { best = min(best, segment(v, radius: radius[c]).angle(to: p)) }
+        }
         return best * Geodesy.earthRadius
-    }
-
-    /// Degree boxes of each segment widened by its corridor's radius, for the index: one or two
-    /// per segment (two when it crosses the antimeridian).
-    func segmentBoxes(_ s: Int) -> (BoundingBox, BoundingBox?) {
-        let k = Int(segmentStart[s])
-        return corridorSegmentBoxes(
-            from: (lon[k], lat[k]), to: (lon[k + 1], lat[k + 1]), segment: segments[s],
-            radius: radius[Int(segmentCorridor[s])])
     }
 }
 
@@ -208,22 +210,28 @@ func corridorSegmentBoxes(
     let dlon = asin(ratio) / Geodesy.degree * (1 + 1e-9) + 1e-9
     var step = q.lon - p.lon
     if step > 180 { step -= 360 } else if step < -180 { step += 360 }
-    let west = min(p.lon, p.lon + step) - dlon
-    let east = max(p.lon, p.lon + step) + dlon
+    return antimeridianBoxes(
+        west: min(p.lon, p.lon + step) - dlon, east: max(p.lon, p.lon + step) + dlon, south: widenedSouth,
+        north: widenedNorth)
+}
+
+/// A box running east from `west` to `east` (either may be past ±180), split at the antimeridian;
+/// all longitudes when it goes all the way round.
+func antimeridianBoxes(west: Double, east: Double, south: Double, north: Double) -> (BoundingBox, BoundingBox?) {
     if east - west >= 360 {
-        return (BoundingBox(minX: -180, minY: widenedSouth, maxX: 180, maxY: widenedNorth), nil)
+        return (BoundingBox(minX: -180, minY: south, maxX: 180, maxY: north), nil)
     }
     if west < -180 {
         return (
-            BoundingBox(minX: -180, minY: widenedSouth, maxX: min(east, 180), maxY: widenedNorth),
-            BoundingBox(minX: west + 360, minY: widenedSouth, maxX: 180, maxY: widenedNorth)
+            BoundingBox(minX: -180, minY: south, maxX: min(east, 180), maxY: north),
+            BoundingBox(minX: west + 360, minY: south, maxX: 180, maxY: north)
         )
     }
     if east > 180 {
         return (
-            BoundingBox(minX: max(west, -180), minY: widenedSouth, maxX: 180, maxY: widenedNorth),
-            BoundingBox(minX: -180, minY: widenedSouth, maxX: east - 360, maxY: widenedNorth)
+            BoundingBox(minX: max(west, -180), minY: south, maxX: 180, maxY: north),
+            BoundingBox(minX: -180, minY: south, maxX: east - 360, maxY: north)
         )
     }
-    return (BoundingBox(minX: west, minY: widenedSouth, maxX: east, maxY: widenedNorth), nil)
+    return (BoundingBox(minX: west, minY: south, maxX: east, maxY: north), nil)
 }

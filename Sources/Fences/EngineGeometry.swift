@@ -176,7 +176,20 @@ extension FenceSet {
                     }
                     for k in Int(level.starts[2 * cell + 1])..<Int(level.starts[2 * cell + 3]) {
                         let p = Int(level.poly[k])
-                        hits.append(p >= 0 ? polygons.fence[p] : corridors.fence[Int(corridors.segmentCorridor[~p])])
+                        hits.append(polygons.fence[p])
+                    }
+                }
+            }
+        }
+        let corridorViews = self.corridorViews.base
+        for l in 0..<self.corridorViews.count {
+            let level = corridorViews[l]
+            guard let (x0, x1, y0, y1) = level.cellRange(box) else { continue }
+            for row in y0...y1 {
+                for col in x0...x1 {
+                    let cell = row * level.nx + col
+                    for k in Int(level.starts[cell])..<Int(level.starts[cell + 1]) {
+                        hits.append(corridors.fence[corridors.corridor(ofVertex: Int(level.entries[k]))])
                     }
                 }
             }

@@ -17,6 +17,9 @@ public final class FenceSet: Sendable {
     let corridors: CorridorStore
     let levels: [GridLevel]
     let levelViews: FrozenArray<LevelView>
+    /// The corridors' segments have their own grid (`CorridorGridBuilder`).
+    let corridorLevels: [CorridorLevel]
+    let corridorViews: FrozenArray<CorridorLevelView>
 
     /// Takes the builder's arrays; the big ones are frozen and dropped from the builder one by one,
     /// so building never holds two copies of the polygon edges.
@@ -71,13 +74,10 @@ public final class FenceSet: Sendable {
                     box: BoundingBox(minX: p.minX[i], minY: p.minY[i], maxX: p.maxX[i], maxY: p.maxY[i]),
                     kind: .polygon, shape: Int32(i)))
         }
-        for s in 0..<corridors.segments.count {
-            let (first, second) = corridors.segmentBoxes(s)
-            items.append(IndexItem(box: first, kind: .corridorSegment, shape: Int32(s)))
-            if let second { items.append(IndexItem(box: second, kind: .corridorSegment, shape: Int32(s))) }
-        }
         levels = GridBuilder.build(items: items, circles: circles, unit: (ux, uy, uz, limit), cellScale: cellScale)
         levelViews = FrozenArray(levels.map(\.view))
+        corridorLevels = CorridorGridBuilder.build(corridors, cellScale: cellScale)
+        corridorViews = FrozenArray(corridorLevels.map(\.view))
     }
 
     /// Metadata of fence `index` (file order).
@@ -131,7 +131,7 @@ public final class FenceSet: Sendable {
 
     /// Approximate bytes held by the geometry and index (not counting ids, names and properties).
     public var indexBytes: Int {
-        let corridorBytes = corridors.segments.count * MemoryLayout<CorridorSegment>.stride + corridors.lon.count * 16
+        let corridorBytes = corridors.lon.count * 16 + corridorLevels.reduce(0) { $0 + $1.bytes }
         return polygons.bytes + levels.reduce(0) { $0 + $1.bytes } + circleLat.count * 24 + corridorBytes
     }
 

@@ -9,8 +9,8 @@
 /// are the first circle and polygon entries of cell c (so one cache line holds a cell's ranges).
 /// Circle entries are blocks of four `[x×4, y×4, z×4, chord²×4]` (unit vector and squared chord
 /// copied from the circle, so the SIMD kernel reads 128 contiguous bytes); each cell's circle run
-/// is padded to whole blocks with chord² = -1. Polygon entries carry the polygon's box inline; the
-/// same run holds corridor segments (entry `~segment`, with the segment's widened box).
+/// is padded to whole blocks with chord² = -1. Polygon entries carry the polygon's box inline. Corridor
+/// segments have their own grid (`CorridorLevel`).
 final class GridLevel: @unchecked Sendable {
     let starts: FrozenArray<Int32>
     let cblocks: FrozenArray<SIMD4<Double>>
@@ -82,8 +82,6 @@ struct IndexItem {
         case circle
         /// `shape` indexes the polygons: an entry `shape` of the boxed run.
         case polygon
-        /// `shape` indexes `CorridorStore.segments`: an entry `~shape` of the boxed run.
-        case corridorSegment
     }
     var box: BoundingBox
     var kind: Kind
@@ -183,7 +181,7 @@ enum GridBuilder {
                 for col in a...b {
                     switch item.kind {
                     case .circle: ccount[row * nx + col] += 1
-                    case .polygon, .corridorSegment: pcount[row * nx + col] += 1
+                    case .polygon: pcount[row * nx + col] += 1
                     }
                 }
             }
@@ -229,9 +227,9 @@ enum GridBuilder {
                         cblocks.base[blk + 3][lane] = unit.limit[s]
                         cfence[o] = circleFence[s]
                         cfill[cell] += 1
-                    case .polygon, .corridorSegment:
+                    case .polygon:
                         let o = Int(pfill[cell])
-                        poly[o] = item.kind == .polygon ? item.shape : ~item.shape
+                        poly[o] = item.shape
                         pbox[o] = SIMD4(item.box.minX, item.box.minY, item.box.maxX, item.box.maxY)
                         pfill[cell] += 1
                     }

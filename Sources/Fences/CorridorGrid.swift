@@ -1,0 +1,222 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One level of the corridors' own grid: each cell lists the segments whose widened box meets it,
+/// as 4-byte start vertices (`CorridorStore.segment`), in compressed rows. Nothing else per entry:
+/// a country's roads put tens of millions of entries here, and the exact arc test that follows
+/// needs only the two vertices.
+final class CorridorLevel: @unchecked Sendable {
+    let starts: FrozenArray<Int32>
+    let entries: FrozenArray<Int32>
+    let view: CorridorLevelView
+
+    init(x0: Double, y0: Double, sx: Double, sy: Double, nx: Int, ny: Int, starts: FrozenArray<Int32>, entries: FrozenArray<Int32>) {
+        self.starts = starts
+        self.entries = entries
+        view = CorridorLevelView(
+            x0: x0, y0: y0, invX: 1 / sx, invY: 1 / sy, nx: nx, ny: ny, starts: starts.base, entries: entries.base)
+    }
+
+    var bytes: Int { starts.bytes + entries.bytes }
+}
+
+/// A corridor level's geometry and raw pointers for the query loop; valid while its `CorridorLevel` lives.
+struct CorridorLevelView: @unchecked Sendable {
+    let x0: Double, y0: Double, invX: Double, invY: Double
+    let nx: Int, ny: Int
+    let starts: UnsafeMutablePointer<Int32>
+    let entries: UnsafeMutablePointer<Int32>
+
+    /// The cell holding (x, y), or -1 outside the level's extent.
+    @inline(__always)
+    func cell(x: Double, y: Double) -> Int {
+        let fx = (x - x0) * invX
+        let fy = (y - y0) * invY
+        guard fx >= 0, fy >= 0, fx < Double(nx), fy < Double(ny) else { return -1 }
+        return Int(fy) * nx + Int(fx)
+    }
+
+    /// Cell column/row range covered by a box, clamped to the grid; nil when disjoint.
+    func cellRange(_ b: BoundingBox) -> (Int, Int, Int, Int)? {
+        let fx0 = (b.minX - x0) * invX
+        let fx1 = (b.maxX - x0) * invX
+        let fy0 = (b.minY - y0) * invY
+        let fy1 = (b.maxY - y0) * invY
+        if fx1 < 0 || fy1 < 0 || fx0 >= Double(nx) || fy0 >= Double(ny) { return nil }
+        return clampedRange(b)
+    }
+
+    /// Cell column/row range covered by a box, clamped to the grid (for a box within its extent).
+    @inline(__always)
+    func clampedRange(_ b: BoundingBox) -> (Int, Int, Int, Int) {
+        (
+            clampCell((b.minX - x0) * invX, nx), clampCell((b.maxX - x0) * invX, nx),
+            clampCell((b.minY - y0) * invY, ny), clampCell((b.maxY - y0) * invY, ny)
+        )
+    }
+}
+
+/// A box holding every point within `radius` of the arc from vertex `v` to `v + 1`: for the
+/// common road segment (ends within 80° of the equator, under a degree long, radius under 60 km)
+/// a cheap bound that contains the exact box of `corridorSegmentBoxes`, else that exact box.
+///
+/// The bound: the arc's angle θ is at most |Δφ| + |Δλ| (along a meridian, then a parallel); where
+/// the arc rises above its higher end to its great circle's highest point h, sin φh − sin φend =
+/// sin φh (1 − cos t) ≤ t²/2 ≤ θ²/8 (t ≤ θ/2 the angle from h to the nearer end) and
+/// sin φh − sin φend ≥ cos φh (φh − φend), so it rises by at most θ²/(8 cos 82°) < θ² (likewise
+/// below its lower end). Longitudes widen by asin(sin δ / cos φ) at the steepest latitude, and
+/// asin(x) < 1.002 x for x < 0.1.
+@inline(__always)
+func corridorSegmentCover(_ store: CorridorStore, _ v: Int, radius: Double) -> (BoundingBox, BoundingBox?) {
+    let latA = store.lat[v]
+    let latB = store.lat[v + 1]
+    var step = store.lon[v + 1] - store.lon[v]
+    if step > 180 { step -= 360 } else if step < -180 { step += 360 }
+    let dLat = abs(latB - latA)
+    if abs(latA) <= 80, abs(latB) <= 80, dLat <= 1, abs(step) <= 1, radius <= 60_000 {
+        let delta = radius / Geodesy.earthRadius
+        let theta = (dLat + abs(step)) * Geodesy.degree
+        let rise = theta * theta / Geodesy.degree
+        let dlat = delta / Geodesy.degree * (1 + 1e-9) + 1e-9
+        let south = min(latA, latB) - rise
+        let north = max(latA, latB) + rise
+        let steepest = max(abs(south), abs(north))
+        let ratio = sin(delta) / cos(steepest * Geodesy.degree)
+        let dlon = ratio * 1.002 / Geodesy.degree * (1 + 1e-9) + 1e-9
+        let lonA = store.lon[v]
+        return antimeridianBoxes(
+            west: min(lonA, lonA + step) - dlon, east: max(lonA, lonA + step) + dlon, south: south - dlat,
+            north: north + dlat)
+    }
+    return corridorSegmentBoxes(
+        from: (store.lon[v], latA), to: (store.lon[v + 1], latB), segment: store.segment(v, radius: radius),
+        radius: radius)
+}
+
+/// Builds the corridors' grid the way `GridBuilder` builds the shared one (levels of cells `s0·2^k`,
+/// a box on the lowest level whose cell is at least its size, cells capped near four per entry),
+/// without a list of boxes: each pass works the boxes out again from the vertices, so building
+/// holds no more than the levels' own arrays and a byte per box.
+enum CorridorGridBuilder {
+    static func build(_ store: CorridorStore, cellScale: Double) -> [CorridorLevel] {
+        guard store.count > 0 else { return [] }
+        // every box of every segment, in order, with its start vertex
+        func forEachBox(_ body: (Int32, BoundingBox) -> Void) {
+            for c in 0..<store.count {
+                let r = store.radius[c]
+                for l in store.firstLine[c]..<store.firstLine[c + 1] {
+                    for v in store.vertices(ofLine: l).dropLast() {
+                        let (first, second) = corridorSegmentCover(store, v, radius: r)
+                        body(Int32(v), first)
+                        if let second { body(Int32(v), second) }
+                    }
+                }
+            }
+        }
+        // the sample: the first segment of up to 20,000 corridors spread over the set
+        let stride = max(1, store.count / 20000)
+        var sampleBoxes: [BoundingBox] = []
+        for c in Swift.stride(from: 0, to: store.count, by: stride) {
+            let v = store.vertices(ofLine: store.firstLine[c]).lowerBound
+            sampleBoxes.append(corridorSegmentCover(store, v, radius: store.radius[c]).0)
+        }
+        let meanLat = sampleBoxes.reduce(0.0) { $0 + ($1.minY + $1.maxY) * 0.5 } / Double(sampleBoxes.count)
+        let aspect = min(max(1 / cos(meanLat * Geodesy.degree), 1), 8)
+        func size(_ b: BoundingBox) -> Double { max((b.maxX - b.minX) / aspect, b.maxY - b.minY) }
+        let sample = sampleBoxes.map(size).sorted()
+        var s0 = sample[sample.count / 2] * cellScale
+        if !(s0 > 1e-7) { s0 = 1e-5 }
+        func level(_ b: BoundingBox) -> Int {
+            let s = size(b)
+            return s <= s0 ? 0 : min(Int(ceil(log2(s / s0))), 63)
+        }
+        var perLevel = [Int](repeating: 0, count: 64)
+        var extent = [(lx: Double, ly: Double, hx: Double, hy: Double)](
+            repeating: (.infinity, .infinity, -.infinity, -.infinity), count: 64)
+        forEachBox { _, box in
+            let l = level(box)
+            perLevel[l] += 1
+            extent[l] = (
+                min(extent[l].lx, box.minX), min(extent[l].ly, box.minY), max(extent[l].hx, box.maxX),
+                max(extent[l].hy, box.maxY)
+            )
+        }
+        // per level: its grid, then counts turned into run starts in place, then the fill
+        struct Building {
+            var view: CorridorLevelView
+            var sx: Double, sy: Double
+            var starts: FrozenArray<Int32>
+            var entries: FrozenArray<Int32>
+        }
+        var building = [Building?](repeating: nil, count: 64)
+        for l in 0..<64 where perLevel[l] > 0 {
+            let (lx, ly, hx, hy) = extent[l]
+            var sy = s0 * pow(2, Double(l))
+            var sx = sy * aspect
+            var nx = 1
+            var ny = 1
+            while true {
+                nx = Int(min((hx - lx) / sx, 1e9)) + 1
+                ny = Int(min((hy - ly) / sy, 1e9)) + 1
+                if nx * ny <= 4 * perLevel[l] + 64 { break }
+                sx *= 1.4142135623730951
+                sy *= 1.4142135623730951
+            }
+            let starts = FrozenArray<Int32>(repeating: 0, count: nx * ny + 1)
+            let entries = FrozenArray<Int32>(repeating: 0, count: 0)
+            building[l] = Building(
+                view: CorridorLevelView(
+                    x0: lx, y0: ly, invX: 1 / sx, invY: 1 / sy, nx: nx, ny: ny, starts: starts.base,
+                    entries: entries.base), sx: sx, sy: sy, starts: starts, entries: entries)
+        }
+        let views = building.map { $0?.view }
+        func forEachCell(_ body: (Int32, CorridorLevelView, Int) -> Void) {
+            forEachBox { v, box in
+                let view = views[level(box)]!
+                let (a, b, c, d) = view.clampedRange(box)
+                for row in c...d {
+                    for col in a...b { body(v, view, row * view.nx + col) }
+                }
+            }
+        }
+        forEachCell { _, view, cell in view.starts[cell + 1] += 1 }
+        var fills = [FrozenArray<Int32>?](repeating: nil, count: 64)
+        for l in 0..<64 {
+            guard var level = building[l] else { continue }
+            let cells = level.view.nx * level.view.ny
+            let s = level.starts
+            for cell in 0..<cells { s[cell + 1] += s[cell] }
+            level.entries = FrozenArray(repeating: 0, count: Int(s[cells]))
+            let fill = FrozenArray<Int32>(repeating: 0, count: cells)
+            for cell in 0..<cells { fill[cell] = s[cell] }
+            fills[l] = fill
+            building[l] = level
+        }
+        let fillBases = fills.map { $0?.base }
+        let entryBases = building.map { $0?.entries.base }
+        forEachBox { v, box in
+            let l = level(box)
+            let view = views[l]!
+            let fill = fillBases[l]!
+            let out = entryBases[l]!
+            let (a, b, c, d) = view.clampedRange(box)
+            for row in c...d {
+                for col in a...b {
+                    let cell = row * view.nx + col
+                    out[Int(fill[cell])] = v
+                    fill[cell] += 1
+                }
+            }
+        }
+        return building.compactMap { level in
+            level.map {
+                CorridorLevel(
+                    x0: $0.view.x0, y0: $0.view.y0, sx: $0.sx, sy: $0.sy, nx: $0.view.nx, ny: $0.view.ny,
+                    starts: $0.starts, entries: $0.entries)
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import FenceBuilders
+import Foundation
+import Testing
+
+@testable import Fences
+
+/// The corridors' own grid: the cheap box each segment is filed under holds the exact one, and the
+/// grid finds exactly what testing every corridor finds, on a dense road network.
+@Suite struct CorridorGridTests {
+    static func covered(_ p: (x: Double, y: Double), by boxes: (BoundingBox, BoundingBox?)) -> Bool {
+        func inside(_ b: BoundingBox) -> Bool { p.x >= b.minX && p.x <= b.maxX && p.y >= b.minY && p.y <= b.maxY }
+        return inside(boxes.0) || (boxes.1.map(inside) ?? false)
+    }
+
+    @Test func coverHoldsTheExactBox() {
+        var rng = SeededGenerator(seed: 11)
+        var fast = 0
+        for i in 0..<20000 {
+            let lat = [Double.random(in: -80...80, using: &rng), Double.random(in: 78...80, using: &rng)][i % 2]
+            let lon = [Double.random(in: -180...180, using: &rng), Double.random(in: 179...180, using: &rng)][i % 3 % 2]
+            let length = [1e-5, 1e-3, 0.05, 1.0][i % 4] * Double.random(in: 0...1, using: &rng)
+            let bearing = Double.random(in: 0..<(2 * .pi), using: &rng)
+            var lon2 = lon + length * sin(bearing)
+            if lon2 > 180 { lon2 -= 360 }
+            let lat2 = min(max(lat + length * cos(bearing), -90), 90)
+            let radius = [1.0, 10, 500, 60_000][i / 4 % 4] * Double.random(in: 0.5...1, using: &rng)
+            var store = CorridorStore()
+            store.add(fence: 0, lines: [[(lon, lat), (lon2, lat2)]], radius: radius)
+            let exact = corridorSegmentBoxes(
+                from: (lon, lat), to: (lon2, lat2), segment: store.segment(0, radius: radius), radius: radius)
+            let cover = corridorSegmentCover(store, 0, radius: radius)
+            if abs(lat) <= 80 && abs(lat2) <= 80 { fast += 1 }
+            for box in [exact.0, exact.1].compactMap({ $0 }) {
+                for u in 0...6 {
+                    for v in 0...6 {
+                        let p = (
+                            x: box.minX + (box.maxX - box.minX) * Double(u) / 6,
+                            y: box.minY + (box.maxY - box.minY) * Double(v) / 6
+                        )
+                        #expect(Self.covered(p, by: cover), "segment \(lon),\(lat) → \(lon2),\(lat2) r=\(radius): \(p)")
+                    }
+                }
+            }
+        }
+        #expect(fast > 15000)
+    }
+
+    @Test func gridFindsWhatEveryCorridorFinds() throws {
+        var rng = SeededGenerator(seed: 3)
+        var features: [String] = []
+        var lines: [[(lon: Double, lat: Double)]] = []
+        for i in 0..<800 {
+            var p = (lon: Double.random(in: 9...9.1, using: &rng), lat: Double.random(in: 50...50.02, using: &rng))
+            var heading = Double.random(in: 0..<(2 * .pi), using: &rng)
+            var line = [p]
+            // mostly road steps, some long straight ones (a higher level of the grid)
+            let stepDegrees = i % 50 == 0 ? 0.02 : 0.0008
+            for _ in 0..<14 {
+                heading += Double.random(in: -0.3...0.3, using: &rng)
+                let step = stepDegrees * Double.random(in: 0.2...1, using: &rng)
+                p = (
+                    ((p.lon + step * sin(heading) * 1.55) * 1e7).rounded() / 1e7,
+                    ((p.lat + step * cos(heading)) * 1e7).rounded() / 1e7
+                )
+                line.append(p)
+            }
+            lines.append(line)
+            let coordinates = line.map { "[\($0.lon),\($0.lat)]" }.joined(separator: ",")
+            let radius = Double.random(in: 5...10, using: &rng)
+            features.append(
+                "{\"type\":\"Feature\",\"id\":\"w\(i)\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\(coordinates)]},"
+                    + "\"properties\":{\"radius\":\(radius)}}")
+        }
+        let set = try fenceSet(collection(features.joined(separator: ",")))
+        #expect(set.corridorLevels.count >= 2)
+        let entries = set.corridorLevels.reduce(0) { $0 + $1.entries.count }
+        #expect(entries < 3 * 800 * 14)
+        let found = FenceHits()
+        let nearby = FenceHits()
+        var inside = 0
+        // the corridors whose vertices' box, widened by 0.001° (over 70 m), holds the point: the
+        // only ones that may contain it, found without the grid
+        let boxes = lines.map { line in
+            BoundingBox(
+                minX: line.map(\.lon).min()! - 0.001, minY: line.map(\.lat).min()! - 0.001,
+                maxX: line.map(\.lon).max()! + 0.001, maxY: line.map(\.lat).max()! + 0.001)
+        }
+        for k in 0..<1000 {
+            let line = lines[k % lines.count]
+            let v = line[Int.random(in: 0..<line.count, using: &rng)]
+            let p = (
+                lon: v.lon + Double.random(in: -0.0003...0.0003, using: &rng),
+                lat: v.lat + Double.random(in: -0.0002...0.0002, using: &rng)
+            )
+            set.fences(containingLat: p.lat, lon: p.lon, into: found)
+            var want: [Int] = []
+            for f in 0..<set.count {
+                let b = boxes[f]
+                guard b.minX <= p.lon, p.lon <= b.maxX, b.minY <= p.lat, p.lat <= b.maxY else { continue }
+                if set.contains(fence: f, lat: p.lat, lon: p.lon) { want.append(f) }
+            }
+            #expect(found.array == want, "point \(p.lat),\(p.lon)")
+            inside += want.isEmpty ? 0 : 1
+            nearby.removeAll()
+            set.candidates(in: BoundingBox(minX: p.lon, minY: p.lat, maxX: p.lon, maxY: p.lat), into: nearby)
+            #expect(Set(want).isSubset(of: Set(nearby.array)))
+        }
+        #expect(inside > 300)
+    }
+}
