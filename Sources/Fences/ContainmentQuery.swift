@@ -62,7 +62,12 @@ extension FenceSet {
             while k < end {
                 let v = Int(level.entries[k])
                 let c = corridors.corridor(ofVertex: v)
-                if corridors.segment(v, radius: corridors.radius[c]).contains(SIMD3(ux, uy, uz)) {
+                let r = corridors.radius[c]
+                // the segment's cover box first: a few multiplications, against the sines and
+                // cosines of preparing the segment
+                if corridorSegmentMayHold(corridors, v, radius: r, lon: lon, lat: lat),
+                    corridors.segment(v, radius: r).contains(SIMD3(ux, uy, uz))
+                {
                     hits.append(corridors.fence[c])
                 }
                 k += 1

@@ -13,7 +13,10 @@ final class CorridorLevel: @unchecked Sendable {
     let entries: FrozenArray<Int32>
     let view: CorridorLevelView
 
-    init(x0: Double, y0: Double, sx: Double, sy: Double, nx: Int, ny: Int, starts: FrozenArray<Int32>, entries: FrozenArray<Int32>) {
+    init(
+        x0: Double, y0: Double, sx: Double, sy: Double, nx: Int, ny: Int, starts: FrozenArray<Int32>,
+        entries: FrozenArray<Int32>
+    ) {
         self.starts = starts
         self.entries = entries
         view = CorridorLevelView(
@@ -219,4 +222,27 @@ enum CorridorGridBuilder {
             }
         }
     }
+}
+
+/// Whether the point may lie within `radius` of segment `v`: false only outside its cover box. The
+/// latitudes are checked first, with no trigonometry, as most candidates lie north or south.
+@inline(__always)
+func corridorSegmentMayHold(_ store: CorridorStore, _ v: Int, radius: Double, lon: Double, lat: Double) -> Bool {
+    let latA = store.lat[v]
+    let latB = store.lat[v + 1]
+    let dLat = abs(latB - latA)
+    var step = store.lon[v + 1] - store.lon[v]
+    if step > 180 { step -= 360 } else if step < -180 { step += 360 }
+    if abs(latA) <= 80, abs(latB) <= 80, dLat <= 1, abs(step) <= 1, radius <= 60_000 {
+        let theta = (dLat + abs(step)) * Geodesy.degree
+        let reach = theta * theta / Geodesy.degree + radius / Geodesy.earthRadius / Geodesy.degree * (1 + 1e-9) + 1e-9
+        if lat < min(latA, latB) - reach || lat > max(latA, latB) + reach { return false }
+    }
+    let (first, second) = corridorSegmentCover(store, v, radius: radius)
+    return first.holds(lon: lon, lat: lat) || second?.holds(lon: lon, lat: lat) == true
+}
+
+extension BoundingBox {
+    @inline(__always)
+    func holds(lon: Double, lat: Double) -> Bool { lon >= minX && lon <= maxX && lat >= minY && lat <= maxY }
 }
