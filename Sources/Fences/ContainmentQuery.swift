@@ -61,6 +61,9 @@ extension FenceSet {
             }
             while k < end {
                 let v = Int(level.entries[k])
+                k += 1
+                // with the largest radius first: most candidates lie north or south
+                if !corridorSegmentLatitudeMayHold(corridors, v, radius: corridors.largestRadius, lat: lat) { continue }
                 let c = corridors.corridor(ofVertex: v)
                 let r = corridors.radius[c]
                 // the segment's cover box first: a few multiplications, against the sines and
@@ -70,7 +73,6 @@ extension FenceSet {
                 {
                     hits.append(corridors.fence[c])
                 }
-                k += 1
             }
         }
     }

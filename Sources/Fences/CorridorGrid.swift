@@ -224,6 +224,21 @@ enum CorridorGridBuilder {
     }
 }
 
+/// Whether the point's latitude may lie within `radius` of segment `v`'s: false only north or south
+/// of its cover box (and never for a segment off the cheap path).
+@inline(__always)
+func corridorSegmentLatitudeMayHold(_ store: CorridorStore, _ v: Int, radius: Double, lat: Double) -> Bool {
+    let latA = store.lat[v]
+    let latB = store.lat[v + 1]
+    let dLat = abs(latB - latA)
+    var step = store.lon[v + 1] - store.lon[v]
+    if step > 180 { step -= 360 } else if step < -180 { step += 360 }
+    guard abs(latA) <= 80, abs(latB) <= 80, dLat <= 1, abs(step) <= 1, radius <= 60_000 else { return true }
+    let theta = (dLat + abs(step)) * Geodesy.degree
+    let reach = theta * theta / Geodesy.degree + radius / Geodesy.earthRadius / Geodesy.degree * (1 + 1e-9) + 1e-9
+    return lat >= min(latA, latB) - reach && lat <= max(latA, latB) + reach
+}
+
 /// Whether the point may lie within `radius` of segment `v`: false only outside its cover box. The
 /// latitudes are checked first, with no trigonometry, as most candidates lie north or south.
 @inline(__always)

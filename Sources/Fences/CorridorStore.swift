@@ -106,6 +106,8 @@ struct CorridorStore {
     /// quarter of a byte a vertex).
     var blockCorridor: [Int32] = []
     var radius: [Double] = []
+    /// The largest radius, for rejecting a segment before finding its corridor.
+    var largestRadius = 0.0
     var fence: [Int32] = []
     var count: Int { fence.count }
 
@@ -122,6 +124,7 @@ struct CorridorStore {
         firstVertex.append(lon.count)
         while blockCorridor.count << 4 < lon.count { blockCorridor.append(Int32(fence.count)) }
         radius.append(r)
+        largestRadius = max(largestRadius, r)
         fence.append(f)
     }
 
