@@ -124,7 +124,9 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         #expect(text.hasPrefix("# gpsfence record\n# device: \(pty)\n# baud: 57600 (autobaud)\n# start: "))
         let decode = try runGPSFence(["decode", capture.path])
         #expect(decode.status == 0)
-        let fixes = decodedFixes(decode.stdout)
+        // A recording that began between an epoch's RMC and its GGA opens with a fix that has no
+        // date, so no time: the track is what follows it.
+        let fixes = Array(decodedFixes(decode.stdout).drop { $0["time"] == nil })
         // Autobaud starts at the port's speed, the simulator's: from the first burst heard on, every
         // point arrives.
         #expect(fixes.count >= points.count - 12)
