@@ -48,9 +48,7 @@ public final class MQTTConnection: @unchecked Sendable {
     /// the connection may learn of a retained message published while another node died (a new
     /// fence set) only once the cluster has elected new leaders; a broker sends retained messages
     /// when a subscription is made, not when it learns of one late, and a subscription made again
-    /// has them sent again. Seen with NATS on a loaded machine: a set published during the outage
-    /// reached 32 of 34 moved vehicles 10.1-11 s after they moved, instead of within seconds; with
-    /// one subscription again after 4 s, 2 of 34 still at 10.1 s.
+    /// has them sent again.
     static let resubscribeDelays: [Double] = [3, 6, 9]
     /// MQTT 5's session expiry interval (one week): MQTT 3.1.1 sessions last as the broker keeps them.
     static let sessionExpiry: UInt32 = 7 * 86_400
@@ -204,15 +202,40 @@ public final class MQTTConnection: @unchecked Sendable {
 
     // MARK: - Subscribing
 
-    /// A topic this connection subscribes to (QoS 1) at every connection, and what to do with each
+    /// A topic this connection subscribes to at every connection, and what to do with each
     /// message on it: called on the connection's thread with the connection's lock held, so it
     /// only hands the payload on (and never calls the connection).
     public struct Subscription: Sendable {
+        /// What the topic carries, which sets the subscription's QoS.
+        public enum Carries: Sendable {
+            /// Commands, each to be acted on once: QoS 1, kept by the persistent session while
+            /// the connection is down.
+            case commands
+            /// A retained present (a fence set): only its latest value matters, and every
+            /// subscription brings it. QoS 0: nothing for the broker to hold back and redeliver.
+            /// A QoS 1 subscription of a persistent session on a cluster node that took it over
+            /// gets a newer retained value only after the message the dead node delivered is
+            /// redelivered, an ack wait later (5 s on the NATS set-up of docs/fleet.md, measured).
+            case retainedState
+        }
+
         public var topic: String
+        public var carries: Carries
         public var receive: @Sendable (_ payload: [UInt8], _ retained: Bool) -> Void
 
-        public init(topic: String, receive: @escaping @Sendable (_ payload: [UInt8], _ retained: Bool) -> Void) {
+        var qos: Int32 {
+            switch carries {
+            case .commands: 1
+            case .retainedState: 0
+            }
+        }
+
+        public init(
+            topic: String, carries: Carries,
+            receive: @escaping @Sendable (_ payload: [UInt8], _ retained: Bool) -> Void
+        ) {
             self.topic = topic
+            self.carries = carries
             self.receive = receive
         }
     }
@@ -224,7 +247,9 @@ public final class MQTTConnection: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         subscriptions.append(subscription)
-        if connected, subscriptionsSent, let handle { mosquitto_subscribe(handle, nil, subscription.topic, 1) }
+        if connected, subscriptionsSent, let handle {
+            mosquitto_subscribe(handle, nil, subscription.topic, subscription.qos)
+        }
     }
 
     // MARK: - Stopping
@@ -354,7 +379,9 @@ public final class MQTTConnection: @unchecked Sendable {
             }
             if connected, !subscriptionsSent {
                 subscriptionsSent = true
-                for subscription in subscriptions { mosquitto_subscribe(mosq, nil, subscription.topic, 1) }
+                for subscription in subscriptions {
+                    mosquitto_subscribe(mosq, nil, subscription.topic, subscription.qos)
+                }
             }
             if connected, !announced {
                 announced = true
@@ -399,7 +426,9 @@ public final class MQTTConnection: @unchecked Sendable {
             if connected, let due = resubscribeAt.first, monotonicSeconds() >= due {
                 resubscribeAt.removeFirst()
                 // A subscription made again has the broker send its retained messages again.
-                for subscription in subscriptions { mosquitto_subscribe(mosq, nil, subscription.topic, 1) }
+                for subscription in subscriptions {
+                    mosquitto_subscribe(mosq, nil, subscription.topic, subscription.qos)
+                }
             }
             if connected, !sweepSubscribed, !sweepFilters.isEmpty {
                 sweepSubscribed = true
