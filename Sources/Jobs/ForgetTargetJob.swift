@@ -24,6 +24,9 @@ public struct ForgetTargetJob {
                 path: statePath,
                 message: "no state file at '\(statePath)': it is written by 'gpsfence run' (or 'replay --state')")
         }
+        // A run starting meanwhile could make the target its own, whose queued events it delivers.
+        let lock = try StateLock.acquire(statePath: statePath)
+        defer { withExtendedLifetime(lock) {} }
         let store = try StateStore(path: statePath)
         let known = try store.knownTargets()
         let matching = known.filter { $0 == target || URLPassword.redacted($0) == target }

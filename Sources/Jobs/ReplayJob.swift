@@ -52,6 +52,10 @@ public struct ReplayJob {
         let temporary = statePath == nil && needsOutbox ? try TemporaryStateFile() : nil
         defer { temporary?.remove() }
         let store = try StateStore.open(statePath ?? temporary?.path)
+        // A replay writes its state file as a run does, so it claims it as a run does: never
+        // beside a run (or another replay) that writes it too.
+        let lock = try statePath.map { path throws(StateInUse) in try StateLock.acquire(statePath: path) }
+        defer { withExtendedLifetime(lock) {} }
         let source = try CaptureFixSource(captures: captures, speed: speed, showsProgress: showsProgress)
         let heldThrough = try store?.receiver().lastFixTime
         source.skipsThrough = heldThrough

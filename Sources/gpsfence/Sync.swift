@@ -12,8 +12,8 @@ struct Sync: ParsableCommand {
             Sends the track points of the state file that the server has not acknowledged yet, \
             with the cursor, batches, headers and backoff of 'run --sync' (docs/running.md), and \
             exits 0 once nothing is left, or 1 when the server did not take everything within \
-            --drain-timeout (what is left stays queued). Do not run it beside a 'run' that syncs \
-            to the same server.
+            --drain-timeout (what is left stays queued). It is refused beside a 'run' on the same \
+            state file.
 
             Example:
               gpsfence sync --sync https://fleet.example/track \\

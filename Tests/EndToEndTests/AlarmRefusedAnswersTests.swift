@@ -34,8 +34,8 @@ import Testing
     /// The state file holds an unanswered alarm (a run killed while it sounded). First its lock is
     /// held by a process that does not say it answers (as an older gpsfence's run): `gpsfence ack`
     /// says it cannot tell it (exit 1) and leaves it alone, where SIGUSR1 would have ended it. Then a
-    /// `replay --state`, reading standard input, uses the file: a replay takes no lock, so `ack`
-    /// leaves the answer for the next run (exit 0), and the replay goes on and finishes normally.
+    /// `replay --state`, reading standard input, uses the file: a replay claims it as a run does but
+    /// takes no answers, so `ack` says so too (exit 1), and the replay goes on and finishes normally.
     @Test func ackLeavesAloneWhatHoldsTheStateFileButCannotTakeTheAnswer() throws {
         let folder = temporaryDirectory()
         let state = folder.appendingPathComponent("state.sqlite").path
@@ -90,8 +90,9 @@ import Testing
         Thread.sleep(forTimeInterval: 1)
         #expect(replay.isRunning)
         let left = try runGPSFence(["ack", "--state", state])
-        #expect(left.status == 0, "\(left.stdout) \(left.stderr)")
-        #expect(left.stdout.contains("no run holds the state file, the next run starts silent"), "\(left.stdout)")
+        #expect(left.status == 1, "\(left.stdout) \(left.stderr)")
+        #expect(
+            left.stderr.contains("(pid \(replay.processIdentifier)) is not a run that can be told"), "\(left.stderr)")
         Thread.sleep(forTimeInterval: 0.5)
         #expect(replay.isRunning, "the ack ended the replay")
         try input.fileHandleForWriting.close()

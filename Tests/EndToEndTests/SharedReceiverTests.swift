@@ -57,6 +57,21 @@ import Testing
         #expect(samePort.status == 1, "\(samePort.stderr)")
         #expect(samePort.stderr.contains("another gpsfence (pid \(pid))"), "\(samePort.stderr)")
 
+        // The commands that write the state file as a run does are refused the same way: a
+        // replay, a sync by hand, a forget.
+        let writers = [
+            ["replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--state", state],
+            ["sync", "--state", state, "--sync", "http://127.0.0.1:9/track", "--drain-timeout", "1"],
+            ["status", "--state", state, "--forget", "http://127.0.0.1:9/hook"],
+        ]
+        for arguments in writers {
+            let writer = try runGPSFence(arguments)
+            #expect(writer.status == 1, "\(arguments[0]): \(writer.stderr)")
+            #expect(
+                writer.stderr.contains("'\(state)' is in use by another gpsfence run (pid \(pid))"),
+                "\(arguments[0]): \(writer.stderr)")
+        }
+
         usleep(1_000_000)
         run.signal(SIGTERM)
         #expect(run.finish().status == 0)

@@ -24,6 +24,9 @@ public struct SyncJob {
             throw InputError(
                 message: "no state file at '\(statePath)': it is written by 'gpsfence run' (or 'replay --state')")
         }
+        // A run that syncs sends the same points and moves the same cursor.
+        let lock = try StateLock.acquire(statePath: statePath)
+        defer { withExtendedLifetime(lock) {} }
         let store = try StateStore(path: statePath)
         var forcing = configuration
         // By hand, everything queued goes now: the threshold is for a run that will send later.
