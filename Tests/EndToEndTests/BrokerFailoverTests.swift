@@ -179,39 +179,9 @@ import Testing
     /// holding the connection while its cluster moves a session): the attempt gives up after
     /// 15 s and the next broker of the list gets every event.
     @Test func aNodeThatNeverAnswersIsLeftForTheNext() throws {
-        let hungPort = try freeLoopbackPort()
-        let hung = childProcess(
-            "/usr/bin/python3",
-            [
-                "-c",
-                "import socket, sys, time\ns = socket.socket()\ns.bind(('127.0.0.1', int(sys.argv[1])))\n"
-                    + "s.listen(8)\nheld = []\nwhile True:\n    held.append(s.accept())",
-                String(hungPort),
-            ])
-        try hung.run()
-        defer {
-            kill(hung.processIdentifier, SIGKILL)
-            hung.waitUntilExit()
-        }
-        let deadline = Date().addingTimeInterval(10)
-        while !canConnect(port: hungPort), Date() < deadline { usleep(50_000) }
-        let broker = try MosquittoBroker()
-        let subscriber = try broker.subscribe("fleet/#")
-        let started = Date()
-        let result = try runGPSFence([
-            "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--json",
-            "--mqtt", "mqtt://127.0.0.1:\(hungPort),127.0.0.1:\(broker.port)/fleet/van-1",
-        ])
-        let took = Date().timeIntervalSince(started)
-        #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stdout.split(separator: "\n").map(String.init)
-        let errors = lines.compactMap(jsonObject).filter { $0["type"] as? String == "error" }.compactMap {
-            $0["message"] as? String
-        }
-        #expect(
-            errors.contains { $0.contains("127.0.0.1:\(hungPort): no CONNACK within 15 s; trying the next broker") },
-            "\(errors)")
-        #expect(eventIDs(subscriber.payloads("fleet/van-1/event")) == eventIDs(lines), "\(result.stderr)")
+        let hung = try LoopbackNode(
+            backlog: 8, serve: "held = []\nwhile True:\n    held.append(s.accept())")
+        let took = try withExtendedLifetime(hung) { try replayPast(hung.port, problem: "no CONNACK within 15 s") }
         #expect(took >= 15 && took < 30, "\(took) s")
     }
 
@@ -221,29 +191,25 @@ import Testing
     /// is a listening socket on loopback that never accepts, its one-place accept queue filled
     /// by an idle connection of its own, so the kernel drops every further SYN.
     @Test func aHostThatDropsPacketsIsLeftForTheNext() throws {
-        let blackHole = childProcess(
-            "/usr/bin/python3",
-            [
-                "-c",
-                "import socket, time\ns = socket.socket()\ns.bind(('127.0.0.1', 0))\ns.listen(0)\n"
-                    + "idle = socket.create_connection(s.getsockname())\n"
-                    + "print(s.getsockname()[1], flush=True)\nwhile True:\n    time.sleep(60)",
-            ])
-        let announced = Pipe()
-        blackHole.standardOutput = announced
-        try blackHole.run()
-        defer {
-            kill(blackHole.processIdentifier, SIGKILL)
-            blackHole.waitUntilExit()
+        let blackHole = try LoopbackNode(
+            backlog: 0, prepare: "idle = socket.create_connection(s.getsockname())\n",
+            serve: "while True:\n    time.sleep(60)")
+        let took = try withExtendedLifetime(blackHole) {
+            try replayPast(blackHole.port, problem: "no TCP connection within 10 s")
         }
-        let line = String(decoding: announced.fileHandleForReading.availableData, as: UTF8.self)
-        let blackHolePort = try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines)), "\(line)")
+        #expect(took >= 10 && took < 25, "\(took) s")
+    }
+
+    /// Replays a capture with `--mqtt` listing the node on 127.0.0.1:`port` first and a real broker
+    /// second: the replay ends well, an error names the node and `problem`, and the broker gets
+    /// every event printed. Returns how long the replay took (s).
+    func replayPast(_ port: Int, problem: String) throws -> Double {
         let broker = try MosquittoBroker()
         let subscriber = try broker.subscribe("fleet/#")
         let started = Date()
         let result = try runGPSFence([
             "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--json",
-            "--mqtt", "mqtt://127.0.0.1:\(blackHolePort),127.0.0.1:\(broker.port)/fleet/van-1",
+            "--mqtt", "mqtt://127.0.0.1:\(port),127.0.0.1:\(broker.port)/fleet/van-1",
         ])
         let took = Date().timeIntervalSince(started)
         #expect(result.status == 0, "\(result.stderr)")
@@ -251,13 +217,46 @@ import Testing
         let errors = lines.compactMap(jsonObject).filter { $0["type"] as? String == "error" }.compactMap {
             $0["message"] as? String
         }
-        #expect(
-            errors.contains {
-                $0.contains("127.0.0.1:\(blackHolePort): no TCP connection within 10 s; trying the next broker")
-            },
-            "\(errors)")
+        #expect(errors.contains { $0.contains("127.0.0.1:\(port): \(problem); trying the next broker") }, "\(errors)")
         #expect(!eventIDs(lines).isEmpty)
         #expect(eventIDs(subscriber.payloads("fleet/van-1/event")) == eventIDs(lines), "\(result.stderr)")
-        #expect(took >= 10 && took < 25, "\(took) s")
+        return took
     }
+}
+
+/// A python3 socket `s` listening on 127.0.0.1 with an accept queue of `backlog`, on a port of
+/// its own: it runs `prepare`, prints its port, then runs `serve`. Killed by `stop` or at the
+/// latest when dropped.
+final class LoopbackNode {
+    let process: Process
+    let output = Pipe()
+    let port: Int
+
+    init(backlog: Int, prepare: String = "", serve: String) throws {
+        let script =
+            "import socket, time\ns = socket.socket()\ns.bind(('127.0.0.1', 0))\ns.listen(\(backlog))\n"
+            + prepare + "print(s.getsockname()[1], flush=True)\n" + serve
+        process = childProcess("/usr/bin/python3", ["-c", script])
+        process.standardOutput = output
+        try process.run()
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw LoopbackNodeFailed(output: line)
+        }
+        self.port = port
+    }
+
+    /// Ends the node; returns what it printed after its port.
+    func stop() -> String {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    deinit { _ = stop() }
+}
+
+struct LoopbackNodeFailed: Error {
+    var output: String
 }
