@@ -14,11 +14,13 @@ final class AlarmRepeater: @unchecked Sendable {
 
     /// Follows the alarm's events: `action` runs now and every `interval` seconds while it sounds.
     func follow(_ event: GeofenceEvent, action: @escaping @Sendable () -> Void) {
-        switch event.kind.alarmRole {
-        case .raised: start(action)
-        case .acknowledged, .cleared:
-            if event.alarmStatus != .active { stop() }
-        case .none: break
+        switch event.payload {
+        case .alarm: start(action)
+        case .alarmAcknowledged(let alarm, by: _), .alarmCleared(let alarm):
+            if alarm.status != .active { stop() }
+        case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
+            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning:
+            break
         }
     }
 

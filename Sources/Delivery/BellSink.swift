@@ -44,7 +44,7 @@ public final class BellSink: EventSink {
         // A vehicle too tall for the fence ahead rings whatever types were chosen (docs/fences.md), and so
         // does the anchor's exit (docs/running.md, "At anchor").
         let rings =
-            types.contains(event.event.kind) || event.event.tooLow == true || Self.isAnchorAlarm(event.event, fences)
+            types.contains(event.event.kind) || event.event.isTooLow || Self.isAnchorAlarm(event.event, fences)
         guard rings, let terminal else { return }
         try? terminal.write(contentsOf: [0x07])
     }

@@ -53,7 +53,7 @@ public final class ConsoleSink: EventSink {
         // As wide as the longest kind (`device_connected`), so the columns line up.
         kind += String(repeating: " ", count: max(0, 16 - kind.count))
         // A vehicle too tall for the fence ahead: red whatever the kind (docs/fences.md, "Rules").
-        let tooLow = event.tooLow == true
+        let tooLow = event.isTooLow
         if color { kind = (tooLow ? Self.tooLowColor : Self.color(for: event.kind)) + kind + "\u{1B}[0m" }
         var parts = [time, kind]
         if let fence = event.fence {
@@ -66,31 +66,41 @@ public final class ConsoleSink: EventSink {
             let flag = "TOO LOW" + (clearance.map { ": clearance " + units.height($0) } ?? "")
             details.append(color ? Self.tooLowColor + flag + "\u{1B}[0m" : flag)
         }
-        if event.initial == true { details.append(Self.alreadyInside(event.reason)) }
-        if let speed = event.speed, let limit = event.limit {
-            details.append(units.speed(speed) + " over the limit of " + units.speed(limit))
-        }
-        if event.reason == .expired { details.append("the fence expired") }
-        if let distance = event.distance { details.append(units.distanceAhead(distance) + " ahead") }
-        if let eta = event.eta { details.append("eta " + Self.duration(eta)) }
-        if let duration = event.duration, let said = Self.durationSaid(event.kind) {
-            details.append(said + Self.duration(duration))
-        }
-        if event.kind == .registered, let list = event.fences {
+        let expired = "the fence expired"
+        switch event.payload {
+        case .enter(let enter):
+            if enter.initial { details.append(Self.alreadyInside(enter.reason)) }
+            if enter.reason == .expired { details.append(expired) }
+        case .exit(let exit):
+            if exit.reason == .expired { details.append(expired) }
+        case .speeding(let speeding):
+            details.append(units.speed(speeding.speed) + " over the limit of " + units.speed(speeding.limit))
+        case .approach(let approach):
+            details.append(units.distanceAhead(approach.distance) + " ahead")
+            details.append("eta " + Self.duration(approach.eta))
+        case .dwell(let dwell): details.append("inside for " + Self.duration(dwell.duration))
+        case .visit(let visit): details.append("stayed " + Self.duration(visit.duration))
+        case .registered(let list, let message):
             details.append(Self.watched(list, of: fences))
-        } else if let list = event.fences {
+            if let message { details.append(Self.printable(message)) }
+        case .heartbeat(let list), .unregistered(let list):
             let shown = list.prefix(5).map { Self.plain(fences.ids[$0]) }.joined(separator: ", ")
             // `inside` for a heartbeat; a list of fences otherwise, "1 fence" in the singular.
             let key = event.kind.fenceListKey ?? "fences"
             let label = key == "fences" && list.count == 1 ? "fence" : key
             details.append(
                 "\(list.count) \(label)" + (list.isEmpty ? "" : ": " + shown + (list.count > 5 ? ", ..." : "")))
+        case .anchorWarning(let warning): details.append(Self.fromTheAnchor(warning.distance))
+        case .alarm(let alarm), .alarmCleared(let alarm): details += Self.alarmDetails(alarm, by: nil)
+        case .alarmAcknowledged(let alarm, let who): details += Self.alarmDetails(alarm, by: who)
+        case .deviceLost(let message), .deviceConnected(let message), .error(let message):
+            details.append(Self.printable(message))
+        case .cross, .fixLost, .fixAcquired, .stationary, .moving:
+            break
         }
         if let location = event.location, event.kind.isAboutThePosition {
             details.append("at \(Self.coordinate(location.latitude)), \(Self.coordinate(location.longitude))")
         }
-        details += Self.alarmDetails(event)
-        if let message = event.message { details.append(Self.printable(message)) }
         if !details.isEmpty { parts.append(details.joined(separator: ", ")) }
         return parts.joined(separator: "  ")
     }
@@ -129,16 +139,6 @@ public final class ConsoleSink: EventSink {
 
     /// What a duration means, for the kinds whose duration is shown: how long a visit lasted, how
     /// long the receiver has been inside at a dwell.
-    static func durationSaid(_ kind: GeofenceEvent.Kind) -> String? {
-        switch kind {
-        case .visit: "stayed "
-        case .dwell: "inside for "
-        case .enter, .exit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
-            .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm,
-            .alarmAcknowledged, .alarmCleared:
-            nil
-        }
-    }
 
     /// Why an `enter` found the receiver inside already: the start of the run (or of the fence's
     /// window), or a new fence set that brought the fence.

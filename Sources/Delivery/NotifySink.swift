@@ -88,16 +88,26 @@ public final class NotifySink: EventSink, @unchecked Sendable {
             let name = fences.name(fence).map { ConsoleSink.printable($0) + " " } ?? ""
             body = name + "(" + ConsoleSink.plain(fences.ids[fence]) + ") at " + body
         }
-        if let distance = event.distance { body += ", " + format.units.distanceAhead(distance) + " ahead" }
-        if event.tooLow == true { body += ", TOO LOW for this vehicle" }
-        if let speed = event.speed, let limit = event.limit {
-            body += ", " + format.units.speed(speed) + " > " + format.units.speed(limit)
+        let tooLow = ", TOO LOW for this vehicle"
+        switch event.payload {
+        case .approach(let approach):
+            body += ", " + format.units.distanceAhead(approach.distance) + " ahead"
+            if approach.tooLow == true { body += tooLow }
+        case .enter(let enter):
+            if enter.tooLow == true { body += tooLow }
+        case .speeding(let speeding):
+            body += ", " + format.units.speed(speeding.speed) + " > " + format.units.speed(speeding.limit)
+        case .alarm(let alarm), .alarmAcknowledged(let alarm, by: _), .alarmCleared(let alarm):
+            body += ", raised by " + alarm.cause.kind.rawValue
+            if let distance = alarm.anchorDistance { body += ", " + ConsoleSink.fromTheAnchor(distance) }
+        case .anchorWarning(let warning): body += ", " + ConsoleSink.fromTheAnchor(warning.distance)
+        case .exit, .dwell, .visit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
+            .registered, .unregistered, .error, .stationary, .moving:
+            break
         }
-        let urgency = Self.isUrgent(event.kind) || event.tooLow == true ? "critical" : "normal"
+        let urgency = Self.isUrgent(event.kind) || event.isTooLow ? "critical" : "normal"
         // An alarm's notification stays on screen until it is closed (docs/running.md, "Alarms").
         let stays = event.kind.alarmRole == .raised ? ["--expire-time=0"] : []
-        if let cause = event.cause { body += ", raised by " + cause.kind.rawValue }
-        if let distance = event.anchorDistance { body += ", \(Limits.int(distance.rounded())) m from the anchor" }
         return ["--app-name=gpsfence", "--urgency=\(urgency)"] + stays
             + ["--", "gpsfence: \(event.kind.rawValue)", body]
     }

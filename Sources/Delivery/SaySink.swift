@@ -146,29 +146,29 @@ public final class SaySink: EventSink, @unchecked Sendable {
         }
         // A vehicle too tall for what is ahead hears that first, and the clearance after the name
         // (docs/fences.md, "Rules").
-        let warning = event.tooLow == true ? "Too low! " : ""
-        let clearance = event.tooLow == true ? event.fence.flatMap { fences.settings($0).rules?.clearance } : nil
+        let warning = event.isTooLow ? "Too low! " : ""
+        let clearance = event.isTooLow ? event.fence.flatMap { fences.settings($0).rules?.clearance } : nil
         let place = clearance.map { height in name.map { "\($0), \(units.spokenHeight(height))" } } ?? name
-        switch event.kind {
+        switch event.payload {
         case .enter: return place.map { warning + "Entering \($0)" }
         case .exit: return place.map { "Leaving \($0)" }
         case .cross: return place.map { "Crossing \($0)" }
-        case .approach:
+        case .approach(let approach):
             guard let place else { return nil }
-            return warning + (event.distance.map { "\(place), in \(units.spokenDistance($0))" } ?? "\(place) ahead")
-        case .speeding:
-            guard let place, let speed = event.speed, let limit = event.limit else { return nil }
-            return "Too fast in \(place): \(units.spokenSpeed(speed)), the limit is \(units.spokenSpeed(limit))"
-        case .dwell:
+            return warning + "\(place), in \(units.spokenDistance(approach.distance))"
+        case .speeding(let speeding):
             guard let place else { return nil }
-            return event.duration.map { "Still in \(place), for \(spokenDuration($0))" } ?? "Still in \(place)"
+            return "Too fast in \(place): \(units.spokenSpeed(speeding.speed)), the limit is "
+                + units.spokenSpeed(speeding.limit)
+        case .dwell(let dwell):
+            guard let place else { return nil }
+            return "Still in \(place), for \(spokenDuration(dwell.duration))"
         case .fixLost: return "GPS fix lost"
         case .fixAcquired: return nil
         case .deviceLost: return "GPS receiver lost"
-        case .anchorWarning:
-            return event.anchorDistance.map { "Anchor warning: \(units.spokenDistance($0)) from the anchor" }
-                ?? "Anchor warning"
-        case .alarm: return "Alarm! " + alarmCause(event, place: place, units: units)
+        case .anchorWarning(let warning):
+            return "Anchor warning: \(units.spokenDistance(warning.distance)) from the anchor"
+        case .alarm(let alarm): return "Alarm! " + alarmCause(alarm, place: place, units: units)
         case .alarmAcknowledged: return "Alarm acknowledged"
         case .alarmCleared: return nil
         case .deviceConnected, .registered, .unregistered, .heartbeat, .visit, .stationary, .moving, .error:
@@ -177,13 +177,13 @@ public final class SaySink: EventSink, @unchecked Sendable {
     }
 
     /// What raised an alarm, as said after "Alarm!".
-    static func alarmCause(_ event: GeofenceEvent, place: String?, units: MeasurementUnits) -> String {
-        if let distance = event.anchorDistance {
+    static func alarmCause(_ alarm: GeofenceEvent.Alarm, place: String?, units: MeasurementUnits) -> String {
+        if let distance = alarm.anchorDistance {
             return "The anchor drags: \(units.spokenDistance(distance)) from the anchor"
         }
-        if event.cause?.kind == .fixLost { return "No GPS position" }
-        if let place { return "\(event.cause?.kind.rawValue ?? "event") \(place)" }
-        return event.cause?.kind.rawValue ?? ""
+        if alarm.cause.kind == .fixLost { return "No GPS position" }
+        if let place { return "\(alarm.cause.kind.rawValue) \(place)" }
+        return alarm.cause.kind.rawValue
     }
 
     /// `5 minutes`, `1 hour 5 minutes`, `40 seconds`.

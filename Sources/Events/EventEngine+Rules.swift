@@ -90,10 +90,10 @@ extension EventEngine {
             rules.speedFired[fence] = true
         }
         guard !alreadyReported else { return }
-        var event = GeofenceEvent(kind: .speeding, time: time, fence: strictest.fence, location: location)
-        event.speed = speed
-        event.limit = strictest.limit
-        append(event, settings: fences.settings(strictest.fence))
+        let speeding = GeofenceEvent.Speeding(fence: strictest.fence, speed: speed, limit: strictest.limit)
+        append(
+            GeofenceEvent(.speeding(speeding), time: time, location: location),
+            settings: fences.settings(strictest.fence))
     }
 
     /// `true` when the fence's clearance is below `--vehicle-height`; nil otherwise (the field

@@ -92,16 +92,17 @@ extension EventEngine {
     }
 
     /// Starts this engine after a swap: `registered` at `time` names only `fences` (the arrivals:
-    /// an unchanged fence was registered before and keeps its registration time).
-    public func start(at time: UTCTime, registering fences: [Int], _ emit: (GeofenceEvent) throws -> Void) rethrows {
+    /// an unchanged fence was registered before and keeps its registration time), with `message`
+    /// saying where the new set came from.
+    public func start(
+        at time: UTCTime, registering fences: [Int], message: String, _ emit: (GeofenceEvent) throws -> Void
+    ) rethrows {
         guard !started else { return }
         started = true
         for fence in registrationTime.indices where registrationTime[fence] == Self.neverChanged {
             registrationTime[fence] = time.millisecondsSinceEpoch
         }
-        var registered = GeofenceEvent(kind: .registered, time: time)
-        registered.fences = fences
-        try emit(registered)
+        try emit(GeofenceEvent(.registered(fences: fences, message: message), time: time))
     }
 
     /// Whether fence `fence` of this engine contains the last usable fix.
@@ -124,18 +125,17 @@ extension EventEngine {
             markInside(fence, since: fixTime, dwellFired: false)
             let fenceSettings = fences.settings(fence)
             if settings.initial {
-                var event = GeofenceEvent(kind: .enter, time: time, fence: fence, location: location)
-                event.initial = true
                 // A fence registered by this swap is new; one registered before it was reshaped.
-                event.reason = registrationTime[fence] == time.millisecondsSinceEpoch ? .added : .changed
-                append(event, settings: fenceSettings)
+                let reason: TransitionReason =
+                    registrationTime[fence] == time.millisecondsSinceEpoch ? .added : .changed
+                let enter = GeofenceEvent.Enter(fence: fence, initial: true, reason: reason)
+                append(GeofenceEvent(.enter(enter), time: time, location: location), settings: fenceSettings)
             }
             if (fenceSettings.dwell ?? settings.dwell) == 0 {
                 dwellFired[fence] = true
-                var dwell = GeofenceEvent(kind: .dwell, time: time, fence: fence, location: location)
-                dwell.enterTime = UTCTime(millisecondsSinceEpoch: fixTime)
-                dwell.duration = 0
-                append(dwell, settings: fenceSettings)
+                let dwell = GeofenceEvent.Dwell(
+                    fence: fence, enterTime: UTCTime(millisecondsSinceEpoch: fixTime), duration: 0)
+                append(GeofenceEvent(.dwell(dwell), time: time, location: location), settings: fenceSettings)
             }
         }
         try flush(emit)

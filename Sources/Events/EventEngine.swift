@@ -119,20 +119,18 @@ public final class EventEngine {
         approachAhead(fix, time: time, location: location)
         if !rules.speedCount.isEmpty { checkSpeeds(fix, time: time, location: location) }
         switch motion.advance(fix, at: now, settings: settings) {
-        case .stationary: pending.append(GeofenceEvent(kind: .stationary, time: time, location: location))
-        case .moving: pending.append(GeofenceEvent(kind: .moving, time: time, location: location))
+        case .stationary: pending.append(GeofenceEvent(.stationary, time: time, location: location))
+        case .moving: pending.append(GeofenceEvent(.moving, time: time, location: location))
         case nil: break
         }
 
         if lost {
             lost = false
-            pending.append(GeofenceEvent(kind: .fixAcquired, time: time, location: location))
+            pending.append(GeofenceEvent(.fixAcquired, time: time, location: location))
         }
         if let interval = settings.heartbeat, lastHeartbeat.map({ now - $0 >= Limits.milliseconds(interval) }) ?? true {
             lastHeartbeat = now
-            var heartbeat = GeofenceEvent(kind: .heartbeat, time: time, location: location)
-            heartbeat.fences = insideList.map(Int.init)
-            pending.append(heartbeat)
+            pending.append(GeofenceEvent(.heartbeat(inside: insideList.map(Int.init)), time: time, location: location))
         }
         if !continuing {
             lastStep = nil
@@ -155,7 +153,7 @@ public final class EventEngine {
             time.millisecondsSinceEpoch - last >= Limits.milliseconds(settings.stale)
         else { return }
         lost = true
-        try emit(GeofenceEvent(kind: .fixLost, time: time, location: previous.map(GeofenceEvent.Location.init)))
+        try emit(GeofenceEvent(.fixLost, time: time, location: previous.map(GeofenceEvent.Location.init)))
     }
 
     /// The receiver fell silent (no bytes at all) for `stale` seconds of wall-clock time, as the
@@ -165,7 +163,7 @@ public final class EventEngine {
     public func silence(at time: UTCTime, _ emit: (GeofenceEvent) throws -> Void) rethrows {
         guard !lost, lastUsableTime != nil else { return }
         lost = true
-        try emit(GeofenceEvent(kind: .fixLost, time: time, location: previous.map(GeofenceEvent.Location.init)))
+        try emit(GeofenceEvent(.fixLost, time: time, location: previous.map(GeofenceEvent.Location.init)))
     }
 
     /// The stop to save with each fix's events (nil: the receiver is not stopped).
@@ -220,9 +218,7 @@ public final class EventEngine {
         for fence in registrationTime.indices where registrationTime[fence] == Self.neverChanged {
             registrationTime[fence] = time.millisecondsSinceEpoch
         }
-        var registered = GeofenceEvent(kind: .registered, time: time)
-        registered.fences = Array(0..<fences.count)
-        try emit(registered)
+        try emit(GeofenceEvent(.registered(fences: Array(0..<fences.count), message: nil), time: time))
     }
 
     /// Fences the receiver was inside of: still inside (dwell), or leaving (exit, visit) once it is
@@ -254,10 +250,10 @@ public final class EventEngine {
             let dwell = fenceSettings.dwell ?? settings.dwell
             if !dwellFired[fence], now - enterTime[fence] >= Limits.milliseconds(dwell) {
                 dwellFired[fence] = true
-                var event = GeofenceEvent(kind: .dwell, time: time, fence: fence, location: location)
-                event.enterTime = UTCTime(millisecondsSinceEpoch: enterTime[fence])
-                event.duration = Double(now - enterTime[fence]) / 1000
-                append(event, settings: fenceSettings)
+                let dwell = GeofenceEvent.Dwell(
+                    fence: fence, enterTime: UTCTime(millisecondsSinceEpoch: enterTime[fence]),
+                    duration: Double(now - enterTime[fence]) / 1000)
+                append(GeofenceEvent(.dwell(dwell), time: time, location: location), settings: fenceSettings)
             }
         }
         swap(&insideList, &nextInsideList)
@@ -271,15 +267,13 @@ public final class EventEngine {
     ) {
         inside[fence] = false
         exitCount[fence] = 0
-        var exit = GeofenceEvent(kind: .exit, time: time, fence: fence, location: location)
-        exit.reason = reason
-        append(exit, settings: fenceSettings)
+        let exit = GeofenceEvent.Exit(fence: fence, reason: reason)
+        append(GeofenceEvent(.exit(exit), time: time, location: location), settings: fenceSettings)
         if dwellFired[fence] {
-            var visit = GeofenceEvent(kind: .visit, time: time, fence: fence, location: location)
-            visit.enterTime = UTCTime(millisecondsSinceEpoch: enterTime[fence])
-            visit.exitTime = time
-            visit.duration = Double(time.millisecondsSinceEpoch - enterTime[fence]) / 1000
-            append(visit, settings: fenceSettings)
+            let visit = GeofenceEvent.Visit(
+                fence: fence, enterTime: UTCTime(millisecondsSinceEpoch: enterTime[fence]), exitTime: time,
+                duration: Double(time.millisecondsSinceEpoch - enterTime[fence]) / 1000)
+            append(GeofenceEvent(.visit(visit), time: time, location: location), settings: fenceSettings)
         }
         dwellFired[fence] = false
         enterTime[fence] = time.millisecondsSinceEpoch
@@ -303,17 +297,14 @@ public final class EventEngine {
             dwellFired[fence] = false
             let fenceSettings = fences.settings(fence)
             if activated || !isFirstFix || settings.initial {
-                var event = GeofenceEvent(kind: .enter, time: time, fence: fence, location: location)
-                event.initial = isFirstFix || activated
-                event.tooLow = tooLow(fenceSettings)
-                append(event, settings: fenceSettings)
+                let enter = GeofenceEvent.Enter(
+                    fence: fence, initial: isFirstFix || activated, tooLow: tooLow(fenceSettings))
+                append(GeofenceEvent(.enter(enter), time: time, location: location), settings: fenceSettings)
             }
             if (fenceSettings.dwell ?? settings.dwell) == 0 {
                 dwellFired[fence] = true
-                var dwell = GeofenceEvent(kind: .dwell, time: time, fence: fence, location: location)
-                dwell.enterTime = time
-                dwell.duration = 0
-                append(dwell, settings: fenceSettings)
+                let dwell = GeofenceEvent.Dwell(fence: fence, enterTime: time, duration: 0)
+                append(GeofenceEvent(.dwell(dwell), time: time, location: location), settings: fenceSettings)
             }
         }
     }
@@ -331,7 +322,7 @@ public final class EventEngine {
             let fence = Int(stored)
             guard !fences.contains(fence: fence, lat: previous.latitude, lon: previous.longitude) else { continue }
             append(
-                GeofenceEvent(kind: .cross, time: time, fence: fence, location: location),
+                GeofenceEvent(.cross(fence: fence), time: time, location: location),
                 settings: fences.settings(fence))
         }
     }
@@ -355,11 +346,9 @@ public final class EventEngine {
             else { continue }
             nextApproachedList.append(stored)
             if !approachFired[fence] {
-                var event = GeofenceEvent(kind: .approach, time: time, fence: fence, location: location)
-                event.distance = distance
-                event.eta = distance / speed
-                event.tooLow = tooLow(fenceSettings)
-                append(event, settings: fenceSettings)
+                let approach = GeofenceEvent.Approach(
+                    fence: fence, distance: distance, eta: distance / speed, tooLow: tooLow(fenceSettings))
+                append(GeofenceEvent(.approach(approach), time: time, location: location), settings: fenceSettings)
             }
         }
         // Re-arm the fences the path no longer reaches; those still reached stay fired. A fence the
@@ -389,9 +378,7 @@ public final class EventEngine {
     func flush(_ emit: (GeofenceEvent) throws -> Void) rethrows {
         guard !pending.isEmpty else { return }
         pending.sort { a, b in
-            let aFirst = a.tooLow == true
-            let bFirst = b.tooLow == true
-            if aFirst != bFirst { return aFirst }
+            if a.isTooLow != b.isTooLow { return a.isTooLow }
             return a.kind.rank != b.kind.rank ? a.kind.rank < b.kind.rank : (a.fence ?? -1) < (b.fence ?? -1)
         }
         for event in pending { try emit(event) }

@@ -12,8 +12,15 @@ extension GeofenceEvent {
         hash.add(kind.rawValue)
         hash.add(String(time.millisecondsSinceEpoch))
         if let fence { hash.add(set.ids[fence].json) }
-        for index in fences ?? [] { hash.add(set.ids[index].json) }
-        if let message { hash.add(message) }
+        for index in listedFences ?? [] { hash.add(set.ids[index].json) }
+        switch payload {
+        case .deviceLost(let message), .deviceConnected(let message), .error(let message): hash.add(message)
+        case .registered(_, let message): if let message { hash.add(message) }
+        case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
+            .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
+            .alarmCleared:
+            break
+        }
         return hash.hex
     }
 
@@ -55,85 +62,111 @@ extension GeofenceEvent {
             out.value(location.track, decimals: JSONPrecision.degrees)
             out.endObject()
         }
-        if let initial {
-            out.key("initial")
-            out.value(initial)
-        }
-        if let tooLow {
-            out.key("too_low")
-            out.value(tooLow)
-        }
-        if let reason {
-            out.key("reason")
-            out.value(reason.rawValue)
-        }
-        if let speed {
-            out.key("speed")
-            out.value(speed, decimals: JSONPrecision.speed)
-        }
-        if let limit {
-            out.key("limit")
-            out.value(limit, decimals: JSONPrecision.speed)
-        }
-        if let distance {
-            out.key("distance")
-            out.value(distance, decimals: JSONPrecision.metres)
-        }
-        if let eta {
-            out.key("eta")
-            out.value(eta, decimals: JSONPrecision.seconds)
-        }
-        if let enterTime {
-            out.key("enter_time")
-            enterTime.writeJSON(to: out)
-        }
-        if let exitTime {
-            out.key("exit_time")
-            exitTime.writeJSON(to: out)
-        }
-        if let duration {
-            out.key("duration")
-            out.value(duration, decimals: JSONPrecision.seconds)
-        }
-        if let fences {
-            out.key(kind.fenceListKey ?? "fences")
-            out.beginArray()
-            for index in fences {
-                out.beginRawValue()
-                out.append(raw: set.ids[index].json)
-            }
-            out.endArray()
-        }
-        if let message {
-            out.key("message")
-            out.value(message)
-        }
-        writeAlarmFields(to: out)
+        writePayload(fences: set, to: out)
         out.endObject()
     }
 
-    private func writeAlarmFields(to out: JSONBuffer) {
-        if let alarmStatus {
-            out.key("state")
-            out.value(alarmStatus.rawValue)
+    /// The kind's own fields, in the order every kind shares (docs/formats.md).
+    private func writePayload(fences set: FenceSet, to out: JSONBuffer) {
+        switch payload {
+        case .enter(let enter):
+            out.key("initial")
+            out.value(enter.initial)
+            writeTooLow(enter.tooLow, to: out)
+            writeReason(enter.reason, to: out)
+        case .exit(let exit):
+            writeReason(exit.reason, to: out)
+        case .dwell(let dwell):
+            out.key("enter_time")
+            dwell.enterTime.writeJSON(to: out)
+            writeDuration(dwell.duration, to: out)
+        case .visit(let visit):
+            out.key("enter_time")
+            visit.enterTime.writeJSON(to: out)
+            out.key("exit_time")
+            visit.exitTime.writeJSON(to: out)
+            writeDuration(visit.duration, to: out)
+        case .approach(let approach):
+            writeTooLow(approach.tooLow, to: out)
+            out.key("distance")
+            out.value(approach.distance, decimals: JSONPrecision.metres)
+            out.key("eta")
+            out.value(approach.eta, decimals: JSONPrecision.seconds)
+        case .speeding(let speeding):
+            out.key("speed")
+            out.value(speeding.speed, decimals: JSONPrecision.speed)
+            out.key("limit")
+            out.value(speeding.limit, decimals: JSONPrecision.speed)
+        case .heartbeat(let fences), .unregistered(let fences):
+            writeList(fences, fences: set, to: out)
+        case .registered(let fences, let message):
+            writeList(fences, fences: set, to: out)
+            if let message { writeMessage(message, to: out) }
+        case .deviceLost(let message), .deviceConnected(let message), .error(let message):
+            writeMessage(message, to: out)
+        case .anchorWarning(let warning):
+            writeAnchorDistance(warning.distance, to: out)
+        case .alarm(let alarm), .alarmCleared(let alarm):
+            writeAlarm(alarm, by: nil, to: out)
+        case .alarmAcknowledged(let alarm, let who):
+            writeAlarm(alarm, by: who, to: out)
+        case .cross, .fixLost, .fixAcquired, .stationary, .moving:
+            break
         }
-        if let cause {
-            out.key("cause")
-            out.beginObject()
-            out.key("id")
-            out.value(cause.eventID)
-            out.key("type")
-            out.value(cause.kind.rawValue)
-            out.endObject()
+    }
+
+    private func writeList(_ fences: [Int], fences set: FenceSet, to out: JSONBuffer) {
+        out.key(kind.fenceListKey ?? "fences")
+        out.beginArray()
+        for index in fences {
+            out.beginRawValue()
+            out.append(raw: set.ids[index].json)
         }
-        if let acknowledgedBy {
+        out.endArray()
+    }
+
+    private func writeMessage(_ message: String, to out: JSONBuffer) {
+        out.key("message")
+        out.value(message)
+    }
+
+    private func writeTooLow(_ tooLow: Bool?, to out: JSONBuffer) {
+        guard let tooLow else { return }
+        out.key("too_low")
+        out.value(tooLow)
+    }
+
+    private func writeReason(_ reason: TransitionReason?, to out: JSONBuffer) {
+        guard let reason else { return }
+        out.key("reason")
+        out.value(reason.rawValue)
+    }
+
+    private func writeDuration(_ duration: Double, to out: JSONBuffer) {
+        out.key("duration")
+        out.value(duration, decimals: JSONPrecision.seconds)
+    }
+
+    private func writeAnchorDistance(_ distance: Double, to out: JSONBuffer) {
+        out.key("anchor_distance")
+        out.value(distance, decimals: JSONPrecision.metres)
+    }
+
+    private func writeAlarm(_ alarm: Alarm, by who: AlarmAcknowledger?, to out: JSONBuffer) {
+        out.key("state")
+        out.value(alarm.status.rawValue)
+        out.key("cause")
+        out.beginObject()
+        out.key("id")
+        out.value(alarm.cause.eventID)
+        out.key("type")
+        out.value(alarm.cause.kind.rawValue)
+        out.endObject()
+        if let who {
             out.key("by")
-            out.value(acknowledgedBy.rawValue)
+            out.value(who.rawValue)
         }
-        if let anchorDistance {
-            out.key("anchor_distance")
-            out.value(anchorDistance, decimals: JSONPrecision.metres)
-        }
+        if let distance = alarm.anchorDistance { writeAnchorDistance(distance, to: out) }
     }
 
     /// The event as one line of JSON (docs/events.md), as text: what the sinks, the outbox and webhook

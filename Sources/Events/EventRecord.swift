@@ -22,34 +22,43 @@ public struct EventRecord: Sendable, Equatable {
     }
 
     public var id: String
-    /// Kind, time, location and the details of the kind. Its `fence` and `fences` (indices into a
-    /// fence set) are always nil: the record's own `fence` and `fences` name them.
+    /// Time, location and what the kind says. Its fence indices point into `referenced`, the
+    /// fences this record names, not into any fence set.
     public var event: GeofenceEvent
-    public var fence: Fence?
-    /// `registered`, `unregistered`, `heartbeat`: the fence ids.
-    public var fences: [FenceID]?
+    /// The fences the event names, in the order it names them: the one it is about (with its
+    /// name), then those it lists (by id only, as the line carries them).
+    public var referenced: [Fence]
     /// The event's JSON line, as printed.
     public var json: String
 
     public var kind: GeofenceEvent.Kind { event.kind }
     public var time: UTCTime { event.time }
+    /// The fence the event is about.
+    public var fence: Fence? { event.fence.map { referenced[$0] } }
+    /// `registered`, `unregistered`, `heartbeat`: the fence ids.
+    public var fences: [FenceID]? { event.listedFences.map { $0.map { referenced[$0].id } } }
 
     /// The record of an event the engine just produced, against the fence set it refers to. Its
     /// numbers are taken at the precision the line prints them with, so that a record is the same
     /// whether it comes from the engine or back from the state file.
     public init(_ outgoing: OutgoingEvent, fences set: FenceSet) {
-        var event = outgoing.event.asPrinted
+        var referenced: [Fence] = []
+        event = outgoing.event.asPrinted.renumberingFences(
+            about: { index in
+                referenced.append(Fence(id: set.ids[index], name: set.name(index)))
+                return referenced.count - 1
+            },
+            listed: { index in
+                referenced.append(Fence(id: set.ids[index], name: nil))
+                return referenced.count - 1
+            })
+        self.referenced = referenced
         id = outgoing.id
         json = outgoing.json
-        fence = event.fence.map { Fence(id: set.ids[$0], name: set.name($0)) }
-        fences = event.fences.map { $0.map { set.ids[$0] } }
-        event.fence = nil
-        event.fences = nil
-        self.event = event
     }
 
     /// Reads one event line back (as `GeofenceEvent.writeJSON` wrote it). Nil for a line that is
-    /// not an event of a kind this version knows.
+    /// not an event of a kind this version knows, or that lacks a field its kind has.
     public init?(json line: String) {
         var copy = line
         guard let record = copy.withUTF8({ bytes in try? Self.decode(bytes, line: line) }) else { return nil }
@@ -66,7 +75,7 @@ public struct EventRecord: Sendable, Equatable {
         var fence: Fence?
         var fences: [FenceID]?
         var location: GeofenceEvent.Location?
-        var details = GeofenceEvent(kind: .error, time: UTCTime(millisecondsSinceEpoch: 0))
+        var fields = EventFields()
         try scanner.object { (scanner, key) throws(JSONSyntaxError) in
             switch key {
             case "id": id = try scanner.optionalString()
@@ -74,21 +83,6 @@ public struct EventRecord: Sendable, Equatable {
             case "time": time = try scanner.optionalString().flatMap(UTCTime.init(iso:))
             case "fence": fence = try decodeFence(&scanner)
             case "location": location = try decodeLocation(&scanner)
-            case "initial": details.initial = try scanner.bool()
-            case "distance": details.distance = try scanner.optionalNumber()
-            case "eta": details.eta = try scanner.optionalNumber()
-            case "duration": details.duration = try scanner.optionalNumber()
-            case "enter_time": details.enterTime = try scanner.optionalString().flatMap(UTCTime.init(iso:))
-            case "exit_time": details.exitTime = try scanner.optionalString().flatMap(UTCTime.init(iso:))
-            case "message": details.message = try scanner.optionalString()
-            case "reason": details.reason = try scanner.optionalString().flatMap(TransitionReason.init(rawValue:))
-            case "speed": details.speed = try scanner.optionalNumber()
-            case "limit": details.limit = try scanner.optionalNumber()
-            case "too_low": details.tooLow = try scanner.bool()
-            case "state": details.alarmStatus = try scanner.optionalString().flatMap(AlarmStatus.init(rawValue:))
-            case "cause": details.cause = try decodeCause(&scanner)
-            case "by": details.acknowledgedBy = try scanner.optionalString().flatMap(AlarmAcknowledger.init(rawValue:))
-            case "anchor_distance": details.anchorDistance = try scanner.optionalNumber()
             case "fences", "inside":
                 var ids: [FenceID] = []
                 try scanner.expect(0x5B, "'['")
@@ -96,14 +90,17 @@ public struct EventRecord: Sendable, Equatable {
                     repeat { ids.append(try scanner.fenceID()) } while try scanner.next(close: 0x5D)
                 }
                 fences = ids
-            default: try scanner.skipValue()
+            default: try fields.read(key, from: &scanner)
             }
         }
         guard scanner.peek() == 0, let id, let kind, let time else { return nil }
-        details.kind = kind
-        details.time = time
-        details.location = location
-        return EventRecord(id: id, event: details, fence: fence, fences: fences, json: line)
+        // The fence about comes first in `referenced`, then the listed ones.
+        let referenced = (fence.map { [$0] } ?? []) + (fences ?? []).map { Fence(id: $0, name: nil) }
+        let about = fence == nil ? nil : 0
+        let listed = fences.map { _ in Array((about == nil ? 0 : 1)..<referenced.count) }
+        guard let payload = fields.payload(kind, fence: about, listed: listed) else { return nil }
+        let event = GeofenceEvent(payload, time: time, location: location)
+        return EventRecord(id: id, event: event, referenced: referenced, json: line)
     }
 
     private static func decodeFence(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Fence? {
@@ -119,7 +116,7 @@ public struct EventRecord: Sendable, Equatable {
         return id.map { Fence(id: $0, name: name) }
     }
 
-    private static func decodeCause(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> AlarmCause? {
+    static func decodeCause(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> AlarmCause? {
         var id: String?
         var kind: GeofenceEvent.Kind?
         try scanner.object { (scanner, key) throws(JSONSyntaxError) in
@@ -155,11 +152,10 @@ public struct EventRecord: Sendable, Equatable {
         return location
     }
 
-    private init(id: String, event: GeofenceEvent, fence: Fence?, fences: [FenceID]?, json: String) {
+    private init(id: String, event: GeofenceEvent, referenced: [Fence], json: String) {
         self.id = id
         self.event = event
-        self.fence = fence
-        self.fences = fences
+        self.referenced = referenced
         self.json = json
     }
 }
@@ -184,12 +180,85 @@ extension GeofenceEvent {
             event.location?.speed = printed(location.speed, JSONPrecision.speed)
             event.location?.track = printed(location.track, JSONPrecision.degrees)
         }
-        event.distance = printed(distance, JSONPrecision.metres)
-        event.eta = printed(eta, JSONPrecision.seconds)
-        event.duration = printed(duration, JSONPrecision.seconds)
-        event.speed = printed(speed, JSONPrecision.speed)
-        event.limit = printed(limit, JSONPrecision.speed)
-        event.anchorDistance = printed(anchorDistance, JSONPrecision.metres)
+        // A number printed as `null` (not finite) is kept as it is: its kind has it.
+        func kept(_ value: Double, _ decimals: Int) -> Double { printed(value, decimals) ?? value }
+        switch payload {
+        case .dwell(var dwell):
+            dwell.duration = kept(dwell.duration, JSONPrecision.seconds)
+            event.payload = .dwell(dwell)
+        case .visit(var visit):
+            visit.duration = kept(visit.duration, JSONPrecision.seconds)
+            event.payload = .visit(visit)
+        case .approach(var approach):
+            approach.distance = kept(approach.distance, JSONPrecision.metres)
+            approach.eta = kept(approach.eta, JSONPrecision.seconds)
+            event.payload = .approach(approach)
+        case .speeding(var speeding):
+            speeding.speed = kept(speeding.speed, JSONPrecision.speed)
+            speeding.limit = kept(speeding.limit, JSONPrecision.speed)
+            event.payload = .speeding(speeding)
+        case .anchorWarning(var warning):
+            warning.distance = kept(warning.distance, JSONPrecision.metres)
+            event.payload = .anchorWarning(warning)
+        case .alarm(var alarm):
+            alarm.anchorDistance = printed(alarm.anchorDistance, JSONPrecision.metres)
+            event.payload = .alarm(alarm)
+        case .alarmCleared(var alarm):
+            alarm.anchorDistance = printed(alarm.anchorDistance, JSONPrecision.metres)
+            event.payload = .alarmCleared(alarm)
+        case .alarmAcknowledged(var alarm, let who):
+            alarm.anchorDistance = printed(alarm.anchorDistance, JSONPrecision.metres)
+            event.payload = .alarmAcknowledged(alarm, by: who)
+        case .enter, .exit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered,
+            .unregistered, .error, .stationary, .moving:
+            break
+        }
+        return event
+    }
+
+    /// The event with its fence indices replaced: the fence it is about by `about`, and those it
+    /// lists by `listed`, in that order.
+    func renumberingFences(about: (Int) -> Int, listed: (Int) -> Int) -> GeofenceEvent {
+        var event = self
+        switch payload {
+        case .enter(var enter):
+            enter.fence = about(enter.fence)
+            event.payload = .enter(enter)
+        case .exit(var exit):
+            exit.fence = about(exit.fence)
+            event.payload = .exit(exit)
+        case .dwell(var dwell):
+            dwell.fence = about(dwell.fence)
+            event.payload = .dwell(dwell)
+        case .visit(var visit):
+            visit.fence = about(visit.fence)
+            event.payload = .visit(visit)
+        case .cross(let fence): event.payload = .cross(fence: about(fence))
+        case .approach(var approach):
+            approach.fence = about(approach.fence)
+            event.payload = .approach(approach)
+        case .speeding(var speeding):
+            speeding.fence = about(speeding.fence)
+            event.payload = .speeding(speeding)
+        case .anchorWarning(var warning):
+            warning.anchor = about(warning.anchor)
+            event.payload = .anchorWarning(warning)
+        case .alarm(var alarm):
+            alarm.fence = alarm.fence.map(about)
+            event.payload = .alarm(alarm)
+        case .alarmCleared(var alarm):
+            alarm.fence = alarm.fence.map(about)
+            event.payload = .alarmCleared(alarm)
+        case .alarmAcknowledged(var alarm, let who):
+            alarm.fence = alarm.fence.map(about)
+            event.payload = .alarmAcknowledged(alarm, by: who)
+        case .heartbeat(let inside): event.payload = .heartbeat(inside: inside.map(listed))
+        case .registered(let fences, let message):
+            event.payload = .registered(fences: fences.map(listed), message: message)
+        case .unregistered(let fences): event.payload = .unregistered(fences: fences.map(listed))
+        case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .error, .stationary, .moving:
+            break
+        }
         return event
     }
 }

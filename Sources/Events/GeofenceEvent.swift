@@ -134,48 +134,62 @@ public struct GeofenceEvent: Sendable, Equatable {
         }
     }
 
-    public var kind: Kind
     public var time: UTCTime
-    /// Index of the fence in its `FenceSet` (file order), for fence events.
-    public var fence: Int?
+    /// Where the receiver was: at the fix, for the events a fix raises; at the last fix, for
+    /// `fix_lost`; where the causing event was, for an `alarm`.
     public var location: Location?
-    /// `enter` only: the receiver was already inside when the fence began to be watched: at the
-    /// run's first usable fix, when its window opened, or when a new fence set brought it (then
-    /// with a `reason`).
-    public var initial: Bool?
-    /// `approach`: metres along the track to the fence, and seconds to get there.
-    public var distance: Double?
-    public var eta: Double?
-    /// `visit` (and `dwell`): when the stay began and ended, and its length in seconds.
-    public var enterTime: UTCTime?
-    public var exitTime: UTCTime?
-    public var duration: Double?
-    /// `registered`, `unregistered`, `heartbeat`: fence indices (file order).
-    public var fences: [Int]?
-    /// `error`, `device_lost`, `device_connected`: what happened, for people.
-    public var message: String?
-    /// `exit`: why the receiver left without moving (the fence expired, or a new fence set
-    /// removed or reshaped it: docs/events.md); nil for an exit by moving out. `enter`: why it
-    /// came inside without moving in (a new fence set added or reshaped the fence over it).
-    public var reason: TransitionReason?
-    /// `speeding`: the fix's speed and the fence's limit, in m/s.
-    public var speed: Double?
-    public var limit: Double?
-    /// `approach` and `enter` of a fence whose clearance is below `--vehicle-height`.
-    public var tooLow: Bool?
-    /// The alarm's events: the event that raised it, and where the alarm stands after this one.
-    public var cause: AlarmCause?
-    public var alarmStatus: AlarmStatus?
-    /// `alarm_acknowledged`: who answered.
-    public var acknowledgedBy: AlarmAcknowledger?
-    /// A dragging anchor's alarm: the boat's distance from the anchor, in metres.
-    public var anchorDistance: Double?
+    /// What the kind says, with exactly the fields it has.
+    public var payload: Payload
 
-    public init(kind: Kind, time: UTCTime, fence: Int? = nil, location: Location? = nil) {
-        self.kind = kind
+    public var kind: Kind { payload.kind }
+
+    public init(_ payload: Payload, time: UTCTime, location: Location? = nil) {
+        self.payload = payload
         self.time = time
-        self.fence = fence
         self.location = location
+    }
+
+    /// Index of the fence (in its `FenceSet`, file order) the event is about, for the kinds that
+    /// are about one fence.
+    public var fence: Int? {
+        switch payload {
+        case .enter(let enter): enter.fence
+        case .exit(let exit): exit.fence
+        case .dwell(let dwell): dwell.fence
+        case .visit(let visit): visit.fence
+        case .cross(let fence): fence
+        case .approach(let approach): approach.fence
+        case .speeding(let speeding): speeding.fence
+        case .anchorWarning(let warning): warning.anchor
+        case .alarm(let alarm), .alarmCleared(let alarm), .alarmAcknowledged(let alarm, by: _): alarm.fence
+        case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered, .error,
+            .stationary, .moving:
+            nil
+        }
+    }
+
+    /// The event is flagged `too_low`: its fence's clearance is below `--vehicle-height`.
+    public var isTooLow: Bool {
+        switch payload {
+        case .enter(let enter): enter.tooLow == true
+        case .approach(let approach): approach.tooLow == true
+        case .exit, .dwell, .visit, .cross, .speeding, .anchorWarning, .alarm, .alarmCleared, .alarmAcknowledged,
+            .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered, .error,
+            .stationary, .moving:
+            false
+        }
+    }
+
+    /// The fence indices the event lists: those the receiver is inside (`heartbeat`), or those
+    /// named (`registered`, `unregistered`).
+    public var listedFences: [Int]? {
+        switch payload {
+        case .heartbeat(let inside): inside
+        case .registered(let fences, _), .unregistered(let fences): fences
+        case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .anchorWarning, .alarm, .alarmCleared,
+            .alarmAcknowledged, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .error, .stationary, .moving:
+            nil
+        }
     }
 }
 
@@ -198,38 +212,28 @@ public enum TransitionReason: String, Sendable, Equatable {
 extension GeofenceEvent {
     /// The device produced valid data; `detail` says at what rate (or through which gpsd).
     public static func deviceConnected(_ device: String, detail: String?, at time: UTCTime) -> GeofenceEvent {
-        var event = GeofenceEvent(kind: .deviceConnected, time: time)
-        event.message = device + (detail.map { " " + $0 } ?? "")
-        return event
+        GeofenceEvent(.deviceConnected(message: device + (detail.map { " " + $0 } ?? "")), time: time)
     }
 
     /// The connected device went away.
     public static func deviceLost(_ device: String, reason: String, at time: UTCTime) -> GeofenceEvent {
-        var event = GeofenceEvent(kind: .deviceLost, time: time)
-        event.message = "\(device): \(reason)"
-        return event
+        GeofenceEvent(.deviceLost(message: "\(device): \(reason)"), time: time)
     }
 
     /// A problem for people: a source that cannot be used, a hook that failed, a target down.
     public static func error(_ message: String, at time: UTCTime) -> GeofenceEvent {
-        var event = GeofenceEvent(kind: .error, time: time)
-        event.message = message
-        return event
+        GeofenceEvent(.error(message: message), time: time)
     }
 
     /// The boat passed `--anchor-warn`'s share of the anchor circle's radius (fence `anchor`).
     public static func anchorWarning(anchor: Int, distance: Double, at time: UTCTime, location: Location)
         -> GeofenceEvent
     {
-        var event = GeofenceEvent(kind: .anchorWarning, time: time, fence: anchor, location: location)
-        event.anchorDistance = distance
-        return event
+        GeofenceEvent(.anchorWarning(AnchorWarning(anchor: anchor, distance: distance)), time: time, location: location)
     }
 
     /// The fences (indices into the set they were loaded in) that a reload removed.
     public static func unregistered(_ fences: [Int], at time: UTCTime) -> GeofenceEvent {
-        var event = GeofenceEvent(kind: .unregistered, time: time)
-        event.fences = fences
-        return event
+        GeofenceEvent(.unregistered(fences: fences), time: time)
     }
 }

@@ -255,16 +255,15 @@ public final class StateStore: @unchecked Sendable {
 
     /// A visit's own row (what `visits` lists), beside its row in the event log.
     private static func recordVisit(_ outgoing: OutgoingEvent, fences: FenceSet, in db: Database) throws {
-        let event = outgoing.event
-        guard let fence = event.fence, let enter = event.enterTime, let exit = event.exitTime else { return }
+        guard case .visit(let visit) = outgoing.event.payload else { return }
         try db.executeCached(
             sql: """
                 INSERT OR IGNORE INTO visit (event_id, fence_id, fence_name, enter_time, exit_time, duration)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                outgoing.id, fences.ids[fence].json, fences.name(fence), enter.millisecondsSinceEpoch,
-                exit.millisecondsSinceEpoch, event.duration ?? 0,
+                outgoing.id, fences.ids[visit.fence].json, fences.name(visit.fence),
+                visit.enterTime.millisecondsSinceEpoch, visit.exitTime.millisecondsSinceEpoch, visit.duration,
             ])
     }
 

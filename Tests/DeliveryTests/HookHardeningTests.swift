@@ -12,8 +12,7 @@ import Testing
 /// read their input, and the signal state hooks start with. Every hook is a real child process.
 @Suite struct HookHardeningTests {
     func errorEvent(_ message: String) -> OutgoingEvent {
-        var event = GeofenceEvent(kind: .error, time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000))
-        event.message = message
+        let event = GeofenceEvent(.error(message: message), time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000))
         return OutgoingEvent(event, fences: try! FenceSet.parse(fencesJSON))
     }
 

@@ -257,12 +257,12 @@ import Testing
         #expect(payload["desc"] as? String == hostileName)
         #expect(payload["tst"] as? Int == 1_770_113_740 && payload["wtst"] as? Int == 1_770_113_700)
         var exit = enter
-        exit.kind = .exit
+        exit.payload = .exit(GeofenceEvent.Exit(fence: 0))
         #expect(
             MQTTMessages.ownTracksTransition(exit, fences: fences, registered: registered, tid: "ne")?.contains(
                 #""event":"leave""#) == true)
         var dwell = enter
-        dwell.kind = .dwell
+        dwell.payload = .dwell(GeofenceEvent.Dwell(fence: 0, enterTime: registered, duration: 40))
         #expect(MQTTMessages.ownTracksTransition(dwell, fences: fences, registered: registered, tid: "ne") == nil)
     }
 }

@@ -17,12 +17,14 @@ let fencesJSON = """
     """
 
 func enterEvent(_ fences: FenceSet) -> OutgoingEvent {
-    var event = GeofenceEvent(
-        kind: .enter, time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000), fence: 0,
+    let event = GeofenceEvent(
+        .enter(GeofenceEvent.Enter(fence: 0, initial: false)), time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000),
         location: GeofenceEvent.Location(latitude: 47.3, longitude: 8.5, accuracy: 4.5, speed: 25, track: 90))
-    event.initial = false
     return OutgoingEvent(event, fences: fences)
 }
+
+/// An enter of fence 0 flagged too_low.
+let tooLowEnter = GeofenceEvent.Payload.enter(GeofenceEvent.Enter(fence: 0, initial: false, tooLow: true))
 
 func temporaryFolder() throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-alerts-\(UUID().uuidString)")
@@ -134,7 +136,7 @@ final class Reports: @unchecked Sendable {
         let sink = BellSink(device: device, report: { _ in })
         sink.deliver(enterEvent(fences), fences: fences)
         var exit = enterEvent(fences).event
-        exit.kind = .exit
+        exit.payload = .exit(GeofenceEvent.Exit(fence: 0))
         sink.deliver(OutgoingEvent(exit, fences: fences), fences: fences)
         #expect(try Data(contentsOf: URL(fileURLWithPath: device)) == Data([0x07]))
     }
@@ -150,7 +152,7 @@ final class Reports: @unchecked Sendable {
         sink.deliver(enterEvent(fences), fences: fences)
         #expect(try Data(contentsOf: URL(fileURLWithPath: device)).isEmpty)
         var tooLow = enterEvent(fences).event
-        tooLow.tooLow = true
+        tooLow.payload = tooLowEnter
         sink.deliver(OutgoingEvent(tooLow, fences: fences), fences: fences)
         #expect(try Data(contentsOf: URL(fileURLWithPath: device)) == Data([0x07]))
     }
@@ -160,7 +162,7 @@ final class Reports: @unchecked Sendable {
         let fences = try FenceSet.parse(fencesJSON)
         var event = enterEvent(fences).event
         let plain = ConsoleSink.humanLine(event, fences: fences, color: true)
-        event.tooLow = true
+        event.payload = tooLowEnter
         let flagged = ConsoleSink.humanLine(event, fences: fences, color: true)
         #expect(!plain.contains(ConsoleSink.tooLowColor) && !plain.contains("TOO LOW"))
         #expect(flagged.contains(ConsoleSink.tooLowColor + "enter"))
@@ -173,15 +175,17 @@ final class Reports: @unchecked Sendable {
     @Test func theConsoleSaysWhatADurationMeans() throws {
         let fences = try FenceSet.parse(fencesJSON)
         var event = enterEvent(fences).event
-        event.duration = 1248
-        func line(_ kind: GeofenceEvent.Kind) -> String {
-            event.kind = kind
+        func line(_ payload: GeofenceEvent.Payload) -> String {
+            event.payload = payload
             return ConsoleSink.humanLine(event, fences: fences, color: false)
         }
-        #expect(line(.visit).hasSuffix("stayed 20 min 48 s"), "\(line(.visit))")
-        #expect(line(.dwell).hasSuffix("inside for 20 min 48 s"), "\(line(.dwell))")
-        for kind in [GeofenceEvent.Kind.enter, .exit, .stationary] {
-            #expect(!line(kind).contains("20 min"), "\(line(kind))")
+        let visit = GeofenceEvent.Payload.visit(
+            GeofenceEvent.Visit(fence: 0, enterTime: event.time, exitTime: event.time, duration: 1248))
+        let dwell = GeofenceEvent.Payload.dwell(GeofenceEvent.Dwell(fence: 0, enterTime: event.time, duration: 1248))
+        #expect(line(visit).hasSuffix("stayed 20 min 48 s"), "\(line(visit))")
+        #expect(line(dwell).hasSuffix("inside for 20 min 48 s"), "\(line(dwell))")
+        for payload in [GeofenceEvent.Payload.enter(GeofenceEvent.Enter(fence: 0, initial: false)), .stationary] {
+            #expect(!line(payload).contains("20 min"), "\(line(payload))")
         }
     }
 
@@ -195,9 +199,9 @@ final class Reports: @unchecked Sendable {
              {"type":"Feature","id":"b","geometry":{"type":"Point","coordinates":[8.6,47.3]},"properties":{"radius":20}},
              {"type":"Feature","id":"c","geometry":{"type":"Point","coordinates":[8.7,47.3]},"properties":{"radius":20}}]}
             """)
-        var event = GeofenceEvent(kind: .registered, time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000))
         func line(_ arrivals: [Int]) -> String {
-            event.fences = arrivals
+            let event = GeofenceEvent(
+                .registered(fences: arrivals, message: nil), time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000))
             return ConsoleSink.humanLine(event, fences: fences, color: false)
         }
         #expect(line([]).hasSuffix("registered        3 fences watched, 0 new or changed"), "\(line([]))")
@@ -222,10 +226,10 @@ final class Reports: @unchecked Sendable {
         let fences = layers.combined().set
         let sink = BellSink(types: [.enter], device: device, report: { _ in })
         var exit = enterEvent(fences).event
-        exit.kind = .exit
+        exit.payload = .exit(GeofenceEvent.Exit(fence: 0))
         sink.deliver(OutgoingEvent(exit, fences: fences), fences: fences)
         #expect(try Data(contentsOf: URL(fileURLWithPath: device)).isEmpty, "another fence's exit")
-        exit.fence = 1
+        exit.payload = .exit(GeofenceEvent.Exit(fence: 1))
         sink.deliver(OutgoingEvent(exit, fences: fences), fences: fences)
         #expect(try Data(contentsOf: URL(fileURLWithPath: device)) == Data([0x07]), "the anchor's exit")
 
@@ -234,7 +238,7 @@ final class Reports: @unchecked Sendable {
             {"type":"FeatureCollection","features":[{"type":"Feature","id":"anchor","geometry":{"type":"Point","coordinates":[8.5,47.3]},
              "properties":{"radius":20}}]}
             """)
-        exit.fence = 0
+        exit.payload = .exit(GeofenceEvent.Exit(fence: 0))
         sink.deliver(OutgoingEvent(exit, fences: namedAnchor), fences: namedAnchor)
         #expect(try Data(contentsOf: URL(fileURLWithPath: device)) == Data([0x07]))
     }
@@ -249,7 +253,7 @@ final class Reports: @unchecked Sendable {
             """)
         var event = enterEvent(yard).event
         #expect(SaySink.sentence(for: event, fences: yard) == "Entering Yard")
-        event.tooLow = true
+        event.payload = tooLowEnter
         #expect(SaySink.sentence(for: event, fences: yard) == "Too low! Entering Yard")
         // With its clearance (3.2 m, 10'6" is 3.2004 m), as the issue's example says it.
         let bridge = try FenceSet.parse(
@@ -258,15 +262,10 @@ final class Reports: @unchecked Sendable {
              "properties":{"radius":20,"name":"Low bridge","clearance":3.2004}}]}
             """)
         var approach = enterEvent(bridge).event
-        approach.kind = .approach
-        approach.distance = 1630
-        approach.tooLow = true
+        approach.payload = .approach(GeofenceEvent.Approach(fence: 0, distance: 1630, eta: 65, tooLow: true))
         #expect(
             SaySink.sentence(for: approach, fences: bridge) == "Too low! Low bridge, 3 metres 20, in 1.6 kilometres")
-        event.tooLow = nil
-        event.kind = .speeding
-        event.speed = 12.5
-        event.limit = 8.4
+        event.payload = .speeding(GeofenceEvent.Speeding(fence: 0, speed: 12.5, limit: 8.4))
         #expect(
             SaySink.sentence(for: event, fences: yard)
                 == "Too fast in Yard: 45 kilometres an hour, the limit is 30 kilometres an hour")
@@ -287,9 +286,8 @@ final class Reports: @unchecked Sendable {
     @Test func notificationsAndConsoleLinesInTheUsersZone() throws {
         let fences = try FenceSet.parse(fencesJSON)
         var event = enterEvent(fences).event
-        event.kind = .approach
+        event.payload = .approach(GeofenceEvent.Approach(fence: 0, distance: 1630, eta: 65))
         event.time = UTCTime(millisecondsSinceEpoch: 1_772_328_600_000)
-        event.distance = 1630
         let format = HumanFormat(calendar: try #require(LocalCalendar(named: "America/New_York")), units: .imperial)
         let body = try #require(NotifySink.arguments(for: event, fences: fences, format: format).last)
         #expect(body.contains(" at 20:30:00-05:00, 1.01 mi ahead"), "\(body)")
@@ -305,8 +303,18 @@ final class Reports: @unchecked Sendable {
         let fences = try FenceSet.parse(fencesJSON)
         func urgency(_ kind: GeofenceEvent.Kind, tooLow: Bool? = nil) -> String? {
             var event = enterEvent(fences).event
-            event.kind = kind
-            event.tooLow = tooLow
+            event.payload =
+                switch kind {
+                case .enter: .enter(GeofenceEvent.Enter(fence: 0, initial: false, tooLow: tooLow))
+                case .exit: .exit(GeofenceEvent.Exit(fence: 0))
+                case .speeding: .speeding(GeofenceEvent.Speeding(fence: 0, speed: 12.5, limit: 8.4))
+                case .approach: .approach(GeofenceEvent.Approach(fence: 0, distance: 1630, eta: 65, tooLow: tooLow))
+                case .error: .error(message: "a problem")
+                case .dwell, .visit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
+                    .registered, .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
+                    .alarmCleared:
+                    preconditionFailure("\(kind) is not asked about here")
+                }
             return NotifySink.arguments(for: event, fences: fences).first { $0.hasPrefix("--urgency=") }
         }
         #expect(urgency(.enter) == "--urgency=normal")

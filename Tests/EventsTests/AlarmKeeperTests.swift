@@ -25,9 +25,22 @@ import Testing
         return set
     }
 
-    static func event(_ kind: GeofenceEvent.Kind, fence: Int? = nil, second: Int64) -> GeofenceEvent {
-        GeofenceEvent(
-            kind: kind, time: UTCTime(millisecondsSinceEpoch: 1_780_000_000_000 + second * 1000), fence: fence)
+    static func event(_ kind: GeofenceEvent.Kind, fence: Int? = nil, second: Int64, tooLow: Bool? = nil)
+        -> GeofenceEvent
+    {
+        let payload: GeofenceEvent.Payload =
+            switch kind {
+            case .enter: .enter(GeofenceEvent.Enter(fence: fence ?? 0, initial: false, tooLow: tooLow))
+            case .exit: .exit(GeofenceEvent.Exit(fence: fence ?? 0))
+            case .approach: .approach(GeofenceEvent.Approach(fence: fence ?? 0, distance: 100, eta: 10, tooLow: tooLow))
+            case .speeding: .speeding(GeofenceEvent.Speeding(fence: fence ?? 0, speed: 20, limit: 10))
+            case .fixLost: .fixLost
+            case .fixAcquired: .fixAcquired
+            case .dwell, .visit, .cross, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered, .error,
+                .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
+                preconditionFailure("\(kind) is not raised in these tests")
+            }
+        return GeofenceEvent(payload, time: UTCTime(millisecondsSinceEpoch: 1_780_000_000_000 + second * 1000))
     }
 
     @Test func theAnchorsExitRaisesAndItsEnterClearsAnAnsweredAlarm() throws {
@@ -95,8 +108,7 @@ import Testing
     @Test func whatRaisesIt() throws {
         let fences = try Self.set()
         let builtIn = AlarmPolicy(builtIn: true)
-        var tooLow = Self.event(.approach, fence: 1, second: 1)
-        tooLow.tooLow = true
+        let tooLow = Self.event(.approach, fence: 1, second: 1, tooLow: true)
         #expect(builtIn.condition(of: tooLow, fences: fences, anchorWatch: false) == .momentary)
         #expect(
             builtIn.condition(of: Self.event(.approach, fence: 1, second: 1), fences: fences, anchorWatch: false) == nil
@@ -131,4 +143,21 @@ import Testing
         #expect(
             AlarmKeeper(policy: AlarmPolicy(), saved: answered).announcement(at: latch.raisedAt, fences: fences) == nil)
     }
+}
+
+/// What an alarm's event says, for the assertions above.
+extension GeofenceEvent {
+    fileprivate var alarmSaid: (alarm: Alarm, by: AlarmAcknowledger?)? {
+        switch payload {
+        case .alarm(let alarm), .alarmCleared(let alarm): (alarm, nil)
+        case .alarmAcknowledged(let alarm, let who): (alarm, who)
+        case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
+            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning:
+            nil
+        }
+    }
+    fileprivate var cause: AlarmCause? { alarmSaid?.alarm.cause }
+    fileprivate var alarmStatus: AlarmStatus? { alarmSaid?.alarm.status }
+    fileprivate var anchorDistance: Double? { alarmSaid?.alarm.anchorDistance }
+    fileprivate var acknowledgedBy: AlarmAcknowledger? { alarmSaid?.by }
 }

@@ -90,7 +90,7 @@ import Testing
     @Test func initialEnterIsFlaggedAndCanBeTurnedOff() throws {
         let engine = EventEngine(fences: try FenceSet.parse(Self.circle(radius: 50)))
         var initial: Bool?
-        engine.process(Self.fix(0, 0)) { if $0.kind == .enter { initial = $0.initial } }
+        engine.process(Self.fix(0, 0)) { if case .enter(let enter) = $0.payload { initial = enter.initial } }
         #expect(initial == true)
         var quiet = EventSettings()
         quiet.initial = false
@@ -135,13 +135,15 @@ import Testing
     @Test func approachOncePerApproachWithDistanceAndEta() throws {
         let fences = Self.circle(radius: 10, properties: #""approach":500"#)
         let engine = EventEngine(fences: try FenceSet.parse(fences))
-        var approaches: [GeofenceEvent] = []
+        var approaches: [GeofenceEvent.Approach] = []
         for (second, offset) in [(0.0, -800.0), (1, -600), (2, -505), (3, -400)] {
-            engine.process(Self.fix(second, offset, speed: 20)) { if $0.kind == .approach { approaches.append($0) } }
+            engine.process(Self.fix(second, offset, speed: 20)) {
+                if case .approach(let approach) = $0.payload { approaches.append(approach) }
+            }
         }
         #expect(approaches.count == 1)
-        #expect(approaches.first.map { abs($0.distance! - 495) < 0.5 } == true)
-        #expect(approaches.first.map { abs($0.eta! - 495.0 / 20) < 0.05 } == true)
+        #expect(approaches.first.map { abs($0.distance - 495) < 0.5 } == true)
+        #expect(approaches.first.map { abs($0.eta - 495.0 / 20) < 0.05 } == true)
         // Turning away re-arms it; heading back raises it again.
         var later: [String] = []
         for (second, track) in [(4.0, 270.0), (5, 90)] {
@@ -179,17 +181,21 @@ import Testing
         let engine = EventEngine(fences: try FenceSet.parse(Self.circle(radius: 50)), settings: settings)
         var beats: [[Int]] = []
         for second in 0...4 {
-            engine.process(Self.fix(Double(second), 0)) { if $0.kind == .heartbeat { beats.append($0.fences ?? []) } }
+            engine.process(Self.fix(Double(second), 0)) {
+                if case .heartbeat(let inside) = $0.payload { beats.append(inside) }
+            }
         }
         #expect(beats == [[0], [0], [0]])
     }
 
     @Test func idsAreStableAndDistinct() throws {
         let set = try FenceSet.parse(Self.circle(radius: 50))
-        let enter = GeofenceEvent(kind: .enter, time: Self.start, fence: 0)
-        var exit = enter
-        exit.kind = .exit
-        #expect(enter.id(fences: set) == GeofenceEvent(kind: .enter, time: Self.start, fence: 0).id(fences: set))
+        let enter = GeofenceEvent(.enter(GeofenceEvent.Enter(fence: 0, initial: false)), time: Self.start)
+        let exit = GeofenceEvent(.exit(GeofenceEvent.Exit(fence: 0)), time: Self.start)
+        #expect(
+            enter.id(fences: set)
+                == GeofenceEvent(.enter(GeofenceEvent.Enter(fence: 0, initial: false)), time: Self.start).id(
+                    fences: set))
         #expect(enter.id(fences: set) != exit.id(fences: set))
         #expect(enter.id(fences: set).count == 16)
     }
@@ -203,7 +209,8 @@ import Testing
                 "note": "two  spaces\\nand an escaped newline"
              }}]}
             """)
-        let json = GeofenceEvent(kind: .enter, time: Self.start, fence: 0).json(fences: set)
+        let json = GeofenceEvent(.enter(GeofenceEvent.Enter(fence: 0, initial: false)), time: Self.start).json(
+            fences: set)
         #expect(!json.contains("\n"))
         #expect(json.contains(#""note":"two  spaces\nand an escaped newline""#))
     }

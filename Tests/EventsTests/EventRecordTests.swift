@@ -18,45 +18,48 @@ import Testing
         let set = try FenceSet.parse(Self.fences)
         let time = UTCTime(millisecondsSinceEpoch: 1_770_113_736_123)
         var events: [GeofenceEvent] = []
+        let location = GeofenceEvent.Location(
+            latitude: 47.123456789, longitude: -8.987654321, accuracy: 3.456, speed: 12.3456, track: 271.234)
+        let message = "line\nwith \"quotes\" and ü"
+        let alarm = GeofenceEvent.Alarm(
+            fence: 0, cause: AlarmCause(eventID: "0123456789abcdef", kind: .exit), status: .clear,
+            anchorDistance: 61.2345)
+        var raised = alarm
+        raised.status = .active
         for kind in GeofenceEvent.Kind.allCases {
-            var event = GeofenceEvent(kind: kind, time: time)
-            switch kind {
-            case .registered, .unregistered, .heartbeat: event.fences = [0, 1]
-            case .error, .deviceLost, .deviceConnected: event.message = "line\nwith \"quotes\" and ü"
-            case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .stationary,
-                .moving:
-                event.fence = 1
-                event.location = .init(
-                    latitude: 47.123456789, longitude: -8.987654321, accuracy: 3.456, speed: 12.3456, track: 271.234)
-            case .anchorWarning:
-                event.fence = 0
-                event.anchorDistance = 32.109
-            case .alarm, .alarmAcknowledged, .alarmCleared:
-                event.fence = 0
-                event.cause = AlarmCause(eventID: "0123456789abcdef", kind: .exit)
-                event.alarmStatus = kind == .alarm ? .active : .clear
-                event.anchorDistance = 61.2345
-                if kind == .alarmAcknowledged { event.acknowledgedBy = .mqtt }
-            }
-            if kind == .approach {
-                event.distance = 123.456
-                event.eta = 9.8765
-            }
-            if kind == .visit {
-                event.enterTime = UTCTime(millisecondsSinceEpoch: 1_770_113_000_000)
-                event.exitTime = time
-                event.duration = 736.123
-            }
-            if kind == .enter {
-                event.initial = true
-                event.tooLow = true
-            }
-            if kind == .exit { event.reason = .expired }
-            if kind == .speeding {
-                event.speed = 7.654
-                event.limit = 5 / 3.6
-            }
-            events.append(event)
+            let payload: GeofenceEvent.Payload =
+                switch kind {
+                case .enter: .enter(GeofenceEvent.Enter(fence: 1, initial: true, tooLow: true))
+                case .exit: .exit(GeofenceEvent.Exit(fence: 1, reason: .expired))
+                case .dwell:
+                    .dwell(
+                        GeofenceEvent.Dwell(
+                            fence: 1, enterTime: UTCTime(millisecondsSinceEpoch: 1_770_113_000_000), duration: 736.123))
+                case .visit:
+                    .visit(
+                        GeofenceEvent.Visit(
+                            fence: 1, enterTime: UTCTime(millisecondsSinceEpoch: 1_770_113_000_000), exitTime: time,
+                            duration: 736.123))
+                case .cross: .cross(fence: 1)
+                case .approach: .approach(GeofenceEvent.Approach(fence: 1, distance: 123.456, eta: 9.8765))
+                case .speeding: .speeding(GeofenceEvent.Speeding(fence: 1, speed: 7.654, limit: 5 / 3.6))
+                case .fixLost: .fixLost
+                case .fixAcquired: .fixAcquired
+                case .stationary: .stationary
+                case .moving: .moving
+                case .registered: .registered(fences: [0, 1], message: message)
+                case .unregistered: .unregistered(fences: [0, 1])
+                case .heartbeat: .heartbeat(inside: [0, 1])
+                case .error: .error(message: message)
+                case .deviceLost: .deviceLost(message: message)
+                case .deviceConnected: .deviceConnected(message: message)
+                case .anchorWarning: .anchorWarning(GeofenceEvent.AnchorWarning(anchor: 0, distance: 32.109))
+                case .alarm: .alarm(raised)
+                case .alarmAcknowledged: .alarmAcknowledged(alarm, by: .mqtt)
+                case .alarmCleared: .alarmCleared(alarm)
+                }
+            events.append(
+                GeofenceEvent(payload, time: time, location: payload.kind.alarmRole == .none ? location : nil))
         }
         for event in events {
             let outgoing = OutgoingEvent(event, fences: set)

@@ -37,7 +37,7 @@ import Testing
         #expect(departures.reshaped == [0] && departures.removed.isEmpty)
         var events: [GeofenceEvent] = []
         engine.leave(departures.reshaped, reason: .changed, at: try #require(T.fix(1, 10).time)) { events.append($0) }
-        #expect(events.map(\.kind) == [.exit] && events.first?.reason == .changed)
+        #expect(events.map(\.payload) == [.exit(GeofenceEvent.Exit(fence: 0, reason: .changed))])
         let next = EventEngine(fences: match.new)
         next.takeOver(from: engine, match: match)
         #expect(next.insideFences.isEmpty)

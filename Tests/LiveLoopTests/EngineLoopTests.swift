@@ -323,3 +323,31 @@ import Testing
         #expect(threads.fixThreads.count == 6)
     }
 }
+
+/// The fields the assertions above read, from the kinds that have them.
+extension GeofenceEvent {
+    fileprivate var message: String? {
+        switch payload {
+        case .deviceLost(let message), .deviceConnected(let message), .error(let message): message
+        case .registered(_, let message): message
+        case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
+            .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
+            nil
+        }
+    }
+
+    fileprivate var initial: Bool? {
+        if case .enter(let enter) = payload { enter.initial } else { nil }
+    }
+
+    fileprivate var reason: TransitionReason? {
+        switch payload {
+        case .enter(let enter): enter.reason
+        case .exit(let exit): exit.reason
+        case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
+            .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm,
+            .alarmAcknowledged, .alarmCleared:
+            nil
+        }
+    }
+}

@@ -62,7 +62,8 @@ final class WebhookServer {
 
     func event(_ second: Int64) -> OutgoingEvent {
         OutgoingEvent(
-            GeofenceEvent(kind: .heartbeat, time: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000 + second * 1000)),
+            GeofenceEvent(
+                .heartbeat(inside: []), time: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000 + second * 1000)),
             fences: Self.fences)
     }
 

@@ -83,7 +83,7 @@ import Testing
         let events = (0..<Int64(DeliveredMarks.most + 2)).map { second in
             OutgoingEvent(
                 GeofenceEvent(
-                    kind: second % 2 == 0 ? .stationary : .moving,
+                    second % 2 == 0 ? .stationary : .moving,
                     time: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000 + second * 1000)),
                 fences: fences)
         }

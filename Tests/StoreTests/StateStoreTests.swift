@@ -95,7 +95,7 @@ import Testing
         let store = try StateStore(path: temporaryPath())
         let fences = try FenceSet.parse(Self.fencesText)
         let event = OutgoingEvent(
-            GeofenceEvent(kind: .stationary, time: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000)), fences: fences)
+            GeofenceEvent(.stationary, time: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000)), fences: fences)
         try store.commit(
             events: [event], insideStates: [], fences: fences,
             outbox: [

@@ -28,7 +28,7 @@ import Testing
         let store = try store()
         try store.database.write { db in try db.execute(sql: "DROP TABLE event") }
         let event = OutgoingEvent(
-            GeofenceEvent(kind: .heartbeat, time: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000)),
+            GeofenceEvent(.heartbeat(inside: []), time: UTCTime(millisecondsSinceEpoch: 1_770_113_700_000)),
             fences: Self.fences)
         let error = #expect(throws: StoreError.self) {
             try store.commit(events: [event], insideStates: [], fences: Self.fences)

@@ -70,7 +70,7 @@ import Testing
         usleep(2_100_000)
         let batch = try #require(recorder.batchForEventCommit())
         let event = OutgoingEvent(
-            GeofenceEvent(kind: .stationary, time: UTCTime(millisecondsSinceEpoch: Self.start + 2000)), fences: fences)
+            GeofenceEvent(.stationary, time: UTCTime(millisecondsSinceEpoch: Self.start + 2000)), fences: fences)
         try store.commit(events: [event], insideStates: [], fences: fences, track: batch)
         #expect(try store.track().map(\.time) == (0...2).map { Self.start + Int64($0) * 1000 })
         #expect(abs(try store.odometer(day: Self.start / 86_400_000) - 200) < 1)
@@ -300,11 +300,11 @@ import Testing
         let store = try StateStore(path: path)
         let stop = MotionRecord(stationary: true, latitude: 47.1, longitude: 8.2, since: 1_770_113_700_000)
         let time = UTCTime(millisecondsSinceEpoch: 1_770_113_820_000)
-        let stationary = OutgoingEvent(GeofenceEvent(kind: .stationary, time: time), fences: fences)
+        let stationary = OutgoingEvent(GeofenceEvent(.stationary, time: time), fences: fences)
         try store.commit(events: [stationary], insideStates: [], fences: fences, motion: stop)
         #expect(try StateStore(path: path).motionState() == stop)
         let moving = OutgoingEvent(
-            GeofenceEvent(kind: .moving, time: UTCTime(millisecondsSinceEpoch: 1_770_113_900_000)), fences: fences)
+            GeofenceEvent(.moving, time: UTCTime(millisecondsSinceEpoch: 1_770_113_900_000)), fences: fences)
         try store.commit(events: [moving], insideStates: [], fences: fences, motion: nil)
         #expect(try store.motionState() == nil)
     }

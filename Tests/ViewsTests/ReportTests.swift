@@ -34,9 +34,9 @@ import Testing
              "properties":{"name":"<img src=x onerror=alert(1)></script>","radius":30,"link":"https://example.com/a"}}]}
             """)
         let time = UTCTime(millisecondsSinceEpoch: 1_770_113_736_000)
-        var event = GeofenceEvent(
-            kind: .enter, time: time, fence: 0, location: GeofenceEvent.Location(latitude: 47, longitude: 8))
-        event.initial = false
+        let event = GeofenceEvent(
+            .enter(GeofenceEvent.Enter(fence: 0, initial: false)), time: time,
+            location: GeofenceEvent.Location(latitude: 47, longitude: 8))
         let line = OutgoingEvent(event, fences: fences).json
         #expect(line.contains("https://example.com/a"), "the event itself carries the properties")
         let parsed = ReportEvent(try #require(EventRecord(json: line)), fences: FenceLookup(fences))
@@ -113,12 +113,15 @@ import Testing
             """)
         let lookup = FenceLookup(fences)
         // Inside for 1 s, then 3 s; a crossing between.
-        let script: [(GeofenceEvent.Kind, Int64)] = [(.enter, 0), (.exit, 1), (.cross, 2), (.enter, 3), (.exit, 6)]
-        let events = script.map { kind, second in
-            var event = GeofenceEvent(
-                kind: kind, time: UTCTime(millisecondsSinceEpoch: 1_770_113_736_000 + second * 1000), fence: 0,
+        let enter = GeofenceEvent.Payload.enter(GeofenceEvent.Enter(fence: 0, initial: false))
+        let exit = GeofenceEvent.Payload.exit(GeofenceEvent.Exit(fence: 0))
+        let script: [(GeofenceEvent.Payload, Int64)] = [
+            (enter, 0), (exit, 1), (.cross(fence: 0), 2), (enter, 3), (exit, 6),
+        ]
+        let events = script.map { payload, second in
+            let event = GeofenceEvent(
+                payload, time: UTCTime(millisecondsSinceEpoch: 1_770_113_736_000 + second * 1000),
                 location: GeofenceEvent.Location(latitude: 47, longitude: 8))
-            event.initial = false
             return ReportEvent(EventRecord(OutgoingEvent(event, fences: fences), fences: fences), fences: lookup)
         }
         let report = FieldReport(

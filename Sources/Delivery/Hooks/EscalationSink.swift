@@ -22,15 +22,16 @@ public final class EscalationSink: EventSink, @unchecked Sendable {
     }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
-        switch event.event.kind.alarmRole {
-        case .raised:
+        switch event.event.payload {
+        case .alarm:
             let hook = self.hook
             let escalation = DispatchWorkItem { hook.deliver(event, fences: fences) }
             replace(with: escalation)
             queue.asyncAfter(deadline: .now() + after, execute: escalation)
-        case .acknowledged, .cleared:
-            if event.event.alarmStatus != .active { replace(with: nil) }
-        case .none:
+        case .alarmAcknowledged(let alarm, by: _), .alarmCleared(let alarm):
+            if alarm.status != .active { replace(with: nil) }
+        case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
+            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning:
             break
         }
     }

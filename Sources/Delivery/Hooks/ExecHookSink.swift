@@ -76,7 +76,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
             return
         }
         for index in programs.indices {
-            if event.event.kind == .error, let message = event.event.message, reports.isOwnReport(message, of: index) {
+            if case .error(let message) = event.event.payload, reports.isOwnReport(message, of: index) {
                 // This hook's own failure: running it again on it is how a failing hook fed on itself.
                 continue
             }

@@ -28,10 +28,10 @@ enum HookEnvironment {
         }
         // The rules' fields (docs/fences.md, "Rules"), so that a shell-free hook can act on them
         // without parsing its standard input.
-        if event.tooLow == true { environment["GPSFENCE_TOO_LOW"] = "1" }
-        if let speed = event.speed, let limit = event.limit {
-            environment["GPSFENCE_SPEED"] = speed.description
-            environment["GPSFENCE_SPEED_LIMIT"] = limit.description
+        if event.isTooLow { environment["GPSFENCE_TOO_LOW"] = "1" }
+        if case .speeding(let speeding) = event.payload {
+            environment["GPSFENCE_SPEED"] = speeding.speed.description
+            environment["GPSFENCE_SPEED_LIMIT"] = speeding.limit.description
         }
         return environment
     }

@@ -210,7 +210,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
         delivery.deliver(event, fences: fences)
         let happening = event.event
-        switch happening.kind {
+        switch happening.payload {
         case .enter, .exit:
             guard let fence = happening.fence else { break }
             // The event itself says what changed, and when.
@@ -218,16 +218,16 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             if configuration.ownTracks != nil, FenceMark.ownTracks.isOn(fences, fence) {
                 ownTracksOrder.transitionCommitted(event.id)
             }
-        case .registered:
-            for fence in happening.fences ?? [] {
+        case .registered(let list, _):
+            for fence in list {
                 let id = fences.ids[fence]
                 // Inside or out as the engine has it (restored, or kept over a reload); a fence
                 // that never changed is outside since it was registered.
                 let state = engine?.fenceState(fence) ?? (inside: false, since: nil)
                 publishState(id, name: fences.name(fence), state: (state.inside, state.since ?? happening.time))
             }
-        case .unregistered:
-            for fence in happening.fences ?? [] {
+        case .unregistered(let list):
+            for fence in list {
                 let id = fences.ids[fence]
                 // An empty retained message deletes the retained state on the broker.
                 connection.publishRetained(topic: MQTTMessages.fenceTopic(prefix: prefix, id: id), payload: [])

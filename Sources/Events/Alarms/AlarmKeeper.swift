@@ -28,7 +28,7 @@ public struct AlarmKeeper: Sendable {
                 current.condition = nil
                 latch = current.status == .clear ? nil : current
                 changed = true
-                said.append(alarmEvent(.alarmCleared, current, at: event.time, fences: fences))
+                said.append(GeofenceEvent(.alarmCleared(alarm(current, fences: fences)), time: event.time))
             }
             guard let condition = policy.condition(of: event, fences: fences, anchorWatch: anchorWatch) else {
                 continue
@@ -46,9 +46,8 @@ public struct AlarmKeeper: Sendable {
                 distance: isAnchor && condition == .outside ? anchorDistance : nil)
             latch = raised
             changed = true
-            var alarm = alarmEvent(.alarm, raised, at: event.time, fences: fences)
-            alarm.location = event.location
-            said.append(alarm)
+            said.append(
+                GeofenceEvent(.alarm(alarm(raised, fences: fences)), time: event.time, location: event.location))
         }
         return said
     }
@@ -61,9 +60,7 @@ public struct AlarmKeeper: Sendable {
         current.unanswered = false
         latch = current.status == .clear ? nil : current
         changed = true
-        var event = alarmEvent(.alarmAcknowledged, current, at: time, fences: fences)
-        event.acknowledgedBy = who
-        return event
+        return GeofenceEvent(.alarmAcknowledged(alarm(current, fences: fences), by: who), time: time)
     }
 
     /// The boat's distance from the anchor at a fix: an answered drag that doubled its distance
@@ -76,14 +73,14 @@ public struct AlarmKeeper: Sendable {
         current.distance = distance
         latch = current
         changed = true
-        return alarmEvent(.alarm, current, at: time, fences: fences)
+        return GeofenceEvent(.alarm(alarm(current, fences: fences)), time: time)
     }
 
     /// At the start of a run: the saved alarm, said again when it still sounds (a run that starts
     /// after a crash or a power cut rings at once).
     public func announcement(at time: UTCTime, fences: FenceSet) -> GeofenceEvent? {
         guard let latch, latch.unanswered else { return nil }
-        return alarmEvent(.alarm, latch, at: time, fences: fences)
+        return GeofenceEvent(.alarm(alarm(latch, fences: fences)), time: time)
     }
 
     /// The latch to write, once per change: `.some(nil)` when the alarm is gone.
@@ -93,14 +90,10 @@ public struct AlarmKeeper: Sendable {
         return .some(latch)
     }
 
-    private func alarmEvent(_ kind: GeofenceEvent.Kind, _ latch: AlarmLatch, at time: UTCTime, fences: FenceSet)
-        -> GeofenceEvent
-    {
+    /// What an alarm event says of `latch`, its fence looked up in `fences`.
+    private func alarm(_ latch: AlarmLatch, fences: FenceSet) -> GeofenceEvent.Alarm {
         let lookup = latch.fenceID.flatMap { id in fences.ids.firstIndex(of: id) }
-        var event = GeofenceEvent(kind: kind, time: time, fence: lookup)
-        event.cause = latch.cause
-        event.alarmStatus = latch.status
-        event.anchorDistance = latch.distance
-        return event
+        return GeofenceEvent.Alarm(
+            fence: lookup, cause: latch.cause, status: latch.status, anchorDistance: latch.distance)
     }
 }

@@ -27,10 +27,10 @@ public struct AlarmPolicy: Sendable, Equatable {
         let isAnchorExit = event.kind == .exit && event.fence.map { FenceLayers.isAnchor(fences, $0) } == true
         let raises =
             types.contains(event.kind) || fenceAsks == true
-            || (builtIn && (isAnchorExit || event.tooLow == true || (event.kind == .fixLost && anchorWatch)))
+            || (builtIn && (isAnchorExit || event.isTooLow || (event.kind == .fixLost && anchorWatch)))
         guard raises else { return nil }
         // An exit without moving (the fence expired or went away) leaves nothing to come back into.
-        if event.kind == .exit, event.reason == nil { return .outside }
+        if case .exit(let exit) = event.payload, exit.reason == nil { return .outside }
         if event.kind == .enter { return .inside }
         if event.kind == .fixLost { return .noFix }
         return .momentary

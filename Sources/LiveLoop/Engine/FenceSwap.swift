@@ -33,11 +33,7 @@ extension EngineLoop {
         next.keepRegistrationTimes(layers.creationTimes(in: match.new))
         engine = next
         fences = match.new
-        next.start(at: now, registering: match.arrivals) { event in
-            var registered = event
-            registered.message = "from \(origin)"
-            batch.append(registered)
-        }
+        next.start(at: now, registering: match.arrivals, message: "from \(origin)") { batch.append($0) }
         next.enterAtOnce(at: now) { batch.append($0) }
         try flush()
     }

@@ -67,17 +67,24 @@ public enum ReportExports {
             properties.add("fence_id", event.fenceID.isEmpty ? nil : event.fenceID)
             properties.add("fence_name", event.fenceName)
             let happening = event.record.event
-            if let initial = happening.initial { properties.add("initial", initial) }
-            for (key, value) in [
-                ("distance", happening.distance), ("eta", happening.eta), ("duration", happening.duration),
-            ] {
-                if let value { properties.add(key, value) }
-            }
-            for (key, value) in [
-                ("enter_time", happening.enterTime?.description), ("exit_time", happening.exitTime?.description),
-                ("message", happening.message),
-            ] {
-                if let value { properties.add(key, value) }
+            switch happening.payload {
+            case .enter(let enter): properties.add("initial", enter.initial)
+            case .approach(let approach):
+                properties.add("distance", approach.distance)
+                properties.add("eta", approach.eta)
+            case .dwell(let dwell):
+                properties.add("duration", dwell.duration)
+                properties.add("enter_time", dwell.enterTime.description)
+            case .visit(let visit):
+                properties.add("duration", visit.duration)
+                properties.add("enter_time", visit.enterTime.description)
+                properties.add("exit_time", visit.exitTime.description)
+            case .deviceLost(let message), .deviceConnected(let message), .error(let message):
+                properties.add("message", message)
+            case .registered(_, let message): if let message { properties.add("message", message) }
+            case .exit, .cross, .speeding, .fixLost, .fixAcquired, .heartbeat, .unregistered,
+                .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
+                break
             }
             if let location = happening.location {
                 for (key, value) in [

@@ -272,13 +272,27 @@ public enum ReportHTML {
             if let accuracy = location.accuracy { parts.append("±" + units.distance(accuracy)) }
             if let speed = location.speed { parts.append(units.speed(speed)) }
         }
-        if let distance = happening.distance { parts.append(units.distanceAhead(distance) + " ahead") }
-        if let eta = happening.eta { parts.append("eta \(duration(eta))") }
-        if let seconds = happening.duration { parts.append("stayed \(duration(seconds))") }
-        if let limit = happening.limit { parts.append("limit " + units.speed(limit)) }
-        if happening.tooLow == true { parts.append("TOO LOW for the vehicle") }
-        if happening.reason == .expired { parts.append("the fence expired") }
-        if let message = happening.message { parts.append(message) }
+        let tooLow = "TOO LOW for the vehicle"
+        let expired = "the fence expired"
+        switch happening.payload {
+        case .approach(let approach):
+            parts.append(units.distanceAhead(approach.distance) + " ahead")
+            parts.append("eta \(duration(approach.eta))")
+            if approach.tooLow == true { parts.append(tooLow) }
+        case .dwell(let dwell): parts.append("stayed \(duration(dwell.duration))")
+        case .visit(let visit): parts.append("stayed \(duration(visit.duration))")
+        case .speeding(let speeding): parts.append("limit " + units.speed(speeding.limit))
+        case .enter(let enter):
+            if enter.tooLow == true { parts.append(tooLow) }
+            if enter.reason == .expired { parts.append(expired) }
+        case .exit(let exit):
+            if exit.reason == .expired { parts.append(expired) }
+        case .deviceLost(let message), .deviceConnected(let message), .error(let message): parts.append(message)
+        case .registered(_, let message): if let message { parts.append(message) }
+        case .cross, .fixLost, .fixAcquired, .heartbeat, .unregistered, .stationary, .moving,
+            .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
+            break
+        }
         return parts.joined(separator: " · ")
     }
 

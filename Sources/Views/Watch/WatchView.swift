@@ -59,7 +59,15 @@ public enum WatchView {
                 line += "  " + (fence.name.map { HumanText.printable($0) + " " } ?? "")
                 line += "[\(HumanText.printable(fence.id.text))]"
             }
-            if let message = record.event.message { line += "  " + HumanText.printable(message) }
+            switch record.event.payload {
+            case .deviceLost(let message), .deviceConnected(let message), .error(let message):
+                line += "  " + HumanText.printable(message)
+            case .registered(_, let message?): line += "  " + HumanText.printable(message)
+            case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
+                .registered, .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
+                .alarmCleared:
+                break
+            }
             lines.append(line)
         }
         return lines.joined(separator: "\n")
