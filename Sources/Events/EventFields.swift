@@ -11,6 +11,7 @@ struct EventFields {
     private var enterTime: UTCTime?
     private var exitTime: UTCTime?
     private var message: String?
+    private var wallTime: UTCTime?
     private var reason: TransitionReason?
     private var speed: Double?
     private var limit: Double?
@@ -31,6 +32,7 @@ struct EventFields {
         case "enter_time": enterTime = try scanner.optionalString().flatMap(UTCTime.init(iso:))
         case "exit_time": exitTime = try scanner.optionalString().flatMap(UTCTime.init(iso:))
         case "message": message = try scanner.optionalString()
+        case "wall_time": wallTime = try scanner.optionalString().flatMap(UTCTime.init(iso:))
         case "reason": reason = try scanner.optionalString().flatMap(TransitionReason.init(rawValue:))
         case "speed": speed = try scanner.optionalNumber() ?? .nan
         case "limit": limit = try scanner.optionalNumber() ?? .nan
@@ -71,9 +73,9 @@ struct EventFields {
             return .speeding(GeofenceEvent.Speeding(fence: fence, speed: speed, limit: limit))
         case .fixLost: return .fixLost
         case .fixAcquired: return .fixAcquired
-        case .deviceLost: return message.map { .deviceLost(message: $0) }
-        case .deviceConnected: return message.map { .deviceConnected(message: $0) }
-        case .error: return message.map { .error(message: $0) }
+        case .deviceLost: return message.map { .deviceLost(message: $0, wallTime: wallTime) }
+        case .deviceConnected: return message.map { .deviceConnected(message: $0, wallTime: wallTime) }
+        case .error: return message.map { .error(message: $0, wallTime: wallTime) }
         case .heartbeat: return listed.map { .heartbeat(inside: $0) }
         case .registered: return listed.map { .registered(fences: $0, message: message) }
         case .unregistered: return listed.map { .unregistered(fences: $0) }

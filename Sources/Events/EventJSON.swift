@@ -14,7 +14,11 @@ extension GeofenceEvent {
         if let fence { hash.add(set.ids[fence].json) }
         for index in listedFences ?? [] { hash.add(set.ids[index].json) }
         switch payload {
-        case .deviceLost(let message), .deviceConnected(let message), .error(let message): hash.add(message)
+        case .deviceLost(let message, let wallTime), .deviceConnected(let message, let wallTime),
+            .error(let message, let wallTime):
+            hash.add(message)
+            // Two problems said at the same point of a replay's clock are still two events.
+            if let wallTime { hash.add(String(wallTime.millisecondsSinceEpoch)) }
         case .registered(_, let message): if let message { hash.add(message) }
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
             .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
@@ -102,8 +106,13 @@ extension GeofenceEvent {
         case .registered(let fences, let message):
             writeList(fences, fences: set, to: out)
             if let message { writeMessage(message, to: out) }
-        case .deviceLost(let message), .deviceConnected(let message), .error(let message):
+        case .deviceLost(let message, let wallTime), .deviceConnected(let message, let wallTime),
+            .error(let message, let wallTime):
             writeMessage(message, to: out)
+            if let wallTime {
+                out.key("wall_time")
+                wallTime.writeJSON(to: out)
+            }
         case .anchorWarning(let warning):
             writeAnchorDistance(warning.distance, to: out)
         case .alarm(let alarm), .alarmCleared(let alarm):

@@ -14,15 +14,16 @@ extension GeofenceEvent {
         case speeding(Speeding)
         case fixLost
         case fixAcquired
-        /// What happened, for people.
-        case deviceLost(message: String)
-        case deviceConnected(message: String)
+        /// What happened, for people. The events no fix causes carry, besides, the wall clock when
+        /// `time` is a replay's clock rather than when they really happened (docs/events.md).
+        case deviceLost(message: String, wallTime: UTCTime?)
+        case deviceConnected(message: String, wallTime: UTCTime?)
         /// The fences the receiver is inside.
         case heartbeat(inside: [Int])
         /// After a new fence set, `message` says where it came from.
         case registered(fences: [Int], message: String?)
         case unregistered(fences: [Int])
-        case error(message: String)
+        case error(message: String, wallTime: UTCTime?)
         case stationary
         case moving
         case anchorWarning(AnchorWarning)

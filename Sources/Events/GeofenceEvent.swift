@@ -210,19 +210,25 @@ public enum TransitionReason: String, Sendable, Equatable {
 // problem to report, fences gone on reload), but they are built here, beside the fix events, so
 // that every event's fields are set in this module.
 extension GeofenceEvent {
-    /// The device produced valid data; `detail` says at what rate (or through which gpsd).
-    public static func deviceConnected(_ device: String, detail: String?, at time: UTCTime) -> GeofenceEvent {
-        GeofenceEvent(.deviceConnected(message: device + (detail.map { " " + $0 } ?? "")), time: time)
+    /// The device produced valid data; `detail` says at what rate (or through which gpsd). `time`
+    /// is on the run's clock; `wallTime`, when that is not the wall clock, when it really happened.
+    public static func deviceConnected(_ device: String, detail: String?, at time: UTCTime, wallTime: UTCTime?)
+        -> GeofenceEvent
+    {
+        GeofenceEvent(
+            .deviceConnected(message: device + (detail.map { " " + $0 } ?? ""), wallTime: wallTime), time: time)
     }
 
     /// The connected device went away.
-    public static func deviceLost(_ device: String, reason: String, at time: UTCTime) -> GeofenceEvent {
-        GeofenceEvent(.deviceLost(message: "\(device): \(reason)"), time: time)
+    public static func deviceLost(_ device: String, reason: String, at time: UTCTime, wallTime: UTCTime?)
+        -> GeofenceEvent
+    {
+        GeofenceEvent(.deviceLost(message: "\(device): \(reason)", wallTime: wallTime), time: time)
     }
 
     /// A problem for people: a source that cannot be used, a hook that failed, a target down.
-    public static func error(_ message: String, at time: UTCTime) -> GeofenceEvent {
-        GeofenceEvent(.error(message: message), time: time)
+    public static func error(_ message: String, at time: UTCTime, wallTime: UTCTime?) -> GeofenceEvent {
+        GeofenceEvent(.error(message: message, wallTime: wallTime), time: time)
     }
 
     /// The boat passed `--anchor-warn`'s share of the anchor circle's radius (fence `anchor`).

@@ -12,7 +12,8 @@ import Testing
 /// read their input, and the signal state hooks start with. Every hook is a real child process.
 @Suite struct HookHardeningTests {
     func errorEvent(_ message: String) -> OutgoingEvent {
-        let event = GeofenceEvent(.error(message: message), time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000))
+        let event = GeofenceEvent(
+            .error(message: message, wallTime: nil), time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000))
         return OutgoingEvent(event, fences: try! FenceSet.parse(fencesJSON))
     }
 

@@ -309,7 +309,7 @@ final class Reports: @unchecked Sendable {
                 case .exit: .exit(GeofenceEvent.Exit(fence: 0))
                 case .speeding: .speeding(GeofenceEvent.Speeding(fence: 0, speed: 12.5, limit: 8.4))
                 case .approach: .approach(GeofenceEvent.Approach(fence: 0, distance: 1630, eta: 65, tooLow: tooLow))
-                case .error: .error(message: "a problem")
+                case .error: .error(message: "a problem", wallTime: nil)
                 case .dwell, .visit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
                     .registered, .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
                     .alarmCleared:

@@ -21,6 +21,7 @@ import Testing
         let location = GeofenceEvent.Location(
             latitude: 47.123456789, longitude: -8.987654321, accuracy: 3.456, speed: 12.3456, track: 271.234)
         let message = "line\nwith \"quotes\" and ü"
+        let wallTime = UTCTime(millisecondsSinceEpoch: 1_795_000_000_456)
         let alarm = GeofenceEvent.Alarm(
             fence: 0, cause: AlarmCause(eventID: "0123456789abcdef", kind: .exit), status: .clear,
             anchorDistance: 61.2345)
@@ -50,9 +51,10 @@ import Testing
                 case .registered: .registered(fences: [0, 1], message: message)
                 case .unregistered: .unregistered(fences: [0, 1])
                 case .heartbeat: .heartbeat(inside: [0, 1])
-                case .error: .error(message: message)
-                case .deviceLost: .deviceLost(message: message)
-                case .deviceConnected: .deviceConnected(message: message)
+                // As a replay stamps them: on the capture's clock, the wall clock kept.
+                case .error: .error(message: message, wallTime: wallTime)
+                case .deviceLost: .deviceLost(message: message, wallTime: wallTime)
+                case .deviceConnected: .deviceConnected(message: message, wallTime: wallTime)
                 case .anchorWarning: .anchorWarning(GeofenceEvent.AnchorWarning(anchor: 0, distance: 32.109))
                 case .alarm: .alarm(raised)
                 case .alarmAcknowledged: .alarmAcknowledged(alarm, by: .mqtt)

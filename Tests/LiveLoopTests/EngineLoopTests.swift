@@ -328,7 +328,7 @@ import Testing
 extension GeofenceEvent {
     fileprivate var message: String? {
         switch payload {
-        case .deviceLost(let message), .deviceConnected(let message), .error(let message): message
+        case .deviceLost(let message, _), .deviceConnected(let message, _), .error(let message, _): message
         case .registered(_, let message): message
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
             .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:

@@ -76,7 +76,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
             return
         }
         for index in programs.indices {
-            if case .error(let message) = event.event.payload, reports.isOwnReport(message, of: index) {
+            if case .error(let message, _) = event.event.payload, reports.isOwnReport(message, of: index) {
                 // This hook's own failure: running it again on it is how a failing hook fed on itself.
                 continue
             }

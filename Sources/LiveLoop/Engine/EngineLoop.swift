@@ -79,6 +79,8 @@ public final class EngineLoop {
     private let immediateSinks: [EventSink]
     private var durability: DurabilityStage?
     var batch: [GeofenceEvent] = []
+    /// The time of the events no fix causes; a replay's is set by `begin`.
+    private var clock = RunClock()
     private var summary = Summary()
     /// What this run remembers from round to round; the reader's turns write it too.
     private var round = Round()
@@ -261,6 +263,10 @@ public final class EngineLoop {
             fencesPath: configuration.fencesPath ?? "", writeInterval: configuration.trackWriteInterval,
             targets: sinks.compactMap(\.outboxTarget) + (configuration.syncTarget.map { [$0] } ?? []),
             replayed: !source.isLive)
+        if !source.isLive {
+            let heldThrough = try store?.receiver().lastFixTime
+            clock = RunClock(replayFrom: heldThrough.map(UTCTime.init(millisecondsSinceEpoch:)))
+        }
         // Checkpoints run beside the engine, not inside the commit that makes an event durable.
         try store?.startBackgroundCheckpoints()
         if source.isLive {
@@ -295,6 +301,7 @@ public final class EngineLoop {
             round.lastInput = monotonicSeconds()
             round.receivedInput = true
             summary.fixes += 1
+            if let time = fix.time { clock.advance(to: time, into: &batch) }
             switch plausibility.judge(fix) {
             case .believed: try use(fix, afterJump: false)
             case .jumped: try use(fix, afterJump: true)
@@ -307,13 +314,16 @@ public final class EngineLoop {
         case .silentCycle(let cycle):
             round.lastInput = monotonicSeconds()
             round.receivedInput = true
-            if let time = cycle.time { engine.tick(time) { batch.append($0) } }
+            if let time = cycle.time {
+                clock.advance(to: time, into: &batch)
+                engine.tick(time) { batch.append($0) }
+            }
         case .connected(let device, let detail):
-            batch.append(.deviceConnected(device, detail: detail, at: currentUTCTime()))
+            clock.raise({ .deviceConnected(device, detail: detail, at: $0, wallTime: $1) }, into: &batch)
             round.lastProblem = nil
             try store?.noteDevice(device, detail: detail)
         case .lost(let device, let reason):
-            batch.append(.deviceLost(device, reason: reason, at: currentUTCTime()))
+            clock.raise({ .deviceLost(device, reason: reason, at: $0, wallTime: $1) }, into: &batch)
         case .problem(let message):
             // The source retries on its own; say each distinct problem once.
             if message != round.lastProblem { error(message) }
@@ -391,6 +401,7 @@ public final class EngineLoop {
         try? track?.flush()
         for sink in sinks { sink.stop() }
         for message in reports.take() { error(message) }
+        clock.releaseWaiting(into: &batch)
         try? flush()
         releaseDurable(syncingNow: true)
         durability?.stop()
@@ -403,8 +414,8 @@ public final class EngineLoop {
         store?.stopBackgroundCheckpoints()
     }
 
-    private func error(_ message: String) {
-        batch.append(.error(message, at: currentUTCTime()))
+    func error(_ message: String) {
+        clock.raise({ .error(message, at: $0, wallTime: $1) }, into: &batch)
     }
 
     func flush() throws {

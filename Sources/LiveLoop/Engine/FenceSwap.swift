@@ -87,7 +87,7 @@ extension EngineLoop {
                     }
                     for other in feeds { other.noteCurrent(fences) }
                 case .refused(let problem):
-                    batch.append(.error(problem, at: currentUTCTime()))
+                    error(problem)
                 }
             }
         }

@@ -79,7 +79,7 @@ public enum ReportExports {
                 properties.add("duration", visit.duration)
                 properties.add("enter_time", visit.enterTime.description)
                 properties.add("exit_time", visit.exitTime.description)
-            case .deviceLost(let message), .deviceConnected(let message), .error(let message):
+            case .deviceLost(let message, _), .deviceConnected(let message, _), .error(let message, _):
                 properties.add("message", message)
             case .registered(_, let message): if let message { properties.add("message", message) }
             case .exit, .cross, .speeding, .fixLost, .fixAcquired, .heartbeat, .unregistered,

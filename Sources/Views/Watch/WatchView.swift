@@ -60,7 +60,7 @@ public enum WatchView {
                 line += "[\(HumanText.printable(fence.id.text))]"
             }
             switch record.event.payload {
-            case .deviceLost(let message), .deviceConnected(let message), .error(let message):
+            case .deviceLost(let message, _), .deviceConnected(let message, _), .error(let message, _):
                 line += "  " + HumanText.printable(message)
             case .registered(_, let message?): line += "  " + HumanText.printable(message)
             case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
