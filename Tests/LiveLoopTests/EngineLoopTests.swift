@@ -143,6 +143,38 @@ import Testing
             ], "a problem repeats only after the device came back in between")
     }
 
+    /// A replay reads as the drive's timeline: a problem takes the time of the latest fix (one met
+    /// before any, the first fix's, ahead of its events; one in a state file's continuation, the
+    /// file's last fix), keeping the wall clock as `wallTime`. Live, it is the wall clock.
+    @Test func aReplaysProblemsAreOnItsClockAndLiveOnesOnTheWallClock() throws {
+        let run = try Run(fences: Self.circles(["a"]))
+        let before = currentUTCTime().millisecondsSinceEpoch
+        let (seen, _) = try run.play([
+            .input(.problem("target down")),
+            .input(Self.fix(0, east: -200)),
+            .input(Self.fix(1, east: 0)),
+            .input(.problem("hook failed")),
+            .input(Self.fix(2, east: 5)),
+        ])
+        let after = currentUTCTime().millisecondsSinceEpoch
+        #expect(seen.map(\.kind) == [.error, .registered, .enter, .error])
+        let times = seen.map { $0.time.millisecondsSinceEpoch - Self.start }
+        #expect(times == [0, 0, 1000, 1000], "\(times)")
+        let walls = seen.filter { $0.kind == .error }.compactMap { $0.event.wallTime?.millisecondsSinceEpoch }
+        #expect(walls.count == 2 && walls.allSatisfy { (before...after).contains($0) }, "\(walls)")
+        #expect(seen.filter { $0.kind != .error }.allSatisfy { $0.event.wallTime == nil })
+
+        // The same state file again, all its fixes held already: the clock starts at its last fix.
+        let (again, _) = try run.play([.input(.problem("still down"))])
+        #expect(again.first?.kind == .error && again.first?.time.millisecondsSinceEpoch == Self.start + 2000)
+
+        let live = try Run(fences: Self.circles(["a"]))
+        let (said, _) = try live.play([.input(.problem("cannot open '/dev/ttyTEST'"))], live: true)
+        let error = try #require(said.first { $0.kind == .error })
+        #expect(error.event.wallTime == nil)
+        #expect(abs(error.time.millisecondsSinceEpoch - currentUTCTime().millisecondsSinceEpoch) < 60_000)
+    }
+
     @Test func aChangedFenceFileUnregistersTheGoneAndKeepsTheUnchanged() throws {
         let run = try Run(fences: Self.circles(["a", "b"]))
         let path = run.fencesPath
@@ -332,6 +364,16 @@ extension GeofenceEvent {
         case .registered(_, let message): message
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
             .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
+            nil
+        }
+    }
+
+    fileprivate var wallTime: UTCTime? {
+        switch payload {
+        case .deviceLost(_, let wallTime), .deviceConnected(_, let wallTime), .error(_, let wallTime): wallTime
+        case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
+            .registered, .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
+            .alarmCleared:
             nil
         }
     }
