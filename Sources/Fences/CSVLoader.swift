@@ -14,6 +14,7 @@ struct CSVLoader {
 
     func load() throws(FenceLoadError) -> FenceSetBuilder {
         var builder = FenceSetBuilder(file: file, expectedCount: bytes.count / 40)
+        builder.reserveIDs(bytes.count / 40)
         var pos = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { pos = 3 }
         var line = 0

@@ -186,33 +186,38 @@ enum CorridorGridBuilder {
             }
         }
         forEachCell { _, view, cell in view.starts[cell + 1] += 1 }
-        var fills = [FrozenArray<Int32>?](repeating: nil, count: 64)
+        // counts to run starts, then each run filled with its start as the cursor (no second array
+        // of cells): afterwards each cell's cursor stands at the next cell's start, shifted back
         for l in 0..<64 {
             guard var level = building[l] else { continue }
             let cells = level.view.nx * level.view.ny
             let s = level.starts
             for cell in 0..<cells { s[cell + 1] += s[cell] }
             level.entries = FrozenArray(repeating: 0, count: Int(s[cells]))
-            let fill = FrozenArray<Int32>(repeating: 0, count: cells)
-            for cell in 0..<cells { fill[cell] = s[cell] }
-            fills[l] = fill
             building[l] = level
         }
-        let fillBases = fills.map { $0?.base }
         let entryBases = building.map { $0?.entries.base }
         forEachBox { v, box in
             let l = level(box)
             let view = views[l]!
-            let fill = fillBases[l]!
             let out = entryBases[l]!
+            let cursor = view.starts
             let (a, b, c, d) = view.clampedRange(box)
             for row in c...d {
                 for col in a...b {
                     let cell = row * view.nx + col
-                    out[Int(fill[cell])] = v
-                    fill[cell] += 1
+                    out[Int(cursor[cell])] = v
+                    cursor[cell] += 1
                 }
             }
+        }
+        for l in 0..<64 {
+            guard let level = building[l] else { continue }
+            let s = level.starts
+            for cell in Swift.stride(from: level.view.nx * level.view.ny - 1, through: 0, by: -1) {
+                s[cell + 1] = s[cell]
+            }
+            s[0] = 0
         }
         return building.compactMap { level in
             level.map {

@@ -83,6 +83,7 @@ public struct FenceLayers: Sendable {
         var taken = Set<String>()
         for id in main.ids { if case .string(let text) = id { taken.insert(text) } }
         var builder = FenceSetBuilder(file: "<fence layers>", expectedCount: circles.count)
+        builder.reserveIDs(circles.count)
         var shadowed: [(circle: LayerCircle, problem: String)] = []
         for circle in circles {
             guard taken.insert(circle.id).inserted else {

@@ -12,6 +12,9 @@ public struct FenceSetBuilder {
     var propertiesText: [UInt8] = []
     var propertiesEnd: [Int] = []
     var seen: [FenceID.Key: Int32] = [:]
+    /// The last few distinct settings added, with their row in `settingsTable`: a file's fences
+    /// mostly share a handful (a country's roads, five speed limits), kept once each.
+    var recentSettings: [(settings: FenceSettings, row: Int32)] = []
     var circles = CircleStore()
     var polygons = PolygonStore()
     var corridors = CorridorStore()
@@ -19,7 +22,9 @@ public struct FenceSetBuilder {
     public init(file: String = "<fences>", expectedCount: Int = 0) {
         self.file = file
         if expectedCount > 0 {
-            seen.reserveCapacity(expectedCount)
+            // the arrays' untouched room costs address space only, but a hash table is written all
+            // over: see `reserveIDs`
+            seen.reserveCapacity(min(expectedCount, 1 << 12))
             ids.reserveCapacity(expectedCount)
             names.reserveCapacity(expectedCount)
             kinds.reserveCapacity(expectedCount)
@@ -30,6 +35,9 @@ public struct FenceSetBuilder {
     }
 
     public var count: Int { ids.count }
+
+    /// Room in the id table for `total` fences, once their number can be estimated.
+    mutating func reserveIDs(_ total: Int) { seen.reserveCapacity(total) }
 
     func error(_ problem: String, id: FenceID?) -> FenceLoadError {
         FenceLoadError(
@@ -101,9 +109,14 @@ public struct FenceSetBuilder {
         shapeIndex.append(shape)
         if settings.isDefault {
             settingsIndex.append(-1)
+        } else if let recent = recentSettings.first(where: { $0.settings == settings }) {
+            settingsIndex.append(recent.row)
         } else {
-            settingsIndex.append(Int32(settingsTable.count))
+            let row = Int32(settingsTable.count)
+            settingsIndex.append(row)
             settingsTable.append(settings)
+            if recentSettings.count == 16 { recentSettings.removeFirst() }
+            recentSettings.append((settings, row))
         }
         propertiesText.append(contentsOf: properties)
         propertiesEnd.append(propertiesText.count)

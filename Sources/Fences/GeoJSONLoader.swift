@@ -141,6 +141,11 @@ struct GeoJSONLoader {
         repeat {
             try feature()
             featureIndex += 1
+            if featureIndex == 1024 {
+                // the file's size over its first features' (plus a margin) is a fair count
+                let bytesPerFeature = Double(scanner.pos) / Double(featureIndex)
+                builder.reserveIDs(Int(Double(scanner.end) / bytesPerFeature * 1.1))
+            }
             if scanner.pos - released > 8 << 20 { released = releasePages(upTo: scanner.pos) }
         } while try scanner.next(close: 0x5D)
     }
