@@ -22,7 +22,7 @@ extension FenceSet {
         let views = levelViews.base
         for l in 0..<levelViews.count {
             let level = views[l]
-            let cell = level.cell(x: lon, y: lat)
+            let cell = level.frame.cell(x: lon, y: lat)
             if cell < 0 { continue }
             let cs = Int(level.starts[2 * cell])
             let ps = Int(level.starts[2 * cell + 1])
@@ -51,7 +51,7 @@ extension FenceSet {
         let corridorViews = self.corridorViews.base
         for l in 0..<self.corridorViews.count {
             let level = corridorViews[l]
-            let cell = level.cell(x: lon, y: lat)
+            let cell = level.frame.cell(x: lon, y: lat)
             if cell < 0 { continue }
             let end = Int(level.starts[cell + 1])
             var k = Int(level.starts[cell])

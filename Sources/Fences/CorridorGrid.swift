@@ -13,14 +13,10 @@ final class CorridorLevel: @unchecked Sendable {
     let entries: FrozenArray<Int32>
     let view: CorridorLevelView
 
-    init(
-        x0: Double, y0: Double, sx: Double, sy: Double, nx: Int, ny: Int, starts: FrozenArray<Int32>,
-        entries: FrozenArray<Int32>
-    ) {
+    init(frame: GridFrame, starts: FrozenArray<Int32>, entries: FrozenArray<Int32>) {
         self.starts = starts
         self.entries = entries
-        view = CorridorLevelView(
-            x0: x0, y0: y0, invX: 1 / sx, invY: 1 / sy, nx: nx, ny: ny, starts: starts.base, entries: entries.base)
+        view = CorridorLevelView(frame: frame, starts: starts.base, entries: entries.base)
     }
 
     var bytes: Int { starts.bytes + entries.bytes }
@@ -28,38 +24,9 @@ final class CorridorLevel: @unchecked Sendable {
 
 /// A corridor level's geometry and raw pointers for the query loop; valid while its `CorridorLevel` lives.
 struct CorridorLevelView: @unchecked Sendable {
-    let x0: Double, y0: Double, invX: Double, invY: Double
-    let nx: Int, ny: Int
+    let frame: GridFrame
     let starts: UnsafeMutablePointer<Int32>
     let entries: UnsafeMutablePointer<Int32>
-
-    /// The cell holding (x, y), or -1 outside the level's extent.
-    @inline(__always)
-    func cell(x: Double, y: Double) -> Int {
-        let fx = (x - x0) * invX
-        let fy = (y - y0) * invY
-        guard fx >= 0, fy >= 0, fx < Double(nx), fy < Double(ny) else { return -1 }
-        return Int(fy) * nx + Int(fx)
-    }
-
-    /// Cell column/row range covered by a box, clamped to the grid; nil when disjoint.
-    func cellRange(_ b: BoundingBox) -> (Int, Int, Int, Int)? {
-        let fx0 = (b.minX - x0) * invX
-        let fx1 = (b.maxX - x0) * invX
-        let fy0 = (b.minY - y0) * invY
-        let fy1 = (b.maxY - y0) * invY
-        if fx1 < 0 || fy1 < 0 || fx0 >= Double(nx) || fy0 >= Double(ny) { return nil }
-        return clampedRange(b)
-    }
-
-    /// Cell column/row range covered by a box, clamped to the grid (for a box within its extent).
-    @inline(__always)
-    func clampedRange(_ b: BoundingBox) -> (Int, Int, Int, Int) {
-        (
-            clampCell((b.minX - x0) * invX, nx), clampCell((b.maxX - x0) * invX, nx),
-            clampCell((b.minY - y0) * invY, ny), clampCell((b.maxY - y0) * invY, ny)
-        )
-    }
 }
 
 /// A box holding every point within `radius` of the arc from vertex `v` to `v + 1`: for the
@@ -150,7 +117,6 @@ enum CorridorGridBuilder {
         // per level: its grid, then counts turned into run starts in place, then the fill
         struct Building {
             var view: CorridorLevelView
-            var sx: Double, sy: Double
             var starts: FrozenArray<Int32>
             var entries: FrozenArray<Int32>
         }
@@ -168,20 +134,20 @@ enum CorridorGridBuilder {
                 sx *= 1.4142135623730951
                 sy *= 1.4142135623730951
             }
-            let starts = FrozenArray<Int32>(repeating: 0, count: nx * ny + 1)
+            let frame = GridFrame(x0: lx, y0: ly, sx: sx, sy: sy, nx: nx, ny: ny)
+            let starts = FrozenArray<Int32>(repeating: 0, count: frame.cells + 1)
             let entries = FrozenArray<Int32>(repeating: 0, count: 0)
             building[l] = Building(
-                view: CorridorLevelView(
-                    x0: lx, y0: ly, invX: 1 / sx, invY: 1 / sy, nx: nx, ny: ny, starts: starts.base,
-                    entries: entries.base), sx: sx, sy: sy, starts: starts, entries: entries)
+                view: CorridorLevelView(frame: frame, starts: starts.base, entries: entries.base), starts: starts,
+                entries: entries)
         }
         let views = building.map { $0?.view }
         func forEachCell(_ body: (Int32, CorridorLevelView, Int) -> Void) {
             forEachBox { v, box in
                 let view = views[level(box)]!
-                let (a, b, c, d) = view.clampedRange(box)
+                let (a, b, c, d) = view.frame.clampedRange(box)
                 for row in c...d {
-                    for col in a...b { body(v, view, row * view.nx + col) }
+                    for col in a...b { body(v, view, row * view.frame.nx + col) }
                 }
             }
         }
@@ -190,7 +156,7 @@ enum CorridorGridBuilder {
         // of cells): afterwards each cell's cursor stands at the next cell's start, shifted back
         for l in 0..<64 {
             guard var level = building[l] else { continue }
-            let cells = level.view.nx * level.view.ny
+            let cells = level.view.frame.cells
             let s = level.starts
             for cell in 0..<cells { s[cell + 1] += s[cell] }
             level.entries = FrozenArray(repeating: 0, count: Int(s[cells]))
@@ -202,10 +168,10 @@ enum CorridorGridBuilder {
             let view = views[l]!
             let out = entryBases[l]!
             let cursor = view.starts
-            let (a, b, c, d) = view.clampedRange(box)
+            let (a, b, c, d) = view.frame.clampedRange(box)
             for row in c...d {
                 for col in a...b {
-                    let cell = row * view.nx + col
+                    let cell = row * view.frame.nx + col
                     out[Int(cursor[cell])] = v
                     cursor[cell] += 1
                 }
@@ -214,16 +180,14 @@ enum CorridorGridBuilder {
         for l in 0..<64 {
             guard let level = building[l] else { continue }
             let s = level.starts
-            for cell in Swift.stride(from: level.view.nx * level.view.ny - 1, through: 0, by: -1) {
+            for cell in Swift.stride(from: level.view.frame.cells - 1, through: 0, by: -1) {
                 s[cell + 1] = s[cell]
             }
             s[0] = 0
         }
         return building.compactMap { level in
             level.map {
-                CorridorLevel(
-                    x0: $0.view.x0, y0: $0.view.y0, sx: $0.sx, sy: $0.sy, nx: $0.view.nx, ny: $0.view.ny,
-                    starts: $0.starts, entries: $0.entries)
+                CorridorLevel(frame: $0.view.frame, starts: $0.starts, entries: $0.entries)
             }
         }
     }

@@ -167,10 +167,10 @@ extension FenceSet {
         let views = levelViews.base
         for l in 0..<levelViews.count {
             let level = views[l]
-            guard let (x0, x1, y0, y1) = level.cellRange(box) else { continue }
+            guard let (x0, x1, y0, y1) = level.frame.cellRange(box) else { continue }
             for row in y0...y1 {
                 for col in x0...x1 {
-                    let cell = row * level.nx + col
+                    let cell = row * level.frame.nx + col
                     for k in Int(level.starts[2 * cell])..<Int(level.starts[2 * cell + 2]) where level.cfence[k] >= 0 {
                         hits.append(level.cfence[k])
                     }
@@ -184,10 +184,10 @@ extension FenceSet {
         let corridorViews = self.corridorViews.base
         for l in 0..<self.corridorViews.count {
             let level = corridorViews[l]
-            guard let (x0, x1, y0, y1) = level.cellRange(box) else { continue }
+            guard let (x0, x1, y0, y1) = level.frame.cellRange(box) else { continue }
             for row in y0...y1 {
                 for col in x0...x1 {
-                    let cell = row * level.nx + col
+                    let cell = row * level.frame.nx + col
                     for k in Int(level.starts[cell])..<Int(level.starts[cell + 1]) {
                         hits.append(corridors.fence[corridors.corridor(ofVertex: Int(level.entries[k]))])
                     }

@@ -20,9 +20,8 @@ final class GridLevel: @unchecked Sendable {
     let view: LevelView
 
     init(
-        x0: Double, y0: Double, sx: Double, sy: Double, nx: Int, ny: Int, starts: FrozenArray<Int32>,
-        cblocks: FrozenArray<SIMD4<Double>>, cfence: FrozenArray<Int32>, pbox: FrozenArray<SIMD4<Double>>,
-        poly: FrozenArray<Int32>
+        frame: GridFrame, starts: FrozenArray<Int32>, cblocks: FrozenArray<SIMD4<Double>>,
+        cfence: FrozenArray<Int32>, pbox: FrozenArray<SIMD4<Double>>, poly: FrozenArray<Int32>
     ) {
         self.starts = starts
         self.cblocks = cblocks
@@ -30,7 +29,7 @@ final class GridLevel: @unchecked Sendable {
         self.pbox = pbox
         self.poly = poly
         view = LevelView(
-            x0: x0, y0: y0, invX: 1 / sx, invY: 1 / sy, nx: nx, ny: ny, starts: self.starts.base,
+            frame: frame, starts: self.starts.base,
             cblocks: self.cblocks.base, cfence: self.cfence.base, pbox: self.pbox.base, poly: self.poly.base)
     }
 
@@ -40,39 +39,12 @@ final class GridLevel: @unchecked Sendable {
 /// A level's geometry and raw pointers, for the query loop (no reference counting there). The
 /// pointers stay valid as long as the owning `GridLevel` (held by the `FenceSet`).
 struct LevelView: @unchecked Sendable {
-    let x0: Double, y0: Double, invX: Double, invY: Double
-    let nx: Int, ny: Int
+    let frame: GridFrame
     let starts: UnsafeMutablePointer<Int32>
     let cblocks: UnsafeMutablePointer<SIMD4<Double>>
     let cfence: UnsafeMutablePointer<Int32>
     let pbox: UnsafeMutablePointer<SIMD4<Double>>
     let poly: UnsafeMutablePointer<Int32>
-
-    /// The cell holding (x, y), or -1 outside the level's extent.
-    @inline(__always)
-    func cell(x: Double, y: Double) -> Int {
-        let fx = (x - x0) * invX
-        let fy = (y - y0) * invY
-        guard fx >= 0, fy >= 0, fx < Double(nx), fy < Double(ny) else { return -1 }
-        return Int(fy) * nx + Int(fx)
-    }
-
-    /// Cell column/row range covered by a box, clamped to the grid; nil when disjoint.
-    func cellRange(_ b: BoundingBox) -> (Int, Int, Int, Int)? {
-        let fx0 = (b.minX - x0) * invX
-        let fx1 = (b.maxX - x0) * invX
-        let fy0 = (b.minY - y0) * invY
-        let fy1 = (b.maxY - y0) * invY
-        if fx1 < 0 || fy1 < 0 || fx0 >= Double(nx) || fy0 >= Double(ny) { return nil }
-        return (clampCell(fx0, nx), clampCell(fx1, nx), clampCell(fy0, ny), clampCell(fy1, ny))
-    }
-}
-
-@inline(__always)
-func clampCell(_ f: Double, _ n: Int) -> Int {
-    if !(f > 0) { return 0 }
-    if f >= Double(n - 1) { return n - 1 }
-    return Int(f)
 }
 
 /// Something to index: a box and the shape it belongs to.
@@ -164,19 +136,12 @@ enum GridBuilder {
             sx *= 1.4142135623730951
             sy *= 1.4142135623730951
         }
-        let cells = nx * ny
-        let invX = 1 / sx
-        let invY = 1 / sy
+        let frame = GridFrame(x0: lx, y0: ly, sx: sx, sy: sy, nx: nx, ny: ny)
+        let cells = frame.cells
         var ccount = [Int32](repeating: 0, count: cells + 1)
         var pcount = [Int32](repeating: 0, count: cells + 1)
-        @inline(__always) func range(_ b: BoundingBox) -> (Int, Int, Int, Int) {
-            (
-                clampCell((b.minX - lx) * invX, nx), clampCell((b.maxX - lx) * invX, nx),
-                clampCell((b.minY - ly) * invY, ny), clampCell((b.maxY - ly) * invY, ny)
-            )
-        }
         for (i, item) in items.enumerated() where levelOf[i] == l {
-            let (a, b, c, d) = range(item.box)
+            let (a, b, c, d) = frame.clampedRange(item.box)
             for row in c...d {
                 for col in a...b {
                     switch item.kind {
@@ -211,7 +176,7 @@ enum GridBuilder {
             pfill[c] = starts[2 * c + 1]
         }
         for (i, item) in items.enumerated() where levelOf[i] == l {
-            let (a, b, c, d) = range(item.box)
+            let (a, b, c, d) = frame.clampedRange(item.box)
             for row in c...d {
                 for col in a...b {
                     let cell = row * nx + col
@@ -236,8 +201,6 @@ enum GridBuilder {
                 }
             }
         }
-        return GridLevel(
-            x0: lx, y0: ly, sx: sx, sy: sy, nx: nx, ny: ny, starts: starts, cblocks: cblocks,
-            cfence: cfence, pbox: pbox, poly: poly)
+        return GridLevel(frame: frame, starts: starts, cblocks: cblocks, cfence: cfence, pbox: pbox, poly: poly)
     }
 }

@@ -16,7 +16,7 @@
 /// their own counters, and disjoint places of `sorted` and `order`.
 struct VisitOrder: @unchecked Sendable {
     let points: UnsafeBufferPointer<GeoPoint>
-    let grid: LevelView
+    let grid: GridFrame
     let parts: Int
     let cells: Int
     let buckets: Int
@@ -32,11 +32,11 @@ struct VisitOrder: @unchecked Sendable {
     /// At most this many buckets: the histogram of each part stays in a core's cache.
     static let maxBuckets = 1 << 16
 
-    init(points: UnsafeBufferPointer<GeoPoint>, grid: LevelView, parts: Int) {
+    init(points: UnsafeBufferPointer<GeoPoint>, grid: GridFrame, parts: Int) {
         self.points = points
         self.grid = grid
         self.parts = parts
-        cells = grid.nx * grid.ny
+        cells = grid.cells
         buckets = max(1, min(cells, points.count, Self.maxBuckets))
         bucketOf = .allocate(capacity: points.count)
         counters = .allocate(capacity: parts * (buckets + 1))

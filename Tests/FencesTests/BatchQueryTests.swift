@@ -100,7 +100,7 @@ import Testing
         let centre = (41.88, -87.63)
         let (json, _, _) = DifferentialTests.scenario(seed: 5, count: 2000, centre: centre, spanDeg: 0.2)
         let set = try FenceSet.parse(json)
-        let grid = try #require(set.levels.first?.view)
+        let grid = try #require(set.levels.first?.view.frame)
         let points = Self.probes(seed: 6, centre: centre, span: 0.2, count: 20_000)
         let (sorted, order) = points.withUnsafeBufferPointer { p in
             let o = VisitOrder(points: p, grid: grid, parts: 3)
