@@ -41,29 +41,53 @@ struct CorridorLevelView: @unchecked Sendable {
 /// asin(x) < 1.002 x for x < 0.1.
 @inline(__always)
 func corridorSegmentCover(_ store: CorridorStore, _ v: Int, radius: Double) -> (BoundingBox, BoundingBox?) {
+    if let span = corridorSegmentSpan(store, v, radius: radius) {
+        let delta = radius / Geodesy.earthRadius
+        return span.widened(
+            by: CorridorWidening(delta: delta, steepest: max(abs(span.south), abs(span.north))))
+    }
+    return corridorSegmentBoxes(
+        from: (store.lon[v], store.lat[v]), to: (store.lon[v + 1], store.lat[v + 1]),
+        segment: store.segment(v, radius: radius), radius: radius)
+}
+
+/// Where the arc from vertex `v` to `v + 1` may run, before widening by the radius: the cheap
+/// bound of `corridorSegmentCover`, or nil off its path.
+struct CorridorSegmentSpan {
+    var west: Double, east: Double, south: Double, north: Double
+
+    @inline(__always)
+    func widened(by w: CorridorWidening) -> (BoundingBox, BoundingBox?) {
+        antimeridianBoxes(west: west - w.dlon, east: east + w.dlon, south: south - w.dlat, north: north + w.dlat)
+    }
+}
+
+/// Degrees a span widens by for an angle `delta` at latitudes up to `steepest` (in either direction).
+struct CorridorWidening {
+    var dlat: Double, dlon: Double
+
+    @inline(__always)
+    init(delta: Double, steepest: Double) {
+        dlat = delta / Geodesy.degree * (1 + 1e-9) + 1e-9
+        let ratio = sin(delta) / cos(steepest * Geodesy.degree)
+        dlon = ratio * 1.002 / Geodesy.degree * (1 + 1e-9) + 1e-9
+    }
+}
+
+@inline(__always)
+func corridorSegmentSpan(_ store: CorridorStore, _ v: Int, radius: Double) -> CorridorSegmentSpan? {
     let latA = store.lat[v]
     let latB = store.lat[v + 1]
     var step = store.lon[v + 1] - store.lon[v]
     if step > 180 { step -= 360 } else if step < -180 { step += 360 }
     let dLat = abs(latB - latA)
-    if abs(latA) <= 80, abs(latB) <= 80, dLat <= 1, abs(step) <= 1, radius <= 60_000 {
-        let delta = radius / Geodesy.earthRadius
-        let theta = (dLat + abs(step)) * Geodesy.degree
-        let rise = theta * theta / Geodesy.degree
-        let dlat = delta / Geodesy.degree * (1 + 1e-9) + 1e-9
-        let south = min(latA, latB) - rise
-        let north = max(latA, latB) + rise
-        let steepest = max(abs(south), abs(north))
-        let ratio = sin(delta) / cos(steepest * Geodesy.degree)
-        let dlon = ratio * 1.002 / Geodesy.degree * (1 + 1e-9) + 1e-9
-        let lonA = store.lon[v]
-        return antimeridianBoxes(
-            west: min(lonA, lonA + step) - dlon, east: max(lonA, lonA + step) + dlon, south: south - dlat,
-            north: north + dlat)
-    }
-    return corridorSegmentBoxes(
-        from: (store.lon[v], latA), to: (store.lon[v + 1], latB), segment: store.segment(v, radius: radius),
-        radius: radius)
+    guard abs(latA) <= 80, abs(latB) <= 80, dLat <= 1, abs(step) <= 1, radius <= 60_000 else { return nil }
+    let theta = (dLat + abs(step)) * Geodesy.degree
+    let rise = theta * theta / Geodesy.degree
+    let lonA = store.lon[v]
+    return CorridorSegmentSpan(
+        west: min(lonA, lonA + step), east: max(lonA, lonA + step), south: min(latA, latB) - rise,
+        north: max(latA, latB) + rise)
 }
 
 /// Builds the corridors' grid the way `GridBuilder` builds the shared one (levels of cells `s0·2^k`,
@@ -74,12 +98,26 @@ enum CorridorGridBuilder {
     static func build(_ store: CorridorStore, cellScale: Double) -> [CorridorLevel] {
         guard store.count > 0 else { return [] }
         // every box of every segment, in order, with its start vertex
+        // (a corridor's segments widened alike, for its steepest latitude: one sine and cosine a
+        // corridor, not a segment; boxes at least as large as `corridorSegmentCover`'s)
         func forEachBox(_ body: (Int32, BoundingBox) -> Void) {
             for c in 0..<store.count {
                 let r = store.radius[c]
-                for l in store.firstLine[c]..<store.firstLine[c + 1] {
+                let lines = store.firstLine[c]..<store.firstLine[c + 1]
+                var steepest = 0.0
+                for l in lines {
                     for v in store.vertices(ofLine: l).dropLast() {
-                        let (first, second) = corridorSegmentCover(store, v, radius: r)
+                        if let span = corridorSegmentSpan(store, v, radius: r) {
+                            steepest = max(steepest, abs(span.south), abs(span.north))
+                        }
+                    }
+                }
+                let widening = CorridorWidening(delta: r / Geodesy.earthRadius, steepest: steepest)
+                for l in lines {
+                    for v in store.vertices(ofLine: l).dropLast() {
+                        let (first, second) =
+                            corridorSegmentSpan(store, v, radius: r)?.widened(by: widening)
+                            ?? corridorSegmentCover(store, v, radius: r)
                         body(Int32(v), first)
                         if let second { body(Int32(v), second) }
                     }
