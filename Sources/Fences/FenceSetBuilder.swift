@@ -220,6 +220,10 @@ public struct FenceSetBuilder {
                 try checkPosition(lon: p.lon, lat: p.lat, id: id, what: "\(what) position \(k)")
             }
             for k in 1..<line.count {
+                // a degree or two apart is under 250 km anywhere: no trigonometry for a road's steps
+                let dLat = abs(line[k].lat - line[k - 1].lat)
+                let dLon = abs(line[k].lon - line[k - 1].lon)
+                if dLat + min(dLon, 360 - dLon) <= 2 { continue }
                 let length = Geodesy.haversine(
                     lat1: line[k - 1].lat, lon1: line[k - 1].lon, lat2: line[k].lat, lon2: line[k].lon)
                 if length > Self.longestSegment {
