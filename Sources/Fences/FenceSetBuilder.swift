@@ -263,12 +263,14 @@ public struct FenceSetBuilder {
     /// antipodal, and longer than any route segment a real file has.
     static let longestSegment = 10_000_000.0
 
-    func checkPosition(lon: Double, lat: Double, id: FenceID?, what: String) throws(FenceLoadError) {
+    func checkPosition(lon: Double, lat: Double, id: FenceID?, what: @autoclosure () -> String)
+        throws(FenceLoadError)
+    {
         guard lon.isFinite, lon >= -180, lon <= 180 else {
-            throw error("\(what): longitude \(formatNumber(lon)) is out of range [-180, 180]", id: id)
+            throw error("\(what()): longitude \(formatNumber(lon)) is out of range [-180, 180]", id: id)
         }
         guard lat.isFinite, lat >= -90, lat <= 90 else {
-            throw error("\(what): latitude \(formatNumber(lat)) is out of range [-90, 90]", id: id)
+            throw error("\(what()): latitude \(formatNumber(lat)) is out of range [-90, 90]", id: id)
         }
     }
 
