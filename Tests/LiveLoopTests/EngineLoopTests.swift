@@ -31,13 +31,13 @@ import Testing
     final class ScriptedSource: FixSource, @unchecked Sendable {
         let steps: [Step]
         let isLive: Bool
-        let quietCyclesAhead: QuietCyclesAhead?
+        let readCues: ReadSchedule.Cues?
         /// `live`: as a receiver is, never waiting for room in the ring; its reader takes turns at
         /// the engine (`EngineTurn`) and is told which cycles are quiet.
-        init(_ steps: [Step], live: Bool = false, foresight: QuietCyclesAhead? = nil) {
+        init(_ steps: [Step], live: Bool = false, foresight: ReadSchedule.Cues? = nil) {
             self.steps = steps
             isLive = live
-            quietCyclesAhead = live ? (foresight ?? QuietCyclesAhead()) : nil
+            readCues = live ? (foresight ?? ReadSchedule.Cues()) : nil
         }
         var waitsForRoom: Bool { !isLive }
         func run(_ emit: (EngineInput) -> Void) {
@@ -84,7 +84,7 @@ import Testing
         /// sink saw and the store.
         func play(
             _ steps: [Step], reloads: Bool = false, live: Bool = false, also: [EventSink] = [],
-            reports: ProblemReports = ProblemReports(), foresight: QuietCyclesAhead? = nil
+            reports: ProblemReports = ProblemReports(), foresight: ReadSchedule.Cues? = nil
         ) throws -> ([EventRecord], StateStore) {
             let store = try StateStore(path: statePath)
             let sink = CollectingSink(maxAccuracy: 100)
@@ -309,9 +309,9 @@ import Testing
     /// until the reader's next turn.
     @Test func theReaderIsToldWhichCyclesAreQuiet() throws {
         let run = try Run(fences: Self.circles(["a"]))
-        let foresight = QuietCyclesAhead()
+        let foresight = ReadSchedule.Cues()
         let told = Locked<[Int]>([])
-        let note: Step = .action { told.withLock { $0.append(foresight.count) } }
+        let note: Step = .action { told.withLock { $0.append(foresight.quietCyclesAhead) } }
         let reports = ProblemReports()
         let report = reports.report
         var steps: [Step] = [.input(.connected(device: "/dev/ttyTEST", detail: nil))]
@@ -324,7 +324,7 @@ import Testing
         steps += [.input(Self.fix(5, east: -70)), .input(Self.fix(6, east: -60)), note]
         let (seen, _) = try run.play(steps, live: true, reports: reports, foresight: foresight)
         #expect(seen.map(\.kind) == [.registered, .deviceConnected, .error])
-        #expect(told.withLock { $0 } == [QuietCyclesAhead.most, 0, QuietCyclesAhead.most, 0])
+        #expect(told.withLock { $0 } == [ReadSchedule.Cues.mostQuietCycles, 0, ReadSchedule.Cues.mostQuietCycles, 0])
     }
 
     /// While the engine thread holds the turn (here a sink takes half a second over an `error`

@@ -27,8 +27,9 @@ public protocol FixSource: AnyObject, Sendable {
     /// Whether the source is a live receiver whose silence on the wall clock means `fix_lost`.
     var isLive: Bool { get }
     /// Where the engine says how many of a live receiver's next cycles cannot raise an event, for
-    /// its reader to sleep through; nil for a source that does not pace itself by the receiver.
-    var quietCyclesAhead: QuietCyclesAhead? { get }
+    /// its reader to sleep through (`ReadSchedule`); nil for a source that does not pace itself by
+    /// the receiver.
+    var readCues: ReadSchedule.Cues? { get }
     /// Produces inputs until the input ends or `stop()` is called, on the calling thread.
     func run(_ emit: (EngineInput) -> Void)
     /// Asks `run` to return soon; safe from any thread.

@@ -139,7 +139,7 @@ public final class EngineLoop {
     /// source's reader drains the ring itself when this thread is not in a round (`EngineTurn`).
     package func run(_ source: FixSource) throws -> Summary {
         let ring = SPSCRing<EngineInput>(capacity: configuration.ringCapacity)
-        let foresight = source.quietCyclesAhead
+        let foresight = source.readCues
         let readerSide = source.isLive ? ReaderSide(loop: self, ring: ring, foresight: foresight) : nil
         var drainHere: (@Sendable () -> Bool)?
         if let readerSide { drainHere = { readerSide.drain() } }
@@ -178,7 +178,7 @@ public final class EngineLoop {
                 if !ended { try upkeep(source, ring: ring) }
                 // A round may have changed the fences: what the reader's last turn foresaw no
                 // longer holds, until its next turn.
-                foresight?.set(0)
+                foresight?.foreseeQuietCycles(0)
             }
         }
         summary.overflow = ring.overflow
@@ -188,8 +188,8 @@ public final class EngineLoop {
     /// A turn of the reader's: what it just pushed, through the engine. False when the engine
     /// thread must wake after all: it was in a round, the input ended, or the turn failed. Only a
     /// turn that leaves nothing to the engine thread tells the reader which cycles are quiet.
-    fileprivate func drainOnReaderThread(_ ring: SPSCRing<EngineInput>, foresight: QuietCyclesAhead?) -> Bool {
-        foresight?.set(0)
+    fileprivate func drainOnReaderThread(_ ring: SPSCRing<EngineInput>, foresight: ReadSchedule.Cues?) -> Bool {
+        foresight?.foreseeQuietCycles(0)
         var done = false
         let ran = turn.readerThread {
             guard readerTurnFailure == nil else { return }
@@ -197,7 +197,8 @@ public final class EngineLoop {
                 try drain(ring)
                 done = !round.ended && !engineThreadIsWanted(ring)
                 if done, let foresight {
-                    foresight.set(layers.anchorIsDue ? 0 : engine.quietFixesAhead(limit: QuietCyclesAhead.most))
+                    foresight.foreseeQuietCycles(
+                        layers.anchorIsDue ? 0 : engine.quietFixesAhead(limit: ReadSchedule.Cues.mostQuietCycles))
                 }
             } catch {
                 readerTurnFailure = error
@@ -524,7 +525,7 @@ extension EngineLoop: FenceStateReading {
 private struct ReaderSide: @unchecked Sendable {
     let loop: EngineLoop
     let ring: SPSCRing<EngineInput>
-    let foresight: QuietCyclesAhead?
+    let foresight: ReadSchedule.Cues?
 
     func drain() -> Bool { loop.drainOnReaderThread(ring, foresight: foresight) }
 }

@@ -28,7 +28,7 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
 
     public var waitsForRoom: Bool { true }
     public var isLive: Bool { false }
-    public var quietCyclesAhead: QuietCyclesAhead? { nil }
+    public var readCues: ReadSchedule.Cues? { nil }
 
     /// Opens every capture before any is read, so that a typo in the third path fails before the
     /// first has printed anything.

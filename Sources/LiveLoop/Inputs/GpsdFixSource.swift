@@ -35,7 +35,7 @@ public final class GpsdFixSource: FixSource {
     public var waitsForRoom: Bool { false }
     public var isLive: Bool { true }
     /// gpsd hands over each report as it comes: nothing to sleep through.
-    public var quietCyclesAhead: QuietCyclesAhead? { nil }
+    public var readCues: ReadSchedule.Cues? { nil }
 
     public init(_ configuration: Configuration) { self.configuration = configuration }
 

@@ -9,7 +9,7 @@ public final class SerialFixSource: FixSource {
 
     public var waitsForRoom: Bool { false }
     public var isLive: Bool { true }
-    public var quietCyclesAhead: QuietCyclesAhead? { reader.quietCyclesAhead }
+    public var readCues: ReadSchedule.Cues? { reader.cues }
 
     public init(_ configuration: Reader.Configuration, rollover: WeekRollover) {
         reader = Reader(configuration)
@@ -44,13 +44,13 @@ struct SerialDecoding {
 
     mutating func take(_ event: ReaderEvent, reader: Reader, emit: (EngineInput) -> Void) {
         func fix(_ fix: Fix) {
-            reader.noteCycleEnded()
+            reader.cues.noteCycleEnded()
             let (dated, notice) = clock.dated(fix, device: device)
             if let notice { emit(.problem(notice)) }
             emit(.fix(dated))
         }
         func silentCycle(_ cycle: EpochTime) {
-            reader.noteCycleEnded()
+            reader.cues.noteCycleEnded()
             emit(.silentCycle(cycle))
         }
         // The decoder is a class: held in a local, its calls do not overlap the handlers' changes
@@ -64,7 +64,7 @@ struct SerialDecoding {
         case .data(let bytes):
             decoder.push(bytes, onFix: fix, onNoFix: silentCycle)
             sayRollover(emit)
-            if decoder.epochAwaitsClose { reader.noteCycleOpen() }
+            if decoder.epochAwaitsClose { reader.cues.noteCycleOpen() }
         case .quiet:
             // The receiver's cycle is over: its fix leaves now, not when the next cycle's time
             // comes a period later (until the assembler has learned which sentence ends a cycle).

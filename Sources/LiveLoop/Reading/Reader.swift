@@ -11,8 +11,9 @@ public enum ReaderEvent {
     case connected(path: String, rate: BaudRate?, kind: DeviceKind)
     /// Bytes as the device sent them; valid only during the callback.
     case data(UnsafeRawBufferPointer)
-    /// The line has been silent for `Reader.quietGap` after a whole line, and the handler said a
-    /// receiver cycle was still open (`Reader.noteCycleOpen`): the receiver has sent that cycle.
+    /// The line has been silent for `ReadSchedule.quietGap` after a whole line, and the handler
+    /// said a receiver cycle was still open (`ReadSchedule.Cues.noteCycleOpen`): the receiver has
+    /// sent that cycle.
     case quiet
     /// The connected device went away: unplugged, hung up, or its path vanished (docs/events.md
     /// `device_lost`). The reader is already waiting for it to come back.
@@ -28,7 +29,8 @@ public enum ReaderEvent {
 ///
 /// Open, find the rate (pinned, remembered, or hunted), read; on EIO, ENXIO, end of file (hang up)
 /// or a vanished path, close and reopen with exponential backoff, woken early by a udev "add" for
-/// a tty where a udev daemon runs. Runs on the caller's thread until `stop()`.
+/// a tty where a udev daemon runs. Runs on the caller's thread until `stop()`. When to read next,
+/// and so how long to sleep, is its `ReadSchedule`'s to say.
 public final class Reader: Sendable {
     public struct Configuration: Sendable {
         public var path: String
@@ -50,34 +52,15 @@ public final class Reader: Sendable {
     }
 
     public let configuration: Configuration
-    /// What the engine foresees of the next cycles; the reader sleeps through the quiet ones.
-    public let quietCyclesAhead = QuietCyclesAhead()
+    /// What the handler (the decoder) and the engine tell the reader's schedule between reads.
+    public let cues = ReadSchedule.Cues()
     private let stopped = Atomic<Bool>(false)
-    private let cyclesEnded = Atomic<Int>(0)
-    private let cycleOpen = Atomic<Bool>(false)
 
     public init(_ configuration: Configuration) { self.configuration = configuration }
 
     /// Asks `run` to return; safe from any thread and from a signal handler's flag check.
     public func stop() { stopped.store(true, ordering: .relaxed) }
     public var isStopped: Bool { stopped.load(ordering: .relaxed) }
-
-    /// Called by the handler, on the reader's thread, when the bytes it was just given completed a
-    /// cycle of the receiver (a fix, or a cycle without one): the reader then sleeps until the
-    /// next cycle should have ended (`CyclePacer`).
-    public func noteCycleEnded() { cyclesEnded.add(1, ordering: .relaxed) }
-
-    /// Called by the handler, on the reader's thread, when the bytes it was just given leave a
-    /// receiver cycle open whose end it cannot see in them (its last sentence is not known yet):
-    /// the reader then reports `.quiet` should the line stay silent for `quietGap` after them.
-    public func noteCycleOpen() { cycleOpen.store(true, ordering: .relaxed) }
-
-    /// How long the line must stay silent after a whole line for the cycle to be over: longer than
-    /// the pauses a USB serial adapter or the tty layer makes within a burst (an FTDI adapter holds
-    /// bytes up to 16 ms) and than a character at 4800 baud, short against the silence between the
-    /// bursts of a 1 Hz receiver. A receiver that pauses longer within its cycle is found out by
-    /// the fix assembler (a sentence of a cycle already closed), which then stops closing on quiet.
-    public static let quietGap = 0.1
 
     /// Reads until `stop()`, delivering events to `handler` on this thread.
     public func run(_ handler: (ReaderEvent) -> Void) {
@@ -129,18 +112,13 @@ public final class Reader: Sendable {
             handler(.connected(path: configuration.path, rate: receiver.rate, kind: kind))
             receiver.leadingBytes.withUnsafeBytes { handler(.data($0)) }
         }
-        // When the line will have been quiet long enough to close the open cycle, if one is open.
-        var quietAt: Double? =
-            cycleOpen.exchange(false, ordering: .relaxed) && receiver.leadingBytes.last == UInt8(ascii: "\n")
-            ? monotonicSeconds() + Self.quietGap : nil
+        // A UART hands over a few bytes at a time; CDC-ACM whole USB packets, at no line rate.
+        var schedule = ReadSchedule(
+            cues: cues, bytesPerSecond: kind == .cdcACM ? nil : port.rate?.bytesPerSecond,
+            leadingBytesEndALine: receiver.leadingBytes.last == UInt8(ascii: "\n"), at: monotonicSeconds())
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
         defer { buffer.deallocate() }
         var pathCheckDue = monotonicSeconds() + 1
-        // A UART hands over a few bytes at a time; CDC-ACM whole USB packets, at no line rate.
-        let bytesPerSecond = kind == .cdcACM ? nil : port.rate?.bytesPerSecond
-        var arrival = BurstArrival(bytesPerSecond: bytesPerSecond ?? 0)
-        var pacer = CyclePacer()
-        cyclesEnded.store(0, ordering: .relaxed)
         var slept = false
         while !isStopped {
             var result = SerialPort.ReadResult.timeout
@@ -153,20 +131,19 @@ public final class Reader: Sendable {
                 slept = false
             }
             if result == .timeout {
-                let wait = quietAt.map { min(max($0 - monotonicSeconds(), 0), Self.idleWake) } ?? Self.idleWake
-                result = try port.read(into: buffer, timeout: wait)
+                result = try port.read(into: buffer, timeout: schedule.longestWait(at: monotonicSeconds()))
             }
             switch result {
             case .timeout:
-                if let due = quietAt {
-                    // A short wait, not the idle wake: the pacer has seen no silence yet.
-                    if monotonicSeconds() >= due {
-                        quietAt = nil
-                        handler(.quiet)
-                    }
+                switch schedule.timedOut(at: monotonicSeconds()) {
+                case .closesCycle:
+                    handler(.quiet)
                     continue
+                case .waitsForClose:
+                    continue
+                case .idle:
+                    break
                 }
-                pacer.noteSilence()
                 // A silent port may be one whose path has gone or moved on (EIO never comes from a
                 // descriptor nobody writes to any more): look once a second.
                 if monotonicSeconds() >= pathCheckDue {
@@ -197,18 +174,7 @@ public final class Reader: Sendable {
                 // may have put the fix through the engine in between.
                 let readAt = monotonicSeconds()
                 handler(.data(chunk))
-                // A burst ends with a whole line: silence after part of one is a stalled line.
-                quietAt =
-                    cycleOpen.exchange(false, ordering: .relaxed) && chunk[count - 1] == UInt8(ascii: "\n")
-                    ? readAt + Self.quietGap : nil
-                // One wake-up a cycle once its period is known (one for several cycles the engine
-                // foresees quiet), two or three a burst before, instead of one per few bytes
-                // (docs/performance.md, "Live cost").
-                let burstPause = bytesPerSecond == nil ? nil : arrival.observe(chunk, at: readAt)
-                let ended = cyclesEnded.exchange(0, ordering: .relaxed)
-                if let pause = pacer.observe(
-                    cyclesEnded: ended, at: readAt, burstPause: burstPause, quietCyclesAhead: quietCyclesAhead.count)
-                {
+                if let pause = schedule.pause(after: chunk, readAt: readAt) {
                     let left = pause - (monotonicSeconds() - readAt)
                     if left > 0 {
                         sleepSeconds(left)
@@ -218,10 +184,6 @@ public final class Reader: Sendable {
             }
         }
     }
-
-    /// How long a silent port is waited on before `stop()` and the device's path are looked at
-    /// again: the only wake-ups of a reader whose receiver says nothing.
-    static let idleWake = 0.5
 
     /// Sleeps for the backoff, or less when udev announces a new tty.
     private func wait(_ seconds: Double, monitor: UdevMonitor?) {

@@ -4,21 +4,21 @@ import Testing
 @testable import LiveLoop
 
 /// Once the receiver's cycle period is known, the reader sleeps from one cycle's end to the next
-/// (docs/performance.md, "Live cost"). Each test plays a wire as `BurstArrivalTests` does (bursts at
-/// the line rate, handed over every `granularity` seconds), where each burst's cycle ends with its
-/// GGA sentence and satellites in view follow, read by a loop that paces itself as `Reader` does:
-/// `BurstArrival` for the bursts, `CyclePacer` over it.
-@Suite struct CyclePacerTests {
-    static let cycle = BurstArrivalTests.rmc + BurstArrivalTests.gga
+/// (docs/performance.md, "Live cost"). Each test plays a wire as `ReadScheduleBurstPaceTests` does
+/// (bursts at the line rate, handed over every `granularity` seconds), where each burst's cycle
+/// ends with its GGA sentence and satellites in view follow, read by a loop that paces itself as
+/// `ReadSchedule` does: `BurstPace` for the bursts, `CyclePace` over it.
+@Suite struct ReadScheduleCyclePaceTests {
+    static let cycle = ReadScheduleBurstPaceTests.rmc + ReadScheduleBurstPaceTests.gga
     static let inView = Array(
         ("$GPGSV,2,1,08,01,40,083,46,02,17,308,41,12,07,344,39,14,22,228,45*75\r\n"
             + "$GPGSV,2,2,08,15,19,061,42,17,51,157,44,22,09,032,37,24,25,184,43*7A\r\n").utf8)
     static let epoch = cycle + inView
-    static let rate = BurstArrivalTests.rate
+    static let rate = ReadScheduleBurstPaceTests.rate
 
     struct Outcome {
-        /// Reads that ended in each burst, and how long after its cycle's last byte came each
-        /// cycle was read.
+        /// Reads that ended in each burst, and how long after its cycle's last byte came each cycle
+        /// was read.
         var reads: [Int]
         var lateness: [Double]
         /// The lateness of the cycles each read found ended, per read that found any.
@@ -26,7 +26,8 @@ import Testing
     }
 
     func play(
-        _ pacer: inout CyclePacer, _ arrival: inout BurstArrival, _ bursts: [(start: Double, bytes: [UInt8])],
+        _ pacer: inout ReadSchedule.CyclePace, _ arrival: inout ReadSchedule.BurstPace,
+        _ bursts: [(start: Double, bytes: [UInt8])],
         paced: Bool = true, granularity: Double = 0.002, cycleLength: Int = cycle.count, burstsOnly: Bool = false,
         quiet: (Int) -> Int = { _ in 0 }
     ) -> Outcome {
@@ -76,41 +77,41 @@ import Testing
     }
 
     @Test func steadyCyclesAreReadInAboutOneWakeUpEachAndOnTime() {
-        var pacer = CyclePacer()
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var pacer = ReadSchedule.CyclePace()
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         let learning = play(&pacer, &arrival, steady(30))
         #expect(pacer.isLocked)
         #expect(abs((pacer.period ?? 0) - 0.1) < 0.001)
         #expect(learning.lateness.count == 30)
         let outcome = play(&pacer, &arrival, steady(200, from: 3.0))
         let reads = outcome.reads.reduce(0, +)
-        // `BurstArrival` alone: two or three a burst. Paced: one, and two for each check of the
+        // `BurstPace` alone: two or three a burst. Paced: one, and two for each check of the
         // phase, one cycle in sixteen, 1.5 ms early: 224 (one in eight, 3 ms early, before: 262).
         #expect(reads <= 230, "\(reads) reads for 200 cycles: \(outcome.reads)")
         #expect(outcome.lateness.count == 200)
         #expect(outcome.lateness.allSatisfy { $0 <= 0.001 }, "\(outcome.lateness.max() ?? 0)")
     }
 
-    /// `BurstArrival` alone sleeps to the end of the burst, so the fix, complete halfway through
-    /// it, waited for the satellites in view; the pacer reads it when its cycle ends.
+    /// `BurstPace` alone sleeps to the end of the burst, so the fix, complete halfway through it,
+    /// waited for the satellites in view; the pacer reads it when its cycle ends.
     @Test func theFixIsNotHeldBackByTheSentencesAfterIt() {
-        var unused = CyclePacer()
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var unused = ReadSchedule.CyclePace()
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         let before = play(&unused, &arrival, steady(70), burstsOnly: true)
         #expect(before.lateness.suffix(40).allSatisfy { $0 > 0.015 }, "the old pacing was late: \(before.lateness)")
-        var pacer = CyclePacer()
-        var paced = BurstArrival(bytesPerSecond: Self.rate)
+        var pacer = ReadSchedule.CyclePace()
+        var paced = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         _ = play(&pacer, &paced, steady(30))
         let outcome = play(&pacer, &paced, steady(40, from: 3.0))
         #expect(outcome.lateness.allSatisfy { $0 <= 0.001 }, "\(outcome.lateness)")
     }
 
     /// A cycle that comes late is read as it comes, not a period later, and the pace holds. It
-    /// stretches the period measured across it a little, so the cycles after it may be read up to
-    /// a few milliseconds late until the next check.
+    /// stretches the period measured across it a little, so the cycles after it may be read up to a
+    /// few milliseconds late until the next check.
     @Test func aLateCycleIsWaitedFor() {
-        var pacer = CyclePacer()
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var pacer = ReadSchedule.CyclePace()
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         _ = play(&pacer, &arrival, steady(30))
         var bursts = steady(60, from: 3.0)
         bursts[20].start += 0.008
@@ -125,8 +126,8 @@ import Testing
     /// cycle is read more than a period late meanwhile.
     @Test func aNewRateIsLearned() {
         for newPeriod in [0.2, 0.05] {
-            var pacer = CyclePacer()
-            var arrival = BurstArrival(bytesPerSecond: Self.rate)
+            var pacer = ReadSchedule.CyclePace()
+            var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
             _ = play(&pacer, &arrival, steady(30))
             let outcome = play(&pacer, &arrival, steady(80, period: newPeriod, from: 3.0))
             #expect(pacer.isLocked, "\(newPeriod)")
@@ -136,11 +137,11 @@ import Testing
         }
     }
 
-    /// Cycles written all at once at no steady pace (a program feeding a pseudo-terminal) are
-    /// never slept on.
+    /// Cycles written all at once at no steady pace (a program feeding a pseudo-terminal) are never
+    /// slept on.
     @Test func cyclesAtNoSteadyPaceAreNotSleptOn() {
-        var pacer = CyclePacer()
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var pacer = ReadSchedule.CyclePace()
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         var start = 0.0
         var bursts: [(start: Double, bytes: [UInt8])] = []
         for index in 0..<60 {
@@ -153,8 +154,8 @@ import Testing
     }
 
     @Test func silenceLetsGoOfThePeriod() {
-        var pacer = CyclePacer()
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var pacer = ReadSchedule.CyclePace()
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         _ = play(&pacer, &arrival, steady(30))
         #expect(pacer.isLocked)
         pacer.noteSilence()
@@ -162,14 +163,14 @@ import Testing
     }
 }
 
-extension CyclePacerTests {
+extension ReadScheduleCyclePaceTests {
     /// A loaded machine: each burst starts up to `jitter` late (a simulator or a driver delayed).
-    /// No cycle is read later than the jitter and 2 ms (`BurstArrival` alone: the whole tail of
-    /// the burst, 24 ms here), in at most two and a half wake-ups a cycle.
+    /// No cycle is read later than the jitter and 2 ms (`BurstPace` alone: the whole tail of the
+    /// burst, 24 ms here), in at most two and a half wake-ups a cycle.
     @Test func jitteryCyclesStayCheapAndNearlyOnTime() {
         for jitter in [0.002, 0.005, 0.010] {
-            var pacer = CyclePacer()
-            var arrival = BurstArrival(bytesPerSecond: Self.rate)
+            var pacer = ReadSchedule.CyclePace()
+            var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
             var random = SplitMix(seed: 7)
             let bursts = (0..<400).map { (Double($0) * 0.1 + random.next() * jitter, Self.epoch) }
             let outcome = play(&pacer, &arrival, bursts)
@@ -193,12 +194,13 @@ struct SplitMix {
     }
 }
 
-/// Cycles the engine foresees quiet are slept through and read with the cycle after, in one
-/// wake-up (`QuietCyclesAhead`): at most `longestSleep` at a time, never across a check.
-extension CyclePacerTests {
+/// Cycles the engine foresees quiet are slept through and read with the cycle after, in one wake-up
+/// (`ReadSchedule.Cues.foreseeQuietCycles`): at most `longestSleep` at a time, never across a
+/// check.
+extension ReadScheduleCyclePaceTests {
     @Test func quietCyclesAreReadTogetherAndTheLastOfThemOnTime() {
-        var pacer = CyclePacer()
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var pacer = ReadSchedule.CyclePace()
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         _ = play(&pacer, &arrival, steady(30))
         let outcome = play(&pacer, &arrival, steady(200, from: 3.0), quiet: { _ in 4 })
         let reads = outcome.reads.reduce(0, +)
@@ -215,8 +217,8 @@ extension CyclePacerTests {
 
     /// Once the engine no longer foresees quiet, the next cycle is read as it ends.
     @Test func aQuietStretchEndsAtTheCycleItIsToldOf() {
-        var pacer = CyclePacer()
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var pacer = ReadSchedule.CyclePace()
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         _ = play(&pacer, &arrival, steady(30))
         let outcome = play(&pacer, &arrival, steady(200, from: 3.0), quiet: { $0 < 100 ? 4 : 0 })
         #expect(outcome.lateness.count == 200)
@@ -228,8 +230,8 @@ extension CyclePacerTests {
     /// A cycle later than foretold at the end of a quiet sleep is waited for on its bytes, and the
     /// period is kept.
     @Test func aLateCycleEndingAQuietSleepIsWaitedFor() {
-        var pacer = CyclePacer()
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var pacer = ReadSchedule.CyclePace()
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         _ = play(&pacer, &arrival, steady(30))
         var bursts = steady(100, from: 3.0)
         for late in [24, 52, 77] { bursts[late].start += 0.008 }
@@ -242,8 +244,8 @@ extension CyclePacerTests {
 
     /// A slower receiver is slept through for no more than `longestSleep`: two cycles at 4 Hz.
     @Test func aQuietSleepIsNeverLongerThanHalfASecond() {
-        var pacer = CyclePacer()
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var pacer = ReadSchedule.CyclePace()
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         _ = play(&pacer, &arrival, steady(30, period: 0.25))
         #expect(pacer.isLocked)
         let outcome = play(&pacer, &arrival, steady(60, period: 0.25, from: 8.0), quiet: { _ in 4 })

@@ -6,8 +6,8 @@ import Testing
 /// The reader sleeps through the rest of an epoch's burst of sentences, and through whole epochs once
 /// their period is steady (docs/performance.md, "Live cost"). Each test plays a wire: bursts of
 /// sentences at the line rate, handed over every `granularity` seconds as a UART driver does, read
-/// by a loop that sleeps where `BurstArrival` says and otherwise wakes when bytes come.
-@Suite struct BurstArrivalTests {
+/// by a loop that sleeps where `BurstPace` says and otherwise wakes when bytes come.
+@Suite struct ReadScheduleBurstPaceTests {
     static let rmc = Array("$GPRMC,081836,A,3751.65,S,14507.36,E,000.0,360.0,130998,011.3,E*62\r\n".utf8)
     static let gga = Array("$GPGGA,081836,3751.65,S,14507.36,E,1,05,1.5,280.2,M,-34.0,M,,*75\r\n".utf8)
     static let epoch = rmc + gga
@@ -22,7 +22,7 @@ import Testing
 
     /// Plays `bursts` (start time, bytes); `paced`: at the line rate, else each burst all at once.
     func play(
-        _ arrival: inout BurstArrival, _ bursts: [(start: Double, bytes: [UInt8])], paced: Bool = true,
+        _ arrival: inout ReadSchedule.BurstPace, _ bursts: [(start: Double, bytes: [UInt8])], paced: Bool = true,
         granularity: Double = 0.002
     ) -> Outcome {
         let rate = arrival.bytesPerSecond
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func aBurstSeenBeforeIsReadInTwoWakeUpsAndNotLate() {
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         let warmUp = play(&arrival, steady(3))
         #expect(warmUp.reads[0] == (Self.epoch.count + 11) / 12, "the first burst is read as it comes")
         #expect(arrival.expectedBurst == Self.epoch.count)
@@ -75,14 +75,14 @@ import Testing
 
     /// Opened in the middle of a burst, the reader does not take the part it saw for an epoch.
     @Test func aBurstJoinedHalfwayForetellsNothing() {
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         let half = Array(Self.epoch[60...])
         _ = play(&arrival, [(0, half)] + steady(3, from: 0.1))
         #expect(arrival.expectedBurst == Self.epoch.count)
     }
 
     @Test func aBurstThatComesLateOrLongerIsReadAsItsRestComes() {
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         _ = play(&arrival, steady(8))
         // The receiver's clock jumps 30 ms; every fifth epoch carries one more sentence.
         let bursts = (0..<40).map { index in
@@ -98,13 +98,13 @@ import Testing
     /// What a program writes to a pseudo-terminal all at once (the latency benchmark) foretells
     /// nothing about the next write: sleeping would only delay it.
     @Test func burstsThatCameAllAtOnceForetellNothing() {
-        var arrival = BurstArrival(bytesPerSecond: Self.rate)
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         let outcome = play(&arrival, steady(20, period: 0.01), paced: false)
         #expect(outcome.reads == Array(repeating: 1, count: 20))
         #expect(outcome.lateness.allSatisfy { $0 == 0 })
         #expect(arrival.expectedBurst == nil)
         // Also when the kernel hands the same write over in two pieces.
-        var split = BurstArrival(bytesPerSecond: Self.rate)
+        var split = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         for index in 0..<6 {
             let time = Double(index) * 0.05
             let first = Array(Self.epoch[0..<30]).withUnsafeBytes { split.observe($0, at: time) }
@@ -114,18 +114,19 @@ import Testing
     }
 
     @Test func noLineRateOrASaturatedLineForetellsNothing() {
-        var usb = BurstArrival(bytesPerSecond: 0)
+        var usb = ReadSchedule.BurstPace(bytesPerSecond: 0)
         #expect(Self.epoch.withUnsafeBytes { usb.observe($0, at: 0) } == nil)
         // A line that never falls silent is one endless burst: nothing to learn, each chunk read.
-        var saturated = BurstArrival(bytesPerSecond: Self.rate)
+        var saturated = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
         let wire = Double(Self.epoch.count) / Self.rate
         let outcome = play(&saturated, steady(20, period: wire))
         #expect(outcome.lateness.allSatisfy { $0 == 0 })
         #expect(saturated.expectedBurst == nil)
         // Sleeps are capped so that stop() is seen.
-        var slow = BurstArrival(bytesPerSecond: 10)
+        var slow = ReadSchedule.BurstPace(bytesPerSecond: 10)
         _ = play(&slow, steady(3, period: 100), granularity: 0.1)
         #expect(slow.expectedBurst == Self.epoch.count)
-        #expect(Self.epoch[0..<1].withUnsafeBytes { slow.observe($0, at: 300.1) } == BurstArrival.longestSleep)
+        #expect(
+            Self.epoch[0..<1].withUnsafeBytes { slow.observe($0, at: 300.1) } == ReadSchedule.BurstPace.longestSleep)
     }
 }
