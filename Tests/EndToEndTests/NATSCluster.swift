@@ -38,7 +38,7 @@ final class NATSCluster {
             listen: 127.0.0.1:\(try freeLoopbackPort())
             jetstream { store_dir: "\(folder.path)/\(name)-js" }
             cluster { name: gpsfence, listen: 127.0.0.1:\(routes[index]), routes: [\(routeList)] }
-            mqtt { listen: 127.0.0.1:\(mqttPort), max_ack_pending: 1, ack_wait: "5s" }
+            mqtt { listen: 127.0.0.1:\(mqttPort), max_ack_pending: 1, ack_wait: "2s" }
             """.write(to: config, atomically: true, encoding: .utf8)
             nodes.append(Node(name: name, mqttPort: mqttPort, config: config))
         }

@@ -202,40 +202,15 @@ public final class MQTTConnection: @unchecked Sendable {
 
     // MARK: - Subscribing
 
-    /// A topic this connection subscribes to at every connection, and what to do with each
+    /// A topic this connection subscribes to (QoS 1) at every connection, and what to do with each
     /// message on it: called on the connection's thread with the connection's lock held, so it
     /// only hands the payload on (and never calls the connection).
     public struct Subscription: Sendable {
-        /// What the topic carries, which sets the subscription's QoS.
-        public enum Carries: Sendable {
-            /// Commands, each to be acted on once: QoS 1, kept by the persistent session while
-            /// the connection is down.
-            case commands
-            /// A retained present (a fence set): only its latest value matters, and every
-            /// subscription brings it. QoS 0: nothing for the broker to hold back and redeliver.
-            /// A QoS 1 subscription of a persistent session on a cluster node that took it over
-            /// gets a newer retained value only after the message the dead node delivered is
-            /// redelivered, an ack wait later (5 s on the NATS set-up of docs/fleet.md, measured).
-            case retainedState
-        }
-
         public var topic: String
-        public var carries: Carries
         public var receive: @Sendable (_ payload: [UInt8], _ retained: Bool) -> Void
 
-        var qos: Int32 {
-            switch carries {
-            case .commands: 1
-            case .retainedState: 0
-            }
-        }
-
-        public init(
-            topic: String, carries: Carries,
-            receive: @escaping @Sendable (_ payload: [UInt8], _ retained: Bool) -> Void
-        ) {
+        public init(topic: String, receive: @escaping @Sendable (_ payload: [UInt8], _ retained: Bool) -> Void) {
             self.topic = topic
-            self.carries = carries
             self.receive = receive
         }
     }
@@ -247,9 +222,7 @@ public final class MQTTConnection: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         subscriptions.append(subscription)
-        if connected, subscriptionsSent, let handle {
-            mosquitto_subscribe(handle, nil, subscription.topic, subscription.qos)
-        }
+        if connected, subscriptionsSent, let handle { mosquitto_subscribe(handle, nil, subscription.topic, 1) }
     }
 
     // MARK: - Stopping
@@ -379,9 +352,7 @@ public final class MQTTConnection: @unchecked Sendable {
             }
             if connected, !subscriptionsSent {
                 subscriptionsSent = true
-                for subscription in subscriptions {
-                    mosquitto_subscribe(mosq, nil, subscription.topic, subscription.qos)
-                }
+                for subscription in subscriptions { mosquitto_subscribe(mosq, nil, subscription.topic, 1) }
             }
             if connected, !announced {
                 announced = true
@@ -426,9 +397,7 @@ public final class MQTTConnection: @unchecked Sendable {
             if connected, let due = resubscribeAt.first, monotonicSeconds() >= due {
                 resubscribeAt.removeFirst()
                 // A subscription made again has the broker send its retained messages again.
-                for subscription in subscriptions {
-                    mosquitto_subscribe(mosq, nil, subscription.topic, subscription.qos)
-                }
+                for subscription in subscriptions { mosquitto_subscribe(mosq, nil, subscription.topic, 1) }
             }
             if connected, !sweepSubscribed, !sweepFilters.isEmpty {
                 sweepSubscribed = true
