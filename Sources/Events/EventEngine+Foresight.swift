@@ -18,10 +18,11 @@ import NMEA
 /// last two fixes show, whichever is higher), plus `jumpMargin` and its accuracy estimate for the
 /// scatter of a position. A fix is foreseen quiet when, by its time, the receiver can reach no
 /// fence it is outside of (to enter or cross it), no approach distance, no exit distance of a
-/// fence it is in and not the edge of a stop; and when no timer falls due within twice that many
-/// fix intervals (a receiver may skip a cycle): dwell, heartbeat, timed rules, a stop being
-/// declared, `stale`. Anything less plain (the fix lost, a fence with a speed limit around the
-/// receiver, an exit being confirmed) is not foreseen: the answer is 0.
+/// fence it is in and not the edge of a stop; when no timer falls due within twice that many fix
+/// intervals (a receiver may skip a cycle): dwell, heartbeat, a stop being declared, `stale`; and
+/// when every rule (`EngineRules.all`, each asked in turn) foresees nothing within them either.
+/// Anything less plain (the fix lost, a rule that cannot judge, an exit being confirmed) is not
+/// foreseen: the answer is 0.
 extension EventEngine {
     /// Metres a position may jump between fixes beyond its accuracy estimate.
     static let jumpMargin = 10.0
@@ -32,45 +33,41 @@ extension EventEngine {
         guard limit > 0, started, !lost, let fix = previous, let now = lastUsableTime, let step = lastStep,
             step.milliseconds > 0, step.milliseconds <= 1000, abs(fix.latitude) < 85
         else { return 0 }
-        var quiet = limit
-        // Fix j comes at `now + j × interval`, or later if the receiver skips cycles: a timer due
-        // within twice that is not foreseen quiet.
-        func due(_ time: Int64) {
-            let spans = Double(time - now) / Double(2 * step.milliseconds)
-            if spans <= Double(quiet) { quiet = max(0, Int(spans.rounded(.up)) - 1) }
-        }
-        due(now + Limits.milliseconds(settings.stale))
+        var ahead = FixesAhead(limit: limit, now: now, step: step.milliseconds)
+        ahead.due(now + Limits.milliseconds(settings.stale))
         if let interval = settings.heartbeat {
             guard let last = lastHeartbeat else { return 0 }
-            due(last + Limits.milliseconds(interval))
+            ahead.due(last + Limits.milliseconds(interval))
         }
-        if !rules.timed.isEmpty { due(rules.nextCheck) }
+        for rule in rules { rule.foresee(&ahead, engine: self) }
         // Metres the receiver may move before something can happen.
         var room = Double.infinity
         switch motion.outlook(from: fix, now: now, settings: settings) {
         case .unchanging: break
-        case .stopNoSoonerThan(let time): due(time)
+        case .stopNoSoonerThan(let time): ahead.due(time)
         case .movingBeyond(let metres): room = metres
         }
-        guard quiet > 0 else { return 0 }
+        guard ahead.quiet > 0 else { return 0 }
 
         let interval = Double(step.milliseconds) / 1000
         let speed = max(fix.speed ?? 0, step.metres / interval)
         let perFix = interval * (2 * speed + 3)
         let margin = Self.jumpMargin + min(fix.accuracy ?? settings.accuracyCap, settings.accuracyCap)
         // Beyond this nothing can matter, even to an approach.
-        let radius = margin + Double(quiet) * perFix + longestApproach
+        let radius = margin + Double(ahead.quiet) * perFix + longestApproach
         for stored in insideList {
             let fence = Int(stored)
             let fenceSettings = fences.settings(fence)
-            if fenceSettings.rules?.speedLimit != nil || exitCount[fence] > 0 { return 0 }
-            if !dwellFired[fence] { due(enterTime[fence] + Limits.milliseconds(fenceSettings.dwell ?? settings.dwell)) }
+            if exitCount[fence] > 0 { return 0 }
+            if !dwellFired[fence] {
+                ahead.due(enterTime[fence] + Limits.milliseconds(fenceSettings.dwell ?? settings.dwell))
+            }
             let hysteresis = fenceSettings.hysteresis ?? settings.hysteresis
             let distance = fences.signedDistance(
                 fence: fence, lat: fix.latitude, lon: fix.longitude, limit: radius + hysteresis + 1)
             room = min(room, hysteresis - distance)
         }
-        guard quiet > 0, room > margin else { return 0 }
+        guard ahead.quiet > 0, room > margin else { return 0 }
 
         let dLat = radius / Geodesy.metresPerDegree
         let dLon = radius / (Geodesy.metresPerDegree * cos(fix.latitude * Geodesy.degree))
@@ -93,7 +90,7 @@ extension EventEngine {
         }
         let fixes = (room - margin) / perFix
         guard !fixes.isNaN else { return 0 }
-        guard fixes <= Double(quiet) else { return quiet }
+        guard fixes <= Double(ahead.quiet) else { return ahead.quiet }
         return fixes > 0 ? Int(fixes.rounded(.up)) - 1 : 0
     }
 }

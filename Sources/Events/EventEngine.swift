@@ -15,7 +15,7 @@ public final class EventEngine {
     public let fences: FenceSet
     public let settings: EventSettings
 
-    // Per-fence state, indexed by fence (file order); internal for the rules (EventEngine+Rules).
+    // Per-fence state, indexed by fence (file order); internal for the rules (Rules/).
     var inside: [Bool]
     var enterTime: [Int64]
     var dwellFired: [Bool]
@@ -24,8 +24,8 @@ public final class EventEngine {
     /// `containedStamp[f] == fixNumber` marks the fences containing the current fix.
     var containedStamp: [UInt32]
     var fixNumber: UInt32 = 0
-    /// `active`, `expires`, `speed_limit` (docs/fences.md, "Rules").
-    var rules: RuleState
+    /// The rules some fence carries (`EngineRules.all`), each with its own per-fence state.
+    let rules: [any EngineRule]
 
     /// Fences the receiver is inside of, ascending; and fences whose approach has fired.
     var insideList: [Int32] = []
@@ -65,7 +65,7 @@ public final class EventEngine {
         exitCount = Array(repeating: 0, count: count)
         approachFired = Array(repeating: false, count: count)
         containedStamp = Array(repeating: 0, count: count)
-        rules = RuleState(fences: fences)
+        rules = EngineRules.applying(to: fences)
         var longest = 0.0
         for index in 0..<count {
             longest = max(longest, fences.settings(index).approach ?? settings.approach ?? 0)
@@ -105,19 +105,18 @@ public final class EventEngine {
         if fixNumber == 0 {
             // The stamp wrapped (after 4 billion fixes): clear the stamps so none is mistaken.
             for index in containedStamp.indices { containedStamp[index] = 0 }
-            for index in rules.activatedStamp.indices { rules.activatedStamp[index] = 0 }
             fixNumber = 1
         }
 
         fences.fences(containingLat: fix.latitude, lon: fix.longitude, into: containing)
         for index in containing.indices { containedStamp[Int(index)] = fixNumber }
 
-        if !rules.timed.isEmpty { applyTimedRules(time: time, location: location) }
+        for rule in rules { rule.beforeFix(time: time, location: location, engine: self) }
         stayOrLeave(fix, time: time, location: location)
         enterContaining(time: time, location: location)
         if continuing, let previous { crossBetween(previous, fix, time: time, location: location) }
         approachAhead(fix, time: time, location: location)
-        if !rules.speedCount.isEmpty { checkSpeeds(fix, time: time, location: location) }
+        for rule in rules { rule.afterFix(fix, time: time, location: location, engine: self) }
         switch motion.advance(fix, at: now, settings: settings) {
         case .stationary: pending.append(GeofenceEvent(.stationary, time: time, location: location))
         case .moving: pending.append(GeofenceEvent(.moving, time: time, location: location))
@@ -285,11 +284,12 @@ public final class EventEngine {
         let isFirstFix = previous == nil
         for stored in containing.indices where !inside[Int(stored)] {
             let fence = Int(stored)
-            if rules.isDormant(fence) { continue }
+            let fencePlay = play(of: fence)
+            if fencePlay == .outOfPlay { continue }
             // A fence whose window opened at this fix is evaluated as at start (docs/fences.md).
-            let activated = rules.wasActivated(fence, at: fixNumber)
+            let activated = fencePlay == .cameIntoPlay
             inside[fence] = true
-            rules.resetSpeed(fence)
+            for rule in rules { rule.entered(fence) }
             // Kept sorted by file order; the list is short, so a linear insert is cheapest.
             insideList.insert(stored, at: insideList.firstIndex { $0 > stored } ?? insideList.endIndex)
             enterTime[fence] = time.millisecondsSinceEpoch
@@ -317,7 +317,7 @@ public final class EventEngine {
         fences.fences(
             crossedFrom: GeoPoint(lat: previous.latitude, lon: previous.longitude),
             to: GeoPoint(lat: fix.latitude, lon: fix.longitude), into: crossed
-        ) { fence in !inside[fence] && containedStamp[fence] != fixNumber && !rules.isDormant(fence) }
+        ) { fence in !inside[fence] && containedStamp[fence] != fixNumber && isInPlay(fence) }
         for stored in crossed.indices {
             let fence = Int(stored)
             guard !fences.contains(fence: fence, lat: previous.latitude, lon: previous.longitude) else { continue }
@@ -340,7 +340,7 @@ public final class EventEngine {
             let fence = Int(stored)
             let fenceSettings = fences.settings(fence)
             guard let reach = fenceSettings.approach ?? settings.approach, !inside[fence],
-                containedStamp[fence] != fixNumber, !rules.isDormant(fence),
+                containedStamp[fence] != fixNumber, isInPlay(fence),
                 let distance = fences.distanceAlongRay(
                     toFence: fence, lat: fix.latitude, lon: fix.longitude, bearing: track, maxDistance: reach)
             else { continue }
@@ -363,6 +363,20 @@ public final class EventEngine {
         }
         for stored in nextApproachedList { approachFired[Int(stored)] = true }
         swap(&approachedList, &nextApproachedList)
+    }
+
+    /// A rule takes `fence` out of play while the receiver is inside: it keeps no inside state,
+    /// and nothing is said.
+    func dropSilently(_ fence: Int, at now: Int64) {
+        inside[fence] = false
+        exitCount[fence] = 0
+        dwellFired[fence] = false
+        enterTime[fence] = now
+        dropFromInsideList(fence)
+    }
+
+    func dropFromInsideList(_ fence: Int) {
+        if let position = insideList.firstIndex(of: Int32(fence)) { insideList.remove(at: position) }
     }
 
     // MARK: - Output

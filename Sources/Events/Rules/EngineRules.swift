@@ -1,0 +1,59 @@
+import Fences
+import NMEA
+
+/// The one list of the rules the engine applies, in the order it applies them at a fix (an expiry
+/// before a window, so a fence that does both at once leaves with reason `expired`). A rule not
+/// listed here is never applied; a rule listed here is also asked by the foresight, which cannot
+/// forget it.
+enum EngineRules {
+    static var all: [any EngineRule.Type] { [ExpiresRule.self, ActiveWindowRule.self, SpeedLimitRule.self] }
+
+    /// The rules some fence of `fences` carries.
+    static func applying(to fences: FenceSet) -> [any EngineRule] {
+        all.compactMap { $0.init(fences: fences) }
+    }
+}
+
+extension EventEngine {
+    /// What the rules say of `fence` at this fix: out of play if one of them takes it out, come
+    /// into play if one brought it back, else in play.
+    func play(of fence: Int) -> FencePlay {
+        var play = FencePlay.inPlay
+        for rule in rules {
+            switch rule.play(of: fence) {
+            case .outOfPlay: return .outOfPlay
+            case .cameIntoPlay: play = .cameIntoPlay
+            case .inPlay: break
+            }
+        }
+        return play
+    }
+
+    func isInPlay(_ fence: Int) -> Bool { rules.isEmpty || play(of: fence) != .outOfPlay }
+}
+
+/// The foresight's count as it is narrowed: how many of the fixes after the last one (at most the
+/// caller's limit) are still foreseen quiet.
+struct FixesAhead {
+    private(set) var quiet: Int
+    /// The last usable fix's time and the step to it from the one before (milliseconds).
+    let now: Int64
+    let step: Int64
+
+    init(limit: Int, now: Int64, step: Int64) {
+        quiet = limit
+        self.now = now
+        self.step = step
+    }
+
+    /// A timer falls due at `time` (ms). Fix j comes at `now + j × step`, or later if the
+    /// receiver skips cycles: a timer due within twice that is not foreseen quiet. In doubles, so
+    /// that a timer not yet set (`Int64.min`) means "now" rather than an overflow.
+    mutating func due(_ time: Int64) {
+        let spans = (Double(time) - Double(now)) / Double(2 * step)
+        if spans <= Double(quiet) { quiet = max(0, Int(spans.rounded(.up)) - 1) }
+    }
+
+    /// Something the foresight cannot judge: no fix is foreseen quiet.
+    mutating func foreseeNone() { quiet = 0 }
+}

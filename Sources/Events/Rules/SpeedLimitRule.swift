@@ -1,0 +1,71 @@
+import Fences
+import NMEA
+
+/// `speed_limit`: `speeding` once a usable fix inside a fence with a limit has been above it on
+/// `speedingConfirm` consecutive fixes; once per visit, re-armed when the speed falls below 90 %
+/// of the limit. Inside several limited fences one event reports the strictest limit of those
+/// being exceeded. A fix without a speed changes nothing.
+final class SpeedLimitRule: EngineRule {
+    /// Per fence of the set: consecutive usable fixes above the limit, and whether this visit's
+    /// `speeding` has been raised.
+    private var count: [UInt8]
+    private var fired: [Bool]
+
+    init?(fences: FenceSet) {
+        guard (0..<fences.count).contains(where: { fences.settings($0).rules?.speedLimit != nil }) else { return nil }
+        count = Array(repeating: 0, count: fences.count)
+        fired = Array(repeating: false, count: fences.count)
+    }
+
+    func play(of fence: Int) -> FencePlay { .inPlay }
+
+    func beforeFix(time: UTCTime, location: GeofenceEvent.Location, engine: EventEngine) {}
+
+    func entered(_ fence: Int) {
+        count[fence] = 0
+        fired[fence] = false
+    }
+
+    func afterFix(_ fix: Fix, time: UTCTime, location: GeofenceEvent.Location, engine: EventEngine) {
+        guard let speed = fix.speed, speed.isFinite else { return }
+        let confirm = engine.settings.speedingConfirm
+        var strictest: (fence: Int, limit: Double)?
+        var confirmed = false
+        for stored in engine.insideList {
+            let fence = Int(stored)
+            guard let limit = engine.fences.settings(fence).rules?.speedLimit else { continue }
+            if speed > limit {
+                if count[fence] < UInt8.max { count[fence] += 1 }
+                if strictest.map({ limit < $0.limit }) ?? true { strictest = (fence, limit) }
+                if Int(count[fence]) >= confirm, !fired[fence] { confirmed = true }
+            } else {
+                count[fence] = 0
+                if speed < 0.9 * limit { fired[fence] = false }
+            }
+        }
+        guard confirmed, let strictest else { return }
+        // The strictest fence already reported this stretch of speeding: the looser one that
+        // confirms now adds nothing.
+        let alreadyReported = fired[strictest.fence]
+        for stored in engine.insideList {
+            let fence = Int(stored)
+            guard let limit = engine.fences.settings(fence).rules?.speedLimit, speed > limit,
+                Int(count[fence]) >= confirm || fence == strictest.fence
+            else { continue }
+            fired[fence] = true
+        }
+        guard !alreadyReported else { return }
+        let speeding = GeofenceEvent.Speeding(fence: strictest.fence, speed: speed, limit: strictest.limit)
+        engine.append(
+            GeofenceEvent(.speeding(speeding), time: time, location: location),
+            settings: engine.fences.settings(strictest.fence))
+    }
+
+    /// The speed a receiver will report is not foreseen: inside a limited fence, no fix is quiet.
+    func foresee(_ ahead: inout FixesAhead, engine: EventEngine) {
+        for stored in engine.insideList where engine.fences.settings(Int(stored)).rules?.speedLimit != nil {
+            ahead.foreseeNone()
+            return
+        }
+    }
+}
