@@ -96,6 +96,35 @@ import Testing
     @Test(arguments: [(300, 1500.0, 21 as UInt64), (150, 2000, 22)])
     func aFixForeseenQuietRaisesNoEvent(fenceCount: Int, halfSide: Double, seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
+        let engine = try Self.field(fenceCount: fenceCount, halfSide: halfSide, rules: false, random: &random)
+        let drive = Self.randomDrive(engine, halfSide: halfSide, random: &random)
+        #expect(drive.wronglyQuiet.isEmpty, "\(drive.wronglyQuiet.prefix(10))")
+        // The drive raises plenty, and much of it is foreseen quiet.
+        #expect(drive.events > 100, "\(drive.events) events")
+        #expect(drive.checked > 2000, "\(drive.checked) fixes of 12,000 foreseen quiet")
+    }
+
+    /// The same promise with every rule on some fences: low speed limits the drive goes above and
+    /// below, windows that open and close and fences that expire during the 20 minutes of the
+    /// drive (10:15 to 10:35 UTC).
+    @Test(arguments: [(300, 1500.0, 31 as UInt64), (150, 2000, 32)])
+    func aFixForeseenQuietRaisesNoEventUnderTheRules(fenceCount: Int, halfSide: Double, seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let engine = try Self.field(fenceCount: fenceCount, halfSide: halfSide, rules: true, random: &random)
+        let drive = Self.randomDrive(engine, halfSide: halfSide, random: &random)
+        #expect(drive.wronglyQuiet.isEmpty, "\(drive.wronglyQuiet.prefix(10))")
+        // Every rule had its say, and the drive was still often foreseen quiet.
+        for kind in ["speeding", "unregistered", "enter"] {
+            #expect(drive.kinds.contains(kind), "\(kind) not raised: \(drive.kinds.sorted())")
+        }
+        #expect(drive.checked > 1000, "\(drive.checked) fixes of 12,000 foreseen quiet")
+    }
+
+    /// Random circles and rectangles around the centre, with dwell, approach and hysteresis; with
+    /// `rules`, also speed limits, `active` windows and `expires` times.
+    static func field(fenceCount: Int, halfSide: Double, rules: Bool, random: inout SeededGenerator) throws
+        -> EventEngine
+    {
         let centre = Engine.centre
         var features: [String] = []
         for index in 0..<fenceCount {
@@ -106,6 +135,20 @@ import Testing
             var extra = ",\"dwell\":\(Int.random(in: 2...20, using: &random))"
             if index % 3 == 0 { extra += ",\"approach\":\(Int.random(in: 30...200, using: &random))" }
             if index % 5 == 0 { extra += ",\"hysteresis\":\(Int.random(in: 0...30, using: &random))" }
+            if rules {
+                if index % 3 == 1 { extra += ",\"speed_limit\":\(Int.random(in: 2...10, using: &random))" }
+                if index % 7 == 0 {
+                    let opens = Int.random(in: 15...33, using: &random)
+                    let closes = Int.random(in: (opens + 1)...35, using: &random)
+                    extra += ",\"active\":\"Tu 10:\(opens)-10:\(closes)\""
+                }
+                if index % 11 == 0 {
+                    let minute = Int.random(in: 15...34, using: &random)
+                    let second = Int.random(in: 10...59, using: &random)
+                    let millisecond = Int.random(in: 100...999, using: &random)
+                    extra += ",\"expires\":\"2026-02-03T10:\(minute):\(second).\(millisecond)Z\""
+                }
+            }
             if index % 2 == 0 {
                 features.append(
                     circleFeature(
@@ -123,11 +166,18 @@ import Testing
         settings.heartbeat = 30
         settings.stationary = 4
         settings.approach = nil
-        let engine = EventEngine(
+        return EventEngine(
             fences: try FenceSet.parse(
                 "{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}"),
             settings: settings)
+    }
 
+    /// 12,000 fixes at 10 Hz through the field; after each, the foresight is asked, and the fixes
+    /// it called quiet are checked to raise nothing.
+    static func randomDrive(_ engine: EventEngine, halfSide: Double, random: inout SeededGenerator) -> (
+        wronglyQuiet: [String], events: Int, checked: Int, kinds: Set<String>
+    ) {
+        let centre = Engine.centre
         var north = 0.0
         var east = 0.0
         var speed = 8.0
@@ -135,6 +185,7 @@ import Testing
         var silentThrough = -1
         var checked = 0
         var events = 0
+        var kinds: Set<String> = []
         var wronglyQuiet: [String] = []
         for index in 0..<12_000 {
             // Speed wanders, with stops; the heading turns slowly and bounces off the square.
@@ -163,6 +214,7 @@ import Testing
                 if event.kind != .registered { raised.append(event.kind.rawValue) }
             }
             events += raised.count
+            kinds.formUnion(raised)
             if index <= silentThrough {
                 checked += 1
                 if !raised.isEmpty { wronglyQuiet.append("fix \(index): \(raised)") }
@@ -170,9 +222,6 @@ import Testing
             let quiet = engine.quietFixesAhead(limit: 4)
             silentThrough = max(silentThrough, index + quiet)
         }
-        #expect(wronglyQuiet.isEmpty, "\(wronglyQuiet.prefix(10))")
-        // The drive raises plenty, and much of it is foreseen quiet.
-        #expect(events > 100, "\(events) events")
-        #expect(checked > 2000, "\(checked) fixes of 12,000 foreseen quiet")
+        return (wronglyQuiet, events, checked, kinds)
     }
 }
