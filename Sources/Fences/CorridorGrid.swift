@@ -93,10 +93,16 @@ func corridorSegmentSpan(_ store: CorridorStore, _ v: Int, radius: Double) -> Co
 /// Builds the corridors' grid the way `GridBuilder` builds the shared one (levels of cells `s0·2^k`,
 /// a box on the lowest level whose cell is at least its size, cells capped near four per entry),
 /// without a list of boxes: each pass works the boxes out again from the vertices, so building
-/// holds no more than the levels' own arrays and a byte per box.
+/// holds no more than the levels' own arrays. The passes take the corridors in the store's order,
+/// which is the map's (`CorridorStore.reorder`): each box is written near the last one.
 enum CorridorGridBuilder {
     static func build(_ store: CorridorStore, cellScale: Double) -> [CorridorLevel] {
         guard store.count > 0 else { return [] }
+        // each corridor's cheap spans, worked out once for its steepest latitude and its boxes
+        var mostSegments = 0
+        for c in 0..<store.count { mostSegments = max(mostSegments, store.firstVertex[c + 1] - store.firstVertex[c]) }
+        let spans = UnsafeMutableBufferPointer<CorridorSegmentSpan?>.allocate(capacity: mostSegments)
+        defer { spans.deallocate() }
         // every box of every segment, in order, with its start vertex
         // (a corridor's segments widened alike, for its steepest latitude: one sine and cosine a
         // corridor, not a segment; boxes at least as large as `corridorSegmentCover`'s)
@@ -105,19 +111,22 @@ enum CorridorGridBuilder {
                 let r = store.radius[c]
                 let lines = store.firstLine[c]..<store.firstLine[c + 1]
                 var steepest = 0.0
+                var n = 0
                 for l in lines {
                     for v in store.vertices(ofLine: l).dropLast() {
-                        if let span = corridorSegmentSpan(store, v, radius: r) {
-                            steepest = max(steepest, abs(span.south), abs(span.north))
-                        }
+                        let span = corridorSegmentSpan(store, v, radius: r)
+                        if let span { steepest = max(steepest, abs(span.south), abs(span.north)) }
+                        spans[n] = span
+                        n += 1
                     }
                 }
                 let widening = CorridorWidening(delta: r / Geodesy.earthRadius, steepest: steepest)
+                n = 0
                 for l in lines {
                     for v in store.vertices(ofLine: l).dropLast() {
                         let (first, second) =
-                            corridorSegmentSpan(store, v, radius: r)?.widened(by: widening)
-                            ?? corridorSegmentCover(store, v, radius: r)
+                            spans[n]?.widened(by: widening) ?? corridorSegmentCover(store, v, radius: r)
+                        n += 1
                         body(Int32(v), first)
                         if let second { body(Int32(v), second) }
                     }
@@ -137,9 +146,13 @@ enum CorridorGridBuilder {
         let sample = sampleBoxes.map(size).sorted()
         var s0 = sample[sample.count / 2] * cellScale
         if !(s0 > 1e-7) { s0 = 1e-5 }
+        // the lowest level whose cell is at least the box's size, by comparison (no logarithm)
+        let cellSizes = (0..<64).map { s0 * pow(2, Double($0)) }
         func level(_ b: BoundingBox) -> Int {
             let s = size(b)
-            return s <= s0 ? 0 : min(Int(ceil(log2(s / s0))), 63)
+            var l = 0
+            while l < 63 && s > cellSizes[l] { l += 1 }
+            return l
         }
         var perLevel = [Int](repeating: 0, count: 64)
         var extent = [(lx: Double, ly: Double, hx: Double, hy: Double)](

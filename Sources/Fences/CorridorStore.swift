@@ -111,21 +111,34 @@ struct CorridorStore {
     var fence: [Int32] = []
     var count: Int { fence.count }
 
-    /// Adds a corridor whose vertices are validated already.
-    mutating func add(fence f: Int32, lines: [[(lon: Double, lat: Double)]], radius r: Double) {
-        for line in lines {
-            for p in line {
-                lon.append(p.lon)
-                lat.append(p.lat)
-            }
-            lineEnds.append(lon.count)
+    /// Adds a corridor whose vertices are validated already: (lon, lat) pairs, its lines ending at
+    /// `lineEnds` (in positions).
+    mutating func add(
+        fence f: Int32, coordinates c: UnsafeBufferPointer<Double>, lineEnds ends: ArraySlice<Int>, radius r: Double
+    ) {
+        let first = lon.count
+        for k in 0..<c.count / 2 {
+            lon.append(c[2 * k])
+            lat.append(c[2 * k + 1])
         }
+        for end in ends { lineEnds.append(first + end) }
         firstLine.append(lineEnds.count)
         firstVertex.append(lon.count)
         while blockCorridor.count << 4 < lon.count { blockCorridor.append(Int32(fence.count)) }
         radius.append(r)
         largestRadius = max(largestRadius, r)
         fence.append(f)
+    }
+
+    /// Adds a corridor whose vertices are validated already, as lines of (lon, lat).
+    mutating func add(fence f: Int32, lines: [[(lon: Double, lat: Double)]], radius r: Double) {
+        var coordinates: [Double] = []
+        var ends: [Int] = []
+        for line in lines {
+            for p in line { coordinates += [p.lon, p.lat] }
+            ends.append(coordinates.count / 2)
+        }
+        coordinates.withUnsafeBufferPointer { add(fence: f, coordinates: $0, lineEnds: ends[...], radius: r) }
     }
 
     /// Vertices of line `l`.
@@ -170,6 +183,88 @@ struct CorridorStore {
             for v in vertices(ofLine: l).dropLast() { best = min(best, segment(v, radius: radius[c]).angle(to: p)) }
         }
         return best * Geodesy.earthRadius
+    }
+}
+
+extension CorridorStore {
+    /// The corridors along a Z-order curve over their first vertices (2^9 steps each way across
+    /// their extent), in file order within a step.
+    static func spatialOrder(_ store: CorridorStore) -> [Int32] {
+        let n = store.count
+        guard n > 1 else { return (0..<n).map(Int32.init) }
+        var west = Double.infinity
+        var east = -Double.infinity
+        var south = Double.infinity
+        var north = -Double.infinity
+        for c in 0..<n {
+            let v = store.firstVertex[c]
+            west = min(west, store.lon[v])
+            east = max(east, store.lon[v])
+            south = min(south, store.lat[v])
+            north = max(north, store.lat[v])
+        }
+        let bits = 9
+        let steps = Double(1 << bits)
+        let scaleX = east > west ? (steps - 0.5) / (east - west) : 0
+        let scaleY = north > south ? (steps - 0.5) / (north - south) : 0
+        var key = [UInt32](repeating: 0, count: n)
+        var starts = [Int](repeating: 0, count: (1 << (2 * bits)) + 1)
+        for c in 0..<n {
+            let v = store.firstVertex[c]
+            let x = UInt32(min(max((store.lon[v] - west) * scaleX, 0), steps - 1))
+            let y = UInt32(min(max((store.lat[v] - south) * scaleY, 0), steps - 1))
+            var k: UInt32 = 0
+            for b in 0..<UInt32(bits) { k |= ((x >> b) & 1) << (2 * b) | ((y >> b) & 1) << (2 * b + 1) }
+            key[c] = k
+            starts[Int(k) + 1] += 1
+        }
+        for k in 1..<starts.count { starts[k] += starts[k - 1] }
+        var order = [Int32](repeating: 0, count: n)
+        for c in 0..<n {
+            let k = Int(key[c])
+            order[starts[k]] = Int32(c)
+            starts[k] += 1
+        }
+        return order
+    }
+
+    /// Puts the corridors in the order of `order` (a permutation of 0 ..< count): afterwards
+    /// corridor k is the one that was `order[k]`. Each vertex array is copied once, one after the
+    /// other, so the move costs one of them at a time.
+    mutating func reorder(_ order: [Int32]) {
+        var newLineEnds: [Int] = []
+        newLineEnds.reserveCapacity(lineEnds.count)
+        var newFirstLine = [0]
+        newFirstLine.reserveCapacity(count + 1)
+        var newFirstVertex = [0]
+        newFirstVertex.reserveCapacity(count + 1)
+        for c in order {
+            let c = Int(c)
+            let shift = newFirstVertex[newFirstVertex.count - 1] - firstVertex[c]
+            for l in firstLine[c]..<firstLine[c + 1] { newLineEnds.append(lineEnds[l] + shift) }
+            newFirstLine.append(newLineEnds.count)
+            newFirstVertex.append(firstVertex[c + 1] + shift)
+        }
+        func permuted(_ values: [Double]) -> [Double] {
+            var moved: [Double] = []
+            moved.reserveCapacity(values.count)
+            for c in order { moved.append(contentsOf: values[firstVertex[Int(c)]..<firstVertex[Int(c) + 1]]) }
+            return moved
+        }
+        lon = permuted(lon)
+        lat = permuted(lat)
+        radius = order.map { radius[Int($0)] }
+        fence = order.map { fence[Int($0)] }
+        lineEnds = newLineEnds
+        firstLine = newFirstLine
+        firstVertex = newFirstVertex
+        blockCorridor.removeAll(keepingCapacity: true)
+        var c = 0
+        while blockCorridor.count << 4 < lon.count {
+            let v = blockCorridor.count << 4
+            while firstVertex[c + 1] <= v { c += 1 }
+            blockCorridor.append(Int32(c))
+        }
     }
 }
 

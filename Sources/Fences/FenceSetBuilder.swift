@@ -79,7 +79,9 @@ public struct FenceSetBuilder {
     /// The id of a feature that has none (neither `id` nor `properties.id`): `auto-` and 16 hex
     /// digits of an FNV-1a hash of its shape (kind and coordinates as bits) and name, so that it
     /// stays the same when other features are added, removed or moved in the file (docs/fences.md).
-    /// Identical features (same shape and name) get `-2`, `-3`... in file order.
+    /// Identical features (same shape and name) get `-2`, `-3`... in file order. The shape's hash is
+    /// worked out only for a feature without an id: a country's roads all have one, and their 15
+    /// million positions were hashed a byte at a time for nothing.
     func derivedID(shape: FNV1a, name: String?) -> FenceID {
         var hash = shape
         hash.add(name ?? "")
@@ -137,11 +139,14 @@ public struct FenceSetBuilder {
                 "radius \(formatNumber(c.radius)) must be at most \(formatNumber(Limits.maxMetres)) metres "
                     + "(half the Earth's circumference)", id: id)
         }
-        var shape = FNV1a()
-        shape.add(UInt64(FenceKind.circle.rawValue))
-        for value in [c.lat, c.lon, c.radius] { shape.add(value.bitPattern) }
+        func shape() -> FNV1a {
+            var hash = FNV1a()
+            hash.add(UInt64(FenceKind.circle.rawValue))
+            for value in [c.lat, c.lon, c.radius] { hash.add(value.bitPattern) }
+            return hash
+        }
         try register(
-            id: id ?? derivedID(shape: shape, name: name), name: name, settings: settings, properties: properties,
+            id: id ?? derivedID(shape: shape(), name: name), name: name, settings: settings, properties: properties,
             kind: .circle, shape: Int32(circles.count))
         circles.add(fence: Int32(ids.count - 1), c)
     }
@@ -191,13 +196,16 @@ public struct FenceSetBuilder {
                 "too many polygon edges in one fence file (this polygon has \(edges); "
                     + "the file may hold about \(PolygonStore.maxEntries / 5) in all)", id: id)
         }
-        var shape = FNV1a()
-        shape.add(UInt64(FenceKind.polygon.rawValue))
-        for value in c { shape.add(value.bitPattern) }
-        for end in ringEnds { shape.add(UInt64(end)) }
-        for end in partEnds { shape.add(UInt64(end)) }
+        func shape() -> FNV1a {
+            var hash = FNV1a()
+            hash.add(UInt64(FenceKind.polygon.rawValue))
+            for value in c { hash.add(value.bitPattern) }
+            for end in ringEnds { hash.add(UInt64(end)) }
+            for end in partEnds { hash.add(UInt64(end)) }
+            return hash
+        }
         try register(
-            id: id ?? derivedID(shape: shape, name: name), name: name, settings: settings, properties: properties,
+            id: id ?? derivedID(shape: shape(), name: name), name: name, settings: settings, properties: properties,
             kind: .polygon, shape: Int32(polygons.count))
         polygons.addStaged(fence: Int32(ids.count - 1), ringEnds: ringEnds)
     }
@@ -208,33 +216,59 @@ public struct FenceSetBuilder {
         id: FenceID?, name: String?, settings: FenceSettings, properties: P,
         _ corridor: CorridorShape
     ) throws(FenceLoadError) {
-        let lines = corridor.lines
-        if lines.isEmpty { throw error("a corridor needs at least one line", id: id) }
-        for (l, line) in lines.enumerated() {
-            let what = lines.count > 1 ? "line \(l)" : "line"
-            if line.count < 2 {
-                throw error(
-                    "\(what) has \(line.count) position\(line.count == 1 ? "" : "s"); a line needs at least 2", id: id)
+        polygons.discardStaged()
+        var lineEnds: [Int] = []
+        for line in corridor.lines {
+            for p in line {
+                polygons.stage(p.lon)
+                polygons.stage(p.lat)
             }
-            for (k, p) in line.enumerated() {
-                try checkPosition(lon: p.lon, lat: p.lat, id: id, what: "\(what) position \(k)")
+            lineEnds.append(polygons.stagedCount / 2)
+        }
+        defer { polygons.discardStaged() }
+        try addStagedCorridor(
+            id: id, name: name, settings: settings, properties: properties, lineEnds: lineEnds[...],
+            radius: corridor.radius)
+    }
+
+    /// Adds a corridor fence from the (lon, lat) pairs staged in `polygons` (`PolygonStore.stage`),
+    /// read where the loader put them; `lineEnds` are the end positions of its lines.
+    mutating func addStagedCorridor<P: Collection<UInt8>>(
+        id: FenceID?, name: String?, settings: FenceSettings, properties: P,
+        lineEnds: ArraySlice<Int>, radius r: Double
+    ) throws(FenceLoadError) {
+        let c = polygons.staged
+        if lineEnds.isEmpty { throw error("a corridor needs at least one line", id: id) }
+        var start = 0
+        for (l, end) in lineEnds.enumerated() {
+            let what = lineEnds.count > 1 ? "line \(l)" : "line"
+            let n = end - start
+            if n < 2 {
+                throw error("\(what) has \(n) position\(n == 1 ? "" : "s"); a line needs at least 2", id: id)
             }
-            for k in 1..<line.count {
+            for k in start..<end {
+                // the message is built only for a bad position: a country's roads have millions of good ones
+                let lon = c[2 * k]
+                let lat = c[2 * k + 1]
+                if lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90 { continue }
+                try checkPosition(lon: lon, lat: lat, id: id, what: "\(what) position \(k - start)")
+            }
+            for k in start + 1..<end {
                 // a degree or two apart is under 250 km anywhere: no trigonometry for a road's steps
-                let dLat = abs(line[k].lat - line[k - 1].lat)
-                let dLon = abs(line[k].lon - line[k - 1].lon)
+                let dLat = abs(c[2 * k + 1] - c[2 * k - 1])
+                let dLon = abs(c[2 * k] - c[2 * k - 2])
                 if dLat + min(dLon, 360 - dLon) <= 2 { continue }
                 let length = Geodesy.haversine(
-                    lat1: line[k - 1].lat, lon1: line[k - 1].lon, lat2: line[k].lat, lon2: line[k].lon)
+                    lat1: c[2 * k - 1], lon1: c[2 * k - 2], lat2: c[2 * k + 1], lon2: c[2 * k])
                 if length > Self.longestSegment {
                     throw error(
-                        "\(what) segment \(k - 1) is \(formatNumber((length / 1000).rounded())) km long; a corridor's "
-                            + "segments must be shorter than \(formatNumber(Self.longestSegment / 1000)) km "
+                        "\(what) segment \(k - 1 - start) is \(formatNumber((length / 1000).rounded())) km long; a "
+                            + "corridor's segments must be shorter than \(formatNumber(Self.longestSegment / 1000)) km "
                             + "(add vertices: between near-antipodal points the great circle is ambiguous)", id: id)
                 }
             }
+            start = end
         }
-        let r = corridor.radius
         guard r.isFinite, r > 0 else {
             throw error("corridor radius \(formatNumber(r)) must be a positive number of metres", id: id)
         }
@@ -243,20 +277,25 @@ public struct FenceSetBuilder {
                 "corridor radius \(formatNumber(r)) must be at most \(formatNumber(Limits.maxMetres)) metres "
                     + "(half the Earth's circumference)", id: id)
         }
-        var shape = FNV1a()
-        shape.add(UInt64(FenceKind.corridor.rawValue))
-        shape.add(r.bitPattern)
-        for line in lines {
-            shape.add(UInt64(line.count))
-            for p in line {
-                shape.add(p.lon.bitPattern)
-                shape.add(p.lat.bitPattern)
+        func shape() -> FNV1a {
+            var hash = FNV1a()
+            hash.add(UInt64(FenceKind.corridor.rawValue))
+            hash.add(r.bitPattern)
+            var lineStart = 0
+            for end in lineEnds {
+                hash.add(UInt64(end - lineStart))
+                for k in lineStart..<end {
+                    hash.add(c[2 * k].bitPattern)
+                    hash.add(c[2 * k + 1].bitPattern)
+                }
+                lineStart = end
             }
+            return hash
         }
         try register(
-            id: id ?? derivedID(shape: shape, name: name), name: name, settings: settings, properties: properties,
+            id: id ?? derivedID(shape: shape(), name: name), name: name, settings: settings, properties: properties,
             kind: .corridor, shape: Int32(corridors.count))
-        corridors.add(fence: Int32(ids.count - 1), lines: lines, radius: r)
+        corridors.add(fence: Int32(ids.count - 1), coordinates: c, lineEnds: lineEnds, radius: r)
     }
 
     /// A quarter of the Earth's circumference: far from the half where two vertices become
@@ -277,6 +316,11 @@ public struct FenceSetBuilder {
     /// Builds the index and freezes the arrays. `cellScale` tunes the grid (see `GridBuilder`).
     public consuming func build(cellScale: Double = 2) -> FenceSet {
         seen = [:]  // the id table is only needed while adding
+        // Corridors kept in map order rather than file order (a country's roads by way id are
+        // scattered over the map): building their grid and querying it then read the vertices
+        // and write the cells near where they last did, not a cache miss each.
+        corridors.reorder(CorridorStore.spatialOrder(corridors))
+        for c in 0..<corridors.count { shapeIndex[Int(corridors.fence[c])] = Int32(c) }
         return FenceSet(builder: &self, cellScale: cellScale)
     }
 }

@@ -281,9 +281,9 @@ struct GeoJSONLoader {
                                 + "(or use a Feature with properties.radius)"
                             : "a corridor (\(geometryType)) needs properties.radius in metres", id: id)
                 }
-                try builder.addCorridor(
-                    id: id, name: name, settings: settings, properties: propsOrNull,
-                    CorridorShape(lines: stagedLines(), radius: radius))
+                try builder.addStagedCorridor(
+                    id: id, name: name, settings: settings, properties: propsOrNull, lineEnds: ends[1][...],
+                    radius: radius)
                 builder.polygons.discardStaged()
             default:
                 throw featureError(
@@ -293,16 +293,6 @@ struct GeoJSONLoader {
             }
         } catch let e as JSONSyntaxError {
             throw syntaxError(e, inFeature: true, id: id)
-        }
-    }
-
-    /// The staged positions cut into lines at `ends[1]`.
-    func stagedLines() -> [[(lon: Double, lat: Double)]] {
-        let coords = builder.polygons.staged
-        var start = 0
-        return ends[1].map { end in
-            defer { start = end }
-            return (start..<end).map { (coords[2 * $0], coords[2 * $0 + 1]) }
         }
     }
 
