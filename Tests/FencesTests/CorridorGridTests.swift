@@ -107,4 +107,54 @@ import Testing
         }
         #expect(inside > 300)
     }
+
+    /// The store keeps the corridors in map order, not the file's: each fence must still answer with
+    /// its own route, radius and containment.
+    @Test func corridorsInMapOrderKeepTheirFences() throws {
+        var rng = SeededGenerator(seed: 5)
+        var features: [String] = []
+        var routes: [(lines: [[(lon: Double, lat: Double)]], radius: Double)] = []
+        for i in 0..<300 {
+            // scattered over a country, as a file's way ids are; some with two lines
+            var lines: [[(lon: Double, lat: Double)]] = []
+            for _ in 0..<(i % 7 == 0 ? 2 : 1) {
+                var p = (lon: Double.random(in: 6...15, using: &rng), lat: Double.random(in: 47...55, using: &rng))
+                var line = [p]
+                for _ in 0..<Int.random(in: 1...6, using: &rng) {
+                    p = (
+                        ((p.lon + Double.random(in: -0.002...0.002, using: &rng)) * 1e7).rounded() / 1e7,
+                        ((p.lat + Double.random(in: -0.002...0.002, using: &rng)) * 1e7).rounded() / 1e7
+                    )
+                    line.append(p)
+                }
+                lines.append(line)
+            }
+            let radius = Double(5 + i % 6)
+            routes.append((lines, radius))
+            let coordinates = lines.map { line in
+                "[" + line.map { "[\($0.lon),\($0.lat)]" }.joined(separator: ",") + "]"
+            }
+            let geometry =
+                lines.count == 1
+                ? "{\"type\":\"LineString\",\"coordinates\":\(coordinates[0])}"
+                : "{\"type\":\"MultiLineString\",\"coordinates\":[\(coordinates.joined(separator: ","))]}"
+            features.append(
+                "{\"type\":\"Feature\",\"id\":\"w\(i)\",\"geometry\":\(geometry),\"properties\":{\"radius\":\(radius)}}"
+            )
+        }
+        let set = try fenceSet(collection(features.joined(separator: ",")))
+        #expect(set.corridors.fence.map(Int.init) != Array(0..<300), "the store is in file order")
+        let hits = FenceHits()
+        for (f, route) in routes.enumerated() {
+            let shape = try #require(set.corridor(f))
+            #expect(shape.radius == route.radius)
+            #expect(shape.lines.map { $0.map(\.lon) } == route.lines.map { $0.map(\.lon) }, "fence \(f)")
+            #expect(shape.lines.map { $0.map(\.lat) } == route.lines.map { $0.map(\.lat) }, "fence \(f)")
+            // on its last vertex: this fence among the hits, and contained by its own test
+            let end = route.lines[route.lines.count - 1].last!
+            set.fences(containingLat: end.lat, lon: end.lon, into: hits)
+            #expect(hits.array.contains(f), "fence \(f)")
+            #expect(set.contains(fence: f, lat: end.lat, lon: end.lon))
+        }
+    }
 }
