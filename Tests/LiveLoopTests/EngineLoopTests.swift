@@ -84,11 +84,13 @@ import Testing
         /// sink saw and the store.
         func play(
             _ steps: [Step], reloads: Bool = false, live: Bool = false, also: [EventSink] = [],
-            reports: ProblemReports = ProblemReports(), foresight: ReadSchedule.Cues? = nil
+            reports: ProblemReports = ProblemReports(), foresight: ReadSchedule.Cues? = nil,
+            ringCapacity: Int? = nil
         ) throws -> ([EventRecord], StateStore) {
             let store = try StateStore(path: statePath)
             let sink = CollectingSink(maxAccuracy: 100)
             var configuration = EngineLoop.Configuration()
+            if let ringCapacity { configuration.ringCapacity = ringCapacity }
             // The scripts step 200 m a second: tests of the loop, not of the glitch filter.
             configuration.settings.maxSpeed = Limits.maxSpeed
             if reloads { configuration.reloadPath = fencesPath }

@@ -494,10 +494,11 @@ private final class ReaderThread: @unchecked Sendable {
 
     private func push(_ input: EngineInput) {
         if source.waitsForRoom {
-            while !ring.push(input), !closed.load(ordering: .relaxed) { usleep(200) }
-        } else {
-            ring.push(input)
+            // A file waits for the engine and loses nothing: its waits are not drops (a push into
+            // a full ring counts one), so none is reported as the engine falling behind.
+            while ring.count >= ring.capacity, !closed.load(ordering: .relaxed) { usleep(200) }
         }
+        ring.push(input)
         if let drainHere, drainHere() { return }
         doorbell.signal()
     }
