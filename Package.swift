@@ -133,7 +133,9 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "Fences", "Events", "NMEA", "Delivery"]),
         .testTarget(
             name: "DeliveryTests",
-            dependencies: ["Delivery", "Fences", "Events", "NMEA", "Receivers", "Platform", "JSONOutput"]),
+            dependencies: [
+                "Delivery", "Fences", "Events", "NMEA", "Receivers", "Platform", "JSONOutput", "Store",
+            ]),
         .testTarget(
             name: "ReceiversTests",
             dependencies: ["Receivers", "LiveLoop", "Tools", "Jobs", "NMEA", "Fences", "Events", "Platform"]),

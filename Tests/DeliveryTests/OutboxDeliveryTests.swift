@@ -5,10 +5,7 @@ import Testing
 @testable import Delivery
 @testable import Events
 @testable import Fences
-@testable import Jobs
-@testable import LiveLoop
 @testable import Store
-@testable import Tools
 
 /// A real HTTP server process on 127.0.0.1 (Tests/Support/webhook_server.py).
 final class WebhookServer {
