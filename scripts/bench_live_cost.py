@@ -241,7 +241,15 @@ def main():
                          "writeback_dirty_folio trace event: needs root and /sys/kernel/tracing)")
     ap.add_argument('--away', action='store_true',
                     help='drive 50 km north of the fences: no events, the cost of the track alone')
+    ap.add_argument('--fence-file', metavar='PATH',
+                    help='run with this fence file instead of generated circles (the peer, which reads '
+                         'circles only, is skipped), driving through --center')
+    ap.add_argument('--center', default='51.15,10.45', metavar='LAT,LON',
+                    help='with --fence-file: the middle of the straight drive (default: the middle of '
+                         'scripts/make_corridor_country.py\'s country)')
     args = ap.parse_args()
+    if args.fence_file:
+        args.skip_peer = True
     if not args.skip_peer:
         missing = missing_peer_packages()
         if missing:
@@ -252,13 +260,17 @@ def main():
     work = tempfile.mkdtemp(prefix='gpsfence-live-cost-')
     procs = []
     try:
-        prefix = os.path.join(work, 'w')
-        subprocess.run([sys.executable, os.path.join(BENCH, 'gen_workload.py'), '--fences', str(args.fences),
-                        '--kind', 'circle', '--points', '1', '--seed', '1', '--out-prefix', prefix],
-                       check=True, stdout=subprocess.DEVNULL)
-        fences = prefix + '.geojson'
-        # A straight drive through the middle of the fences' region (the default 50 km square).
-        lat, lon = (42.33 if args.away else 41.88), -87.63
+        if args.fence_file:
+            fences = os.path.abspath(args.fence_file)
+            lat, lon = (float(part) for part in args.center.split(','))
+        else:
+            prefix = os.path.join(work, 'w')
+            subprocess.run([sys.executable, os.path.join(BENCH, 'gen_workload.py'), '--fences', str(args.fences),
+                            '--kind', 'circle', '--points', '1', '--seed', '1', '--out-prefix', prefix],
+                           check=True, stdout=subprocess.DEVNULL)
+            fences = prefix + '.geojson'
+            # A straight drive through the middle of the fences' region (the default 50 km square).
+            lat, lon = (42.33 if args.away else 41.88), -87.63
         route = os.path.join(work, 'route.geojson')
         with open(route, 'w') as f:
             json.dump({'type': 'Feature', 'properties': {}, 'geometry': {
@@ -329,7 +341,7 @@ def main():
         elapsed = time.time() - began
         threads_after = threads(run.pid)
         per_hour = 3600 / elapsed
-        print('live cost over %.0f s (10 Hz RMC+VTG+GGA+GSA+2 GSV, %d circles), per hour of running:' % (elapsed, args.fences))
+        print('live cost over %.0f s (10 Hz RMC+VTG+GGA+GSA+2 GSV, %s), per hour of running:' % (elapsed, os.path.basename(args.fence_file) if args.fence_file else '%d circles' % args.fences))
         print('%-32s %14s %12s %14s %14s' % ('', 'written MB/h', 'CPU s/h', 'wake-ups/s', 'peak RSS MB'))
         for name in measured:
             w0, c0, s0, _ = start[name]
