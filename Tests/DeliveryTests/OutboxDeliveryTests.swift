@@ -16,22 +16,7 @@ final class WebhookServer {
     init(log: URL) { self.log = log }
 
     func start(port requested: Int = 0) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Support/webhook_server.py").path
-        process.arguments = ["python3", script, log.path, String(requested)]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        self.process = process
+        (process, port) = try startSupportServer("webhook_server.py", [log.path, String(requested)])
     }
 
     /// Goes down hard, as a crashed server does (SIGKILL: children of a test process may inherit a

@@ -13,28 +13,18 @@ import Testing
     /// The server's process, its port and its log of requests.
     final class Server {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-http-\(UUID().uuidString)")
-        var log: URL { folder.appendingPathComponent("requests.jsonl") }
-        var statusFile: URL { folder.appendingPathComponent("status") }
-        let process = Process()
-        var port = 0
+        var log: URL { Self.log(in: folder) }
+        var statusFile: URL { Self.statusFile(in: folder) }
+        static func log(in folder: URL) -> URL { folder.appendingPathComponent("requests.jsonl") }
+        static func statusFile(in folder: URL) -> URL { folder.appendingPathComponent("status") }
+        let process: Process
+        let port: Int
 
         /// sync_server.py, answering the status the test writes into `statusFile` (200 without it).
         init() throws {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Support/sync_server.py").path
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", path, log.path, "--status-file", statusFile.path]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            var line = Data()
-            while !line.contains(0x0A) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
-            }
-            port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            let (log, statusFile) = (Self.log(in: folder), Self.statusFile(in: folder))
+            (process, port) = try startSupportServer("sync_server.py", [log.path, "--status-file", statusFile.path])
             // The script prints its port before it listens.
             for _ in 0..<100 {
                 if let probe = try? TCPSocket.connect(host: "127.0.0.1", port: port, timeout: 1) {
