@@ -35,12 +35,13 @@ let package = Package(
         ),
         // fallocate(2), which the Glibc module does not declare.
         .systemLibrary(name: "CFileSpace"),
+        .systemLibrary(name: "CMemory"),
         // The operating system as typed values: every syscall wrapper (termios, pseudo-terminals,
         // poll, sockets, inotify, eventfd, libudev, posix_spawn, fallocate, signals), the clocks,
         // the lock, thread names and the reconnect backoff. The only place those are called.
         .target(
             name: "Platform",
-            dependencies: ["CUdev", "CFileSpace", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CUdev", "CFileSpace", "CMemory", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // bytes -> sentences -> typed sentences -> fixes. No I/O, no Foundation.
         .target(name: "NMEA", dependencies: ["JSONOutput", "Platform"]),

@@ -9,6 +9,8 @@ public final class OutputWriter: Sendable {
     private let descriptor: FileDescriptor
     private let buffer = Locked<[UInt8]>([])
     private let flushThreshold: Int
+    /// Lines this long bypass the buffer.
+    static let directLineBytes = 64 * 1024
 
     public static let standardOutput = OutputWriter(descriptor: .standardOutput)
     public static let standardError = OutputWriter(descriptor: .standardError, flushThreshold: 0)
@@ -22,6 +24,15 @@ public final class OutputWriter: Sendable {
 
     public func write(line: String) {
         buffer.withLock { buffer in
+            // A long line (`registered` naming a million fences is 18 MB) goes straight out:
+            // appended, it would leave the buffer that large for the whole run.
+            if line.utf8.count >= Self.directLineBytes {
+                write(&buffer)
+                var line = line
+                line.withUTF8 { _ = try? descriptor.writeAll(UnsafeRawBufferPointer($0)) }
+                _ = withUnsafeBytes(of: UInt8(0x0A)) { try? descriptor.writeAll($0) }
+                return
+            }
             buffer.append(contentsOf: line.utf8)
             buffer.append(0x0A)
             if buffer.count > flushThreshold { write(&buffer) }

@@ -85,10 +85,13 @@ extension EventEngine {
     /// second `enter`. Records of fences that are gone, or whose geometry changed, are ignored:
     /// those fences start fresh. Call before the first fix.
     public func restore(_ records: [FenceStateRecord]) {
-        var indexByID: [FenceID: Int] = [:]
-        for index in 0..<fences.count { indexByID[fences.ids[index]] = index }
-        for record in records where record.inside {
-            guard let fence = indexByID[record.fenceID], fences.geometryHash(fence) == record.geometryHash,
+        // The saved records are the few fences the receiver was inside of; the set may hold a
+        // million: the table is of the records, and the set is walked once against it.
+        var recordByID: [FenceID: FenceStateRecord] = [:]
+        for record in records where record.inside { recordByID[record.fenceID] = record }
+        guard !recordByID.isEmpty else { return }
+        for fence in 0..<fences.count {
+            guard let record = recordByID[fences.ids[fence]], fences.geometryHash(fence) == record.geometryHash,
                 // A time from a damaged state file beyond ±2^48 ms (year 10889) would overflow
                 // `now - enterTime`: such a fence starts fresh instead.
                 (-(1 << 48)...(1 << 48)).contains(record.enterTime)  // not abs(): abs(Int64.min) traps

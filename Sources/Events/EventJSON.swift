@@ -181,7 +181,9 @@ extension GeofenceEvent {
     /// The event as one line of JSON (docs/events.md), as text: what the sinks, the outbox and webhook
     /// bodies carry.
     public func json(fences set: FenceSet) -> String {
-        let out = JSONBuffer(capacity: 512)
+        // Room for a listed fence's id up front: `registered` of a million fences would otherwise
+        // be copied as it doubles, up to twice its 18 MB.
+        let out = JSONBuffer(capacity: 512 + (listedFences?.count ?? 0) * 32)
         writeJSON(fences: set, to: out)
         return out.string
     }

@@ -97,11 +97,11 @@ struct CorridorSegment {
 struct CorridorStore {
     var lon: [Double] = [], lat: [Double] = []
     /// End vertex (exclusive) of each line, all corridors in order.
-    var lineEnds: [Int] = []
+    var lineEnds = CompactIndices()
     /// Lines of corridor c: `firstLine[c] ..< firstLine[c + 1]`.
-    var firstLine: [Int] = [0]
+    var firstLine = CompactIndices([0])
     /// Vertices of corridor c: `firstVertex[c] ..< firstVertex[c + 1]`.
-    var firstVertex: [Int] = [0]
+    var firstVertex = CompactIndices([0])
     /// The corridor holding vertex 16·k, for finding a segment's corridor in a few steps (a
     /// quarter of a byte a vertex).
     var blockCorridor: [Int32] = []
@@ -232,11 +232,11 @@ extension CorridorStore {
     /// corridor k is the one that was `order[k]`. Each vertex array is copied once, one after the
     /// other, so the move costs one of them at a time.
     mutating func reorder(_ order: [Int32]) {
-        var newLineEnds: [Int] = []
+        var newLineEnds = CompactIndices()
         newLineEnds.reserveCapacity(lineEnds.count)
-        var newFirstLine = [0]
+        var newFirstLine = CompactIndices([0])
         newFirstLine.reserveCapacity(count + 1)
-        var newFirstVertex = [0]
+        var newFirstVertex = CompactIndices([0])
         newFirstVertex.reserveCapacity(count + 1)
         for c in order {
             let c = Int(c)

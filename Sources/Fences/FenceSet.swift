@@ -4,14 +4,13 @@
 public final class FenceSet: Sendable {
     public let count: Int
     public let ids: [FenceID]
-    let names: [String?]
+    let names: FenceTexts
     public let kinds: [FenceKind]
     /// Index into the circle or polygon store, by kind.
     let shapeIndex: [Int32]
     let settingsIndex: [Int32]
     let settingsTable: [FenceSettings]
-    let propertiesText: [UInt8]
-    let propertiesEnd: [Int]
+    let properties: FenceTexts
     let circleLat: [Double], circleLon: [Double], circleRadius: [Double]
     let polygons: FrozenPolygons
     let corridors: CorridorStore
@@ -29,7 +28,7 @@ public final class FenceSet: Sendable {
         self.init(
             metadata: FenceMetadata(
                 ids: b.ids, names: b.names, kinds: b.kinds, shapeIndex: b.shapeIndex, settingsIndex: b.settingsIndex,
-                settingsTable: b.settingsTable, propertiesText: b.propertiesText, propertiesEnd: b.propertiesEnd),
+                settingsTable: b.settingsTable, properties: b.properties),
             circles: b.circles, polygons: polygons, corridors: b.corridors, cellScale: cellScale)
     }
 
@@ -45,8 +44,7 @@ public final class FenceSet: Sendable {
         shapeIndex = m.shapeIndex
         settingsIndex = m.settingsIndex
         settingsTable = m.settingsTable
-        propertiesText = m.propertiesText
-        propertiesEnd = m.propertiesEnd
+        properties = m.properties
         circleLat = circles.lat
         circleLon = circles.lon
         circleRadius = circles.radius
@@ -83,14 +81,13 @@ public final class FenceSet: Sendable {
     /// Metadata of fence `index` (file order).
     public func info(_ index: Int) -> FenceInfo {
         let s = settingsIndex[index]
-        let start = index == 0 ? 0 : propertiesEnd[index - 1]
         return FenceInfo(
-            index: index, id: ids[index], name: names[index], kind: kinds[index],
+            index: index, id: ids[index], name: names.string(of: index), kind: kinds[index],
             settings: s < 0 ? FenceSettings() : settingsTable[Int(s)],
-            propertiesJSON: String(decoding: propertiesText[start..<propertiesEnd[index]], as: UTF8.self))
+            propertiesJSON: String(decoding: properties.bytes(of: index), as: UTF8.self))
     }
 
-    public func name(_ index: Int) -> String? { names[index] }
+    public func name(_ index: Int) -> String? { names.string(of: index) }
 
     public func settings(_ index: Int) -> FenceSettings {
         let s = settingsIndex[index]

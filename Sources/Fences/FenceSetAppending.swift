@@ -1,13 +1,12 @@
 /// The per-fence arrays of a set, in file order, without the geometry.
 struct FenceMetadata {
     var ids: [FenceID]
-    var names: [String?]
+    var names: FenceTexts
     var kinds: [FenceKind]
     var shapeIndex: [Int32]
     var settingsIndex: [Int32]
     var settingsTable: [FenceSettings]
-    var propertiesText: [UInt8]
-    var propertiesEnd: [Int]
+    var properties: FenceTexts
 }
 
 extension FenceSet {
@@ -28,15 +27,12 @@ extension FenceSet {
         }
         var metadata = FenceMetadata(
             ids: ids, names: names, kinds: kinds, shapeIndex: shapeIndex, settingsIndex: settingsIndex,
-            settingsTable: settingsTable, propertiesText: propertiesText, propertiesEnd: propertiesEnd)
-        var propertiesStart = 0
+            settingsTable: settingsTable, properties: properties)
         for fence in 0..<extra.count {
-            let propertiesEnd = extra.propertiesEnd[fence]
-            defer { propertiesStart = propertiesEnd }
             guard extra.kinds[fence] == .circle else { continue }
             let shape = Int(extra.shapeIndex[fence])
             metadata.ids.append(extra.ids[fence])
-            metadata.names.append(extra.names[fence])
+            metadata.names.append(extra.names.string(of: fence))
             metadata.kinds.append(.circle)
             metadata.shapeIndex.append(Int32(circles.count))
             let settings = extra.settingsIndex[fence]
@@ -46,8 +42,7 @@ extension FenceSet {
                 metadata.settingsIndex.append(Int32(metadata.settingsTable.count))
                 metadata.settingsTable.append(extra.settingsTable[Int(settings)])
             }
-            metadata.propertiesText.append(contentsOf: extra.propertiesText[propertiesStart..<propertiesEnd])
-            metadata.propertiesEnd.append(metadata.propertiesText.count)
+            metadata.properties.append(extra.properties.bytes(of: fence))
             circles.add(
                 fence: Int32(metadata.ids.count - 1),
                 CircleShape(

@@ -4,13 +4,12 @@
 public struct FenceSetBuilder {
     public let file: String
     var ids: [FenceID] = []
-    var names: [String?] = []
+    var names = FenceTexts()
     var kinds: [FenceKind] = []
     var shapeIndex: [Int32] = []
     var settingsIndex: [Int32] = []
     var settingsTable: [FenceSettings] = []
-    var propertiesText: [UInt8] = []
-    var propertiesEnd: [Int] = []
+    var properties = FenceTexts()
     var seen: [FenceID.Key: Int32] = [:]
     /// The last few distinct settings added, with their row in `settingsTable`: a file's fences
     /// mostly share a handful (a country's roads, five speed limits), kept once each.
@@ -26,11 +25,11 @@ public struct FenceSetBuilder {
             // over: see `reserveIDs`
             seen.reserveCapacity(min(expectedCount, 1 << 12))
             ids.reserveCapacity(expectedCount)
-            names.reserveCapacity(expectedCount)
+            names.reserve(fences: expectedCount)
             kinds.reserveCapacity(expectedCount)
             shapeIndex.reserveCapacity(expectedCount)
             settingsIndex.reserveCapacity(expectedCount)
-            propertiesEnd.reserveCapacity(expectedCount)
+            properties.reserve(fences: expectedCount)
         }
     }
 
@@ -120,8 +119,7 @@ public struct FenceSetBuilder {
             if recentSettings.count == 16 { recentSettings.removeFirst() }
             recentSettings.append((settings, row))
         }
-        propertiesText.append(contentsOf: properties)
-        propertiesEnd.append(propertiesText.count)
+        self.properties.append(properties)
     }
 
     mutating func addCircle<P: Collection<UInt8>>(

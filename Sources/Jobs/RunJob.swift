@@ -79,6 +79,7 @@ public final class RunJob {
         if case .port(let port) = options.device, let problem = Self.notADevice(port.path) {
             throw InputError(message: problem)
         }
+        returnLargeBlocksAtOnce()
         var fences = options.brokerFences == nil ? try FenceFile.load(options.fencesPath) : FenceSet.none
         try refuseASecondRunOnThePort()
         // Opening makes the state file (and its folder) on a first run; the claim comes before
