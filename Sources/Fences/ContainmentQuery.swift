@@ -49,6 +49,9 @@ extension FenceSet {
             }
         }
         let corridorViews = self.corridorViews.base
+        let reach = corridorReach
+        var terms = CorridorRadiusTerms()
+        let largestWidening = corridors.largestLatitudeWidening
         for l in 0..<self.corridorViews.count {
             let level = corridorViews[l]
             let cell = level.frame.cell(x: lon, y: lat)
@@ -62,15 +65,13 @@ extension FenceSet {
             while k < end {
                 let v = Int(level.entries[k])
                 k += 1
-                // with the largest radius first: most candidates lie north or south
-                if !corridorSegmentLatitudeMayHold(corridors, v, radius: corridors.largestRadius, lat: lat) { continue }
-                let c = corridors.corridor(ofVertex: v)
-                let r = corridors.radius[c]
                 // the segment's cover box first: a few multiplications, against the sines and
                 // cosines of preparing the segment
-                if corridorSegmentMayHold(corridors, v, radius: r, lon: lon, lat: lat),
-                    corridors.segment(v, radius: r).contains(SIMD3(ux, uy, uz))
-                {
+                let c = corridors.candidate(
+                    v, pointLon: lon, pointLat: lat, largestWidening: largestWidening, reach: reach)
+                if c < 0 { continue }
+                terms.use(corridors.radius[c])
+                if corridors.segmentForQuery(v, terms).contains(SIMD3(ux, uy, uz)) {
                     hits.append(corridors.fence[c])
                 }
             }

@@ -80,6 +80,31 @@ struct CorridorSegment {
         }
     }
 
+    /// The segment with no cap (`capCosine` lets every point through to the exact test), for a
+    /// query that has checked the cover box already; `chordSquared` and `crossLimit` are its
+    /// radius's, as the other initializer computes them.
+    init(a: SIMD3<Double>, b: SIMD3<Double>, chordSquared: Double, crossLimit: Double) {
+        self.a = a
+        self.b = b
+        let d = b - a
+        let n = SIMD3(a.y * d.z - a.z * d.y, a.z * d.x - a.x * d.z, a.x * d.y - a.y * d.x)
+        let length = (n * n).sum().squareRoot()
+        self.chordSquared = chordSquared
+        middle = a
+        capCosine = -2
+        if length > 0 {
+            normal = n / length
+            afterA = Self.cross(normal, a)
+            beforeB = Self.cross(b, normal)
+            self.crossLimit = crossLimit
+        } else {
+            normal = .zero
+            afterA = .zero
+            beforeB = .zero
+            self.crossLimit = -1
+        }
+    }
+
     static func cross(_ u: SIMD3<Double>, _ v: SIMD3<Double>) -> SIMD3<Double> {
         SIMD3(u.y * v.z - u.z * v.y, u.z * v.x - u.x * v.z, u.x * v.y - u.y * v.x)
     }

@@ -14,6 +14,7 @@ public final class FenceSet: Sendable {
     let circleLat: [Double], circleLon: [Double], circleRadius: [Double]
     let polygons: FrozenPolygons
     let corridors: CorridorStore
+    let corridorReach: CorridorReach
     let levels: [GridLevel]
     let levelViews: FrozenArray<LevelView>
     /// The corridors' segments have their own grid (`CorridorGridBuilder`).
@@ -50,6 +51,7 @@ public final class FenceSet: Sendable {
         circleRadius = circles.radius
         self.polygons = polygons
         self.corridors = corridors
+        corridorReach = CorridorReach(corridors)
         let p = polygons
         let n = circles.count
         var ux = [Double](repeating: 0, count: n)

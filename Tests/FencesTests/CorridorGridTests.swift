@@ -108,6 +108,52 @@ import Testing
         #expect(inside > 300)
     }
 
+    /// Over the whole globe (across the antimeridian, beyond 80° where the cheap box gives way to
+    /// the exact one, segments over a degree, radii up to 200 km, corridors that climb 30° of
+    /// latitude, whose reach in longitude is their steepest segment's), the grid's answer is
+    /// the one of testing every corridor.
+    @Test func gridFindsWhatEveryCorridorFindsEverywhere() throws {
+        var builder = FenceSetBuilder()
+        var rng = SeededGenerator(seed: 11)
+        var lines: [[(lon: Double, lat: Double)]] = []
+        var radii: [Double] = []
+        for i in 0..<300 {
+            var p = (lon: Double.random(in: -180...180, using: &rng), lat: Double.random(in: -86...86, using: &rng))
+            if i % 10 == 0 { p.lon = Double.random(in: 179.5...180, using: &rng) }
+            let climbs = i % 7 == 0
+            let step = i % 5 == 0 ? 1.4 : (climbs ? 0.9 : 0.01)
+            var line = [p]
+            for _ in 0..<(climbs ? 30 : 6) {
+                var lon = p.lon + Double.random(in: -step...step, using: &rng)
+                if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+                let lat = climbs ? p.lat + (p.lat < 0 ? 1 : -1) * 0.95 : p.lat + Double.random(in: -step...step, using: &rng)
+                p = (lon, min(max(lat, -89.9), 89.9))
+                line.append(p)
+            }
+            let radius = exp(Double.random(in: log(5)...log(200_000), using: &rng))
+            lines.append(line)
+            radii.append(radius)
+            try builder.add(id: .string("c\(i)"), shape: .corridor(CorridorShape(lines: [line], radius: radius)))
+        }
+        let set = builder.build()
+        let found = FenceHits()
+        var inside = 0
+        for k in 0..<3000 {
+            let line = lines[k % lines.count]
+            let v = line[Int.random(in: 0..<line.count, using: &rng)]
+            let reach = radii[k % lines.count] * 2 / 111_000
+            let lat = min(max(v.lat + Double.random(in: -reach...reach, using: &rng), -90), 90)
+            var lon = v.lon + Double.random(in: -reach...reach, using: &rng) / max(cos(lat * .pi / 180), 0.05)
+            lon = lon.truncatingRemainder(dividingBy: 360)
+            if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+            set.fences(containingLat: lat, lon: lon, into: found)
+            let want = (0..<set.count).filter { set.contains(fence: $0, lat: lat, lon: lon) }
+            #expect(found.array == want, "point \(lat),\(lon)")
+            inside += want.isEmpty ? 0 : 1
+        }
+        #expect(inside > 1000)
+    }
+
     /// The store keeps the corridors in map order, not the file's: each fence must still answer with
     /// its own route, radius and containment.
     @Test func corridorsInMapOrderKeepTheirFences() throws {
