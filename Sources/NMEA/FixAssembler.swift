@@ -7,7 +7,10 @@
 ///   before the time of day changes, twice in a row) and from then on emits when it arrives;
 /// - until that is learned, or when a cycle is cut short, it emits when the time of day changes, or
 ///   earlier when a live reader says the line went quiet after the cycle's burst (`lineWentQuiet`);
-/// - `finish()` emits what is left at the end of the input.
+/// - `finish()` emits what is left at the end of the input;
+/// - on a live port (`firstFixAtFirstPosition`), the first fix of a connection leaves as soon as
+///   its epoch has a position, as gpsd reports it: a receiver opened at 9600 baud sends its whole
+///   1 Hz cycle over 0.4 s, and the rest of that first epoch would hold the fix back that long.
 ///
 /// See docs/nmea.md for the merge rules. No allocation.
 public struct FixAssembler: Sendable {
@@ -33,6 +36,12 @@ public struct FixAssembler: Sendable {
     /// Whether a quiet line closes the epoch in progress: until a sentence of an epoch closed that
     /// way arrives after all (this receiver pauses within its cycle).
     public private(set) var closesOnQuiet = true
+
+    /// Whether the first fix leaves on the sentence that completes its position rather than with
+    /// its whole epoch. That fix carries what came before: a receiver that sends RMC first gives
+    /// it no altitude, satellites or accuracy (the engine takes an unknown accuracy as good).
+    public var firstFixAtFirstPosition = false
+    private var fixesEmitted = 0
 
     /// Sentences dropped whole because their time field holds no valid time of day.
     public private(set) var invalidTimes: UInt64 = 0
@@ -80,20 +89,21 @@ public struct FixAssembler: Sendable {
             // Untimed sentences after the cycle's last timed one (GSA, GSV, VTG) still describe
             // that cycle, as gpsd takes them; its fix is out already, so only the GSA fix type,
             // which receivers keep from cycle to cycle, is carried on (above).
-            if !epoch.emitted { sentence.contribute(to: &epoch, rollover) }
+            if !epoch.close.emitted { sentence.contribute(to: &epoch, rollover) }
             return
         }
-        if epoch.emitted, epoch.timeOfDay == time {
-            if epoch.closedOnQuiet {
-                pauseWithinCycle(sentence, address, time: time)
-            } else {
-                lateSentence(sentence, time: time)
+        if epoch.close.emitted, epoch.timeOfDay == time {
+            switch epoch.close {
+            case .open: break
+            case .onQuiet: pauseWithinCycle(sentence, address, time: time)
+            case .atFirstPosition: restOfFirstEpoch(sentence, address, time: time)
+            case .atEnd: lateSentence(sentence, time: time)
             }
             return
         }
         if let current = epoch.timeOfDay, current != time {
             learnCycleEnd()
-            if !epoch.emitted { try close(emit, onNoFix) }
+            if !epoch.close.emitted { try close(emit, onNoFix) }
             epoch = Epoch()
         }
         epoch.timeOfDay = time
@@ -107,8 +117,11 @@ public struct FixAssembler: Sendable {
                 firstRollover = RolloverCorrection(reported: reported, corrected: date)
             }
         }
-        if let ender = cycleEnder, address == ender, !epoch.emitted {
-            epoch.emitted = true
+        if let ender = cycleEnder, address == ender, !epoch.close.emitted {
+            epoch.close = .atEnd
+            try close(emit, onNoFix)
+        } else if firstFixAtFirstPosition, fixesEmitted == 0, !epoch.close.emitted, epochHasPosition {
+            epoch.close = .atFirstPosition
             try close(emit, onNoFix)
         }
     }
@@ -116,7 +129,7 @@ public struct FixAssembler: Sendable {
     /// Whether an epoch is in progress that only its time change, or the line going quiet, would
     /// emit: its cycle end is not known.
     public var epochAwaitsClose: Bool {
-        cycleEnder == nil && closesOnQuiet && !epoch.emitted && epoch.timeOfDay != nil
+        cycleEnder == nil && closesOnQuiet && !epoch.close.emitted && epoch.timeOfDay != nil
     }
 
     /// The line went quiet after a burst: the receiver has sent its cycle, so the epoch in progress
@@ -126,8 +139,7 @@ public struct FixAssembler: Sendable {
     /// change; once it is, its sentence emits each epoch first and this does nothing.
     public mutating func lineWentQuiet(onFix emit: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void) rethrows {
         guard epochAwaitsClose else { return }
-        epoch.emitted = true
-        epoch.closedOnQuiet = true
+        epoch.close = .onQuiet
         try close(emit, onNoFix)
     }
 
@@ -137,12 +149,13 @@ public struct FixAssembler: Sendable {
     }
 
     public mutating func finish(onFix emit: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void) rethrows {
-        if !epoch.emitted, epoch.timeOfDay != nil { try close(emit, onNoFix) }
+        if !epoch.close.emitted, epoch.timeOfDay != nil { try close(emit, onNoFix) }
         epoch = Epoch()
     }
 
     private mutating func close(_ emit: (Fix) throws -> Void, _ onNoFix: (EpochTime) throws -> Void) rethrows {
         if let fix = makeFix() {
+            fixesEmitted &+= 1
             try emit(fix)
         } else if let timeOfDay = epoch.timeOfDay {
             let date = resolveDate(timeOfDay)
@@ -180,6 +193,28 @@ public struct FixAssembler: Sendable {
             lastDate = date
             lastDateTimeOfDay = time
         }
+    }
+
+    /// A sentence of the first epoch after its fix left early: the rest of the cycle, as expected.
+    /// The cycle end is learned from it as usual; only its date is kept.
+    private mutating func restOfFirstEpoch<S: EpochContribution>(
+        _ sentence: S, _ address: SentenceAddress, time: TimeOfDay
+    ) {
+        epoch.lastTimedAddress = address
+        var late = Epoch()
+        sentence.contribute(to: &late, rollover)
+        if let date = late.date {
+            lastDate = date
+            lastDateTimeOfDay = time
+        }
+    }
+
+    /// Whether `makeFix` would make a fix of the epoch so far.
+    private var epochHasPosition: Bool {
+        guard let latitude = epoch.latitude, let longitude = epoch.longitude, !(latitude == 0 && longitude == 0)
+        else { return false }
+        let fixType = epoch.gsaFixType ?? lastGSAFixType
+        return !(fixType == 1 && epoch.gsaFixType != nil && epoch.altitude == nil)
     }
 
     /// Learns only from cycles that had a position: without a fix, receivers leave the time out of
@@ -261,9 +296,7 @@ public struct EpochTime: Equatable, Sendable, BitwiseCopyable {
 struct Epoch: Sendable {
     var timeOfDay: TimeOfDay?
     var lastTimedAddress: SentenceAddress?
-    var emitted = false
-    /// Emitted because the line went quiet, not by its time change or its cycle ender.
-    var closedOnQuiet = false
+    var close = EpochClose.open
     var date: CivilDate?
     var latitude: Double?
     var longitude: Double?
@@ -289,5 +322,24 @@ struct Epoch: Sendable {
         guard let latitude, let longitude else { return }
         self.latitude = latitude
         self.longitude = longitude
+    }
+}
+
+/// Whether an epoch's fix is out yet, and what sent it: a later sentence of the same epoch means
+/// something different in each case.
+enum EpochClose: Sendable {
+    case open
+    /// By its time change or its learned cycle ender.
+    case atEnd
+    /// By the line going quiet.
+    case onQuiet
+    /// The first fix of a connection, on the sentence that completed its position.
+    case atFirstPosition
+
+    var emitted: Bool {
+        switch self {
+        case .open: false
+        case .atEnd, .onQuiet, .atFirstPosition: true
+        }
     }
 }

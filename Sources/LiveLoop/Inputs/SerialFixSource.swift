@@ -39,7 +39,14 @@ struct SerialDecoding {
 
     init(rollover: WeekRollover) {
         self.rollover = rollover
-        decoder = Decoder(rollover: rollover)
+        decoder = Self.decoder(rollover)
+    }
+
+    /// A connection's first fix leaves with its position, as gpsd's does (docs/nmea.md).
+    private static func decoder(_ rollover: WeekRollover) -> Decoder {
+        let decoder = Decoder(rollover: rollover)
+        decoder.assembler.firstFixAtFirstPosition = true
+        return decoder
     }
 
     mutating func take(_ event: ReaderEvent, reader: Reader, emit: (EngineInput) -> Void) {
@@ -58,7 +65,7 @@ struct SerialDecoding {
         let decoder = self.decoder
         switch event {
         case .connected(let path, let rate, _):
-            self.decoder = Decoder(rollover: rollover)
+            self.decoder = Self.decoder(rollover)
             device = path
             emit(.connected(device: path, detail: rate.map { "at \($0) baud" }))
         case .data(let bytes):
