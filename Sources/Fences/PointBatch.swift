@@ -33,7 +33,7 @@ public final class PointBatch: @unchecked Sendable {
         let overflow = (0..<parts).map { _ in FenceHits() }
         var order: VisitOrder?
         if set.indexBytes >= Self.sortedMinIndexBytes, n >= Self.sortedMinPoints, n <= Int(Int32.max),
-            let finest = set.levels.first?.view.frame
+            let finest = set.levels.first?.view.frame ?? set.corridorLevels.first?.view.frame
         {
             let o = VisitOrder(points: points, grid: finest, parts: parts)
             Self.perform(parts) { o.count(part: $0) }

@@ -68,6 +68,27 @@ import Testing
         #expect(empty.count == 0 && empty.totalHits == 0)
     }
 
+    /// A set of corridors alone is visited in the order of the corridors' own grid.
+    @Test func corridorsAloneAreVisitedInCellOrderAndMatchSingleQueries() throws {
+        var builder = FenceSetBuilder()
+        var rng = SeededGenerator(seed: 21)
+        for i in 0..<3000 {
+            var p = (lon: Double.random(in: -87.73 ... -87.53, using: &rng), lat: Double.random(in: 41.78...41.98, using: &rng))
+            var line = [p]
+            for _ in 0..<14 {
+                p = (p.lon + Double.random(in: -0.004...0.004, using: &rng), p.lat + Double.random(in: -0.003...0.003, using: &rng))
+                line.append(p)
+            }
+            try builder.add(
+                id: .string("w\(i)"), shape: .corridor(CorridorShape(lines: [line], radius: Double.random(in: 5...60, using: &rng))))
+        }
+        let set = builder.build()
+        #expect(set.levels.isEmpty && !set.corridorLevels.isEmpty)
+        #expect(set.indexBytes >= PointBatch.sortedMinIndexBytes)
+        let points = Self.probes(seed: 22, centre: (41.88, -87.63), span: 0.25, count: 30_000)
+        for threads in [1, 2, 3] { expectSame(set, points, threads: threads, "corridors, \(threads) threads") }
+    }
+
     @Test func smallIndexBatchMatchesSingleQueries() throws {
         let centre = (0.0, 179.99)
         let (json, _, _) = DifferentialTests.scenario(seed: 2, count: 60, centre: centre, spanDeg: 0.05)
