@@ -170,12 +170,7 @@ public struct FixAssembler: Sendable {
     private mutating func lateSentence<S: EpochContribution>(_ sentence: S, time: TimeOfDay) {
         cycleEnder = nil
         learnsCycleEnd = false
-        var late = Epoch()
-        sentence.contribute(to: &late, rollover)
-        if let date = late.date {
-            lastDate = date
-            lastDateTimeOfDay = time
-        }
+        keepDate(of: sentence, time: time)
     }
 
     /// A sentence of an epoch that a quiet line closed: this receiver pauses within its cycle for
@@ -187,12 +182,7 @@ public struct FixAssembler: Sendable {
     ) {
         closesOnQuiet = false
         epoch.lastTimedAddress = address
-        var late = Epoch()
-        sentence.contribute(to: &late, rollover)
-        if let date = late.date {
-            lastDate = date
-            lastDateTimeOfDay = time
-        }
+        keepDate(of: sentence, time: time)
     }
 
     /// A sentence of the first epoch after its fix left early: the rest of the cycle, as expected.
@@ -201,6 +191,11 @@ public struct FixAssembler: Sendable {
         _ sentence: S, _ address: SentenceAddress, time: TimeOfDay
     ) {
         epoch.lastTimedAddress = address
+        keepDate(of: sentence, time: time)
+    }
+
+    /// The date a sentence of an epoch already emitted carries, for the epochs after it.
+    private mutating func keepDate<S: EpochContribution>(of sentence: S, time: TimeOfDay) {
         var late = Epoch()
         sentence.contribute(to: &late, rollover)
         if let date = late.date {

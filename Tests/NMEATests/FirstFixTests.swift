@@ -6,16 +6,7 @@ import Testing
 /// position, as gpsd reports it; every later epoch is whole, and the cycle end is learned as ever.
 @Suite struct FirstFixTests {
     /// A u-blox style cycle: RMC first, GLL the last timed sentence.
-    func rmcFirst(_ second: Int) -> [String] {
-        let time = "1200" + (second < 10 ? "0" : "") + String(second) + ".00"
-        return [
-            nmea("GPRMC,\(time),A,4807.038,N,01131.000,E,10.0,90.0,230324,,,A"),
-            nmea("GPVTG,90.0,T,,M,10.0,N,18.5,K,A"),
-            nmea("GPGGA,\(time),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
-            nmea("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,0.9,2.1"),
-            nmea("GPGLL,4807.038,N,01131.000,E,\(time),A,A"),
-        ]
-    }
+    func rmcFirst(_ second: Int) -> [String] { ubloxCycle(second) }
 
     /// A SiRF style cycle: GGA first, RMC last.
     func ggaFirst(_ second: Int) -> [String] {
@@ -29,17 +20,7 @@ import Testing
 
     /// The fixes of a live connection: one burst an element, the line going quiet after each.
     func live(_ bursts: [[String]], early: Bool = true) -> [(fix: Fix, afterSentences: UInt64)] {
-        let decoder = Decoder()
-        decoder.assembler.firstFixAtFirstPosition = early
-        var out: [(Fix, UInt64)] = []
-        for burst in bursts {
-            Array(burst.map { $0 + "\r\n" }.joined().utf8).withUnsafeBytes { bytes in
-                decoder.push(bytes) { out.append(($0, decoder.framer.counters.sentences)) }
-            }
-            decoder.lineWentQuiet(onFix: { out.append(($0, decoder.framer.counters.sentences)) }, onNoFix: { _ in })
-        }
-        decoder.finish { out.append(($0, decoder.framer.counters.sentences)) }
-        return out
+        liveFixes(bursts, firstFixAtFirstPosition: early)
     }
 
     @Test func theFirstFixLeavesWithItsRMCAndTheRestAreWhole() throws {

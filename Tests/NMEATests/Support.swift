@@ -34,3 +34,37 @@ func fixes(_ lines: [String], chunk: Int = 4096) -> [(fix: Fix, afterSentences: 
     decoder.finish { out.append(($0, decoder.framer.counters.sentences)) }
     return out
 }
+
+/// One u-blox style cycle at 12:00:`second`: RMC, VTG, GGA, GSA, GLL (GLL is the cycle's last
+/// timed sentence).
+func ubloxCycle(_ second: Int) -> [String] {
+    let time = "1200" + (second < 10 ? "0" : "") + String(second) + ".00"
+    return [
+        nmea("GPRMC,\(time),A,4807.038,N,01131.000,E,10.0,90.0,230324,,,A"),
+        nmea("GPVTG,90.0,T,,M,10.0,N,18.5,K,A"),
+        nmea("GPGGA,\(time),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
+        nmea("GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,0.9,2.1"),
+        nmea("GPGLL,4807.038,N,01131.000,E,\(time),A,A"),
+    ]
+}
+
+/// Feeds `bursts` to a decoder as a live reader would, one burst an element, saying the line went
+/// quiet after each when `quiet`; returns the fixes, each with the sentences seen when it left.
+/// `firstFixAtFirstPosition` as the live serial source sets it, or not.
+func liveFixes(_ bursts: [[String]], quiet: Bool = true, firstFixAtFirstPosition: Bool = false)
+    -> [(fix: Fix, afterSentences: UInt64)]
+{
+    let decoder = Decoder()
+    decoder.assembler.firstFixAtFirstPosition = firstFixAtFirstPosition
+    var out: [(Fix, UInt64)] = []
+    for burst in bursts {
+        Array(burst.map { $0 + "\r\n" }.joined().utf8).withUnsafeBytes { bytes in
+            decoder.push(bytes) { out.append(($0, decoder.framer.counters.sentences)) }
+        }
+        if quiet {
+            decoder.lineWentQuiet(onFix: { out.append(($0, decoder.framer.counters.sentences)) }, onNoFix: { _ in })
+        }
+    }
+    decoder.finish { out.append(($0, decoder.framer.counters.sentences)) }
+    return out
+}
