@@ -108,7 +108,8 @@ extension CorridorStore {
     @inline(__always)
     func segmentForQuery(_ v: Int, _ terms: CorridorRadiusTerms) -> CorridorSegment {
         CorridorSegment(
-            a: CorridorSegment.unit(lon: lon[v], lat: lat[v]), b: CorridorSegment.unit(lon: lon[v + 1], lat: lat[v + 1]),
+            a: CorridorSegment.unit(lon: lon[v], lat: lat[v]),
+            b: CorridorSegment.unit(lon: lon[v + 1], lat: lat[v + 1]),
             chordSquared: terms.chordSquared, crossLimit: terms.crossLimit)
     }
 }

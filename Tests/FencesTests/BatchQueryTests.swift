@@ -73,14 +73,21 @@ import Testing
         var builder = FenceSetBuilder()
         var rng = SeededGenerator(seed: 21)
         for i in 0..<3000 {
-            var p = (lon: Double.random(in: -87.73 ... -87.53, using: &rng), lat: Double.random(in: 41.78...41.98, using: &rng))
+            var p = (
+                lon: Double.random(in: -87.73 ... -87.53, using: &rng),
+                lat: Double.random(in: 41.78...41.98, using: &rng)
+            )
             var line = [p]
             for _ in 0..<14 {
-                p = (p.lon + Double.random(in: -0.004...0.004, using: &rng), p.lat + Double.random(in: -0.003...0.003, using: &rng))
+                p = (
+                    p.lon + Double.random(in: -0.004...0.004, using: &rng),
+                    p.lat + Double.random(in: -0.003...0.003, using: &rng)
+                )
                 line.append(p)
             }
             try builder.add(
-                id: .string("w\(i)"), shape: .corridor(CorridorShape(lines: [line], radius: Double.random(in: 5...60, using: &rng))))
+                id: .string("w\(i)"),
+                shape: .corridor(CorridorShape(lines: [line], radius: Double.random(in: 5...60, using: &rng))))
         }
         let set = builder.build()
         #expect(set.levels.isEmpty && !set.corridorLevels.isEmpty)

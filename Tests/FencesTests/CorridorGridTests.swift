@@ -126,7 +126,8 @@ import Testing
             for _ in 0..<(climbs ? 30 : 6) {
                 var lon = p.lon + Double.random(in: -step...step, using: &rng)
                 if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-                let lat = climbs ? p.lat + (p.lat < 0 ? 1 : -1) * 0.95 : p.lat + Double.random(in: -step...step, using: &rng)
+                let lat =
+                    climbs ? p.lat + (p.lat < 0 ? 1 : -1) * 0.95 : p.lat + Double.random(in: -step...step, using: &rng)
                 p = (lon, min(max(lat, -89.9), 89.9))
                 line.append(p)
             }
