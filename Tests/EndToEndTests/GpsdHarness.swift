@@ -21,15 +21,48 @@ func requireGpsd() throws {
     }
 }
 
-/// A free TCP port on 127.0.0.1 (bound to port 0, read back, released).
+/// A free TCP port on 127.0.0.1 for a server a test starts, chosen below the kernel's ephemeral
+/// range (`ip_local_port_range`) and checked free by binding it. A port the kernel handed out for
+/// `bind(0)` and that was released is handed out again to the next outgoing connection or `bind(0)`
+/// of any test running beside: a NATS node once found its route port taken that way. Below the
+/// range only another pick could take it, and this process never picks a port twice.
 func freeLoopbackPort() throws -> Int {
+    let low = ephemeralPortsStart()
+    for _ in 0..<200 {
+        let port = Int.random(in: 10_000..<max(low, 10_001))
+        guard PortsHandedOut.claim(port) else { continue }
+        if (try? bindLoopback(port: port)) != nil { return port }
+    }
+    return try bindLoopback(port: 0)
+}
+
+/// The first port of the kernel's ephemeral range (32768 by default).
+private func ephemeralPortsStart() -> Int {
+    let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+    return text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.flatMap { Int($0) } ?? 32768
+}
+
+/// The ports this process's tests have been given.
+private enum PortsHandedOut {
+    nonisolated(unsafe) static var ports = Set<Int>()
+    static let lock = NSLock()
+
+    static func claim(_ port: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return ports.insert(port).inserted
+    }
+}
+
+/// Binds a TCP socket to 127.0.0.1:`port` (0: any), reads the port back and releases it.
+private func bindLoopback(port: Int) throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
     defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
+    address.sin_port = UInt16(port).bigEndian
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
