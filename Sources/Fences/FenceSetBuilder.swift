@@ -170,13 +170,7 @@ public struct FenceSetBuilder {
                 if n < 4 {
                     throw error("\(what) has \(n) position\(n == 1 ? "" : "s"); a closed ring needs at least 4", id: id)
                 }
-                for k in start..<end {
-                    // the message is built only for a bad position: a border has millions of good ones
-                    let lon = c[2 * k]
-                    let lat = c[2 * k + 1]
-                    if lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90 { continue }
-                    try checkPosition(lon: lon, lat: lat, id: id, what: "\(what) position \(k - start)")
-                }
+                try checkPositions(c, start..<end, id: id, what: what)
                 if c[2 * start] != c[2 * end - 2] || c[2 * start + 1] != c[2 * end - 1] {
                     throw error(
                         "\(what) is not closed: first position [\(formatNumber(c[2 * start])), "
@@ -244,13 +238,7 @@ public struct FenceSetBuilder {
             if n < 2 {
                 throw error("\(what) has \(n) position\(n == 1 ? "" : "s"); a line needs at least 2", id: id)
             }
-            for k in start..<end {
-                // the message is built only for a bad position: a country's roads have millions of good ones
-                let lon = c[2 * k]
-                let lat = c[2 * k + 1]
-                if lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90 { continue }
-                try checkPosition(lon: lon, lat: lat, id: id, what: "\(what) position \(k - start)")
-            }
+            try checkPositions(c, start..<end, id: id, what: what)
             for k in start + 1..<end {
                 // a degree or two apart is under 250 km anywhere: no trigonometry for a road's steps
                 let dLat = abs(c[2 * k + 1] - c[2 * k - 1])
@@ -299,6 +287,19 @@ public struct FenceSetBuilder {
     /// A quarter of the Earth's circumference: far from the half where two vertices become
     /// antipodal, and longer than any route segment a real file has.
     static let longestSegment = 10_000_000.0
+
+    /// Positions `range` of the staged (lon, lat) pairs `c`, the ring's or line's named `what`. The
+    /// message is built only for a bad position: a border or a country's roads have millions of good ones.
+    func checkPositions(_ c: UnsafeBufferPointer<Double>, _ range: Range<Int>, id: FenceID?, what: String)
+        throws(FenceLoadError)
+    {
+        for k in range {
+            let lon = c[2 * k]
+            let lat = c[2 * k + 1]
+            if lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90 { continue }
+            try checkPosition(lon: lon, lat: lat, id: id, what: "\(what) position \(k - range.lowerBound)")
+        }
+    }
 
     func checkPosition(lon: Double, lat: Double, id: FenceID?, what: @autoclosure () -> String)
         throws(FenceLoadError)
