@@ -61,7 +61,7 @@ let package = Package(
         // in streams and written as GeoJSON.
         // zlib's inflate for PBF blobs and KMZ entries.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "FenceImport", dependencies: ["JSONOutput", "CZlib"]),
+        .target(name: "FenceImport", dependencies: ["JSONInput", "JSONOutput", "CZlib"]),
         // events: the engine (each fence's state machine, the rules applied, the foresight), the
         // event model and its one JSON form, the outbox protocol.
         .target(name: "Events", dependencies: ["Fences", "NMEA", "JSONInput", "JSONOutput"]),

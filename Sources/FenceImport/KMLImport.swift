@@ -143,20 +143,14 @@ struct KMLImport {
     /// `lon,lat[,alt]` tuples separated by white space.
     private func coordinates(_ xml: XMLReader) throws -> [Position] {
         let mark = xml.tokenMark
-        let text = try xml.elementText()
-        var positions: [Position] = []
-        for tuple in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }) {
-            let numbers = tuple.split(separator: ",", omittingEmptySubsequences: false)
-            guard numbers.count >= 2, numbers.count <= 3, let lon = Double(numbers[0]), let lat = Double(numbers[1]),
-                abs(lon) <= 180, abs(lat) <= 90
-            else {
-                throw ImportError(
-                    file: path, place: xml.place(ofMark: mark),
-                    problem: "coordinates '\(tuple)' are not lon,lat[,altitude]")
-            }
-            positions.append(Position(lon: lon, lat: lat))
+        var text = try xml.elementText()
+        switch CoordinatesText.positions(&text) {
+        case .success(let positions): return positions
+        case .failure(let refused):
+            throw ImportError(
+                file: path, place: xml.place(ofMark: mark),
+                problem: "coordinates '\(refused.tuple)' are not lon,lat[,altitude]")
         }
-        return positions
     }
 
     private func add(_ placemark: Placemark, id: String, folder: [String]) throws {
