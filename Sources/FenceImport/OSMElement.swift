@@ -50,9 +50,15 @@ struct OSMTagKeys {
     static let lanes = 8
     static let highway = 9
     static let type = 10
+    static let railway = 11
+    static let waterway = 12
+    static let area = 13
+    static let amenity = 14
+    static let building = 15
+    static let parking = 16
     static let fixed = [
         "name", "ref", "maxheight", "maxheight:physical", "maxspeed", "maxspeed:forward", "maxspeed:backward",
-        "width", "lanes", "highway", "type",
+        "width", "lanes", "highway", "type", "railway", "waterway", "area", "amenity", "building", "parking",
     ]
 
     let keys: [[UInt8]]

@@ -2,13 +2,27 @@
 /// fence at all, and why a tag it carried was not kept.
 struct OSMFenceTags {
     var properties: [(key: String, value: ImportedFence.Value)] = []
-    /// A clearance or a speed limit was kept: a way stays a corridor even when closed.
+    /// A road whose clearance or speed limit was kept: a way that stays a corridor even when closed.
     var isRoad = false
     var isFence = false
 
     init(_ element: OSMElement, settings: ImportSettings, keys: OSMTagKeys, summary: inout ImportSummary) {
-        if let name = element.tag(OSMTagKeys.name) ?? element.tag(OSMTagKeys.ref) {
+        var selected: [(key: String, value: ImportedFence.Value)] = []
+        for selection in settings.selections {
+            guard let index = keys.index(of: selection.key), let value = element.tag(index), selection.matches(value)
+            else { continue }
+            if !selected.contains(where: { $0.key == selection.key }) { selected.append((selection.key, .text(value))) }
+        }
+        let wayKind = element.kind == .way ? OSMWayKind(element) : nil
+        let name = element.tag(OSMTagKeys.name) ?? element.tag(OSMTagKeys.ref)
+        if let name {
             properties.append(("name", .text(name)))
+        } else if case .road(let className) = wayKind {
+            properties.append(("name", .text(className)))
+        }
+        if case .other(let example) = wayKind, selected.isEmpty, Self.carriesRestriction(element, settings: settings) {
+            summary.skip("way that is not a road for vehicles (--select keeps it)", example: example)
+            return
         }
         if settings.clearances,
             let text = element.tag(OSMTagKeys.maxheightPhysical) ?? element.tag(OSMTagKeys.maxheight)
@@ -17,7 +31,7 @@ struct OSMFenceTags {
             case .value(let metres):
                 properties.append(("clearance", .number(metres, decimals: 3)))
                 properties.append(("maxheight", .text(text)))
-                isRoad = true
+                isRoad = wayKind != .area
             case .skipped(let reason, let example):
                 summary.skip(reason, example: example)
             }
@@ -31,23 +45,26 @@ struct OSMFenceTags {
                 properties.append(("speed_limit_kmh", .number(kmh, decimals: 3)))
                 properties.append(
                     ("maxspeed", .text(plain ?? [forward, backward].compactMap { $0 }.joined(separator: ";"))))
-                isRoad = true
+                isRoad = wayKind != .area
             case .skipped(let reason, let example):
                 summary.skip(reason, example: example)
             case nil:
                 break
             }
         }
-        var selected = false
-        for selection in settings.selections {
-            guard let index = keys.index(of: selection.key), let value = element.tag(index), selection.matches(value)
-            else { continue }
-            if !properties.contains(where: { $0.key == selection.key }) {
-                properties.append((selection.key, .text(value)))
-            }
-            selected = true
+        let restricted = properties.contains { $0.key == "clearance" || $0.key == "speed_limit_kmh" }
+        for property in selected where !properties.contains(where: { $0.key == property.key }) {
+            properties.append(property)
         }
-        isFence = isRoad || selected
+        isFence = restricted || !selected.isEmpty
+    }
+
+    /// Whether the element has a tag that `--clearances` or `--speed-limits` reads.
+    private static func carriesRestriction(_ element: OSMElement, settings: ImportSettings) -> Bool {
+        let heights = [OSMTagKeys.maxheight, OSMTagKeys.maxheightPhysical]
+        let speeds = [OSMTagKeys.maxspeed, OSMTagKeys.maxspeedForward, OSMTagKeys.maxspeedBackward]
+        return (settings.clearances && heights.contains { element.tag($0) != nil })
+            || (settings.speedLimits && speeds.contains { element.tag($0) != nil })
     }
 
     /// A way's corridor radius: `--radius`, else half its `width`, else 1.75 m a lane, else 5 m.

@@ -51,13 +51,17 @@ import Testing
         node(1, east: 0), node(2, east: 100),
         node(3, east: 200, tags: tags(["barrier": "height_restrictor", "maxheight": "12'"])),
         #"<way id="10"><nd ref="1"/><nd ref="2"/>"#
-            + tags(["maxheight": "4", "maxheight:physical": "3.9", "maxspeed": "none"]) + "</way>",
-        #"<way id="11"><nd ref="1"/><nd ref="2"/>"# + tags(["maxheight": "default"]) + "</way>",
-        #"<way id="12"><nd ref="1"/><nd ref="2"/>"# + tags(["maxheight": "below_default"]) + "</way>",
-        #"<way id="13"><nd ref="1"/><nd ref="2"/>"# + tags(["maxspeed": "XX:urban"]) + "</way>",
-        #"<way id="14"><nd ref="1"/><nd ref="2"/>"# + tags(["maxheight": "tall"]) + "</way>",
-        #"<way id="15"><nd ref="2"/><nd ref="99"/>"# + tags(["maxspeed": "30 mph"]) + "</way>",
-        #"<way id="16"><nd ref="1"/><nd ref="2"/>"# + tags(["maxspeed": "signals"]) + "</way>",
+            + tags(["highway": "tertiary", "maxheight": "4", "maxheight:physical": "3.9", "maxspeed": "none"])
+            + "</way>",
+        #"<way id="11"><nd ref="1"/><nd ref="2"/>"# + tags(["highway": "service", "maxheight": "default"]) + "</way>",
+        #"<way id="12"><nd ref="1"/><nd ref="2"/>"# + tags(["highway": "road", "maxheight": "below_default"])
+            + "</way>",
+        #"<way id="13"><nd ref="1"/><nd ref="2"/>"# + tags(["highway": "primary", "maxspeed": "XX:urban"]) + "</way>",
+        #"<way id="14"><nd ref="1"/><nd ref="2"/>"# + tags(["highway": "track", "maxheight": "tall"]) + "</way>",
+        #"<way id="15"><nd ref="2"/><nd ref="99"/>"# + tags(["highway": "residential", "maxspeed": "30 mph"])
+            + "</way>",
+        #"<way id="16"><nd ref="1"/><nd ref="2"/>"# + tags(["highway": "living_street", "maxspeed": "signals"])
+            + "</way>",
     ])
 
     /// A school's grounds as a multipolygon (two outer ways, a hole), a kindergarten's closed way
@@ -187,6 +191,81 @@ import Testing
         let nodeProperties = features[0]["properties"] as? [String: Any]
         #expect(abs((nodeProperties?["clearance"] as? Double ?? 0) - 3.658) < 1e-9)
         #expect(nodeProperties?["radius"] as? Double == 10)
+    }
+
+    /// What `--clearances` and `--speed-limits` keep of a city's ways: its roads (a closed
+    /// roundabout stays a corridor, an unnamed street is called by its class, a named one by its
+    /// name, one with only a `ref` by it), a car park with a height limit as a polygon that a point
+    /// inside it is in, and not the railway with a `maxspeed`, the canal, the footway under a bridge
+    /// nor a way with no `highway` at all, each counted with what it is; `--select railway` keeps
+    /// the railway.
+    static let city: String = {
+        func square(_ first: Int, _ south: Double, _ west: Double, _ size: Double) -> [String] {
+            [(south, west), (south, west + size), (south + size, west + size), (south + size, west)].enumerated().map {
+                #"<node id="\#(first + $0.offset)" lat="\#($0.element.0)" lon="\#($0.element.1)"/>"#
+            }
+        }
+        func way(_ id: Int, _ refs: [Int], _ pairs: KeyValuePairs<String, String>) -> String {
+            #"<way id="\#(id)">"# + refs.map { #"<nd ref="\#($0)"/>"# }.joined() + tags(pairs) + "</way>"
+        }
+        return osm(
+            square(1, 48.0, 11.0, 0.001) + square(5, 48.01, 11.01, 0.001) + [
+                way(100, [1, 2], ["highway": "residential", "maxspeed": "30"]),
+                way(101, [2, 3], ["highway": "primary", "maxspeed": "50", "name": "Hauptstraße"]),
+                way(102, [3, 4], ["highway": "secondary", "maxspeed": "70", "ref": "B 13"]),
+                way(103, [5, 6, 7, 8, 5], ["highway": "primary", "junction": "roundabout", "maxspeed": "40"]),
+                way(104, [1, 3], ["railway": "rail", "maxspeed": "90", "name": "Main line"]),
+                way(105, [2, 4], ["waterway": "canal", "maxspeed": "8"]),
+                way(106, [1, 4], ["highway": "footway", "maxheight": "2.2"]),
+                way(107, [4, 2], ["maxspeed": "20"]),
+                way(108, [5, 6, 7, 5], ["amenity": "parking", "maxheight": "2.1", "name": "Garage"]),
+            ])
+    }()
+
+    @Test func onlyRoadsAndAreasAreKeptForClearancesAndSpeedLimits() throws {
+        let folder = temporaryDirectory()
+        let source = try Self.write(Self.city, "city.osm", in: folder)
+        let output = folder.appendingPathComponent("city.geojson").path
+        let result = try runGPSFence([
+            "fences", "import", source, "--clearances", "--speed-limits", "--output", output,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "gpsfence: kept 5 fences (4 corridors, 1 polygon) in \(output)", "\(lines)")
+        #expect(
+            lines.contains {
+                $0.contains("4 way that is not a road for vehicles (--select keeps it)")
+                    && $0.contains("railway=rail") && $0.contains("waterway=canal")
+            }, "\(lines)")
+        let fences = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+        let features = try #require(fences["features"] as? [[String: Any]])
+        var names: [String: String] = [:]
+        var types: [String: String] = [:]
+        for feature in features {
+            let id = try #require(feature["id"] as? String)
+            names[id] = (feature["properties"] as? [String: Any])?["name"] as? String
+            types[id] = (feature["geometry"] as? [String: Any])?["type"] as? String
+        }
+        #expect(
+            names == [
+                "osm:way/100": "residential street", "osm:way/101": "Hauptstraße", "osm:way/102": "B 13",
+                "osm:way/103": "primary road", "osm:way/108": "Garage",
+            ])
+        #expect(types["osm:way/103"] == "LineString")
+        #expect(types["osm:way/108"] == "Polygon")
+        let answer = try runGPSFence(["check", "--fences", output, "--json", "48.01033", "11.01067"])
+        #expect(answer.status == 0, "\(answer.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any]
+        #expect((object?["inside"] as? [Any])?.compactMap { $0 as? String } == ["osm:way/108"])
+
+        let selected = try runGPSFence([
+            "fences", "import", source, "--speed-limits", "--select", "railway", "--output", output,
+        ])
+        #expect(selected.status == 0, "\(selected.stderr)")
+        let kept = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(kept.contains("osm:way/104") && kept.contains("\"railway\":\"rail\""), "\(kept)")
+        #expect(!kept.contains("osm:way/105"))
     }
 
     /// `--select` makes a closed way and a multipolygon with a hole into polygons, a node into a
