@@ -2,6 +2,7 @@ import CMosquitto
 import Foundation
 import NMEA
 import Platform
+import SystemPackage
 
 /// One connection to one broker of a list (a cluster's nodes), kept up by a thread of its own: a
 /// thin wrapper over libmosquitto (the only file that calls it).
@@ -570,7 +571,7 @@ public final class MQTTConnection: @unchecked Sendable {
     }
 
     static func describe(_ code: Int32) -> String {
-        if code == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        if code == MOSQ_ERR_ERRNO.rawValue { return errorText(Errno(rawValue: errno)) }
         return String(cString: mosquitto_strerror(code))
     }
 }

@@ -7,10 +7,6 @@ import NMEA
 import Platform
 import Store
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `gpsfence fences add --here NAME --radius R` (docs/fences.md, "Adding a fence where you
 /// stand"): a circle at the running `run`'s last usable fix, added to the fence file
 /// (the run's own, unless one is given) as the last feature, the rest of the file byte for byte.
@@ -103,7 +99,7 @@ public struct FenceAddJob {
             let receiver = try store.receiver()
             // A write stamped after the request carries the run's last usable fix as of then.
             if let updated = receiver.updatedAt, updated >= asked { return receiver }
-            usleep(20_000)
+            napSeconds(0.02)
         }
         return try store.receiver()
     }

@@ -71,7 +71,7 @@ public struct DoctorJob {
         // 2. Access.
         if let permissions = DevicePermissions.inspect(path) {
             let mode = String(permissions.mode, radix: 8)
-            if access(path, R_OK | W_OK) == 0 {
+            if checkAccess(path, [.read, .write]) == nil {
                 add(
                     .ok,
                     "\(path): mode \(mode), group \(permissions.groupName ?? String(permissions.groupID)); this user can open it"
