@@ -2,7 +2,6 @@ import CMosquitto
 import Foundation
 import NMEA
 import Platform
-import SystemPackage
 
 /// One connection to one broker of a list (a cluster's nodes), kept up by a thread of its own: a
 /// thin wrapper over libmosquitto (the only file that calls it).
@@ -571,7 +570,7 @@ public final class MQTTConnection: @unchecked Sendable {
     }
 
     static func describe(_ code: Int32) -> String {
-        if code == MOSQ_ERR_ERRNO.rawValue { return errorText(Errno(rawValue: errno)) }
+        if code == MOSQ_ERR_ERRNO.rawValue { return lastErrorText() }
         return String(cString: mosquitto_strerror(code))
     }
 }

@@ -57,3 +57,9 @@ public func makeTemporaryFolder(prefix: String) throws(FileCallError) -> String 
     }
     return String(cString: made)
 }
+
+/// The words of the C library for the error the last failed C call left in `errno` (a library such
+/// as libmosquitto that reports "see errno"). The corresponding C function is `strerror`.
+public func lastErrorText() -> String {
+    String(cString: strerror(Glibc.errno))
+}
