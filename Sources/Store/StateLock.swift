@@ -55,7 +55,8 @@ public final class StateLock: @unchecked Sendable {
     /// answers. Nil when no run holds it, or one that does not answer (an older version).
     public static func requestAnswerer(statePath: String) -> Int? {
         let path = lockPath(for: statePath)
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        guard let bytes = try? readWholeFile(path) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
         let lines = text.split(separator: "\n").map(String.init)
         guard lines.count >= 2, lines[1] == answersRequests, let pid = Int(lines[0]) else { return nil }
         let holders = ProcessTable().holders(of: path).holders

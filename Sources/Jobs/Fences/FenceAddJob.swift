@@ -51,10 +51,9 @@ public struct FenceAddJob {
         if set.ids.contains(where: { $0.text == fenceID }) {
             throw InputError(message: "'\(path)' already has a fence with id \(JSONLine.quoted(fenceID))")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let original = try? readWholeFile(path) else {
             throw InputError(message: "cannot read '\(path)'")
         }
-        let original = [UInt8](data)
         let updated: [UInt8]
         if path.lowercased().hasSuffix(".csv") {
             updated = Self.appendingCSV(original, id: fenceID, name: name, lat: lat, lon: lon, radius: radius)

@@ -171,7 +171,8 @@ public struct DoctorJob {
     }
 
     private func checkConsole(_ path: String, _ add: (Finding.Level, String, String?) -> Void) {
-        guard let commandLine = try? String(contentsOfFile: kernelCommandLine, encoding: .utf8) else { return }
+        guard let bytes = try? readWholeFile(kernelCommandLine) else { return }
+        let commandLine = String(decoding: bytes, as: UTF8.self)
         let name = URL(fileURLWithPath: resolvePath(path)).lastPathComponent
         if Self.kernelConsoleUses(name, commandLine: commandLine) {
             add(
