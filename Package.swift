@@ -21,8 +21,8 @@ let package = Package(
         // The one JSON writer (byte buffer, escaping, number formatting). No Foundation, no dependencies.
         .target(name: "JSONOutput", path: "Sources/JSON"),
         // The one JSON reader (a tokenizer over bytes that builds no tree) and the reader of decimal
-        // numbers it shares with the points file. No Foundation, no dependencies.
-        .target(name: "JSONInput"),
+        // numbers it shares with the points file. No Foundation; Platform only for `strtod`.
+        .target(name: "JSONInput", dependencies: ["Platform"]),
         .systemLibrary(
             name: "CUdev",
             pkgConfig: "libudev",
@@ -38,7 +38,9 @@ let package = Package(
         .systemLibrary(name: "CMemory"),
         // The operating system as typed values: every syscall wrapper (termios, pseudo-terminals,
         // poll, sockets, inotify, eventfd, libudev, posix_spawn, fallocate, signals), the clocks,
-        // the lock, thread names and the reconnect backoff. The only place those are called.
+        // the lock, thread names and the reconnect backoff; files read whole, mapped, replaced
+        // atomically and synced; the C library's pure functions re-exported by name. The only place
+        // the kernel is called.
         .target(
             name: "Platform",
             dependencies: ["CUdev", "CFileSpace", "CMemory", .product(name: "SystemPackage", package: "swift-system")]
@@ -56,15 +58,15 @@ let package = Package(
         ),
         // fences: geometry, file formats and their loaders, the spatial index, the SIMD containment
         // kernels, the rules a fence's properties carry, lint.
-        .target(name: "Fences", dependencies: ["NMEA", "JSONInput", "JSONOutput"]),
+        .target(name: "Fences", dependencies: ["NMEA", "Platform", "JSONInput", "JSONOutput"]),
         // fences from the data people already have: OpenStreetMap (XML, PBF), KML, KMZ, GPX, read
         // in streams and written as GeoJSON.
         // zlib's inflate for PBF blobs and KMZ entries.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "FenceImport", dependencies: ["JSONInput", "JSONOutput", "CZlib"]),
+        .target(name: "FenceImport", dependencies: ["JSONInput", "JSONOutput", "Platform", "CZlib"]),
         // events: the engine (each fence's state machine, the rules applied, the foresight), the
         // event model and its one JSON form, the outbox protocol.
-        .target(name: "Events", dependencies: ["Fences", "NMEA", "JSONInput", "JSONOutput"]),
+        .target(name: "Events", dependencies: ["Fences", "NMEA", "Platform", "JSONInput", "JSONOutput"]),
         // every sink: console, bell, hooks, notify, speech, the outbox's delivery to webhooks and
         // MQTT, Home Assistant discovery, OwnTracks.
         .target(

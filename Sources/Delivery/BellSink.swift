@@ -1,6 +1,7 @@
 import Events
 import Fences
 import Foundation
+import Platform
 
 /// `--bell [TYPES]` (docs/running.md): rings the terminal bell, a BEL byte written to the controlling
 /// terminal (`/dev/tty`), on the chosen event types (default enter and approach), and on the
@@ -26,13 +27,13 @@ public final class BellSink: EventSink {
     ) {
         self.types = types
         repeater = AlarmRepeater(interval: alarmRepeat)
-        let descriptor = open(device, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        if descriptor >= 0 {
-            terminal = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        } else {
+        do {
+            let descriptor = try openTerminalForWriting(device)
+            terminal = FileHandle(fileDescriptor: descriptor.rawValue, closeOnDealloc: true)
+        } catch {
             terminal = nil
             report(
-                "--bell: no terminal to ring (\(device): \(String(cString: strerror(errno)))); carrying on without it")
+                "--bell: no terminal to ring (\(device): \(error.reason)); carrying on without it")
         }
     }
 

@@ -146,7 +146,7 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
             if (try? outbox.counters(target: transport.target).pending) == 0 { return true }
             if monotonicSeconds() >= deadline || StopSignals.isRaised { return false }
             wakeUp.signal()
-            usleep(20_000)
+            napSeconds(0.02)
         }
     }
 

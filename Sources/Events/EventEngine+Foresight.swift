@@ -1,11 +1,6 @@
 import Fences
 import NMEA
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// How many of the receiver's next fixes cannot raise an event, so that a live reader may sleep
 /// through their cycles and read them together with the cycle after (docs/performance.md, "Live

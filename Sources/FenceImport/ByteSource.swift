@@ -1,15 +1,13 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Platform
 
-/// A file read front to back in chunks, so that a country's extract never sits in memory whole;
-/// or bytes already in memory (a KMZ's inflated entry) read the same way.
-/// The corresponding C functions are `open`, `fstat`, `read`, `lseek` and `close`.
+/// A file read front to back in chunks (Platform's `ReadableFile`), so that a country's extract
+/// never sits in memory whole; or bytes already in memory (a KMZ's inflated entry) read the same
+/// way.
 final class ByteSource {
     let path: String
     /// Said before a place in this source: the entry of an archive (`doc.kml `), or nothing.
     let placePrefix: String
-    private let fd: Int32
+    private let file: ReadableFile?
     private let memory: [UInt8]?
     /// Bytes handed out so far (the offset of the next chunk in the file).
     private(set) var offset = 0
@@ -18,16 +16,14 @@ final class ByteSource {
         self.path = path
         placePrefix = ""
         memory = nil
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw ImportError(file: path, problem: "cannot read the file: \(String(cString: strerror(errno)))")
+        do {
+            file = try ReadableFile(path: path)
+        } catch {
+            switch error {
+            case .isDirectory: throw ImportError(file: path, problem: "is a directory, not a file to import")
+            case .failed(let failure): throw ImportError(file: path, problem: "cannot read the file: \(failure.reason)")
+            }
         }
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            close(fd)
-            throw ImportError(file: path, problem: "is a directory, not a file to import")
-        }
-        self.fd = fd
     }
 
     /// `bytes`, named `entry` inside the file at `path`.
@@ -35,10 +31,8 @@ final class ByteSource {
         self.path = path
         placePrefix = entry + " "
         memory = bytes
-        fd = -1
+        file = nil
     }
-
-    deinit { if fd >= 0 { close(fd) } }
 
     /// The same bytes from their start, for a second reader (an error message's line count).
     func reopened() -> ByteSource? {
@@ -54,15 +48,12 @@ final class ByteSource {
             offset += n
             return n
         }
-        while true {
-            let n = Glibc.read(fd, destination, count)
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else {
-                throw ImportError(
-                    file: path, place: "byte \(offset)", problem: "cannot read: \(String(cString: strerror(errno)))")
-            }
+        do {
+            let n = try file!.read(into: destination, count: count)
             offset += n
             return n
+        } catch {
+            throw ImportError(file: path, place: "byte \(offset)", problem: "cannot read: \(error.reason)")
         }
     }
 
@@ -87,33 +78,28 @@ final class ByteSource {
 
     /// Starts again from the first byte (for a second pass).
     func rewind() {
-        if fd >= 0 { _ = lseek(fd, 0, SEEK_SET) }
+        file?.rewind()
         offset = 0
     }
 
-    /// The file's size in bytes (memory: the bytes'). The corresponding C function is `fstat`.
+    /// The file's size in bytes (memory: the bytes').
     var size: Int {
         if let memory { return memory.count }
-        var info = stat()
-        return fstat(fd, &info) == 0 ? Int(info.st_size) : 0
+        return file?.size ?? 0
     }
 
     /// `count` bytes from `position` (for a zip's directory, read from the end).
-    /// The corresponding C function is `pread`.
     func bytes(at position: Int, count: Int) throws(ImportError) -> [UInt8] {
         if let memory { return Array(memory[position..<min(position + count, memory.count)]) }
+        if count == 0 { return [] }
         var out = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let n = out.withUnsafeMutableBytes {
-                pread(fd, $0.baseAddress! + filled, count - filled, off_t(position + filled))
-            }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                throw ImportError(
-                    file: path, place: "byte \(position + filled)", problem: "the file ends early (is it truncated?)")
-            }
-            filled += n
+        let filled =
+            (try? out.withUnsafeMutableBytes { buffer throws(FileCallError) in
+                try file!.read(at: position, into: buffer.baseAddress!, count: count)
+            }) ?? 0
+        guard filled == count else {
+            throw ImportError(
+                file: path, place: "byte \(position + filled)", problem: "the file ends early (is it truncated?)")
         }
         return out
     }

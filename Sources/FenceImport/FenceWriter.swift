@@ -1,12 +1,9 @@
 import JSONOutput
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Platform
 
 /// Writes the imported fences as a GeoJSON FeatureCollection, one feature a line, to a file
 /// descriptor as they come (a country's fences never sit in memory), applying `--bbox` and
-/// counting what is kept. The corresponding C function is `write`.
+/// counting what is kept (through Platform's `writeAll`).
 final class FenceWriter {
     private let descriptor: Int32
     private let outputName: String
@@ -121,14 +118,8 @@ final class FenceWriter {
     }
 
     private func flush() throws {
-        var offset = 0
-        while offset < pending.count {
-            let n = pending.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                throw WriteFailure(message: "cannot write \(outputName): \(String(cString: strerror(errno)))")
-            }
-            offset += n
+        if let errno = pending.withUnsafeBytes({ writeAll(descriptor, $0) }) {
+            throw WriteFailure(message: "cannot write \(outputName): \(errorText(errno))")
         }
         pending.removeAll(keepingCapacity: true)
     }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Platform
 
 /// What a source file is: told by its name's ending, else by its first bytes.
 enum SourceFormat: Equatable {
@@ -13,17 +11,18 @@ enum SourceFormat: Equatable {
         if lower.hasSuffix(".gpx") { return .gpx }
         if lower.hasSuffix(".kml") { return .kml }
         if lower.hasSuffix(".kmz") { return .kmz }
-        let source = try ByteSource(path: path)
-        let headBytes = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 1)
-        defer { headBytes.deallocate() }
-        let count = try source.read(into: headBytes, count: 1024)
-        let head = Array(UnsafeRawBufferPointer(start: headBytes, count: count))
-        let text = String(decoding: head[0..<count], as: UTF8.self)
-        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .kmz }
-        if text.contains("<osm") { return .osmXML }
-        if text.contains("<gpx") { return .gpx }
-        if text.contains("<kml") { return .kml }
-        if text.prefix(64).contains("OSMHeader") { return .osmPBF }
+        _ = try ByteSource(path: path)  // a missing file or a folder is said as the import's readers say it
+        guard let head = try? FileHead.read(path, count: 1024) else {
+            throw ImportError(file: path, problem: "cannot read the file")
+        }
+        switch FileKind.sniff(head.bytes) {
+        case .zip: return .kmz
+        case .osmXML: return .osmXML
+        case .gpx: return .gpx
+        case .kml: return .kml
+        case .osmPBF: return .osmPBF
+        case .json, .nmea, .sqlite, .xml, .empty, .other: break
+        }
         throw ImportError(
             file: path,
             problem: "not a file fences import reads: give an OpenStreetMap file (.osm.pbf, .osm), KML, KMZ or GPX")

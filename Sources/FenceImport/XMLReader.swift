@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Platform
 
 /// A pull reader of XML over a file read in chunks: start tags with their attributes, end tags and
 /// text, one at a time, each valid until the next call. Only what fence sources use: elements,

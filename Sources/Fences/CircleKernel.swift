@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Circle containment over struct-of-arrays unit vectors, four circles per step with
 /// `SIMD4<Double>`: inside when the squared chord from the point's unit vector to the centre's is

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// The engine's geometry for corridors (see `EngineGeometry.swift` for the other kinds). Distance
 /// to the line is on the sphere, as containment is; the crossing and look-ahead tests work in the

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// One level of the corridors' own grid: each cell lists the segments whose widened box meets it,
 /// as 4-byte start vertices (`CorridorStore.segment`), in compressed rows. Nothing else per entry:

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// What a point query needs of the corridors beyond their vertices, worked out once when the set
 /// is built: for each corridor, how far in longitude its segments' cover boxes reach past their

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// One segment of a corridor, ready for the containment test of docs/fences.md: the unit vectors
 /// of its ends, the unit normal of its great circle, the two tangents that bound its lune, and a

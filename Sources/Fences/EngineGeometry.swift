@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Geometry the event engine needs besides containment: signed distance (exit hysteresis),
 /// segment crossing (`cross`) and distance along a ray (`approach`). Distances are metres.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Sine and cosine together for the query point's unit vector: one range reduction by π/2
 /// (three-part Cody–Waite constant) and the fdlibm kernel polynomials on [-π/4, π/4]. Within 1 ulp

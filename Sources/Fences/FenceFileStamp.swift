@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 
 /// What tells one version of the fence file from the next without reading it: the file (device and
 /// inode, which a rename-replace changes), its modification time and its size.
@@ -12,10 +12,9 @@ public struct FenceFileStamp: Equatable, Sendable {
     /// The stamp of the file `path` names now (following a symlink); nil when there is none.
     /// The corresponding C function is `stat`.
     public static func read(_ path: String) -> FenceFileStamp? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard let info = try? FileStatus.of(path) else { return nil }
         return FenceFileStamp(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), seconds: info.st_mtim.tv_sec,
-            nanoseconds: info.st_mtim.tv_nsec, size: Int64(info.st_size))
+            device: info.device, inode: info.inode, seconds: info.modifiedSeconds,
+            nanoseconds: info.modifiedNanoseconds, size: info.size)
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// A fixed, immutable run of values behind a raw pointer, so the query kernels read it without
 /// bounds checks, retain/release traffic or copy-on-write checks. Built once from an array (or
@@ -34,7 +30,7 @@ final class FrozenArray<Element>: @unchecked Sendable {
                 let hugePage = 2 << 20
                 let start = (Int(bitPattern: base) + hugePage - 1) & ~(hugePage - 1)
                 let end = (Int(bitPattern: base) + bytes) & ~(hugePage - 1)
-                if end > start { _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE) }
+                if end > start { adviseHugePages(UnsafeMutableRawPointer(bitPattern: start)!, count: end - start) }
             }
         #endif
     }
@@ -50,10 +46,9 @@ final class FrozenArray<Element>: @unchecked Sendable {
         #if os(Linux)
             let hugePage = 2 << 20
             if bytes >= 4 << 20 {
-                var p: UnsafeMutableRawPointer?
                 let size = (bytes + hugePage - 1) & ~(hugePage - 1)
-                if posix_memalign(&p, hugePage, size) == 0, let p {
-                    _ = madvise(p, size, MADV_HUGEPAGE)
+                if let p = allocateAligned(size, alignment: hugePage) {
+                    adviseHugePages(p, count: size)
                     return (p.bindMemory(to: Element.self, capacity: max(count, 1)), true)
                 }
             }

@@ -1,11 +1,6 @@
 import JSONInput
 import NMEA
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Streams a GeoJSON FeatureCollection (RFC 7946) into a `FenceSetBuilder` without building a
 /// document tree: coordinates go straight into the polygon store's vertex buffer (their final place
@@ -413,7 +408,7 @@ struct GeoJSONLoader {
         let base = Int(bitPattern: scanner.base)
         guard releasable, base % page == 0 else { return pos }
         let end = (pos / page) * page
-        _ = madvise(UnsafeMutableRawPointer(mutating: scanner.base), end, MADV_DONTNEED)
+        dropMappedPages(scanner.base, count: end)
         return end
     }
 

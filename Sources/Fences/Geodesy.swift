@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// The sphere of the containment contract (docs/fences.md) and the few formulas built on it.
 public enum Geodesy {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// One level of the hierarchical grid: a regular grid of (lon, lat) cells over the extent of the
 /// fences assigned to it, with its entries in compressed rows (CSR). `starts[2c]`, `starts[2c+1]`

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// A growable run of plain values in one `malloc` block, grown with `realloc` and handed over to a
 /// `FrozenArray` without a copy. For the polygon vertices and edge lists of huge borders (hundreds

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 extension FenceSet {
     /// Candidate fences for `approach`: those whose indexed boxes meet the path from the point

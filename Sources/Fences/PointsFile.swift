@@ -1,11 +1,6 @@
 import JSONInput
 import NMEA
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// A bad line in a points file: what and where (exit status 2 in the CLI).
 public struct PointsFileError: Error, CustomStringConvertible, Sendable {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// Decimal text to the correctly rounded double, the one `strtod` and Python's `float()` give; the
 /// pieces shared by the readers of numbers in text (`JSONScanner`, and Fences' `PointsFile` for
@@ -211,11 +207,7 @@ public enum DecimalText {
             for i in 0..<length { text[i] = CChar(bitPattern: base[start + i]) }
             text[length] = 0
             var stop: UnsafeMutablePointer<CChar>?
-            #if canImport(Glibc)
-                let value = Glibc.strtod(text, &stop)
-            #else
-                let value = Darwin.strtod(text, &stop)
-            #endif
+            let value = Platform.strtod(text, &stop)
             return (value, stop.map { $0 - text } ?? 0)
         }
         if length < 64 {

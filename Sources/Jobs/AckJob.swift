@@ -54,7 +54,7 @@ public struct AckJob {
         let deadline = monotonicSeconds() + wait
         while monotonicSeconds() < deadline {
             if try store.alarmLatch()?.unanswered != true { return .acknowledged(pid: holder) }
-            usleep(50_000)
+            napSeconds(0.05)
         }
         throw RuntimeFailure(
             message:

@@ -7,10 +7,6 @@ import NMEA
 import Platform
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `gpsfence check` (docs/running.md): the fences containing one point (with the nearest fences and their
 /// distances), or, for a file of `lat,lon` lines, one JSON array of fence ids per point in the
 /// peer's format (`../shared/bench/README.md`), ids in file order.
@@ -140,7 +136,7 @@ public struct CheckJob {
         // The points are queried by as many threads as there are cores (`PointBatch`), then each
         // thread formats the lines of one slice of the input.
         let idText = IDTexts(set.ids)
-        let workers = list.count < 50_000 ? 1 : max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 8))
+        let workers = list.count < 50_000 ? 1 : max(1, min(onlineProcessorCount(), 8))
         let batch = list.withUnsafeBufferPointer { PointBatch(set, points: $0, threads: workers) }
         let work = LineWork(batch: batch, ids: idText, slices: PointSlices(count: list.count, parts: workers))
         DispatchQueue.concurrentPerform(iterations: workers) { work.run($0) }
@@ -181,15 +177,7 @@ public struct CheckJob {
 
 /// `write(2)` until all is written (standard output may be a pipe).
 func writeAllToStandardOutput(_ bytes: UnsafeRawBufferPointer) {
-    var done = 0
-    while done < bytes.count {
-        let n = write(1, bytes.baseAddress! + done, bytes.count - done)
-        if n <= 0 {
-            if n < 0 && errno == EINTR { continue }
-            break
-        }
-        done += n
-    }
+    _ = writeAll(FileDescriptor.standardOutput.rawValue, bytes)
 }
 
 /// The lines of `check --points`, one slice of the input per worker. Each worker writes only its
@@ -320,13 +308,11 @@ func formatMetres(_ v: Double) -> String {
 
 /// "VmRSS now, VmHWM peak" from /proc/self/status (Linux), for --stats.
 func memoryStatus() -> String {
-    guard let f = fopen("/proc/self/status", "r") else { return "unknown" }
-    defer { fclose(f) }
+    guard let status = try? readWholeFile("/proc/self/status") else { return "unknown" }
     var rss = "?"
     var peak = "?"
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, 256, f) != nil {
-        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    for line in String(decoding: status, as: UTF8.self).split(separator: "\n") {
+        let text = String(line)
         let value =
             text.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? "?"
         if text.hasPrefix("VmRSS:") { rss = value }

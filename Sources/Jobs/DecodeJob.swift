@@ -3,11 +3,8 @@ import Dispatch
 import JSONOutput
 import LiveLoop
 import NMEA
+import Platform
 import SystemPackage
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `gpsfence decode`: captures in, one JSON line per fix (or per sentence) out.
 public struct DecodeJob {
@@ -114,28 +111,22 @@ extension DecodeJob {
     /// instead of read: `read(2)` copying 50 MB was a tenth of `decode`'s time. Pages already
     /// decoded are released every 8 MB, so a capture of gigabytes never stays resident.
     static func readMapped(_ descriptor: FileDescriptor, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var st = stat()
-        guard fstat(descriptor.rawValue, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0,
-            let mapped = mmap(nil, Int(st.st_size), PROT_READ, MAP_PRIVATE, descriptor.rawValue, 0),
-            mapped != MAP_FAILED
-        else {
-            return try CaptureInput.read(descriptor, body)
-        }
-        let size = Int(st.st_size)
-        defer { munmap(mapped, size) }
-        _ = madvise(mapped, size, MADV_SEQUENTIAL)
-        let chunk = 256 * 1024
-        var offset = 0
-        var released = 0
-        while offset < size {
-            let n = min(chunk, size - offset)
-            try body(UnsafeRawBufferPointer(start: mapped + offset, count: n))
-            offset += n
-            if offset - released >= 8 << 20 {
-                _ = madvise(mapped + released, offset - released, MADV_DONTNEED)
-                released = offset
+        let wasMapped = try MappedFile.withMapping(descriptor) { mapped in
+            let size = mapped.count
+            let chunk = 256 * 1024
+            var offset = 0
+            var released = 0
+            while offset < size {
+                let n = min(chunk, size - offset)
+                try body(UnsafeRawBufferPointer(rebasing: mapped[offset..<offset + n]))
+                offset += n
+                if offset - released >= 8 << 20 {
+                    dropMappedPages(mapped.baseAddress! + released, count: offset - released)
+                    released = offset
+                }
             }
         }
+        if !wasMapped { try CaptureInput.read(descriptor, body) }
     }
 }
 

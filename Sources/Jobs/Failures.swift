@@ -7,10 +7,6 @@ import Receivers
 import Store
 import Views
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The exit statuses of docs/running.md.
 public enum ExitStatus: Int32, Sendable {
     case success = 0
@@ -39,7 +35,7 @@ public struct StoppedBySignal: Error, Sendable {
         self.message = message
     }
 
-    var status: ExitStatus { signal == SIGINT ? .interrupted : .terminated }
+    var status: ExitStatus { signal == StopSignals.interrupt ? .interrupted : .terminated }
 }
 
 /// The one place where an error thrown by any module becomes an exit status and a message:

@@ -69,7 +69,7 @@ public struct LiveDecodeJob {
                 stopAsked = true
                 source.stop()
             }
-            usleep(20_000)
+            napSeconds(0.02)
         }
         output.flush()
         return printed.load(ordering: .relaxed)

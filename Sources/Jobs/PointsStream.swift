@@ -1,10 +1,7 @@
 import Fences
 import LiveLoop
+import Platform
 import SystemPackage
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `check --points` over a pipe or a terminal: each read's whole lines are answered and written
 /// before the next read, so a program that writes a point and waits for its answer gets it, and a
@@ -18,9 +15,8 @@ struct PointsStream {
     /// Whether `path` (`-`: standard input) is read as a stream rather than mapped whole: anything
     /// but a regular file.
     static func isStream(path: String) -> Bool {
-        var status = stat()
-        let found = path == "-" ? fstat(0, &status) : stat(path, &status)
-        return found == 0 && (status.st_mode & S_IFMT) != S_IFREG
+        let status = path == "-" ? try? FileStatus.of(FileDescriptor.standardInput) : try? FileStatus.of(path)
+        return status.map { $0.kind != .regular } ?? false
     }
 
     /// Answers every point to the end of the input; the number of points answered.

@@ -7,10 +7,6 @@ import Platform
 import Receivers
 import Store
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `gpsfence run` (docs/architecture.md, docs/running.md): a live source through the engine loop. SIGINT/SIGTERM stop it
 /// cleanly (sinks flushed, the store closed), and so does SIGHUP when it runs on a terminal (the
 /// terminal went away); for a service, SIGHUP, like a change of the fence file, reloads the fences: `unregistered` for the fences that are gone, `registered` for the new set, unchanged
@@ -61,8 +57,7 @@ public final class RunJob {
     /// A regular file given as the device (a capture, usually) would be retried forever as a
     /// port that refuses termios: say what it is instead.
     static func notADevice(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard (try? FileStatus.of(path))?.kind == .regular else { return nil }
         let what = FileKind.sniff(path: path) == .nmea ? "an NMEA capture" : "a file"
         return "--device \(path): this is \(what), not a device: play a capture with "
             + "'gpsfence replay \(path) --fences FENCES'; 'gpsfence devices' lists the receivers"

@@ -1,9 +1,6 @@
 import Foundation
 import LiveLoop
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Platform
 
 /// The state file a replay without `--state` keeps its outbox in, for as long as it runs: in a
 /// folder of its own that `mkdtemp` made (mode 0700, a name nobody could foresee), never at a
@@ -16,20 +13,18 @@ struct TemporaryStateFile {
     /// Makes the folder under `$TMPDIR` (or `/tmp`). The corresponding C function is `mkdtemp`.
     init() throws(InputError) {
         let base = FileManager.default.temporaryDirectory.path
-        var template = Array((base + "/gpsfence-replay-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+        do {
+            folder = try makeTemporaryFolder(prefix: base + "/gpsfence-replay-")
+        } catch {
             throw InputError(
-                message:
-                    "cannot make a folder for the replay's outbox in \(base): \(String(cString: strerror(errno))) (give --state FILE)"
-            )
+                message: "cannot make a folder for the replay's outbox in \(base): \(error.reason) (give --state FILE)")
         }
-        folder = String(cString: made)
     }
 
     /// Removes what the state file is made of and the folder; anything else found in it stays,
     /// and with it the folder (it was not ours).
     func remove() {
-        for suffix in ["", "-wal", "-shm", "-journal", ".lock"] { unlink(path + suffix) }
-        rmdir(folder)
+        for suffix in ["", "-wal", "-shm", "-journal", ".lock"] { removeFile(path + suffix) }
+        removeFolder(folder)
     }
 }

@@ -1,6 +1,6 @@
-import Glibc
 import LiveLoop
 import NMEA
+import Platform
 import Store
 
 /// `gpsfence visits`: the month's visits per fence from a state file that `run` or
@@ -16,7 +16,7 @@ public struct VisitsJob {
 
     /// - Throws: `InputError` when there is no state file (visits are never recorded by reading).
     public func report() throws -> VisitReport {
-        guard access(statePath, F_OK) == 0 else {
+        guard checkAccess(statePath, .exists) == nil else {
             throw InputError(
                 message:
                     "no state file at '\(statePath)': visits are recorded by 'gpsfence run' or 'gpsfence replay --state'"

@@ -1,4 +1,5 @@
 import Fences
+import Platform
 
 /// Loading a fence file for a command: a bad file throws its `FenceLoadError` (exit status 2,
 /// through `classify`), whose message names the file, the feature and the problem.

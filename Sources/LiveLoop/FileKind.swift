@@ -1,50 +1,9 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Platform
 
-/// What a file holds, told from its first bytes rather than its name: a user who gives a GPX
-/// track to `replay`, a capture to `run --device` or a KML file to `--fences` is told what the file
-/// is and what to do with it (docs/formats.md), instead of silence or a parser's complaint.
-package enum FileKind: Equatable {
-    case gpx
-    case kml
-    /// JSON: a GeoJSON fence file or route.
-    case json
-    case nmea
-    case sqlite
-    /// Other XML.
-    case xml
-    case empty
-    case other
-
-    /// The kind of the file that begins with `head` (its first kilobytes are enough).
-    package static func sniff<Bytes: Collection<UInt8>>(_ head: Bytes) -> FileKind {
-        if head.starts(with: "SQLite format 3\u{0}".utf8) { return .sqlite }
-        let skipped: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF]
-        guard let first = head.first(where: { !skipped.contains($0) }) else { return .empty }
-        switch first {
-        case UInt8(ascii: "<"):
-            let text = String(decoding: head.prefix(4096), as: UTF8.self).lowercased()
-            if text.contains("<gpx") { return .gpx }
-            if text.contains("<kml") { return .kml }
-            return .xml
-        case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
-        case UInt8(ascii: "$"), UInt8(ascii: "!"), UInt8(ascii: "#"): return .nmea
-        default: return .other
-        }
-    }
-
-    /// The first bytes of the file at `path` (nil when it cannot be read).
-    package static func sniff(path: String) -> FileKind? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var head = [UInt8](repeating: 0, count: 4096)
-        let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count >= 0 else { return nil }
-        return sniff(head[..<count])
-    }
-
+/// What a file holds (Platform's one sniffer) told to a user who gave it to the wrong place: a
+/// GPX track to `replay`, a capture to `run --device` or a KML file to `--fences` is told what the
+/// file is and what to do with it (docs/formats.md), instead of silence or a parser's complaint.
+extension FileKind {
     /// Why `name` cannot be an NMEA capture and what to do instead; nil when it may be one.
     package func captureProblem(_ name: String) -> String? {
         switch self {
@@ -61,9 +20,9 @@ package enum FileKind: Equatable {
         case .sqlite:
             return "'\(name)' is an SQLite database (a state file?), not an NMEA capture: "
                 + "'gpsfence report --state \(name)' and 'gpsfence status --state \(name)' read state files"
-        case .xml:
+        case .xml, .osmXML:
             return "'\(name)' is XML, not an NMEA capture (GPX tracks play with 'gpsfence simulate')"
-        case .nmea, .empty, .other:
+        case .nmea, .empty, .other, .osmPBF, .zip:
             return nil
         }
     }
@@ -84,9 +43,9 @@ package enum FileKind: Equatable {
                 + "'gpsfence replay \(name) --fences FENCES'"
         case .sqlite:
             return "\(name): this is an SQLite database (a state file?), not a fence file: give it to --state"
-        case .xml:
+        case .xml, .osmXML:
             return "\(name): this is XML, not GeoJSON or CSV (docs/fences.md)"
-        case .json, .empty, .other:
+        case .json, .empty, .other, .osmPBF, .zip:
             return nil
         }
     }
@@ -100,7 +59,7 @@ package enum FileKind: Equatable {
         case .sqlite:
             return "\(name): this is an SQLite database (a state file?), not a route: "
                 + "'gpsfence report --state \(name) --gpx route.gpx' exports its track as GPX"
-        case .gpx, .json, .nmea, .xml, .empty, .other:
+        case .gpx, .json, .nmea, .xml, .empty, .other, .osmXML, .osmPBF, .zip:
             return nil
         }
     }

@@ -1,8 +1,5 @@
+import Platform
 import Receivers
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Where gpsfence keeps what it learns between runs, decided here once and passed down (docs/running.md):
 /// `$XDG_STATE_HOME/gpsfence`, else `~/.local/state/gpsfence`. The state file of `run` and
@@ -22,8 +19,6 @@ public enum StateLocation {
     public static var baudMemory: BaudMemory? { directory.map(BaudMemory.init(directory:)) }
 
     static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
+        environmentValue(name)
     }
 }

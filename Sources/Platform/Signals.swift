@@ -113,3 +113,14 @@ public enum RunRequest {
     /// The corresponding C function is `kill`.
     public static func send(to pid: Int) -> Bool { kill(pid_t(pid), SIGUSR1) == 0 }
 }
+
+/// Writes to a closed pipe fail with EPIPE where they are made, instead of SIGPIPE killing the
+/// process. The corresponding C function is `signal(SIGPIPE, SIG_IGN)`.
+public func ignoreBrokenPipes() {
+    _ = signal(SIGPIPE, SIG_IGN)
+}
+
+extension StopSignals {
+    /// SIGINT's number (Ctrl-C), which a stopped command's exit status tells from SIGTERM's.
+    public static let interrupt: Int32 = SIGINT
+}

@@ -31,3 +31,11 @@ public func sleepSeconds(_ seconds: Double) {
     var remaining = timespec()
     while nanosleep(&request, &remaining) == -1, Glibc.errno == EINTR { request = remaining }
 }
+
+/// Sleeps for `seconds` or until a signal arrives, whichever is first: for a loop that looks at
+/// its stop flag after each nap. The corresponding C function is `nanosleep`.
+public func napSeconds(_ seconds: Double) {
+    guard seconds > 0 else { return }
+    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+    _ = nanosleep(&request, nil)
+}

@@ -1,6 +1,4 @@
-import Glibc
 import Platform
-import SystemPackage
 
 /// The last rate that worked, per device, kept in `baud-rates` in the state folder the caller
 /// names (`StateLocation` in the runtime), so that the next start tries it right after the port's
@@ -25,23 +23,13 @@ public struct BaudMemory: Sendable {
         lines.append((device, rate))
         let text = lines.map { "\($0.rate.bitsPerSecond)\t\($0.device)\n" }.joined()
         makeDirectories(directory)
-        let temporary = file + ".\(getpid()).tmp"
-        guard
-            let descriptor = try? FileDescriptor.open(
-                FilePath(temporary), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite])
-        else { return }
-        _ = try? descriptor.closeAfter { try descriptor.writeAll(Array(text.utf8)) }
-        if rename(temporary, file) != 0 { unlink(temporary) }
+        try? replaceFile(
+            file, temporary: file + ".\(currentProcessID()).tmp", mode: ReplaceMode(creation: 0o600, exclusive: false),
+            with: Array(text.utf8))
     }
 
     func entries() -> [(device: String, rate: BaudRate)] {
-        guard let descriptor = try? FileDescriptor.open(FilePath(file), .readOnly) else { return [] }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while let count = try? chunk.withUnsafeMutableBytes({ try descriptor.read(into: $0) }), count > 0 {
-            bytes += chunk[0..<count]
-        }
-        try? descriptor.close()
+        guard let bytes = try? readWholeFile(file) else { return [] }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
             let parts = line.split(separator: "\t", maxSplits: 1)
             guard parts.count == 2, let value = Int(parts[0]), let rate = BaudRate(value) else { return nil }
@@ -51,11 +39,10 @@ public struct BaudMemory: Sendable {
 }
 
 /// `mkdir -p`, mode 0700 (state is per user).
-/// The corresponding C function is `mkdir`.
 func makeDirectories(_ path: String) {
     var prefix = ""
     for component in path.split(separator: "/") {
         prefix += "/" + component
-        _ = mkdir(prefix, 0o700)
+        _ = makeFolder(prefix, mode: 0o700)
     }
 }

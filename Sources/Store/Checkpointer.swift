@@ -52,11 +52,10 @@ final class Checkpointer: Sendable {
 
     /// The WAL's size and change time: a commit changes the second at least, a burst the first.
     static func walStamp(_ path: String) -> WALStamp {
-        var status = stat()
-        guard stat(path + "-wal", &status) == 0 else { return WALStamp(size: 0, changed: 0) }
+        guard let status = try? FileStatus.of(path + "-wal") else { return WALStamp(size: 0, changed: 0) }
         return WALStamp(
-            size: Int64(status.st_size),
-            changed: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
+            size: status.size,
+            changed: Int64(status.modifiedSeconds) * 1_000_000_000 + Int64(status.modifiedNanoseconds))
     }
 
     func stop() {

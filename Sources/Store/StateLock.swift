@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import Platform
 
 /// The claim of one `run` on its state file (docs/running.md): two runs writing one state file
@@ -10,8 +9,8 @@ import Platform
 /// kernel releases the claim when the process ends, however it ends; the lock file stays (removing
 /// it would let a third run lock a new file while the second still holds the old one).
 public final class StateLock: @unchecked Sendable {
-    public let path: String
-    private let descriptor: Int32
+    public var path: String { file.path }
+    private let file: LockFile
 
     /// The lock file of the state file at `statePath`.
     public static func lockPath(for statePath: String) -> String { statePath + ".lock" }
@@ -20,47 +19,34 @@ public final class StateLock: @unchecked Sendable {
     static let answersRequests = "answers SIGUSR1"
 
     /// Claims the state file at `statePath`, or says who has it.
-    /// The corresponding C functions are `open` (mode 0600), `flock(LOCK_EX | LOCK_NB)`,
-    /// `ftruncate` and `pwrite`.
+    /// Through Platform's `LockFile` (mode 0600, `flock(LOCK_EX | LOCK_NB)`).
     /// - Parameter answersRequests: the caller installed `RunRequest` (the lock file
     ///   says so, for `fences add --here`).
     public static func acquire(
         statePath: String, answersRequests: Bool = false
     ) throws(StateInUse) -> StateLock {
         let path = lockPath(for: statePath)
-        var descriptor: Int32
-        repeat {
-            descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        } while descriptor < 0
-            && errno == EINTR
-        guard descriptor >= 0 else {
-            throw StateInUse(statePath: statePath, holder: nil, problem: String(cString: strerror(errno)))
+        let file: LockFile
+        do {
+            file = try LockFile(claiming: path)
+        } catch {
+            switch error {
+            case .failed(let failure): throw StateInUse(statePath: statePath, holder: nil, problem: failure.reason)
+            case .held(let note): throw StateInUse(statePath: statePath, holder: readPID(note), problem: nil)
+            }
         }
-        var result: Int32
-        repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result < 0 && errno == EINTR
-        guard result == 0 else {
-            let holder = readPID(descriptor)
-            close(descriptor)
-            throw StateInUse(statePath: statePath, holder: holder, problem: nil)
-        }
-        let text = Array(("\(getpid())\n" + (answersRequests ? Self.answersRequests + "\n" : "")).utf8)
-        _ = ftruncate(descriptor, 0)
-        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        return StateLock(path: path, descriptor: descriptor)
+        let text = "\(currentProcessID())\n" + (answersRequests ? Self.answersRequests + "\n" : "")
+        file.write(note: Array(text.utf8))
+        return StateLock(file: file)
     }
 
-    private init(path: String, descriptor: Int32) {
-        self.path = path
-        self.descriptor = descriptor
+    private init(file: LockFile) {
+        self.file = file
     }
 
-    deinit { close(descriptor) }
-
-    private static func readPID(_ descriptor: Int32) -> Int? {
-        var bytes = [UInt8](repeating: 0, count: 32)
-        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
-        let firstLine = bytes[..<count].prefix { $0 != UInt8(ascii: "\n") }
+    private static func readPID(_ bytes: [UInt8]) -> Int? {
+        guard !bytes.isEmpty else { return nil }
+        let firstLine = bytes.prefix { $0 != UInt8(ascii: "\n") }
         return Int(String(decoding: firstLine, as: UTF8.self).trimmingCharacters(in: .whitespaces))
     }
 
@@ -69,7 +55,8 @@ public final class StateLock: @unchecked Sendable {
     /// answers. Nil when no run holds it, or one that does not answer (an older version).
     public static func requestAnswerer(statePath: String) -> Int? {
         let path = lockPath(for: statePath)
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        guard let bytes = try? readWholeFile(path) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
         let lines = text.split(separator: "\n").map(String.init)
         guard lines.count >= 2, lines[1] == answersRequests, let pid = Int(lines[0]) else { return nil }
         let holders = ProcessTable().holders(of: path).holders

@@ -49,12 +49,7 @@ public final class StateStore: @unchecked Sendable {
         }
         // Create the file ourselves so that it is 0600 from its first byte; SQLite gives the -wal
         // and -shm files the same permissions as the database file.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw StoreError(path: path, problem: String(cString: strerror(errno)))
-        }
-        PrivateFiles.tighten(descriptor)
-        close(descriptor)
+        if let problem = PrivateFiles.create(path) { throw StoreError(path: path, problem: problem) }
         for suffix in ["-wal", "-shm"] { PrivateFiles.tighten(path: path + suffix) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
@@ -113,8 +108,7 @@ public final class StateStore: @unchecked Sendable {
     /// An SQLite database at `path` that is not a state file (checked read-only, before anything
     /// is written); nil for a state file, an empty file or no file.
     static func foreignDatabaseProblem(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_size > 0 else { return nil }
+        guard let info = try? FileStatus.of(path), info.size > 0 else { return nil }
         var configuration = Configuration()
         configuration.readonly = true
         guard let database = try? DatabaseQueue(path: path, configuration: configuration),

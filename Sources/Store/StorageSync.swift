@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Platform
 
 /// Making commits durable on storage, for the sinks that must never see an event a power cut could
 /// take back (docs/running.md, "Power cuts").
@@ -12,17 +13,15 @@ extension StateStore {
     /// `fdatasync(2)` of the WAL, so that every transaction committed before the call survives a power
     /// cut. The database file needs none: SQLite syncs it after each checkpoint.
     public func syncToStorage() throws(StoreError) {
-        let descriptor = open(path + "-wal", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
+        do {
+            try syncFileData(path + "-wal")
+        } catch {
+            guard error.call == "open" else {
+                throw StoreError(path: path, problem: "fdatasync of its WAL failed: \(error.reason)")
+            }
             // No WAL: everything is in the database file, synced by the checkpoint that removed it.
-            if errno == ENOENT { return }
-            throw StoreError(path: path, problem: "cannot open its WAL to sync it: \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        var result: Int32
-        repeat { result = fdatasync(descriptor) } while result < 0 && errno == EINTR
-        guard result == 0 else {
-            throw StoreError(path: path, problem: "fdatasync of its WAL failed: \(String(cString: strerror(errno)))")
+            if error.errno == .noSuchFileOrDirectory { return }
+            throw StoreError(path: path, problem: "cannot open its WAL to sync it: \(error.reason)")
         }
     }
 

@@ -2,11 +2,8 @@ import ArgumentParser
 import Fences
 import Jobs
 import LiveLoop
+import Platform
 import Tools
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(

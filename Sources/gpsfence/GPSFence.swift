@@ -24,7 +24,7 @@ struct GPSFence: ParsableCommand {
     static func main() {
         // Writes to a closed pipe (a hook that did not read, `gpsfence ... | head`) fail with EPIPE
         // where they are made, instead of killing the process.
-        signal(SIGPIPE, SIG_IGN)
+        ignoreBrokenPipes()
         // Every program started by exec has at least its name in argv (Linux puts "" there when a
         // caller passes none). An empty list means the runtime could not read the command line:
         // the statically linked Swift runtime takes it from /proc/self/cmdline, which a chroot

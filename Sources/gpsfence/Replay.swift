@@ -6,10 +6,6 @@ import LiveLoop
 import Platform
 import Tools
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",

@@ -7,10 +7,6 @@ import Platform
 import Receivers
 import Tools
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",

@@ -8,10 +8,6 @@ import Platform
 import Tools
 import Views
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",

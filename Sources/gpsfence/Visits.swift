@@ -6,10 +6,6 @@ import Platform
 import Tools
 import Views
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 struct Visits: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "visits",

@@ -4,10 +4,6 @@ import Foundation
 import NMEA
 import Platform
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `--exec PROGRAM` (docs/running.md): runs a program per event, without a shell. The event's JSON
 /// goes to its standard input, and `GPSFENCE_EVENT`, `GPSFENCE_FENCE_ID`, `GPSFENCE_FENCE_NAME`,
 /// `GPSFENCE_LAT`, `GPSFENCE_LON`, `GPSFENCE_TIME` (and `GPSFENCE_EVENT_ID`) into its environment
@@ -63,7 +59,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         // A hook that exits without reading its input closes the pipe under our write; that must
         // be an error for that hook (EPIPE), not the death of the whole process. (Hooks themselves
         // get SIGPIPE back at its default: see `ChildProcess.spawn`.)
-        signal(SIGPIPE, SIG_IGN)
+        ignoreBrokenPipes()
     }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {

@@ -2,6 +2,7 @@ import Events
 import Fences
 import Foundation
 import NMEA
+import Platform
 
 /// Everything `--mqtt` and its companion options say (docs/running.md, docs/mqtt.md), checked once, before anything
 /// starts: a bad URL, an unknown scheme, a missing prefix, an unreadable CA or password file is bad
@@ -207,10 +208,10 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public static func clientID(statePath: String?) -> String {
         var hash = FNV1a()
         // gethostname, not ProcessInfo.hostName: that may ask DNS, and a device offline must start.
-        var name = [CChar](repeating: 0, count: 256)
-        gethostname(&name, name.count - 1)
-        hash.add(String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        hash.add(statePath.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? "no state file \(getpid())")
+        hash.add(hostName())
+        hash.add(
+            statePath.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? "no state file \(currentProcessID())"
+        )
         return "gpsfence-" + hash.hex.suffix(12)
     }
 

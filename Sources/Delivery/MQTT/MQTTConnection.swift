@@ -570,7 +570,7 @@ public final class MQTTConnection: @unchecked Sendable {
     }
 
     static func describe(_ code: Int32) -> String {
-        if code == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        if code == MOSQ_ERR_ERRNO.rawValue { return lastErrorText() }
         return String(cString: mosquitto_strerror(code))
     }
 }

@@ -1,10 +1,7 @@
 import Events
 import Fences
 import NMEA
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Platform
 
 /// The process's own command line, as `ps` and /proc/PID/cmdline show it.
 public enum ProcessArguments {

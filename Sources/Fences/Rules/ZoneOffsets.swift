@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Platform
 
 /// A time zone as the system's tz database gives it (docs/fences.md, "Rules"): the UTC offset that
 /// holds from each transition on, read from the zone's TZif file (RFC 8536) under
@@ -68,21 +64,12 @@ public struct ZoneOffsets: Sendable, Equatable {
     }
 
     static func readFile(_ path: String, name: String) throws(ZoneError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw ZoneError("unknown time zone '\(name)' (no \(path): \(String(cString: strerror(errno))))")
+        do {
+            return try readWholeFile(path, limit: 1 << 20)
+        } catch {
+            if error.call == "open" { throw ZoneError("unknown time zone '\(name)' (no \(path): \(error.reason))") }
+            throw ZoneError("cannot read \(path): \(error.reason)")
         }
-        defer { close(fd) }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 14)
-        while data.count < 1 << 20 {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw ZoneError("cannot read \(path): \(String(cString: strerror(errno)))") }
-            if n == 0 { break }
-            data.append(contentsOf: chunk[0..<n])
-        }
-        return data
     }
 
     /// The version 2+ (64-bit) block of a TZif file, or the version 1 block of an old one.

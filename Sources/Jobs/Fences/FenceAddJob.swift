@@ -7,10 +7,6 @@ import NMEA
 import Platform
 import Store
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `gpsfence fences add --here NAME --radius R` (docs/fences.md, "Adding a fence where you
 /// stand"): a circle at the running `run`'s last usable fix, added to the fence file
 /// (the run's own, unless one is given) as the last feature, the rest of the file byte for byte.
@@ -55,10 +51,9 @@ public struct FenceAddJob {
         if set.ids.contains(where: { $0.text == fenceID }) {
             throw InputError(message: "'\(path)' already has a fence with id \(JSONLine.quoted(fenceID))")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let original = try? readWholeFile(path) else {
             throw InputError(message: "cannot read '\(path)'")
         }
-        let original = [UInt8](data)
         let updated: [UInt8]
         if path.lowercased().hasSuffix(".csv") {
             updated = Self.appendingCSV(original, id: fenceID, name: name, lat: lat, lon: lon, radius: radius)
@@ -103,7 +98,7 @@ public struct FenceAddJob {
             let receiver = try store.receiver()
             // A write stamped after the request carries the run's last usable fix as of then.
             if let updated = receiver.updatedAt, updated >= asked { return receiver }
-            usleep(20_000)
+            napSeconds(0.02)
         }
         return try store.receiver()
     }

@@ -1,12 +1,11 @@
 import FenceImport
-import Glibc
 import LiveLoop
+import Platform
 
 /// `gpsfence fences import SOURCE... --output FILE` (docs/fences.md, "Importing fences"): the
 /// fences go to a temporary file beside the output, synced and renamed over it only when every
-/// source was read, so a bad source or a full disk leaves no partial output (and an older output
-/// whole). The summary is returned for standard error.
-/// The corresponding C functions are `open`, `fsync`, `close`, `rename` and `unlink`.
+/// source was read (Platform's `replaceFile`), so a bad source or a full disk leaves no partial
+/// output (and an older output whole). The summary is returned for standard error.
 public struct FenceImportJob {
     public var sources: [String]
     public var output: String
@@ -19,28 +18,20 @@ public struct FenceImportJob {
     }
 
     public func run() throws -> [String] {
-        let temporary = output + ".\(getpid()).partial"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw InputError(message: "cannot create '\(temporary)': \(String(cString: strerror(errno)))")
-        }
-        let summary: ImportSummary
+        var summary: ImportSummary?
         do {
-            summary = try FenceImporter(settings: settings).run(sources: sources, descriptor: fd, outputName: output)
-            guard fsync(fd) == 0 else {
-                throw RuntimeFailure(message: "cannot write '\(output)': \(String(cString: strerror(errno)))")
+            try replaceFile(
+                output, temporary: output + ".\(currentProcessID()).partial", mode: ReplaceMode(creation: 0o644)
+            ) {
+                summary = try FenceImporter(settings: settings).run(
+                    sources: sources, descriptor: $0.rawValue, outputName: output)
             }
-        } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
+        } catch let error as ReplaceError {
+            if error.step == .create {
+                throw InputError(message: "cannot create '\(error.path)': \(error.reason)")
+            }
+            throw RuntimeFailure(message: "cannot write '\(output)': \(error.reason)")
         }
-        close(fd)
-        guard rename(temporary, output) == 0 else {
-            let message = "cannot write '\(output)': \(String(cString: strerror(errno)))"
-            unlink(temporary)
-            throw RuntimeFailure(message: message)
-        }
-        return summary.lines(output: output)
+        return summary!.lines(output: output)
     }
 }

@@ -42,7 +42,7 @@ public struct SyncJob {
             case .waiting: break sending
             case .failed:
                 guard let retryAt = sender.retryAt, retryAt < deadline else { break sending }
-                usleep(UInt32(max(retryAt - monotonicSeconds(), 0) * 1_000_000))
+                napSeconds(max(retryAt - monotonicSeconds(), 0))
             }
         }
         sender.saveCursor()

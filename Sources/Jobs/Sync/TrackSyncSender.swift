@@ -99,12 +99,12 @@ final class TrackSyncSender: @unchecked Sendable {
         if let deadline, thread != nil {
             draining.store(true, ordering: .relaxed)
             wakeUp.signal()
-            while monotonicSeconds() < deadline, !drained.load(ordering: .relaxed) { usleep(20_000) }
+            while monotonicSeconds() < deadline, !drained.load(ordering: .relaxed) { napSeconds(0.02) }
             empty = drained.load(ordering: .relaxed)
         }
         running.store(false, ordering: .relaxed)
         wakeUp.signal()
-        while thread?.isFinished == false { usleep(1000) }
+        while thread?.isFinished == false { napSeconds(0.001) }
         saveCursor()
         return empty
     }

@@ -51,7 +51,7 @@ public struct WatchJob {
             }
             output.flush()
             let deadline = monotonicSeconds() + interval
-            while !StopSignals.isRaised && monotonicSeconds() < deadline { usleep(50_000) }
+            while !StopSignals.isRaised && monotonicSeconds() < deadline { napSeconds(0.05) }
             do {
                 text = WatchView.text(
                     try reader.frame(now: currentUTCTime().millisecondsSinceEpoch), interval: interval, color: color,

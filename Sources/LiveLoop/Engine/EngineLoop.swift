@@ -496,7 +496,7 @@ private final class ReaderThread: @unchecked Sendable {
         if source.waitsForRoom {
             // A file waits for the engine and loses nothing: its waits are not drops (a push into
             // a full ring counts one), so none is reported as the engine falling behind.
-            while ring.count >= ring.capacity, !closed.load(ordering: .relaxed) { usleep(200) }
+            while ring.count >= ring.capacity, !closed.load(ordering: .relaxed) { napSeconds(0.0002) }
         }
         ring.push(input)
         if let drainHere, drainHere() { return }

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import Platform
 import Receivers
 
@@ -101,9 +100,7 @@ struct FenceFileFolders {
 
     /// `realpath`: the path with every symlink followed, nil when something on it is missing.
     private static func resolved(_ path: String) -> String? {
-        guard let pointer = realpath(path, nil) else { return nil }
-        defer { free(pointer) }
-        return String(cString: pointer)
+        try? resolvedPath(path)
     }
 
     private static func split(_ path: String) -> (folder: String, name: String) {

@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import NMEA
 import Platform
 import Receivers
@@ -139,7 +138,7 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
         while !stopped.load(ordering: .relaxed) {
             let left = Int64(bitPattern: due &- DispatchTime.now().uptimeNanoseconds)
             guard left > 0 else { return }
-            usleep(useconds_t(min(left / 1000, 100_000)))
+            napSeconds(Double(min(left / 1000, 100_000)) / 1e6)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Delivery
 import Dispatch
-import Glibc
+import Platform
+import SystemPackage
 
 /// `[#########...........]  45%  1.2 of 2.6 MB` (`120 of 270 KB` below a megabyte) on standard
 /// error, redrawn at most 10 times a second.
@@ -36,6 +37,6 @@ final class ProgressBar: @unchecked Sendable {
             ? "\(done / 1000) of \(total / 1000) KB"
             : "\(Double(done / 100_000) / 10) of \(Double(total / 100_000) / 10) MB"
         let text = "\r[\(bar)] \(Int(fraction * 100))%  \(amount)"
-        _ = text.withCString { write(2, $0, strlen($0)) }
+        _ = Array(text.utf8).withUnsafeBytes { writeAll(FileDescriptor.standardError.rawValue, $0) }
     }
 }

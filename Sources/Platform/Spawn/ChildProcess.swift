@@ -87,27 +87,24 @@ public struct ChildProcess: Sendable {
     public func exitStatus(reap: Bool) -> ExitStatus? {
         if reap {
             var status: Int32 = 0
-            var result: pid_t
-            repeat { result = waitpid(pid, &status, WNOHANG) } while result < 0 && errno == EINTR
-            return result == pid ? ExitStatus(rawValue: status) : nil
+            let result = retryingInterrupts { waitpid(pid, &status, WNOHANG) }
+            return result == .success(pid) ? ExitStatus(rawValue: status) : nil
         }
         var info = siginfo_t()
-        var result: Int32
-        repeat {
-            result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
-        } while result < 0 && errno == EINTR
-        return result == 0 && info._sifields._kill.si_pid == pid ? ExitStatus(rawValue: 0) : nil
+        let result = retryingInterrupts { waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) }
+        return result == .success(0) && info._sifields._kill.si_pid == pid ? ExitStatus(rawValue: 0) : nil
     }
 
     /// Sends `signal` to the child's whole process group (its own children too).
     /// The corresponding C function is `kill` with a negative pid.
     public func signalGroup(_ signal: Int32) { _ = kill(-pid, signal) }
 
-    /// Waits for the child to exit and reaps it. The corresponding C function is `waitpid`.
+    /// Waits for the child to exit and reaps it. The corresponding C function is `waitpid`, EINTR
+    /// retried.
     @discardableResult
     public func reap() -> ExitStatus {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        _ = retryingInterrupts { waitpid(pid, &status, 0) }
         return ExitStatus(rawValue: status)
     }
 }

@@ -28,19 +28,16 @@ public struct InputFeeder {
         }
         var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
         guard poll(&descriptor, 1, milliseconds) > 0 else { return }
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
+        writing: while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                retryingInterrupts { Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written) }
             }
-            if count > 0 {
-                written += count
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                return
-            } else {
+            switch result {
+            case .success(let count) where count > 0: written += count
+            case .failure(.resourceTemporarilyUnavailable): return
+            default:
                 // EPIPE: the child closed its input (or exited) without reading it all.
-                break
+                break writing
             }
         }
         close()

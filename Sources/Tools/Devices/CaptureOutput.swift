@@ -1,5 +1,5 @@
-import Glibc
 import LiveLoop
+import Platform
 import SystemPackage
 
 /// Where `record` writes (docs/running.md): a file, which it never overwrites unless asked
@@ -67,8 +67,7 @@ public struct CaptureOutput: Sendable, Equatable {
 
     /// The corresponding C function is `stat` (following links: a link to a capture is a capture).
     static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        (try? FileStatus.of(path))?.kind == .regular
     }
 }
 
@@ -93,7 +92,7 @@ struct CaptureFile {
     }
 
     /// The corresponding C function is `fsync` (which fails, harmlessly, on a pipe).
-    func sync() { _ = fsync(descriptor.rawValue) }
+    func sync() { syncFile(descriptor) }
 
     /// Closes it; a file this run created holding no recording (the receiver was never found) is
     /// removed again, so that a failed record leaves nothing behind. A record that is killed
@@ -101,6 +100,6 @@ struct CaptureFile {
     func close(discardingNewFile discard: Bool) {
         guard descriptor != .standardOutput else { return }
         try? descriptor.close()
-        if discard, let createdPath { unlink(createdPath) }
+        if discard, let createdPath { removeFile(createdPath) }
     }
 }

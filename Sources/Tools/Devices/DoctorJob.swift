@@ -71,7 +71,7 @@ public struct DoctorJob {
         // 2. Access.
         if let permissions = DevicePermissions.inspect(path) {
             let mode = String(permissions.mode, radix: 8)
-            if access(path, R_OK | W_OK) == 0 {
+            if checkAccess(path, [.read, .write]) == nil {
                 add(
                     .ok,
                     "\(path): mode \(mode), group \(permissions.groupName ?? String(permissions.groupID)); this user can open it"
@@ -171,7 +171,8 @@ public struct DoctorJob {
     }
 
     private func checkConsole(_ path: String, _ add: (Finding.Level, String, String?) -> Void) {
-        guard let commandLine = try? String(contentsOfFile: kernelCommandLine, encoding: .utf8) else { return }
+        guard let bytes = try? readWholeFile(kernelCommandLine) else { return }
+        let commandLine = String(decoding: bytes, as: UTF8.self)
         let name = URL(fileURLWithPath: resolvePath(path)).lastPathComponent
         if Self.kernelConsoleUses(name, commandLine: commandLine) {
             add(

@@ -1,4 +1,3 @@
-import Glibc
 import LiveLoop
 import NMEA
 import Platform

@@ -1,6 +1,7 @@
 import Foundation
 import LiveLoop
 import NMEA
+import Platform
 
 /// What `gpsfence simulate` plays: a track to walk (GPX, GeoJSON) or a capture to replay.
 public enum Route: Sendable {
@@ -10,7 +11,7 @@ public enum Route: Sendable {
     /// Reads a route file, telling the format from its extension, else from its first character.
     public static func load(path: String) throws(InputError) -> Route {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = access(path, R_OK) == 0 ? "not a readable file" : String(cString: strerror(errno))
+            let reason = checkAccess(path, .read).map(errorText) ?? "not a readable file"
             throw InputError(message: "cannot read route '\(path)': \(reason)")
         }
         if let problem = FileKind.sniff(data.prefix(4096)).routeProblem(path) { throw InputError(message: problem) }
