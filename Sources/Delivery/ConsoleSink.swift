@@ -58,7 +58,7 @@ public final class ConsoleSink: EventSink {
         var parts = [time, kind]
         if let fence = event.fence {
             let name = fences.name(fence).map { Self.printable($0) + " " } ?? ""
-            parts.append(name + "[" + Self.plain(fences.ids[fence]) + "]")
+            parts.append("\(name)[\(Self.plain(fences.ids[fence]))]")
         }
         var details: [String] = []
         if tooLow {

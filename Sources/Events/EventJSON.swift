@@ -38,17 +38,16 @@ extension GeofenceEvent {
         out.key("time")
         time.writeJSON(to: out)
         if let fence {
-            let info = set.info(fence)
             out.key("fence")
             out.beginObject()
             out.key("id")
             out.beginRawValue()
-            out.append(raw: info.id.json)
+            out.append(raw: set.ids[fence].json)
             out.key("name")
-            out.value(info.name)
+            out.value(set.name(fence))
             out.key("properties")
             out.beginRawValue()
-            appendMinifiedJSON(info.propertiesJSON, to: out)
+            set.appendProperties(of: fence, to: out)
             out.endObject()
         }
         if let location {
@@ -186,47 +185,5 @@ extension GeofenceEvent {
         let out = JSONBuffer(capacity: 512 + (listedFences?.count ?? 0) * 32)
         writeJSON(fences: set, to: out)
         return out.string
-    }
-}
-
-/// JSON text without the white space between tokens: properties are carried as the file wrote
-/// them, possibly over several lines, and an event must stay on one line (JSON Lines).
-func appendMinifiedJSON(_ text: String, to out: JSONBuffer) {
-    var inString = false
-    var escaped = false
-    var afterC2 = false
-    for byte in text.utf8 {
-        if inString {
-            // DEL and C1 inside a string are escaped as the writer escapes them (docs/formats.md).
-            if afterC2 {
-                afterC2 = false
-                if (0x80...0x9F).contains(byte) {
-                    out.writeUnicodeEscape(byte)
-                    continue
-                }
-                out.append(byte: 0xC2)
-            }
-            if byte == 0xC2 {
-                afterC2 = true
-                continue
-            }
-            if byte == 0x7F {
-                out.writeUnicodeEscape(byte)
-                continue
-            }
-            out.append(byte: byte)
-            if escaped {
-                escaped = false
-            } else if byte == 0x5C {
-                escaped = true
-            } else if byte == 0x22 {
-                inString = false
-            }
-        } else if byte == 0x22 {
-            inString = true
-            out.append(byte: byte)
-        } else if byte != 0x20, byte != 0x0A, byte != 0x0D, byte != 0x09 {
-            out.append(byte: byte)
-        }
     }
 }
