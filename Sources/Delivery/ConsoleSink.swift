@@ -93,8 +93,10 @@ public final class ConsoleSink: EventSink {
         case .anchorWarning(let warning): details.append(Self.fromTheAnchor(warning.distance))
         case .alarm(let alarm), .alarmCleared(let alarm): details += Self.alarmDetails(alarm, by: nil)
         case .alarmAcknowledged(let alarm, let who): details += Self.alarmDetails(alarm, by: who)
-        case .deviceLost(let message, _), .deviceConnected(let message, _), .error(let message, _):
+        case .deviceLost(let message, _), .deviceConnected(let message, _):
             details.append(Self.printable(message))
+        case .error(let problem, _):
+            details.append(Self.printable(problem.text))
         case .cross, .fixLost, .fixAcquired, .stationary, .moving:
             break
         }

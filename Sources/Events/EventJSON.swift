@@ -13,12 +13,16 @@ extension GeofenceEvent {
         hash.add(String(time.millisecondsSinceEpoch))
         if let fence { hash.add(set.ids[fence].json) }
         for index in listedFences ?? [] { hash.add(set.ids[index].json) }
-        switch payload {
-        case .deviceLost(let message, let wallTime), .deviceConnected(let message, let wallTime),
-            .error(let message, let wallTime):
+        func addSaid(_ message: String, _ wallTime: UTCTime?) {
             hash.add(message)
             // Two problems said at the same point of a replay's clock are still two events.
             if let wallTime { hash.add(String(wallTime.millisecondsSinceEpoch)) }
+        }
+        switch payload {
+        case .deviceLost(let message, let wallTime), .deviceConnected(let message, let wallTime):
+            addSaid(message, wallTime)
+        case .error(let problem, let wallTime):
+            addSaid(problem.text, wallTime)
         case .registered(_, let message): if let message { hash.add(message) }
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
             .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
@@ -105,13 +109,10 @@ extension GeofenceEvent {
         case .registered(let fences, let message):
             writeList(fences, fences: set, to: out)
             if let message { writeMessage(message, to: out) }
-        case .deviceLost(let message, let wallTime), .deviceConnected(let message, let wallTime),
-            .error(let message, let wallTime):
-            writeMessage(message, to: out)
-            if let wallTime {
-                out.key("wall_time")
-                wallTime.writeJSON(to: out)
-            }
+        case .deviceLost(let message, let wallTime), .deviceConnected(let message, let wallTime):
+            writeSaid(message, wallTime, to: out)
+        case .error(let problem, let wallTime):
+            writeSaid(problem.text, wallTime, to: out)
         case .anchorWarning(let warning):
             writeAnchorDistance(warning.distance, to: out)
         case .alarm(let alarm), .alarmCleared(let alarm):
@@ -131,6 +132,14 @@ extension GeofenceEvent {
             out.append(raw: set.ids[index].json)
         }
         out.endArray()
+    }
+
+    private func writeSaid(_ message: String, _ wallTime: UTCTime?, to out: JSONBuffer) {
+        writeMessage(message, to: out)
+        if let wallTime {
+            out.key("wall_time")
+            wallTime.writeJSON(to: out)
+        }
     }
 
     private func writeMessage(_ message: String, to out: JSONBuffer) {

@@ -362,7 +362,8 @@ import Testing
 extension GeofenceEvent {
     fileprivate var message: String? {
         switch payload {
-        case .deviceLost(let message, _), .deviceConnected(let message, _), .error(let message, _): message
+        case .deviceLost(let message, _), .deviceConnected(let message, _): message
+        case .error(let problem, _): problem.text
         case .registered(_, let message): message
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
             .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:

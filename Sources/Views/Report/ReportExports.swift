@@ -153,9 +153,12 @@ public enum ReportExports {
             out.value(visit.enterTime.description)
             out.key("exit_time")
             out.value(visit.exitTime.description)
-        case .deviceLost(let message, _), .deviceConnected(let message, _), .error(let message, _):
+        case .deviceLost(let message, _), .deviceConnected(let message, _):
             out.key("message")
             out.value(message)
+        case .error(let problem, _):
+            out.key("message")
+            out.value(problem.text)
         case .registered(_, let message):
             if let message {
                 out.key("message")
