@@ -6,6 +6,8 @@ import Fences
 public enum Problem: Sendable, Equatable {
     /// A hook failed, or its failures were summed up (`ExecHookSink`).
     case hook(HookFailure)
+    /// A fix source cannot be used yet, or says something of its data.
+    case source(SourceProblem)
     /// A problem known by its words only: what a receiver, a server or a sink said, and an `error`
     /// event read back from the state file.
     case said(String)
@@ -14,6 +16,7 @@ public enum Problem: Sendable, Equatable {
     public var text: String {
         switch self {
         case .hook(let failure): failure.text
+        case .source(let problem): problem.text
         case .said(let text): text
         }
     }

@@ -33,8 +33,13 @@ import Testing
         server.arguments = ["python3", script.path, log.path, "--delay", "1"]
         let output = Pipe()
         server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
         try server.run()
-        defer { server.terminate() }
+        // SIGKILL: the test process blocks the signals a run handles, and its children inherit that.
+        defer {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
         var firstLine = Data()
         while !firstLine.contains(0x0A) {
             let chunk = output.fileHandleForReading.availableData

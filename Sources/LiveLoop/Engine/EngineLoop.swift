@@ -231,7 +231,7 @@ public final class EngineLoop {
         var receivedInput = false
         var lastAlive = monotonicSeconds()
         var reportedOverflow = 0
-        var lastProblem: String?
+        var lastProblem: SourceProblem?
         var stopDeadline: Double?
         var fenceFeeds: [FenceFeed] = []
         var ended = false
@@ -325,10 +325,10 @@ public final class EngineLoop {
             try store?.noteDevice(device, detail: detail)
         case .lost(let device, let reason):
             clock.raise({ .deviceLost(device, reason: reason, at: $0, wallTime: $1) }, into: &batch)
-        case .problem(let message):
+        case .problem(let problem):
             // The source retries on its own; say each distinct problem once.
-            if message != round.lastProblem { error(.said(message)) }
-            round.lastProblem = message
+            if problem != round.lastProblem { error(.source(problem)) }
+            round.lastProblem = problem
         case .endOfInput:
             round.ended = true
         }

@@ -1,4 +1,5 @@
 import Dispatch
+import Events
 import Glibc
 import NMEA
 import Platform
