@@ -51,7 +51,7 @@ public final class GpsdFixSource: FixSource {
         var backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
         // One `error` per outage: the retries that follow stay quiet until the source is
         // connected again.
-        var outage = OutageLog<String>()
+        var outage = OutageLog<SocketError>()
         while !isStopped {
             var session = Session(watched: address.device.map { Array($0.utf8) })
             do throws(SocketError) {
@@ -74,7 +74,7 @@ public final class GpsdFixSource: FixSource {
                 if session.connected {
                     emit(.lost(device: address.description, reason: error.description))
                 }
-                if outage.failed(error.description) {
+                if outage.failed(error) {
                     emit(
                         .problem(
                             .gpsdUnreachable(
