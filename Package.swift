@@ -107,8 +107,8 @@ let package = Package(
         .target(
             name: "Jobs",
             dependencies: [
-                "JSONOutput", "NMEA", "Platform", "Receivers", "Fences", "FenceImport", "Events", "Delivery", "Store",
-                "Views", "LiveLoop",
+                "JSONInput", "JSONOutput", "NMEA", "Platform", "Receivers", "Fences", "FenceImport", "Events",
+                "Delivery", "Store", "Views", "LiveLoop",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

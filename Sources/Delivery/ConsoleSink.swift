@@ -58,7 +58,7 @@ public final class ConsoleSink: EventSink {
         var parts = [time, kind]
         if let fence = event.fence {
             let name = fences.name(fence).map { Self.printable($0) + " " } ?? ""
-            parts.append(name + "[" + Self.plain(fences.ids[fence]) + "]")
+            parts.append("\(name)[\(Self.plain(fences.ids[fence]))]")
         }
         var details: [String] = []
         if tooLow {
@@ -93,8 +93,10 @@ public final class ConsoleSink: EventSink {
         case .anchorWarning(let warning): details.append(Self.fromTheAnchor(warning.distance))
         case .alarm(let alarm), .alarmCleared(let alarm): details += Self.alarmDetails(alarm, by: nil)
         case .alarmAcknowledged(let alarm, let who): details += Self.alarmDetails(alarm, by: who)
-        case .deviceLost(let message, _), .deviceConnected(let message, _), .error(let message, _):
+        case .deviceLost(let message, _), .deviceConnected(let message, _):
             details.append(Self.printable(message))
+        case .error(let problem, _):
+            details.append(Self.printable(problem.text))
         case .cross, .fixLost, .fixAcquired, .stationary, .moving:
             break
         }

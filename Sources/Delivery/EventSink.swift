@@ -60,8 +60,13 @@ extension EventSink {
 
 /// What a sink may need from the run that holds it.
 public struct SinkContext: Sendable {
-    /// Messages for `error` events (a hook failing, a webhook down), raised on the engine thread.
-    public let report: @Sendable (String) -> Void
+    /// Problems for `error` events (a hook failing, a webhook down), raised on the engine thread.
+    public let reportProblem: @Sendable (Problem) -> Void
+    /// A problem in words (a webhook's answer, a device's complaint).
+    public var report: @Sendable (String) -> Void {
+        let reportProblem = reportProblem
+        return { message in reportProblem(.said(message)) }
+    }
     /// The durable outbox (the state file), when the run has one.
     public let outbox: (any EventOutbox)?
     /// Whether the input is a replay that ends: delivery sinks then finish their queue before the
@@ -73,10 +78,10 @@ public struct SinkContext: Sendable {
     public let statePath: String?
 
     public init(
-        report: @escaping @Sendable (String) -> Void, outbox: (any EventOutbox)?, inputEnds: Bool,
+        reportProblem: @escaping @Sendable (Problem) -> Void, outbox: (any EventOutbox)?, inputEnds: Bool,
         drainTimeout: Double = 30, statePath: String? = nil
     ) {
-        self.report = report
+        self.reportProblem = reportProblem
         self.outbox = outbox
         self.inputEnds = inputEnds
         self.drainTimeout = drainTimeout

@@ -13,12 +13,16 @@ extension GeofenceEvent {
         hash.add(String(time.millisecondsSinceEpoch))
         if let fence { hash.add(set.ids[fence].json) }
         for index in listedFences ?? [] { hash.add(set.ids[index].json) }
-        switch payload {
-        case .deviceLost(let message, let wallTime), .deviceConnected(let message, let wallTime),
-            .error(let message, let wallTime):
+        func addSaid(_ message: String, _ wallTime: UTCTime?) {
             hash.add(message)
             // Two problems said at the same point of a replay's clock are still two events.
             if let wallTime { hash.add(String(wallTime.millisecondsSinceEpoch)) }
+        }
+        switch payload {
+        case .deviceLost(let message, let wallTime), .deviceConnected(let message, let wallTime):
+            addSaid(message, wallTime)
+        case .error(let problem, let wallTime):
+            addSaid(problem.text, wallTime)
         case .registered(_, let message): if let message { hash.add(message) }
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
             .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
@@ -38,17 +42,16 @@ extension GeofenceEvent {
         out.key("time")
         time.writeJSON(to: out)
         if let fence {
-            let info = set.info(fence)
             out.key("fence")
             out.beginObject()
             out.key("id")
             out.beginRawValue()
-            out.append(raw: info.id.json)
+            out.append(raw: set.ids[fence].json)
             out.key("name")
-            out.value(info.name)
+            out.value(set.name(fence))
             out.key("properties")
             out.beginRawValue()
-            appendMinifiedJSON(info.propertiesJSON, to: out)
+            set.appendProperties(of: fence, to: out)
             out.endObject()
         }
         if let location {
@@ -106,13 +109,10 @@ extension GeofenceEvent {
         case .registered(let fences, let message):
             writeList(fences, fences: set, to: out)
             if let message { writeMessage(message, to: out) }
-        case .deviceLost(let message, let wallTime), .deviceConnected(let message, let wallTime),
-            .error(let message, let wallTime):
-            writeMessage(message, to: out)
-            if let wallTime {
-                out.key("wall_time")
-                wallTime.writeJSON(to: out)
-            }
+        case .deviceLost(let message, let wallTime), .deviceConnected(let message, let wallTime):
+            writeSaid(message, wallTime, to: out)
+        case .error(let problem, let wallTime):
+            writeSaid(problem.text, wallTime, to: out)
         case .anchorWarning(let warning):
             writeAnchorDistance(warning.distance, to: out)
         case .alarm(let alarm), .alarmCleared(let alarm):
@@ -132,6 +132,14 @@ extension GeofenceEvent {
             out.append(raw: set.ids[index].json)
         }
         out.endArray()
+    }
+
+    private func writeSaid(_ message: String, _ wallTime: UTCTime?, to out: JSONBuffer) {
+        writeMessage(message, to: out)
+        if let wallTime {
+            out.key("wall_time")
+            wallTime.writeJSON(to: out)
+        }
     }
 
     private func writeMessage(_ message: String, to out: JSONBuffer) {
@@ -186,47 +194,5 @@ extension GeofenceEvent {
         let out = JSONBuffer(capacity: 512 + (listedFences?.count ?? 0) * 32)
         writeJSON(fences: set, to: out)
         return out.string
-    }
-}
-
-/// JSON text without the white space between tokens: properties are carried as the file wrote
-/// them, possibly over several lines, and an event must stay on one line (JSON Lines).
-func appendMinifiedJSON(_ text: String, to out: JSONBuffer) {
-    var inString = false
-    var escaped = false
-    var afterC2 = false
-    for byte in text.utf8 {
-        if inString {
-            // DEL and C1 inside a string are escaped as the writer escapes them (docs/formats.md).
-            if afterC2 {
-                afterC2 = false
-                if (0x80...0x9F).contains(byte) {
-                    out.writeUnicodeEscape(byte)
-                    continue
-                }
-                out.append(byte: 0xC2)
-            }
-            if byte == 0xC2 {
-                afterC2 = true
-                continue
-            }
-            if byte == 0x7F {
-                out.writeUnicodeEscape(byte)
-                continue
-            }
-            out.append(byte: byte)
-            if escaped {
-                escaped = false
-            } else if byte == 0x5C {
-                escaped = true
-            } else if byte == 0x22 {
-                inString = false
-            }
-        } else if byte == 0x22 {
-            inString = true
-            out.append(byte: byte)
-        } else if byte != 0x20, byte != 0x0A, byte != 0x0D, byte != 0x09 {
-            out.append(byte: byte)
-        }
     }
 }

@@ -23,7 +23,7 @@ extension GeofenceEvent {
         /// After a new fence set, `message` says where it came from.
         case registered(fences: [Int], message: String?)
         case unregistered(fences: [Int])
-        case error(message: String, wallTime: UTCTime?)
+        case error(problem: Problem, wallTime: UTCTime?)
         case stationary
         case moving
         case anchorWarning(AnchorWarning)

@@ -227,8 +227,8 @@ extension GeofenceEvent {
     }
 
     /// A problem for people: a source that cannot be used, a hook that failed, a target down.
-    public static func error(_ message: String, at time: UTCTime, wallTime: UTCTime?) -> GeofenceEvent {
-        GeofenceEvent(.error(message: message, wallTime: wallTime), time: time)
+    public static func error(_ problem: Problem, at time: UTCTime, wallTime: UTCTime?) -> GeofenceEvent {
+        GeofenceEvent(.error(problem: problem, wallTime: wallTime), time: time)
     }
 
     /// The boat passed `--anchor-warn`'s share of the anchor circle's radius (fence `anchor`).

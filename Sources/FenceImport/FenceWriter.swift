@@ -9,6 +9,8 @@ final class FenceWriter {
     private let outputName: String
     private let boundingBox: BoundingBox?
     private let feature = JSONBuffer(capacity: 1 << 16)
+    /// The FeatureCollection around the features.
+    private let collection = JSONBuffer(capacity: 64)
     private var pending: [UInt8] = []
     private var written = 0
     /// Ids already written, when several sources could repeat one (two overlapping extracts).
@@ -21,7 +23,13 @@ final class FenceWriter {
         self.boundingBox = boundingBox
         seen = checkDuplicates ? [] : nil
         pending.reserveCapacity(1 << 20)
-        pending.append(contentsOf: Array(#"{"type":"FeatureCollection","features":["#.utf8))
+        // The collection's head; `finish` closes its array and object in the same buffer.
+        collection.beginObject()
+        collection.key("type")
+        collection.value("FeatureCollection")
+        collection.key("features")
+        collection.beginArray()
+        collection.withUnsafeBytes { pending.append(contentsOf: $0) }
     }
 
     /// Adds one fence (or counts why not); `decimals` is the coordinates' precision.
@@ -64,7 +72,12 @@ final class FenceWriter {
 
     /// Closes the collection and writes what is left.
     func finish() throws {
-        pending.append(contentsOf: Array("\n]}\n".utf8))
+        pending.append(0x0A)
+        let head = collection.count
+        collection.endArray()
+        collection.endObject()
+        collection.endLine()
+        collection.withUnsafeBytes { pending.append(contentsOf: $0[head...]) }
         try flush()
     }
 

@@ -1,3 +1,5 @@
+import JSONOutput
+
 /// A circle that is not in the fence file: the anchor, or an OwnTracks region (docs/running.md,
 /// "Fence layers").
 public struct LayerCircle: Sendable, Equatable {
@@ -33,9 +35,19 @@ public struct LayerCircle: Sendable, Equatable {
 
     static func properties(of layer: Layer) -> String {
         switch layer {
-        case .anchor: return #"{"anchor":true}"#
-        case .ownTracks: return #"{"owntracks":true}"#
+        case .anchor: return anchorMark
+        case .ownTracks: return ownTracksMark
         }
+    }
+
+    private static let anchorMark = mark("anchor")
+    private static let ownTracksMark = mark("owntracks")
+
+    /// `{"NAME":true}`.
+    private static func mark(_ name: String) -> String {
+        var mark = JSONLine()
+        mark.add(name, true)
+        return mark.string
     }
 }
 

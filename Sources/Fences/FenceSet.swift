@@ -1,3 +1,5 @@
+import JSONOutput
+
 /// An immutable, indexed set of fences: struct-of-arrays geometry (circles, polygon edges in
 /// bands), the hierarchical grid over them, and per-fence metadata in file order. Safe to share
 /// between threads; queries take a caller-owned `FenceQuery` for their scratch space.
@@ -90,6 +92,12 @@ public final class FenceSet: Sendable {
     }
 
     public func name(_ index: Int) -> String? { names.string(of: index) }
+
+    /// Fence `index`'s properties (JSON, minified when the set was loaded) copied into `out` as a
+    /// value the caller has begun (`beginRawValue`).
+    public func appendProperties(of index: Int, to out: JSONBuffer) {
+        properties.bytes(of: index).withUnsafeBytes { out.append($0) }
+    }
 
     public func settings(_ index: Int) -> FenceSettings {
         let s = settingsIndex[index]

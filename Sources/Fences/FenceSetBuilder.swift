@@ -119,7 +119,7 @@ public struct FenceSetBuilder {
             if recentSettings.count == 16 { recentSettings.removeFirst() }
             recentSettings.append((settings, row))
         }
-        self.properties.append(properties)
+        self.properties.appendJSON(properties)
     }
 
     mutating func addCircle<P: Collection<UInt8>>(

@@ -1,4 +1,6 @@
-/// A text per fence, in file order (its `properties` as the raw JSON of its file, or its name),
+import JSONOutput
+
+/// A text per fence, in file order (its `properties` as the JSON of its file, minified, or its name),
 /// each distinct text kept once. A country's roads carry a handful of distinct properties (a
 /// speed limit and a radius) over a million fences, and most carry no name: as a list of strings
 /// those took 55 and 16 bytes a fence.
@@ -36,6 +38,11 @@ struct FenceTexts {
         row.append(new)
         if recent.count == Self.recentCount { recent.removeFirst() }
         recent.append((hash.value, new))
+    }
+
+    /// The next fence's properties, minified once here so that every event copies them as they are.
+    mutating func appendJSON<P: Collection<UInt8>>(_ bytes: P) {
+        if MinifiedJSON.isMinified(bytes) { append(bytes) } else { append(MinifiedJSON.bytes(bytes)) }
     }
 
     /// The next fence's text, or none.

@@ -177,6 +177,20 @@ public final class JSONBuffer {
     /// Starts a value the caller writes itself with `append` (preformatted JSON such as a fence id).
     public func beginRawValue() { separate() }
 
+    /// The members of `object` (the text of one JSON object, `{` to `}`) written as further members
+    /// of the object being written: a prefix to an object rendered elsewhere (Home Assistant's
+    /// `event_type` before an event's own fields) without parsing it again.
+    public func appendMembers(ofObject object: String) {
+        var object = object
+        object.withUTF8 { bytes in
+            precondition(bytes.count >= 2 && bytes.first == 0x7B && bytes.last == 0x7D, "not one JSON object")
+            let members = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[1..<(bytes.count - 1)]))
+            guard !members.isEmpty else { return }
+            separate()
+            append(members)
+        }
+    }
+
     // MARK: values
 
     public func null() {

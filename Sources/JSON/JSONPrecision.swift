@@ -62,6 +62,45 @@ public struct JSONLine {
         buffer.append(raw: json)
     }
 
+    /// A member whose value is an array of values that are already JSON text (objects written by
+    /// other `JSONLine`s, fence ids).
+    public mutating func addArray(_ name: String, json elements: [String]) {
+        buffer.key(name)
+        Self.write(elements, to: buffer)
+    }
+
+    /// A member whose value is an array of strings.
+    public mutating func addArray(_ name: String, strings: [String]) {
+        buffer.key(name)
+        buffer.beginArray()
+        for text in strings { buffer.value(text) }
+        buffer.endArray()
+    }
+
+    /// A member whose value is an array of integers.
+    public mutating func addArray(_ name: String, _ numbers: [Int]) {
+        buffer.key(name)
+        buffer.beginArray()
+        for number in numbers { buffer.value(number) }
+        buffer.endArray()
+    }
+
+    /// An array of values that are already JSON text, as text.
+    public static func array(json elements: [String]) -> String {
+        let buffer = JSONBuffer(capacity: elements.reduce(16) { $0 + $1.utf8.count + 1 })
+        write(elements, to: buffer)
+        return buffer.string
+    }
+
+    private static func write(_ elements: [String], to buffer: JSONBuffer) {
+        buffer.beginArray()
+        for element in elements {
+            buffer.beginRawValue()
+            buffer.append(raw: element)
+        }
+        buffer.endArray()
+    }
+
     /// The object's text (the object is closed on a copy, so more members can still be added).
     public var string: String { buffer.string + "}" }
 

@@ -83,7 +83,7 @@ public struct CheckJob {
         var line = JSONLine()
         line.add("lat", lat, decimals: JSONPrecision.coordinate)
         line.add("lon", lon, decimals: JSONPrecision.coordinate)
-        line.addRaw("inside", json: "[" + hits.array.map { set.ids[$0].json }.joined(separator: ",") + "]")
+        line.addArray("inside", json: hits.array.map { set.ids[$0].json })
         let near = set.nearestFences(lat: lat, lon: lon, count: nearest).map { (fence, distance) in
             var entry = JSONLine()
             entry.addRaw("id", json: set.ids[fence].json)
@@ -94,7 +94,7 @@ public struct CheckJob {
             entry.add("distance", distance, decimals: JSONPrecision.metres)
             return entry.string
         }
-        line.addRaw("nearest", json: "[" + near.joined(separator: ",") + "]")
+        line.addArray("nearest", json: near)
         line.add("warning", FencePlausibility.warning(set, lat: lat, lon: lon))
         return line.string
     }

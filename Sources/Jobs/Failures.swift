@@ -52,6 +52,7 @@ public func classify(_ error: any Error) -> (status: ExitStatus, message: String
     case let error as WriteFailure: (.runtimeFailure, error.message)
     case let error as ReceiverAddressError: (.badInput, error.description)
     case let error as WebhookError: (.badInput, error.message)
+    case let error as TrackSyncError: (.badInput, error.message)
     case let error as MQTTConfigurationError: (.badInput, error.message)
     // A state file that cannot be opened is the user's path; writes that fail later are not.
     case let error as StoreError:

@@ -54,8 +54,8 @@ public struct LiveDecodeJob {
                     log("reading \(device)" + (detail.map { " " + $0 } ?? ""))
                 case .lost(let device, let reason):
                     log("\(device) lost (\(reason)); waiting for it to come back")
-                case .problem(let message):
-                    log(message)
+                case .problem(let problem):
+                    log(problem.text)
                 case .endOfInput:
                     source.stop()
                 }

@@ -62,7 +62,8 @@ public struct ReplayJob {
         let reports = ProblemReports()
         var sinks = try makeSinks(
             SinkContext(
-                report: reports.report, outbox: store, inputEnds: true, drainTimeout: drainTimeout, statePath: statePath
+                reportProblem: reports.reportProblem, outbox: store, inputEnds: true, drainTimeout: drainTimeout,
+                statePath: statePath
             ))
         sinks.append(FarFencesWarning(fences: fences))
         if let sync, let store {

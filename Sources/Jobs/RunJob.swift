@@ -91,7 +91,8 @@ public final class RunJob {
         }
         let reports = ProblemReports()
         var sinks = try makeSinks(
-            SinkContext(report: reports.report, outbox: store, inputEnds: false, statePath: options.statePath))
+            SinkContext(
+                reportProblem: reports.reportProblem, outbox: store, inputEnds: false, statePath: options.statePath))
         sinks.append(FarFencesWarning(fences: fences))
         if let sync = options.sync, let store {
             sinks.append(try sync.sink(store: store, drainTimeout: options.drainTimeout, report: reports.report))

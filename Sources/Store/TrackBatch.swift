@@ -1,3 +1,4 @@
+import Events
 import GRDB
 
 /// What one track write puts in the state file: the buffered track rows, the odometer's new metres

@@ -1,3 +1,4 @@
+import Events
 import GRDB
 
 /// The track sync's place in the state file (docs/running.md, "Track sync"): one cursor per
@@ -34,7 +35,7 @@ public struct SyncCursorRecord: Sendable, Equatable {
     public var backlog: Int
 }
 
-extension StateStore {
+extension StateStore: TrackSyncStore {
     /// The cursor of `target`, created (at the start of the kept track) on first use: the fix time
     /// of the last point it acknowledged.
     public func openSyncCursor(target: String) throws -> Int64 {
@@ -92,6 +93,11 @@ extension StateStore {
                         ?? 0)
             }
         }
+    }
+
+    /// Every kept point after the cursor of `target`; nil when it has no cursor.
+    public func syncBacklog(target: String) throws -> Int? {
+        try syncCursors().first { $0.target == target }?.backlog
     }
 
     /// Inside the track's pruning transaction, before it deletes the `limit` oldest points older

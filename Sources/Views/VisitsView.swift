@@ -18,14 +18,14 @@ public enum VisitsView {
             line.add("total_seconds", fence.totalSeconds)
             line.add("mean_seconds", fence.meanSeconds)
             line.add("days_with_visits", fence.daysWithVisits)
-            line.addRaw("per_day", json: "[" + fence.perDay.map(String.init).joined(separator: ",") + "]")
+            line.addArray("per_day", fence.perDay)
             fences.append(line.string)
         }
         var line = JSONLine()
         line.add("year", report.year)
         line.add("month", report.month)
         line.add("timezone", report.timezone)
-        line.addRaw("fences", json: "[" + fences.joined(separator: ",") + "]")
+        line.addArray("fences", json: fences)
         return line.string
     }
 

@@ -58,7 +58,7 @@ struct AlarmOptions: ParsableArguments {
     var sounds: Bool { alarm || alarmOn != nil }
 
     /// The escalation, when asked for.
-    func escalation(timeout: Double, report: @escaping @Sendable (String) -> Void) throws -> [EventSink] {
+    func escalation(timeout: Double, report: @escaping @Sendable (Problem) -> Void) throws -> [EventSink] {
         guard let alarmEscalate, let onEscalate else { return [] }
         return [try EscalationSink(program: onEscalate, after: alarmEscalate.value, timeout: timeout, report: report)]
     }

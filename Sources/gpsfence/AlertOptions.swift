@@ -190,7 +190,7 @@ struct AlertOptions: ParsableArguments {
         if !exec.isEmpty {
             sinks.append(
                 try ExecHookSink(
-                    programs: exec, timeout: execTimeout, concurrency: execConcurrency, report: context.report))
+                    programs: exec, timeout: execTimeout, concurrency: execConcurrency, report: context.reportProblem))
         }
         if notify { sinks.append(NotifySink(format: format, report: context.report)) }
         if say {

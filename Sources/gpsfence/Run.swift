@@ -98,7 +98,7 @@ struct Run: ParsableCommand {
                 maxAccuracy: options.settings.maxAccuracy,
                 ownTracksCommands: commands,
                 alarm: AlertOptions.AlarmSound(repeat: alarm.alarmRepeat.value, rings: alarm.sounds, answers: answers))
-                + alarm.escalation(timeout: alerts.execTimeout, report: context.report)
+                + alarm.escalation(timeout: alerts.execTimeout, report: context.reportProblem)
         }
     }
 }

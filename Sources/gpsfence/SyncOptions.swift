@@ -51,7 +51,11 @@ struct SyncOptions: ParsableArguments {
             if let option = given.first(where: \.0) { throw ValidationError("\(option.1) goes with --sync") }
             return
         }
-        do { _ = try configuration() } catch let error as InputError { throw ValidationError(error.message) }
+        do { _ = try configuration() } catch let error as InputError {
+            throw ValidationError(error.message)
+        } catch let error as TrackSyncError {
+            throw ValidationError(error.message)
+        }
     }
 
     /// The checked configuration (header files read); nil without `--sync`.

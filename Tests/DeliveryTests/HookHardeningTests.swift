@@ -11,9 +11,9 @@ import Testing
 /// Hooks with hostile data, failing hooks, hooks with children, hooks that
 /// read their input, and the signal state hooks start with. Every hook is a real child process.
 @Suite struct HookHardeningTests {
-    func errorEvent(_ message: String) -> OutgoingEvent {
+    func errorEvent(_ problem: Problem, wallTime: UTCTime? = nil) -> OutgoingEvent {
         let event = GeofenceEvent(
-            .error(message: message, wallTime: nil), time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000))
+            .error(problem: problem, wallTime: wallTime), time: UTCTime(millisecondsSinceEpoch: 1_770_113_740_000))
         return OutgoingEvent(event, fences: try! FenceSet.parse(fencesJSON))
     }
 
@@ -76,7 +76,7 @@ import Testing
         var delivered = 0
         let end = Date().addingTimeInterval(3)
         while Date() < end {
-            let all = reports.all
+            let all = reports.problems
             while delivered < all.count {
                 sink.deliver(errorEvent(all[delivered]), fences: fences)
                 delivered += 1
@@ -89,6 +89,41 @@ import Testing
         #expect(reports.all.first?.contains("fails exited with status 1") == true)
         // The other hook still hears about the failure.
         #expect(lines(otherLog) == ["enter", "error"])
+    }
+
+    /// A hook's own failure is known by where it comes from, never by its words: an `error` that
+    /// says the same (read back from a state file, or a failure of the same program in another
+    /// sink) still runs the hook; only the report this sink made of this hook does not.
+    @Test func aHooksOwnFailureIsKnownByItsOriginNotByItsText() throws {
+        let folder = try temporaryFolder()
+        let log = folder.appendingPathComponent("runs").path
+        let failing = try script(
+            folder, "fails", "read -r line; echo \"$GPSFENCE_EVENT $GPSFENCE_EVENT_ID\" >> '\(log)'\nexit 1\n")
+        let fences = try FenceSet.parse(fencesJSON)
+        let reports = Reports()
+        let sink = try ExecHookSink(
+            programs: [failing], timeout: 5, concurrency: 1, failureReportInterval: 600, report: reports.add)
+        sink.deliver(enterEvent(fences), fences: fences)
+        let deadline = Date().addingTimeInterval(60)
+        while reports.problems.isEmpty, Date() < deadline { usleep(20_000) }
+        let own = try #require(reports.problems.first)
+        guard case .hook(let failure) = own else {
+            Issue.record("a hook's report is not a hook failure: \(own)")
+            return
+        }
+        #expect(own.text.contains("fails exited with status 1 for event"), "\(own.text)")
+        let elsewhere = HookFailure(
+            origin: HookFailure.Origin(sink: failure.origin.sink + 1, hook: failure.origin.hook),
+            program: failure.program, cause: failure.cause)
+        // Distinct wall times give the three events distinct ids; the words are the same.
+        let sameWords = errorEvent(.said(own.text), wallTime: UTCTime(millisecondsSinceEpoch: 1))
+        let otherSink = errorEvent(.hook(elsewhere), wallTime: UTCTime(millisecondsSinceEpoch: 2))
+        let itsOwn = errorEvent(own, wallTime: UTCTime(millisecondsSinceEpoch: 3))
+        #expect(sameWords.json.contains(own.text) && otherSink.json.contains(own.text))
+        for event in [sameWords, otherSink, itsOwn] { sink.deliver(event, fences: fences) }
+        sink.finish()
+        let ran = ["enter \(enterEvent(fences).id)", "error \(sameWords.id)", "error \(otherSink.id)"]
+        #expect(lines(log).sorted() == ran.sorted(), "the hook ran on its own failure: \(itsOwn.id)")
     }
 
     /// Item 6: repeated failures of one hook make one report at once and one with the count.

@@ -42,8 +42,15 @@ func script(_ folder: URL, _ name: String, _ body: String) throws -> String {
 
 final class Reports: @unchecked Sendable {
     let lines = Mutex<[String]>([])
+    let values = Mutex<[Problem]>([])
     func add(_ line: String) { lines.withLock { $0.append(line) } }
+    /// A problem as a value (hooks report so), kept as it is and as its text in `all`.
+    func add(_ problem: Problem) {
+        values.withLock { $0.append(problem) }
+        add(problem.text)
+    }
     var all: [String] { lines.withLock { $0 } }
+    var problems: [Problem] { values.withLock { $0 } }
 }
 
 @Suite struct ExecHookTests {
@@ -309,7 +316,7 @@ final class Reports: @unchecked Sendable {
                 case .exit: .exit(GeofenceEvent.Exit(fence: 0))
                 case .speeding: .speeding(GeofenceEvent.Speeding(fence: 0, speed: 12.5, limit: 8.4))
                 case .approach: .approach(GeofenceEvent.Approach(fence: 0, distance: 1630, eta: 65, tooLow: tooLow))
-                case .error: .error(message: "a problem", wallTime: nil)
+                case .error: .error(problem: .said("a problem"), wallTime: nil)
                 case .dwell, .visit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
                     .registered, .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
                     .alarmCleared:

@@ -123,9 +123,9 @@ import Testing
         let (seen, _) = try run.play([
             .input(.connected(device: "/dev/ttyTEST", detail: nil)),
             .input(.lost(device: "/dev/ttyTEST", reason: "unplugged")),
-            .input(.problem("cannot open '/dev/ttyTEST': no such device")),
-            .input(.problem("cannot open '/dev/ttyTEST': no such device")),
-            .input(.problem("cannot open '/dev/ttyTEST': permission denied")),
+            .input(.problem(.unavailable("cannot open '/dev/ttyTEST': no such device"))),
+            .input(.problem(.unavailable("cannot open '/dev/ttyTEST': no such device"))),
+            .input(.problem(.unavailable("cannot open '/dev/ttyTEST': permission denied"))),
             // An event's id is its kind, millisecond, fence and message, and its time is when the
             // engine handles it: the same event twice within one millisecond is one event (the log
             // keeps ids unique). A device does not come back that fast; a script would, and on a
@@ -134,7 +134,7 @@ import Testing
             .pause(0.2),
             .input(.connected(device: "/dev/ttyTEST", detail: nil)),
             .pause(0.2),
-            .input(.problem("cannot open '/dev/ttyTEST': permission denied")),
+            .input(.problem(.unavailable("cannot open '/dev/ttyTEST': permission denied"))),
         ])
         #expect(seen.map(\.kind) == [.deviceConnected, .deviceLost, .error, .error, .deviceConnected, .error])
         #expect(seen[1].event.message == "/dev/ttyTEST: unplugged")
@@ -152,10 +152,10 @@ import Testing
         let run = try Run(fences: Self.circles(["a"]))
         let before = currentUTCTime().millisecondsSinceEpoch
         let (seen, _) = try run.play([
-            .input(.problem("target down")),
+            .input(.problem(.unavailable("target down"))),
             .input(Self.fix(0, east: -200)),
             .input(Self.fix(1, east: 0)),
-            .input(.problem("hook failed")),
+            .input(.problem(.unavailable("hook failed"))),
             .input(Self.fix(2, east: 5)),
         ])
         let after = currentUTCTime().millisecondsSinceEpoch
@@ -167,11 +167,11 @@ import Testing
         #expect(seen.filter { $0.kind != .error }.allSatisfy { $0.event.wallTime == nil })
 
         // The same state file again, all its fixes held already: the clock starts at its last fix.
-        let (again, _) = try run.play([.input(.problem("still down"))])
+        let (again, _) = try run.play([.input(.problem(.unavailable("still down")))])
         #expect(again.first?.kind == .error && again.first?.time.millisecondsSinceEpoch == Self.start + 2000)
 
         let live = try Run(fences: Self.circles(["a"]))
-        let (said, _) = try live.play([.input(.problem("cannot open '/dev/ttyTEST'"))], live: true)
+        let (said, _) = try live.play([.input(.problem(.unavailable("cannot open '/dev/ttyTEST'")))], live: true)
         let error = try #require(said.first { $0.kind == .error })
         #expect(error.event.wallTime == nil)
         #expect(abs(error.time.millisecondsSinceEpoch - currentUTCTime().millisecondsSinceEpoch) < 60_000)
@@ -362,7 +362,8 @@ import Testing
 extension GeofenceEvent {
     fileprivate var message: String? {
         switch payload {
-        case .deviceLost(let message, _), .deviceConnected(let message, _), .error(let message, _): message
+        case .deviceLost(let message, _), .deviceConnected(let message, _): message
+        case .error(let problem, _): problem.text
         case .registered(_, let message): message
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
             .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:

@@ -25,7 +25,8 @@ import Testing
         #expect(clock.dated(undated(58_000), device: "/dev/ttyACM0").0.time == nil)
         let (first, notice) = clock.dated(undated(59_000), device: "/dev/ttyACM0")
         #expect(first.time?.description == "2026-11-24T00:00:59.000Z")
-        #expect(notice?.contains("/dev/ttyACM0 sends no date") == true)
+        #expect(notice == .noDate(device: "/dev/ttyACM0"))
+        #expect(notice?.text.contains("/dev/ttyACM0 sends no date") == true)
         // Just before midnight by the receiver, just after by the clock: yesterday's date.
         let (late, again) = clock.dated(undated(86_399_000), device: "/dev/ttyACM0")
         #expect(late.time?.description == "2026-11-23T23:59:59.000Z")

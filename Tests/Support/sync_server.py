@@ -3,11 +3,12 @@
 line to LOG: method, path, query (name -> value), headers, body, and the status it answered.
 Prints its port on the first line of stdout.
 
-    sync_server.py LOG [--port P] [--down S] [--fail S] [--status-file F]
+    sync_server.py LOG [--port P] [--down S] [--fail S] [--status-file F] [--delay S]
 
 --down S: refuse connections (nothing listens) for the first S seconds, then listen on the
 printed port. --fail S: once listening, answer 500 for S seconds, then 200. --status-file F: when
 F exists, answer the status code it holds (the test switches the server by writing it).
+--delay S: log each request as it arrives, then answer it S seconds later.
 """
 import argparse
 import http.server
@@ -24,6 +25,7 @@ parser.add_argument('--port', type=int, default=0)
 parser.add_argument('--down', type=float, default=0)
 parser.add_argument('--fail', type=float, default=0)
 parser.add_argument('--status-file')
+parser.add_argument('--delay', type=float, default=0)
 options = parser.parse_args()
 
 port = options.port
@@ -57,6 +59,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         }
         with open(options.log, 'a') as log:
             log.write(json.dumps(record) + '\n')
+        time.sleep(options.delay)
         self.send_response(status)
         self.send_header('Content-Length', '0')
         self.end_headers()

@@ -14,7 +14,7 @@ public final class EscalationSink: EventSink, @unchecked Sendable {
     /// The escalation waiting for its time, if an alarm sounds.
     private let waiting = Locked<DispatchWorkItem?>(nil)
 
-    public init(program: String, after: Double, timeout: Double = 10, report: @escaping @Sendable (String) -> Void)
+    public init(program: String, after: Double, timeout: Double = 10, report: @escaping @Sendable (Problem) -> Void)
         throws(HookError)
     {
         self.after = after

@@ -14,9 +14,9 @@ import Platform
 /// without blocking, the whole group killed past `timeout`), so feeding one hook never waits behind
 /// another. When more than `backlog` events wait, new ones are dropped and reported.
 ///
-/// Failures (cannot start, killed, non-zero exit) go to `report`, which the runtime turns into
-/// `error` events, through `HookFailureReports`: such an `error` is never delivered back to the
-/// hook that caused it, and a hook that keeps failing is reported once per
+/// Failures (cannot start, killed, non-zero exit) go to `report` as `Problem.hook` values, which
+/// the runtime turns into `error` events, through `HookFailureReports`: such an `error` is never
+/// delivered back to the hook it names, and a hook that keeps failing is reported once per
 /// `failureReportInterval` with a count.
 public final class ExecHookSink: EventSink, @unchecked Sendable {
     public let programs: [String]
@@ -49,7 +49,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
     /// - Parameter programs: paths, or names looked up in `PATH` (resolved once, here).
     public init(
         programs: [String], timeout: Double = 10, concurrency: Int = 4, backlog: Int = 1000,
-        failureReportInterval: Double = 60, report: @escaping @Sendable (String) -> Void
+        failureReportInterval: Double = 60, report: @escaping @Sendable (Problem) -> Void
     ) throws(HookError) {
         self.programs = try programs.map { program throws(HookError) in try Self.resolve(program) }
         self.timeout = timeout
@@ -72,7 +72,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
             return
         }
         for index in programs.indices {
-            if case .error(let message, _) = event.event.payload, reports.isOwnReport(message, of: index) {
+            if case .error(let problem, _) = event.event.payload, reports.isOwnReport(problem, of: index) {
                 // This hook's own failure: running it again on it is how a failing hook fed on itself.
                 continue
             }
@@ -94,10 +94,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         }
         lock.unlock()
         for index in dropped {
-            reports.failed(
-                index,
-                "hook \(programs[index]): \(backlog) events already waiting, \(event.event.kind.rawValue) event \(event.id) dropped"
-            )
+            reports.failed(index, .dropped(waiting: backlog, kind: event.event.kind, eventID: event.id))
         }
     }
 
@@ -128,9 +125,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         while workers > 0 { lock.wait() }
         lock.unlock()
         for (index, count) in notRun.enumerated() where count > 0 {
-            reports.send(
-                index,
-                "hook \(programs[index]): \(count) queued event\(count == 1 ? "" : "s") not run: gpsfence is stopping")
+            reports.send(index, .notRunAtStop(count: count))
         }
         reports.flushAll()
     }
@@ -189,19 +184,19 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         let outcome = child.run(deadline: { self.currentStopDeadline }, grace: { self.isStopping ? 0.5 : 1.0 })
         switch outcome {
         case .couldNotStart(let error):
-            reports.failed(job.program, "hook \(program) could not start: \(error)")
+            reports.failed(job.program, .couldNotStart(why: "\(error)"))
         case .exited(let status):
-            if let problem = status.problem {
-                reports.failed(job.program, "hook \(program) \(problem) for event \(job.eventID)")
+            if let signal = status.signal {
+                reports.failed(job.program, .killedBySignal(signal, eventID: job.eventID))
+            } else if let code = status.code, code != 0 {
+                reports.failed(job.program, .exited(status: code, eventID: job.eventID))
             }
         case .killed(let cutByStop):
-            let limit = HumanText.duration(timeout)
             reports.failed(
                 job.program,
                 cutByStop
-                    ? "hook \(program) was still running for event \(job.eventID) \(limit) after gpsfence began to stop, and was killed"
-                    : "hook \(program) took longer than \(limit) for event \(job.eventID) and was killed"
-                        + (isStopping ? " (gpsfence is stopping)" : ""))
+                    ? .killedAtStop(limit: timeout, eventID: job.eventID)
+                    : .timedOut(limit: timeout, eventID: job.eventID, whileStopping: isStopping))
         }
     }
 

@@ -49,7 +49,7 @@ extension HomeAssistantDiscovery {
                 line.add("state_topic", receiver)
                 line.add("value_template", "{{ value_json.\(field) }}")
                 line.add("device_class", "enum")
-                line.addRaw("options", json: Self.jsonArray(options))
+                line.addArray("options", strings: options)
             }
         }
         func binary(_ key: String, _ name: String, field: String, on: String, off: String, deviceClass: String?)
@@ -85,7 +85,7 @@ extension HomeAssistantDiscovery {
             binary("fix", "Fix", field: "fix", on: "usable", off: "lost", deviceClass: nil),
             HomeAssistantEntity(component: .event, key: "event", idSuffix: "event", name: "Event") { line in
                 line.add("state_topic", Self.eventTopic(prefix: prefix))
-                line.addRaw("event_types", json: Self.jsonArray(GeofenceEvent.Kind.allCases.map(\.rawValue)))
+                line.addArray("event_types", strings: GeofenceEvent.Kind.allCases.map(\.rawValue))
             },
         ]
     }
@@ -152,9 +152,5 @@ extension HomeAssistantDiscovery {
             line.add("payload_off", "outside")
             line.add("device_class", "occupancy")
         }
-    }
-
-    static func jsonArray(_ texts: [String]) -> String {
-        "[" + texts.map(JSONLine.quoted).joined(separator: ",") + "]"
     }
 }

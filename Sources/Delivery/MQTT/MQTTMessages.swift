@@ -95,8 +95,8 @@ public enum MQTTMessages {
         if let course = fix.track.flatMap(rounded) { line.add("cog", course) }
         line.add("tid", tid)
         line.add("t", "p")
-        line.addRaw("inregions", json: stringArray(regions.map(\.desc)))
-        line.addRaw("inrids", json: stringArray(regions.map(\.rid)))
+        line.addArray("inregions", strings: regions.map(\.desc))
+        line.addArray("inrids", strings: regions.map(\.rid))
         return line.string
     }
 
@@ -108,8 +108,8 @@ public enum MQTTMessages {
     )
         -> String
     {
-        var list = "["
-        for (k, entry) in circles.enumerated() {
+        var list: [String] = []
+        for entry in circles {
             var waypoint = JSONLine()
             waypoint.add("_type", "waypoint")
             waypoint.add("desc", entry.region.desc)
@@ -118,16 +118,12 @@ public enum MQTTMessages {
             waypoint.add("rad", rounded(entry.circle.radius).map { max(1, $0) })
             waypoint.add("tst", unixSeconds(entry.registered))
             waypoint.add("rid", entry.region.rid)
-            list += (k == 0 ? "" : ",") + waypoint.string
+            list.append(waypoint.string)
         }
         var line = JSONLine()
         line.add("_type", "waypoints")
-        line.addRaw("waypoints", json: list + "]")
+        line.addArray("waypoints", json: list)
         return line.string
-    }
-
-    static func stringArray(_ values: [String]) -> String {
-        "[" + values.map(JSONLine.quoted).joined(separator: ",") + "]"
     }
 
     /// Home Assistant's device tracker attributes: `latitude`, `longitude`, `gps_accuracy` (m),

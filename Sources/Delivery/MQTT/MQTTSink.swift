@@ -259,9 +259,13 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         if configuration.homeAssistant != nil {
             // Home Assistant's event entity: `event_type` and the event's own fields. Live only
             // (HA ignores retained events; PREFIX/event is the durable record).
-            let payload = "{\"event_type\":" + JSONLine.quoted(happening.kind.rawValue) + "," + event.json.dropFirst()
-            connection.publishLive(
-                topic: HomeAssistantDiscovery.eventTopic(prefix: prefix), payload: Array(payload.utf8))
+            let payload = JSONBuffer(capacity: event.json.utf8.count + 64)
+            payload.beginObject()
+            payload.key("event_type")
+            payload.value(happening.kind.rawValue)
+            payload.appendMembers(ofObject: event.json)
+            payload.endObject()
+            connection.publishLive(topic: HomeAssistantDiscovery.eventTopic(prefix: prefix), payload: payload.bytes)
         }
     }
 
@@ -313,8 +317,10 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     /// alarm keeps what its last event left retained.
     private func publishAlarmAtStart(_ status: AlarmStatus) {
         guard status != .acknowledged else { return }
-        let payload = "{\"state\":" + JSONLine.quoted(status.rawValue) + "}"
-        connection.publishRetained(topic: MQTTMessages.alarmTopic(prefix: prefix), payload: Array(payload.utf8))
+        var payload = JSONLine()
+        payload.add("state", status.rawValue)
+        connection.publishRetained(
+            topic: MQTTMessages.alarmTopic(prefix: prefix), payload: Array(payload.string.utf8))
     }
 
     /// The device tracker's attributes and the receiver sensors (retained).

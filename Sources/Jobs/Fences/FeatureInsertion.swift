@@ -1,3 +1,5 @@
+import JSONInput
+
 /// Where a new feature goes in a GeoJSON FeatureCollection's text: just before the `]` that closes
 /// its top-level `features` array, so that everything else in the file (its layout, comments in
 /// names, numbers as written) stays byte for byte. Nil when the text is not a FeatureCollection.
@@ -10,53 +12,35 @@ struct FeatureInsertion {
     let afterLast: Int
 
     init?(_ text: [UInt8]) {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        var lastKey: (start: Int, end: Int)?
-        var stringStart = 0
-        var arrayOpen: Int?
-        var lastSignificant = -1
-        for (offset, byte) in text.enumerated() {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                    if depth == 1 && arrayOpen == nil { lastKey = (stringStart, offset) }
-                }
-                lastSignificant = offset
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""):
-                inString = true
-                stringStart = offset + 1
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                if depth == 2, byte == UInt8(ascii: "["), arrayOpen == nil, let key = lastKey,
-                    Array(text[key.start..<key.end]) == Array("features".utf8)
-                {
-                    arrayOpen = offset
-                }
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if depth == 2, let open = arrayOpen, byte == UInt8(ascii: "]") {
-                    closing = offset
-                    hasFeatures = lastSignificant > open
-                    afterLast = lastSignificant + 1
-                    return
-                }
-                depth -= 1
-            case UInt8(ascii: ","), UInt8(ascii: ":"):
-                if depth == 1 && byte == UInt8(ascii: ",") { lastKey = nil }
-            default:
-                break
-            }
-            if byte > 0x20 { lastSignificant = offset }
+        let found = text.withUnsafeBufferPointer { bytes -> (closing: Int, hasFeatures: Bool, afterLast: Int)? in
+            var scanner = JSONScanner(bytes)
+            return try? Self.featuresArray(&scanner)
         }
-        return nil
+        guard let found else { return nil }
+        (closing, hasFeatures, afterLast) = found
+    }
+
+    /// Reads the top-level object with the one JSON reader, up to the end of its first `features`
+    /// array: where that array closes, and where its last element (or its `[`) ends.
+    private static func featuresArray(_ scanner: inout JSONScanner) throws(JSONSyntaxError)
+        -> (closing: Int, hasFeatures: Bool, afterLast: Int)?
+    {
+        var found: (closing: Int, hasFeatures: Bool, afterLast: Int)?
+        try scanner.members { (scanner, key) throws(JSONSyntaxError) in
+            guard found == nil, scanner.spanEquals(key, "features"), scanner.peek() == UInt8(ascii: "[") else {
+                try scanner.skipValue()
+                return
+            }
+            var afterLast = scanner.pos + 1
+            var hasFeatures = false
+            try scanner.elements { (scanner) throws(JSONSyntaxError) in
+                try scanner.skipValue()
+                hasFeatures = true
+                afterLast = scanner.pos
+            }
+            found = (scanner.pos - 1, hasFeatures, afterLast)
+        }
+        return found
     }
 
     /// `text` with `feature` (one JSON object) added as the array's last element, on a line of its

@@ -104,12 +104,31 @@ public struct FenceAddJob {
     }
 
     static func feature(id: String, name: String, lat: Double, lon: Double, radius: Double) -> String {
-        let position =
-            "[\(formatted(lon, decimals: JSONPrecision.coordinate)), \(formatted(lat, decimals: JSONPrecision.coordinate))]"
-        let properties =
-            "{\"name\": \(JSONLine.quoted(name)), \"radius\": \(formatted(radius, decimals: JSONPrecision.metres))}"
-        return "{\"type\": \"Feature\", \"id\": \(JSONLine.quoted(id)), \"properties\": \(properties), "
-            + "\"geometry\": {\"type\": \"Point\", \"coordinates\": \(position)}}"
+        let out = JSONBuffer(capacity: 256)
+        out.beginObject()
+        out.key("type")
+        out.value("Feature")
+        out.key("id")
+        out.value(id)
+        out.key("properties")
+        out.beginObject()
+        out.key("name")
+        out.value(name)
+        out.key("radius")
+        out.value(radius, decimals: JSONPrecision.metres)
+        out.endObject()
+        out.key("geometry")
+        out.beginObject()
+        out.key("type")
+        out.value("Point")
+        out.key("coordinates")
+        out.beginArray()
+        out.value(lon, decimals: JSONPrecision.coordinate)
+        out.value(lat, decimals: JSONPrecision.coordinate)
+        out.endArray()
+        out.endObject()
+        out.endObject()
+        return out.withUnsafeBytes { MinifiedJSON.spaced($0) }
     }
 
     static func appendingCSV(

@@ -1,3 +1,4 @@
+import Events
 import NMEA
 import Receivers
 
@@ -14,7 +15,7 @@ public enum EngineInput: Sendable {
     case lost(device: String, reason: String)
     /// The source cannot be used yet (absent, permission denied, refused): an `error` event, said
     /// once per distinct problem. The source keeps retrying.
-    case problem(String)
+    case problem(SourceProblem)
     /// A finite source has nothing more (the last capture ended, or the source was stopped).
     case endOfInput
 }

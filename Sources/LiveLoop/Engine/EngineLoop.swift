@@ -231,7 +231,7 @@ public final class EngineLoop {
         var receivedInput = false
         var lastAlive = monotonicSeconds()
         var reportedOverflow = 0
-        var lastProblem: String?
+        var lastProblem: SourceProblem?
         var stopDeadline: Double?
         var fenceFeeds: [FenceFeed] = []
         var ended = false
@@ -325,10 +325,10 @@ public final class EngineLoop {
             try store?.noteDevice(device, detail: detail)
         case .lost(let device, let reason):
             clock.raise({ .deviceLost(device, reason: reason, at: $0, wallTime: $1) }, into: &batch)
-        case .problem(let message):
+        case .problem(let problem):
             // The source retries on its own; say each distinct problem once.
-            if message != round.lastProblem { error(message) }
-            round.lastProblem = message
+            if problem != round.lastProblem { error(.source(problem)) }
+            round.lastProblem = problem
         case .endOfInput:
             round.ended = true
         }
@@ -359,7 +359,7 @@ public final class EngineLoop {
     /// writes its track when due (which stamps the state file as alive), dropped inputs are said,
     /// and the fences reload if asked.
     private func upkeep(_ source: FixSource, ring: SPSCRing<EngineInput>) throws {
-        for message in reports.take() { error(message) }
+        for problem in reports.take() { error(problem) }
         if source.isLive, round.secondsSince(round.lastAlive) > Self.aliveInterval {
             // `status` tells a live run from one that died by the stamp the track writes carry.
             try track?.flushIfDue()
@@ -401,22 +401,25 @@ public final class EngineLoop {
         // The last second of track is in the state file before the track sync's last send.
         try? track?.flush()
         for sink in sinks { sink.stop() }
-        for message in reports.take() { error(message) }
+        for problem in reports.take() { error(problem) }
         clock.releaseWaiting(into: &batch)
         try? flush()
         releaseDurable(syncingNow: true)
         durability?.stop()
         for sink in sinks { sink.finish() }
         // Too late for an event (the sinks are finished): said on standard error, not lost.
-        for message in reports.take() { OutputWriter.standardError.write(line: "gpsfence: \(message)") }
+        for problem in reports.take() { OutputWriter.standardError.write(line: "gpsfence: \(problem.text)") }
         // The last second of track, and "stopped" for `status`; a failure here loses only that.
         try? track?.flush()
         try? store?.noteStopped()
         store?.stopBackgroundCheckpoints()
     }
 
-    func error(_ message: String) {
-        clock.raise({ .error(message, at: $0, wallTime: $1) }, into: &batch)
+    /// A problem in words (a source's, the store's): an `error` event.
+    func error(_ message: String) { error(.said(message)) }
+
+    func error(_ problem: Problem) {
+        clock.raise({ .error(problem, at: $0, wallTime: $1) }, into: &batch)
     }
 
     func flush() throws {

@@ -1,4 +1,5 @@
 import Dispatch
+import Events
 import NMEA
 import Platform
 import Receivers

@@ -1,3 +1,4 @@
+import Events
 import Fences
 import NMEA
 import Platform
@@ -50,7 +51,7 @@ public final class GpsdFixSource: FixSource {
         var backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
         // One `error` per outage: the retries that follow stay quiet until the source is
         // connected again.
-        var outage = OutageLog<String>()
+        var outage = OutageLog<SocketError>()
         while !isStopped {
             var session = Session(watched: address.device.map { Array($0.utf8) })
             do throws(SocketError) {
@@ -73,11 +74,12 @@ public final class GpsdFixSource: FixSource {
                 if session.connected {
                     emit(.lost(device: address.description, reason: error.description))
                 }
-                if outage.failed(error.description) {
+                if outage.failed(error) {
                     emit(
                         .problem(
-                            "gpsd at \(address.endpoint): \(error.description); retrying (every \(HumanText.duration(configuration.initialBackoff)), doubling to \(HumanText.duration(configuration.maximumBackoff)))"
-                        ))
+                            .gpsdUnreachable(
+                                endpoint: address.endpoint, error: error.description,
+                                initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)))
                 }
             }
             if isStopped { break }
@@ -154,16 +156,16 @@ public final class GpsdFixSource: FixSource {
                     if let watched = session.watched, !devices.contains(where: { Array($0.path.utf8) == watched }) {
                         // gpsd keeps the watch and reports the device if it is added later
                         // (gpsdctl add, hotplug): say so, and keep reading.
-                        let known = devices.isEmpty ? "none" : devices.map(\.path).joined(separator: ", ")
                         emit(
                             .problem(
-                                "gpsd at \(endpoint) has no device \(String(decoding: watched, as: UTF8.self)) (its devices: \(known))"
-                            ))
+                                .gpsdHasNoDevice(
+                                    endpoint: endpoint, device: String(decoding: watched, as: UTF8.self),
+                                    known: devices.map(\.path))))
                     }
                 case .version:
                     session.release = report.string("release")
                 case .error:
-                    emit(.problem("gpsd at \(endpoint) says: \(report.string("message") ?? "an error")"))
+                    emit(.problem(.gpsdSays(endpoint: endpoint, message: report.string("message"))))
                 case .sky:
                     if let used = report.satellitesUsed { session.satellitesUsed = used }
                 case .watch, .other:
@@ -197,10 +199,7 @@ public final class GpsdFixSource: FixSource {
         skipped.add(1, ordering: .relaxed)
         guard !session.saidSkipped else { return }
         session.saidSkipped = true
-        emit(
-            .problem(
-                "gpsd at \(configuration.address.endpoint) sent \(what); skipped (further ones are counted, not reported)"
-            ))
+        emit(.problem(.gpsdSkipped(endpoint: configuration.address.endpoint, what: what)))
     }
 
     private func wait(_ seconds: Double) {

@@ -1,3 +1,4 @@
+import Events
 import NMEA
 
 /// What a source says about the receiver's dates, once each (docs/nmea.md, "GPS week rollover"):
@@ -17,13 +18,10 @@ struct ReceiverClock {
 
     /// The message to report for the decoder's first rollover correction (its assembler's
     /// `firstRollover`: one field read, not the assembler copied), once.
-    mutating func rolloverNotice(_ firstRollover: RolloverCorrection?, device: String) -> String? {
+    mutating func rolloverNotice(_ firstRollover: RolloverCorrection?, device: String) -> SourceProblem? {
         guard !saidRollover, let correction = firstRollover else { return nil }
         saidRollover = true
-        let weeks = correction.periods * 1024
-        return
-            "\(device) reports dates \(weeks) weeks early (GPS week rollover: \(correction.reported) is taken as "
-            + "\(correction.corrected)); its dates are corrected"
+        return .weekRollover(device: device, correction: correction)
     }
 
     /// Undated fixes in a row before the system date is borrowed: a run that starts reading
@@ -34,7 +32,7 @@ struct ReceiverClock {
 
     /// The fix with the system date when the receiver gave none for a few epochs, and the message
     /// to report the first time that happens.
-    mutating func dated(_ fix: Fix, device: String) -> (Fix, notice: String?) {
+    mutating func dated(_ fix: Fix, device: String) -> (Fix, notice: SourceProblem?) {
         guard borrowsSystemDate, fix.time == nil else {
             undatedInARow = 0
             return (fix, nil)
@@ -45,10 +43,7 @@ struct ReceiverClock {
         dated.time = Self.nearest(fix.timeOfDay, to: now())
         guard !saidSystemDate else { return (dated, nil) }
         saidSystemDate = true
-        return (
-            dated,
-            "\(device) sends no date (GGA only, or no RMC/ZDA yet); its times of day take the system date"
-        )
+        return (dated, .noDate(device: device))
     }
 
     /// The time with this time of day nearest to `now`: yesterday's, today's or tomorrow's, so

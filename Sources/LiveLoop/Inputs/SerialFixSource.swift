@@ -1,3 +1,4 @@
+import Events
 import NMEA
 import Receivers
 
@@ -82,10 +83,9 @@ struct SerialDecoding {
             sayRollover(emit)
             emit(.lost(device: path, reason: reason))
         case .unavailable(let error):
-            emit(.problem(error.description))
+            emit(.problem(.unavailable(error.description)))
         case .noNMEA(let path, let attempts):
-            let tried = attempts.map { "\($0.rate) (\($0.bytes) bytes)" }.joined(separator: ", ")
-            emit(.problem("\(path): no valid NMEA at any rate; tried \(tried)"))
+            emit(.problem(.noNMEA(path: path, tried: attempts.map { "\($0.rate) (\($0.bytes) bytes)" })))
         }
     }
 

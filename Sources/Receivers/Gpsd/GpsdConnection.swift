@@ -41,11 +41,12 @@ public final class GpsdConnection {
 
     /// The `?WATCH` command of docs/hardware.md, e.g. `?WATCH={"enable":true,"json":true,"device":"/dev/ttyACM0"}`.
     public static func watchCommand(_ watch: Watch, device: String?) -> String {
-        var members = ["\"enable\":true"]
-        if watch.json { members.append("\"json\":true") }
-        if watch.nmea { members.append("\"nmea\":true") }
-        if let device { members.append("\"device\":" + JSONLine.quoted(device)) }
-        return "?WATCH={" + members.joined(separator: ",") + "}\n"
+        var members = JSONLine()
+        members.add("enable", true)
+        if watch.json { members.add("json", true) }
+        if watch.nmea { members.add("nmea", true) }
+        if let device { members.add("device", device) }
+        return "?WATCH=" + members.string + "\n"
     }
 
     /// Sends the watch.

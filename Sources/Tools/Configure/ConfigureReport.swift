@@ -101,12 +101,11 @@ extension ConfigureReport {
             item.add("outcome", step.outcomeName)
             return item.string
         }
-        object.addRaw("steps", json: "[" + stepObjects.joined(separator: ",") + "]")
-        object.addRaw("notes", json: "[" + notes.map(JSONLine.quoted).joined(separator: ",") + "]")
+        object.addArray("steps", json: stepObjects)
+        object.addArray("notes", json: notes.map(JSONLine.quoted))
         if let verification {
             var item = JSONLine()
-            item.addRaw(
-                "sentences", json: "[" + verification.sentences.map(JSONLine.quoted).joined(separator: ",") + "]")
+            item.addArray("sentences", strings: verification.sentences)
             item.add("fix_rate_hz", verification.fixRate.map { ($0 * 10).rounded() / 10 }, decimals: 1)
             item.add("baud", verification.baud?.bitsPerSecond)
             object.addRaw("verified", json: item.string)

@@ -64,7 +64,7 @@ public enum DevicesReport {
             line.add("model", models[device.node])
             return line.string
         }
-        return "[" + objects.joined(separator: ",") + "]"
+        return JSONLine.array(json: objects)
     }
 
     /// Asks each device that no other process holds who it is (UBX-MON-VER, `$PMTK605`: queries

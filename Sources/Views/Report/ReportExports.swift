@@ -10,94 +10,193 @@ import Store
 /// Exports keep every usable fix: only the drawing is simplified.
 public enum ReportExports {
     public static func geoJSON(_ report: FieldReport) -> String {
-        var features: [String] = []
+        let collection = JSONBuffer(capacity: 1 << 16)
+        collection.beginObject()
+        collection.key("type")
+        collection.value("FeatureCollection")
+        collection.key("features")
+        collection.beginArray()
+        // One feature a line, each written in `out` and copied.
+        collection.append(byte: 0x0A)
+        let out = JSONBuffer()
+        var first = true
+        func feature(_ writeProperties: () -> Void, _ writeGeometry: () -> Void) {
+            out.removeAll()
+            out.beginObject()
+            out.key("type")
+            out.value("Feature")
+            out.key("properties")
+            out.beginObject()
+            writeProperties()
+            out.endObject()
+            out.key("geometry")
+            out.beginObject()
+            writeGeometry()
+            out.endObject()
+            out.endObject()
+            collection.beginRawValue()
+            if !first { collection.append(byte: 0x0A) }
+            first = false
+            out.withUnsafeBytes { collection.append($0) }
+        }
         for fence in 0..<report.fences.count {
             let info = report.fences.info(fence)
-            let parts = polygons(report.fences.outline(fence)).map { part in
-                "["
-                    + part.map { ring in
-                        "[" + ring.map { "[\(coordinate($0.lon)),\(coordinate($0.lat))]" }.joined(separator: ",") + "]"
-                    }.joined(separator: ",") + "]"
+            let parts = polygons(report.fences.outline(fence))
+            feature {
+                out.key("kind")
+                out.value("fence")
+                out.key("id")
+                out.beginRawValue()
+                out.append(raw: info.id.json)
+                out.key("name")
+                out.value(info.name)
+                switch report.fences.kinds[fence] {
+                case .circle:
+                    if let circle = report.fences.circle(fence) { writeMeasure("radius", circle.radius, to: out) }
+                case .corridor:
+                    // the outline drawn round the route; the radius says how wide it is
+                    if let corridor = report.fences.corridor(fence) {
+                        writeMeasure("radius", corridor.radius, to: out)
+                    }
+                case .polygon:
+                    break
+                }
+            } _: {
+                out.key("type")
+                if parts.count == 1 {
+                    out.value("Polygon")
+                    out.key("coordinates")
+                    writePolygon(parts[0], to: out)
+                } else {
+                    out.value("MultiPolygon")
+                    out.key("coordinates")
+                    out.beginArray()
+                    for part in parts { writePolygon(part, to: out) }
+                    out.endArray()
+                }
             }
-            let geometry =
-                parts.count == 1
-                ? "{\"type\":\"Polygon\",\"coordinates\":\(parts[0])}"
-                : "{\"type\":\"MultiPolygon\",\"coordinates\":[\(parts.joined(separator: ","))]}"
-            var properties = JSONLine()
-            properties.add("kind", "fence")
-            properties.addRaw("id", json: info.id.json)
-            properties.add("name", info.name)
-            switch report.fences.kinds[fence] {
-            case .circle:
-                if let circle = report.fences.circle(fence) { properties.add("radius", circle.radius) }
-            case .corridor:
-                // the outline drawn round the route; the radius says how wide it is
-                if let corridor = report.fences.corridor(fence) { properties.add("radius", corridor.radius) }
-            case .polygon:
-                break
-            }
-            features.append(feature(properties.string, geometry))
         }
         for (index, stretch) in report.stretches.enumerated() where stretch.count >= 2 {
-            var properties = JSONLine()
-            properties.add("kind", "track")
-            properties.add("stretch", index)
-            properties.add("start", UTCTime(millisecondsSinceEpoch: stretch.first!.time).description)
-            properties.add("end", UTCTime(millisecondsSinceEpoch: stretch.last!.time).description)
-            properties.add("points", stretch.count)
-            let coordinates = stretch.map { point in
-                point.altitude.map {
-                    "[\(coordinate(point.lon)),\(coordinate(point.lat)),\(formatted($0, decimals: JSONPrecision.metres))]"
+            feature {
+                out.key("kind")
+                out.value("track")
+                out.key("stretch")
+                out.value(index)
+                out.key("start")
+                out.value(UTCTime(millisecondsSinceEpoch: stretch.first!.time).description)
+                out.key("end")
+                out.value(UTCTime(millisecondsSinceEpoch: stretch.last!.time).description)
+                out.key("points")
+                out.value(stretch.count)
+            } _: {
+                out.key("type")
+                out.value("LineString")
+                out.key("coordinates")
+                out.beginArray()
+                for point in stretch {
+                    out.beginArray()
+                    out.value(point.lon, decimals: JSONPrecision.coordinate)
+                    out.value(point.lat, decimals: JSONPrecision.coordinate)
+                    if let altitude = point.altitude { out.value(altitude, decimals: JSONPrecision.metres) }
+                    out.endArray()
                 }
-                    ?? "[\(coordinate(point.lon)),\(coordinate(point.lat))]"
+                out.endArray()
             }
-            features.append(
-                feature(
-                    properties.string,
-                    "{\"type\":\"LineString\",\"coordinates\":[\(coordinates.joined(separator: ","))]}"))
         }
         for event in report.events {
             guard let lat = event.lat, let lon = event.lon else { continue }
-            // The event's own fields, flattened one level so that GIS tables show them as columns.
-            var properties = JSONLine()
-            properties.add("kind", "event")
-            properties.add("event_id", event.id)
-            properties.add("type", event.type)
-            properties.add("time", UTCTime(millisecondsSinceEpoch: event.time).description)
-            properties.add("fence_id", event.fenceID.isEmpty ? nil : event.fenceID)
-            properties.add("fence_name", event.fenceName)
-            let happening = event.record.event
-            switch happening.payload {
-            case .enter(let enter): properties.add("initial", enter.initial)
-            case .approach(let approach):
-                properties.add("distance", approach.distance)
-                properties.add("eta", approach.eta)
-            case .dwell(let dwell):
-                properties.add("duration", dwell.duration)
-                properties.add("enter_time", dwell.enterTime.description)
-            case .visit(let visit):
-                properties.add("duration", visit.duration)
-                properties.add("enter_time", visit.enterTime.description)
-                properties.add("exit_time", visit.exitTime.description)
-            case .deviceLost(let message, _), .deviceConnected(let message, _), .error(let message, _):
-                properties.add("message", message)
-            case .registered(_, let message): if let message { properties.add("message", message) }
-            case .exit, .cross, .speeding, .fixLost, .fixAcquired, .heartbeat, .unregistered,
-                .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
-                break
+            feature {
+                writeEventProperties(event, to: out)
+            } _: {
+                out.key("type")
+                out.value("Point")
+                out.key("coordinates")
+                writePosition(lat: lat, lon: lon, to: out)
             }
-            if let location = happening.location {
-                for (key, value) in [
-                    ("accuracy", location.accuracy), ("speed", location.speed), ("track", location.track),
-                ] {
-                    if let value { properties.add(key, value) }
-                }
-            }
-            features.append(
-                feature(
-                    properties.string, "{\"type\":\"Point\",\"coordinates\":[\(coordinate(lon)),\(coordinate(lat))]}"))
         }
-        return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
+        collection.append(byte: 0x0A)
+        collection.endArray()
+        collection.endObject()
+        collection.endLine()
+        return collection.string
+    }
+
+    /// The event's own fields, flattened one level so that GIS tables show them as columns.
+    private static func writeEventProperties(_ event: ReportEvent, to out: JSONBuffer) {
+        out.key("kind")
+        out.value("event")
+        out.key("event_id")
+        out.value(event.id)
+        out.key("type")
+        out.value(event.type)
+        out.key("time")
+        out.value(UTCTime(millisecondsSinceEpoch: event.time).description)
+        out.key("fence_id")
+        out.value(event.fenceID.isEmpty ? nil : event.fenceID)
+        out.key("fence_name")
+        out.value(event.fenceName)
+        let happening = event.record.event
+        switch happening.payload {
+        case .enter(let enter):
+            out.key("initial")
+            out.value(enter.initial)
+        case .approach(let approach):
+            writeMeasure("distance", approach.distance, to: out)
+            writeMeasure("eta", approach.eta, to: out)
+        case .dwell(let dwell):
+            writeMeasure("duration", dwell.duration, to: out)
+            out.key("enter_time")
+            out.value(dwell.enterTime.description)
+        case .visit(let visit):
+            writeMeasure("duration", visit.duration, to: out)
+            out.key("enter_time")
+            out.value(visit.enterTime.description)
+            out.key("exit_time")
+            out.value(visit.exitTime.description)
+        case .deviceLost(let message, _), .deviceConnected(let message, _):
+            out.key("message")
+            out.value(message)
+        case .error(let problem, _):
+            out.key("message")
+            out.value(problem.text)
+        case .registered(_, let message):
+            if let message {
+                out.key("message")
+                out.value(message)
+            }
+        case .exit, .cross, .speeding, .fixLost, .fixAcquired, .heartbeat, .unregistered,
+            .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
+            break
+        }
+        if let location = happening.location {
+            for (key, value) in [("accuracy", location.accuracy), ("speed", location.speed), ("track", location.track)]
+            {
+                if let value { writeMeasure(key, value, to: out) }
+            }
+        }
+    }
+
+    /// A number of the properties: to the millimetre (or millisecond), whatever its unit.
+    private static func writeMeasure(_ key: String, _ value: Double?, to out: JSONBuffer) {
+        out.key(key)
+        out.value(value, decimals: JSONPrecision.seconds)
+    }
+
+    private static func writePosition(lat: Double, lon: Double, to out: JSONBuffer) {
+        out.beginArray()
+        out.value(lon, decimals: JSONPrecision.coordinate)
+        out.value(lat, decimals: JSONPrecision.coordinate)
+        out.endArray()
+    }
+
+    private static func writePolygon(_ rings: [Ring], to out: JSONBuffer) {
+        out.beginArray()
+        for ring in rings {
+            out.beginArray()
+            for point in ring { writePosition(lat: point.lat, lon: point.lon, to: out) }
+            out.endArray()
+        }
+        out.endArray()
     }
 
     typealias Ring = [(lat: Double, lon: Double)]
@@ -125,10 +224,6 @@ public enum ReportExports {
             if let outer = container[index], let part = partOf[outer] { parts[part].append(rings[index]) }
         }
         return parts
-    }
-
-    static func feature(_ properties: String, _ geometry: String) -> String {
-        "{\"type\":\"Feature\",\"properties\":\(properties),\"geometry\":\(geometry)}"
     }
 
     public static func gpx(_ report: FieldReport) -> String {

@@ -287,8 +287,10 @@ public enum ReportHTML {
             if enter.reason == .expired { parts.append(expired) }
         case .exit(let exit):
             if exit.reason == .expired { parts.append(expired) }
-        case .deviceLost(let message, _), .deviceConnected(let message, _), .error(let message, _):
+        case .deviceLost(let message, _), .deviceConnected(let message, _):
             parts.append(message)
+        case .error(let problem, _):
+            parts.append(problem.text)
         case .registered(_, let message): if let message { parts.append(message) }
         case .cross, .fixLost, .fixAcquired, .heartbeat, .unregistered, .stationary, .moving,
             .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:

@@ -204,8 +204,8 @@ public enum StatusView {
             if card.notWatched { object.add("watched", false) }
             return object.string
         }
-        line.addRaw("fences", json: "[" + cards.joined(separator: ",") + "]")
-        line.addRaw("inside", json: "[" + status.cards.filter(\.inside).map(\.idJSON).joined(separator: ",") + "]")
+        line.addArray("fences", json: cards)
+        line.addArray("inside", json: status.cards.filter(\.inside).map(\.idJSON))
         let targets = status.targets.map { target in
             var object = JSONLine()
             object.add("target", target.name)
@@ -217,7 +217,7 @@ public enum StatusView {
             if target.previous { object.add("previous", true) }
             return object.string
         }
-        line.addRaw("outbox", json: "[" + targets.joined(separator: ",") + "]")
+        line.addArray("outbox", json: targets)
         let servers = status.sync.map { ($0, false) } + status.previousSync.map { ($0, true) }
         let serverObjects = servers.map { cursor, previous in
             var object = JSONLine()
@@ -231,7 +231,7 @@ public enum StatusView {
             if previous { object.add("previous", true) }
             return object.string
         }
-        line.addRaw("sync", json: "[" + serverObjects.joined(separator: ",") + "]")
+        line.addArray("sync", json: serverObjects)
         if let problem = status.fenceProblem { line.add("fence_problem", problem) }
         return line.string
     }

@@ -60,8 +60,10 @@ public enum WatchView {
                 line += "[\(HumanText.printable(fence.id.text))]"
             }
             switch record.event.payload {
-            case .deviceLost(let message, _), .deviceConnected(let message, _), .error(let message, _):
+            case .deviceLost(let message, _), .deviceConnected(let message, _):
                 line += "  " + HumanText.printable(message)
+            case .error(let problem, _):
+                line += "  " + HumanText.printable(problem.text)
             case .registered(_, let message?): line += "  " + HumanText.printable(message)
             case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
                 .registered, .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,

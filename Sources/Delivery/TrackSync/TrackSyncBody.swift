@@ -1,7 +1,7 @@
+import Events
 import Foundation
 import JSONOutput
 import NMEA
-import Store
 
 /// What a track point carries beyond the stored row: known only from the points around it.
 struct SyncedPoint {

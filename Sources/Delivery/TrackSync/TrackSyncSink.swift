@@ -1,11 +1,8 @@
-import Delivery
 import Events
 import Fences
 import Foundation
-import LiveLoop
 import NMEA
 import Platform
-import Store
 
 /// `--sync URL` on `run` and `replay --state`: the sender works on a thread of its own from the
 /// start; a `stationary` or `moving` event sends what is queued at once, below the threshold
@@ -14,10 +11,10 @@ import Store
 final class TrackSyncSink: EventSink {
     let sender: TrackSyncSender
     private let drainTimeout: Double
-    private let store: StateStore
+    private let store: any TrackSyncStore
     private let report: @Sendable (String) -> Void
 
-    init(sender: TrackSyncSender, store: StateStore, drainTimeout: Double, report: @escaping @Sendable (String) -> Void)
+    init(sender: TrackSyncSender, store: any TrackSyncStore, drainTimeout: Double, report: @escaping @Sendable (String) -> Void)
     {
         self.sender = sender
         self.store = store
@@ -46,7 +43,7 @@ final class TrackSyncSink: EventSink {
     /// Before the other sinks finish, so that a server still down at the end is an `error` event.
     func stop() {
         guard !sender.stop(drainUntil: monotonicSeconds() + drainTimeout) else { return }
-        let left = (try? store.syncCursors().first { $0.target == sender.configuration.target }?.backlog) ?? nil
+        let left = (try? store.syncBacklog(target: sender.configuration.target)) ?? nil
         report(
             "\(sender.displayName): \(left.map(String.init) ?? "some") track points remain queued in \(store.path) (not sent within --drain-timeout \(drainTimeout) s); the next run or 'gpsfence sync' sends them"
         )
@@ -57,12 +54,12 @@ final class TrackSyncSink: EventSink {
 
 extension TrackSyncConfiguration {
     /// The sink of a run or replay with this configuration.
-    func sink(store: StateStore, drainTimeout: Double, report: @escaping @Sendable (String) -> Void) throws
-        -> EventSink
-    {
+    public func sink(
+        store: any TrackSyncStore, drainTimeout: Double, report: @escaping @Sendable (String) -> Void
+    ) throws(TrackSyncError) -> EventSink {
         let sender: TrackSyncSender
         do { sender = try TrackSyncSender(configuration: self, store: store, report: report) } catch {
-            throw InputError(message: "state file '\(store.path)': \(error)")
+            throw TrackSyncError(message: "state file '\(store.path)': \(error)")
         }
         return TrackSyncSink(sender: sender, store: store, drainTimeout: drainTimeout, report: report)
     }

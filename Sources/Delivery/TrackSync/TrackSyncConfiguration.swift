@@ -1,6 +1,4 @@
-import Delivery
 import Foundation
-import LiveLoop
 import NMEA
 import Platform
 
@@ -35,9 +33,9 @@ public struct TrackSyncConfiguration: Sendable {
     /// Whose days each point's `odometer` counts (the user's, as `status` shows "today").
     public var calendar = LocalCalendar.utc
 
-    public init(target: String, device: String) throws(InputError) {
+    public init(target: String, device: String) throws(TrackSyncError) {
         guard let url = HTTPPoster.url(target) else {
-            throw InputError(message: "--sync \(target): not an http:// or https:// URL")
+            throw TrackSyncError(message: "--sync \(target): not an http:// or https:// URL")
         }
         self.target = target
         self.url = url
@@ -46,6 +44,12 @@ public struct TrackSyncConfiguration: Sendable {
 
     /// The name the server sees when `--sync-id` is not given.
     public static var defaultDevice: String { ProcessInfo.processInfo.hostName }
+}
+
+/// A track sync the user's options or state file cannot give: a message and exit status 2.
+public struct TrackSyncError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
 }
 
 extension OutboxDelivery.Policy {

@@ -1,9 +1,7 @@
-import Delivery
+import Events
 import Foundation
-import LiveLoop
 import NMEA
 import Platform
-import Store
 import Synchronization
 
 /// The track sync (docs/running.md, "Track sync"): takes the track points after the server's
@@ -15,8 +13,10 @@ import Synchronization
 /// `cursorWriteInterval` seconds, when the server stops answering, and at the end: the storage
 /// write budget allows no commit per request, and a `kill -9` costs at most a resend of the points
 /// acknowledged since the last write (each carries its fix time as an id, so a server can drop it).
-final class TrackSyncSender: @unchecked Sendable {
-    enum Step: Equatable {
+///
+/// The state file is reached through `TrackSyncStore`, which the state store implements.
+public final class TrackSyncSender: @unchecked Sendable {
+    public enum Step: Equatable {
         /// A batch (or, for OsmAnd, at least one point) was acknowledged.
         case sent
         /// The server did not acknowledge; the next try waits for the backoff.
@@ -26,16 +26,20 @@ final class TrackSyncSender: @unchecked Sendable {
     }
 
     let configuration: TrackSyncConfiguration
-    private let store: StateStore
+    private let store: any TrackSyncStore
     private let poster: HTTPPoster
     private let report: @Sendable (String) -> Void
     private let wakeUp = DispatchSemaphore(value: 0)
     private let running = Atomic<Bool>(true)
     private let flushRequested = Atomic<Bool>(false)
     private let draining = Atomic<Bool>(false)
-    /// Set by the thread when a drain found nothing left to send.
+    /// Set by the thread when a drain found nothing left to send, and signalled with it.
     private let drained = Atomic<Bool>(false)
+    private let drainedSignal = DispatchSemaphore(value: 0)
     private var thread: Thread?
+    /// Signalled once by the thread as it ends: `stop` waits on it, never polls `isFinished`, so
+    /// what the thread wrote (the cursor, the last error) is then visible to `stop`.
+    private let ended = DispatchSemaphore(value: 0)
 
     // The sending thread's own (or the `sync` command's, which has no thread).
     private var cursor: Int64
@@ -45,9 +49,9 @@ final class TrackSyncSender: @unchecked Sendable {
     private var lastSend = monotonicSeconds()
     private var attempts = 0
     /// When the failed batch is tried again, on the monotonic clock (`monotonicSeconds`).
-    private(set) var retryAt: Double?
+    public private(set) var retryAt: Double?
     private var outage = OutageLog<String>()
-    private(set) var lastError: String?
+    public private(set) var lastError: String?
     private var unsavedError: (message: String, at: Int64)?
     /// The odometer just after the point at the cursor (for the `odometer` of the points to come).
     private var ackedOdometer: DayOdometer?
@@ -59,9 +63,9 @@ final class TrackSyncSender: @unchecked Sendable {
         var through: Int64
     }
 
-    init(configuration: TrackSyncConfiguration, store: StateStore, report: @escaping @Sendable (String) -> Void)
-        throws
-    {
+    public init(
+        configuration: TrackSyncConfiguration, store: any TrackSyncStore, report: @escaping @Sendable (String) -> Void
+    ) throws {
         self.configuration = configuration
         self.store = store
         self.report = report
@@ -80,6 +84,7 @@ final class TrackSyncSender: @unchecked Sendable {
         let thread = Thread { [self] in
             nameThisThread("gf-sync")
             loop()
+            ended.signal()
         }
         self.thread = thread
         thread.start()
@@ -91,23 +96,29 @@ final class TrackSyncSender: @unchecked Sendable {
         wakeUp.signal()
     }
 
-    /// Sends everything queued, waiting at most until `deadline`; then the thread ends and the
-    /// cursor is written. Returns whether nothing is left.
+    /// Sends everything queued, waiting at most until `deadline` (on the monotonic clock); then
+    /// the thread ends, is joined, and the cursor is written. Returns whether nothing is left.
     @discardableResult
     func stop(drainUntil deadline: Double?) -> Bool {
         var empty = false
         if let deadline, thread != nil {
             draining.store(true, ordering: .relaxed)
             wakeUp.signal()
-            while monotonicSeconds() < deadline, !drained.load(ordering: .relaxed) { napSeconds(0.02) }
+            _ = drainedSignal.wait(timeout: .now() + max(deadline - monotonicSeconds(), 0))
             empty = drained.load(ordering: .relaxed)
         }
         running.store(false, ordering: .relaxed)
         wakeUp.signal()
-        while thread?.isFinished == false { napSeconds(0.001) }
+        if thread != nil {
+            ended.wait()
+            thread = nil
+        }
         saveCursor()
         return empty
     }
+
+    /// Whether the sending thread runs (started and not yet joined by `stop`).
+    var isRunning: Bool { thread != nil }
 
     private func loop() {
         while running.load(ordering: .relaxed) {
@@ -127,7 +138,10 @@ final class TrackSyncSender: @unchecked Sendable {
             switch step {
             case .sent, .failed: continue
             case .waiting:
-                if drainingNow { drained.store(true, ordering: .relaxed) }
+                if drainingNow {
+                    drained.store(true, ordering: .relaxed)
+                    drainedSignal.signal()
+                }
                 saveCursorIfDue()
                 _ = wakeUp.wait(timeout: .now() + 1)
             }
@@ -138,7 +152,7 @@ final class TrackSyncSender: @unchecked Sendable {
 
     /// Sends one batch if there is reason to: `force` (a flush, a drain), the threshold reached, or
     /// the interval passed with something queued.
-    func step(force: Bool) throws -> Step {
+    public func step(force: Bool) throws -> Step {
         let queued = try store.trackBacklog(after: cursor, cap: max(configuration.threshold, 1))
         guard queued > 0 else { return .waiting }
         let intervalPassed = configuration.interval.map { monotonicSeconds() - lastSend >= $0 } ?? false
@@ -164,7 +178,7 @@ final class TrackSyncSender: @unchecked Sendable {
                 guard
                     let url = TrackSyncBody.osmAnd(
                         url: configuration.url, device: configuration.device, point: point.point)
-                else { throw InputError(message: "cannot build the OsmAnd request") }
+                else { throw TrackSyncError(message: "cannot build the OsmAnd request") }
                 switch poster.post(Data(), contentType: nil, to: url) {
                 case .delivered:
                     acknowledge(point)
@@ -208,7 +222,7 @@ final class TrackSyncSender: @unchecked Sendable {
     }
 
     /// Writes the cursor and the last error (best effort: the next write carries them again).
-    func saveCursor() {
+    public func saveCursor() {
         guard cursor != savedCursor || unsavedError != nil else { return }
         do {
             try store.saveSyncCursor(
