@@ -14,8 +14,10 @@ final class TrackSyncSink: EventSink {
     private let store: any TrackSyncStore
     private let report: @Sendable (String) -> Void
 
-    init(sender: TrackSyncSender, store: any TrackSyncStore, drainTimeout: Double, report: @escaping @Sendable (String) -> Void)
-    {
+    init(
+        sender: TrackSyncSender, store: any TrackSyncStore, drainTimeout: Double,
+        report: @escaping @Sendable (String) -> Void
+    ) {
         self.sender = sender
         self.store = store
         self.drainTimeout = drainTimeout
