@@ -86,11 +86,11 @@ public struct LiveState: Sendable, Equatable {
                     case "monitoring_since": monitoring = try Self.time(&scanner)
                     case "fix": (state.fix, state.fixQuality, state.fixWall) = try Self.fix(&scanner)
                     case "odometer_today": state.odometerToday = try scanner.optionalNumber()
-                    case "odometer_day": state.odometerDay = try scanner.integer().map { Int64($0) }
+                    case "odometer_day": state.odometerDay = try Self.integer(&scanner).map { Int64($0) }
                     case "anchor_distance": state.anchorDistance = try scanner.optionalNumber()
                     case "anchor_max_distance": state.anchorMaxDistance = try scanner.optionalNumber()
-                    case "ignored_fixes": state.ignoredFixes = try scanner.integer() ?? 0
-                    case "events": state.events = try scanner.integer() ?? 0
+                    case "ignored_fixes": state.ignoredFixes = try Self.integer(&scanner) ?? 0
+                    case "events": state.events = try Self.integer(&scanner) ?? 0
                     case "alarm": state.alarm = try scanner.optionalString().flatMap(AlarmStatus.init(rawValue:))
                     default: try scanner.skipValue()
                     }
@@ -106,6 +106,11 @@ public struct LiveState: Sendable, Equatable {
         state.monitoringSince = monitoring
         state.updatedAt = updated
         self = state
+    }
+
+    /// An integer or `null`.
+    private static func integer(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Int? {
+        scanner.consumeNull() ? nil : try scanner.integer()
     }
 
     private static func time(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Int64? {
@@ -128,9 +133,9 @@ public struct LiveState: Sendable, Equatable {
             case "speed": point.speed = try scanner.optionalNumber()
             case "course": point.course = try scanner.optionalNumber()
             case "accuracy": point.accuracy = try scanner.optionalNumber()
-            case "satellites": point.satellites = try scanner.integer()
+            case "satellites": point.satellites = try Self.integer(&scanner)
             case "hdop": point.hdop = try scanner.optionalNumber()
-            case "quality": quality = try scanner.integer()
+            case "quality": quality = try Self.integer(&scanner)
             case "wall_time": wall = try Self.time(&scanner)
             default: try scanner.skipValue()
             }

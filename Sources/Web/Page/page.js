@@ -112,7 +112,11 @@
   function span() {
     const anchor = state.status && state.status.anchor;
     let metres = 600;
-    if (anchor) metres = Math.max(anchor.radius * 3, (anchor.distance || 0) * 2.4, 100);
+    if (anchor) {
+      const away = state.live && state.live.anchor_distance != null ? state.live.anchor_distance : anchor.distance || 0;
+      // Centred on the boat: the whole circle on the far side of the anchor, with a margin.
+      metres = Math.max(anchor.radius * 3, 2.3 * (away + anchor.radius), 100);
+    }
     return metres / state.zoom;
   }
   function projection(width, height) {
