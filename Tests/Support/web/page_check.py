@@ -53,6 +53,11 @@ driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opti
 try:
     driver.set_window_size(360, 800)
     driver.get(url)
+    # No alarm sounds at the start: no banner.
+    check(wait_for(lambda: driver.find_element(By.ID, "state").text.startswith("●"), 30), "the page has the status")
+    live = driver.execute_script("return fetch('/api/live').then(r => r.json())")
+    if live.get("alarm") in (None, "clear"):
+        check(not driver.find_element(By.ID, "alarm").is_displayed(), "no alarm banner while no alarm sounds")
     fix = lambda: driver.execute_script("return fetch('/api/live').then(r => r.json())")
     # The page shows a speed once the first live state arrived.
     check(wait_for(lambda: driver.find_element(By.ID, "speed").text not in ("", "–"), 30), "the speed is shown")
@@ -70,7 +75,8 @@ try:
         check(True, "no alert")
     if ack:
         banner = wait_for(lambda: driver.find_element(By.ID, "alarm").is_displayed() and
-                          driver.find_element(By.ID, "alarm"), 90)
+                          driver.find_element(By.ID, "alarm-title").text == "ALARM" and
+                          driver.find_element(By.ID, "alarm-text").text and driver.find_element(By.ID, "alarm"), 90)
         check(bool(banner), "the alarm banner appears")
         if banner:
             driver.set_window_size(360, 800)
