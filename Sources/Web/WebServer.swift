@@ -10,14 +10,18 @@ import NIOPosix
 import Platform
 import ServiceLifecycle
 
-/// `run --web`: the page and its API served by Hummingbird on one event loop thread of its own
-/// (docs/running.md, "The page on a phone"). Hummingbird's `Application` is not used: it keeps a
-/// date header fresh with a timer that wakes the process every second, client or none; this
-/// server runs the same router and writes no `Date`, so with no client it sleeps in `epoll`.
+/// `run --web`: the page and its API served by Hummingbird on one event loop thread (docs/
+/// running.md, "The page on a phone"). With no client nothing of it wakes:
+/// - Hummingbird's `Application` is not used: it keeps a date header fresh with a timer that wakes
+///   the process every second, client or none; this server runs the same router and writes no
+///   `Date`.
+/// - Swift's concurrency runs its tasks on that same event loop thread (SwiftNIO's take-over of
+///   the global executor), not on libdispatch's worker threads: the first of those starts
+///   libdispatch's pool monitor, a timer that fires every second for the rest of the process.
 public final class WebServer: @unchecked Sendable {
     private let settings: WebSettings
     private let api: WebAPI
-    private let group: MultiThreadedEventLoopGroup
+    private let group: any EventLoopGroup
     private var serviceGroup: ServiceGroup?
     private var task: Task<Void, Error>?
     private var listening: Int?
@@ -37,8 +41,16 @@ public final class WebServer: @unchecked Sendable {
         api = WebAPI(
             board: board, feed: feed, statePath: statePath, fences: WebFences(path: fencesPath), answers: answers,
             format: settings.format)
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        Self.concurrencyOnTheEventLoop
+        group = MultiThreadedEventLoopGroup.singleton
     }
+
+    /// Swift's concurrency on SwiftNIO's one event loop thread, once per process, before the first
+    /// task.
+    private static let concurrencyOnTheEventLoop: Void = {
+        NIOSingletons.groupLoopCountSuggestion = 1
+        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }()
 
     /// The port it listens on once started (the one asked for, or the kernel's choice for 0).
     public var port: Int? { listening }
@@ -112,7 +124,6 @@ public final class WebServer: @unchecked Sendable {
             done.signal()
         }
         _ = done.wait(timeout: .now() + 5)
-        try? group.syncShutdownGracefully()
     }
 }
 
