@@ -1,3 +1,4 @@
+import Delivery
 import Fences
 import NMEA
 import Platform
@@ -20,8 +21,11 @@ public struct WebSettings: Sendable {
     }
 
     /// `[ADDR:]PORT` and the password file read and checked together: any address but loopback
-    /// needs a password. Each problem names the option and what to give instead.
-    public static func parse(_ text: String, passwordFile: String?) throws(WebSettingsError) -> WebSettings {
+    /// needs a password. Each problem names the option and what to give instead. A relative
+    /// password file is a systemd credential's name when the service has credentials (`secrets`).
+    public static func parse(
+        _ text: String, passwordFile: String?, secrets: SecretSources = .environment
+    ) throws(WebSettingsError) -> WebSettings {
         var host = "127.0.0.1"
         var portText = Substring(text)
         if let colon = text.lastIndex(of: ":") {
@@ -38,7 +42,7 @@ public struct WebSettings: Sendable {
         }
         var settings = WebSettings(host: host, port: port, password: nil)
         if let passwordFile {
-            switch SecretFile.firstLine(of: passwordFile) {
+            switch secrets.firstLine(of: passwordFile) {
             case .success(let password) where !password.isEmpty: settings.password = password
             case .success: throw WebSettingsError("--web-password-file \(passwordFile): the file's first line is empty")
             case .failure(let error): throw WebSettingsError("--web-password-file: \(error)")
