@@ -146,6 +146,30 @@ import Testing
         #expect(shown > 10, "the boat has moved off the anchor: \(anchor)")
     }
 
+    /// `status --watch` off a terminal prints a frame a second: with no track written yet, its
+    /// motion (speed, satellites) and its fence ahead come from the run's live fix.
+    @Test func theLiveViewShowsTheMotionBeforeAnyTrackWrite() throws {
+        let folder = temporaryDirectory()
+        let running = try Self.start(folder)
+        defer {
+            running.run.signal(SIGINT)
+            _ = running.run.finish()
+            running.simulator.signal(SIGINT)
+            _ = running.simulator.finish()
+        }
+        _ = try Self.waitForStatus(running.state) { $0["live"] as? Bool == true && Self.fixTime($0) != nil }
+        let watch = try BackgroundGPSFence(["status", "--watch", "--state", running.state, "--interval", "1"])
+        let frames = LineCollector(watch.output.fileHandleForReading)
+        let moving = frames.wait(timeout: 30) { lines in
+            lines.contains { $0.hasPrefix("  motion") && $0.contains("km/h") && $0.contains("satellites") }
+        }
+        watch.signal(SIGINT)
+        _ = watch.finish()
+        frames.finish()
+        #expect(moving, "\(frames.all.suffix(20))")
+        #expect(!frames.all.contains { $0.contains("no track point yet") }, "\(frames.all.prefix(20))")
+    }
+
     @Test func aStoppedRunIsReadFromTheStateFile() throws {
         let running = try Self.start(temporaryDirectory())
         _ = try Self.waitForStatus(running.state) { $0["live"] as? Bool == true && Self.fixTime($0) != nil }
