@@ -16,6 +16,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The one JSON writer (byte buffer, escaping, number formatting). No Foundation, no dependencies.
@@ -79,7 +84,10 @@ let package = Package(
         // persistent state: fence states, event log, visits, the outbox, track and odometer.
         .target(
             name: "Store",
-            dependencies: ["Fences", "Events", "NMEA", "Platform", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "Fences", "Events", "NMEA", "Platform", "JSONInput", "JSONOutput",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // the read-only presentation of the state file: status, visits, the live view's frame, the
         // field report and its exports. It reads the store, never runs the engine.
@@ -92,6 +100,22 @@ let package = Package(
                 "NMEA", "Platform", "Receivers", "Fences", "Events", "Delivery", "Store",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
+        ),
+        // the page on the phone (`run --web`): the live state, the status, events, track and fences
+        // over HTTP, with the alarm's answer; its page and assets compiled in.
+        .target(
+            name: "Web",
+            dependencies: [
+                "Platform", "NMEA", "Fences", "Events", "Store", "Views", "Delivery", "LiveLoop", "JSONOutput",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.embedInCode("Page/page.html"), .embedInCode("Page/page.js"), .embedInCode("Page/page.css")]
         ),
         // the receiver's tools: simulate (with its emulated receivers), configure, record, doctor,
         // devices.
@@ -108,7 +132,7 @@ let package = Package(
             name: "Jobs",
             dependencies: [
                 "JSONInput", "JSONOutput", "NMEA", "Platform", "Receivers", "Fences", "FenceImport", "Events",
-                "Delivery", "Store", "Views", "LiveLoop",
+                "Delivery", "Store", "Views", "LiveLoop", "Web",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -117,7 +141,7 @@ let package = Package(
             name: "gpsfence",
             dependencies: [
                 "NMEA", "Platform", "Receivers", "Fences", "FenceImport", "Events", "Delivery", "Views", "LiveLoop",
-                "Tools", "Jobs", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Web", "Tools", "Jobs", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "LayoutTests"),

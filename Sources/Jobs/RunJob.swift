@@ -6,6 +6,7 @@ import NMEA
 import Platform
 import Receivers
 import Store
+import Web
 
 /// `gpsfence run` (docs/architecture.md, docs/running.md): a live source through the engine loop. SIGINT/SIGTERM stop it
 /// cleanly (sinks flushed, the store closed), and so does SIGHUP when it runs on a terminal (the
@@ -42,6 +43,8 @@ public final class RunJob {
         public var alarms = AlarmPolicy()
         /// Where the terminal's and the broker's answers to the alarm arrive.
         public let alarmAnswers = AlarmAnswers()
+        /// `--web`: the page on a phone (docs/running.md); nil: none.
+        public var web: WebSettings?
 
         public init(device: DeviceChoice, fencesPath: String, statePath: String) {
             self.device = device
@@ -126,6 +129,18 @@ public final class RunJob {
         loopConfiguration.layers.ownsLayers = true
         loopConfiguration.alarms = options.alarms
         loopConfiguration.alarmAnswers = options.alarmAnswers
+        let board = LiveBoard(
+            monitoringSince: currentUTCTime().millisecondsSinceEpoch, recentTrackSeconds: options.web == nil ? 0 : 3600)
+        loopConfiguration.liveBoard = board
+        let channel = Self.openLiveChannel(board, statePath: options.statePath)
+        channel?.start()
+        defer { channel?.stop() }
+        let web = try options.web.map { settings in
+            try Self.startWeb(
+                settings, board: board, statePath: options.statePath,
+                fencesPath: options.brokerFences == nil ? options.fencesPath : nil, answers: options.alarmAnswers)
+        }
+        defer { web?.stop() }
         StopSignals.install(hangup: .forThisProcess)
         let loop = try EngineLoop(
             configuration: loopConfiguration, fences: fences, store: store, sinks: sinks, reports: reports)
@@ -134,6 +149,33 @@ public final class RunJob {
 }
 
 extension RunJob {
+    /// The local channel `status` asks (docs/running.md, "Status of a running run"); when it
+    /// cannot be made, said once, and `status` reads the state file alone.
+    static func openLiveChannel(_ board: LiveBoard, statePath: String) -> LiveChannel? {
+        do {
+            return try LiveChannel(board: board, statePath: statePath)
+        } catch {
+            OutputWriter.standardError.write(
+                line: "gpsfence: no live channel for 'status' (\(error)); status reads the state file instead")
+            return nil
+        }
+    }
+
+    /// The page on a phone, listening before the engine starts: an address it cannot listen on
+    /// stops the run (exit status 1) before any event.
+    static func startWeb(
+        _ settings: WebSettings, board: LiveBoard, statePath: String, fencesPath: String?, answers: AlarmAnswers
+    ) throws -> WebServer {
+        let server = WebServer(
+            settings: settings, board: board, statePath: statePath, fencesPath: fencesPath, answers: answers)
+        do { try server.start() } catch { throw RuntimeFailure(message: "\(error)") }
+        let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
+        OutputWriter.standardError.write(
+            line: "gpsfence: the page is at http://\(host):\(server.port ?? settings.port)/"
+                + (settings.password == nil ? "" : " (HTTP basic: any user name, the password of --web-password-file)"))
+        return server
+    }
+
     /// `--fences mqtt://...` checked (docs/running.md, "Fences from the broker"); nil for a file.
     public static func brokerFences(
         _ fences: String, caFile: String?, certificateFile: String? = nil, keyFile: String? = nil,

@@ -35,8 +35,12 @@ public final class TrackRecorder {
     private let settings: Settings
     private var rows: [TrackPoint] = []
     private var odometer: [Int64: Double] = [:]
-    private var latest: TrackPoint?
-    private var latestWall: Int64 = 0
+    /// The last usable fix recorded, and when it arrived on the wall clock (ms since 1970).
+    public private(set) var latest: TrackPoint?
+    public private(set) var latestWall: Int64 = 0
+    /// Today's odometer as the run counts it (the file's number when the day's first step was
+    /// counted, plus every step since), for a running run's live status.
+    public private(set) var odometerToday: (day: Int64, metres: Double)?
     private var lastRecorded: Int64?
     private var odometerRule = Odometer()
     private var lastWrite: Int64 = 0
@@ -76,7 +80,16 @@ public final class TrackRecorder {
 
     private func addDistance(to point: TrackPoint) {
         let step = odometerRule.add(point)
-        if step > 0 { odometer[dayKey(point.time), default: 0] += step }
+        guard step > 0 else { return }
+        let day = dayKey(point.time)
+        odometer[day, default: 0] += step
+        if odometerToday?.day == day {
+            odometerToday?.metres += step
+        } else {
+            // The file's number holds what was written; the buffer what was not (this step too).
+            let written = (try? store.odometer(day: day)) ?? 0
+            odometerToday = (day, written + (odometer[day] ?? 0))
+        }
     }
 
     /// The odometer's key for the local day that holds `time`: that day's number since 1970.

@@ -60,6 +60,7 @@ struct Run: ParsableCommand {
     @OptionGroup var sync: SyncOptions
     @OptionGroup var semantics: SemanticsOptions
     @OptionGroup var format: HumanFormatOptions
+    @OptionGroup var webPage: WebOptions
 
     func validate() throws {
         if let problem = Limits.keepDays(keepDays) ?? Limits.seconds("--drain-timeout", drainTimeout, allowsZero: true)
@@ -84,6 +85,7 @@ struct Run: ParsableCommand {
         options.drainTimeout = drainTimeout
         options.layers = anchor.layers
         options.alarms = alarm.policy
+        options.web = try webPage.settings(format: format.format)
         let answers = options.alarmAnswers
         // OwnTracks regions from `setWaypoints` commands (docs/mqtt.md): only a live run takes them.
         let commands = alerts.owntracks == nil ? nil : OwnTracksCommandInbox()

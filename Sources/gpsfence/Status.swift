@@ -86,9 +86,10 @@ struct Status: ParsableCommand {
             configured.format = format.format
             return try configured.run(output: .standardOutput)
         }
+        let statePath = state ?? StateLocation.defaultPath
+        let live = LiveChannel.ask(statePath: statePath)
         let now = currentUTCTime().millisecondsSinceEpoch
-        let status = try StatusReport.read(
-            statePath: state ?? StateLocation.defaultPath, now: now, calendar: format.format.calendar)
+        let status = try StatusReport.read(statePath: statePath, now: now, calendar: format.format.calendar, live: live)
         OutputWriter.standardOutput.write(
             line: json
                 ? StatusView.json(status)

@@ -8,6 +8,8 @@ public enum AlarmAcknowledger: String, Sendable, Equatable {
     case command
     /// `ack` on the broker's `PREFIX/alarm/set` (Home Assistant's button).
     case mqtt
+    /// The Acknowledge button of the page `run --web` serves.
+    case web
 }
 
 /// Where an alarm stands after an alarm event: what the retained MQTT topic and Home Assistant show.

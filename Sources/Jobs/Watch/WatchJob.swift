@@ -1,6 +1,7 @@
 import Delivery
 import Fences
 import Foundation
+import LiveLoop
 import NMEA
 import Platform
 import Views
@@ -34,7 +35,9 @@ public struct WatchJob {
     public func run(output: OutputWriter) throws {
         let reader = WatchReader(statePath: statePath, calendar: format.calendar)
         var text = WatchView.text(
-            try reader.frame(now: currentUTCTime().millisecondsSinceEpoch), interval: interval, color: color,
+            try reader.frame(
+                now: currentUTCTime().millisecondsSinceEpoch, live: LiveChannel.ask(statePath: statePath)),
+            interval: interval, color: color,
             format: format)
         if terminal { output.write(line: Self.enterScreen) }
         defer {
@@ -54,7 +57,9 @@ public struct WatchJob {
             while !StopSignals.isRaised && monotonicSeconds() < deadline { napSeconds(0.05) }
             do {
                 text = WatchView.text(
-                    try reader.frame(now: currentUTCTime().millisecondsSinceEpoch), interval: interval, color: color,
+                    try reader.frame(
+                        now: currentUTCTime().millisecondsSinceEpoch, live: LiveChannel.ask(statePath: statePath)),
+                    interval: interval, color: color,
                     format: format)
             } catch {
                 text = "gpsfence status --watch: cannot read \(statePath) now: \(error)"

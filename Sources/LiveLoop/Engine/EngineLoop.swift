@@ -45,6 +45,8 @@ public final class EngineLoop {
         public var alarms: AlarmPolicy?
         /// Where the answers to the alarm arrive from other threads (the terminal, the broker).
         public var alarmAnswers = AlarmAnswers()
+        /// Where the run leaves its live state for `status` and the web page; nil: nobody asks.
+        public var liveBoard: LiveBoard?
 
         public init() {}
     }
@@ -72,7 +74,7 @@ public final class EngineLoop {
     private let fixObservers: [EventSink]
     private let reports: ProblemReports
     /// The track and odometer in the state file (docs/report.md), when there is one.
-    private let track: TrackRecorder?
+    let track: TrackRecorder?
     /// The sinks that see an event only once it is synced to storage, through `durability`.
     private let waitingSinks: [EventSink]
     /// The others (console, bell; all of them without a state file): called right after the commit.
@@ -81,7 +83,7 @@ public final class EngineLoop {
     var batch: [GeofenceEvent] = []
     /// The time of the events no fix causes; a replay's is set by `begin`.
     private var clock = RunClock()
-    private var summary = Summary()
+    var summary = Summary()
     /// What this run remembers from round to round; the reader's turns write it too.
     private var round = Round()
     /// Who runs the engine now (`EngineTurn`).
@@ -353,6 +355,7 @@ public final class EngineLoop {
             if afterJump { sink.observeAfterJump(fix) } else { sink.observe(fix) }
         }
         try track?.record(fix, afterJump: afterJump)
+        publishLive(fix)
     }
 
     /// After each round: problems reported off this thread become `error` events, a live run
@@ -448,6 +451,7 @@ public final class EngineLoop {
             for sink in immediateSinks { sink.deliver(event, fences: set) }
         }
         durability?.submit(fresh, fences: set)
+        if !fresh.isEmpty { publishLive(nil) }
     }
 
     /// Hands the events that are now synced to the sinks that wait for storage.

@@ -53,6 +53,9 @@ public struct StatusReport: Sendable {
     public var alarm: AlarmLatch?
     /// Why the fences could not be shown, if they could not.
     public var fenceProblem: String?
+    /// The running run answered on its local channel: the last fix, the odometer and the anchor
+    /// distance are its own now, not the state file's last write.
+    public var live = false
 
     /// The run is alive when it has not said it stopped and touched the file recently: it does with
     /// each track write (every 60 s unless `--track-write-interval` says otherwise, which the run
@@ -64,8 +67,10 @@ public struct StatusReport: Sendable {
 
     /// Reads the status from the state file at `path`. A missing or unreadable file is bad input.
     /// "Today" (the odometer) and "this month" (visits) are those of `calendar`.
+    /// - Parameter live: what the running run answered on its local channel (`LiveState`), taken
+    ///   over the file's last fix, odometer and anchor distance; nil for a stopped run.
     public static func read(
-        statePath path: String, now: Int64, nearest: Int = 5, calendar: LocalCalendar = .utc
+        statePath path: String, now: Int64, nearest: Int = 5, calendar: LocalCalendar = .utc, live: LiveState? = nil
     ) throws -> StatusReport {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StateFileMissing(
@@ -73,8 +78,11 @@ public struct StatusReport: Sendable {
             )
         }
         let store = try StateStore(path: path, access: .readOnly)
-        let receiver = try store.receiver()
-        let running = receiver.stoppedAt == nil && receiver.updatedAt.map { now - $0 <= aliveWindow(receiver) } == true
+        var receiver = try store.receiver()
+        if let live { receiver.take(live) }
+        let running =
+            live != nil
+            || receiver.stoppedAt == nil && receiver.updatedAt.map { now - $0 <= aliveWindow(receiver) } == true
         let date = calendar.day(of: now)
         let today = Int64(date.daysSinceEpoch)
         let visits = try store.visitReport(year: date.year, month: date.month, calendar: calendar)
@@ -88,6 +96,8 @@ public struct StatusReport: Sendable {
             statePath: path, receiver: receiver, running: running, now: now,
             odometerToday: try store.odometer(day: today),
             cards: [], targets: targets)
+        report.live = live != nil
+        if let live, let metres = live.odometerToday, live.odometerDay == today { report.odometerToday = metres }
         report.timezone = calendar.name
         for cursor in try store.syncCursors() {
             var shown = cursor
@@ -100,6 +110,9 @@ public struct StatusReport: Sendable {
         }
         let states = try store.fenceStates()
         report.anchor = try AnchorStatus.read(store, receiver: receiver, states: states)
+        if let largest = live?.anchorMaxDistance, let anchor = report.anchor {
+            report.anchor?.maxDistance = max(anchor.maxDistance ?? 0, largest)
+        }
         report.alarm = try store.alarmLatch()
         guard let fencesPath = receiver.fencesPath, !fencesPath.isEmpty else {
             report.fenceProblem = "the state file names no fence file (it was written by an older gpsfence)"
@@ -167,6 +180,7 @@ public enum StatusView {
         var line = JSONLine()
         line.add("state", status.statePath)
         line.add("running", status.running)
+        line.add("live", status.live)
         line.add("device", status.receiver.device)
         line.add("detail", status.receiver.detail)
         line.add("fences_file", status.receiver.fencesPath)

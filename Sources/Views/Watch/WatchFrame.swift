@@ -42,11 +42,13 @@ public final class WatchReader {
         self.calendar = calendar
     }
 
-    public func frame(now: Int64) throws -> WatchFrame {
-        let status = try StatusReport.read(statePath: statePath, now: now, calendar: calendar)
+    /// - Parameter live: what the running run answered on its local channel; its last fix is the
+    ///   frame's, with its speed and course.
+    public func frame(now: Int64, live: LiveState? = nil) throws -> WatchFrame {
+        let status = try StatusReport.read(statePath: statePath, now: now, calendar: calendar, live: live)
         let store = try StateStore(path: statePath, access: .readOnly)
         let lastFix = status.receiver.lastFixTime ?? now
-        let latest = try store.track(from: lastFix - 120_000).last
+        let latest = try live?.fix ?? store.track(from: lastFix - 120_000).last
         let events = try store.eventRecords(from: lastFix - 86_400_000).filter(\.kind.isListedInWatch)
         var frame = WatchFrame(
             status: status, latest: latest, ahead: nil, events: Array(events.suffix(WatchFrame.eventCount)))
