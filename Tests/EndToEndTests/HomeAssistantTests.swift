@@ -267,8 +267,9 @@ import Testing
             "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant", "--drain-timeout", "30",
         ])
         let output = LineCollector(run.output.fileHandleForReading)
-        // The replay (--speed max) makes its events well within this, while the broker is away.
-        sleep(3)
+        // Until the replay has made its events while the broker is away: the capture's last is its
+        // visit.
+        #expect(output.wait { $0.contains { $0.contains(#""type":"visit""#) } }, "\(output.all)")
         try broker.start()
         #expect(run.finish().status == 0)
         output.finish()

@@ -8,6 +8,7 @@ import Synchronization
 import SystemPackage
 import Testing
 import Tools
+import Waiting
 
 extension PseudoTerminalTests {
     /// The reconnecting reader, fed by the simulator on real pseudo-terminals.
@@ -16,27 +17,37 @@ extension PseudoTerminalTests {
         final class ReaderThread: @unchecked Sendable {
             let reader: Reader
             let collector = FixCollector()
-            var events: [String] = []
+            private let said = Mutex<[String]>([])
+            private let fixesSoFar = Atomic<Int>(0)
             private let done = Atomic<Bool>(false)
+
+            /// What the reader said so far, in order.
+            var events: [String] { said.withLock { $0 } }
+            /// How many fixes the collector has so far: what a test waits on while the reader runs.
+            var fixCount: Int { fixesSoFar.load(ordering: .acquiring) }
 
             init(_ configuration: Reader.Configuration) {
                 reader = Reader(configuration)
                 Thread { [self] in
                     reader.run { event in
                         switch event {
-                        case .connected(_, let rate, _): events.append("connected \(rate.map(\.description) ?? "-")")
-                        case .data(let bytes): collector.push(bytes)
-                        case .quiet: events.append("quiet")
-                        case .lost: events.append("lost")
-                        case .unavailable(let error): events.append("unavailable \(error.errno)")
-                        case .noNMEA: events.append("no NMEA")
+                        case .connected(_, let rate, _): note("connected \(rate.map(\.description) ?? "-")")
+                        case .data(let bytes):
+                            collector.push(bytes)
+                            fixesSoFar.store(collector.fixes.count, ordering: .releasing)
+                        case .quiet: note("quiet")
+                        case .lost: note("lost")
+                        case .unavailable(let error): note("unavailable \(error.errno)")
+                        case .noNMEA: note("no NMEA")
                         }
                     }
                     done.store(true, ordering: .releasing)
                 }.start()
             }
 
-            /// Stops the reader and waits for its thread; after this the fields are safe to read.
+            private func note(_ event: String) { said.withLock { $0.append(event) } }
+
+            /// Stops the reader and waits for its thread; after this the collector is safe to read.
             func stop() {
                 reader.stop()
                 while !done.load(ordering: .acquiring) { usleep(1000) }
@@ -62,7 +73,7 @@ extension PseudoTerminalTests {
             let reader = ReaderThread(configuration(simulator.path, memory: memory))
             while !simulator.isFinished { usleep(10_000) }
             simulator.stop()
-            usleep(200_000)
+            #expect(waitUntil { reader.events.contains("lost") }, "the reader never saw the hang-up")
             reader.stop()
 
             #expect(reader.events.first == "connected 38400")
@@ -103,7 +114,7 @@ extension PseudoTerminalTests {
             usleep(300_000)
             let (second, secondWire) = try plugIn()
             for epoch in epochs[(cut + 1)...] { for line in epoch.lines { try secondWire.send(line) } }
-            usleep(200_000)
+            #expect(waitUntil { reader.fixCount >= fixes.count - 1 }, "\(reader.fixCount) fixes")
             reader.stop()
             second.close()
 
@@ -125,15 +136,15 @@ extension PseudoTerminalTests {
             let memory = BaudMemory(directory: temporaryDirectory())
             memory.remember(BaudRate(38400)!, for: simulator.path)
             let source = SerialFixSource(configuration(simulator.path, memory: memory), rollover: .captures)
-            nonisolated(unsafe) var events: [String] = []
+            let said = Mutex<[String]>([])
             let done = Atomic<Bool>(false)
             Thread {
                 source.run { event in
                     switch event {
-                    case .fix(let fix): events.append("fix \(fix.time?.description ?? "?")")
-                    case .connected(_, let detail): events.append("connected \(detail ?? "-")")
-                    case .lost: events.append("lost")
-                    case .problem: events.append("problem")
+                    case .fix(let fix): said.withLock { $0.append("fix \(fix.time?.description ?? "?")") }
+                    case .connected(_, let detail): said.withLock { $0.append("connected \(detail ?? "-")") }
+                    case .lost: said.withLock { $0.append("lost") }
+                    case .problem: said.withLock { $0.append("problem") }
                     case .silentCycle, .endOfInput: break
                     }
                 }
@@ -141,9 +152,10 @@ extension PseudoTerminalTests {
             }.start()
             while !simulator.isFinished { usleep(10_000) }
             simulator.stop()
-            usleep(300_000)
+            #expect(waitUntil { said.withLock { $0.contains("lost") } }, "the source never saw the hang-up")
             source.stop()
             while !done.load(ordering: .acquiring) { usleep(1000) }
+            let events = said.withLock { $0 }
             let fixes = TrackPlayer.fixes(straightRoute(), rate: 10, speed: 40, start: fixedStart)
             #expect(events.first == "connected at 38400 baud")
             let lostIndex = try #require(events.firstIndex(of: "lost"))
@@ -205,7 +217,7 @@ extension PseudoTerminalTests {
             #expect(!old.hasReader, "the reader let go of the old device")
             let newWire = SimulatedWire(port: .pseudoTerminal(new), rate: BaudRate(115200)!)
             for epoch in epochs[5..<10] { for line in epoch.lines { try newWire.send(line) } }
-            usleep(100_000)
+            #expect(waitUntil { reader.fixCount >= 9 }, "\(reader.fixCount) fixes")
             reader.stop()
             #expect(
                 reader.events.filter { $0 != "unavailable \(Errno.noSuchFileOrDirectory)" } == [
@@ -249,7 +261,7 @@ extension PseudoTerminalTests {
         @Test func aDeviceThatIsNotThereIsReportedOnceAndWaitedFor() throws {
             let directory = temporaryDirectory()
             let reader = ReaderThread(configuration(directory + "/gps9", memory: BaudMemory(directory: directory)))
-            usleep(600_000)
+            usleep(600_000)  // nothing more said in three retries (at most 0.2 s apart): not a wait for a state
             reader.stop()
             #expect(reader.events == ["unavailable \(Errno.noSuchFileOrDirectory)"])
         }
