@@ -36,6 +36,9 @@ final class TrackSyncSender: @unchecked Sendable {
     /// Set by the thread when a drain found nothing left to send.
     private let drained = Atomic<Bool>(false)
     private var thread: Thread?
+    /// Signalled by the thread as it ends: the join after which its fields are the caller's (a
+    /// poll of `Thread.isFinished` orders nothing, and ThreadSanitizer says so).
+    private let ended = DispatchSemaphore(value: 0)
 
     // The sending thread's own (or the `sync` command's, which has no thread).
     private var cursor: Int64
@@ -80,6 +83,7 @@ final class TrackSyncSender: @unchecked Sendable {
         let thread = Thread { [self] in
             nameThisThread("gf-sync")
             loop()
+            ended.signal()
         }
         self.thread = thread
         thread.start()
@@ -104,7 +108,10 @@ final class TrackSyncSender: @unchecked Sendable {
         }
         running.store(false, ordering: .relaxed)
         wakeUp.signal()
-        while thread?.isFinished == false { usleep(1000) }
+        if thread != nil {
+            ended.wait()
+            thread = nil
+        }
         saveCursor()
         return empty
     }
