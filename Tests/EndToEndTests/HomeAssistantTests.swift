@@ -267,9 +267,10 @@ import Testing
             "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant", "--drain-timeout", "30",
         ])
         let output = LineCollector(run.output.fileHandleForReading)
-        // Until the replay has made its events while the broker is away: the capture's last is its
-        // visit.
-        #expect(output.wait { $0.contains { $0.contains(#""type":"visit""#) } }, "\(output.all)")
+        // The broker comes up 3 s late, a time of the case: the replay (--speed max) makes its
+        // events well within it, but says them only at its end (its output to a pipe is buffered),
+        // so no state of it can be waited for here.
+        sleep(3)
         try broker.start()
         #expect(run.finish().status == 0)
         output.finish()

@@ -71,6 +71,9 @@ extension PseudoTerminalTests {
             let simulator = try SimulatorThread(job: route, rate: 38400, waitForReader: true)
             let memory = BaudMemory(directory: temporaryDirectory())
             let reader = ReaderThread(configuration(simulator.path, memory: memory))
+            // Until the reader has every fix: closing the simulator's side throws away what the
+            // reader has not read yet.
+            #expect(waitUntil { reader.fixCount >= fixes.count }, "\(reader.fixCount) of \(fixes.count) fixes")
             while !simulator.isFinished { usleep(10_000) }
             simulator.stop()
             #expect(waitUntil { reader.events.contains("lost") }, "the reader never saw the hang-up")
@@ -150,13 +153,18 @@ extension PseudoTerminalTests {
                 }
                 done.store(true, ordering: .releasing)
             }.start()
+            let fixes = TrackPlayer.fixes(straightRoute(), rate: 10, speed: 40, start: fixedStart)
+            // Until the source has every fix: closing the simulator's side throws away what the
+            // reader has not read yet.
+            #expect(
+                waitUntil { said.withLock { $0.filter { $0.hasPrefix("fix ") }.count } >= fixes.count },
+                "\(said.withLock { $0 })")
             while !simulator.isFinished { usleep(10_000) }
             simulator.stop()
             #expect(waitUntil { said.withLock { $0.contains("lost") } }, "the source never saw the hang-up")
             source.stop()
             while !done.load(ordering: .acquiring) { usleep(1000) }
             let events = said.withLock { $0 }
-            let fixes = TrackPlayer.fixes(straightRoute(), rate: 10, speed: 40, start: fixedStart)
             #expect(events.first == "connected at 38400 baud")
             let lostIndex = try #require(events.firstIndex(of: "lost"))
             // Every fix of the route, between the connection and the loss, in order.
