@@ -182,7 +182,11 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         let pty = simulator.readFirstLine()
         let capture = directory.appendingPathComponent("capture.nmea")
         let recorder = try BackgroundGPSFence(["record", "--device", pty, "--baud", "115200", "--output", capture.path])
-        usleep(1_500_000)
+        // Until a few epochs are in the capture (an RMC each), then stop it mid-stream.
+        #expect(
+            waitUntil(every: 0.05) {
+                ((try? String(contentsOf: capture, encoding: .utf8)) ?? "").components(separatedBy: "RMC,").count > 6
+            }, "record never wrote five epochs")
         recorder.signal(SIGINT)
         let result = recorder.finish()
         simulator.signal(SIGTERM)
