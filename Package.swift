@@ -149,24 +149,28 @@ let package = Package(
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "JSONOutput"]),
         .target(name: "FenceBuilders", dependencies: ["Fences"], path: "Tests/FenceBuilders"),
+        // waits for a state with a deadline a slow machine can lengthen (GPSFENCE_TEST_TIME_SCALE).
+        .target(name: "Waiting", path: "Tests/Support/Waiting"),
         .testTarget(
             name: "FencesTests", dependencies: ["Fences", "Events", "NMEA", "JSONInput", "FenceBuilders"],
             exclude: ["Fixtures"]),
         .testTarget(name: "EventsTests", dependencies: ["Events", "Fences", "NMEA", "FenceBuilders", "Platform"]),
         .testTarget(
             name: "LiveLoopTests",
-            dependencies: ["LiveLoop", "Jobs", "Tools", "NMEA", "Store", "Delivery", "Fences", "Events", "Platform"]),
+            dependencies: [
+                "LiveLoop", "Jobs", "Tools", "NMEA", "Store", "Delivery", "Fences", "Events", "Platform", "Waiting",
+            ]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Fences", "Events", "NMEA", "Store"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Fences", "Events", "NMEA", "Delivery"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Fences", "Events", "NMEA", "Delivery", "Waiting"]),
         .testTarget(
             name: "DeliveryTests",
             dependencies: [
-                "Delivery", "Fences", "Events", "NMEA", "Receivers", "Platform", "JSONOutput", "Store",
+                "Delivery", "Fences", "Events", "NMEA", "Receivers", "Platform", "JSONOutput", "Store", "Waiting",
             ]),
         .testTarget(
             name: "ReceiversTests",
-            dependencies: ["Receivers", "LiveLoop", "Tools", "Jobs", "NMEA", "Fences", "Events", "Platform"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["gpsfence", "JSONOutput", "Platform"]),
+            dependencies: ["Receivers", "LiveLoop", "Tools", "Jobs", "NMEA", "Fences", "Events", "Platform", "Waiting"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["gpsfence", "JSONOutput", "Platform", "Waiting"]),
         .testTarget(name: "FenceImportTests", dependencies: ["FenceImport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@ import JSONOutput
 import NMEA
 import Synchronization
 import Testing
+import Waiting
 
 @testable import Delivery
 @testable import Events
@@ -72,7 +73,8 @@ import Testing
         let sink = try ExecHookSink(
             programs: [failing, other], timeout: 5, failureReportInterval: 0.2, report: reports.add)
         sink.deliver(enterEvent(fences), fences: fences)
-        // Loop like the runtime for three seconds: reports become error events for every sink.
+        // Loop like the runtime for three seconds: reports become error events for every sink (a
+        // time in which nothing more may be reported, not a wait for a state).
         var delivered = 0
         let end = Date().addingTimeInterval(3)
         while Date() < end {
@@ -163,8 +165,7 @@ import Testing
         let children = lines(pids).compactMap { pid_t($0) }
         #expect(children.count >= 3)
         // Killed processes are reaped by init; allow it a moment, then none may be left running.
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline, children.contains(where: isRunning) { usleep(20_000) }
+        waitUntil(timeout: 5) { !children.contains(where: isRunning) }
         for pid in children { #expect(!isRunning(pid), "child \(pid) of the hook survived the timeout") }
     }
 

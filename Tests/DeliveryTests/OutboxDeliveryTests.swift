@@ -1,6 +1,7 @@
 import Foundation
 import NMEA
 import Testing
+import Waiting
 
 @testable import Delivery
 @testable import Events
@@ -80,11 +81,7 @@ final class WebhookServer {
         let second = (4...6).map { event($0) }
         try store.commit(events: second, insideStates: [], fences: Self.fences, outboxTargets: [endpoint])
         delivery.deliver(first[0], fences: Self.fences)
-        var waited = 0
-        while (delivery.counters?.failedAttempts ?? 0) < 2 && waited < 200 {
-            usleep(20_000)
-            waited += 1
-        }
+        waitUntil { (delivery.counters?.failedAttempts ?? 0) >= 2 }
         let whileDown = try #require(delivery.counters)
         #expect(whileDown.pending == 3)
         #expect(whileDown.failedAttempts >= 2, "it kept retrying")

@@ -2,6 +2,7 @@ import Foundation
 import Platform
 import Receivers
 import Testing
+import Waiting
 
 @testable import Delivery
 
@@ -26,12 +27,12 @@ import Testing
             let (log, statusFile) = (Self.log(in: folder), Self.statusFile(in: folder))
             (process, port) = try startSupportServer("sync_server.py", [log.path, "--status-file", statusFile.path])
             // The script prints its port before it listens.
-            for _ in 0..<100 {
-                if let probe = try? TCPSocket.connect(host: "127.0.0.1", port: port, timeout: 1) {
-                    probe.close()
-                    break
+            waitUntil(timeout: 10) {
+                guard let probe = try? TCPSocket.connect(host: "127.0.0.1", port: port, timeout: 1) else {
+                    return false
                 }
-                usleep(20_000)
+                probe.close()
+                return true
             }
         }
 

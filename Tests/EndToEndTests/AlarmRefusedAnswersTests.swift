@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 /// Answers the alarm must not take (docs/running.md, "Alarms"), with the real binary: a retained
 /// `ack` on the broker, which would silence every alarm to come, and `gpsfence ack` while the state
@@ -69,6 +70,7 @@ import Testing
         #expect(
             refused.stderr.contains("(pid \(holder.processIdentifier)) is not a run that can be told"),
             "\(refused.stderr)")
+        // Nothing happens: a SIGUSR1 sent would have ended the holder well within this time.
         Thread.sleep(forTimeInterval: 0.5)
         #expect(holder.isRunning, "the ack ended the lock's holder")
         kill(holder.processIdentifier, SIGKILL)
@@ -87,12 +89,20 @@ import Testing
         defer { if replay.isRunning { kill(replay.processIdentifier, SIGKILL) } }
         // Sentences after the killed run's last fix, and the replay waits for more.
         input.fileHandleForWriting.write(Data(Self.laterSentences.utf8))
-        Thread.sleep(forTimeInterval: 1)
+        // Until the replay has claimed the state file: its pid is in the lock file, written once
+        // the lock is taken.
+        let lock = state + ".lock"
+        #expect(
+            waitUntil(timeout: 60) {
+                let text = (try? String(contentsOfFile: lock, encoding: .utf8)) ?? ""
+                return text.split(separator: "\n").first == "\(replay.processIdentifier)"
+            }, "the replay never claimed the state file")
         #expect(replay.isRunning)
         let left = try runGPSFence(["ack", "--state", state])
         #expect(left.status == 1, "\(left.stdout) \(left.stderr)")
         #expect(
             left.stderr.contains("(pid \(replay.processIdentifier)) is not a run that can be told"), "\(left.stderr)")
+        // Nothing happens: a SIGUSR1 sent would have ended the replay well within this time.
         Thread.sleep(forTimeInterval: 0.5)
         #expect(replay.isRunning, "the ack ended the replay")
         try input.fileHandleForWriting.close()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 /// What a sounding alarm does besides the bell (docs/running.md, "Alarms"), with the real binary
 /// and the dragging boat of `AlarmTests`, here without a terminal: `--say` says its sentence again
@@ -43,6 +44,7 @@ import Testing
             run.signal(SIGTERM)
             _ = run.finish()
         }
+        // A rate over a window of 4 s, not a wait for a state.
         Thread.sleep(forTimeInterval: 4)
         // `--alarm-repeat 1`: said at once, then about once a second.
         let whileSounding = try said("alarm")
@@ -51,6 +53,7 @@ import Testing
         // A sentence already being said when the answer came is not counted.
         Thread.sleep(forTimeInterval: 1)
         let answered = try said("alarm")
+        // Nothing happens: no sentence for 4 s (four repeats) after the answer.
         Thread.sleep(forTimeInterval: 4)
         #expect(try said("alarm") == answered, "still said after the answer")
         #expect(try said("alarm_acknowledged") == 1)
@@ -86,10 +89,15 @@ import Testing
         // Ringing for 3 s (three bells at `--alarm-repeat 1`), then answered.
         Thread.sleep(forTimeInterval: 3)
         try Self.answer(folder, output)
-        Thread.sleep(forTimeInterval: 1)
-        let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String]
+        // Until the answer's notification is out; then nothing more for a second (no bell's).
+        func notified() -> [[String]] {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String]
+            }
         }
+        #expect(waitUntil { notified().contains { $0.contains("gpsfence: alarm_acknowledged") } }, "\(notified())")
+        Thread.sleep(forTimeInterval: 1)
+        let calls = notified()
         func notifications(_ kind: String) -> [[String]] { calls.filter { $0.contains("gpsfence: \(kind)") } }
         // One notification that stays up, not one per bell.
         let alarm = notifications("alarm")

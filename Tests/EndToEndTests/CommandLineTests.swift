@@ -73,11 +73,13 @@ import Testing
         process.standardError = errors
         try process.run()
         try? input.close()
-        // The notice comes before any input: give the process time to start, then stop it.
-        Thread.sleep(forTimeInterval: 1.5)
+        // The notice comes before any input: until it is said, then stop the process.
+        let notice = LineCollector(errors.fileHandleForReading)
+        #expect(notice.wait { $0.contains { $0.contains("Ctrl-D") } }, "\(notice.all)")
         process.terminate()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        notice.finish()
+        let said = notice.all.joined(separator: "\n")
         #expect(said.contains("reading NMEA from standard input"), "\(said)")
         #expect(said.contains("Ctrl-D"), "\(said)")
 

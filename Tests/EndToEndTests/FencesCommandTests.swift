@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 /// `gpsfence fences lint` and `gpsfence fences add --here` through the real binary (docs/fences.md).
 @Suite(.serialized) struct FencesCommandTests {
@@ -110,11 +111,9 @@ import Testing
                 "\(early.stderr)")
         }
         var added = CommandResult(status: -1, stdout: "", stderr: "")
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
+        try waitUntil(timeout: 20, every: 0.3) {
             added = try runGPSFence(["fences", "add", "--here", "Low bridge", "--radius", "40", "--state", state])
-            if added.status == 0 { break }
-            usleep(300_000)
+            return added.status == 0
         }
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.contains("added \"low-bridge\" \"Low bridge\": a circle of 40 m at (47"))
@@ -173,9 +172,10 @@ import Testing
             let object = try? JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
             return object?["last_fix"] as? [String: Any]
         }
-        let deadline = Date().addingTimeInterval(20)
-        while try storedFix() == nil, Date() < deadline { usleep(200_000) }
+        try waitUntil(timeout: 20, every: 0.2) { try storedFix() != nil }
         let first = try #require(try storedFix()?["lon"] as? Double, "the run wrote its first fix")
+        // 15 s of the drive, on the simulator's clock: a time to drive, not a wait for a state (the
+        // run's live position is what `--here` asks for).
         Thread.sleep(forTimeInterval: 15)
         let added = try runGPSFence(["fences", "add", "--here", "Spot", "--radius", "50", "--state", state])
         #expect(added.status == 0, "\(added.stderr)")

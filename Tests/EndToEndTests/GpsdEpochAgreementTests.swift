@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 #if canImport(Glibc)
     import Glibc
@@ -196,8 +197,9 @@ import Testing
             pty.write(cycle.map { $0 + "\r\n" }.joined())
             usleep(40_000)
         }
-        // The last epoch goes out after gpsd's quiet gap; the events of it after that.
-        usleep(1_500_000)
+        // The last epoch goes out after gpsd's quiet gap; the events of it after that. A grace time,
+        // not a state: the events at the last fix may be missing (`comparable` drops them).
+        usleep(useconds_t(scaled(1.5) * 1_000_000))
         run.signal(SIGINT)
         let (status, stderr) = run.finish()
         #expect(status == 0, "\(stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 #if canImport(Glibc)
     import Glibc
@@ -50,7 +51,7 @@ import Testing
         let running = try startRun(device: true)
         play(try captureSentences(bridge)[...], into: running.pty)
         #expect(running.output.sees(timeout: 10, { $0.contains(#""type":"exit""#) }), "\(running.output.all)")
-        usleep(300_000)
+        usleep(300_000)  // nothing more: no late event or error after the exit
         running.run.signal(SIGINT)
         let (status, stderr) = running.run.finish()
         #expect(status == 0, "\(stderr)")
@@ -100,8 +101,8 @@ import Testing
 
         running.daemon.kill(SIGKILL)
         #expect(running.output.sees(timeout: 10, { $0.contains(#""type":"device_lost""#) }))
-        // Let a reconnect or two be refused before gpsd comes back.
-        usleep(2_500_000)
+        // Until a reconnect is refused (an error) before gpsd comes back.
+        #expect(running.output.sees(timeout: 30, { $0.contains(#""type":"error""#) }), "\(running.output.all)")
         running.daemon = try GpsdDaemon(port: running.daemon.port, device: running.pty.path)
         try warmUp(running.daemon, running.pty)
         #expect(running.output.sees(timeout: 30, count: 2, { $0.contains(#""type":"device_connected""#) }))
@@ -130,11 +131,16 @@ import Testing
         let url = "gpsd://127.0.0.1:\(daemon.port)\(pty.path)"
         let record = try BackgroundGPSFence(["record", "--device", url, "--output", capture.path])
         // The header goes out once gpsd has answered the watch: from then on, sentences are kept.
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline, !((try? String(contentsOf: capture, encoding: .utf8))?.contains("# start: ") ?? false)
-        { usleep(20_000) }
+        #expect(
+            waitUntil(timeout: 15) {
+                (try? String(contentsOf: capture, encoding: .utf8))?.contains("# start: ") ?? false
+            }, "record never wrote its header")
         play(try captureSentences(bridge)[...], into: pty)
-        usleep(1_000_000)
+        // Until the capture holds every fix played.
+        #expect(
+            try waitUntil(timeout: 30, every: 0.5) {
+                decodedFixes(try runGPSFence(["decode", capture.path]).stdout).count >= 121
+            }, "the capture never held every fix")
         record.signal(SIGINT)
         let (status, stderr) = record.finish()
         #expect(status == 0, "\(stderr)")

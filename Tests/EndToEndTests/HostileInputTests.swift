@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 /// Hostile input through the real binary: numbers too big for the program, corrupted sentences, C1
 /// controls, permissions under umask 000, and stopping with hung hooks. Before the fixes, the
@@ -220,8 +221,10 @@ import Testing
     // MARK: Item 4: permissions
 
     /// Runs the binary from `/bin/sh -c 'umask 000; exec gpsfence ...'` (arguments as "$@": the
-    /// shell sees no data), with `environment` added.
-    func runWithUmaskZero(_ arguments: [String], environment: [String: String] = [:], stopAfter: Double? = nil) throws
+    /// shell sees no data), with `environment` added; with `stopWhen`, stopped by SIGTERM once that
+    /// holds.
+    func runWithUmaskZero(_ arguments: [String], environment: [String: String] = [:], stopWhen: (() -> Bool)? = nil)
+        throws
         -> Int32
     {
         let process = Process()
@@ -232,8 +235,8 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        if let stopAfter {
-            usleep(useconds_t(stopAfter * 1_000_000))
+        if let stopWhen {
+            #expect(waitUntil(every: 0.1) { stopWhen() || !process.isRunning }, "\(arguments) never got there")
             kill(process.processIdentifier, SIGTERM)
         }
         process.waitUntilExit()
@@ -266,7 +269,13 @@ import Testing
         let fences = try write(circle(), "f.geojson", in: home)
         let status = try runWithUmaskZero(
             ["run", "--device", home.appendingPathComponent("no-gps").path, "--baud", "9600", "--fences", fences],
-            environment: ["HOME": home.path, "XDG_STATE_HOME": ""], stopAfter: 1.5)
+            environment: ["HOME": home.path, "XDG_STATE_HOME": ""]
+        ) {
+            // Until the run has opened its state file and noted its start there.
+            sqlite(
+                home.appendingPathComponent(".local/state/gpsfence/state.sqlite").path,
+                "SELECT monitoring_since IS NOT NULL FROM receiver") == "1"
+        }
         #expect(status == 0)
         for folder in [".local", ".local/state", ".local/state/gpsfence"] {
             #expect(mode(home.appendingPathComponent(folder).path) == 0o700, "\(folder)")

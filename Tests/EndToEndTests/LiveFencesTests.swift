@@ -55,7 +55,7 @@ import Testing
         ])
         let output = LineCollector(run.output.fileHandleForReading)
         #expect(output.wait { types($0).contains("device_connected") }, "\(output.all)")
-        usleep(1_500_000)  // a few usable fixes
+        #expect(waitForAFixOnFile(state), "the run never wrote a fix")
 
         // An editor's save: a new file renamed over the old one. "home" is around the receiver.
         let temporary = folder.appendingPathComponent(".fences.geojson.swp")
@@ -70,7 +70,7 @@ import Testing
         try handle.truncate(atOffset: 0)
         let whole = Data(Self.fences(near: ["home"], far: ["far2"]).utf8)
         try handle.write(contentsOf: whole.prefix(whole.count / 2))
-        usleep(100_000)
+        usleep(100_000)  // the gap a slow writer leaves, not a wait for a state
         try handle.write(contentsOf: whole.suffix(from: whole.count / 2))
         try handle.close()
         #expect(
@@ -169,7 +169,7 @@ import Testing
         }
         #expect(output.wait { registrations($0).contains(["far"]) }, "the retained set: \(output.all)")
         #expect(output.wait { types($0).contains("device_connected") })
-        usleep(1_500_000)
+        #expect(waitForAFixOnFile(state), "the run never wrote a fix")
 
         // A new set published mid-run: "home", around the receiver, is entered at once.
         try publishRetained(broker, topic, LiveFencesTests.fences(near: ["home"], far: ["far"]))
@@ -199,11 +199,12 @@ import Testing
         // The broker is gone: a restart runs on the last good set, says so, and the receiver that
         // was inside "home" stays inside without a second enter.
         broker.stop()
+        let restarting = Date()
         let restart = try BackgroundGPSFence(arguments)
         let restarted = LineCollector(restart.output.fileHandleForReading)
         #expect(restarted.wait { registrations($0).contains(["home", "far"]) }, "\(restarted.all)")
         #expect(restarted.wait { types($0).contains("device_connected") })
-        usleep(1_500_000)
+        #expect(waitForAFixOnFile(state, since: restarting), "the restarted run never wrote a fix")
         restart.signal(SIGTERM)
         let stopped = restart.finish()
         restarted.finish()

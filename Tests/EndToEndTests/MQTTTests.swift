@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 #if canImport(Glibc)
     import Glibc
@@ -183,6 +184,7 @@ import Testing
         let second = try simulator(start: "2026-02-03T10:20:00Z")
         #expect(output.wait { types($0).filter { $0 == "exit" }.count == 2 }, "second pass: \(output.all)")
         _ = second.finish()
+        // An outage of 30 s: a time of the case, not a wait for a state.
         let rest = 30 - Date().timeIntervalSince(outageStart)
         if rest > 0 { usleep(UInt32(rest * 1_000_000)) }
         let printedWhileDown = eventIDs(output.all)
@@ -238,15 +240,15 @@ import Testing
         try "not-the-password\n".write(to: wrong, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: wrong.path)
 
-        func pass(start: String, mqtt: [String]) throws -> [String] {
+        /// A pass of the drive with a run, stopped once `settled` holds for its output.
+        func pass(start: String, mqtt: [String], until settled: ([String]) -> Bool) throws -> [String] {
             let simulator = try RunCommandTests.simulatedPass(route: route, link: link, start: start)
             let run = try BackgroundGPSFence(
                 ["run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json"] + mqtt)
             let output = LineCollector(run.output.fileHandleForReading)
             #expect(output.wait { types($0).contains("exit") }, "\(output.all)")
             _ = simulator.finish()
-            // Time for several attempts: 0.5 s doubling.
-            usleep(4_000_000)
+            #expect(waitUntil(timeout: 40) { settled(output.all) }, "\(output.all)")
             if mqtt.contains(where: { $0.contains("s3cret") }) {
                 // The password typed in the URL is gone from the process list.
                 let commandLine = try String(
@@ -265,7 +267,8 @@ import Testing
             start: "2026-02-03T10:15:00Z",
             mqtt: [
                 "--mqtt", "mqtt://van@127.0.0.1:\(broker.port)/login", "--mqtt-password-file", wrong.path,
-            ])
+            ]
+        ) { _ in broker.log.components(separatedBy: "not authorised").count - 1 >= 3 }  // several attempts
         // (The receiver going away at the end of the pass is an error event of its own.)
         let errors = refused.compactMap(jsonObject).filter { $0["type"] as? String == "error" }.compactMap {
             $0["message"] as? String
@@ -281,7 +284,12 @@ import Testing
 
         // The password typed in the URL this time (percent-escaped ':'): the same target.
         let accepted = try pass(
-            start: "2026-02-03T10:20:00Z", mqtt: ["--mqtt", "mqtt://van:s3cret%3Apw@127.0.0.1:\(broker.port)/login"])
+            start: "2026-02-03T10:20:00Z", mqtt: ["--mqtt", "mqtt://van:s3cret%3Apw@127.0.0.1:\(broker.port)/login"]
+        ) { lines in
+            // Until every event of both passes is delivered.
+            firstArrivals(eventIDs(subscriber.payloads("login/event"))).count >= eventIDs(refused).count
+                + eventIDs(lines).count
+        }
         let all = eventIDs(refused) + eventIDs(accepted)
         #expect(
             subscriber.lines.wait(timeout: 20) { _ in

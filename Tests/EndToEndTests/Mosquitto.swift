@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 #if canImport(Glibc)
     import Glibc
@@ -106,11 +107,7 @@ final class MosquittoBroker {
         process.standardError = FileHandle.nullDevice
         try process.run()
         self.process = process
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            if canConnect(port: port) { return }
-            usleep(50_000)
-        }
+        if waitUntil(timeout: 15, every: 0.05, { canConnect(port: port) }) { return }
         Issue.record("mosquitto did not listen on \(port): \(log)")
     }
 
@@ -271,9 +268,7 @@ func jsonObject(_ text: String?) -> [String: Any]? {
 /// issue: it ignored the polite request); waits for the exit either way.
 func terminate(_ process: Process, name: String, grace: Double) {
     kill(process.processIdentifier, SIGTERM)
-    let deadline = Date().addingTimeInterval(grace)
-    while process.isRunning, Date() < deadline { usleep(20_000) }
-    if process.isRunning {
+    if !waitUntil(timeout: grace, { !process.isRunning }) {
         Issue.record("\(name) ignored SIGTERM for \(Int(grace)) s; killed")
         kill(process.processIdentifier, SIGKILL)
     }

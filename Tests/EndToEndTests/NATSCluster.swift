@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 #if canImport(Glibc)
     import Glibc
@@ -57,7 +58,7 @@ final class NATSCluster {
         process.standardError = handle
         try process.run()
         nodes[index].process = process
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(scaled(20))
         while Date() < deadline {
             if canConnect(port: nodes[index].mqttPort) { return }
             usleep(50_000)
@@ -85,7 +86,7 @@ final class NATSCluster {
     /// Until a retained QoS 1 publish on every node is seen on the others: JetStream has its
     /// meta leader and the MQTT streams exist.
     private func waitForJetStream() throws {
-        let deadline = Date().addingTimeInterval(40)
+        let deadline = Date().addingTimeInterval(scaled(40))
         while Date() < deadline {
             let stamp = UUID().uuidString
             _ = try runTool(
@@ -122,7 +123,8 @@ final class NATSCluster {
     func publishRetained(_ topic: String, _ message: String, node: Int) throws {
         let file = folder.appendingPathComponent("message-\(UUID().uuidString)")
         try message.write(to: file, atomically: true, encoding: .utf8)
-        for _ in 0..<5 {
+        let deadline = Date().addingTimeInterval(scaled(60))
+        repeat {
             let process = childProcess(
                 "/usr/bin/mosquitto_pub",
                 ["-h", "127.0.0.1", "-p", String(nodes[node].mqttPort), "-q", "1", "-r", "-t", topic, "-f", file.path])
@@ -132,7 +134,7 @@ final class NATSCluster {
             process.waitUntilExit()
             if process.terminationStatus == 0 { return }
             usleep(500_000)
-        }
+        } while Date() < deadline
         Issue.record("could not publish \(topic) on \(nodes[node].name)")
     }
 
@@ -142,7 +144,7 @@ final class NATSCluster {
         let subscriber = try Subscriber([
             "-h", "127.0.0.1", "-p", port, "-q", "1", "-v", "-c", "-i", id, "-t", filter, "-t", "probe/live",
         ])
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(scaled(20))
         while Date() < deadline {
             _ = try runTool(
                 "/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", port, "-q", "1", "-t", "probe/live", "-m", "x"],

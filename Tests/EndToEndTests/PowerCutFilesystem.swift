@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 /// `Tests/Support/powercutfs.c` mounted on a temporary folder: a FUSE filesystem that keeps every
 /// write not yet made durable by `fsync`/`fdatasync` in memory, so that `cut()` (unmount, then mount
@@ -71,9 +72,7 @@ final class PowerCutFilesystem {
         unmount.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         unmount.arguments = ["fusermount3", "-u", "-z", mountPoint.path]
         if (try? unmount.run()) != nil { unmount.waitUntilExit() }
-        let deadline = Date().addingTimeInterval(5)
-        while daemon.isRunning, Date() < deadline { usleep(10_000) }
-        if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) }
+        if !waitUntil(timeout: 5, every: 0.01, { !daemon.isRunning }) { kill(daemon.processIdentifier, SIGKILL) }
         daemon.waitUntilExit()
         self.daemon = nil
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 /// A live `run`, fed by `simulate` and posting to a real webhook receiver, with its state file on
 /// the power-cut filesystem: killed with SIGKILL at random moments and the unsynced writes dropped
@@ -33,6 +34,7 @@ struct PowerCutTests {
         for cut in 1...Self.cuts {
             let running = try run()
             let output = LineCollector(running.output.fileHandleForReading)
+            // A random point of the run (its start included), not a wait for a state.
             usleep(UInt32.random(in: 500_000...1_500_000, using: &generator))
             running.signal(SIGKILL)
             _ = running.finish()
@@ -74,12 +76,10 @@ struct PowerCutTests {
         // the outbox is read again until every row of it reached the webhook.
         _ = lastOutput.wait(timeout: 10) { lines in lines.contains { $0.contains(#""type":"error""#) } }
         var outbox = Set<String>()
-        let deadline = Date().addingTimeInterval(20)
-        repeat {
+        waitUntil(timeout: 20, every: 0.1) {
             outbox = Set(sqlite(state, "SELECT event_id FROM outbox").split(separator: "\n").map(String.init))
-            if outbox.isSubset(of: Set(received(webhookLog).compactMap { $0["id"] as? String })) { break }
-            usleep(100_000)
-        } while Date() < deadline
+            return outbox.isSubset(of: Set(received(webhookLog).compactMap { $0["id"] as? String }))
+        }
         last.signal(SIGINT)
         _ = last.finish()
         lastOutput.finish()
@@ -106,10 +106,7 @@ struct PowerCutTests {
             folder, extra: ["--webhook", "http://127.0.0.1:\(port)/events"], state: state)
         defer { simulator.signal(SIGTERM) }
         let first = try BackgroundGPSFence(Array(arguments.dropFirst()))
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, !received(webhookLog).contains(where: { $0["type"] as? String == "alarm" }) {
-            usleep(50_000)
-        }
+        waitUntil(timeout: 60, every: 0.05) { received(webhookLog).contains { $0["type"] as? String == "alarm" } }
         first.signal(SIGKILL)
         _ = first.finish()
         try filesystem.cut()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 #if canImport(Glibc)
     import Glibc
@@ -155,12 +156,7 @@ final class RealHomeAssistant {
     /// upper bound for a loaded CI machine: a pass returns as soon as the states are there).
     @discardableResult
     func wait(timeout: Double = 60, until condition: ([String: Entity]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            if condition(states()) { return true }
-            usleep(200_000)
-        } while Date() < deadline
-        return condition(states())
+        waitUntil(timeout: timeout, every: 0.2) { condition(states()) }
     }
 
     deinit { stop() }

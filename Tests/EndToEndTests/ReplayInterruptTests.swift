@@ -18,6 +18,7 @@ import Testing
         // The capture's last event is its visit: once it is out, the reading is over and the
         // replay waits for the webhook.
         #expect(output.wait(timeout: 20) { $0.contains { $0.contains(#""type":"visit""#) } }, "\(output.all)")
+        // Nothing happens: the replay does not end on its own while the deliveries wait.
         Thread.sleep(forTimeInterval: 1)
         #expect(replay.process.isRunning, "still waiting for the deliveries")
         let signalled = Date()

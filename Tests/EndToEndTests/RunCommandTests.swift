@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import Waiting
 
 /// Collects a pipe's lines on a background thread while the process runs.
 final class LineCollector: @unchecked Sendable {
@@ -26,16 +27,13 @@ final class LineCollector: @unchecked Sendable {
 
     var all: [String] { lines.withLock { $0 } }
 
+    /// Until `condition` holds for the lines so far, at most `timeout` seconds (scaled for a slow
+    /// machine, `testTimeScale`).
     func wait(timeout: Double = 30, until condition: ([String]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(all) { return true }
-            usleep(20_000)
-        }
-        return condition(all)
+        waitUntil(timeout: timeout) { condition(all) }
     }
 
-    func finish() { _ = done.wait(timeout: .now() + 10) }
+    func finish() { _ = done.wait(timeout: .now() + scaled(10)) }
 }
 
 func types(_ lines: [String]) -> [String] {
@@ -90,6 +88,8 @@ func types(_ lines: [String]) -> [String] {
         ])
         let output = LineCollector(run.output.fileHandleForReading)
         #expect(output.wait { types($0).contains("device_connected") }, "\(output.all)")
+        // A second and a half of reading, so that the stop finds the engine in its long sleep:
+        // the time of the case, not a wait for a state.
         Thread.sleep(forTimeInterval: 1.5)
         let asked = Date()
         run.signal(SIGINT)
@@ -119,9 +119,15 @@ func types(_ lines: [String]) -> [String] {
                 ["run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json"] + extra)
             let output = LineCollector(run.output.fileHandleForReading)
             #expect(output.wait { types($0).contains("device_connected") }, "\(output.all)")
-            Thread.sleep(forTimeInterval: 4)
-            let written = sqlite(state, "SELECT count(*) FROM track; SELECT write_interval FROM receiver")
-                .split(separator: "\n").map(String.init)
+            func onFile() -> [String] {
+                sqlite(state, "SELECT count(*) FROM track; SELECT write_interval FROM receiver")
+                    .split(separator: "\n").map(String.init)
+            }
+            // Until the first fix's row is on file (and, written every second, a second row).
+            #expect(waitUntil(every: 0.2) { (Int(onFile().first ?? "") ?? 0) >= (extra.isEmpty ? 1 : 2) })
+            // Nothing more: no second row within 4 s when the track is written once a minute.
+            if extra.isEmpty { Thread.sleep(forTimeInterval: 4) }
+            let written = onFile()
             run.signal(SIGINT)
             let stopped = run.finish()
             output.finish()
@@ -326,11 +332,18 @@ final class BackgroundProcess {
         let state = folder.appendingPathComponent("state.sqlite").path
         var printed: [String] = []
         var generator = SystemRandomNumberGenerator()
-        for _ in 0..<8 {
+        // At least 8 runs, each killed at a random time, and more until the runs have printed two
+        // enters (the drive reaches a fence every 4 s; a busy machine spends more of each run
+        // starting it), within a deadline.
+        let deadline = Date().addingTimeInterval(scaled(120))
+        var runs = 0
+        while runs < 8 || (types(printed).filter { $0 == "enter" }.count < 2 && Date() < deadline) {
+            runs += 1
             let run = try BackgroundGPSFence([
                 "run", "--device", link, "--baud", "115200", "--fences", fences.path, "--state", state, "--json",
             ])
             let output = LineCollector(run.output.fileHandleForReading)
+            // A random point of the run (its start included), not a wait for a state.
             usleep(UInt32.random(in: 600_000...1_600_000, using: &generator))
             run.signal(SIGKILL)
             _ = run.finish()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 #if canImport(Glibc)
     import Glibc
@@ -71,16 +72,16 @@ import Testing
                 firstArrivals(eventIDs(subscriber.payloads("secret/event"))).count >= sent.count
             })
         #expect(firstArrivals(eventIDs(subscriber.payloads("secret/event"))) == sent)
-        let deadline = Date().addingTimeInterval(20)
-        while server.requests.count < sent.count, Date() < deadline { usleep(50_000) }
+        waitUntil(timeout: 20, every: 0.05) { server.requests.count >= sent.count }
         #expect(server.requests.count >= sent.count)
         #expect(
             server.requests.allSatisfy {
                 ($0["headers"] as? [String: String])?["authorization"] == "Bearer \(Self.token)"
             })
 
-        let hookDeadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: hookLog), Date() < hookDeadline { usleep(50_000) }
+        waitUntil(timeout: 10, every: 0.05) {
+            ((try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? "").contains("ran")
+        }
         let hookRuns = (try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? ""
         #expect(hookRuns.contains("ran unset"), "\(hookRuns)")
         #expect(!hookRuns.contains(Self.password), "\(hookRuns)")

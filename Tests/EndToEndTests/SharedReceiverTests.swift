@@ -29,7 +29,7 @@ import Testing
         ])
         let output = LineCollector(run.output.fileHandleForReading)
         #expect(output.wait { types($0).contains("device_connected") }, "\(output.all)")
-        usleep(2_000_000)  // the run writes its receiver record (last fix) about once a second
+        #expect(waitForAFixOnFile(state), "the run never wrote a fix")
         let pid = run.process.processIdentifier
 
         let doctor = try runGPSFence(["doctor", "--device", link, "--autobaud-window", "0.5"], environment: [:])
@@ -72,6 +72,7 @@ import Testing
                 "\(arguments[0]): \(writer.stderr)")
         }
 
+        // Nothing happens: the run keeps its receiver for a second after the refusals.
         usleep(1_000_000)
         run.signal(SIGTERM)
         #expect(run.finish().status == 0)

@@ -110,7 +110,7 @@ import Testing
         // A circle around the last fix, added while nothing runs.
         let lat = try #require(lastFix["lat"] as? Double)
         let lon = try #require(lastFix["lon"] as? Double)
-        usleep(50_000)
+        usleep(50_000)  // a modification time after the replay's last write, not a wait for a state
         try
             #"{"type":"FeatureCollection","features":[\#(yardJSON),{"type":"Feature","id":"new","geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]},"properties":{"radius":50}}]}"#
             .write(toFile: fences, atomically: true, encoding: .utf8)

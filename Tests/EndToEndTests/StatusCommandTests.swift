@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 /// `gpsfence status` (docs/report.md) against a live `run` fed by `gpsfence simulate` on a real
 /// pseudo-terminal, then after the run stopped.
@@ -36,13 +37,11 @@ import Testing
         #expect(output.wait { types($0).contains("enter") }, "\(output.all)")
         // The track is written about once a second: wait for a last fix in the file.
         var live: [String: Any] = [:]
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
+        try waitUntil(timeout: 20, every: 0.3) {
             let status = try runGPSFence(["status", "--state", state, "--json"])
             #expect(status.status == 0, "\(status.stderr)")
             live = (try? JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]) ?? [:]
-            if live["last_fix"] != nil { break }
-            usleep(300_000)
+            return live["last_fix"] != nil
         }
         #expect(live["running"] as? Bool == true)
         #expect(live["inside"] as? [String] == ["yard"])

@@ -265,6 +265,7 @@ import Testing
         var midnight = calendar.startOfDay(for: now)
         // The drive after midnight must be over by now.
         if now.timeIntervalSince(midnight) < 200 {
+            // A time of the wall clock, not a state: past 200 s after the local midnight.
             Thread.sleep(forTimeInterval: 200 - now.timeIntervalSince(midnight))
             now = Date()
             midnight = calendar.startOfDay(for: now)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 #if canImport(Glibc)
     import Glibc
@@ -65,14 +66,12 @@ final class TmuxSession {
 
     /// Waits until the screen satisfies `condition`; returns the last screen seen.
     func wait(timeout: Double = 30, until condition: (String) -> Bool) -> (Bool, String) {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last = screen()
-        while Date() < deadline {
-            if condition(last) { return (true, last) }
-            usleep(200_000)
+        var last = ""
+        let held = waitUntil(timeout: timeout, every: 0.2) {
             last = screen()
+            return condition(last)
         }
-        return (condition(last), last)
+        return (held, last)
     }
 
     /// Stops the test's tmux server (and whatever still runs in it).

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import Waiting
 
 @testable import Fences
 @testable import Jobs
@@ -31,14 +32,15 @@ import Testing
 
         var count: Int { loads.withLock { $0.count } }
 
-        /// Waits up to `seconds` for the `number`th load; when it came, or nil.
+        /// Waits up to `seconds` (scaled for a slow machine) for the `number`th load; when it came,
+        /// or nil.
         func load(_ number: Int, within seconds: Double) -> (at: Date, ids: [FenceID])? {
-            let end = Date().addingTimeInterval(seconds)
-            while Date() < end {
-                if let load = loads.withLock({ $0.count >= number ? $0[number - 1] : nil }) { return load }
-                Thread.sleep(forTimeInterval: 0.005)
+            var load: (at: Date, ids: [FenceID])?
+            waitUntil(timeout: seconds, every: 0.005) {
+                load = loads.withLock { $0.count >= number ? $0[number - 1] : nil }
+                return load != nil
             }
-            return nil
+            return load
         }
     }
 
@@ -86,8 +88,9 @@ import Testing
         let seen = Seen()
         let (watcher, thread) = try started(fences.path, seen)
         defer { watcher.stop() }
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(waitUntilIdle(thread), "the watcher never settled")
 
+        // A window of 2.5 s in which the idle watcher must not wake: not a wait for a state.
         let idle = try sleepsDuring(thread) { Thread.sleep(forTimeInterval: 2.5) }
         #expect(idle <= 1, "no timer wakes an idle watcher")
 
@@ -147,11 +150,11 @@ import Testing
 
         let stopped = Date()
         watcher.stop()
-        while sleeps(thread) != nil, Date().timeIntervalSince(stopped) < 5 { Thread.sleep(forTimeInterval: 0.005) }
+        waitUntil(timeout: 5, every: 0.005) { sleeps(thread) == nil }
         #expect(sleeps(thread) == nil, "the thread ended")
         #expect(Date().timeIntervalSince(stopped) < 0.5, "a stop is seen at once")
         try save(["b"], to: fences)
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // nothing happens: no load in five settle times
         #expect(seen.count == 2, "nothing is handed over after the stop")
     }
 
@@ -171,8 +174,9 @@ import Testing
         let seen = Seen()
         let (watcher, thread) = try started(fences.path, seen)
         defer { watcher.stop() }
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(waitUntilIdle(thread), "the watcher never settled")
 
+        // A window of 2.5 s in which the idle watcher must not wake: not a wait for a state.
         let idle = try sleepsDuring(thread) { Thread.sleep(forTimeInterval: 2.5) }
         #expect(idle <= 1, "the target is not looked at on a timer")
 
@@ -209,7 +213,7 @@ import Testing
         try handle.truncate(atOffset: 0)
         let whole = Data(EngineLoopTests.circles(["b"]).utf8)
         try handle.write(contentsOf: whole.prefix(whole.count / 2))
-        Thread.sleep(forTimeInterval: 0.6)
+        Thread.sleep(forTimeInterval: 0.6)  // nothing happens: no load in six settle times
         #expect(seen.count == 1, "nothing loaded while the writer has the file open")
         try handle.write(contentsOf: whole.suffix(from: whole.count / 2))
         try handle.close()
@@ -231,14 +235,15 @@ import Testing
         box.withLock { $0 = watcher }
         watcher.start()
         defer { watcher.stop() }
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 0.3)  // the case: the watcher starts before the folder is made
 
         // No folder to watch: the file is looked at once a second until it is there.
         try FileManager.default.createDirectory(at: missing, withIntermediateDirectories: true)
         try EngineLoopTests.circles(["b"]).write(to: fences, atomically: false, encoding: .utf8)
         #expect(seen.load(1, within: 5)?.ids == [.string("b")])
         let thread = try #require(seen.thread.withLock { $0 })
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(waitUntilIdle(thread), "the watcher never settled")
+        // A window of 2.5 s in which the idle watcher must not wake: not a wait for a state.
         let idle = try sleepsDuring(thread) { Thread.sleep(forTimeInterval: 2.5) }
         #expect(idle <= 1, "the folder is watched now: no more looking on a timer")
 

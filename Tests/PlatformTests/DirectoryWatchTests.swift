@@ -56,7 +56,7 @@ import Testing
         #expect(try !DirectoryWatch.wait([watch], wakingOn: wake, timeout: 0.1).woken, "both signals were taken")
         let start = Date()
         Thread {
-            Thread.sleep(forTimeInterval: 0.2)
+            Thread.sleep(forTimeInterval: 0.2)  // the wait must last this long: the time is the case
             wake.signal()
         }.start()
         let woken = try DirectoryWatch.wait([watch], wakingOn: wake, timeout: nil)

@@ -8,6 +8,7 @@ import Synchronization
 import SystemPackage
 import Testing
 import Tools
+import Waiting
 
 extension PseudoTerminalTests {
     /// The reconnecting reader, fed by the simulator on real pseudo-terminals.
@@ -16,27 +17,37 @@ extension PseudoTerminalTests {
         final class ReaderThread: @unchecked Sendable {
             let reader: Reader
             let collector = FixCollector()
-            var events: [String] = []
+            private let said = Mutex<[String]>([])
+            private let fixesSoFar = Atomic<Int>(0)
             private let done = Atomic<Bool>(false)
+
+            /// What the reader said so far, in order.
+            var events: [String] { said.withLock { $0 } }
+            /// How many fixes the collector has so far: what a test waits on while the reader runs.
+            var fixCount: Int { fixesSoFar.load(ordering: .acquiring) }
 
             init(_ configuration: Reader.Configuration) {
                 reader = Reader(configuration)
                 Thread { [self] in
                     reader.run { event in
                         switch event {
-                        case .connected(_, let rate, _): events.append("connected \(rate.map(\.description) ?? "-")")
-                        case .data(let bytes): collector.push(bytes)
-                        case .quiet: events.append("quiet")
-                        case .lost: events.append("lost")
-                        case .unavailable(let error): events.append("unavailable \(error.errno)")
-                        case .noNMEA: events.append("no NMEA")
+                        case .connected(_, let rate, _): note("connected \(rate.map(\.description) ?? "-")")
+                        case .data(let bytes):
+                            collector.push(bytes)
+                            fixesSoFar.store(collector.fixes.count, ordering: .releasing)
+                        case .quiet: note("quiet")
+                        case .lost: note("lost")
+                        case .unavailable(let error): note("unavailable \(error.errno)")
+                        case .noNMEA: note("no NMEA")
                         }
                     }
                     done.store(true, ordering: .releasing)
                 }.start()
             }
 
-            /// Stops the reader and waits for its thread; after this the fields are safe to read.
+            private func note(_ event: String) { said.withLock { $0.append(event) } }
+
+            /// Stops the reader and waits for its thread; after this the collector is safe to read.
             func stop() {
                 reader.stop()
                 while !done.load(ordering: .acquiring) { usleep(1000) }
@@ -60,9 +71,12 @@ extension PseudoTerminalTests {
             let simulator = try SimulatorThread(job: route, rate: 38400, waitForReader: true)
             let memory = BaudMemory(directory: temporaryDirectory())
             let reader = ReaderThread(configuration(simulator.path, memory: memory))
+            // Until the reader has every fix: closing the simulator's side throws away what the
+            // reader has not read yet.
+            #expect(waitUntil { reader.fixCount >= fixes.count }, "\(reader.fixCount) of \(fixes.count) fixes")
             while !simulator.isFinished { usleep(10_000) }
             simulator.stop()
-            usleep(200_000)
+            #expect(waitUntil { reader.events.contains("lost") }, "the reader never saw the hang-up")
             reader.stop()
 
             #expect(reader.events.first == "connected 38400")
@@ -103,7 +117,7 @@ extension PseudoTerminalTests {
             usleep(300_000)
             let (second, secondWire) = try plugIn()
             for epoch in epochs[(cut + 1)...] { for line in epoch.lines { try secondWire.send(line) } }
-            usleep(200_000)
+            #expect(waitUntil { reader.fixCount >= fixes.count - 1 }, "\(reader.fixCount) fixes")
             reader.stop()
             second.close()
 
@@ -125,26 +139,32 @@ extension PseudoTerminalTests {
             let memory = BaudMemory(directory: temporaryDirectory())
             memory.remember(BaudRate(38400)!, for: simulator.path)
             let source = SerialFixSource(configuration(simulator.path, memory: memory), rollover: .captures)
-            nonisolated(unsafe) var events: [String] = []
+            let said = Mutex<[String]>([])
             let done = Atomic<Bool>(false)
             Thread {
                 source.run { event in
                     switch event {
-                    case .fix(let fix): events.append("fix \(fix.time?.description ?? "?")")
-                    case .connected(_, let detail): events.append("connected \(detail ?? "-")")
-                    case .lost: events.append("lost")
-                    case .problem: events.append("problem")
+                    case .fix(let fix): said.withLock { $0.append("fix \(fix.time?.description ?? "?")") }
+                    case .connected(_, let detail): said.withLock { $0.append("connected \(detail ?? "-")") }
+                    case .lost: said.withLock { $0.append("lost") }
+                    case .problem: said.withLock { $0.append("problem") }
                     case .silentCycle, .endOfInput: break
                     }
                 }
                 done.store(true, ordering: .releasing)
             }.start()
+            let fixes = TrackPlayer.fixes(straightRoute(), rate: 10, speed: 40, start: fixedStart)
+            // Until the source has every fix: closing the simulator's side throws away what the
+            // reader has not read yet.
+            #expect(
+                waitUntil { said.withLock { $0.filter { $0.hasPrefix("fix ") }.count } >= fixes.count },
+                "\(said.withLock { $0 })")
             while !simulator.isFinished { usleep(10_000) }
             simulator.stop()
-            usleep(300_000)
+            #expect(waitUntil { said.withLock { $0.contains("lost") } }, "the source never saw the hang-up")
             source.stop()
             while !done.load(ordering: .acquiring) { usleep(1000) }
-            let fixes = TrackPlayer.fixes(straightRoute(), rate: 10, speed: 40, start: fixedStart)
+            let events = said.withLock { $0 }
             #expect(events.first == "connected at 38400 baud")
             let lostIndex = try #require(events.firstIndex(of: "lost"))
             // Every fix of the route, between the connection and the loss, in order.
@@ -205,7 +225,7 @@ extension PseudoTerminalTests {
             #expect(!old.hasReader, "the reader let go of the old device")
             let newWire = SimulatedWire(port: .pseudoTerminal(new), rate: BaudRate(115200)!)
             for epoch in epochs[5..<10] { for line in epoch.lines { try newWire.send(line) } }
-            usleep(100_000)
+            #expect(waitUntil { reader.fixCount >= 9 }, "\(reader.fixCount) fixes")
             reader.stop()
             #expect(
                 reader.events.filter { $0 != "unavailable \(Errno.noSuchFileOrDirectory)" } == [
@@ -249,7 +269,7 @@ extension PseudoTerminalTests {
         @Test func aDeviceThatIsNotThereIsReportedOnceAndWaitedFor() throws {
             let directory = temporaryDirectory()
             let reader = ReaderThread(configuration(directory + "/gps9", memory: BaudMemory(directory: directory)))
-            usleep(600_000)
+            usleep(600_000)  // nothing more said in three retries (at most 0.2 s apart): not a wait for a state
             reader.stop()
             #expect(reader.events == ["unavailable \(Errno.noSuchFileOrDirectory)"])
         }

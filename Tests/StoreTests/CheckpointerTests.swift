@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import Waiting
 
 @testable import Store
 
@@ -38,11 +39,11 @@ import Testing
         defer { checkpointer.stop() }
         let before = databaseWritten(path)
         for _ in 0..<20 { try write(store, bytes: 2000) }
+        // Nothing happens: the checkpointer looks every 0.05 s, ten times in this.
         Thread.sleep(forTimeInterval: 0.5)
         #expect(databaseWritten(path) == before, "40 KB of WAL: no checkpoint within the hour")
         for _ in 0..<150 { try write(store, bytes: 2000) }
-        let deadline = Date().addingTimeInterval(5)
-        while databaseWritten(path) == before, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        waitUntil(timeout: 5, every: 0.05) { databaseWritten(path) != before }
         #expect(databaseWritten(path) != before, "over 256 KB of WAL: checkpointed")
     }
 

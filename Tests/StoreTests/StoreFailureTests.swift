@@ -45,7 +45,8 @@ import Testing
             transport: try WebhookTransport(endpoint: "http://127.0.0.1:9/"), outbox: store,
             report: { message in reports.withLock { $0.append(message) } })
         delivery.start()
-        // The loop retries about once a second: three tries, one report.
+        // The loop retries about once a second: three tries, one report (nothing more said in the
+        // time of three tries, not a wait for a state).
         Thread.sleep(forTimeInterval: 2.5)
         delivery.finish()
         let said = reports.withLock { $0 }

@@ -67,7 +67,7 @@ import Testing
         try recorder.record(fix(0, east: 0))
         for tenth in 1...20 { try recorder.record(fix(Int64(tenth) * 100, east: Double(tenth) * 10)) }
         #expect(recorder.batchForEventCommit() == nil, "less than half the interval since the first write")
-        usleep(2_100_000)
+        usleep(2_100_000)  // past half the interval of the wall clock: the time is the case
         let batch = try #require(recorder.batchForEventCommit())
         let event = OutgoingEvent(
             GeofenceEvent(.stationary, time: UTCTime(millisecondsSinceEpoch: Self.start + 2000)), fences: fences)
