@@ -21,7 +21,8 @@ public final class RunJob {
         public var device: DeviceChoice
         public var rate: BaudRate?
         public var autobaud = Autobaud()
-        public var fencesPath: String
+        /// The fence file; nil: an anchor watch alone, with no fence file.
+        public var fencesPath: String?
         public var statePath: String
         public var settings = EventSettings()
         public var ringCapacity = 1024
@@ -47,7 +48,7 @@ public final class RunJob {
         /// Where the terminal's and the broker's answers to the alarm arrive.
         public let alarmAnswers = AlarmAnswers()
 
-        public init(device: DeviceChoice, fencesPath: String, statePath: String) {
+        public init(device: DeviceChoice, fencesPath: String?, statePath: String) {
             self.device = device
             self.fencesPath = fencesPath
             self.statePath = statePath
@@ -80,7 +81,7 @@ public final class RunJob {
             throw InputError(message: problem)
         }
         returnLargeBlocksAtOnce()
-        var fences = options.brokerFences == nil ? try FenceFile.load(options.fencesPath) : FenceSet.none
+        var fences = try options.brokerFences == nil ? options.fencesPath.map(FenceFile.load) ?? .none : .none
         try refuseASecondRunOnThePort()
         // Opening makes the state file (and its folder) on a first run; the claim comes before
         // anything is written to it.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Delivery
+import Events
 import Foundation
 import Jobs
 import LiveLoop
@@ -88,11 +89,13 @@ struct Status: ParsableCommand {
             var configured = job
             configured.interval = (interval ?? Self.defaultInterval).value
             configured.format = format.format
+            configured.ackCommand = AckCommand.text(statePath: AlertOptions.namedStatePath(state))
             return try configured.run(output: .standardOutput)
         }
         let now = currentUTCTime().millisecondsSinceEpoch
-        let status = try StatusReport.read(
+        var status = try StatusReport.read(
             statePath: state ?? StateLocation.defaultPath, now: now, calendar: format.format.calendar)
+        status.ackCommand = AckCommand.text(statePath: AlertOptions.namedStatePath(state))
         OutputWriter.standardOutput.write(
             line: json
                 ? StatusView.json(status)

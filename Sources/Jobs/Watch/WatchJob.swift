@@ -1,4 +1,5 @@
 import Delivery
+import Events
 import Fences
 import Foundation
 import NMEA
@@ -16,6 +17,8 @@ public struct WatchJob {
     public var color: Bool
     /// The zone and units people read (docs/running.md, "Time and units").
     public var format = HumanFormat()
+    /// The shell command that answers the alarm (`AckCommand`).
+    public var ackCommand = AckCommand.text(statePath: nil)
 
     public init(statePath: String, terminal: Bool) {
         self.statePath = statePath
@@ -33,9 +36,7 @@ public struct WatchJob {
     /// (nothing is drawn); a frame that fails later is shown as a line, and the next one is tried.
     public func run(output: OutputWriter) throws {
         let reader = WatchReader(statePath: statePath, calendar: format.calendar)
-        var text = WatchView.text(
-            try reader.frame(now: currentUTCTime().millisecondsSinceEpoch), interval: interval, color: color,
-            format: format)
+        var text = WatchView.text(try frame(reader), interval: interval, color: color, format: format)
         if terminal { output.write(line: Self.enterScreen) }
         defer {
             if terminal { output.write(line: Self.leaveScreen) }
@@ -53,12 +54,16 @@ public struct WatchJob {
             let deadline = monotonicSeconds() + interval
             while !StopSignals.isRaised && monotonicSeconds() < deadline { usleep(50_000) }
             do {
-                text = WatchView.text(
-                    try reader.frame(now: currentUTCTime().millisecondsSinceEpoch), interval: interval, color: color,
-                    format: format)
+                text = WatchView.text(try frame(reader), interval: interval, color: color, format: format)
             } catch {
                 text = "gpsfence status --watch: cannot read \(statePath) now: \(error)"
             }
         }
+    }
+
+    private func frame(_ reader: WatchReader) throws -> WatchFrame {
+        var frame = try reader.frame(now: currentUTCTime().millisecondsSinceEpoch)
+        frame.status.ackCommand = ackCommand
+        return frame
     }
 }

@@ -51,6 +51,9 @@ public struct StatusReport: Sendable {
     public var anchor: AnchorStatus?
     /// The run's alarm, while it sounds or is answered with its condition lasting.
     public var alarm: AlarmLatch?
+    /// The shell command that answers the alarm (`AckCommand`): with `--state` when the status
+    /// was read from a file given by it.
+    public var ackCommand = AckCommand.text(statePath: nil)
     /// Why the fences could not be shown, if they could not.
     public var fenceProblem: String?
 
@@ -102,7 +105,10 @@ public struct StatusReport: Sendable {
         report.anchor = try AnchorStatus.read(store, receiver: receiver, states: states)
         report.alarm = try store.alarmLatch()
         guard let fencesPath = receiver.fencesPath, !fencesPath.isEmpty else {
-            report.fenceProblem = "the state file names no fence file (it was written by an older gpsfence)"
+            // An anchor watch runs without a fence file.
+            if report.anchor == nil {
+                report.fenceProblem = "the state file names no fence file (it was written by an older gpsfence)"
+            }
             return report
         }
         let fences: FenceSet
@@ -249,7 +255,9 @@ public enum StatusView {
             : paint("33", "○ stopped")
                 + (receiver.stoppedAt.map { " at \(time($0) ?? "")" } ?? " (no recent sign of a run)")
         lines.append("gpsfence \(state)   \(status.statePath)")
-        if let alarm = status.alarm { lines.append(alarm.statusLine(color: color)) }
+        if let alarm = status.alarm {
+            lines.append(alarm.statusLine(color: color, format: format, ackCommand: status.ackCommand))
+        }
         lines.append(
             "  device         \(receiver.device.map { $0 + (receiver.detail.map { " " + $0 } ?? "") } ?? "none seen")")
         lines.append("  since          \(time(receiver.monitoringSince) ?? "never started")")

@@ -15,7 +15,9 @@ public enum WatchView {
         lines.append(
             "gpsfence status --watch   \(now)   every \(HumanText.duration(interval)), Ctrl-C to quit")
         // A sounding alarm first, in red, with how to answer it.
-        if let alarm = frame.status.alarm, alarm.status == .active { lines.append(alarm.statusLine(color: color)) }
+        if let alarm = frame.status.alarm, alarm.status == .active {
+            lines.append(alarm.statusLine(color: color, format: format, ackCommand: frame.status.ackCommand))
+        }
         if !frame.status.running {
             // The track's last speed and the fence ahead were the stopped run's: shown as current
             // they would say the vehicle is still moving.
