@@ -40,7 +40,8 @@ import Testing
                 "Visits were recorded in February 2026 (1 visit): gpsfence visits --month 2 --year 2026"),
             "\(empty.stdout)")
         let emptyJSON = try #require(
-            jsonObject(try runGPSFence(["visits", "--state", state, "--month", "3", "--year", "2026", "--json"]).stdout))
+            jsonObject(
+                try runGPSFence(["visits", "--state", state, "--month", "3", "--year", "2026", "--json"]).stdout))
         let months = try #require(emptyJSON["months_with_visits"] as? [[String: Any]], "\(emptyJSON)")
         #expect(months.count == 1)
         #expect(months.first?["year"] as? Int == 2026 && months.first?["month"] as? Int == 2, "\(months)")
