@@ -217,6 +217,7 @@ struct AlertOptions: ParsableArguments {
             guard let outbox = context.outbox else { preconditionFailure("MQTT needs the outbox (needsOutbox)") }
             if let url = mqtt { ProcessArguments.hidePassword(of: url) }
             configuration.clientID = MQTTConfiguration.clientID(statePath: context.statePath)
+            configuration.calendar = format.calendar
             sinks.append(
                 MQTTSink(
                     configuration: configuration, outbox: outbox, maxAccuracy: maxAccuracy,

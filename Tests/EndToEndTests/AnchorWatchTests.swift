@@ -96,6 +96,8 @@ import Testing
         ] {
             let config = jsonObject(retained["homeassistant/sensor/boats_sea-otter/\(key)/config"])
             #expect(config?["default_entity_id"] as? String == id, "\(retained.keys.sorted())")
+            // A bearing is circular: Home Assistant's statistics would average 359° and 1° to 180°.
+            #expect((config?["state_class"] == nil) == (key == "anchor_bearing"), "\(key): \(config ?? [:])")
         }
         let receiver = try #require(jsonObject(retained["boats/sea-otter/homeassistant/receiver"]))
         let distance = try #require(receiver["anchor_distance"] as? Double, "\(receiver)")
