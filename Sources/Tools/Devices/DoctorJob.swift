@@ -50,7 +50,7 @@ public struct DoctorJob {
         } catch {
             // Without a USB bus, plugging the receiver in changes nothing: say what does.
             var noBus = false
-            if case .noUSBBus = error as? DiscoveryProblem { noBus = true }
+            if case .noUSBBus = error { noBus = true }
             add(
                 .problem, "no device to check: \(error.description)",
                 fix: noBus
