@@ -107,7 +107,7 @@ public final class ConsoleSink: EventSink {
             break
         }
         if let location = event.location, event.kind.isAboutThePosition {
-            details.append("at \(Self.coordinate(location.latitude)), \(Self.coordinate(location.longitude))")
+            details.append("at " + units.position(lat: location.latitude, lon: location.longitude))
         }
         if !details.isEmpty { parts.append(details.joined(separator: ", ")) }
         return parts.joined(separator: "  ")

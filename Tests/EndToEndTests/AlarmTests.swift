@@ -134,6 +134,16 @@ import Testing
         let first = try #require(alarms.first?["anchor_distance"] as? Double)
         let second = try #require(alarms.last?["anchor_distance"] as? Double)
         #expect(second >= 2 * first && second < 2 * first + 10, "\(first) m, then \(second) m")
+        // The alarm said again carries where the boat is, as the first one does (MQTT, hooks).
+        let position = try #require(alarms.last?["location"] as? [String: Any], "\(alarms)")
+        #expect(position["lat"] as? Double != nil && position["lon"] as? Double != nil, "\(position)")
+        // And `status` says when it sounded again, not when it first did.
+        let status = try #require(
+            jsonObject(
+                try runGPSFence(["status", "--state", folder.appendingPathComponent("state.sqlite").path, "--json"])
+                    .stdout))
+        let since = (status["alarm"] as? [String: Any])?["since"] as? String
+        #expect(since == alarms.last?["time"] as? String, "\(status)")
     }
 
     @Test func gpsfenceAckFromAnotherShellAnswersTheAlarm() throws {

@@ -65,7 +65,10 @@ public struct AlarmKeeper: Sendable {
 
     /// The boat's distance from the anchor at a fix: an answered drag that doubled its distance
     /// sounds again (docs/running.md, "Alarms"). Returns that `alarm` event.
-    public mutating func anchorDistance(_ distance: Double, at time: UTCTime, fences: FenceSet) -> GeofenceEvent? {
+    /// - Parameter location: the fix's position, which the `alarm` event carries as the first one did.
+    public mutating func anchorDistance(
+        _ distance: Double, at time: UTCTime, location: GeofenceEvent.Location, fences: FenceSet
+    ) -> GeofenceEvent? {
         guard var current = latch, !current.unanswered, current.condition == .outside,
             let first = current.distance, distance >= 2 * first
         else { return nil }
@@ -74,7 +77,7 @@ public struct AlarmKeeper: Sendable {
         current.raisedAt = time
         latch = current
         changed = true
-        return GeofenceEvent(.alarm(alarm(current, fences: fences)), time: time)
+        return GeofenceEvent(.alarm(alarm(current, fences: fences)), time: time, location: location)
     }
 
     /// A usable fix: a `fix_lost` alarm's condition ends. Within a run the engine's `fix_acquired`

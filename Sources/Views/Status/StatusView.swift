@@ -269,7 +269,7 @@ public enum StatusView {
                 : age(status).map { " (" + duration(Double($0) / 1000) + " ago)" } ?? ""
             lines.append("  last fix       \(time(fixTime)!)\(ago)")
             lines.append(
-                "                 \(formatted(lat, decimals: JSONPrecision.coordinate)), \(formatted(lon, decimals: JSONPrecision.coordinate))\(accuracy)"
+                "                 \(format.units.position(lat: lat, lon: lon))\(accuracy)"
             )
             if !status.running { lines.append("                 the last fix this state file saw") }
         } else {
