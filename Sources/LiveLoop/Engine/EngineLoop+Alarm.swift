@@ -97,6 +97,8 @@ extension EngineLoop {
         if let share = configuration.layers.anchorWarning {
             warnOfTheAnchor(distance, threshold: share * circle.radius, fix: fix, time: time)
         }
-        if let again = alarms?.anchorDistance(distance, at: time, location: .init(fix), fences: fences) { batch.append(again) }
+        if let again = alarms?.anchorDistance(distance, at: time, location: .init(fix), fences: fences) {
+            batch.append(again)
+        }
     }
 }
