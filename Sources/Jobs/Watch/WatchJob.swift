@@ -36,7 +36,7 @@ public struct WatchJob {
     /// (nothing is drawn); a frame that fails later is shown as a line, and the next one is tried.
     public func run(output: OutputWriter) throws {
         let reader = WatchReader(statePath: statePath, calendar: format.calendar)
-        var text = WatchView.text(try frame(reader), interval: interval, color: color, format: format)
+        var text = WatchView.text(try frame(reader), interval: interval, color: color, format: format, screen: screen)
         if terminal { output.write(line: Self.enterScreen) }
         defer {
             if terminal { output.write(line: Self.leaveScreen) }
@@ -54,11 +54,20 @@ public struct WatchJob {
             let deadline = monotonicSeconds() + interval
             while !StopSignals.isRaised && monotonicSeconds() < deadline { usleep(50_000) }
             do {
-                text = WatchView.text(try frame(reader), interval: interval, color: color, format: format)
+                text = WatchView.text(
+                    try frame(reader), interval: interval, color: color, format: format, screen: screen)
             } catch {
                 text = "gpsfence status --watch: cannot read \(statePath) now: \(error)"
             }
         }
+    }
+
+    /// The terminal's size, for a frame drawn in place (less two rows: the two line feeds after the
+    /// frame, before and after clearing below it, would scroll its top away); off a terminal
+    /// frames are printed whole.
+    private var screen: (rows: Int, columns: Int)? {
+        guard terminal, let size = StandardStream.output.terminalSize else { return nil }
+        return (max(size.rows - 2, 1), size.columns)
     }
 
     private func frame(_ reader: WatchReader) throws -> WatchFrame {
