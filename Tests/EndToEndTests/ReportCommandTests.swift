@@ -221,6 +221,25 @@ struct Chromium {
         let waypoints = try runProgram("/usr/bin/gpsbabel", ["-w", "-i", "gpx", "-f", gpx, "-o", "unicsv", "-F", "-"])
         #expect(waypoints.stdout.split(whereSeparator: \.isNewline).count == 1 + 3)
         #expect(waypoints.stdout.contains("approach Low bridge"))
+        // A waypoint's description is what a person reads (the table's details), not escaped JSON.
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        #expect(!text.contains("&quot;type&quot;") && !text.contains("<desc>{"), "\(text.prefix(600))")
+        #expect(text.contains("<desc>") && text.contains(" ahead"), "\(text.prefix(600))")
+    }
+
+    /// Under `--units imperial` the map's accuracy legend is in feet, as every other distance.
+    @Test func theAccuracyLegendFollowsTheUnits() throws {
+        let folder = temporaryDirectory()
+        let html = folder.appendingPathComponent("r.html").path
+        let result = try runGPSFence([
+            "report", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--output", html,
+            "--units", "imperial",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        let legend = try #require(page.range(of: "accuracy ≤ ").map { String(page[$0.upperBound...].prefix(200)) })
+        #expect(legend.hasPrefix("16.4 ft"), "\(legend)")
+        #expect(!legend.contains(" m "), "\(legend)")
     }
 
     /// From a state file: the track and the event log, cut at --since.

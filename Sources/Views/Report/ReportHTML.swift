@@ -93,10 +93,12 @@ public enum ReportHTML {
                 "<title>\(escape(event.type)) \(escape(event.fenceName ?? event.fenceID)) \(report.format.time(event.time))</title></g>\n"
         }
         svg += "</g>\n" + scaleBar(map, units: report.format.units) + "</svg>\n"
+        // The accuracy classes' bounds (`accuracyClass`) in the reader's units.
+        let units = report.format.units
         svg +=
-            "<div class=\"legend\"><span class=\"k acc0\"></span>accuracy ≤ 5 m <span class=\"k acc1\"></span>≤ 15 m "
+            "<div class=\"legend\"><span class=\"k acc0\"></span>accuracy ≤ \(units.distance(5)) <span class=\"k acc1\"></span>≤ \(units.distance(15)) "
         svg +=
-            "<span class=\"k acc2\"></span>≤ 50 m <span class=\"k acc3\"></span>worse; breaks in the line are gaps (no usable fix for more than \(Int(report.gapSeconds)) s) or jumps no vehicle makes</div>\n"
+            "<span class=\"k acc2\"></span>≤ \(units.distance(50)) <span class=\"k acc3\"></span>worse; breaks in the line are gaps (no usable fix for more than \(Int(report.gapSeconds)) s) or jumps no vehicle makes</div>\n"
         svg +=
             "<div id=\"details\" role=\"status\" aria-live=\"polite\">Hover over, tap or tab to an event marker for its details.</div>\n</section>\n"
         return svg
