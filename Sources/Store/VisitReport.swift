@@ -30,6 +30,12 @@ public struct VisitReport: Sendable, Equatable {
         public var year: Int
         public var month: Int
         public var visits: Int
+
+        public init(year: Int, month: Int, visits: Int) {
+            self.year = year
+            self.month = month
+            self.visits = visits
+        }
     }
 }
 

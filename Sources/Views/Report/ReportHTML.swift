@@ -64,12 +64,14 @@ public enum ReportHTML {
                 d += "Z"
             }
             let info = report.fences.info(fence)
-            let label = escape(info.name ?? info.id.description)
+            // An unnamed fence is labelled by its id as written, not as JSON (no quotes).
+            let label = escape(info.name ?? info.id.text)
             svg +=
                 "<path class=\"fence\" fill-rule=\"evenodd\" d=\"\(d)\"><title>\(label) [\(escape(info.id.text))]</title></path>\n"
             if let ring = report.fences.outline(fence).first, let top = ring.max(by: { $0.lat < $1.lat }) {
                 let (x, y) = map.point(lat: top.lat, lon: top.lon)
-                svg += "<text class=\"fence-label\" x=\"\(fmt(x))\" y=\"\(fmt(y - 4))\">\(label)</text>\n"
+                let place = labelPlace(x: x, y: y, characters: (info.name ?? info.id.text).count, height: map.height)
+                svg += "<text class=\"fence-label\" x=\"\(fmt(place.x))\" y=\"\(fmt(place.y))\">\(label)</text>\n"
             }
         }
         svg += "</g>\n<g class=\"track\">\n"
@@ -102,6 +104,17 @@ public enum ReportHTML {
         svg +=
             "<div id=\"details\" role=\"status\" aria-live=\"polite\">Hover over, tap or tab to an event marker for its details.</div>\n</section>\n"
         return svg
+    }
+
+    /// Where a fence's label goes: centred above the fence's top (`x`, `y`), moved in so that the
+    /// whole text is on the map (13 px type: about 7.5 px a character), below the top when there
+    /// is no room above it.
+    static func labelPlace(x: Double, y: Double, characters: Int, height: Double) -> (x: Double, y: Double) {
+        let half = min(Double(characters) * 3.75, width / 2 - 2)
+        let inX = min(max(x, half + 2), width - half - 2)
+        let above = y - 4
+        let inY = above < 13 ? min(y + 16, height - 3) : min(above, height - 3)
+        return (inX, inY)
     }
 
     static func accuracyClass(_ accuracy: Double?) -> Int {
