@@ -30,9 +30,10 @@ import Testing
         let fences = folder.appendingPathComponent("many.geojson")
         try (#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}").write(
             to: fences, atomically: true, encoding: .utf8)
+        let state = folder.appendingPathComponent("state.sqlite").path
         let result = try runGPSFence([
             "replay", "captures/gym/capture.nmea", "--fences", fences.path, "--speed", "max",
-            "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant",
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant", "--state", state,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
@@ -53,6 +54,12 @@ import Testing
                 configs["homeassistant/\(levels[0])/\(Self.node)/\(levels[1])/config"], "\(object)")
             #expect(entity["entity_category"] == nil, "\(object): \(entity)")
         }
+        // `status` says it too, with the property to set.
+        let status = try runGPSFence(["status", "--state", state])
+        #expect(
+            status.stdout.contains(
+                #"  home assistant 51 fences, more than the 50 that get a sensor each with --homeassistant; give a fence the property "homeassistant": true"#
+            ), "\(status.stdout)")
         let fenceSensors = configs.keys.filter { $0.contains("/fence_") }
         #expect(fenceSensors == ["homeassistant/binary_sensor/\(Self.node)/fence_f3/config"], "\(fenceSensors)")
     }

@@ -126,7 +126,7 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
 
     /// Which fences get an occupancy sensor: every fence of a file with at most `everyFenceUpTo`
     /// of them, else those marked `"homeassistant": true` (never thousands of entities by default).
-    static let everyFenceUpTo = 50
+    static let everyFenceUpTo = Limits.homeAssistantEveryFenceUpTo
 
     /// What to say when a fence set is too large for every fence to get a sensor, naming how to
     /// choose the ones that do; nil when every fence has one.

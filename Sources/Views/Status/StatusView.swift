@@ -56,6 +56,9 @@ public struct StatusReport: Sendable {
     public var ackCommand = AckCommand.text(statePath: nil)
     /// Why the fences could not be shown, if they could not.
     public var fenceProblem: String?
+    /// A fence file larger than Home Assistant discovery gives every fence a sensor for, when the
+    /// last run published to a broker: how to choose the fences that get one.
+    public var homeAssistantNote: String?
 
     /// The run is alive when it has not said it stopped and touched the file recently: it does with
     /// each track write (every 60 s unless `--track-write-interval` says otherwise, which the run
@@ -115,6 +118,13 @@ public struct StatusReport: Sendable {
         do { fences = try FenceSet.load(path: fencesPath) } catch {
             report.fenceProblem = "cannot read the fence file '\(fencesPath)': \(error.message)"
             return report
+        }
+        if fences.count > Limits.homeAssistantEveryFenceUpTo,
+            lastRunTargets?.contains(where: { $0.lowercased().hasPrefix("mqtt") }) == true
+        {
+            report.homeAssistantNote =
+                "\(fences.count) fences, more than the \(Limits.homeAssistantEveryFenceUpTo) that get a sensor each "
+                + "with --homeassistant; give a fence the property \"homeassistant\": true for a sensor"
         }
         let changedAfterRun = !running && fileChanged(fencesPath, after: receiver.stoppedAt ?? receiver.updatedAt)
         var order: [Int] = []
@@ -239,6 +249,7 @@ public enum StatusView {
         }
         line.addRaw("sync", json: "[" + serverObjects.joined(separator: ",") + "]")
         if let problem = status.fenceProblem { line.add("fence_problem", problem) }
+        if let note = status.homeAssistantNote { line.add("home_assistant", note) }
         return line.string
     }
 
@@ -284,6 +295,7 @@ public enum StatusView {
         lines += status.anchor?.lines(units: format.units) ?? []
         lines.append("")
         if let problem = status.fenceProblem { lines.append("  fences: \(problem)") }
+        if let note = status.homeAssistantNote { lines.append("  home assistant \(note)") }
         for card in status.cards {
             let title = "\(card.name ?? card.id) [\(card.id)]"
             let insideByDistance = (card.distance ?? 1) <= 0
