@@ -256,6 +256,22 @@ struct Chromium {
         #expect(x - half >= 0 && x + half <= width, "label centred at \(x) of \(width)")
     }
 
+    /// The events table says the bridge's clearance and the vehicle's height beside the warning.
+    @Test func theEventsTableSaysClearanceAndVehicleHeight() throws {
+        let folder = temporaryDirectory()
+        let html = folder.appendingPathComponent("r.html").path
+        let result = try runGPSFence([
+            "report", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--output", html,
+            "--vehicle-height", "3.5",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        let rows = page.components(separatedBy: "<tr data-row-for=").filter { $0.contains("approach</td>") }
+        let row = try #require(rows.first, "\(page.count)")
+        #expect(row.contains("TOO LOW for the vehicle"), "\(row)")
+        #expect(row.contains("clearance 3.2 m · vehicle 3.5 m"), "\(row)")
+    }
+
     /// Under `--units imperial` the map's accuracy legend is in feet, as every other distance.
     @Test func theAccuracyLegendFollowsTheUnits() throws {
         let folder = temporaryDirectory()

@@ -141,7 +141,7 @@ public enum ReportExports {
             let name = event.type + (event.fenceID.isEmpty ? "" : " " + (event.fenceName ?? event.fenceID))
             // What a person reads in a GPS program's waypoint list: the details the report's table
             // shows, in the report's units (the event's JSON is in the GeoJSON export).
-            let details = ReportHTML.details(event, units: report.format.units)
+            let details = ReportHTML.details(event, in: report)
             out += "<name>\(ReportHTML.escape(name))</name>"
             if !details.isEmpty { out += "<desc>\(ReportHTML.escape(details))</desc>" }
             out += "<type>\(ReportHTML.escape(event.type))</type></wpt>\n"

@@ -273,9 +273,22 @@ public enum ReportHTML {
                 "<tr data-row-for=\"\(escape(event.id))\" tabindex=\"0\"><td>\(report.format.time(event.time))</td>"
             out += "<td><span class=\"chip \(event.kind.reportClass)\"></span>\(escape(event.type))</td>"
             out +=
-                "<td>\(escape(event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID))</td><td>\(escape(details(event, units: report.format.units)))</td></tr>\n"
+                "<td>\(escape(event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID))</td><td>\(escape(details(event, in: report)))</td></tr>\n"
         }
         return out + "</tbody></table></div></section>\n"
+    }
+
+    /// The details of `event` as `report` shows them: in its units, with the fence's clearance
+    /// and the vehicle's height (`--vehicle-height`) beside an approach or enter of a fence that
+    /// has a clearance.
+    static func details(_ event: ReportEvent, in report: FieldReport) -> String {
+        let clearance = event.fence.flatMap { report.fences.settings($0).rules?.clearance }
+        var text = details(event, units: report.format.units)
+        guard let clearance, event.kind == .approach || event.kind == .enter else { return text }
+        let units = report.format.units
+        text += " · clearance " + units.height(clearance)
+        if let vehicle = report.vehicleHeight { text += " · vehicle " + units.height(vehicle) }
+        return text
     }
 
     static func details(_ event: ReportEvent, units: MeasurementUnits = .metric) -> String {
