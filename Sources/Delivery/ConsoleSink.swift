@@ -18,14 +18,17 @@ public final class ConsoleSink: EventSink {
     private let style: Style
     private let flushesEveryEvent: Bool
     private let format: HumanFormat
+    private let ackCommand: String
 
     /// - Parameter flushesEveryEvent: a live run writes each event at once (an alert that waits in
     ///   a buffer is late); a replay lets lines collect and writes them in large blocks.
     /// - Parameter format: the zone and units of human lines; JSON lines keep UTC and SI.
+    /// - Parameter ackCommand: the shell command an alarm's line names to answer it (`AckCommand`).
     public init(
         output: OutputWriter = .standardOutput, style: Style, flushesEveryEvent: Bool = false,
-        format: HumanFormat = HumanFormat()
+        format: HumanFormat = HumanFormat(), ackCommand: String = AckCommand.text(statePath: nil)
     ) {
+        self.ackCommand = ackCommand
         self.output = output
         self.style = style
         self.flushesEveryEvent = flushesEveryEvent
@@ -36,7 +39,9 @@ public final class ConsoleSink: EventSink {
         switch style {
         case .json: output.write(line: event.json)
         case .human(let color):
-            output.write(line: Self.humanLine(event.event, fences: fences, color: color, format: format))
+            output.write(
+                line: Self.humanLine(
+                    event.event, fences: fences, color: color, format: format, ackCommand: ackCommand))
         }
         if flushesEveryEvent { output.flush() }
     }
@@ -45,7 +50,8 @@ public final class ConsoleSink: EventSink {
 
     /// `2026-02-03 05:15:36-05:00  approach  Low bridge 10'6" [bridge-1]  1588 m ahead, eta 1 min 4 s`
     public static func humanLine(
-        _ event: GeofenceEvent, fences: FenceSet, color: Bool, format: HumanFormat = HumanFormat()
+        _ event: GeofenceEvent, fences: FenceSet, color: Bool, format: HumanFormat = HumanFormat(),
+        ackCommand: String = AckCommand.text(statePath: nil)
     ) -> String {
         let time = format.time(event.time)
         let units = format.units
@@ -91,8 +97,10 @@ public final class ConsoleSink: EventSink {
             details.append(
                 "\(list.count) \(label)" + (list.isEmpty ? "" : ": " + shown + (list.count > 5 ? ", ..." : "")))
         case .anchorWarning(let warning): details.append(Self.fromTheAnchor(warning.distance))
-        case .alarm(let alarm), .alarmCleared(let alarm): details += Self.alarmDetails(alarm, by: nil)
-        case .alarmAcknowledged(let alarm, let who): details += Self.alarmDetails(alarm, by: who)
+        case .alarm(let alarm), .alarmCleared(let alarm):
+            details += Self.alarmDetails(alarm, by: nil, ackCommand: ackCommand)
+        case .alarmAcknowledged(let alarm, let who):
+            details += Self.alarmDetails(alarm, by: who, ackCommand: ackCommand)
         case .deviceLost(let message, _), .deviceConnected(let message, _):
             details.append(Self.printable(message))
         case .error(let problem, _):
@@ -101,7 +109,7 @@ public final class ConsoleSink: EventSink {
             break
         }
         if let location = event.location, event.kind.isAboutThePosition {
-            details.append("at \(Self.coordinate(location.latitude)), \(Self.coordinate(location.longitude))")
+            details.append("at " + units.position(lat: location.latitude, lon: location.longitude))
         }
         if !details.isEmpty { parts.append(details.joined(separator: ", ")) }
         return parts.joined(separator: "  ")

@@ -21,6 +21,11 @@ public final class NotifySink: EventSink, @unchecked Sendable {
     private let finishDeadline = Locked(Double.infinity)
     /// The zone and units of the notification's text.
     private let format: HumanFormat
+    /// The id the notification service gave the alarm's notification (`notify-send --print-id`),
+    /// until an answer replaces it. Notify queue only.
+    private var alarmNotification: Int?
+    /// Where `notify-send --print-id` writes that id.
+    private let idFile = NSTemporaryDirectory() + "gpsfence-notify-\(currentProcessID())-\(UInt32.random(in: 0...UInt32.max)).id"
 
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double = 5,
@@ -51,23 +56,71 @@ public final class NotifySink: EventSink, @unchecked Sendable {
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
         guard let program else { return }
-        var command = SupervisedRun(program: program, environment: environment, output: .discarded, timeout: timeout)
-        command.arguments = Self.arguments(for: event.event, fences: fences, format: format)
-        let child = command
+        let arguments = Self.arguments(for: event.event, fences: fences, format: format)
+        let role = Self.role(event.event)
         queue.async { [self] in
             let deadline = { self.finishDeadline.withLock { $0 } }
             guard monotonicSeconds() < deadline() else {
                 report("--notify: a notification was not sent: gpsfence is stopping")
                 return
             }
-            switch child.run(deadline: deadline, grace: { 0.5 }) {
+            var command = SupervisedRun(
+                program: program, environment: environment, output: role == .raises ? .file(idFile) : .discarded,
+                timeout: timeout)
+            command.arguments = Self.answered(arguments, role: role, replacing: alarmNotification)
+            if role == .raises { command.arguments.insert("--print-id", at: 0) }
+            switch command.run(deadline: deadline, grace: { 0.5 }) {
             case .couldNotStart(let error): report("--notify: notify-send could not start: \(error)")
             case .exited(let status):
                 if let problem = status.problem { report("--notify: notify-send \(problem)") }
             case .killed:
                 report("--notify: notify-send took longer than \(HumanText.duration(self.timeout)) and was killed")
             }
+            switch role {
+            case .raises:
+                alarmNotification = Self.printedID(idFile)
+                removeFile(idFile)
+            case .silences: alarmNotification = nil
+            case .other: break
+            }
         }
+    }
+
+    /// What an event does to the alarm's notification.
+    enum AlarmNotificationRole: Equatable {
+        /// An `alarm`: a critical notification that stays, whose id is kept.
+        case raises
+        /// An answer, or an end that leaves nothing sounding: it replaces the alarm's notification,
+        /// which is then withdrawn.
+        case silences
+        case other
+    }
+
+    static func role(_ event: GeofenceEvent) -> AlarmNotificationRole {
+        switch event.payload {
+        case .alarm: return .raises
+        case .alarmAcknowledged(let alarm, by: _), .alarmCleared(let alarm):
+            return alarm.status == .active ? .other : .silences
+        case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
+            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning:
+            return .other
+        }
+    }
+
+    /// How long the notification that replaces an answered alarm's stays before it is withdrawn.
+    static let answeredExpiry = 10_000
+
+    /// `arguments` for an answer that replaces the alarm's notification `id` (the service puts it
+    /// where the alarm's was, then withdraws it after `answeredExpiry` ms); as they are otherwise.
+    static func answered(_ arguments: [String], role: AlarmNotificationRole, replacing id: Int?) -> [String] {
+        guard role == .silences, let id else { return arguments }
+        return ["--replace-id=\(id)", "--expire-time=\(answeredExpiry)"] + arguments
+    }
+
+    /// The id `notify-send --print-id` wrote, if it wrote one.
+    static func printedID(_ path: String) -> Int? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Waits for the notifications queued so far, at most `timeout` seconds (plus the kill's grace).

@@ -238,6 +238,12 @@ extension GeofenceEvent {
         GeofenceEvent(.anchorWarning(AnchorWarning(anchor: anchor, distance: distance)), time: time, location: location)
     }
 
+    /// The first usable fix of a run lies outside an anchor circle placed by `--anchor-at`: the
+    /// boat has already left it, so the anchor's `exit` is due although no fix was inside.
+    public static func outsideTheAnchor(anchor: Int, at time: UTCTime, location: Location) -> GeofenceEvent {
+        GeofenceEvent(.exit(Exit(fence: anchor)), time: time, location: location)
+    }
+
     /// The fences (indices into the set they were loaded in) that a reload removed.
     public static func unregistered(_ fences: [Int], at time: UTCTime) -> GeofenceEvent {
         GeofenceEvent(.unregistered(fences: fences), time: time)

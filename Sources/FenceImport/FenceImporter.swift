@@ -12,7 +12,9 @@ public struct FenceImporter {
             descriptor: descriptor, outputName: outputName, boundingBox: settings.boundingBox,
             checkDuplicates: sources.count > 1)
         for path in sources {
-            switch try SourceFormat.of(path) {
+            let offeredBefore = writer.offered
+            let format = try SourceFormat.of(path)
+            switch format {
             case .osmXML:
                 try requireOSMSelection(path)
                 try OSMImport(reader: try OSMXMLReader(path: path), settings: settings, writer: writer).run()
@@ -29,9 +31,32 @@ public struct FenceImporter {
                 let source = ByteSource(bytes: bytes, path: path, entry: name)
                 try KMLImport(path: path, settings: settings, writer: writer).run(XMLReader(source: source))
             }
+            if writer.offered == offeredBefore, format.isDrawn {
+                throw ImportError(file: path, problem: Self.nothingIn(format, summary: writer.summary))
+            }
+        }
+        if let box = settings.boundingBox, writer.summary.keptCount == 0, writer.summary.insideOsmiumOrderBox > 0,
+            let other = box.inOsmiumOrder
+        {
+            throw ImportError(
+                file: sources.joined(separator: ", "),
+                problem: "--bbox \(box.text) (south,west,north,east) keeps no fence, while the same numbers "
+                    + "read as west,south,east,north (osmium's order) would keep \(writer.summary.insideOsmiumOrderBox): "
+                    + "write --bbox \(other.text)")
         }
         try writer.finish()
         return writer.summary
+    }
+
+    /// Why a KML or GPX gave no fence: what it should hold, and what was skipped.
+    static func nothingIn(_ format: SourceFormat, summary: ImportSummary) -> String {
+        let wanted =
+            format == .gpx
+            ? "no waypoint (wpt), route (rte) or track (trk) became a fence"
+            : "no Placemark with a Point, LineString or Polygon became a fence"
+        let skipped = summary.skipped.keys.sorted()
+        return wanted + (skipped.isEmpty ? "" : " (skipped: " + skipped.joined(separator: "; ") + ")")
+            + "; nothing was written"
     }
 
     private func requireOSMSelection(_ path: String) throws(ImportError) {

@@ -8,6 +8,10 @@ final class FenceWriter {
     private let descriptor: Int32
     private let outputName: String
     private let boundingBox: BoundingBox?
+    /// `--bbox` read the other way (`BoundingBox.inOsmiumOrder`), to say when that order was meant.
+    private let otherOrderBox: BoundingBox?
+    /// Fences handed to `add`, kept or not.
+    private(set) var offered = 0
     private let feature = JSONBuffer(capacity: 1 << 16)
     /// The FeatureCollection around the features.
     private let collection = JSONBuffer(capacity: 64)
@@ -21,6 +25,7 @@ final class FenceWriter {
         self.descriptor = descriptor
         self.outputName = outputName
         self.boundingBox = boundingBox
+        otherOrderBox = boundingBox?.inOsmiumOrder
         seen = checkDuplicates ? [] : nil
         pending.reserveCapacity(1 << 20)
         // The collection's head; `finish` closes its array and object in the same buffer.
@@ -34,7 +39,11 @@ final class FenceWriter {
 
     /// Adds one fence (or counts why not); `decimals` is the coordinates' precision.
     func add(_ fence: ImportedFence, decimals: Int) throws {
+        offered += 1
         if let boundingBox, !fence.geometry.anyPosition(boundingBox.contains) {
+            if let otherOrderBox, fence.geometry.anyPosition(otherOrderBox.contains) {
+                summary.noteInsideOsmiumOrderBox()
+            }
             summary.skip("outside --bbox")
             return
         }

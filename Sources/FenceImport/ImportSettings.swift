@@ -71,6 +71,19 @@ public struct BoundingBox: Sendable, Equatable {
         self.east = east
     }
 
+    /// The same four numbers read in osmium's and OpenStreetMap's order, west,south,east,north;
+    /// nil when they are no box that way.
+    public var inOsmiumOrder: BoundingBox? {
+        BoundingBox(parsing: "\(west),\(south),\(east),\(north)")
+    }
+
+    /// `S,W,N,E` as `--bbox` takes it.
+    public var text: String { "\(shortest(south)),\(shortest(west)),\(shortest(north)),\(shortest(east))" }
+
+    private func shortest(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
     /// West greater than east crosses the antimeridian.
     func contains(_ position: Position) -> Bool {
         guard position.lat >= south, position.lat <= north else { return false }

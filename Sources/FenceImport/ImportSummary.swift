@@ -8,6 +8,10 @@ public struct ImportSummary: Sendable {
     public init() {}
 
     public var keptCount: Int { kept.values.reduce(0, +) }
+    /// Fences outside `--bbox` that its numbers read as west,south,east,north would have kept.
+    public private(set) var insideOsmiumOrderBox = 0
+
+    mutating func noteInsideOsmiumOrderBox() { insideOsmiumOrderBox += 1 }
 
     mutating func keep(_ kind: String) { kept[kind, default: 0] += 1 }
 

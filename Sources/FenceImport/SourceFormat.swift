@@ -4,6 +4,15 @@ import Platform
 enum SourceFormat: Equatable {
     case osmXML, osmPBF, gpx, kml, kmz
 
+    /// Drawn by a person (every element meant as a fence), as against an extract of a map, where
+    /// a selection that finds nothing is an answer.
+    var isDrawn: Bool {
+        switch self {
+        case .gpx, .kml, .kmz: true
+        case .osmXML, .osmPBF: false
+        }
+    }
+
     static func of(_ path: String) throws(ImportError) -> SourceFormat {
         let lower = path.lowercased()
         if lower.hasSuffix(".osm.pbf") || lower.hasSuffix(".pbf") { return .osmPBF }

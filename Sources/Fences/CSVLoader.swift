@@ -7,16 +7,29 @@ import JSONOutput
 /// property would be (`CSVCell`), so `clearance`, `approach` or `speed_limit_kmh` work from CSV.
 /// Fields may be quoted ("a, b" with "" for a quote). An empty id is derived from the circle and
 /// its name (`FenceSetBuilder.derivedID`). Ids that are JSON numbers (e.g. `17`) are numbers,
-/// anything else is a string.
+/// anything else is a string. A header with semicolons and no comma (what spreadsheets write where
+/// the comma is the decimal mark) makes `;` the separator, and a decimal comma in its numbers is read.
 struct CSVLoader {
     let bytes: UnsafeBufferPointer<UInt8>
     let file: String
+    /// `,`, or `;` for a file whose header is separated by semicolons.
+    private let separator: UInt8
+
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
+        self.bytes = bytes
+        self.file = file
+        separator = Self.separator(of: bytes, from: Self.hasByteOrderMark(bytes) ? 3 : 0)
+    }
+
+    static func hasByteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    }
 
     func load() throws(FenceLoadError) -> FenceSetBuilder {
         var builder = FenceSetBuilder(file: file, expectedCount: bytes.count / 40)
         builder.reserveIDs(bytes.count / 40)
         var pos = 0
-        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { pos = 3 }
+        if Self.hasByteOrderMark(bytes) { pos = 3 }
         var line = 0
         var columns: CSVColumns?
         var fields: [String] = []
@@ -34,7 +47,9 @@ struct CSVLoader {
                         file: file,
                         problem: "line \(line): header '"
                             + String(decoding: bytes[start..<min(pos, start + 80)], as: UTF8.self).trimmingSpaces
-                            + "' \(problem.message); want at least lat,lon,radius")
+                            + "' \(problem.message); want at least lat,lon,radius"
+                            + (fields.count == 1
+                                ? " (it has one column: separate the columns with commas, or with semicolons)" : ""))
                 }
                 continue
             }
@@ -53,8 +68,9 @@ struct CSVLoader {
             }
             func number(_ k: Int) throws(FenceLoadError) -> Double {
                 let what = columns.names[k]
-                let t = field(fields, k)
-                guard !t.isEmpty else { throw fail("\(what) is missing") }
+                let written = field(fields, k)
+                guard !written.isEmpty else { throw fail("\(what) is missing") }
+                let t = separator == 0x3B ? Self.decimalPoint(written) : written
                 guard isJSONNumber(t) || Double(t) != nil, let v = Double(t) else {
                     throw fail("\(what) '\(t)' is not a number")
                 }
@@ -94,6 +110,27 @@ struct CSVLoader {
             throw FenceLoadError(file: file, problem: "empty CSV: want a header such as 'id,name,lat,lon,radius_m'")
         }
         return builder
+    }
+
+    /// `;` when the first line (the header) has semicolons outside quotes and no comma, else `,`.
+    static func separator(of bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt8 {
+        var quoted = false
+        var semicolons = 0
+        for c in bytes[start...] {
+            if c == 0x22 { quoted.toggle() }
+            if quoted { continue }
+            if c == 0x0A { break }
+            if c == 0x2C { return 0x2C }
+            if c == 0x3B { semicolons += 1 }
+        }
+        return semicolons > 0 ? 0x3B : 0x2C
+    }
+
+    /// `47,3769` as `47.3769`: one comma between digits, in a file separated by semicolons.
+    static func decimalPoint(_ text: String) -> String {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].last?.isNumber == true, parts[1].first?.isNumber == true else { return text }
+        return parts[0] + "." + parts[1]
     }
 
     /// Field `index` trimmed.
@@ -152,7 +189,7 @@ struct CSVLoader {
             case 0x22 where field.allSatisfy({ $0 == 0x20 }):
                 field.removeAll()
                 quoted = true
-            case 0x2C:
+            case separator:
                 fields.append(String(decoding: field, as: UTF8.self))
                 field.removeAll(keepingCapacity: true)
             case 0x0A:

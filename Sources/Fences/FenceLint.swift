@@ -86,6 +86,12 @@ public enum FenceLint {
     static func shapeText(_ set: FenceSet, _ fence: Int, _ outline: [[(lat: Double, lon: Double)]]) -> String {
         let name = set.name(fence) ?? ""
         if let c = set.circle(fence) { return "c \(c.lat) \(c.lon) \(c.radius) \(name)" }
+        // A corridor is its lines in their order and its radius: two ways of a road are two
+        // shapes, however alike their (empty) names.
+        if let corridor = set.corridor(fence) {
+            let lines = corridor.lines.map { line in line.map { "\($0.lat),\($0.lon)" }.joined(separator: " ") }
+            return "r \(corridor.radius) " + lines.joined(separator: " | ") + " " + name
+        }
         let points = outline.flatMap { $0 }.map { "\($0.lat),\($0.lon)" }.sorted()
         return "p " + points.joined(separator: " ") + " " + name
     }
@@ -104,6 +110,18 @@ public enum FenceLint {
                 add(
                     .huge, fence, "has a radius of \(HumanText.distance(c.radius))",
                     "radii are in metres: check the unit (feet? kilometres?)")
+            }
+            return
+        }
+        if let corridor = set.corridor(fence) {
+            // Its width across is twice the radius; its length along the road is meant to be long.
+            let width = 2 * corridor.radius
+            if width < tinyMetres {
+                add(
+                    .tiny, fence,
+                    "is a corridor only \(formatNumber(width)) m wide (radius \(formatNumber(corridor.radius)) m), "
+                        + "less than a GPS fix's error",
+                    "give it a radius of at least \(formatNumber(tinyMetres / 2)) m (half its width)")
             }
             return
         }

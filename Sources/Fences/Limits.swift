@@ -9,6 +9,9 @@ public enum Limits {
     /// The longest distance any setting takes: half the Earth's circumference on the docs/fences.md sphere
     /// (π × 6,371,008.8 m, rounded up): a circle of this radius already covers the whole Earth.
     public static let maxMetres = (Double.pi * Geodesy.earthRadius).rounded(.up)
+    /// Home Assistant discovery gives every fence a sensor up to this many fences; past it, only
+    /// those marked `"homeassistant": true` (docs/mqtt.md): never thousands of entities.
+    public static let homeAssistantEveryFenceUpTo = 50
     /// The most consecutive fixes `exit` can wait for (the engine counts them in a byte).
     public static let maxExitConfirm = 255
     /// The highest speed limit a fence may set, in m/s (10 km/s: faster than anything a receiver

@@ -15,6 +15,34 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
     static let metresPerNauticalMile = 1852.0
     static let metresPerFoot = 0.3048
 
+    /// A position as people of this system read it: decimal degrees (`43.4999455, 16.399904833`),
+    /// or for `nautical` degrees and decimal minutes as charts and a skipper's log write them
+    /// (`43°29.997'N 016°23.994'E`, a thousandth of a minute: under 2 m).
+    public func position(lat: Double, lon: Double) -> String {
+        switch self {
+        case .metric, .imperial:
+            return formatted(lat, decimals: JSONPrecision.coordinate) + ", "
+                + formatted(lon, decimals: JSONPrecision.coordinate)
+        case .nautical:
+            return Self.degreesAndMinutes(lat, width: 2, hemispheres: ("N", "S")) + " "
+                + Self.degreesAndMinutes(lon, width: 3, hemispheres: ("E", "W"))
+        }
+    }
+
+    /// `43°29.997'N`: whole degrees (zero-padded to `width`), minutes to a thousandth.
+    static func degreesAndMinutes(_ value: Double, width: Int, hemispheres: (Character, Character)) -> String {
+        let thousandths = Int((abs(value) * 60_000).rounded())
+        let degrees = thousandths / 60_000
+        let minutes = thousandths % 60_000
+        let degreeText = String(degrees)
+        let minuteText = String(minutes / 1000)
+        let fraction = String(minutes % 1000)
+        return String(repeating: "0", count: max(0, width - degreeText.count)) + degreeText + "°"
+            + String(repeating: "0", count: 2 - minuteText.count) + minuteText + "."
+            + String(repeating: "0", count: 3 - fraction.count) + fraction + "'"
+            + String(value < 0 ? hemispheres.1 : hemispheres.0)
+    }
+
     /// The speed in this system's unit, and the unit.
     public func speedValue(_ metresPerSecond: Double) -> (value: Double, unit: String) {
         switch self {

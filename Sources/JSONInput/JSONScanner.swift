@@ -85,11 +85,18 @@ public struct JSONScanner {
     }
 
     /// After an element of an object or array: true when another follows (','), false at `close`.
+    /// A comma right before `close` (as JavaScript allows and JSON does not) is named as such.
     @inlinable @inline(__always)
     public mutating func next(close: UInt8) throws(JSONSyntaxError) -> Bool {
         let c = peek()
         if c == 0x2C {
+            let comma = pos
             pos += 1
+            if peek() == close {
+                throw fail(
+                    "a trailing comma before '\(Character(Unicode.Scalar(close)))': JSON allows none after the last element; remove it",
+                    at: comma)
+            }
             return true
         }
         if c == close {

@@ -4,6 +4,7 @@ import LiveLoop
 import NMEA
 import Platform
 import Store
+import Views
 
 /// `gpsfence ack` (docs/running.md, "Alarms"): answers the alarm from any shell. The answer is
 /// written into the state file, then the run that holds the file's lock is told by SIGUSR1 to take
@@ -24,10 +25,15 @@ public struct AckJob {
         case leftForTheNextRun
     }
 
-    /// - Throws: `RuntimeFailure` (exit status 1) when no alarm sounds or the run did not answer.
+    /// - Throws: `StateFileMissing` (exit status 2, as for every command given a state file that
+    ///   is not there); `RuntimeFailure` (exit status 1) when no alarm sounds or the run did not answer.
     public func run() throws -> Outcome {
         guard FileManager.default.fileExists(atPath: statePath) else {
-            throw RuntimeFailure(message: "no alarm is sounding: there is no state file at \(statePath)")
+            throw StateFileMissing(
+                path: statePath,
+                message:
+                    "no state file at '\(statePath)' (so no alarm is sounding): it is written by 'gpsfence run'; give the run's --state FILE"
+            )
         }
         let store = try StateStore(path: statePath)
         guard let latch = try store.alarmLatch(), latch.unanswered else {

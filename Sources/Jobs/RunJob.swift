@@ -18,7 +18,8 @@ public final class RunJob {
         public var device: DeviceChoice
         public var rate: BaudRate?
         public var autobaud = Autobaud()
-        public var fencesPath: String
+        /// The fence file; nil: an anchor watch alone, with no fence file.
+        public var fencesPath: String?
         public var statePath: String
         public var settings = EventSettings()
         public var ringCapacity = 1024
@@ -46,7 +47,7 @@ public final class RunJob {
         /// `--web`: the page on a phone (docs/running.md); nil: none.
         public var web: WebSettings?
 
-        public init(device: DeviceChoice, fencesPath: String, statePath: String) {
+        public init(device: DeviceChoice, fencesPath: String?, statePath: String) {
             self.device = device
             self.fencesPath = fencesPath
             self.statePath = statePath
@@ -78,7 +79,7 @@ public final class RunJob {
             throw InputError(message: problem)
         }
         returnLargeBlocksAtOnce()
-        var fences = options.brokerFences == nil ? try FenceFile.load(options.fencesPath) : FenceSet.none
+        var fences = try options.brokerFences == nil ? options.fencesPath.map(FenceFile.load) ?? .none : .none
         try refuseASecondRunOnThePort()
         // Opening makes the state file (and its folder) on a first run; the claim comes before
         // anything is written to it.

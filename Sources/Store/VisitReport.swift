@@ -22,6 +22,21 @@ public struct VisitReport: Sendable, Equatable {
     public var fences: [FenceVisits]
     /// The zone whose month and days these are (`America/New_York`, `UTC`).
     public var timezone = "UTC"
+    /// When this month has no visit: the months that have, newest first, so that the reader
+    /// learns where to look (a replayed capture's visits are in the capture's month).
+    public var otherMonths: [MonthVisits] = []
+
+    public struct MonthVisits: Sendable, Equatable {
+        public var year: Int
+        public var month: Int
+        public var visits: Int
+
+        public init(year: Int, month: Int, visits: Int) {
+            self.year = year
+            self.month = month
+            self.visits = visits
+        }
+    }
 }
 
 extension StateStore {
@@ -64,6 +79,22 @@ extension StateStore {
         }
         var report = VisitReport(year: year, month: month, daysInMonth: days, fences: order.map { byFence[$0]! })
         report.timezone = calendar.name
+        if report.fences.isEmpty { report.otherMonths = try monthsWithVisits(calendar: calendar) }
         return report
+    }
+
+    /// Every month of `calendar` in which a visit began, newest first, with its count.
+    func monthsWithVisits(calendar: LocalCalendar) throws -> [VisitReport.MonthVisits] {
+        let times = try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT enter_time FROM visit").compactMap { $0.storedTime("enter_time") }
+        }
+        var counts: [Int: Int] = [:]
+        for time in times {
+            let day = calendar.day(of: time)
+            counts[day.year * 12 + day.month - 1, default: 0] += 1
+        }
+        return counts.keys.sorted(by: >).map { key in
+            VisitReport.MonthVisits(year: key / 12, month: key % 12 + 1, visits: counts[key]!)
+        }
     }
 }

@@ -26,6 +26,16 @@ public enum VisitsView {
         line.add("month", report.month)
         line.add("timezone", report.timezone)
         line.addArray("fences", json: fences)
+        if report.fences.isEmpty {
+            let months = report.otherMonths.map { other in
+                var month = JSONLine()
+                month.add("year", other.year)
+                month.add("month", other.month)
+                month.add("visits", other.visits)
+                return month.string
+            }
+            line.addArray("months_with_visits", json: months)
+        }
         return line.string
     }
 
@@ -36,7 +46,16 @@ public enum VisitsView {
 
     public static func text(_ report: VisitReport, color: Bool) -> String {
         let month = "\(monthNames[report.month - 1]) \(report.year)"
-        guard !report.fences.isEmpty else { return "\(month): no visits recorded (days in \(report.timezone))." }
+        guard !report.fences.isEmpty else {
+            let none = "\(month): no visits recorded (days in \(report.timezone))."
+            guard let newest = report.otherMonths.first else { return none + " The state file holds no visit at all." }
+            let shown = report.otherMonths.prefix(6).map { other in
+                "\(monthNames[other.month - 1]) \(other.year) (\(other.visits) visit\(other.visits == 1 ? "" : "s"))"
+            }
+            let more = report.otherMonths.count > 6 ? ", and \(report.otherMonths.count - 6) earlier months" : ""
+            return none + "\nVisits were recorded in " + shown.joined(separator: ", ") + more
+                + ": gpsfence visits --month \(newest.month) --year \(newest.year)"
+        }
         let title = "\(month) (days in \(report.timezone))"
         var lines: [String] = []
         for fence in report.fences {

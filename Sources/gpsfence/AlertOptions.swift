@@ -1,7 +1,9 @@
 import ArgumentParser
 import Delivery
+import Events
 import Fences
 import Foundation
+import LiveLoop
 import Platform
 
 /// The alert flags of docs/running.md, for `run` and `replay`.
@@ -180,7 +182,9 @@ struct AlertOptions: ParsableArguments {
         ownTracksCommands: OwnTracksCommandInbox? = nil, alarm: AlarmSound = AlarmSound()
     ) throws -> [EventSink] {
         var sinks: [EventSink] = [
-            ConsoleSink(style: json ? .json : .human(color: color), flushesEveryEvent: live, format: format)
+            ConsoleSink(
+                style: json ? .json : .human(color: color), flushesEveryEvent: live, format: format,
+                ackCommand: AckCommand.text(statePath: Self.namedStatePath(context.statePath)))
         ]
         if bell || alarm.rings {
             // An alarm rings the bell whether or not --bell asked for it on other events.
@@ -213,6 +217,7 @@ struct AlertOptions: ParsableArguments {
             guard let outbox = context.outbox else { preconditionFailure("MQTT needs the outbox (needsOutbox)") }
             if let url = mqtt { ProcessArguments.hidePassword(of: url) }
             configuration.clientID = MQTTConfiguration.clientID(statePath: context.statePath)
+            configuration.calendar = format.calendar
             sinks.append(
                 MQTTSink(
                     configuration: configuration, outbox: outbox, maxAccuracy: maxAccuracy,
@@ -233,5 +238,14 @@ extension AlertOptions {
         var rings = false
         /// Where `ack` from the broker goes (a run's alarm); nil: the broker's answers are not taken.
         var answers: AlarmAnswers?
+    }
+}
+
+extension AlertOptions {
+    /// The state file as `gpsfence ack --state` must name it from any folder (absolute); nil for
+    /// the default one, which a bare `gpsfence ack` finds.
+    static func namedStatePath(_ path: String?) -> String? {
+        guard let path, path != StateLocation.defaultPath else { return nil }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
     }
 }

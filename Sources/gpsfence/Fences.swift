@@ -14,6 +14,13 @@ struct Fences: ParsableCommand {
         subcommands: [Lint.self, Add.self, Import.self]
     )
 
+    /// Reached only when no subcommand was given: as for `gpsfence` alone, the usage goes to
+    /// standard error and the exit status says that nothing was done.
+    func run() throws {
+        OutputWriter.standardError.write(line: GPSFence.helpMessage(for: Fences.self))
+        Foundation.exit(ExitStatus.usage.rawValue)
+    }
+
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "lint",

@@ -42,6 +42,12 @@ struct GPSFence: ParsableCommand {
             try command.run()
         } catch {
             OutputWriter.standardOutput.flush()
+            if classify(error) == nil, exitCode(for: error) != .success,
+                let hint = Suggestions.hint(for: Array(CommandLine.arguments.dropFirst()))
+            {
+                OutputWriter.standardError.write(line: "gpsfence: \(hint)")
+                Foundation.exit(ExitStatus.badInput.rawValue)
+            }
             if let (status, message) = classify(error) {
                 OutputWriter.standardError.write(line: "gpsfence: \(message)")
                 Foundation.exit(status.rawValue)

@@ -31,9 +31,9 @@ struct Run: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Fence file: GeoJSON, or CSV 'id,name,lat,lon,radius_m'; or mqtt[s]://[user[:password]@]host[:port]/topic: the retained GeoJSON on that topic (docs/running.md).",
+            "Fence file: GeoJSON, or CSV 'id,name,lat,lon,radius_m'; or mqtt[s]://[user[:password]@]host[:port]/topic: the retained GeoJSON on that topic (docs/running.md). Optional with --anchor.",
             valueName: "file"))
-    var fences: String
+    var fences: String?
 
     @Option(help: ArgumentHelp("State file (default: $XDG_STATE_HOME/gpsfence/state.sqlite).", valueName: "path"))
     var state: String?
@@ -63,6 +63,10 @@ struct Run: ParsableCommand {
     @OptionGroup var webPage: WebOptions
 
     func validate() throws {
+        if fences == nil, anchor.anchor == nil {
+            throw ValidationError(
+                "Missing expected argument '--fences <file>' (an anchor watch, --anchor RADIUS, needs no fence file)")
+        }
         if let problem = Limits.keepDays(keepDays) ?? Limits.seconds("--drain-timeout", drainTimeout, allowsZero: true)
             ?? Limits.seconds("--track-write-interval", trackWriteInterval)
         {
@@ -90,10 +94,12 @@ struct Run: ParsableCommand {
         // OwnTracks regions from `setWaypoints` commands (docs/mqtt.md): only a live run takes them.
         let commands = alerts.owntracks == nil ? nil : OwnTracksCommandInbox()
         options.layers.ownTracksCommands = commands
-        let tls = fences.lowercased().hasPrefix("mqtts://")
-        options.brokerFences = try RunJob.brokerFences(
-            fences, caFile: tls ? alerts.mqttCa : nil, certificateFile: tls ? alerts.mqttCert : nil,
-            keyFile: tls ? alerts.mqttKey : nil, secrets: .environment)
+        let tls = fences?.lowercased().hasPrefix("mqtts://") == true
+        options.brokerFences = try fences.flatMap { fences in
+            try RunJob.brokerFences(
+                fences, caFile: tls ? alerts.mqttCa : nil, certificateFile: tls ? alerts.mqttCert : nil,
+                keyFile: tls ? alerts.mqttKey : nil, secrets: .environment)
+        }
         try RunJob(options: options).run { context in
             try alerts.sinks(
                 color: StandardStream.output.isTerminal, live: true, context: context, format: format.format,

@@ -72,8 +72,11 @@ struct SemanticsOptions: ParsableArguments {
     var vehicleHeight: String?
 
     func validate() throws {
-        if let vehicleHeight, Height.metres(vehicleHeight) == nil {
-            throw ValidationError("--vehicle-height '\(vehicleHeight)' is not \(Height.forms)")
+        if let vehicleHeight {
+            guard let metres = Self.height(vehicleHeight) else {
+                throw ValidationError("--vehicle-height '\(vehicleHeight)' is not \(Height.forms)")
+            }
+            if let problem = Self.implausibleHeight(vehicleHeight, metres: metres) { throw ValidationError(problem) }
         }
         if let problem = settings.problem { throw ValidationError(problem) }
     }
@@ -91,7 +94,47 @@ struct SemanticsOptions: ParsableArguments {
         settings.heartbeat = heartbeat?.value
         if let stationary { settings.stationary = stationary.value }
         if let speedingConfirm { settings.speedingConfirm = speedingConfirm }
-        settings.vehicleHeight = vehicleHeight.flatMap(Height.metres)
+        settings.vehicleHeight = vehicleHeight.flatMap(Self.height)
         return settings
+    }
+
+    /// The tallest a road vehicle is taken to be: above it, the number was surely meant in other
+    /// units (350 for 3.5 m in centimetres, 13.5 for feet).
+    static let tallestVehicle = 10.0
+
+    /// `--vehicle-height` in metres: the forms of `Height`, with a decimal comma read as the fence
+    /// imports read it (`3,5`).
+    static func height(_ text: String) -> Double? {
+        Height.metres(DecimalComma.point(text))
+    }
+
+    /// Why `metres` (read from `text`) is no vehicle's height, with the value meant, or nil.
+    static func implausibleHeight(_ text: String, metres: Double) -> String? {
+        guard metres > tallestVehicle else { return nil }
+        func number(_ value: Double) -> String {
+            let rounded = (value * 100).rounded() / 100
+            return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        }
+        let meant =
+            metres >= 100
+            ? "centimetres? write --vehicle-height \(number(metres / 100)) (metres)"
+            : "feet? write --vehicle-height \"\(number(metres)) ft\""
+        return
+            "--vehicle-height '\(text)' is \(number(metres)) m, taller than any road vehicle (at most \(number(tallestVehicle)) m); \(meant)"
+    }
+}
+
+/// A decimal comma in a number typed on the command line (`3,5`), as the fence imports accept
+/// it: a comma with digits on both sides and no point in the text becomes a point.
+enum DecimalComma {
+    static func point(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard !text.contains("."), scalars.filter({ $0 == "," }).count == 1,
+            let comma = scalars.firstIndex(of: ","), comma > 0, comma + 1 < scalars.count,
+            ("0"..."9").contains(scalars[comma - 1]), ("0"..."9").contains(scalars[comma + 1])
+        else { return text }
+        var result = scalars
+        result[comma] = "."
+        return String(String.UnicodeScalarView(result))
     }
 }

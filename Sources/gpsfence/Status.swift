@@ -1,5 +1,6 @@
 import ArgumentParser
 import Delivery
+import Events
 import Foundation
 import Jobs
 import LiveLoop
@@ -84,12 +85,15 @@ struct Status: ParsableCommand {
             var configured = job
             configured.interval = (interval ?? Self.defaultInterval).value
             configured.format = format.format
+            configured.ackCommand = AckCommand.text(statePath: AlertOptions.namedStatePath(state))
             return try configured.run(output: .standardOutput)
         }
         let statePath = state ?? StateLocation.defaultPath
         let live = LiveChannel.ask(statePath: statePath)
         let now = currentUTCTime().millisecondsSinceEpoch
-        let status = try StatusReport.read(statePath: statePath, now: now, calendar: format.format.calendar, live: live)
+        var status = try StatusReport.read(
+            statePath: statePath, now: now, calendar: format.format.calendar, live: live)
+        status.ackCommand = AckCommand.text(statePath: AlertOptions.namedStatePath(state))
         OutputWriter.standardOutput.write(
             line: json
                 ? StatusView.json(status)

@@ -60,8 +60,10 @@ import Waiting
         #expect(try said("exit") == 1, "the exit that raised it is said once")
     }
 
-    /// A stand-in `notify-send`, first on PATH, records its arguments: notify-send itself shows
-    /// nothing without a desktop session.
+    /// A stand-in `notify-send`, first on PATH, records its arguments and, asked `--print-id`,
+    /// prints an id as Debian's libnotify-bin does: notify-send itself shows nothing (and fails)
+    /// without a desktop session, so the test is of the arguments a real child process received.
+    /// The answer replaces the alarm's notification (`--replace-id`), which then expires.
     @Test func theAlarmsNotificationIsCriticalAndStays() throws {
         let folder = temporaryDirectory()
         let bin = folder.appendingPathComponent("bin")
@@ -73,6 +75,8 @@ import Waiting
         import json, sys
         with open(\(String(reflecting: log.path)), "a") as out:
             out.write(json.dumps(sys.argv[1:]) + "\\n")
+        if "--print-id" in sys.argv[1:]:
+            print(4242)
         """.write(to: program, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
         let (simulator, run, output) = try Self.sounding(
@@ -104,11 +108,15 @@ import Waiting
         #expect(alarm.count == 1, "\(calls)")
         #expect(alarm.first?.contains("--urgency=critical") == true, "\(alarm)")
         #expect(alarm.first?.contains("--expire-time=0") == true, "\(alarm)")
-        for kind in ["exit", "alarm_acknowledged"] {
-            let normal = notifications(kind)
-            #expect(normal.count == 1, "\(kind): \(calls)")
-            #expect(normal.first?.contains("--urgency=normal") == true, "\(normal)")
-            #expect(normal.first?.contains { $0.hasPrefix("--expire-time") } == false, "\(normal)")
-        }
+        #expect(alarm.first?.contains("--print-id") == true, "\(alarm)")
+        let exit = notifications("exit")
+        #expect(exit.count == 1, "\(calls)")
+        #expect(exit.first?.contains("--urgency=normal") == true, "\(exit)")
+        #expect(exit.first?.contains { $0.hasPrefix("--expire-time") || $0.hasPrefix("--replace-id") } == false)
+        let answered = notifications("alarm_acknowledged")
+        #expect(answered.count == 1, "\(calls)")
+        #expect(answered.first?.contains("--urgency=normal") == true, "\(answered)")
+        #expect(answered.first?.contains("--replace-id=4242") == true, "replaces the alarm's: \(answered)")
+        #expect(answered.first?.contains("--expire-time=10000") == true, "then withdrawn: \(answered)")
     }
 }

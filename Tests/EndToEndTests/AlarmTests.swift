@@ -134,6 +134,16 @@ import Testing
         let first = try #require(alarms.first?["anchor_distance"] as? Double)
         let second = try #require(alarms.last?["anchor_distance"] as? Double)
         #expect(second >= 2 * first && second < 2 * first + 10, "\(first) m, then \(second) m")
+        // The alarm said again carries where the boat is, as the first one does (MQTT, hooks).
+        let position = try #require(alarms.last?["location"] as? [String: Any], "\(alarms)")
+        #expect(position["lat"] as? Double != nil && position["lon"] as? Double != nil, "\(position)")
+        // And `status` says when it sounded again, not when it first did.
+        let status = try #require(
+            jsonObject(
+                try runGPSFence(["status", "--state", folder.appendingPathComponent("state.sqlite").path, "--json"])
+                    .stdout))
+        let since = (status["alarm"] as? [String: Any])?["since"] as? String
+        #expect(since == alarms.last?["time"] as? String, "\(status)")
     }
 
     @Test func gpsfenceAckFromAnotherShellAnswersTheAlarm() throws {
@@ -289,10 +299,63 @@ import Testing
         #expect(output.wait { types($0).contains("alarm_acknowledged") }, "\(output.all)")
     }
 
+    /// A `fix_lost` alarm answered, the run stopped while the fix is still lost, and started again
+    /// with a usable fix: the alarm's condition has ended, so `alarm_cleared` and no alarm kept
+    /// (kept, it would silence the next `fix_lost`). While it sounds, the console and `status` name
+    /// the `ack` that answers this run (its `--state`), and `status` gives the time in local time.
+    @Test func anAnsweredFixLostAlarmClearsWhenARestartedRunHasAFix() throws {
+        let folder = temporaryDirectory()
+        let state = folder.appendingPathComponent("state.sqlite").path
+        func watch(minute: Int) throws -> (simulator: BackgroundGPSFence, run: BackgroundGPSFence, LineCollector) {
+            let resting = try AnchorWatchTests.boat(
+                folder, name: "rest\(minute).gpx", start: Self.anchorage, restSeconds: 8, dragSeconds: 0,
+                minute: minute)
+            let link = folder.appendingPathComponent("gps0").path
+            let simulator = try BackgroundGPSFence([
+                "simulate", resting, "--baud", "38400", "--rate", "2", "--link", link,
+            ])
+            _ = simulator.readFirstLine()
+            let run = try BackgroundGPSFence([
+                "run", "--device", link, "--baud", "38400", "--state", state, "--anchor", "30", "--alarm",
+                "--stale", "3",
+            ])
+            return (simulator, run, LineCollector(run.output.fileHandleForReading))
+        }
+        let (simulator, run, output) = try watch(minute: 0)
+        let answer = "press Enter or run 'gpsfence ack --state \(state)'"
+        #expect(
+            output.wait(timeout: 40) { $0.contains { $0.contains(" alarm ") && $0.contains(answer) } }, "\(output.all)")
+        let sounding = try runGPSFence(["status", "--state", state, "--timezone", "Europe/Zagreb"])
+        let line = try #require(
+            sounding.stdout.split(separator: "\n").first { $0.contains("ALARM") }, "\(sounding.stdout)")
+        #expect(line.contains("or run 'gpsfence ack --state \(state)'"), "\(line)")
+        #expect(line.contains(/SOUNDING since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+0[12]:00 \(fix_lost\)/), "\(line)")
+        #expect(try runGPSFence(["ack", "--state", state]).status == 0)
+        #expect(output.wait { $0.contains { $0.contains("alarm_acknowledged") } }, "\(output.all)")
+        run.signal(SIGTERM)
+        #expect(run.finish().status == 0)
+        output.finish()
+        _ = simulator.finish()
+        let answered = try #require(jsonObject(try runGPSFence(["status", "--state", state, "--json"]).stdout))
+        #expect((answered["alarm"] as? [String: Any])?["state"] as? String == "acknowledged", "\(answered)")
+
+        let (again, restarted, restartedOutput) = try watch(minute: 5)
+        #expect(
+            restartedOutput.wait(timeout: 40) { $0.contains { $0.contains("alarm_cleared") } }, "\(restartedOutput.all)"
+        )
+        restarted.signal(SIGTERM)
+        _ = restarted.finish()
+        restartedOutput.finish()
+        again.signal(SIGTERM)
+        _ = again.finish()
+        let cleared = try #require(jsonObject(try runGPSFence(["status", "--state", state, "--json"]).stdout))
+        #expect(cleared["alarm"] == nil, "\(cleared)")
+    }
+
     @Test func ackWithoutAnAlarmSaysSo() throws {
         let folder = temporaryDirectory()
         let missing = try runGPSFence(["ack", "--state", folder.appendingPathComponent("none.sqlite").path])
-        #expect(missing.status == 1)
+        #expect(missing.status == 2, "a missing state file is bad input, as in status and visits")
         #expect(missing.stderr.contains("no alarm is sounding"), "\(missing.stderr)")
         let replayed = try runGPSFence([
             "replay", packageRoot.appendingPathComponent("captures/bridge/capture.nmea").path, "--fences",

@@ -96,6 +96,8 @@ import Testing
         ] {
             let config = jsonObject(retained["homeassistant/sensor/boats_sea-otter/\(key)/config"])
             #expect(config?["default_entity_id"] as? String == id, "\(retained.keys.sorted())")
+            // A bearing is circular: Home Assistant's statistics would average 359° and 1° to 180°.
+            #expect((config?["state_class"] == nil) == (key == "anchor_bearing"), "\(key): \(config ?? [:])")
         }
         let receiver = try #require(jsonObject(retained["boats/sea-otter/homeassistant/receiver"]))
         let distance = try #require(receiver["anchor_distance"] as? Double, "\(receiver)")
@@ -161,6 +163,55 @@ import Testing
         #expect(third.map { $0["type"] as? String } == ["enter"], "\(thirdRun)")
         let redropped = try #require(third.first.flatMap(Self.position))
         #expect(Self.metres(redropped, drifted) < 12)
+    }
+
+    /// `--anchor-at` where the anchor went down, and the boat's first fix already 220 m from it (it
+    /// dragged before the watch began): the anchor's `exit` and the alarm at that fix. No fence
+    /// file is needed for an anchor watch alone.
+    @Test func aFirstFixOutsideTheAnchorAtCircleRaisesTheAlarm() throws {
+        let folder = temporaryDirectory()
+        let away = (lat: Self.anchorage.lat + 220 * Self.metre, lon: Self.anchorage.lon)
+        let route = try Self.boat(folder, name: "away.gpx", start: away, restSeconds: 60, dragSeconds: 0)
+        let link = folder.appendingPathComponent("gps0").path
+        let simulator = try BackgroundGPSFence([
+            "simulate", route, "--baud", "38400", "--rate", "5", "--time-scale", "5", "--link", link,
+        ])
+        _ = simulator.readFirstLine()
+        let run = try BackgroundGPSFence([
+            "run", "--device", link, "--baud", "38400", "--state", folder.appendingPathComponent("state.sqlite").path,
+            "--json", "--anchor", "40", "--anchor-at", "\(Self.anchorage.lat),\(Self.anchorage.lon)", "--alarm",
+        ])
+        let output = LineCollector(run.output.fileHandleForReading)
+        let rang = output.wait(timeout: 60) { types($0).contains("alarm") }
+        run.signal(SIGINT)
+        let stopped = run.finish()
+        output.finish()
+        simulator.signal(SIGINT)
+        _ = simulator.finish()
+        #expect(rang, "\(output.all) \(stopped.stderr)")
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        let events = output.all.compactMap { jsonObject($0) }
+        let exit = try #require(Self.anchorEvents(events).first { $0["type"] as? String == "exit" }, "\(events)")
+        #expect(Self.metres(try #require(Self.position(exit)), away) < 12, "\(exit)")
+        let alarm = try #require(events.first { $0["type"] as? String == "alarm" })
+        #expect((alarm["cause"] as? [String: Any])?["type"] as? String == "exit", "\(alarm)")
+        let distance = try #require(alarm["anchor_distance"] as? Double, "\(alarm)")
+        #expect(distance > 200 && distance < 240, "\(alarm)")
+    }
+
+    @Test func anAnchorWatchNeedsNoFenceFileButAFenceWatchDoes() throws {
+        let folder = temporaryDirectory()
+        let file = folder.appendingPathComponent("not-a-device").path
+        try "x\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let alone = try runGPSFence(["run", "--device", file, "--state", state])
+        #expect(alone.status == 2, "\(alone.stderr)")
+        #expect(alone.stderr.contains("--fences"), "\(alone.stderr)")
+        // Past the arguments: the file is refused as a device, not for a missing fence file.
+        let anchored = try runGPSFence(["run", "--device", file, "--state", state, "--anchor", "40"])
+        #expect(anchored.status == 2, "\(anchored.stderr)")
+        #expect(!anchored.stderr.contains("--fences <file>"), "\(anchored.stderr)")
+        #expect(anchored.stderr.contains("this is a file, not a device"), "\(anchored.stderr)")
     }
 
     @Test func anchorOptionsAreCheckedBeforeAnythingStarts() throws {

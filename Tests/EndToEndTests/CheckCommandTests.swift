@@ -40,6 +40,30 @@ import Testing
         #expect(stdin.stdout == "[\"gym\",7]\n")
     }
 
+    /// A CSV as a spreadsheet writes it where the comma is the decimal mark (`;` between the
+    /// columns, `47,3769` in them) is read; a header of one column says how columns are separated.
+    @Test func aSemicolonSeparatedCSVIsRead() throws {
+        let csv = try temporaryFile("fences.csv", "id;name;lat;lon;radius_m\nhome;Home;47,3769;8,5417;50\n")
+        let result = try runGPSFence(["check", "--fences", csv, "47.3769", "8.5417"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("is inside 1 fence"), "\(result.stdout)")
+        let tabs = try temporaryFile("tabs.csv", "id\tlat\tlon\tradius\nhome\t47.3\t8.5\t50\n")
+        let refused = try runGPSFence(["check", "--fences", tabs, "47.3", "8.5"])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("separate the columns with commas, or with semicolons"), "\(refused.stderr)")
+    }
+
+    /// A comma after the last feature (JavaScript allows it, JSON does not) is named as such.
+    @Test func aTrailingCommaInGeoJSONIsNamed() throws {
+        let geojson = try temporaryFile(
+            "trailing.geojson",
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[8.5,47.3]},"properties":{"radius":50}},]}"#
+        )
+        let result = try runGPSFence(["check", "--fences", geojson, "47.3", "8.5"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("a trailing comma before ']'"), "\(result.stderr)")
+    }
+
     @Test func singlePointListsContainingAndNearestFences() throws {
         let f = try temporaryFile("fences.geojson", fences)
         let result = try runGPSFence(["check", "--fences", f, "41.8781", "-87.6298"])

@@ -19,6 +19,54 @@ import Testing
         #expect(result.stderr.contains("replay"), "the subcommands are listed")
     }
 
+    /// A misspelt subcommand or option gets the one meant, exit 2; `gpsfence fences` alone shows
+    /// its usage and exits 64 as `gpsfence` alone does.
+    @Test func misspeltWordsGetASuggestion() throws {
+        for (arguments, words) in [
+            (["rn"], "unknown command 'rn' for 'gpsfence'; did you mean 'run'?"),
+            (["fences", "lnt", "x.geojson"], "did you mean 'lint'?"),
+            (
+                ["replay", Self.capture, "--fence", Self.fences],
+                "unknown option '--fence' for 'gpsfence replay'; did you mean '--fences'?"
+            ),
+            (["status", "--stat", "x.sqlite"], "did you mean '--state'?"),
+        ] {
+            let result = try runGPSFence(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
+        }
+        let fences = try runGPSFence(["fences"])
+        #expect(fences.status == 64, "\(fences.stderr)")
+        #expect(fences.stderr.contains("USAGE: gpsfence fences"), "\(fences.stderr)")
+    }
+
+    /// The same missing state file is bad input (exit 2) in every command that reads one.
+    @Test func aMissingStateFileExitsTwoEverywhere() throws {
+        let missing = temporaryDirectory().appendingPathComponent("none.sqlite").path
+        for command in [["ack"], ["status"], ["visits"]] {
+            let result = try runGPSFence(command + ["--state", missing])
+            #expect(result.status == 2, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("no state file at '\(missing)'"), "\(command): \(result.stderr)")
+        }
+    }
+
+    /// A vehicle height no road vehicle has is refused with the unit it was surely meant in; a
+    /// decimal comma is read as the fence imports read it.
+    @Test func vehicleHeightsAreChecked() throws {
+        let state = temporaryDirectory().appendingPathComponent("state.sqlite").path
+        for (height, words) in [
+            ("350", "centimetres? write --vehicle-height 3.5"), ("13.5", #"feet? write --vehicle-height "13.5 ft""#),
+        ] {
+            let result = try runGPSFence([
+                "replay", Self.capture, "--fences", Self.fences, "--vehicle-height", height, "--state", state,
+            ])
+            #expect(result.status == 2, "\(height): \(result.stderr)")
+            #expect(result.stderr.contains(words), "\(height): \(result.stderr)")
+        }
+        let comma = try runGPSFence(["replay", Self.capture, "--fences", Self.fences, "--vehicle-height", "3,5"])
+        #expect(comma.status == 0, "\(comma.stderr)")
+    }
+
     /// A minus sign reaches the check of the value: the message names the option and says the
     /// value must be positive, rather than taking `-5` for an option and saying "Missing value".
     @Test func negativeValuesAreSaidToBePositive() throws {

@@ -146,6 +146,44 @@ import Testing
         #expect(bad.status != 0 && bad.stderr.contains("--bbox '48,8,47,9'"), "\(bad.stderr)")
     }
 
+    /// `--bbox` written in osmium's order (west,south,east,north) keeps nothing where the
+    /// south,west,north,east reading of the same numbers would keep the road: said, with the box to
+    /// write, and exit 2 with the earlier output left alone.
+    @Test func aBoxInOsmiumsOrderIsNamedAsSuch() throws {
+        let folder = temporaryDirectory()
+        let source = try Self.write(Self.bridgeRoad, "bridge.osm", in: folder)
+        let output = folder.appendingPathComponent("out.geojson").path
+        try "earlier".write(toFile: output, atomically: true, encoding: .utf8)
+        let west = Double(Self.longitude(east: -1000))!
+        let osmium = "\(west - 0.001),\(Self.roadLatitude - 0.001),\(west + 0.001),\(Self.roadLatitude + 0.001)"
+        let swapped = try runGPSFence([
+            // `=`: the first number (a longitude west of Greenwich) is negative.
+            "fences", "import", source, "--speed-limits", "--bbox=\(osmium)", "--output", output,
+        ])
+        #expect(swapped.status == 2, "\(swapped.stderr)")
+        #expect(swapped.stderr.contains("west,south,east,north (osmium's order) would keep 1"), "\(swapped.stderr)")
+        #expect(swapped.stderr.contains("write --bbox \(Self.roadLatitude - 0.001),"), "\(swapped.stderr)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "earlier")
+    }
+
+    /// A GPX or KML that yields no fence is an error naming the file, not an empty fence file.
+    @Test func aDrawnSourceWithoutFencesIsAnError() throws {
+        let folder = temporaryDirectory()
+        let output = folder.appendingPathComponent("out.geojson").path
+        let gpx = try Self.write(
+            #"<?xml version="1.0"?><gpx version="1.1" creator="t"><metadata><name>x</name></metadata></gpx>"#,
+            "empty.gpx", in: folder)
+        let kml = try Self.write(
+            #"<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>d</name></Document></kml>"#,
+            "empty.kml", in: folder)
+        for (source, words) in [(gpx, "no waypoint (wpt), route (rte) or track (trk)"), (kml, "no Placemark")] {
+            let result = try runGPSFence(["fences", "import", source, "--output", output])
+            #expect(result.status == 2, "\(result.stderr)")
+            #expect(result.stderr.contains(source) && result.stderr.contains(words), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: output), "no empty fence file")
+        }
+    }
+
     /// A second import of the same file writes the same bytes (ids from OSM, not from the run).
     @Test func aSecondImportIsByteIdentical() throws {
         let folder = temporaryDirectory()

@@ -29,6 +29,32 @@ import Waiting
         #expect(result.stdout.hasSuffix("1 fence, nothing to report\n"), "\(result.stdout)")
     }
 
+    /// Corridors as `fences import` writes them from OpenStreetMap: two unnamed ways of one road
+    /// (end to end) are two shapes, not duplicates, and a corridor's width is twice its radius.
+    /// The same line twice is a duplicate; a corridor narrower than a fix's error is tiny.
+    @Test func lintUnderstandsCorridors() throws {
+        let file = temporaryDirectory().appendingPathComponent("roads.geojson")
+        func road(_ id: String, _ line: String, radius: Double) -> String {
+            #"{"type":"Feature","id":"\#(id)","geometry":{"type":"LineString","coordinates":\#(line)},"properties":{"radius":\#(radius)}}"#
+        }
+        let features = [
+            road("way-1", "[[8.0,47.0],[8.01,47.0]]", radius: 5),
+            road("way-2", "[[8.01,47.0],[8.02,47.0]]", radius: 5),
+            road("way-3", "[[8.01,47.0],[8.02,47.0]]", radius: 5),
+            road("path", "[[8.1,47.1],[8.11,47.1]]", radius: 2),
+        ]
+        try (#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}").write(
+            to: file, atomically: true, encoding: .utf8)
+        let result = try runGPSFence(["fences", "lint", file.path])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        func findings(_ feature: Int) -> [String] { lines.filter { $0.contains(": feature \(feature) (") } }
+        #expect(findings(0).isEmpty, "a 10 m wide road is no tiny fence: \(lines)")
+        #expect(!findings(1).contains { $0.contains("duplicate") }, "\(lines)")
+        #expect(findings(2).contains { $0.contains("duplicate") && $0.contains("same shape as feature 1") }, "\(lines)")
+        #expect(findings(3).contains { $0.contains("tiny") && $0.contains("only 4 m wide (radius 2 m)") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("0 m across") }, "\(lines)")
+    }
+
     @Test func lintNamesEachProblemByFeatureWithAFix() throws {
         let folder = temporaryDirectory()
         let file = folder.appendingPathComponent("fences.geojson")

@@ -14,6 +14,56 @@ import Testing
         try broker.retained("\(prefix)/#").compactMapValues { jsonObject($0) }
     }
 
+    /// The receiver's health is diagnostic (Home Assistant shows it apart), every sensor has an
+    /// icon; a fence file larger than discovery publishes is said on the console, naming the
+    /// property that gives a fence its sensor.
+    @Test func diagnosticEntitiesIconsAndTooManyFences() throws {
+        let broker = try MosquittoBroker()
+        let folder = temporaryDirectory()
+        var features: [String] = []
+        for index in 0..<51 {
+            let marked = index == 3 ? #","homeassistant":true"# : ""
+            features.append(
+                #"{"type":"Feature","id":"f\#(index)","geometry":{"type":"Point","coordinates":[\#(10 + Double(index) * 0.01),50]},"properties":{"radius":20\#(marked)}}"#
+            )
+        }
+        let fences = folder.appendingPathComponent("many.geojson")
+        try (#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}").write(
+            to: fences, atomically: true, encoding: .utf8)
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let result = try runGPSFence([
+            "replay", "captures/gym/capture.nmea", "--fences", fences.path, "--speed", "max",
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)/fleet/van-7", "--homeassistant", "--state", state,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                #"Home Assistant: 51 fences, more than the 50 that get a sensor each without asking; 1 have one: give a fence the property "homeassistant": true"#
+            ), "\(result.stdout)")
+        let configs = try Self.configs(broker)
+        for object in ["sensor/satellites", "sensor/fix_quality", "sensor/accuracy", "binary_sensor/receiver"] {
+            let levels = object.split(separator: "/")
+            let entity = try #require(
+                configs["homeassistant/\(levels[0])/\(Self.node)/\(levels[1])/config"], "\(object)")
+            #expect(entity["entity_category"] as? String == "diagnostic", "\(object): \(entity)")
+            #expect((entity["icon"] as? String)?.hasPrefix("mdi:") == true, "\(object): \(entity)")
+        }
+        for object in ["sensor/speed", "sensor/odometer_today", "binary_sensor/fix"] {
+            let levels = object.split(separator: "/")
+            let entity = try #require(
+                configs["homeassistant/\(levels[0])/\(Self.node)/\(levels[1])/config"], "\(object)")
+            #expect(entity["entity_category"] == nil, "\(object): \(entity)")
+        }
+        // `status` says it too, with the property to set.
+        let status = try runGPSFence(["status", "--state", state])
+        #expect(
+            status.stdout.contains(
+                #"  home assistant 51 fences, more than the 50 that get a sensor each with --homeassistant; give a fence the property "homeassistant": true"#
+            ), "\(status.stdout)")
+        let fenceSensors = configs.keys.filter { $0.contains("/fence_") }
+        #expect(fenceSensors == ["homeassistant/binary_sensor/\(Self.node)/fence_f3/config"], "\(fenceSensors)")
+    }
+
     @Test func replayLeavesConfigsAndStatesForHomeAssistant() throws {
         let broker = try MosquittoBroker()
         let events = try broker.subscribe("fleet/van-7/homeassistant/event")

@@ -221,6 +221,70 @@ struct Chromium {
         let waypoints = try runProgram("/usr/bin/gpsbabel", ["-w", "-i", "gpx", "-f", gpx, "-o", "unicsv", "-F", "-"])
         #expect(waypoints.stdout.split(whereSeparator: \.isNewline).count == 1 + 3)
         #expect(waypoints.stdout.contains("approach Low bridge"))
+        // A waypoint's description is what a person reads (the table's details), not escaped JSON.
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        #expect(!text.contains("&quot;type&quot;") && !text.contains("<desc>{"), "\(text.prefix(600))")
+        #expect(text.contains("<desc>") && text.contains(" ahead"), "\(text.prefix(600))")
+    }
+
+    /// An unnamed fence is labelled by its id as written (no JSON quotes), and a label near the
+    /// map's edge is moved in so that all of it shows: here a long id at the east end of the drive.
+    @Test func fenceLabelsAreReadableAndInsideTheMap() throws {
+        let folder = temporaryDirectory()
+        let id = "unnamed-ramp-at-the-east-end-of-the-drive"
+        let east = -83.751891 + 490 / (6_371_008.8 * cos(42.280597 * .pi / 180)) * 180 / .pi
+        let fences = folder.appendingPathComponent("fences.geojson")
+        try
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"\#(id)","geometry":{"type":"Point","coordinates":[\#(east),42.280597]},"properties":{"radius":30}}]}"#
+            .write(to: fences, atomically: true, encoding: .utf8)
+        let html = folder.appendingPathComponent("r.html").path
+        let result = try runGPSFence([
+            "report", "captures/bridge/capture.nmea", "--fences", fences.path, "--output", html,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(!page.contains("&quot;\(id)&quot;"), "no quoted id")
+        let label = try #require(
+            page.firstMatch(of: /<text class="fence-label" x="([0-9.]+)" y="([0-9.]+)">([^<]*)<\/text>/),
+            "\(page.prefix(2000))")
+        #expect(label.output.3 == id)
+        let x = try #require(Double(label.output.1))
+        let viewBox = try #require(page.firstMatch(of: /id="map" viewBox="0 0 ([0-9]+) ([0-9]+)"/))
+        let width = try #require(Double(viewBox.output.1))
+        // 13 px type is about 7 px a character: half the label on each side of its centre.
+        let half = Double(id.count) * 3.5
+        #expect(x - half >= 0 && x + half <= width, "label centred at \(x) of \(width)")
+    }
+
+    /// The events table says the bridge's clearance and the vehicle's height beside the warning.
+    @Test func theEventsTableSaysClearanceAndVehicleHeight() throws {
+        let folder = temporaryDirectory()
+        let html = folder.appendingPathComponent("r.html").path
+        let result = try runGPSFence([
+            "report", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--output", html,
+            "--vehicle-height", "3.5",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        let rows = page.components(separatedBy: "<tr data-row-for=").filter { $0.contains("approach</td>") }
+        let row = try #require(rows.first, "\(page.count)")
+        #expect(row.contains("TOO LOW for the vehicle"), "\(row)")
+        #expect(row.contains("clearance 3.2 m · vehicle 3.5 m"), "\(row)")
+    }
+
+    /// Under `--units imperial` the map's accuracy legend is in feet, as every other distance.
+    @Test func theAccuracyLegendFollowsTheUnits() throws {
+        let folder = temporaryDirectory()
+        let html = folder.appendingPathComponent("r.html").path
+        let result = try runGPSFence([
+            "report", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--output", html,
+            "--units", "imperial",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        let legend = try #require(page.range(of: "accuracy ≤ ").map { String(page[$0.upperBound...].prefix(200)) })
+        #expect(legend.hasPrefix("16.4 ft"), "\(legend)")
+        #expect(!legend.contains(" m "), "\(legend)")
     }
 
     /// From a state file: the track and the event log, cut at --since.

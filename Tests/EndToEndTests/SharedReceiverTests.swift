@@ -11,6 +11,49 @@ import Testing
         try BackgroundGPSFence(arguments).finish(timeout: 20)
     }
 
+    /// `record` holding the port is named as `record` (it has no state file to read), and the
+    /// simulator that writes the pseudo-terminal is not a program to stop.
+    @Test func doctorNamesTheGpsfenceCommandThatHoldsThePort() throws {
+        let folder = temporaryDirectory()
+        let (_, route) = try RunCommandTests().writeFiles(folder)
+        let link = folder.appendingPathComponent("gps0").path
+        let simulator = try BackgroundGPSFence([
+            "simulate", route, "--baud", "38400", "--rate", "5", "--speed", "10", "--link", link, "--loop",
+        ])
+        _ = simulator.readFirstLine()
+        defer {
+            simulator.signal(SIGTERM)
+            _ = simulator.finish()
+        }
+        let record = try BackgroundGPSFence([
+            "record", "--device", link, "--baud", "38400", "--output", folder.appendingPathComponent("c.nmea").path,
+        ])
+        defer {
+            record.signal(SIGINT)
+            _ = record.finish()
+        }
+        let pid = record.process.processIdentifier
+        var doctor = try runGPSFence(["doctor", "--device", link, "--autobaud-window", "0.5"])
+        let deadline = Date().addingTimeInterval(30)
+        while !doctor.stdout.contains("(pid \(pid))"), Date() < deadline {
+            usleep(200_000)
+            doctor = try runGPSFence(["doctor", "--device", link, "--autobaud-window", "0.5"])
+        }
+        #expect(doctor.stdout.contains("is open in gpsfence record (pid \(pid))"), "\(doctor.stdout)")
+        #expect(!doctor.stdout.contains("no state file"), "\(doctor.stdout)")
+        #expect(!doctor.stdout.contains("is read by gpsfence"), "\(doctor.stdout)")
+    }
+
+    /// On a machine without a USB bus (a container, a CI runner: this test's machine decides),
+    /// `doctor` says how to get a receiver there instead of "plug the receiver in".
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/sys/bus/usb")))
+    func doctorWithoutAUSBBusSaysWhatHelps() throws {
+        let doctor = try runGPSFence(["doctor"], environment: [:])
+        #expect(doctor.stdout.contains("this machine has no USB bus"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("fix: pass a USB receiver through to this machine"), "\(doctor.stdout)")
+        #expect(!doctor.stdout.contains("plug the receiver in"), "\(doctor.stdout)")
+    }
+
     @Test func doctorLeavesARunningRunAloneAndASecondRunIsRefused() throws {
         let folder = temporaryDirectory()
         let (fences, route) = try RunCommandTests().writeFiles(folder)

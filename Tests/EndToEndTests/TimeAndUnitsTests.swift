@@ -29,6 +29,29 @@ import Testing
         #expect(json.stdout.contains(#""type":"approach","time":"2026-02-03T10:15:36.000Z""#))
     }
 
+    /// `--units nautical`: positions as a skipper reads them, degrees and decimal minutes with the
+    /// hemisphere; JSON keeps decimal degrees.
+    @Test func nauticalPositionsInDegreesAndMinutes() throws {
+        let json = try runGPSFence(["replay"] + bridge + ["--json", "--heartbeat", "60"])
+        let heartbeat = try #require(
+            json.stdout.split(separator: "\n").compactMap { jsonObject(String($0)) }
+                .first { $0["type"] as? String == "heartbeat" })
+        let location = try #require(heartbeat["location"] as? [String: Any])
+        let lat = try #require(location["lat"] as? Double)
+        let lon = try #require(location["lon"] as? Double)
+        func dm(_ value: Double, _ width: Int, _ positive: String, _ negative: String) -> String {
+            let minutes = (abs(value) * 60 * 1000).rounded() / 1000
+            let degrees = Int(minutes / 60)
+            return String(format: "%0\(width)d°%06.3f'", degrees, minutes - Double(degrees) * 60)
+                + (value < 0 ? negative : positive)
+        }
+        let nautical = try runGPSFence(["replay"] + bridge + ["--units", "nautical", "--heartbeat", "60"])
+        let line = try #require(lines(nautical, "heartbeat").first, "\(nautical.stdout)")
+        #expect(line.hasSuffix("at \(dm(lat, 2, "N", "S")) \(dm(lon, 3, "E", "W"))"), "\(line)")
+        let metric = try runGPSFence(["replay"] + bridge + ["--heartbeat", "60"])
+        #expect(lines(metric, "heartbeat").first?.contains("at \(lat), \(lon)") == true, "\(metric.stdout)")
+    }
+
     @Test func anUnknownZoneOrUnitIsRefusedByName() throws {
         let zone = try runGPSFence(["replay"] + bridge + ["--timezone", "Mars/Olympus_Mons"])
         #expect(zone.status == 2)

@@ -34,6 +34,17 @@ import Testing
 
         let empty = try runGPSFence(["visits", "--state", state, "--month", "3", "--year", "2026"])
         #expect(empty.stdout.contains("March 2026: no visits recorded (days in UTC)."))
+        // The month without visits names those with: the capture's, February 2026.
+        #expect(
+            empty.stdout.contains(
+                "Visits were recorded in February 2026 (1 visit): gpsfence visits --month 2 --year 2026"),
+            "\(empty.stdout)")
+        let emptyJSON = try #require(
+            jsonObject(
+                try runGPSFence(["visits", "--state", state, "--month", "3", "--year", "2026", "--json"]).stdout))
+        let months = try #require(emptyJSON["months_with_visits"] as? [[String: Any]], "\(emptyJSON)")
+        #expect(months.count == 1)
+        #expect(months.first?["year"] as? Int == 2026 && months.first?["month"] as? Int == 2, "\(months)")
     }
 
     @Test func missingStateFileIsExitStatusTwo() throws {

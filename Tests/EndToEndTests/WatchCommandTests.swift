@@ -83,6 +83,27 @@ final class TmuxSession {
 /// `gpsfence status --watch` (docs/report.md, "Live view") in a real terminal: tmux, against a
 /// live `run` fed by `gpsfence simulate` on a pseudo-terminal.
 @Suite(.serialized) struct WatchCommandTests {
+    /// On a terminal shorter than the frame the header stays at the top (the title, the run's
+    /// state; the alarm would be first) and the rest is shortened, saying so, instead of the
+    /// top scrolling away.
+    @Test func aShortTerminalKeepsTheHeader() throws {
+        let folder = temporaryDirectory()
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let replay = try runGPSFence([
+            "replay", "captures/gym/capture.nmea", "--fences", "captures/gym/fences.geojson", "--state", state,
+        ])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let tmux = try TmuxSession(
+            [gpsfenceBinary().path, "status", "--watch", "--interval", "0.5", "--state", state], width: 100,
+            height: 12)
+        defer { tmux.close() }
+        let (shortened, screen) = tmux.wait { $0.contains("more lines: a taller terminal shows them") }
+        #expect(shortened, "\(screen)")
+        let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows.first?.hasPrefix("gpsfence status --watch") == true, "\(screen)")
+        #expect(rows.contains { $0.hasPrefix("  run            stopped at") }, "\(screen)")
+    }
+
     @Test func watchRedrawsTheLiveStatusInATerminal() throws {
         let folder = temporaryDirectory()
         let (fences, route, state) = try StatusCommandTests.yardAndRoute(in: folder)

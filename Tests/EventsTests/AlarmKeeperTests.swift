@@ -88,21 +88,31 @@ import Testing
         #expect(keeper.latch == nil)
     }
 
+    static let dragged = GeofenceEvent.Location(latitude: 43.501, longitude: 16.4)
+
     @Test func anAnsweredDragSoundsAgainWhenTheDistanceDoubles() throws {
         let fences = try Self.set()
         var keeper = AlarmKeeper(policy: AlarmPolicy(builtIn: true), saved: nil)
         let exit = Self.event(.exit, fence: 2, second: 1)
         _ = keeper.respond(to: [exit], fences: fences, anchorWatch: true, anchorDistance: 50)
-        #expect(keeper.anchorDistance(120, at: exit.time, fences: fences) == nil, "sounding already")
+        #expect(
+            keeper.anchorDistance(120, at: exit.time, location: Self.dragged, fences: fences) == nil, "sounding already"
+        )
         _ = keeper.acknowledge(by: .terminal, at: exit.time, fences: fences)
-        #expect(keeper.anchorDistance(99, at: exit.time, fences: fences) == nil)
-        let worse = keeper.anchorDistance(100, at: Self.event(.exit, second: 30).time, fences: fences)
+        #expect(keeper.anchorDistance(99, at: exit.time, location: Self.dragged, fences: fences) == nil)
+        let worse = keeper.anchorDistance(
+            100, at: Self.event(.exit, second: 30).time, location: Self.dragged, fences: fences)
         #expect(worse?.kind == .alarm)
         #expect(worse?.alarmStatus == .active)
         #expect(worse?.anchorDistance == 100)
+        // Where the boat is when it sounds again, as the first alarm said (MQTT, hooks, webhooks).
+        #expect(worse?.location == Self.dragged)
+        #expect(worse.map { keeper.latch?.raisedAt == $0.time } == true, "status says when it sounded again")
         _ = keeper.acknowledge(by: .terminal, at: exit.time, fences: fences)
-        #expect(keeper.anchorDistance(150, at: exit.time, fences: fences) == nil, "the next step is 200 m")
-        #expect(keeper.anchorDistance(200, at: exit.time, fences: fences) != nil)
+        #expect(
+            keeper.anchorDistance(150, at: exit.time, location: Self.dragged, fences: fences) == nil,
+            "the next step is 200 m")
+        #expect(keeper.anchorDistance(200, at: exit.time, location: Self.dragged, fences: fences) != nil)
     }
 
     @Test func whatRaisesIt() throws {

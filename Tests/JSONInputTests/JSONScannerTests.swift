@@ -192,14 +192,21 @@ import Testing
                     try s.expectEnd()
                 })
         }
-        #expect(skip(#"{"a":1,}"#) == JSONSyntaxError(offset: 7, problem: "expected a string, found '}'"))
+        // A comma before the close is named, at the comma.
+        #expect(
+            skip(#"{"a":1,}"#)
+                == JSONSyntaxError(
+                    offset: 6,
+                    problem: "a trailing comma before '}': JSON allows none after the last element; remove it"))
+        #expect(skip(#"[1, ]"#)?.problem.hasPrefix("a trailing comma before ']'") == true)
+        #expect(skip(#"{"a":1, 2}"#) == JSONSyntaxError(offset: 8, problem: "expected a string, found '2'"))
         #expect(skip(#"{"a" 1}"#) == JSONSyntaxError(offset: 5, problem: "expected ':', found '1'"))
         #expect(skip(#"[1 2]"#) == JSONSyntaxError(offset: 3, problem: "expected ',' or ']', found '2'"))
         #expect(skip(#"{} x"#) == JSONSyntaxError(offset: 3, problem: "unexpected data after the JSON value"))
         #expect(skip(#"[tru]"#) == JSONSyntaxError(offset: 1, problem: "expected a value, found 't'"))
         #expect(skip("[1,") == JSONSyntaxError(offset: 3, problem: "expected a value, found the end of the file"))
         #expect(skip("[\u{7F}]")?.problem == "expected a value, found byte 0x7f")
-        #expect(skip(#"{"a":1,}"#)?.description == "expected a string, found '}' at byte 7")
+        #expect(skip(#"[1 2]"#)?.description == "expected ',' or ']', found '2' at byte 3")
         // a byte order mark is skipped, and offsets still count from the first byte
         #expect(skip("\u{FEFF}[1 2]")?.offset == 6)
         #expect(skip("\u{FEFF} {\"a\": [1, 2.5, \"x\"]} ") == nil)

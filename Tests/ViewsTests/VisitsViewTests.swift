@@ -26,9 +26,15 @@ import Testing
         #expect(lines[5].hasSuffix("28"))
     }
 
-    /// A month with no visit is said in one line, not drawn.
+    /// A month with no visit is said in one line, not drawn, with where the visits are.
     @Test func aMonthWithoutVisitsSaysSo() {
         let text = VisitsView.text(VisitReport(year: 2026, month: 3, daysInMonth: 31, fences: []), color: false)
-        #expect(text == "March 2026: no visits recorded (days in UTC).")
+        #expect(text == "March 2026: no visits recorded (days in UTC). The state file holds no visit at all.")
+        var elsewhere = VisitReport(year: 2026, month: 3, daysInMonth: 31, fences: [])
+        elsewhere.otherMonths = [.init(year: 2026, month: 2, visits: 3), .init(year: 2025, month: 12, visits: 1)]
+        #expect(
+            VisitsView.text(elsewhere, color: false)
+                == "March 2026: no visits recorded (days in UTC).\nVisits were recorded in February 2026 (3 visits), "
+                + "December 2025 (1 visit): gpsfence visits --month 2 --year 2026")
     }
 }

@@ -30,7 +30,8 @@ import Testing
     @Test func aSoundingAlarmComesFirstInRed() throws {
         let lines = try Self.frameText(Self.latch).split(separator: "\n").map(String.init)
         let second = try #require(lines.dropFirst().first)
-        #expect(second.hasPrefix("\u{1B}[1;97;41m  ALARM          SOUNDING since 2026-05-28T"), "\(lines)")
+        // The time people read: the frame's zone (UTC here), not an ISO timestamp.
+        #expect(second.hasPrefix("\u{1B}[1;97;41m  ALARM          SOUNDING since 2026-05-28 20:26:40Z"), "\(lines)")
         #expect(second.contains("(exit anchor)") && second.contains("'gpsfence ack'"), "\(second)")
         #expect(lines.filter { $0.contains("ALARM") }.count == 1, "said once: \(lines)")
     }

@@ -126,7 +126,16 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
 
     /// Which fences get an occupancy sensor: every fence of a file with at most `everyFenceUpTo`
     /// of them, else those marked `"homeassistant": true` (never thousands of entities by default).
-    static let everyFenceUpTo = 50
+    static let everyFenceUpTo = Limits.homeAssistantEveryFenceUpTo
+
+    /// What to say when a fence set is too large for every fence to get a sensor, naming how to
+    /// choose the ones that do; nil when every fence has one.
+    static func unpublishedFences(total: Int, published: Int) -> String? {
+        guard total > everyFenceUpTo else { return nil }
+        return "Home Assistant: \(total) fences, more than the \(everyFenceUpTo) that get a sensor each without "
+            + "asking; \(published) have one: give a fence the property \"homeassistant\": true "
+            + "for a sensor (docs/mqtt.md)"
+    }
 
     static func occupancyFences(_ fences: FenceSet) -> [Int] {
         fences.count <= everyFenceUpTo ? Array(0..<fences.count) : FenceMark.homeAssistant.indices(in: fences)

@@ -29,9 +29,11 @@ extension HomeAssistantDiscovery {
     /// The device's own entities: tracker, sensors, receiver and fix, events.
     func deviceEntities(prefix: String) -> [HomeAssistantEntity] {
         let receiver = Self.receiverTopic(prefix: prefix)
+        // The receiver's health (satellites, fix quality, accuracy, connection) is diagnostic:
+        // Home Assistant shows it apart from the sensors a dashboard is for.
         func measurement(
             _ key: String, _ name: String, field: String, unit: String?, deviceClass: String?,
-            stateClass: String = "measurement"
+            stateClass: String = "measurement", icon: String? = nil, diagnostic: Bool = false
         ) -> HomeAssistantEntity {
             HomeAssistantEntity(component: .sensor, key: key, idSuffix: HomeAssistantDiscovery.slug(name), name: name) {
                 line in
@@ -40,21 +42,30 @@ extension HomeAssistantDiscovery {
                 line.add("unit_of_measurement", unit)
                 line.add("device_class", deviceClass)
                 line.add("state_class", stateClass)
+                if let icon { line.add("icon", icon) }
+                if diagnostic { line.add("entity_category", "diagnostic") }
             }
         }
         // An enumeration has no unit and no state class: Home Assistant rejects either on `enum`.
-        func enumeration(_ key: String, _ name: String, field: String, options: [String]) -> HomeAssistantEntity {
+        func enumeration(
+            _ key: String, _ name: String, field: String, options: [String], icon: String?, diagnostic: Bool
+        )
+            -> HomeAssistantEntity
+        {
             HomeAssistantEntity(component: .sensor, key: key, idSuffix: HomeAssistantDiscovery.slug(name), name: name) {
                 line in
                 line.add("state_topic", receiver)
                 line.add("value_template", "{{ value_json.\(field) }}")
                 line.add("device_class", "enum")
                 line.addArray("options", strings: options)
+                if let icon { line.add("icon", icon) }
+                if diagnostic { line.add("entity_category", "diagnostic") }
             }
         }
-        func binary(_ key: String, _ name: String, field: String, on: String, off: String, deviceClass: String?)
-            -> HomeAssistantEntity
-        {
+        func binary(
+            _ key: String, _ name: String, field: String, on: String, off: String, deviceClass: String?,
+            icon: String? = nil, diagnostic: Bool = false
+        ) -> HomeAssistantEntity {
             HomeAssistantEntity(
                 component: .binarySensor, key: key, idSuffix: HomeAssistantDiscovery.slug(name), name: name
             ) { line in
@@ -63,6 +74,8 @@ extension HomeAssistantDiscovery {
                 line.add("payload_on", on)
                 line.add("payload_off", off)
                 line.add("device_class", deviceClass)
+                if let icon { line.add("icon", icon) }
+                if diagnostic { line.add("entity_category", "diagnostic") }
             }
         }
         return [
@@ -71,18 +84,25 @@ extension HomeAssistantDiscovery {
                 line.add("source_type", "gps")
             },
             measurement("speed", "Speed", field: "speed", unit: "km/h", deviceClass: "speed"),
-            measurement("satellites", "Satellites used", field: "satellites", unit: nil, deviceClass: nil),
+            measurement(
+                "satellites", "Satellites used", field: "satellites", unit: nil, deviceClass: nil,
+                icon: "mdi:satellite-variant", diagnostic: true),
             enumeration(
                 "fix_quality", "Fix quality", field: "fix_quality",
-                options: HomeAssistantFixQuality.allCases.map(\.rawValue)),
-            measurement("accuracy", "Accuracy", field: "accuracy", unit: "m", deviceClass: "distance"),
+                options: HomeAssistantFixQuality.allCases.map(\.rawValue), icon: "mdi:crosshairs-gps", diagnostic: true),
+            measurement(
+                "accuracy", "Accuracy", field: "accuracy", unit: "m", deviceClass: "distance",
+                icon: "mdi:map-marker-radius", diagnostic: true),
             measurement(
                 "odometer_today", "Odometer today", field: "odometer_today", unit: "km", deviceClass: "distance",
-                stateClass: "total_increasing"),
-            enumeration("motion", "Motion", field: "motion", options: HomeAssistantMotion.allCases.map(\.rawValue)),
+                stateClass: "total_increasing", icon: "mdi:counter"),
+            enumeration(
+                "motion", "Motion", field: "motion", options: HomeAssistantMotion.allCases.map(\.rawValue),
+                icon: "mdi:car-arrow-right", diagnostic: false),
             binary(
-                "receiver", "Receiver", field: "receiver", on: "connected", off: "lost", deviceClass: "connectivity"),
-            binary("fix", "Fix", field: "fix", on: "usable", off: "lost", deviceClass: nil),
+                "receiver", "Receiver", field: "receiver", on: "connected", off: "lost", deviceClass: "connectivity",
+                icon: "mdi:usb-port", diagnostic: true),
+            binary("fix", "Fix", field: "fix", on: "usable", off: "lost", deviceClass: nil, icon: "mdi:crosshairs-gps"),
             HomeAssistantEntity(component: .event, key: "event", idSuffix: "event", name: "Event") { line in
                 line.add("state_topic", Self.eventTopic(prefix: prefix))
                 line.addArray("event_types", strings: GeofenceEvent.Kind.allCases.map(\.rawValue))
@@ -94,24 +114,32 @@ extension HomeAssistantDiscovery {
     /// (m) and the bearing from the boat to it (degrees true), from the receiver topic.
     func anchorEntities(prefix: String) -> [HomeAssistantEntity] {
         let receiver = Self.receiverTopic(prefix: prefix)
-        func sensor(_ key: String, _ name: String, field: String, unit: String, deviceClass: String?)
-            -> HomeAssistantEntity
-        {
+        func sensor(
+            _ key: String, _ name: String, field: String, unit: String, deviceClass: String?, stateClass: String?,
+            icon: String
+        ) -> HomeAssistantEntity {
             HomeAssistantEntity(component: .sensor, key: key, idSuffix: Self.slug(name), name: name) { line in
                 line.add("state_topic", receiver)
                 line.add("value_template", "{{ value_json.\(field) }}")
                 line.add("unit_of_measurement", unit)
                 line.add("device_class", deviceClass)
-                line.add("state_class", "measurement")
+                if let stateClass { line.add("state_class", stateClass) }
+                line.add("icon", icon)
             }
         }
         return [
-            sensor("anchor_distance", "Anchor distance", field: "anchor_distance", unit: "m", deviceClass: "distance"),
-            // Home Assistant has no device class for a bearing; `°` without one is a plain measurement.
-            sensor("anchor_bearing", "Anchor bearing", field: "anchor_bearing", unit: "°", deviceClass: nil),
+            sensor(
+                "anchor_distance", "Anchor distance", field: "anchor_distance", unit: "m", deviceClass: "distance",
+                stateClass: "measurement", icon: "mdi:anchor"),
+            // Home Assistant has no device class for a bearing, and no state class may be given: its
+            // statistics would average 359° and 1° to 180°.
+            sensor(
+                "anchor_bearing", "Anchor bearing", field: "anchor_bearing", unit: "°", deviceClass: nil,
+                stateClass: nil,
+                icon: "mdi:compass-outline"),
             sensor(
                 "anchor_max_distance", "Anchor max distance", field: "anchor_max_distance", unit: "m",
-                deviceClass: "distance"),
+                deviceClass: "distance", stateClass: "measurement", icon: "mdi:arrow-expand-horizontal"),
         ]
     }
 

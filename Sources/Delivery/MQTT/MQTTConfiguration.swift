@@ -41,6 +41,8 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public var softwareVersion = ""
     /// The MQTT client id (see `clientID(statePath:)`).
     public var clientID = "gpsfence"
+    /// Whose days Home Assistant's "odometer today" counts (`--timezone`: the local day).
+    public var calendar = LocalCalendar.utc
 
     /// The outbox target key and the name in messages: the URL without the password.
     public var target: String {

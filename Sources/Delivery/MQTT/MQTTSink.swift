@@ -80,6 +80,10 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     /// whether the device's own configs were, the receiver's state, whether the fix is usable (no
     /// fix is, before the first), the motion and today's odometer.
     private var fenceConfigTopics: Set<String> = []
+    /// Where the run's problems are said (as `error` events: console, state file).
+    private let report: @Sendable (String) -> Void
+    /// The last word said about fences left without a Home Assistant sensor, said once per change.
+    private var unpublishedFencesSaid: String?
     private var deviceConfigsPublished = false
     private var receiverConnected = true
     private var fixUsable = false
@@ -87,7 +91,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     /// The anchor circle of the current fence set, with an anchor watch (`run --anchor`).
     private var anchor: CircleShape?
     private var lastReceiver: (fix: Fix, time: UTCTime)?
-    private var odometer = OdometerToday()
+    private var odometer: OdometerToday
 
     /// - Parameters:
     ///   - maxAccuracy: fixes with a worse accuracy estimate are not usable (docs/events.md) and are not
@@ -104,6 +108,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         alarmAnswers: AlarmAnswers? = nil, showsAlarm: Bool = false, report: @escaping @Sendable (String) -> Void
     ) {
         self.configuration = configuration
+        odometer = OdometerToday(calendar: configuration.calendar)
+        self.report = report
         self.showsAlarm = showsAlarm && alarmAnswers != nil
         self.maxAccuracy = maxAccuracy
         self.outbox = outbox
@@ -292,9 +298,13 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
                 connection.publishRetained(topic: config.topic, payload: Array(config.payload.utf8))
             }
         }
-        var entities = HomeAssistantDiscovery.occupancyFences(fences).map { index in
+        let occupancy = HomeAssistantDiscovery.occupancyFences(fences)
+        var entities = occupancy.map { index in
             homeAssistant.fenceEntity(prefix: prefix, id: fences.ids[index], name: fences.name(index))
         }
+        let unpublished = HomeAssistantDiscovery.unpublishedFences(total: fences.count, published: occupancy.count)
+        if let unpublished, unpublished != unpublishedFencesSaid { report(unpublished) }
+        unpublishedFencesSaid = unpublished
         let anchorBefore = anchor
         anchor = (0..<fences.count).first { FenceLayers.isAnchor(fences, $0) }.flatMap(fences.circle)
         if anchor != nil { entities += homeAssistant.anchorEntities(prefix: prefix) }

@@ -1,13 +1,16 @@
 import Fences
 import NMEA
 
-/// Metres travelled since 00:00 UTC of the last fix's day, for Home Assistant's "odometer today"
-/// sensor: steps count only once the position has moved more than its accuracy (at least 5 m)
+/// Metres travelled since local midnight (00:00 of the last fix's day in `calendar`, the zone of
+/// `--timezone`), for Home Assistant's "odometer today" sensor: steps count only once the position has moved more than its accuracy (at least 5 m)
 /// from where the last step ended, so a receiver standing still adds nothing from its jitter.
 struct OdometerToday {
     private var anchor: (lat: Double, lon: Double)?
     private var day: Int64?
     private(set) var metres = 0.0
+    let calendar: LocalCalendar
+
+    init(calendar: LocalCalendar = .utc) { self.calendar = calendar }
 
     /// Counting starts again at `fix`, adding nothing for the way to it (a jump, not a drive).
     mutating func restart(at fix: Fix) {
@@ -15,7 +18,7 @@ struct OdometerToday {
     }
 
     mutating func add(_ fix: Fix, time: UTCTime) {
-        let today = time.millisecondsSinceEpoch / 86_400_000
+        let today = Int64(calendar.day(of: time.millisecondsSinceEpoch).daysSinceEpoch)
         if day != today {
             day = today
             metres = 0

@@ -65,15 +65,31 @@ public struct AlarmKeeper: Sendable {
 
     /// The boat's distance from the anchor at a fix: an answered drag that doubled its distance
     /// sounds again (docs/running.md, "Alarms"). Returns that `alarm` event.
-    public mutating func anchorDistance(_ distance: Double, at time: UTCTime, fences: FenceSet) -> GeofenceEvent? {
+    /// - Parameter location: the fix's position, which the `alarm` event carries as the first one did.
+    public mutating func anchorDistance(
+        _ distance: Double, at time: UTCTime, location: GeofenceEvent.Location, fences: FenceSet
+    ) -> GeofenceEvent? {
         guard var current = latch, !current.unanswered, current.condition == .outside,
             let first = current.distance, distance >= 2 * first
         else { return nil }
         current.unanswered = true
         current.distance = distance
+        current.raisedAt = time
         latch = current
         changed = true
-        return GeofenceEvent(.alarm(alarm(current, fences: fences)), time: time)
+        return GeofenceEvent(.alarm(alarm(current, fences: fences)), time: time, location: location)
+    }
+
+    /// A usable fix: a `fix_lost` alarm's condition ends. Within a run the engine's `fix_acquired`
+    /// says so first; a run that starts with such an alarm saved (answered or not) has no lost fix
+    /// to acquire again, and would otherwise keep it, which silences the next `fix_lost`. Returns
+    /// the `alarm_cleared` event.
+    public mutating func usableFix(at time: UTCTime, fences: FenceSet) -> GeofenceEvent? {
+        guard var current = latch, current.condition == .noFix else { return nil }
+        current.condition = nil
+        latch = current.status == .clear ? nil : current
+        changed = true
+        return GeofenceEvent(.alarmCleared(alarm(current, fences: fences)), time: time)
     }
 
     /// At the start of a run: the saved alarm, said again when it still sounds (a run that starts

@@ -12,7 +12,8 @@ public struct AlarmLatch: Sendable, Equatable {
     public var condition: AlarmCondition?
     /// Raised and not answered: it sounds.
     public var unanswered: Bool
-    /// When it was raised (fix time of the causing event).
+    /// When it was last raised: the fix time of the causing event, or of the fix that raised it
+    /// again (a drag twice as far).
     public var raisedAt: UTCTime
     /// For a dragging anchor: the boat's distance from the anchor when the alarm was last raised,
     /// in metres; twice that raises it again after an answer.

@@ -95,9 +95,11 @@ public struct ReportJob {
         let title = captures.map(\.displayName).joined(separator: ", ")
         let lookup = FenceLookup(fences)
         let events = collector.records.map { ReportEvent($0, fences: lookup) }
-        return FieldReport(
+        var report = FieldReport(
             title: title, fences: fences, points: collector.points, events: events, statistics: statistics,
             gapSeconds: settings.stale, maxSpeed: settings.maxSpeed)
+        report.vehicleHeight = settings.vehicleHeight
+        return report
     }
 
     private func fromState(_ path: String, since: Int64?, fences: FenceSet) throws -> FieldReport {
@@ -116,9 +118,11 @@ public struct ReportJob {
             device: receiver.device.map { $0 + (receiver.detail.map { " " + $0 } ?? "") })
         // The state file keeps one fix a second at most: a gap is a pause longer than the stale
         // time, or than two kept seconds.
-        return FieldReport(
+        var report = FieldReport(
             title: path, fences: fences, points: points, events: events, statistics: statistics,
             gapSeconds: max(settings.stale, 2), maxSpeed: settings.maxSpeed)
+        report.vehicleHeight = settings.vehicleHeight
+        return report
     }
 
     /// Parses `--since`: a duration back from `now` (`90s`, `30m`, `2h`, `7d`) or an ISO time

@@ -1,4 +1,5 @@
 import Delivery
+import Events
 import Fences
 import Foundation
 import LiveLoop
@@ -17,6 +18,8 @@ public struct WatchJob {
     public var color: Bool
     /// The zone and units people read (docs/running.md, "Time and units").
     public var format = HumanFormat()
+    /// The shell command that answers the alarm (`AckCommand`).
+    public var ackCommand = AckCommand.text(statePath: nil)
 
     public init(statePath: String, terminal: Bool) {
         self.statePath = statePath
@@ -34,11 +37,7 @@ public struct WatchJob {
     /// (nothing is drawn); a frame that fails later is shown as a line, and the next one is tried.
     public func run(output: OutputWriter) throws {
         let reader = WatchReader(statePath: statePath, calendar: format.calendar)
-        var text = WatchView.text(
-            try reader.frame(
-                now: currentUTCTime().millisecondsSinceEpoch, live: LiveChannel.ask(statePath: statePath)),
-            interval: interval, color: color,
-            format: format)
+        var text = WatchView.text(try frame(reader), interval: interval, color: color, format: format, screen: screen)
         if terminal { output.write(line: Self.enterScreen) }
         defer {
             if terminal { output.write(line: Self.leaveScreen) }
@@ -57,13 +56,25 @@ public struct WatchJob {
             while !StopSignals.isRaised && monotonicSeconds() < deadline { napSeconds(0.05) }
             do {
                 text = WatchView.text(
-                    try reader.frame(
-                        now: currentUTCTime().millisecondsSinceEpoch, live: LiveChannel.ask(statePath: statePath)),
-                    interval: interval, color: color,
-                    format: format)
+                    try frame(reader), interval: interval, color: color, format: format, screen: screen)
             } catch {
                 text = "gpsfence status --watch: cannot read \(statePath) now: \(error)"
             }
         }
+    }
+
+    /// The terminal's size, for a frame drawn in place (less two rows: the two line feeds after the
+    /// frame, before and after clearing below it, would scroll its top away); off a terminal
+    /// frames are printed whole.
+    private var screen: (rows: Int, columns: Int)? {
+        guard terminal, let size = StandardStream.output.terminalSize else { return nil }
+        return (max(size.rows - 2, 1), size.columns)
+    }
+
+    private func frame(_ reader: WatchReader) throws -> WatchFrame {
+        var frame = try reader.frame(
+            now: currentUTCTime().millisecondsSinceEpoch, live: LiveChannel.ask(statePath: statePath))
+        frame.status.ackCommand = ackCommand
+        return frame
     }
 }

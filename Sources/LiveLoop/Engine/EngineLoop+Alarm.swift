@@ -69,6 +69,15 @@ extension EngineLoop {
         }
     }
 
+    /// A usable fix ends a `fix_lost` alarm still kept (one saved by an earlier run).
+    func noteUsableFix(_ fix: Fix) throws {
+        guard let time = fix.time, (fix.accuracy ?? 0) <= configuration.settings.maxAccuracy,
+            let cleared = alarms?.usableFix(at: time, fences: fences)
+        else { return }
+        batch.append(cleared)
+        try flush()
+    }
+
     /// The boat's distance from the anchor at a usable fix; a drag twice as far as when the
     /// alarm was answered sounds it again.
     func noteAnchorDistance(_ fix: Fix) {
@@ -79,9 +88,17 @@ extension EngineLoop {
         let distance = Geodesy.haversine(lat1: fix.latitude, lon1: fix.longitude, lat2: circle.lat, lon2: circle.lon)
         anchorDistance = distance
         layers.noteAnchorDistance(distance)
+        if layers.takeFirstFixCheck(), distance > circle.radius,
+            let index = (0..<fences.count).reversed().first(where: { FenceLayers.isAnchor(fences, $0) }),
+            !engine.fenceState(index).inside
+        {
+            batch.append(.outsideTheAnchor(anchor: index, at: time, location: .init(fix)))
+        }
         if let share = configuration.layers.anchorWarning {
             warnOfTheAnchor(distance, threshold: share * circle.radius, fix: fix, time: time)
         }
-        if let again = alarms?.anchorDistance(distance, at: time, fences: fences) { batch.append(again) }
+        if let again = alarms?.anchorDistance(distance, at: time, location: .init(fix), fences: fences) {
+            batch.append(again)
+        }
     }
 }

@@ -346,6 +346,7 @@ public final class EngineLoop {
         }
         noteAnchorDistance(fix)
         try flush()
+        try noteUsableFix(fix)
         // After the fix: the anchor is laid where the boat is, and entered as a fence that came to
         // it (not as one the run started in).
         if try layers.dropAnchorIfDue(at: fix, maxAccuracy: configuration.settings.maxAccuracy) {

@@ -38,6 +38,8 @@ final class FenceLayerKeeper {
     private let report: (String) -> Void
     /// Waiting for the first usable fix to drop the anchor at.
     private var anchorDue = false
+    /// `--anchor-at` placed the anchor: the first usable fix may already be outside it.
+    private var anchorPlacedAway = false
     private var shadowed: [String] = []
     /// The largest distance of the boat from the anchor so far, and what the state file has of it.
     private(set) var anchorMaxDistance: Double?
@@ -65,6 +67,9 @@ final class FenceLayerKeeper {
             return
         }
         if let at = options.anchorAt {
+            // The same spot again (a restart): the earlier run has judged the boat against it.
+            let saved = try store?.layerCircles(.anchor).first?.circle
+            anchorPlacedAway = saved.map { $0.lat != at.lat || $0.lon != at.lon } ?? true
             try setAnchor(lat: at.lat, lon: at.lon, radius: radius)
         } else if !options.reanchor, let saved = try store?.layerCircles(.anchor).first {
             let kept = try store?.anchorMaxDistance()
@@ -95,6 +100,13 @@ final class FenceLayerKeeper {
         guard let largest = anchorMaxDistance, largest >= (savedAnchorMaxDistance ?? -1) + 1 else { return }
         try store?.saveAnchorMaxDistance(largest)
         savedAnchorMaxDistance = largest
+    }
+
+    /// True once, at the first usable fix, when `--anchor-at` placed the anchor: that fix is
+    /// checked against the circle, since the engine only tells an exit from a fix inside it.
+    func takeFirstFixCheck() -> Bool {
+        defer { anchorPlacedAway = false }
+        return anchorPlacedAway
     }
 
     /// The next usable fix drops the anchor (and changes the fences).

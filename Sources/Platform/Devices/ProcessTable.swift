@@ -51,6 +51,14 @@ public struct ProcessTable: Sendable {
     /// `comm` of a gpsfence process (the binary's name).
     public static let ownName = "gpsfence"
 
+    /// The subcommand a running gpsfence was started with (`run`, `record`, `simulate`): the first
+    /// word of its command line after the program that is not an option; nil when it cannot be read.
+    public func subcommand(of pid: Int) -> String? {
+        guard let data = FileManager.default.contents(atPath: "\(root)/\(pid)/cmdline") else { return nil }
+        return data.split(separator: 0).dropFirst().map { String(decoding: $0, as: UTF8.self) }
+            .first { !$0.hasPrefix("-") }
+    }
+
     /// The state file a running gpsfence uses, as its command line names it (`--state PATH` or
     /// `--state=PATH`, relative to its working directory); nil when it names none or cannot be read.
     public func statePath(of pid: Int) -> String? {

@@ -48,9 +48,14 @@ public struct DoctorJob {
                 choice = port
             }
         } catch {
+            // Without a USB bus, plugging the receiver in changes nothing: say what does.
+            var noBus = false
+            if case .noUSBBus = error { noBus = true }
             add(
                 .problem, "no device to check: \(error.description)",
-                fix: "plug the receiver in, or name it: gpsfence doctor --device /dev/ttyACM0")
+                fix: noBus
+                    ? "pass a USB receiver through to this machine (docker run --device /dev/ttyACM0, a virtual machine's USB passthrough), or read one elsewhere through gpsd: gpsfence doctor --device gpsd://HOST:2947"
+                    : "plug the receiver in, or name it: gpsfence doctor --device /dev/ttyACM0")
             checkServices(add)
             return findings
         }
@@ -92,8 +97,23 @@ public struct DoctorJob {
 
         // 3. Other programs.
         checkServices(add)
-        let (holders, unreadable) = processes.holders(of: path)
-        let runs = holders.filter { $0.name == ProcessTable.ownName }
+        let (everyHolder, unreadable) = processes.holders(of: path)
+        var runs = everyHolder.filter { $0.name == ProcessTable.ownName }
+        // Another gpsfence command (`record`, `simulate`) has no state file to read: say which it is.
+        let others = runs.compactMap { run in
+            processes.subcommand(of: run.pid).flatMap { $0 == "run" ? nil : (run, $0) }
+        }
+        for (other, command) in others {
+            add(
+                command == "simulate" ? .ok : .problem,
+                command == "simulate"
+                    ? "\(path) is the simulated receiver of gpsfence simulate (pid \(other.pid))"
+                    : "\(path) is open in gpsfence \(command) (pid \(other.pid)); doctor leaves the port alone so as not to disturb it",
+                fix: command == "simulate"
+                    ? nil : "let it finish, or stop it (Ctrl-C where it runs, or kill \(other.pid)), then check again")
+        }
+        runs.removeAll { run in others.contains { $0.0.pid == run.pid } }
+        if others.contains(where: { $0.1 != "simulate" }) { return findings }
         if !runs.isEmpty {
             // Opening the port would take it from under the run (it would log the receiver lost
             // and found again): read what the run knows from its state file instead.
@@ -106,6 +126,8 @@ public struct DoctorJob {
             }
             return findings
         }
+        // The simulator writes the pseudo-terminal: not a program to stop.
+        let holders = everyHolder.filter { holder in !others.contains { $0.0.pid == holder.pid } }
         if holders.isEmpty {
             add(
                 .ok,

@@ -20,6 +20,8 @@ public struct FieldReport {
     /// Metres per second no vehicle exceeds (`--max-speed`): consecutive fixes farther apart are
     /// the two ends of a jump the run went on from (docs/running.md, "Receiver glitches").
     public var maxSpeed: Double
+    /// `--vehicle-height` in metres, when given: the events table says it beside a clearance.
+    public var vehicleHeight: Double?
 
     public init(
         title: String, fences: FenceSet, points: [TrackPoint], events: [ReportEvent], statistics: ReceiverStatistics,

@@ -234,7 +234,11 @@ public enum ReportExports {
             out += "<wpt lat=\"\(coordinate(lat))\" lon=\"\(coordinate(lon))\">"
             out += "<time>\(UTCTime(millisecondsSinceEpoch: event.time))</time>"
             let name = event.type + (event.fenceID.isEmpty ? "" : " " + (event.fenceName ?? event.fenceID))
-            out += "<name>\(ReportHTML.escape(name))</name><desc>\(ReportHTML.escape(event.json))</desc>"
+            // What a person reads in a GPS program's waypoint list: the details the report's table
+            // shows, in the report's units (the event's JSON is in the GeoJSON export).
+            let details = ReportHTML.details(event, in: report)
+            out += "<name>\(ReportHTML.escape(name))</name>"
+            if !details.isEmpty { out += "<desc>\(ReportHTML.escape(details))</desc>" }
             out += "<type>\(ReportHTML.escape(event.type))</type></wpt>\n"
         }
         out += "<trk><name>\(ReportHTML.escape(report.title))</name>\n"

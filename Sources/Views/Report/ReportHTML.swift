@@ -64,12 +64,14 @@ public enum ReportHTML {
                 d += "Z"
             }
             let info = report.fences.info(fence)
-            let label = escape(info.name ?? info.id.description)
+            // An unnamed fence is labelled by its id as written, not as JSON (no quotes).
+            let label = escape(info.name ?? info.id.text)
             svg +=
                 "<path class=\"fence\" fill-rule=\"evenodd\" d=\"\(d)\"><title>\(label) [\(escape(info.id.text))]</title></path>\n"
             if let ring = report.fences.outline(fence).first, let top = ring.max(by: { $0.lat < $1.lat }) {
                 let (x, y) = map.point(lat: top.lat, lon: top.lon)
-                svg += "<text class=\"fence-label\" x=\"\(fmt(x))\" y=\"\(fmt(y - 4))\">\(label)</text>\n"
+                let place = labelPlace(x: x, y: y, characters: (info.name ?? info.id.text).count, height: map.height)
+                svg += "<text class=\"fence-label\" x=\"\(fmt(place.x))\" y=\"\(fmt(place.y))\">\(label)</text>\n"
             }
         }
         svg += "</g>\n<g class=\"track\">\n"
@@ -93,13 +95,26 @@ public enum ReportHTML {
                 "<title>\(escape(event.type)) \(escape(event.fenceName ?? event.fenceID)) \(report.format.time(event.time))</title></g>\n"
         }
         svg += "</g>\n" + scaleBar(map, units: report.format.units) + "</svg>\n"
+        // The accuracy classes' bounds (`accuracyClass`) in the reader's units.
+        let units = report.format.units
         svg +=
-            "<div class=\"legend\"><span class=\"k acc0\"></span>accuracy ≤ 5 m <span class=\"k acc1\"></span>≤ 15 m "
+            "<div class=\"legend\"><span class=\"k acc0\"></span>accuracy ≤ \(units.distance(5)) <span class=\"k acc1\"></span>≤ \(units.distance(15)) "
         svg +=
-            "<span class=\"k acc2\"></span>≤ 50 m <span class=\"k acc3\"></span>worse; breaks in the line are gaps (no usable fix for more than \(Int(report.gapSeconds)) s) or jumps no vehicle makes</div>\n"
+            "<span class=\"k acc2\"></span>≤ \(units.distance(50)) <span class=\"k acc3\"></span>worse; breaks in the line are gaps (no usable fix for more than \(Int(report.gapSeconds)) s) or jumps no vehicle makes</div>\n"
         svg +=
             "<div id=\"details\" role=\"status\" aria-live=\"polite\">Hover over, tap or tab to an event marker for its details.</div>\n</section>\n"
         return svg
+    }
+
+    /// Where a fence's label goes: centred above the fence's top (`x`, `y`), moved in so that the
+    /// whole text is on the map (13 px type: about 7.5 px a character), below the top when there
+    /// is no room above it.
+    static func labelPlace(x: Double, y: Double, characters: Int, height: Double) -> (x: Double, y: Double) {
+        let half = min(Double(characters) * 3.75, width / 2 - 2)
+        let inX = min(max(x, half + 2), width - half - 2)
+        let above = y - 4
+        let inY = above < 13 ? min(y + 16, height - 3) : min(above, height - 3)
+        return (inX, inY)
     }
 
     static func accuracyClass(_ accuracy: Double?) -> Int {
@@ -258,9 +273,22 @@ public enum ReportHTML {
                 "<tr data-row-for=\"\(escape(event.id))\" tabindex=\"0\"><td>\(report.format.time(event.time))</td>"
             out += "<td><span class=\"chip \(event.kind.reportClass)\"></span>\(escape(event.type))</td>"
             out +=
-                "<td>\(escape(event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID))</td><td>\(escape(details(event, units: report.format.units)))</td></tr>\n"
+                "<td>\(escape(event.fenceName.map { "\($0) [\(event.fenceID)]" } ?? event.fenceID))</td><td>\(escape(details(event, in: report)))</td></tr>\n"
         }
         return out + "</tbody></table></div></section>\n"
+    }
+
+    /// The details of `event` as `report` shows them: in its units, with the fence's clearance
+    /// and the vehicle's height (`--vehicle-height`) beside an approach or enter of a fence that
+    /// has a clearance.
+    static func details(_ event: ReportEvent, in report: FieldReport) -> String {
+        let clearance = event.fence.flatMap { report.fences.settings($0).rules?.clearance }
+        var text = details(event, units: report.format.units)
+        guard let clearance, event.kind == .approach || event.kind == .enter else { return text }
+        let units = report.format.units
+        text += " · clearance " + units.height(clearance)
+        if let vehicle = report.vehicleHeight { text += " · vehicle " + units.height(vehicle) }
+        return text
     }
 
     static func details(_ event: ReportEvent, units: MeasurementUnits = .metric) -> String {

@@ -19,14 +19,15 @@ extension AlarmLatch {
         return object.string
     }
 
-    /// One line: red and first while it sounds.
-    func statusLine(color: Bool) -> String {
+    /// One line: red and first while it sounds; the time it last rang in `format`'s zone.
+    /// - Parameter ackCommand: the shell command that answers it (`AckCommand`).
+    func statusLine(color: Bool, format: HumanFormat, ackCommand: String) -> String {
         let what = cause.kind.rawValue + (fenceID.map { " " + HumanText.printable($0.text) } ?? "")
-        let since = StatusView.time(raisedAt.millisecondsSinceEpoch) ?? ""
+        let since = format.time(raisedAt)
         switch status {
         case .active:
             let text =
-                "  ALARM          SOUNDING since \(since) (\(what)): press Enter where 'gpsfence run' runs, or run 'gpsfence ack'"
+                "  ALARM          SOUNDING since \(since) (\(what)): press Enter where 'gpsfence run' runs, or run '\(ackCommand)'"
             return color ? "\u{1B}[1;97;41m" + text + "\u{1B}[0m" : text
         case .acknowledged, .clear:
             return

@@ -51,8 +51,7 @@ public struct AnchorStatus: Sendable {
 
     /// Two lines under the receiver's.
     func lines(units: MeasurementUnits) -> [String] {
-        let position =
-            "\(formatted(lat, decimals: JSONPrecision.coordinate)), \(formatted(lon, decimals: JSONPrecision.coordinate))"
+        let position = units.position(lat: lat, lon: lon)
         let away =
             distance.map { metres in
                 units.distance(metres) + " from it"

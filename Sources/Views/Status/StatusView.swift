@@ -51,11 +51,17 @@ public struct StatusReport: Sendable {
     public var anchor: AnchorStatus?
     /// The run's alarm, while it sounds or is answered with its condition lasting.
     public var alarm: AlarmLatch?
+    /// The shell command that answers the alarm (`AckCommand`): with `--state` when the status
+    /// was read from a file given by it.
+    public var ackCommand = AckCommand.text(statePath: nil)
     /// Why the fences could not be shown, if they could not.
     public var fenceProblem: String?
     /// The running run answered on its local channel: the last fix, the odometer and the anchor
     /// distance are its own now, not the state file's last write.
     public var live = false
+    /// A fence file larger than Home Assistant discovery gives every fence a sensor for, when the
+    /// last run published to a broker: how to choose the fences that get one.
+    public var homeAssistantNote: String?
 
     /// The run is alive when it has not said it stopped and touched the file recently: it does with
     /// each track write (every 60 s unless `--track-write-interval` says otherwise, which the run
@@ -115,13 +121,23 @@ public struct StatusReport: Sendable {
         }
         report.alarm = try store.alarmLatch()
         guard let fencesPath = receiver.fencesPath, !fencesPath.isEmpty else {
-            report.fenceProblem = "the state file names no fence file (it was written by an older gpsfence)"
+            // An anchor watch runs without a fence file.
+            if report.anchor == nil {
+                report.fenceProblem = "the state file names no fence file (it was written by an older gpsfence)"
+            }
             return report
         }
         let fences: FenceSet
         do { fences = try FenceSet.load(path: fencesPath) } catch {
             report.fenceProblem = "cannot read the fence file '\(fencesPath)': \(error.message)"
             return report
+        }
+        if fences.count > Limits.homeAssistantEveryFenceUpTo,
+            lastRunTargets?.contains(where: { $0.lowercased().hasPrefix("mqtt") }) == true
+        {
+            report.homeAssistantNote =
+                "\(fences.count) fences, more than the \(Limits.homeAssistantEveryFenceUpTo) that get a sensor each "
+                + "with --homeassistant; give a fence the property \"homeassistant\": true for a sensor"
         }
         let changedAfterRun = !running && fileChanged(fencesPath, after: receiver.stoppedAt ?? receiver.updatedAt)
         var order: [Int] = []
@@ -247,6 +263,7 @@ public enum StatusView {
         }
         line.addArray("sync", json: serverObjects)
         if let problem = status.fenceProblem { line.add("fence_problem", problem) }
+        if let note = status.homeAssistantNote { line.add("home_assistant", note) }
         return line.string
     }
 
@@ -263,7 +280,9 @@ public enum StatusView {
             : paint("33", "○ stopped")
                 + (receiver.stoppedAt.map { " at \(time($0) ?? "")" } ?? " (no recent sign of a run)")
         lines.append("gpsfence \(state)   \(status.statePath)")
-        if let alarm = status.alarm { lines.append(alarm.statusLine(color: color)) }
+        if let alarm = status.alarm {
+            lines.append(alarm.statusLine(color: color, format: format, ackCommand: status.ackCommand))
+        }
         lines.append(
             "  device         \(receiver.device.map { $0 + (receiver.detail.map { " " + $0 } ?? "") } ?? "none seen")")
         lines.append("  since          \(time(receiver.monitoringSince) ?? "never started")")
@@ -275,7 +294,7 @@ public enum StatusView {
                 : age(status).map { " (" + duration(Double($0) / 1000) + " ago)" } ?? ""
             lines.append("  last fix       \(time(fixTime)!)\(ago)")
             lines.append(
-                "                 \(formatted(lat, decimals: JSONPrecision.coordinate)), \(formatted(lon, decimals: JSONPrecision.coordinate))\(accuracy)"
+                "                 \(format.units.position(lat: lat, lon: lon))\(accuracy)"
             )
             if !status.running { lines.append("                 the last fix this state file saw") }
         } else {
@@ -290,6 +309,7 @@ public enum StatusView {
         lines += status.anchor?.lines(units: format.units) ?? []
         lines.append("")
         if let problem = status.fenceProblem { lines.append("  fences: \(problem)") }
+        if let note = status.homeAssistantNote { lines.append("  home assistant \(note)") }
         for card in status.cards {
             let title = "\(card.name ?? card.id) [\(card.id)]"
             let insideByDistance = (card.distance ?? 1) <= 0

@@ -6,8 +6,11 @@ import NMEA
 /// (what `status` does not show), `status`'s own text, then the latest events.
 public enum WatchView {
     /// - Parameter format: the zone of the clocks and the units of speeds and distances.
+    /// - Parameter screen: the terminal's size, when known: the header (the alarm, the motion, the
+    ///   fence ahead) always shows, and what follows is shortened to fit.
     public static func text(
-        _ frame: WatchFrame, interval: Double, color: Bool, format: HumanFormat = HumanFormat()
+        _ frame: WatchFrame, interval: Double, color: Bool, format: HumanFormat = HumanFormat(),
+        screen: (rows: Int, columns: Int)? = nil
     ) -> String {
         var lines: [String] = []
         let units = format.units
@@ -15,7 +18,9 @@ public enum WatchView {
         lines.append(
             "gpsfence status --watch   \(now)   every \(HumanText.duration(interval)), Ctrl-C to quit")
         // A sounding alarm first, in red, with how to answer it.
-        if let alarm = frame.status.alarm, alarm.status == .active { lines.append(alarm.statusLine(color: color)) }
+        if let alarm = frame.status.alarm, alarm.status == .active {
+            lines.append(alarm.statusLine(color: color, format: format, ackCommand: frame.status.ackCommand))
+        }
         if !frame.status.running {
             // The track's last speed and the fence ahead were the stopped run's: shown as current
             // they would say the vehicle is still moving.
@@ -46,6 +51,7 @@ public enum WatchView {
             lines.append("  ahead          no fence on the course within \(units.distance(WatchFrame.lookAhead))")
         }
         lines.append("")
+        let header = lines.count
         var status = frame.status
         // A sounding alarm is said once, at the top.
         if status.alarm?.status == .active { status.alarm = nil }
@@ -72,7 +78,45 @@ public enum WatchView {
             }
             lines.append(line)
         }
-        return lines.joined(separator: "\n")
+        return fitted(lines.joined(separator: "\n"), header: header, screen: screen)
+    }
+
+    /// `text` in at most `screen.rows` rows (a line longer than the width takes more than one):
+    /// its first `header` lines whole, then as much of the rest as fits, and a last line that says
+    /// how much was left out. A terminal too short even for the header gets the header's first
+    /// lines (the alarm first of all).
+    static func fitted(_ text: String, header: Int, screen: (rows: Int, columns: Int)?) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let screen else { return text }
+        let heights = lines.map { rowsTaken(by: $0, columns: screen.columns) }
+        guard heights.reduce(0, +) > screen.rows else { return text }
+        var kept: [Substring] = []
+        var used = 0
+        // One row is kept for the line that says what was left out.
+        for (index, line) in lines.enumerated() where used + heights[index] <= screen.rows - 1 || index < header {
+            if used + heights[index] > screen.rows { break }
+            kept.append(line)
+            used += heights[index]
+        }
+        let hidden = lines.count - kept.count
+        guard used < screen.rows else { return kept.joined(separator: "\n") }
+        return (kept + ["  ... \(hidden) more lines: a taller terminal shows them"]).joined(separator: "\n")
+    }
+
+    /// The rows `line` takes on a terminal `columns` wide: its characters without colour codes.
+    static func rowsTaken(by line: Substring, columns: Int) -> Int {
+        var visible = 0
+        var inEscape = false
+        for scalar in line.unicodeScalars {
+            if inEscape {
+                if scalar == "m" { inEscape = false }
+            } else if scalar == "\u{1B}" {
+                inEscape = true
+            } else {
+                visible += 1
+            }
+        }
+        return max(1, (visible + columns - 1) / max(columns, 1))
     }
 
     /// `05:15:36-05:00`: the local clock with its offset (the date is the status's).
