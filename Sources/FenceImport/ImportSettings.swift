@@ -16,10 +16,39 @@ public struct ImportSettings: Sendable {
     /// A GPX or KML line's corridor when neither `--radius` nor the source gives one.
     public static let defaultLineRadius = 10.0
 
-    public init() {}
+    /// The fence properties written from text (KML's ExtendedData) as numbers or heights.
+    public var propertyForms: FencePropertyForms
+
+    public init(propertyForms: FencePropertyForms) {
+        self.propertyForms = propertyForms
+    }
 
     /// Whether any OSM selection was asked for.
     public var selectsOSM: Bool { clearances || speedLimits || !selections.isEmpty }
+}
+
+/// Which fence properties a source that holds only text (KML's ExtendedData) writes as numbers,
+/// and how a height is read: the fence loader's own keys and its one reader of heights, given by
+/// the caller, since this module knows nothing of fences (docs/architecture.md).
+public struct FencePropertyForms: Sendable {
+    /// Keys whose value is a number.
+    public var numberKeys: Set<String>
+    /// Keys whose value is a height: a number of metres, or text `height` reads (`10'6"`).
+    public var heightKeys: Set<String>
+    /// Metres, or nil for text that is no height.
+    public var height: @Sendable (String) -> Double?
+    /// The forms of a height, for the summary's reason.
+    public var heightForms: String
+
+    public init(
+        numberKeys: Set<String>, heightKeys: Set<String>, height: @escaping @Sendable (String) -> Double?,
+        heightForms: String
+    ) {
+        self.numberKeys = numberKeys
+        self.heightKeys = heightKeys
+        self.height = height
+        self.heightForms = heightForms
+    }
 }
 
 /// `KEY`, or `KEY=VALUE[,VALUE...]`: elements whose tag `KEY` has any value, or one of those.

@@ -11,11 +11,6 @@ struct KMLImport {
     let settings: ImportSettings
     let writer: FenceWriter
 
-    /// ExtendedData names whose values are fence settings, written as numbers.
-    static let numberProperties: Set<String> = [
-        "radius", "dwell", "hysteresis", "approach", "speed_limit", "speed_limit_kmh", "clearance",
-    ]
-
     func run() throws {
         try run(XMLReader(source: try ByteSource(path: path)))
     }
@@ -200,7 +195,16 @@ struct KMLImport {
         if !folder.isEmpty { properties.append(("folder", .text(folder.joined(separator: " / ")))) }
         for (key, value) in placemark.data where !["name", "description", "folder"].contains(key) {
             guard !properties.contains(where: { $0.key == key }) else { continue }
-            if Self.numberProperties.contains(key) {
+            let forms = settings.propertyForms
+            if forms.heightKeys.contains(key), !isPositiveNumber(value) {
+                // A height as the sign writes it (`11'`, `3.4 m`) is kept as written: the loader
+                // reads it as `--vehicle-height` is read.
+                guard let metres = forms.height(value.trimmingSpaces), metres.isFinite else {
+                    writer.summary.skip("placemark whose \(key) is not \(forms.heightForms)", example: value)
+                    return
+                }
+                properties.append((key, .text(value.trimmingSpaces)))
+            } else if key == "radius" || forms.numberKeys.contains(key) || forms.heightKeys.contains(key) {
                 guard let number = Double(value.trimmingSpaces), number.isFinite, number > 0 else {
                     writer.summary.skip("placemark whose \(key) is not a positive number", example: value)
                     return
@@ -219,5 +223,10 @@ struct KMLImport {
         }
         try writer.add(
             ImportedFence(id: id, geometry: geometry, properties: properties), decimals: JSONPrecision.coordinate)
+    }
+
+    private func isPositiveNumber(_ text: String) -> Bool {
+        guard let number = Double(text.trimmingSpaces) else { return false }
+        return number.isFinite && number > 0
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Delivery
 import FenceImport
+import Fences
 import Jobs
 
 extension Fences {
@@ -63,7 +64,10 @@ extension Fences {
         }
 
         func run() throws {
-            var settings = ImportSettings()
+            var settings = ImportSettings(
+                propertyForms: FencePropertyForms(
+                    numberKeys: FenceProperties.numberKeys, heightKeys: FenceProperties.heightKeys,
+                    height: Height.metres, heightForms: Height.forms))
             settings.clearances = clearances
             settings.speedLimits = speedLimits
             settings.selections = select.compactMap(TagSelection.init(parsing:))

@@ -91,7 +91,7 @@ struct SemanticsOptions: ParsableArguments {
         settings.heartbeat = heartbeat?.value
         if let stationary { settings.stationary = stationary.value }
         if let speedingConfirm { settings.speedingConfirm = speedingConfirm }
-        settings.vehicleHeight = vehicleHeight.flatMap(Height.metres)
+        settings.vehicle.height = vehicleHeight.flatMap(Height.metres)
         return settings
     }
 }

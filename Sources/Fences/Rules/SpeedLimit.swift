@@ -1,0 +1,19 @@
+/// `speed_limit` (m/s) or `speed_limit_kmh`: how fast one may go inside the fence. The engine's
+/// part, the `speeding` event, is Events' `SpeedLimitRule`.
+public enum SpeedLimit: FenceRuleDefinition {
+    public static let properties = [
+        RuleProperty("speed_limit", .number(unit: "m/s", max: Limits.maxSpeed)),
+        RuleProperty("speed_limit_kmh", .number(unit: "km/h", max: Limits.maxSpeed * 3.6)),
+    ]
+
+    public static func resolve(_ values: RuleValues, into rules: inout FenceRules, context: inout RuleContext)
+        throws(RuleProblem)
+    {
+        let metresPerSecond = values[0]?.number
+        let kilometresPerHour = values[1]?.number
+        if metresPerSecond != nil, kilometresPerHour != nil {
+            throw RuleProblem("speed_limit and speed_limit_kmh: give one of them")
+        }
+        rules.speedLimit = metresPerSecond ?? kilometresPerHour.map { $0 / 3.6 }
+    }
+}
