@@ -35,8 +35,9 @@ public struct EventSettings: Sendable, Equatable {
     public var stationaryRadius = 25.0
     /// Consecutive usable fixes above a fence's `speed_limit` before `speeding`.
     public var speedingConfirm = 3
-    /// The vehicle's measures (`--vehicle-height`): `approach` and `enter` of fences whose
-    /// restrictions it breaks are flagged (`too_low`); none given, nothing flagged.
+    /// The vehicle's measures (`--vehicle-height`, `--vehicle-weight`, ..., `--hgv`): `approach`
+    /// and `enter` of fences whose restrictions it breaks are flagged (`too_low`, `too_heavy`,
+    /// ...); none given, nothing flagged.
     public var vehicle = VehicleProfile()
 
     public init() {}
@@ -61,6 +62,14 @@ public struct EventSettings: Sendable, Equatable {
             stationary.flatMap { Limits.seconds("--stationary", $0, allowsZero: true) },
             Limits.count("--speeding-confirm", speedingConfirm, 1...Limits.maxExitConfirm),
             vehicle.height.flatMap { Limits.metres("--vehicle-height", $0) },
+            vehicle.width.flatMap { Limits.metres("--vehicle-width", $0) },
+            vehicle.length.flatMap { Limits.metres("--vehicle-length", $0) },
+            vehicle.weight.flatMap {
+                Limits.problem("--vehicle-weight", $0 / 1000, .aboveZero, max: Limits.maxTonnes, unit: "tonnes")
+            },
+            vehicle.axleLoad.flatMap {
+                Limits.problem("--vehicle-axle-load", $0 / 1000, .aboveZero, max: Limits.maxTonnes, unit: "tonnes")
+            },
         ]
         return problems.lazy.compactMap { $0 }.first
     }

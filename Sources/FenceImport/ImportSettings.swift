@@ -28,26 +28,29 @@ public struct ImportSettings: Sendable {
 }
 
 /// Which fence properties a source that holds only text (KML's ExtendedData) writes as numbers,
-/// and how a height is read: the fence loader's own keys and its one reader of heights, given by
-/// the caller, since this module knows nothing of fences (docs/architecture.md).
+/// and which are measures as signs write them (`11'`, `7.5 t`) with their readers: the fence
+/// loader's own keys and readers, given by the caller, since this module knows nothing of fences
+/// (docs/architecture.md).
 public struct FencePropertyForms: Sendable {
+    /// A measure's reader (nil for text that is none) and the forms it reads, for the summary.
+    public struct Measure: Sendable {
+        public var read: @Sendable (String) -> Double?
+        public var forms: String
+
+        public init(read: @escaping @Sendable (String) -> Double?, forms: String) {
+            self.read = read
+            self.forms = forms
+        }
+    }
+
     /// Keys whose value is a number.
     public var numberKeys: Set<String>
-    /// Keys whose value is a height: a number of metres, or text `height` reads (`10'6"`).
-    public var heightKeys: Set<String>
-    /// Metres, or nil for text that is no height.
-    public var height: @Sendable (String) -> Double?
-    /// The forms of a height, for the summary's reason.
-    public var heightForms: String
+    /// Keys whose value is a measure.
+    public var measures: [String: Measure]
 
-    public init(
-        numberKeys: Set<String>, heightKeys: Set<String>, height: @escaping @Sendable (String) -> Double?,
-        heightForms: String
-    ) {
+    public init(numberKeys: Set<String>, measures: [String: Measure]) {
         self.numberKeys = numberKeys
-        self.heightKeys = heightKeys
-        self.height = height
-        self.heightForms = heightForms
+        self.measures = measures
     }
 }
 

@@ -196,15 +196,15 @@ struct KMLImport {
         for (key, value) in placemark.data where !["name", "description", "folder"].contains(key) {
             guard !properties.contains(where: { $0.key == key }) else { continue }
             let forms = settings.propertyForms
-            if forms.heightKeys.contains(key), !isPositiveNumber(value) {
-                // A height as the sign writes it (`11'`, `3.4 m`) is kept as written: the loader
-                // reads it as `--vehicle-height` is read.
-                guard let metres = forms.height(value.trimmingSpaces), metres.isFinite else {
-                    writer.summary.skip("placemark whose \(key) is not \(forms.heightForms)", example: value)
+            if let measure = forms.measures[key], !isPositiveNumber(value) {
+                // A measure as the sign writes it (`11'`, `3.4 m`, `7.5 t`) is kept as written: the
+                // loader reads it as `--vehicle-height` or `--vehicle-weight` is read.
+                guard let amount = measure.read(value.trimmingSpaces), amount.isFinite else {
+                    writer.summary.skip("placemark whose \(key) is not \(measure.forms)", example: value)
                     return
                 }
                 properties.append((key, .text(value.trimmingSpaces)))
-            } else if key == "radius" || forms.numberKeys.contains(key) || forms.heightKeys.contains(key) {
+            } else if key == "radius" || forms.numberKeys.contains(key) || forms.measures[key] != nil {
                 guard let number = Double(value.trimmingSpaces), number.isFinite, number > 0 else {
                     writer.summary.skip("placemark whose \(key) is not a positive number", example: value)
                     return

@@ -15,11 +15,13 @@ public enum FenceProperties {
                 return nil
             })
 
-    /// Keys whose value is a height: a number of metres, or a sign's text (`Height`).
-    public static let heightKeys = Set(
-        FenceRuleKind.properties.filter { $0.property.form == .height }.map(\.property.name))
+    /// Keys whose value is a measure: a number, or a sign's text (`11'`, `7.5 t`), with its form.
+    public static let measureKeys: [String: RuleProperty.Form] = Dictionary(
+        uniqueKeysWithValues: FenceRuleKind.properties.compactMap { entry in
+            entry.property.form.measureForms == nil ? nil : (entry.property.name, entry.property.form)
+        })
 
     /// Every key the loader or the sinks read.
-    public static let knownKeys = numberKeys.union(heightKeys).union(otherKeys).union(
+    public static let knownKeys = numberKeys.union(measureKeys.keys).union(otherKeys).union(
         FenceRuleKind.properties.map(\.property.name))
 }

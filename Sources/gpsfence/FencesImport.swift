@@ -66,8 +66,10 @@ extension Fences {
         func run() throws {
             var settings = ImportSettings(
                 propertyForms: FencePropertyForms(
-                    numberKeys: FenceProperties.numberKeys, heightKeys: FenceProperties.heightKeys,
-                    height: Height.metres, heightForms: Height.forms))
+                    numberKeys: FenceProperties.numberKeys,
+                    measures: FenceProperties.measureKeys.mapValues { form in
+                        FencePropertyForms.Measure(read: { form.measure($0) }, forms: form.measureForms ?? "")
+                    }))
             settings.clearances = clearances
             settings.speedLimits = speedLimits
             settings.selections = select.compactMap(TagSelection.init(parsing:))

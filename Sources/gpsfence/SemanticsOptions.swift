@@ -71,9 +71,49 @@ struct SemanticsOptions: ParsableArguments {
             valueName: "height"))
     var vehicleHeight: String?
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Width of the vehicle (2.55, 8'6\"): approach and enter of fences with a lower 'maxwidth' are flagged too_wide.",
+            valueName: "width"))
+    var vehicleWidth: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Length of the vehicle (16.5, 54 ft): approach and enter of fences with a lower 'maxlength' are flagged too_long.",
+            valueName: "length"))
+    var vehicleLength: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Weight of the vehicle as loaded (12 = 12 t, 12 t, 26000 lbs, 13 st): approach and enter of fences with a lower 'maxweight' are flagged too_heavy.",
+            valueName: "weight"))
+    var vehicleWeight: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Load on the vehicle's heaviest axle (10 = 10 t, 10 t, 22000 lbs): approach and enter of fences with a lower 'maxaxleload' are flagged axle_too_heavy.",
+            valueName: "weight"))
+    var vehicleAxleLoad: String?
+
+    @Flag(
+        help:
+            "The vehicle is a heavy goods vehicle: approach and enter of fences with hgv=no are flagged no_hgv, and a fence's 'maxspeed:hgv' is its speed limit."
+    )
+    var hgv = false
+
     func validate() throws {
-        if let vehicleHeight, Height.metres(vehicleHeight) == nil {
-            throw ValidationError("--vehicle-height '\(vehicleHeight)' is not \(Height.forms)")
+        for (option, text, read, forms) in [
+            ("--vehicle-height", vehicleHeight, Height.metres, Height.forms),
+            ("--vehicle-width", vehicleWidth, Height.metres, Height.forms),
+            ("--vehicle-length", vehicleLength, Height.metres, Height.forms),
+            ("--vehicle-weight", vehicleWeight, Weight.kilograms, Weight.forms),
+            ("--vehicle-axle-load", vehicleAxleLoad, Weight.kilograms, Weight.forms),
+        ] as [(String, String?, (String) -> Double?, String)] {
+            if let text, read(text) == nil { throw ValidationError("\(option) '\(text)' is not \(forms)") }
         }
         if let problem = settings.problem { throw ValidationError(problem) }
     }
@@ -91,7 +131,10 @@ struct SemanticsOptions: ParsableArguments {
         settings.heartbeat = heartbeat?.value
         if let stationary { settings.stationary = stationary.value }
         if let speedingConfirm { settings.speedingConfirm = speedingConfirm }
-        settings.vehicle.height = vehicleHeight.flatMap(Height.metres)
+        settings.vehicle = VehicleProfile(
+            height: vehicleHeight.flatMap(Height.metres), width: vehicleWidth.flatMap(Height.metres),
+            length: vehicleLength.flatMap(Height.metres), weight: vehicleWeight.flatMap(Weight.kilograms),
+            axleLoad: vehicleAxleLoad.flatMap(Weight.kilograms), hgv: hgv)
         return settings
     }
 }

@@ -10,7 +10,7 @@ import Testing
         let ruleKeys = FenceRuleKind.properties.map(\.property.name)
         #expect(Set(ruleKeys).count == ruleKeys.count, "a key belongs to one rule: \(ruleKeys)")
         #expect(FenceProperties.knownKeys.isSuperset(of: ruleKeys))
-        #expect(FenceProperties.heightKeys == ["clearance"])
+        #expect(FenceProperties.measureKeys["clearance"] == .height)
         #expect(FenceProperties.numberKeys.isSuperset(of: ["speed_limit", "speed_limit_kmh", "dwell", "approach"]))
         #expect(FenceProperties.numberKeys.isDisjoint(with: ["active", "timezone", "expires", "clearance"]))
     }

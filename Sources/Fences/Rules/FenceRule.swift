@@ -26,8 +26,30 @@ public struct RuleProperty: Sendable {
         case text
         /// A number from zero to `max` in `unit`.
         case number(unit: String, max: Double)
-        /// A height: a number of metres, or the text of a sign (`Height`), read as metres.
+        /// A height or another length: a number of metres, or the text of a sign (`Height`), read
+        /// as metres.
         case height
+        /// A weight: a number of tonnes, or the text of a sign (`Weight`), read as kilograms.
+        case weight
+
+        /// A measure's value from the text of a sign (metres, kilograms); nil for text that is
+        /// none, or for a form that is no measure.
+        public func measure(_ text: String) -> Double? {
+            switch self {
+            case .text, .number: nil
+            case .height: Height.metres(text)
+            case .weight: Weight.kilograms(text)
+            }
+        }
+
+        /// What a bad measure is told: the forms that are read; nil for a form that is no measure.
+        public var measureForms: String? {
+            switch self {
+            case .text, .number: nil
+            case .height: Height.forms
+            case .weight: Weight.forms
+            }
+        }
     }
 
     /// Static text: the loader compares it with the file's bytes as they are.

@@ -31,10 +31,20 @@ public enum FenceRuleKind: Hashable, Sendable, CaseIterable {
 /// measure (`VehicleProfile`) and flags what the vehicle breaks.
 public enum VehicleRestrictionKind: Int, Hashable, Sendable, CaseIterable {
     case clearance
+    case width
+    case length
+    case weight
+    case axleLoad
+    case hgv
 
     public var definition: any VehicleRestriction.Type {
         switch self {
         case .clearance: Clearance.self
+        case .width: MaxWidth.self
+        case .length: MaxLength.self
+        case .weight: MaxWeight.self
+        case .axleLoad: MaxAxleLoad.self
+        case .hgv: HGVAccessRule.self
         }
     }
 }

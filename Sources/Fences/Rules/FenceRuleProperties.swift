@@ -45,6 +45,8 @@ extension GeoJSONLoader {
                 rules.set(index, try setting(name, unit: unit, max: max, pending: &pending).map(RuleValue.number))
             case .height:
                 rules.set(index, try heightSetting(name, pending: &pending).map(RuleValue.number))
+            case .weight:
+                rules.set(index, try weightSetting(name, pending: &pending).map(RuleValue.number))
             }
             return true
         }
@@ -62,6 +64,20 @@ extension GeoJSONLoader {
             return nil
         }
         return metres
+    }
+
+    /// A weight: a number of tonnes, or text in the forms signs use (`Weight`), in kilograms.
+    mutating func weightSetting(_ key: String, pending: inout String?) throws -> Double? {
+        guard scanner.peek() == 0x22 else {
+            let tonnes = try setting(key, unit: "tonnes", max: Limits.maxTonnes, pending: &pending)
+            return tonnes.map { $0 * 1000 }
+        }
+        let text = try scanner.string(scanner.stringSpan())
+        guard let kilograms = Weight.kilograms(text), kilograms <= Limits.maxTonnes * 1000 else {
+            pending = pending ?? "\(key) '\(HumanText.printable(text))' is not \(Weight.forms)"
+            return nil
+        }
+        return kilograms
     }
 
     mutating func ruleString(_ key: String, pending: inout String?) throws -> String? {
