@@ -196,7 +196,13 @@ struct KMLImport {
         for (key, value) in placemark.data where !["name", "description", "folder"].contains(key) {
             guard !properties.contains(where: { $0.key == key }) else { continue }
             let forms = settings.propertyForms
-            if let measure = forms.measures[key], !isPositiveNumber(value) {
+            if forms.choices[key] != nil {
+                if let problem = forms.problem(key, value) {
+                    writer.summary.skip("placemark whose \(key) \(problem)", example: value)
+                    return
+                }
+                properties.append((key, .text(value.trimmingSpaces)))
+            } else if let measure = forms.measures[key], !isPositiveNumber(value) {
                 // A measure as the sign writes it (`11'`, `3.4 m`, `7.5 t`) is kept as written: the
                 // loader reads it as `--vehicle-height` or `--vehicle-weight` is read.
                 guard let amount = measure.read(value.trimmingSpaces), amount.isFinite else {

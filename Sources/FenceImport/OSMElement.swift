@@ -50,9 +50,12 @@ struct OSMTagKeys {
     static let lanes = 8
     static let highway = 9
     static let type = 10
+    /// The truck's restrictions (`--truck-restrictions`), kept under their own names.
+    static let truck = 11..<17
     static let fixed = [
         "name", "ref", "maxheight", "maxheight:physical", "maxspeed", "maxspeed:forward", "maxspeed:backward",
-        "width", "lanes", "highway", "type",
+        "width", "lanes", "highway", "type", "maxweight", "maxwidth", "maxlength", "maxaxleload", "hgv",
+        "maxspeed:hgv",
     ]
 
     let keys: [[UInt8]]

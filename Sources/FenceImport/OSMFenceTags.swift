@@ -2,7 +2,8 @@
 /// fence at all, and why a tag it carried was not kept.
 struct OSMFenceTags {
     var properties: [(key: String, value: ImportedFence.Value)] = []
-    /// A clearance or a speed limit was kept: a way stays a corridor even when closed.
+    /// A clearance, a speed limit or a truck's restriction was kept: a way stays a corridor even
+    /// when closed.
     var isRoad = false
     var isFence = false
 
@@ -36,6 +37,30 @@ struct OSMFenceTags {
                 summary.skip(reason, example: example)
             case nil:
                 break
+            }
+        }
+        if settings.truckRestrictions {
+            for index in OSMTagKeys.truck {
+                guard let text = element.tag(index) else { continue }
+                let key = OSMTagKeys.fixed[index]
+                // Open to lorries (`yes`, `designated`): nothing to warn of, no fence for it.
+                if key == "hgv", !["no", "destination"].contains(text.trimmingSpaces.lowercased()) { continue }
+                if key == "maxspeed:hgv" {
+                    switch MaxSpeed.read(text) {
+                    case .value(let kmh): properties.append((key, .number(kmh, decimals: 3)))
+                    case .skipped(let reason, let example):
+                        summary.skip(reason + " (maxspeed:hgv)", example: example)
+                        continue
+                    }
+                } else if let problem = settings.propertyForms.problem(key, text) {
+                    summary.skip("\(key) that \(problem)", example: text)
+                    continue
+                } else if let number = OSMLength.plainNumber(text.trimmingSpaces) {
+                    properties.append((key, .number(number, decimals: 3)))
+                } else {
+                    properties.append((key, .text(text.trimmingSpaces)))
+                }
+                isRoad = true
             }
         }
         var selected = false

@@ -21,6 +21,13 @@ public enum FenceProperties {
             entry.property.form.measureForms == nil ? nil : (entry.property.name, entry.property.form)
         })
 
+    /// Keys whose value is one of a few words (`hgv`: `no`, `destination`, ...), with the words.
+    public static let choiceKeys: [String: [String]] = Dictionary(
+        uniqueKeysWithValues: FenceRuleKind.properties.compactMap { entry in
+            guard case .choice(let words) = entry.property.form else { return nil }
+            return (entry.property.name, words)
+        })
+
     /// Every key the loader or the sinks read.
     public static let knownKeys = numberKeys.union(measureKeys.keys).union(otherKeys).union(
         FenceRuleKind.properties.map(\.property.name))

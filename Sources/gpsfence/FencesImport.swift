@@ -36,6 +36,12 @@ extension Fences {
         @Flag(help: "OSM maxspeed: corridors with a 'speed_limit_kmh'.")
         var speedLimits = false
 
+        @Flag(
+            help:
+                "OSM maxweight, maxwidth, maxlength, maxaxleload, hgv, maxspeed:hgv: fences with a truck's restrictions for --vehicle-weight and the rest."
+        )
+        var truckRestrictions = false
+
         @Option(
             help: ArgumentHelp(
                 "OSM elements with this tag (any value, or one of the values given); repeatable.",
@@ -69,9 +75,10 @@ extension Fences {
                     numberKeys: FenceProperties.numberKeys,
                     measures: FenceProperties.measureKeys.mapValues { form in
                         FencePropertyForms.Measure(read: { form.measure($0) }, forms: form.measureForms ?? "")
-                    }))
+                    }, choices: FenceProperties.choiceKeys.mapValues(Set.init)))
             settings.clearances = clearances
             settings.speedLimits = speedLimits
+            settings.truckRestrictions = truckRestrictions
             settings.selections = select.compactMap(TagSelection.init(parsing:))
             settings.radius = radius
             settings.boundingBox = bbox.flatMap(BoundingBox.init(parsing:))

@@ -83,4 +83,41 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains("--vehicle-weight 'heavy' is not a weight like 7.5 (tonnes)"))
     }
+
+    /// `fences import --truck-restrictions` keeps OpenStreetMap's truck tags under their own names
+    /// (a bare weight in tonnes as a number, a sign's text as written, `maxspeed:hgv` in km/h),
+    /// skips a value the loader could not read (`maxweight=unsigned`) and roads open to lorries
+    /// (`hgv=designated`), and the file it writes loads.
+    @Test func theOSMImportKeepsATrucksRestrictions() throws {
+        let folder = temporaryDirectory()
+        let source = folder.appendingPathComponent("roads.osm")
+        try #"""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <osm version="0.6">
+         <node id="1" lat="42.2806" lon="-83.7600"/>
+         <node id="2" lat="42.2806" lon="-83.7500"/>
+         <node id="3" lat="42.2810" lon="-83.7600"/>
+         <node id="4" lat="42.2810" lon="-83.7500"/>
+         <way id="10"><nd ref="1"/><nd ref="2"/><tag k="highway" v="secondary"/><tag k="name" v="Weak bridge"/>
+          <tag k="maxweight" v="7.5"/><tag k="maxwidth" v="7'6&quot;"/><tag k="hgv" v="no"/><tag k="maxspeed:hgv" v="40 mph"/></way>
+         <way id="11"><nd ref="3"/><nd ref="4"/><tag k="highway" v="primary"/><tag k="hgv" v="designated"/>
+          <tag k="maxweight" v="unsigned"/></way>
+        </osm>
+        """#.write(to: source, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("roads.geojson").path
+        let imported = try runGPSFence(["fences", "import", source.path, "--truck-restrictions", "--output", output])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("maxweight that is not a weight like"), "\(imported.stderr)")
+        let collection = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+        let features = try #require(collection["features"] as? [[String: Any]])
+        #expect(features.map { $0["id"] as? String } == ["osm:way/10"])
+        let properties = try #require(features.first?["properties"] as? [String: Any])
+        #expect(properties["maxweight"] as? Double == 7.5)
+        #expect(properties["maxwidth"] as? String == "7'6\"")
+        #expect(properties["hgv"] as? String == "no")
+        #expect(abs((properties["maxspeed:hgv"] as? Double ?? 0) - 64.374) < 0.001, "40 mph in km/h")
+        let loaded = try runGPSFence(["check", "--fences", output, "42.2806", "-83.755"])
+        #expect(loaded.status == 0 && loaded.stdout.contains("Weak bridge"), "\(loaded.stderr)")
+    }
 }

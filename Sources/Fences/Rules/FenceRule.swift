@@ -31,12 +31,14 @@ public struct RuleProperty: Sendable {
         case height
         /// A weight: a number of tonnes, or the text of a sign (`Weight`), read as kilograms.
         case weight
+        /// One of these words (any case), as text.
+        case choice([String])
 
         /// A measure's value from the text of a sign (metres, kilograms); nil for text that is
         /// none, or for a form that is no measure.
         public func measure(_ text: String) -> Double? {
             switch self {
-            case .text, .number: nil
+            case .text, .number, .choice: nil
             case .height: Height.metres(text)
             case .weight: Weight.kilograms(text)
             }
@@ -45,7 +47,7 @@ public struct RuleProperty: Sendable {
         /// What a bad measure is told: the forms that are read; nil for a form that is no measure.
         public var measureForms: String? {
             switch self {
-            case .text, .number: nil
+            case .text, .number, .choice: nil
             case .height: Height.forms
             case .weight: Weight.forms
             }

@@ -39,7 +39,7 @@ extension GeoJSONLoader {
         for (index, entry) in FenceRuleKind.properties.enumerated() where scanner.spanEquals(key, entry.property.key) {
             let name = entry.property.name
             switch entry.property.form {
-            case .text:
+            case .text, .choice:
                 rules.set(index, try ruleString(name, pending: &pending).map(RuleValue.text))
             case .number(let unit, let max):
                 rules.set(index, try setting(name, unit: unit, max: max, pending: &pending).map(RuleValue.number))

@@ -11,7 +11,7 @@ public enum HGVAccess: String, Sendable, Equatable, CaseIterable {
 /// `hgv`: `no`, `destination`, `designated` or `yes`. A heavy goods vehicle (`--hgv`) on a road
 /// with `hgv=no` is flagged `no_hgv`.
 public enum HGVAccessRule: VehicleRestriction {
-    public static let properties = [RuleProperty("hgv", .text)]
+    public static let properties = [RuleProperty("hgv", .choice(HGVAccess.allCases.map(\.rawValue)))]
 
     public static func resolve(_ values: RuleValues, into rules: inout FenceRules, context: inout RuleContext)
         throws(RuleProblem)
