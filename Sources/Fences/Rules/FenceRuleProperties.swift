@@ -1,25 +1,32 @@
 /// A feature's rule properties as written (docs/fences.md, "Rules"), gathered while its properties
 /// object is read and resolved once it is read whole: `timezone` may come after `active`. The
-/// values are kept in the order of `FenceRuleKind.properties`; a feature without rules allocates
-/// nothing.
+/// values are kept in the order of `FenceRuleKind.properties`, in one buffer the file's features
+/// share (`FenceRuleCache.values`): a million corridors with a speed limit allocate nothing for it.
 struct FenceRuleText {
-    private var values: [RuleValue?] = []
+    let cache: FenceRuleCache
+    private var touched = false
+
+    init(cache: FenceRuleCache) { self.cache = cache }
 
     mutating func set(_ index: Int, _ value: RuleValue?) {
-        if values.isEmpty { values = Array(repeating: nil, count: FenceRuleKind.properties.count) }
-        values[index] = value
+        cache.values[index] = value
+        touched = true
     }
 
     /// The rules, or nil when there are none; a problem goes to `pending` (the first one wins).
-    func resolved(cache: FenceRuleCache, pending: inout String?) -> FenceRules? {
-        guard !values.isEmpty else { return nil }
+    /// The shared values are cleared for the next feature.
+    func resolved(pending: inout String?) -> FenceRules? {
+        guard touched else { return nil }
+        defer {
+            for index in cache.values.indices where cache.values[index] != nil { cache.values[index] = nil }
+        }
         var rules = FenceRules()
         var context = RuleContext(cache: cache)
         var offset = 0
         for kind in FenceRuleKind.allCases {
             let definition = kind.definition
             do throws(RuleProblem) {
-                try definition.resolve(RuleValues(all: values, offset: offset), into: &rules, context: &context)
+                try definition.resolve(RuleValues(all: cache.values, offset: offset), into: &rules, context: &context)
             } catch {
                 pending = pending ?? error.message
                 return nil
@@ -93,6 +100,8 @@ extension GeoJSONLoader {
 /// What a file's rules share: a million fences naming `Europe/Berlin` read its zone file once and
 /// share one table (and one parsed `active` per distinct text), instead of a copy each.
 final class FenceRuleCache {
+    /// The rule values of the feature being read (`FenceRuleText`), by `FenceRuleKind.properties`.
+    var values = [RuleValue?](repeating: nil, count: FenceRuleKind.properties.count)
     var zones: [String: ZoneOffsets] = [:]
     var hours: [String: OpeningHours] = [:]
 
