@@ -25,6 +25,20 @@ public enum FenceRuleKind: Hashable, Sendable, CaseIterable {
     static let properties: [(kind: FenceRuleKind, property: RuleProperty)] = allCases.flatMap { kind in
         kind.definition.properties.map { (kind, $0) }
     }
+
+    /// The keys of `properties`, for the loader's look-up of every key of every feature (static
+    /// text: nothing to retain while it compares).
+    static let keys: [StaticString] = properties.map(\.property.key)
+
+    /// Each rule's definition with the index of its first property in `properties`, in the order
+    /// they are resolved. Metatypes, immutable once built.
+    nonisolated(unsafe) static let resolvers: [(definition: any FenceRuleDefinition.Type, offset: Int)] = {
+        var offset = 0
+        return allCases.map { kind in
+            defer { offset += kind.definition.properties.count }
+            return (kind.definition, offset)
+        }
+    }()
 }
 
 /// The rules that restrict vehicles: each compares a fence's limit with the vehicle's own

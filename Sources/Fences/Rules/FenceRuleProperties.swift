@@ -22,16 +22,13 @@ struct FenceRuleText {
         }
         var rules = FenceRules()
         var context = RuleContext(cache: cache)
-        var offset = 0
-        for kind in FenceRuleKind.allCases {
-            let definition = kind.definition
+        for (definition, offset) in FenceRuleKind.resolvers {
             do throws(RuleProblem) {
                 try definition.resolve(RuleValues(all: cache.values, offset: offset), into: &rules, context: &context)
             } catch {
                 pending = pending ?? error.message
                 return nil
             }
-            offset += definition.properties.count
         }
         return rules == FenceRules() ? nil : rules
     }
@@ -43,7 +40,9 @@ extension GeoJSONLoader {
     mutating func readRuleProperty(
         _ key: (start: Int, end: Int, escaped: Bool), into rules: inout FenceRuleText, pending: inout String?
     ) throws -> Bool {
-        for (index, entry) in FenceRuleKind.properties.enumerated() where scanner.spanEquals(key, entry.property.key) {
+        let keys = FenceRuleKind.keys
+        for index in keys.indices where scanner.spanEquals(key, keys[index]) {
+            let entry = FenceRuleKind.properties[index]
             let name = entry.property.name
             switch entry.property.form {
             case .text, .choice:
