@@ -17,14 +17,19 @@ struct FenceRuleText {
     /// The shared values are cleared for the next feature.
     func resolved(pending: inout String?) -> FenceRules? {
         guard touched else { return nil }
+        // Taken out of the cache while the rules read it (one access, no copy), cleared and put
+        // back for the next feature.
+        var values: [RuleValue?] = []
+        swap(&values, &cache.values)
         defer {
-            for index in cache.values.indices where cache.values[index] != nil { cache.values[index] = nil }
+            for index in values.indices where values[index] != nil { values[index] = nil }
+            swap(&values, &cache.values)
         }
         var rules = FenceRules()
         var context = RuleContext(cache: cache)
         for (definition, offset) in FenceRuleKind.resolvers {
             do throws(RuleProblem) {
-                try definition.resolve(RuleValues(all: cache.values, offset: offset), into: &rules, context: &context)
+                try definition.resolve(RuleValues(all: values, offset: offset), into: &rules, context: &context)
             } catch {
                 pending = pending ?? error.message
                 return nil
