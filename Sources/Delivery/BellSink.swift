@@ -42,10 +42,11 @@ public final class BellSink: EventSink {
             repeater.follow(event.event) { try? terminal.write(contentsOf: [0x07]) }
             return
         }
-        // A vehicle too tall for the fence ahead rings whatever types were chosen (docs/fences.md), and so
-        // does the anchor's exit (docs/running.md, "At anchor").
+        // A vehicle too tall for the fence ahead (any restriction it breaks) rings whatever types were
+        // chosen (docs/fences.md), and so does the anchor's exit (docs/running.md, "At anchor").
         let rings =
-            types.contains(event.event.kind) || event.event.isTooLow || Self.isAnchorAlarm(event.event, fences)
+            types.contains(event.event.kind) || !event.event.restrictions.isEmpty
+            || Self.isAnchorAlarm(event.event, fences)
         guard rings, let terminal else { return }
         try? terminal.write(contentsOf: [0x07])
     }
@@ -55,8 +56,13 @@ public final class BellSink: EventSink {
     /// The anchor's `exit` rings whatever the types: it is the anchor watch's alarm
     /// (docs/running.md, "At anchor").
     static func isAnchorAlarm(_ event: GeofenceEvent, _ fences: FenceSet) -> Bool {
-        guard event.kind == .exit, let fence = event.fence else { return false }
-        return FenceLayers.isAnchor(fences, fence)
+        switch event.payload {
+        case .exit(let exit): FenceLayers.isAnchor(fences, exit.fence)
+        case .enter, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
+            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning,
+            .alarm, .alarmAcknowledged, .alarmCleared:
+            false
+        }
     }
 
     /// Parses `enter,approach`; a failure names the first unknown type.

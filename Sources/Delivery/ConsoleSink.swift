@@ -58,19 +58,24 @@ public final class ConsoleSink: EventSink {
         var kind = event.kind.rawValue
         // As wide as the longest kind (`device_connected`), so the columns line up.
         kind += String(repeating: " ", count: max(0, 16 - kind.count))
-        // A vehicle too tall for the fence ahead: red whatever the kind (docs/fences.md, "Rules").
-        let tooLow = event.isTooLow
-        if color { kind = (tooLow ? Self.tooLowColor : Self.color(for: event.kind)) + kind + "\u{1B}[0m" }
+        // A vehicle too tall (or too heavy...) for the fence ahead: red whatever the kind
+        // (docs/fences.md, "Rules").
+        let restrictions = event.restrictions
+        if color {
+            kind = (restrictions.isEmpty ? Self.color(for: event.kind) : Self.restrictionColor) + kind + "\u{1B}[0m"
+        }
         var parts = [time, kind]
         if let fence = event.fence {
             let name = fences.name(fence).map { Self.printable($0) + " " } ?? ""
             parts.append("\(name)[\(Self.plain(fences.ids[fence]))]")
         }
         var details: [String] = []
-        if tooLow {
-            let clearance = event.fence.flatMap { fences.settings($0).rules?.clearance }
-            let flag = "TOO LOW" + (clearance.map { ": clearance " + units.height($0) } ?? "")
-            details.append(color ? Self.tooLowColor + flag + "\u{1B}[0m" : flag)
+        let rules = event.fence.flatMap { fences.settings($0).rules }
+        for restriction in restrictions {
+            let definition = restriction.definition
+            let limit = rules.flatMap { definition.limitText($0, units: units) }
+            let flag = definition.shout + (limit.map { ": " + $0 } ?? "")
+            details.append(color ? Self.restrictionColor + flag + "\u{1B}[0m" : flag)
         }
         let expired = "the fence expired"
         switch event.payload {
@@ -162,7 +167,7 @@ public final class ConsoleSink: EventSink {
     }
 
     /// Bold red on red-and-white: `too_low` stands out from an ordinary approach.
-    static let tooLowColor = "\u{1B}[1;97;41m"
+    static let restrictionColor = "\u{1B}[1;97;41m"
 
     /// `64 s`, `1 min 4 s`, `2 h 5 min`: how every human line says a duration (events, visits).
     public static func duration(_ seconds: Double) -> String { HumanText.duration(seconds) }

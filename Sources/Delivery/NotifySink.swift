@@ -25,7 +25,8 @@ public final class NotifySink: EventSink, @unchecked Sendable {
     /// until an answer replaces it. Notify queue only.
     private var alarmNotification: Int?
     /// Where `notify-send --print-id` writes that id.
-    private let idFile = NSTemporaryDirectory() + "gpsfence-notify-\(currentProcessID())-\(UInt32.random(in: 0...UInt32.max)).id"
+    private let idFile =
+        NSTemporaryDirectory() + "gpsfence-notify-\(currentProcessID())-\(UInt32.random(in: 0...UInt32.max)).id"
 
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double = 5,
@@ -141,13 +142,13 @@ public final class NotifySink: EventSink, @unchecked Sendable {
             let name = fences.name(fence).map { ConsoleSink.printable($0) + " " } ?? ""
             body = name + "(" + ConsoleSink.plain(fences.ids[fence]) + ") at " + body
         }
-        let tooLow = ", TOO LOW for this vehicle"
+        let flags = event.restrictions.map { ", \($0.definition.shout) for this vehicle" }.joined()
         switch event.payload {
         case .approach(let approach):
             body += ", " + format.units.distanceAhead(approach.distance) + " ahead"
-            if approach.tooLow == true { body += tooLow }
-        case .enter(let enter):
-            if enter.tooLow == true { body += tooLow }
+            body += flags
+        case .enter:
+            body += flags
         case .speeding(let speeding):
             body += ", " + format.units.speed(speeding.speed) + " > " + format.units.speed(speeding.limit)
         case .alarm(let alarm), .alarmAcknowledged(let alarm, by: _), .alarmCleared(let alarm):
@@ -158,7 +159,7 @@ public final class NotifySink: EventSink, @unchecked Sendable {
             .registered, .unregistered, .error, .stationary, .moving:
             break
         }
-        let urgency = Self.isUrgent(event.kind) || event.isTooLow ? "critical" : "normal"
+        let urgency = Self.isUrgent(event.kind) || !event.restrictions.isEmpty ? "critical" : "normal"
         // An alarm's notification stays on screen until it is closed (docs/running.md, "Alarms").
         let stays = event.kind.alarmRole == .raised ? ["--expire-time=0"] : []
         return ["--app-name=gpsfence", "--urgency=\(urgency)"] + stays

@@ -146,9 +146,13 @@ public final class SaySink: EventSink, @unchecked Sendable {
         }
         // A vehicle too tall for what is ahead hears that first, and the clearance after the name
         // (docs/fences.md, "Rules").
-        let warning = event.isTooLow ? "Too low! " : ""
-        let clearance = event.isTooLow ? event.fence.flatMap { fences.settings($0).rules?.clearance } : nil
-        let place = clearance.map { height in name.map { "\($0), \(units.spokenHeight(height))" } } ?? name
+        let restrictions = event.restrictions
+        let warning = restrictions.map { $0.definition.spokenWarning + " " }.joined()
+        let rules = event.fence.flatMap { fences.settings($0).rules }
+        let limits = restrictions.compactMap { restriction in
+            rules.flatMap { restriction.definition.spokenLimit($0, units: units) }
+        }
+        let place = name.map { ([$0] + limits).joined(separator: ", ") }
         switch event.payload {
         case .enter: return place.map { warning + "Entering \($0)" }
         case .exit: return place.map { "Leaving \($0)" }

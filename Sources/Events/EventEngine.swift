@@ -298,7 +298,8 @@ public final class EventEngine {
             let fenceSettings = fences.settings(fence)
             if activated || !isFirstFix || settings.initial {
                 let enter = GeofenceEvent.Enter(
-                    fence: fence, initial: isFirstFix || activated, tooLow: tooLow(fenceSettings))
+                    fence: fence, initial: isFirstFix || activated,
+                    restrictions: BrokenRestrictions(fenceSettings.rules, vehicle: settings.vehicle))
                 append(GeofenceEvent(.enter(enter), time: time, location: location), settings: fenceSettings)
             }
             if (fenceSettings.dwell ?? settings.dwell) == 0 {
@@ -347,7 +348,8 @@ public final class EventEngine {
             nextApproachedList.append(stored)
             if !approachFired[fence] {
                 let approach = GeofenceEvent.Approach(
-                    fence: fence, distance: distance, eta: distance / speed, tooLow: tooLow(fenceSettings))
+                    fence: fence, distance: distance, eta: distance / speed,
+                    restrictions: BrokenRestrictions(fenceSettings.rules, vehicle: settings.vehicle))
                 append(GeofenceEvent(.approach(approach), time: time, location: location), settings: fenceSettings)
             }
         }
@@ -386,13 +388,14 @@ public final class EventEngine {
         pending.append(event)
     }
 
-    /// Emits this fix's events in the order of docs/events.md: those flagged `too_low` first (a
-    /// vehicle too tall for what is ahead must hear it before anything else), then exit, visit,
+    /// Emits this fix's events in the order of docs/events.md: those flagged with a broken
+    /// restriction first (a vehicle too tall for what is ahead must hear it before anything
+    /// else), then exit, visit,
     /// cross, enter, dwell, approach, speeding, then the rest; ties in fence file order.
     func flush(_ emit: (GeofenceEvent) throws -> Void) rethrows {
         guard !pending.isEmpty else { return }
         pending.sort { a, b in
-            if a.isTooLow != b.isTooLow { return a.isTooLow }
+            if a.restrictions.isEmpty != b.restrictions.isEmpty { return !a.restrictions.isEmpty }
             return a.kind.rank != b.kind.rank ? a.kind.rank < b.kind.rank : (a.fence ?? -1) < (b.fence ?? -1)
         }
         for event in pending { try emit(event) }

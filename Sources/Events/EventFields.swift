@@ -1,3 +1,4 @@
+import Fences
 import JSONInput
 import NMEA
 
@@ -15,7 +16,7 @@ struct EventFields {
     private var reason: TransitionReason?
     private var speed: Double?
     private var limit: Double?
-    private var tooLow: Bool?
+    private var restrictions = BrokenRestrictions()
     private var status: AlarmStatus?
     private var cause: AlarmCause?
     private var acknowledgedBy: AlarmAcknowledger?
@@ -36,12 +37,17 @@ struct EventFields {
         case "reason": reason = try scanner.optionalString().flatMap(TransitionReason.init(rawValue:))
         case "speed": speed = try scanner.optionalNumber() ?? .nan
         case "limit": limit = try scanner.optionalNumber() ?? .nan
-        case "too_low": tooLow = try scanner.bool()
         case "state": status = try scanner.optionalString().flatMap(AlarmStatus.init(rawValue:))
         case "cause": cause = try EventRecord.decodeCause(&scanner)
         case "by": acknowledgedBy = try scanner.optionalString().flatMap(AlarmAcknowledger.init(rawValue:))
         case "anchor_distance": anchorDistance = try scanner.optionalNumber()
-        default: try scanner.skipValue()
+        default:
+            // A restriction's flag (`too_low`); `false` is read as not flagged.
+            if let restriction = VehicleRestrictionKind.allCases.first(where: { $0.definition.flag == key }) {
+                if try scanner.bool() { restrictions.insert(restriction) }
+            } else {
+                try scanner.skipValue()
+            }
         }
     }
 
@@ -51,7 +57,8 @@ struct EventFields {
         switch kind {
         case .enter:
             guard let fence, let initial else { return nil }
-            return .enter(GeofenceEvent.Enter(fence: fence, initial: initial, tooLow: tooLow, reason: reason))
+            return .enter(
+                GeofenceEvent.Enter(fence: fence, initial: initial, restrictions: restrictions, reason: reason))
         case .exit:
             guard let fence else { return nil }
             return .exit(GeofenceEvent.Exit(fence: fence, reason: reason))
@@ -67,7 +74,8 @@ struct EventFields {
             return .cross(fence: fence)
         case .approach:
             guard let fence, let distance, let eta else { return nil }
-            return .approach(GeofenceEvent.Approach(fence: fence, distance: distance, eta: eta, tooLow: tooLow))
+            return .approach(
+                GeofenceEvent.Approach(fence: fence, distance: distance, eta: eta, restrictions: restrictions))
         case .speeding:
             guard let fence, let speed, let limit else { return nil }
             return .speeding(GeofenceEvent.Speeding(fence: fence, speed: speed, limit: limit))

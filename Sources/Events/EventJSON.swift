@@ -79,7 +79,7 @@ extension GeofenceEvent {
         case .enter(let enter):
             out.key("initial")
             out.value(enter.initial)
-            writeTooLow(enter.tooLow, to: out)
+            writeRestrictions(enter.restrictions, to: out)
             writeReason(enter.reason, to: out)
         case .exit(let exit):
             writeReason(exit.reason, to: out)
@@ -94,7 +94,7 @@ extension GeofenceEvent {
             visit.exitTime.writeJSON(to: out)
             writeDuration(visit.duration, to: out)
         case .approach(let approach):
-            writeTooLow(approach.tooLow, to: out)
+            writeRestrictions(approach.restrictions, to: out)
             out.key("distance")
             out.value(approach.distance, decimals: JSONPrecision.metres)
             out.key("eta")
@@ -147,10 +147,12 @@ extension GeofenceEvent {
         out.value(message)
     }
 
-    private func writeTooLow(_ tooLow: Bool?, to out: JSONBuffer) {
-        guard let tooLow else { return }
-        out.key("too_low")
-        out.value(tooLow)
+    /// Each broken restriction's flag (`"too_low": true`), in the order of the restrictions.
+    private func writeRestrictions(_ restrictions: BrokenRestrictions, to out: JSONBuffer) {
+        for restriction in restrictions {
+            out.key(restriction.definition.flag)
+            out.value(true)
+        }
     }
 
     private func writeReason(_ reason: TransitionReason?, to out: JSONBuffer) {

@@ -1,3 +1,4 @@
+import Fences
 import NMEA
 
 extension GeofenceEvent {
@@ -64,16 +65,19 @@ extension GeofenceEvent {
         /// usable fix, when its window opened, or when a new fence set brought it (then with a
         /// `reason`).
         public var initial: Bool
-        /// `true` when the fence's clearance is below `--vehicle-height`; nil otherwise.
-        public var tooLow: Bool?
+        /// The fence's restrictions the vehicle breaks (`too_low`: its clearance is below
+        /// `--vehicle-height`).
+        public var restrictions: BrokenRestrictions
         /// Why the receiver came inside without moving in (a new fence set added or reshaped the
         /// fence over it); nil for an enter by moving in.
         public var reason: TransitionReason?
 
-        public init(fence: Int, initial: Bool, tooLow: Bool? = nil, reason: TransitionReason? = nil) {
+        public init(
+            fence: Int, initial: Bool, restrictions: BrokenRestrictions = [], reason: TransitionReason? = nil
+        ) {
             self.fence = fence
             self.initial = initial
-            self.tooLow = tooLow
+            self.restrictions = restrictions
             self.reason = reason
         }
     }
@@ -123,14 +127,14 @@ extension GeofenceEvent {
         /// Metres along the track to the fence, and seconds to get there.
         public var distance: Double
         public var eta: Double
-        /// `true` when the fence's clearance is below `--vehicle-height`; nil otherwise.
-        public var tooLow: Bool?
+        /// The fence's restrictions the vehicle breaks, as for `Enter`.
+        public var restrictions: BrokenRestrictions
 
-        public init(fence: Int, distance: Double, eta: Double, tooLow: Bool? = nil) {
+        public init(fence: Int, distance: Double, eta: Double, restrictions: BrokenRestrictions = []) {
             self.fence = fence
             self.distance = distance
             self.eta = eta
-            self.tooLow = tooLow
+            self.restrictions = restrictions
         }
     }
 

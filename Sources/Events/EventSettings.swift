@@ -35,9 +35,10 @@ public struct EventSettings: Sendable, Equatable {
     public var stationaryRadius = 25.0
     /// Consecutive usable fixes above a fence's `speed_limit` before `speeding`.
     public var speedingConfirm = 3
-    /// Metres: `approach` and `enter` of fences with a lower `clearance` are flagged `too_low`;
-    /// nil: no vehicle height given, nothing flagged.
-    public var vehicleHeight: Double?
+    /// The vehicle's measures (`--vehicle-height`, `--vehicle-weight`, ..., `--hgv`): `approach`
+    /// and `enter` of fences whose restrictions it breaks are flagged (`too_low`, `too_heavy`,
+    /// ...); none given, nothing flagged.
+    public var vehicle = VehicleProfile()
 
     public init() {}
 
@@ -60,7 +61,15 @@ public struct EventSettings: Sendable, Equatable {
             Limits.problem("minimum approach speed", minimumApproachSpeed, .zero, max: 1e9, unit: "m/s"),
             stationary.flatMap { Limits.seconds("--stationary", $0, allowsZero: true) },
             Limits.count("--speeding-confirm", speedingConfirm, 1...Limits.maxExitConfirm),
-            vehicleHeight.flatMap { Limits.metres("--vehicle-height", $0) },
+            vehicle.height.flatMap { Limits.metres("--vehicle-height", $0) },
+            vehicle.width.flatMap { Limits.metres("--vehicle-width", $0) },
+            vehicle.length.flatMap { Limits.metres("--vehicle-length", $0) },
+            vehicle.weight.flatMap {
+                Limits.problem("--vehicle-weight", $0 / 1000, .aboveZero, max: Limits.maxTonnes, unit: "tonnes")
+            },
+            vehicle.axleLoad.flatMap {
+                Limits.problem("--vehicle-axle-load", $0 / 1000, .aboveZero, max: Limits.maxTonnes, unit: "tonnes")
+            },
         ]
         return problems.lazy.compactMap { $0 }.first
     }

@@ -168,15 +168,16 @@ public struct GeofenceEvent: Sendable, Equatable {
         }
     }
 
-    /// The event is flagged `too_low`: its fence's clearance is below `--vehicle-height`.
-    public var isTooLow: Bool {
+    /// The restrictions of the event's fence the vehicle breaks (`too_low`): only an `approach` or
+    /// an `enter` carries them.
+    public var restrictions: BrokenRestrictions {
         switch payload {
-        case .enter(let enter): enter.tooLow == true
-        case .approach(let approach): approach.tooLow == true
+        case .enter(let enter): enter.restrictions
+        case .approach(let approach): approach.restrictions
         case .exit, .dwell, .visit, .cross, .speeding, .anchorWarning, .alarm, .alarmCleared, .alarmAcknowledged,
             .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered, .error,
             .stationary, .moving:
-            false
+            []
         }
     }
 

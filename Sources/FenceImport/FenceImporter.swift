@@ -63,8 +63,8 @@ public struct FenceImporter {
         guard settings.selectsOSM else {
             throw ImportError(
                 file: path,
-                problem: "an OpenStreetMap file needs --clearances, --speed-limits or --select KEY[=VALUE] "
-                    + "to say which of its elements become fences")
+                problem: "an OpenStreetMap file needs --clearances, --speed-limits, --truck-restrictions or "
+                    + "--select KEY[=VALUE] to say which of its elements become fences")
         }
     }
 }

@@ -4,6 +4,9 @@ public struct ImportSettings: Sendable {
     public var clearances = false
     /// OSM `maxspeed`: corridors with `speed_limit_kmh`.
     public var speedLimits = false
+    /// OSM `maxweight`, `maxwidth`, `maxlength`, `maxaxleload`, `hgv` and `maxspeed:hgv`: the
+    /// restrictions a truck's profile is compared with.
+    public var truckRestrictions = false
     /// OSM elements with any of these tags.
     public var selections: [TagSelection] = []
     /// Overrides every radius (ways' from their width or lanes, points' default).
@@ -16,10 +19,59 @@ public struct ImportSettings: Sendable {
     /// A GPX or KML line's corridor when neither `--radius` nor the source gives one.
     public static let defaultLineRadius = 10.0
 
-    public init() {}
+    /// The fence properties written from text (KML's ExtendedData) as numbers or heights.
+    public var propertyForms: FencePropertyForms
+
+    public init(propertyForms: FencePropertyForms) {
+        self.propertyForms = propertyForms
+    }
 
     /// Whether any OSM selection was asked for.
-    public var selectsOSM: Bool { clearances || speedLimits || !selections.isEmpty }
+    public var selectsOSM: Bool { clearances || speedLimits || truckRestrictions || !selections.isEmpty }
+}
+
+/// Which fence properties a source that holds only text (KML's ExtendedData) writes as numbers,
+/// and which are measures as signs write them (`11'`, `7.5 t`) with their readers: the fence
+/// loader's own keys and readers, given by the caller, since this module knows nothing of fences
+/// (docs/architecture.md).
+public struct FencePropertyForms: Sendable {
+    /// A measure's reader (nil for text that is none) and the forms it reads, for the summary.
+    public struct Measure: Sendable {
+        public var read: @Sendable (String) -> Double?
+        public var forms: String
+
+        public init(read: @escaping @Sendable (String) -> Double?, forms: String) {
+            self.read = read
+            self.forms = forms
+        }
+    }
+
+    /// Keys whose value is a number.
+    public var numberKeys: Set<String>
+    /// Keys whose value is a measure.
+    public var measures: [String: Measure]
+    /// Keys whose value is one of a few words (any case).
+    public var choices: [String: Set<String>]
+
+    public init(numberKeys: Set<String>, measures: [String: Measure], choices: [String: Set<String>]) {
+        self.numberKeys = numberKeys
+        self.measures = measures
+        self.choices = choices
+    }
+
+    /// Why `text` cannot be the value of fence property `key` (`is not a weight like ...`); nil
+    /// when it can, or when the property is not checked here.
+    func problem(_ key: String, _ text: String) -> String? {
+        let trimmed = text.trimmingSpaces
+        if let measure = measures[key] {
+            if let number = Double(trimmed), number.isFinite, number > 0 { return nil }
+            return measure.read(trimmed) == nil ? "is not \(measure.forms)" : nil
+        }
+        if let words = choices[key], !words.contains(trimmed.lowercased()) {
+            return "is not one of " + words.sorted().joined(separator: ", ")
+        }
+        return nil
+    }
 }
 
 /// `KEY`, or `KEY=VALUE[,VALUE...]`: elements whose tag `KEY` has any value, or one of those.

@@ -11,11 +11,6 @@ struct KMLImport {
     let settings: ImportSettings
     let writer: FenceWriter
 
-    /// ExtendedData names whose values are fence settings, written as numbers.
-    static let numberProperties: Set<String> = [
-        "radius", "dwell", "hysteresis", "approach", "speed_limit", "speed_limit_kmh", "clearance",
-    ]
-
     func run() throws {
         try run(XMLReader(source: try ByteSource(path: path)))
     }
@@ -194,7 +189,22 @@ struct KMLImport {
         if !folder.isEmpty { properties.append(("folder", .text(folder.joined(separator: " / ")))) }
         for (key, value) in placemark.data where !["name", "description", "folder"].contains(key) {
             guard !properties.contains(where: { $0.key == key }) else { continue }
-            if Self.numberProperties.contains(key) {
+            let forms = settings.propertyForms
+            if forms.choices[key] != nil {
+                if let problem = forms.problem(key, value) {
+                    writer.summary.skip("placemark whose \(key) \(problem)", example: value)
+                    return
+                }
+                properties.append((key, .text(value.trimmingSpaces)))
+            } else if let measure = forms.measures[key], !isPositiveNumber(value) {
+                // A measure as the sign writes it (`11'`, `3.4 m`, `7.5 t`) is kept as written: the
+                // loader reads it as `--vehicle-height` or `--vehicle-weight` is read.
+                guard let amount = measure.read(value.trimmingSpaces), amount.isFinite else {
+                    writer.summary.skip("placemark whose \(key) is not \(measure.forms)", example: value)
+                    return
+                }
+                properties.append((key, .text(value.trimmingSpaces)))
+            } else if key == "radius" || forms.numberKeys.contains(key) || forms.measures[key] != nil {
                 guard let number = Double(value.trimmingSpaces), number.isFinite, number > 0 else {
                     writer.summary.skip("placemark whose \(key) is not a positive number", example: value)
                     return
@@ -213,5 +223,10 @@ struct KMLImport {
         }
         try writer.add(
             ImportedFence(id: id, geometry: geometry, properties: properties), decimals: JSONPrecision.coordinate)
+    }
+
+    private func isPositiveNumber(_ text: String) -> Bool {
+        guard let number = Double(text.trimmingSpaces) else { return false }
+        return number.isFinite && number > 0
     }
 }

@@ -56,9 +56,12 @@ struct OSMTagKeys {
     static let amenity = 14
     static let building = 15
     static let parking = 16
+    /// The truck's restrictions (`--truck-restrictions`), kept under their own names.
+    static let truck = 17..<23
     static let fixed = [
         "name", "ref", "maxheight", "maxheight:physical", "maxspeed", "maxspeed:forward", "maxspeed:backward",
         "width", "lanes", "highway", "type", "railway", "waterway", "area", "amenity", "building", "parking",
+        "maxweight", "maxwidth", "maxlength", "maxaxleload", "hgv", "maxspeed:hgv",
     ]
 
     let keys: [[UInt8]]

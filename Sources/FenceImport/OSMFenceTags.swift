@@ -2,7 +2,8 @@
 /// fence at all, and why a tag it carried was not kept.
 struct OSMFenceTags {
     var properties: [(key: String, value: ImportedFence.Value)] = []
-    /// A road whose clearance or speed limit was kept: a way that stays a corridor even when closed.
+    /// A road whose clearance, speed limit or truck's restriction was kept: a way that stays a
+    /// corridor even when closed.
     var isRoad = false
     var isFence = false
 
@@ -52,19 +53,45 @@ struct OSMFenceTags {
                 break
             }
         }
-        let restricted = properties.contains { $0.key == "clearance" || $0.key == "speed_limit_kmh" }
+        if settings.truckRestrictions {
+            for index in OSMTagKeys.truck {
+                guard let text = element.tag(index) else { continue }
+                let key = OSMTagKeys.fixed[index]
+                // Open to lorries (`yes`, `designated`): nothing to warn of, no fence for it.
+                if key == "hgv", !["no", "destination"].contains(text.trimmingSpaces.lowercased()) { continue }
+                if key == "maxspeed:hgv" {
+                    switch MaxSpeed.read(text) {
+                    case .value(let kmh): properties.append((key, .number(kmh, decimals: 3)))
+                    case .skipped(let reason, let example):
+                        summary.skip(reason + " (maxspeed:hgv)", example: example)
+                        continue
+                    }
+                } else if let problem = settings.propertyForms.problem(key, text) {
+                    summary.skip("\(key) that \(problem)", example: text)
+                    continue
+                } else if let number = OSMLength.plainNumber(text.trimmingSpaces) {
+                    properties.append((key, .number(number, decimals: 3)))
+                } else {
+                    properties.append((key, .text(text.trimmingSpaces)))
+                }
+                isRoad = wayKind != .area
+            }
+        }
+        let restricted = properties.contains { $0.key != "name" }
         for property in selected where !properties.contains(where: { $0.key == property.key }) {
             properties.append(property)
         }
         isFence = restricted || !selected.isEmpty
     }
 
-    /// Whether the element has a tag that `--clearances` or `--speed-limits` reads.
+    /// Whether the element has a tag that `--clearances`, `--speed-limits` or
+    /// `--truck-restrictions` reads.
     private static func carriesRestriction(_ element: OSMElement, settings: ImportSettings) -> Bool {
         let heights = [OSMTagKeys.maxheight, OSMTagKeys.maxheightPhysical]
         let speeds = [OSMTagKeys.maxspeed, OSMTagKeys.maxspeedForward, OSMTagKeys.maxspeedBackward]
         return (settings.clearances && heights.contains { element.tag($0) != nil })
             || (settings.speedLimits && speeds.contains { element.tag($0) != nil })
+            || (settings.truckRestrictions && OSMTagKeys.truck.contains { element.tag($0) != nil })
     }
 
     /// A way's corridor radius: `--radius`, else half its `width`, else 1.75 m a lane, else 5 m.

@@ -62,7 +62,7 @@ struct CSVColumns {
                 continue
             }
             // Properties the loader reads are matched in any case too; others keep their spelling.
-            let key = CSVCell.knownKeys.contains(lowered) ? lowered : text
+            let key = FenceProperties.knownKeys.contains(lowered) ? lowered : text
             if !keys.insert(key).inserted { return .failure(.repeated(key)) }
             properties.append(Property(index: index, key: key))
         }

@@ -437,8 +437,8 @@ struct GeoJSONLoader {
     ) throws {
         try scanner.expect(0x7B, "a properties object '{' or null")
         if scanner.consume(0x7D) { return }
-        var rules = FenceRuleText()
-        defer { settings.rules = rules.resolved(cache: ruleCache, pending: &pending) }
+        var rules = FenceRuleText(cache: ruleCache)
+        defer { settings.rules = rules.resolved(pending: &pending) }
         repeat {
             let key = try scanner.stringSpan()
             try scanner.expect(0x3A, "':'")

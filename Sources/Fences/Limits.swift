@@ -17,6 +17,8 @@ public enum Limits {
     /// The highest speed limit a fence may set, in m/s (10 km/s: faster than anything a receiver
     /// reports); `--speeding-confirm` counts in a byte like `--exit-confirm`.
     public static let maxSpeed = 1e4
+    /// The heaviest weight read (tonnes): far above any vehicle, below any overflow.
+    public static let maxTonnes = 1e6
 
     /// How a range's lower end is meant.
     public enum Lower: Sendable {

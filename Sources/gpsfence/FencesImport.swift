@@ -1,6 +1,7 @@
 import ArgumentParser
 import Delivery
 import FenceImport
+import Fences
 import Jobs
 
 extension Fences {
@@ -35,6 +36,12 @@ extension Fences {
         @Flag(help: "OSM maxspeed: corridors with a 'speed_limit_kmh'.")
         var speedLimits = false
 
+        @Flag(
+            help:
+                "OSM maxweight, maxwidth, maxlength, maxaxleload, hgv, maxspeed:hgv: fences with a truck's restrictions for --vehicle-weight and the rest."
+        )
+        var truckRestrictions = false
+
         @Option(
             help: ArgumentHelp(
                 "OSM elements with this tag (any value, or one of the values given); repeatable.",
@@ -63,9 +70,15 @@ extension Fences {
         }
 
         func run() throws {
-            var settings = ImportSettings()
+            var settings = ImportSettings(
+                propertyForms: FencePropertyForms(
+                    numberKeys: FenceProperties.numberKeys,
+                    measures: FenceProperties.measureKeys.mapValues { form in
+                        FencePropertyForms.Measure(read: { form.measure($0) }, forms: form.measureForms ?? "")
+                    }, choices: FenceProperties.choiceKeys.mapValues(Set.init)))
             settings.clearances = clearances
             settings.speedLimits = speedLimits
+            settings.truckRestrictions = truckRestrictions
             settings.selections = select.compactMap(TagSelection.init(parsing:))
             settings.radius = radius
             settings.boundingBox = bbox.flatMap(BoundingBox.init(parsing:))

@@ -71,12 +71,54 @@ struct SemanticsOptions: ParsableArguments {
             valueName: "height"))
     var vehicleHeight: String?
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Width of the vehicle (2.55, 8'6\"): approach and enter of fences with a lower 'maxwidth' are flagged too_wide.",
+            valueName: "width"))
+    var vehicleWidth: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Length of the vehicle (16.5, 54 ft): approach and enter of fences with a lower 'maxlength' are flagged too_long.",
+            valueName: "length"))
+    var vehicleLength: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Weight of the vehicle as loaded (12 = 12 t, 12 t, 26000 lbs, 13 st): approach and enter of fences with a lower 'maxweight' are flagged too_heavy.",
+            valueName: "weight"))
+    var vehicleWeight: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Load on the vehicle's heaviest axle (10 = 10 t, 10 t, 22000 lbs): approach and enter of fences with a lower 'maxaxleload' are flagged axle_too_heavy.",
+            valueName: "weight"))
+    var vehicleAxleLoad: String?
+
+    @Flag(
+        help:
+            "The vehicle is a heavy goods vehicle: approach and enter of fences with hgv=no are flagged no_hgv, and a fence's 'maxspeed:hgv' is its speed limit."
+    )
+    var hgv = false
+
     func validate() throws {
-        if let vehicleHeight {
-            guard let metres = Self.height(vehicleHeight) else {
-                throw ValidationError("--vehicle-height '\(vehicleHeight)' is not \(Height.forms)")
-            }
-            if let problem = Self.implausibleHeight(vehicleHeight, metres: metres) { throw ValidationError(problem) }
+        for (option, text, read, forms) in [
+            ("--vehicle-height", vehicleHeight, Self.height, Height.forms),
+            ("--vehicle-width", vehicleWidth, Self.height, Height.forms),
+            ("--vehicle-length", vehicleLength, Self.height, Height.forms),
+            ("--vehicle-weight", vehicleWeight, Self.weight, Weight.forms),
+            ("--vehicle-axle-load", vehicleAxleLoad, Self.weight, Weight.forms),
+        ] as [(String, String?, (String) -> Double?, String)] {
+            if let text, read(text) == nil { throw ValidationError("\(option) '\(text)' is not \(forms)") }
+        }
+        if let vehicleHeight, let metres = Self.height(vehicleHeight),
+            let problem = Self.implausibleHeight(vehicleHeight, metres: metres)
+        {
+            throw ValidationError(problem)
         }
         if let problem = settings.problem { throw ValidationError(problem) }
     }
@@ -94,7 +136,10 @@ struct SemanticsOptions: ParsableArguments {
         settings.heartbeat = heartbeat?.value
         if let stationary { settings.stationary = stationary.value }
         if let speedingConfirm { settings.speedingConfirm = speedingConfirm }
-        settings.vehicleHeight = vehicleHeight.flatMap(Self.height)
+        settings.vehicle = VehicleProfile(
+            height: vehicleHeight.flatMap(Self.height), width: vehicleWidth.flatMap(Self.height),
+            length: vehicleLength.flatMap(Self.height), weight: vehicleWeight.flatMap(Self.weight),
+            axleLoad: vehicleAxleLoad.flatMap(Self.weight), hgv: hgv)
         return settings
     }
 
@@ -106,6 +151,13 @@ struct SemanticsOptions: ParsableArguments {
     /// imports read it (`3,5`).
     static func height(_ text: String) -> Double? {
         Height.metres(DecimalComma.point(text))
+    }
+
+    /// `--vehicle-weight` and `--vehicle-axle-load` in kilograms: the forms of `Weight`. A comma is
+    /// not read as a decimal point here: `1,500 lbs` is a thousands separator as often as `7,5 t`
+    /// is a decimal comma, and a weight misread by a thousand is worse than one refused.
+    static func weight(_ text: String) -> Double? {
+        Weight.kilograms(text)
     }
 
     /// Why `metres` (read from `text`) is no vehicle's height, with the value meant, or nil.

@@ -24,7 +24,7 @@ func enterEvent(_ fences: FenceSet) -> OutgoingEvent {
 }
 
 /// An enter of fence 0 flagged too_low.
-let tooLowEnter = GeofenceEvent.Payload.enter(GeofenceEvent.Enter(fence: 0, initial: false, tooLow: true))
+let tooLowEnter = GeofenceEvent.Payload.enter(GeofenceEvent.Enter(fence: 0, initial: false, restrictions: [.clearance]))
 
 func temporaryFolder() throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfence-alerts-\(UUID().uuidString)")
@@ -171,8 +171,8 @@ final class Reports: @unchecked Sendable {
         let plain = ConsoleSink.humanLine(event, fences: fences, color: true)
         event.payload = tooLowEnter
         let flagged = ConsoleSink.humanLine(event, fences: fences, color: true)
-        #expect(!plain.contains(ConsoleSink.tooLowColor) && !plain.contains("TOO LOW"))
-        #expect(flagged.contains(ConsoleSink.tooLowColor + "enter"))
+        #expect(!plain.contains(ConsoleSink.restrictionColor) && !plain.contains("TOO LOW"))
+        #expect(flagged.contains(ConsoleSink.restrictionColor + "enter"))
         #expect(flagged.contains("TOO LOW"))
         #expect(!ConsoleSink.humanLine(event, fences: fences, color: false).contains("\u{1B}"))
     }
@@ -269,7 +269,8 @@ final class Reports: @unchecked Sendable {
              "properties":{"radius":20,"name":"Low bridge","clearance":3.2004}}]}
             """)
         var approach = enterEvent(bridge).event
-        approach.payload = .approach(GeofenceEvent.Approach(fence: 0, distance: 1630, eta: 65, tooLow: true))
+        approach.payload = .approach(
+            GeofenceEvent.Approach(fence: 0, distance: 1630, eta: 65, restrictions: [.clearance]))
         #expect(
             SaySink.sentence(for: approach, fences: bridge) == "Too low! Low bridge, 3 metres 20, in 1.6 kilometres")
         event.payload = .speeding(GeofenceEvent.Speeding(fence: 0, speed: 12.5, limit: 8.4))
@@ -308,14 +309,15 @@ final class Reports: @unchecked Sendable {
     /// anything flagged too_low), normal for the rest.
     @Test func notificationUrgencyFollowsTheKind() throws {
         let fences = try FenceSet.parse(fencesJSON)
-        func urgency(_ kind: GeofenceEvent.Kind, tooLow: Bool? = nil) -> String? {
+        func urgency(_ kind: GeofenceEvent.Kind, restrictions: BrokenRestrictions = []) -> String? {
             var event = enterEvent(fences).event
             event.payload =
                 switch kind {
-                case .enter: .enter(GeofenceEvent.Enter(fence: 0, initial: false, tooLow: tooLow))
+                case .enter: .enter(GeofenceEvent.Enter(fence: 0, initial: false, restrictions: restrictions))
                 case .exit: .exit(GeofenceEvent.Exit(fence: 0))
                 case .speeding: .speeding(GeofenceEvent.Speeding(fence: 0, speed: 12.5, limit: 8.4))
-                case .approach: .approach(GeofenceEvent.Approach(fence: 0, distance: 1630, eta: 65, tooLow: tooLow))
+                case .approach:
+                    .approach(GeofenceEvent.Approach(fence: 0, distance: 1630, eta: 65, restrictions: restrictions))
                 case .error: .error(problem: .said("a problem"), wallTime: nil)
                 case .dwell, .visit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
                     .registered, .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
@@ -329,7 +331,7 @@ final class Reports: @unchecked Sendable {
         #expect(urgency(.speeding) == "--urgency=critical")
         #expect(urgency(.approach) == "--urgency=critical")
         #expect(urgency(.error) == "--urgency=critical")
-        #expect(urgency(.enter, tooLow: true) == "--urgency=critical")
+        #expect(urgency(.enter, restrictions: [.clearance]) == "--urgency=critical")
     }
 
     @Test func bellWithoutATerminalSaysSoOnce() {

@@ -25,14 +25,17 @@ import Testing
         return set
     }
 
-    static func event(_ kind: GeofenceEvent.Kind, fence: Int? = nil, second: Int64, tooLow: Bool? = nil)
+    static func event(
+        _ kind: GeofenceEvent.Kind, fence: Int? = nil, second: Int64, restrictions: BrokenRestrictions = []
+    )
         -> GeofenceEvent
     {
         let payload: GeofenceEvent.Payload =
             switch kind {
-            case .enter: .enter(GeofenceEvent.Enter(fence: fence ?? 0, initial: false, tooLow: tooLow))
+            case .enter: .enter(GeofenceEvent.Enter(fence: fence ?? 0, initial: false, restrictions: restrictions))
             case .exit: .exit(GeofenceEvent.Exit(fence: fence ?? 0))
-            case .approach: .approach(GeofenceEvent.Approach(fence: fence ?? 0, distance: 100, eta: 10, tooLow: tooLow))
+            case .approach:
+                .approach(GeofenceEvent.Approach(fence: fence ?? 0, distance: 100, eta: 10, restrictions: restrictions))
             case .speeding: .speeding(GeofenceEvent.Speeding(fence: fence ?? 0, speed: 20, limit: 10))
             case .fixLost: .fixLost
             case .fixAcquired: .fixAcquired
@@ -118,7 +121,7 @@ import Testing
     @Test func whatRaisesIt() throws {
         let fences = try Self.set()
         let builtIn = AlarmPolicy(builtIn: true)
-        let tooLow = Self.event(.approach, fence: 1, second: 1, tooLow: true)
+        let tooLow = Self.event(.approach, fence: 1, second: 1, restrictions: [.clearance])
         #expect(builtIn.condition(of: tooLow, fences: fences, anchorWatch: false) == .momentary)
         #expect(
             builtIn.condition(of: Self.event(.approach, fence: 1, second: 1), fences: fences, anchorWatch: false) == nil

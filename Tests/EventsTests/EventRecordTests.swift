@@ -30,7 +30,7 @@ import Testing
         for kind in GeofenceEvent.Kind.allCases {
             let payload: GeofenceEvent.Payload =
                 switch kind {
-                case .enter: .enter(GeofenceEvent.Enter(fence: 1, initial: true, tooLow: true))
+                case .enter: .enter(GeofenceEvent.Enter(fence: 1, initial: true, restrictions: [.clearance]))
                 case .exit: .exit(GeofenceEvent.Exit(fence: 1, reason: .expired))
                 case .dwell:
                     .dwell(

@@ -104,14 +104,14 @@ import Testing
             date: CivilDate(year: 2026, month: 2, day: 6), timeOfDay: TimeOfDay(milliseconds: 36_000_000)
         )
         .millisecondsSinceEpoch
-        #expect(FenceRuleText.instant("2026-02-06T10:00:00Z", zone: .utc) == tenUTC)
-        #expect(FenceRuleText.instant("2026-02-06T10:00Z", zone: berlin) == tenUTC)
-        #expect(FenceRuleText.instant("2026-02-06T11:00:00+01:00", zone: .utc) == tenUTC)
-        #expect(FenceRuleText.instant("2026-02-06T05:00:00-0500", zone: .utc) == tenUTC)
-        #expect(FenceRuleText.instant("2026-02-06 11:00", zone: berlin) == tenUTC, "no offset: the fence's zone")
-        #expect(FenceRuleText.instant("2026-02-06T10:00:00.5Z", zone: .utc) == tenUTC + 500)
+        #expect(Expiry.instant("2026-02-06T10:00:00Z", zone: .utc) == tenUTC)
+        #expect(Expiry.instant("2026-02-06T10:00Z", zone: berlin) == tenUTC)
+        #expect(Expiry.instant("2026-02-06T11:00:00+01:00", zone: .utc) == tenUTC)
+        #expect(Expiry.instant("2026-02-06T05:00:00-0500", zone: .utc) == tenUTC)
+        #expect(Expiry.instant("2026-02-06 11:00", zone: berlin) == tenUTC, "no offset: the fence's zone")
+        #expect(Expiry.instant("2026-02-06T10:00:00.5Z", zone: .utc) == tenUTC + 500)
         for bad in ["2026-02-06", "2026-02-30T10:00Z", "2026-02-06T25:00Z", "tomorrow", "2026-02-06T10:00+1"] {
-            #expect(FenceRuleText.instant(bad, zone: .utc) == nil, "\(bad)")
+            #expect(Expiry.instant(bad, zone: .utc) == nil, "\(bad)")
         }
     }
 }

@@ -27,8 +27,16 @@ enum HookEnvironment {
             environment["GPSFENCE_LON"] = location.longitude.description
         }
         // The rules' fields (docs/fences.md, "Rules"), so that a shell-free hook can act on them
-        // without parsing its standard input.
-        if event.isTooLow { environment["GPSFENCE_TOO_LOW"] = "1" }
+        // without parsing its standard input: each broken restriction's flag and the fence's limit
+        // (`GPSFENCE_TOO_LOW=1`, `GPSFENCE_CLEARANCE=3.2`), the speeding's speed and limit.
+        let rules = event.fence.flatMap { fences.settings($0).rules }
+        for restriction in event.restrictions {
+            let definition = restriction.definition
+            environment["GPSFENCE_" + definition.flag.uppercased()] = "1"
+            if let limit = rules.flatMap(definition.limit) {
+                environment["GPSFENCE_" + limit.key.uppercased()] = limit.value.description
+            }
+        }
         if case .speeding(let speeding) = event.payload {
             environment["GPSFENCE_SPEED"] = speeding.speed.description
             environment["GPSFENCE_SPEED_LIMIT"] = speeding.limit.description

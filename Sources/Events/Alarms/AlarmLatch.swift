@@ -42,10 +42,26 @@ public struct AlarmLatch: Sendable, Equatable {
         guard let condition else { return false }
         let sameFence = event.fence.map { fences.ids[$0] } == fenceID
         switch condition {
-        case .outside: return event.kind == .enter && sameFence
-        case .inside: return event.kind == .exit && sameFence
-        case .noFix: return event.kind == .fixAcquired
+        case .outside: return event.kind.ends(.outside) && sameFence
+        case .inside: return event.kind.ends(.inside) && sameFence
+        case .noFix: return event.kind.ends(.noFix)
         case .momentary: return false
+        }
+    }
+}
+
+extension GeofenceEvent.Kind {
+    /// Whether an event of this kind ends an alarm's `condition` (about the same fence, for a
+    /// fence's condition): coming back in, leaving, a fix again.
+    fileprivate func ends(_ condition: AlarmCondition) -> Bool {
+        switch self {
+        case .enter: condition == .outside
+        case .exit: condition == .inside
+        case .fixAcquired: condition == .noFix
+        case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .deviceLost, .deviceConnected, .heartbeat,
+            .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
+            .alarmCleared:
+            false
         }
     }
 }

@@ -1,7 +1,7 @@
 import Fences
 
 /// Which events raise an alarm (docs/running.md, "Alarms"): with `--alarm`, the anchor's `exit`,
-/// an event flagged `too_low` and `fix_lost` during an anchor watch; the types of `--alarm-on`; and
+/// an event flagged with a restriction the vehicle breaks (`too_low`) and `fix_lost` during an anchor watch; the types of `--alarm-on`; and
 /// the types a fence's `alarm` property lists.
 public struct AlarmPolicy: Sendable, Equatable {
     /// `--alarm`: the built-in causes.
@@ -24,15 +24,32 @@ public struct AlarmPolicy: Sendable, Equatable {
         let fenceAsks = event.fence.map { fence in
             event.kind.fenceEventType.map { fences.settings(fence).alarm?.contains($0) ?? false } ?? false
         }
-        let isAnchorExit = event.kind == .exit && event.fence.map { FenceLayers.isAnchor(fences, $0) } == true
         let raises =
-            types.contains(event.kind) || fenceAsks == true
-            || (builtIn && (isAnchorExit || event.isTooLow || (event.kind == .fixLost && anchorWatch)))
+            types.contains(event.kind) || fenceAsks == true || (builtIn && isBuiltInCause(event, fences, anchorWatch))
         guard raises else { return nil }
+        switch event.payload {
         // An exit without moving (the fence expired or went away) leaves nothing to come back into.
-        if case .exit(let exit) = event.payload, exit.reason == nil { return .outside }
-        if event.kind == .enter { return .inside }
-        if event.kind == .fixLost { return .noFix }
-        return .momentary
+        case .exit(let exit): return exit.reason == nil ? .outside : .momentary
+        case .enter: return .inside
+        case .fixLost: return .noFix
+        case .dwell, .visit, .cross, .approach, .speeding, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
+            .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
+            .alarmCleared:
+            return .momentary
+        }
+    }
+
+    /// What `--alarm` raises it for: the anchor's `exit`, a restriction the vehicle breaks
+    /// (`too_low`), `fix_lost` during an anchor watch.
+    private func isBuiltInCause(_ event: GeofenceEvent, _ fences: FenceSet, _ anchorWatch: Bool) -> Bool {
+        switch event.payload {
+        case .exit(let exit): FenceLayers.isAnchor(fences, exit.fence)
+        case .enter(let enter): !enter.restrictions.isEmpty
+        case .approach(let approach): !approach.restrictions.isEmpty
+        case .fixLost: anchorWatch
+        case .dwell, .visit, .cross, .speeding, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered,
+            .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
+            false
+        }
     }
 }

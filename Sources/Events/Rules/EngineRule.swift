@@ -6,7 +6,7 @@ import NMEA
 /// says what it foresees. Every requirement must be answered by every rule (none has a default),
 /// so a new rule fails to compile until it has said how it takes fences out of play, what it does
 /// before and after a fix's own events, what a new visit resets, and what it foresees. A rule runs
-/// once it is listed in `EngineRules.all`, and the foresight asks the same list.
+/// once its fence rule names it (`FenceRuleKind.engineRule`), and the foresight asks the same list.
 ///
 /// Rules are judged on fix time, so a replay gives the same events as the drive. A rule keeps its
 /// arrays at their working size from the start: looking at a fix allocates nothing unless it

@@ -1,12 +1,37 @@
 import Fences
 import NMEA
 
-/// The one list of the rules the engine applies, in the order it applies them at a fix (an expiry
-/// before a window, so a fence that does both at once leaves with reason `expired`). A rule not
-/// listed here is never applied; a rule listed here is also asked by the foresight, which cannot
-/// forget it.
+/// The rules the engine applies, derived from the fence rules' closed list (`FenceRuleKind`):
+/// each kind answers here what applies it, so a new rule is a compile error until it has. A rule
+/// with an engine part runs once a fence carries it, and the foresight asks the same list.
+extension FenceRuleKind {
+    /// The engine's part of the rule, or nil when it has none of its own: a vehicle restriction
+    /// only flags the `approach` and `enter` the engine raises (`BrokenRestrictions`).
+    var engineRule: (any EngineRule.Type)? {
+        switch self {
+        case .expires: ExpiresRule.self
+        case .active: ActiveWindowRule.self
+        case .speedLimit: SpeedLimitRule.self
+        case .restriction: nil
+        }
+    }
+
+    /// The order the engine applies the rules at a fix: an expiry before a window, so a fence
+    /// that does both at once leaves with reason `expired`.
+    var engineOrder: Int {
+        switch self {
+        case .expires: 0
+        case .active: 1
+        case .speedLimit: 2
+        case .restriction: 3
+        }
+    }
+}
+
 enum EngineRules {
-    static var all: [any EngineRule.Type] { [ExpiresRule.self, ActiveWindowRule.self, SpeedLimitRule.self] }
+    static var all: [any EngineRule.Type] {
+        FenceRuleKind.allCases.sorted { $0.engineOrder < $1.engineOrder }.compactMap(\.engineRule)
+    }
 
     /// The rules some fence of `fences` carries.
     static func applying(to fences: FenceSet) -> [any EngineRule] {

@@ -1,7 +1,7 @@
 import Fences
 import NMEA
 
-/// `speed_limit`: `speeding` once a usable fix inside a fence with a limit has been above it on
+/// `speed_limit` (and `maxspeed:hgv` for `--hgv`): `speeding` once a usable fix inside a fence with a limit has been above it on
 /// `speedingConfirm` consecutive fixes; once per visit, re-armed when the speed falls below 90 %
 /// of the limit. Inside several limited fences one event reports the strictest limit of those
 /// being exceeded. A fix without a speed changes nothing.
@@ -12,7 +12,12 @@ final class SpeedLimitRule: EngineRule {
     private var fired: [Bool]
 
     init?(fences: FenceSet) {
-        guard (0..<fences.count).contains(where: { fences.settings($0).rules?.speedLimit != nil }) else { return nil }
+        guard
+            (0..<fences.count).contains(where: {
+                let rules = fences.settings($0).rules
+                return rules?.speedLimit != nil || rules?.hgvSpeedLimit != nil
+            })
+        else { return nil }
         count = Array(repeating: 0, count: fences.count)
         fired = Array(repeating: false, count: fences.count)
     }
@@ -33,7 +38,9 @@ final class SpeedLimitRule: EngineRule {
         var confirmed = false
         for stored in engine.insideList {
             let fence = Int(stored)
-            guard let limit = engine.fences.settings(fence).rules?.speedLimit else { continue }
+            guard let limit = engine.fences.settings(fence).rules?.speedLimit(for: engine.settings.vehicle) else {
+                continue
+            }
             if speed > limit {
                 if count[fence] < UInt8.max { count[fence] += 1 }
                 if strictest.map({ limit < $0.limit }) ?? true { strictest = (fence, limit) }
@@ -49,7 +56,8 @@ final class SpeedLimitRule: EngineRule {
         let alreadyReported = fired[strictest.fence]
         for stored in engine.insideList {
             let fence = Int(stored)
-            guard let limit = engine.fences.settings(fence).rules?.speedLimit, speed > limit,
+            guard let limit = engine.fences.settings(fence).rules?.speedLimit(for: engine.settings.vehicle),
+                speed > limit,
                 Int(count[fence]) >= confirm || fence == strictest.fence
             else { continue }
             fired[fence] = true
@@ -63,7 +71,8 @@ final class SpeedLimitRule: EngineRule {
 
     /// The speed a receiver will report is not foreseen: inside a limited fence, no fix is quiet.
     func foresee(_ ahead: inout FixesAhead, engine: EventEngine) {
-        for stored in engine.insideList where engine.fences.settings(Int(stored)).rules?.speedLimit != nil {
+        for stored in engine.insideList
+        where engine.fences.settings(Int(stored)).rules?.speedLimit(for: engine.settings.vehicle) != nil {
             ahead.foreseeNone()
             return
         }

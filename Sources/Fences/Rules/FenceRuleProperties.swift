@@ -1,39 +1,67 @@
-import NMEA
-
 /// A feature's rule properties as written (docs/fences.md, "Rules"), gathered while its properties
-/// object is read and checked once it is read whole: `timezone` may come after `active`.
+/// object is read and resolved once it is read whole: `timezone` may come after `active`. The
+/// values are kept in the order of `FenceRuleKind.properties`, in one buffer the file's features
+/// share (`FenceRuleCache.values`): a million corridors with a speed limit allocate nothing for it.
 struct FenceRuleText {
-    var active: String?
-    var timezone: String?
-    var expires: String?
-    var speedLimit: Double?
-    var speedLimitKmh: Double?
-    var clearance: Double?
+    let cache: FenceRuleCache
+    private var touched = false
+
+    init(cache: FenceRuleCache) { self.cache = cache }
+
+    mutating func set(_ index: Int, _ value: RuleValue?) {
+        cache.values[index] = value
+        touched = true
+    }
+
+    /// The rules, or nil when there are none; a problem goes to `pending` (the first one wins).
+    /// The shared values are cleared for the next feature.
+    func resolved(pending: inout String?) -> FenceRules? {
+        guard touched else { return nil }
+        // Taken out of the cache while the rules read it (one access, no copy), cleared and put
+        // back for the next feature.
+        var values: [RuleValue?] = []
+        swap(&values, &cache.values)
+        defer {
+            for index in values.indices where values[index] != nil { values[index] = nil }
+            swap(&values, &cache.values)
+        }
+        var rules = FenceRules()
+        var context = RuleContext(cache: cache)
+        for (definition, offset) in FenceRuleKind.resolvers {
+            do throws(RuleProblem) {
+                try definition.resolve(RuleValues(all: values, offset: offset), into: &rules, context: &context)
+            } catch {
+                pending = pending ?? error.message
+                return nil
+            }
+        }
+        return rules == FenceRules() ? nil : rules
+    }
 }
 
 extension GeoJSONLoader {
-    /// Reads the value of `key` into `rules` when `key` is a rule property; false for other keys
-    /// (nothing read).
+    /// Reads the value of `key` into `rules` when `key` is a rule property, in the form its rule
+    /// says; false for other keys (nothing read).
     mutating func readRuleProperty(
         _ key: (start: Int, end: Int, escaped: Bool), into rules: inout FenceRuleText, pending: inout String?
     ) throws -> Bool {
-        if scanner.spanEquals(key, "active") {
-            rules.active = try ruleString("active", pending: &pending)
-        } else if scanner.spanEquals(key, "timezone") {
-            rules.timezone = try ruleString("timezone", pending: &pending)
-        } else if scanner.spanEquals(key, "expires") {
-            rules.expires = try ruleString("expires", pending: &pending)
-        } else if scanner.spanEquals(key, "speed_limit") {
-            rules.speedLimit = try setting("speed_limit", unit: "m/s", max: Limits.maxSpeed, pending: &pending)
-        } else if scanner.spanEquals(key, "speed_limit_kmh") {
-            rules.speedLimitKmh = try setting(
-                "speed_limit_kmh", unit: "km/h", max: Limits.maxSpeed * 3.6, pending: &pending)
-        } else if scanner.spanEquals(key, "clearance") {
-            rules.clearance = try heightSetting("clearance", pending: &pending)
-        } else {
-            return false
+        let keys = FenceRuleKind.keys
+        for index in keys.indices where scanner.spanEquals(key, keys[index]) {
+            let entry = FenceRuleKind.properties[index]
+            let name = entry.property.name
+            switch entry.property.form {
+            case .text, .choice:
+                rules.set(index, try ruleString(name, pending: &pending).map(RuleValue.text))
+            case .number(let unit, let max):
+                rules.set(index, try setting(name, unit: unit, max: max, pending: &pending).map(RuleValue.number))
+            case .height:
+                rules.set(index, try heightSetting(name, pending: &pending).map(RuleValue.number))
+            case .weight:
+                rules.set(index, try weightSetting(name, pending: &pending).map(RuleValue.number))
+            }
+            return true
         }
-        return true
+        return false
     }
 
     /// A height: a number of metres, or text in the forms signs use (`Height`).
@@ -49,6 +77,20 @@ extension GeoJSONLoader {
         return metres
     }
 
+    /// A weight: a number of tonnes, or text in the forms signs use (`Weight`), in kilograms.
+    mutating func weightSetting(_ key: String, pending: inout String?) throws -> Double? {
+        guard scanner.peek() == 0x22 else {
+            let tonnes = try setting(key, unit: "tonnes", max: Limits.maxTonnes, pending: &pending)
+            return tonnes.map { $0 * 1000 }
+        }
+        let text = try scanner.string(scanner.stringSpan())
+        guard let kilograms = Weight.kilograms(text), kilograms <= Limits.maxTonnes * 1000 else {
+            pending = pending ?? "\(key) '\(HumanText.printable(text))' is not \(Weight.forms)"
+            return nil
+        }
+        return kilograms
+    }
+
     mutating func ruleString(_ key: String, pending: inout String?) throws -> String? {
         let start = scanner.pos
         if scanner.consumeNull() { return nil }
@@ -62,6 +104,8 @@ extension GeoJSONLoader {
 /// What a file's rules share: a million fences naming `Europe/Berlin` read its zone file once and
 /// share one table (and one parsed `active` per distinct text), instead of a copy each.
 final class FenceRuleCache {
+    /// The rule values of the feature being read (`FenceRuleText`), by `FenceRuleKind.properties`.
+    var values = [RuleValue?](repeating: nil, count: FenceRuleKind.properties.count)
     var zones: [String: ZoneOffsets] = [:]
     var hours: [String: OpeningHours] = [:]
 
@@ -77,86 +121,5 @@ final class FenceRuleCache {
         let parsed = try OpeningHours(parsing: text)
         if hours.count < 4096 { hours[text] = parsed }
         return parsed
-    }
-}
-
-extension FenceRuleText {
-    /// The rules, or nil when there are none; a problem goes to `pending` (the first one wins).
-    func resolved(cache: FenceRuleCache, pending: inout String?) -> FenceRules? {
-        var rules = FenceRules()
-        var zone = ZoneOffsets.utc
-        if let timezone {
-            do throws(ZoneError) {
-                zone = try cache.zone(timezone)
-            } catch {
-                pending = pending ?? "timezone: \(error.reason)"
-                return nil
-            }
-        }
-        if let active {
-            do throws(OpeningHoursError) {
-                rules.active = ActiveSchedule(hours: try cache.openingHours(active), zone: zone)
-            } catch {
-                pending = pending ?? "active '\(active)': \(error.reason)"
-                return nil
-            }
-        }
-        if let expires {
-            guard let instant = Self.instant(expires, zone: zone) else {
-                pending =
-                    pending ?? "expires '\(expires)' is not an ISO 8601 time like 2026-02-06T18:00:00Z "
-                    + "(or with an offset, +01:00; without one, in the fence's timezone)"
-                return nil
-            }
-            rules.expires = instant
-        }
-        if speedLimit != nil, speedLimitKmh != nil {
-            pending = pending ?? "speed_limit and speed_limit_kmh: give one of them"
-            return nil
-        }
-        rules.speedLimit = speedLimit ?? speedLimitKmh.map { $0 / 3.6 }
-        rules.clearance = clearance
-        return rules == FenceRules() ? nil : rules
-    }
-
-    /// `2026-02-06T18:00:00Z`, `2026-02-06T19:00+01:00`, `2026-02-06 18:00:00.5`: milliseconds
-    /// since the epoch. Without `Z` or an offset the time is read in `zone`.
-    static func instant(_ text: String, zone: ZoneOffsets) -> Int64? {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 16, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
-            let date = CivilDate(iso: String(decoding: bytes[0..<10], as: UTF8.self)), date.isValid
-        else { return nil }
-        var clockEnd = bytes.count
-        var offsetSeconds: Int64?
-        if bytes.last == UInt8(ascii: "Z") {
-            clockEnd -= 1
-            offsetSeconds = 0
-        } else if let sign = bytes[11...].lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) {
-            let digits = bytes[(sign + 1)...].filter { $0 != UInt8(ascii: ":") }
-            guard digits.count == 4, digits.allSatisfy({ (0x30...0x39).contains($0) }),
-                let value = Int64(String(decoding: digits, as: UTF8.self)), value % 100 < 60, value / 100 < 24
-            else { return nil }
-            let magnitude = (value / 100) * 3600 + (value % 100) * 60
-            offsetSeconds = bytes[sign] == UInt8(ascii: "-") ? -magnitude : magnitude
-            clockEnd = sign
-        }
-        let clock = String(decoding: bytes[11..<clockEnd], as: UTF8.self).split(
-            separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(clock.count), clock[0].count == 2, clock[1].count == 2,
-            let hours = Int(clock[0]), let minutes = Int(clock[1]), (0..<24).contains(hours), (0..<60).contains(minutes)
-        else { return nil }
-        var seconds = 0.0
-        if clock.count == 3 {
-            guard clock[2].count >= 2, let value = Double(clock[2]), value >= 0, value < 60 else { return nil }
-            seconds = value
-        }
-        let milliseconds = (hours * 3600 + minutes * 60) * 1000 + Int((seconds * 1000).rounded())
-        let local = UTCTime(date: date, timeOfDay: TimeOfDay(milliseconds: milliseconds)).millisecondsSinceEpoch
-        if let offsetSeconds { return local - offsetSeconds * 1000 }
-        // Local time in the zone: its offset at the guessed instant, checked once more (a time
-        // near a change of offset).
-        let guess = local / 1000 - Int64(zone.offset(atSeconds: local / 1000))
-        let offset = Int64(zone.offset(atSeconds: guess))
-        return local - offset * 1000
     }
 }

@@ -1,7 +1,8 @@
 /// The rules a fence's properties can carry besides its shape (docs/fences.md, "Rules"): when it
 /// counts (`active`, `timezone`), until when it exists (`expires`), how fast one may go inside it
-/// (`speed_limit`), and how high a vehicle may be to pass it (`clearance`). The event engine
-/// applies them on fix time.
+/// (`speed_limit`, `maxspeed:hgv`), and which vehicles may pass it (`clearance`, `maxwidth`,
+/// `maxlength`, `maxweight`, `maxaxleload`, `hgv`). Each is defined once (`FenceRuleKind`); the
+/// event engine applies them on fix time.
 public struct FenceRules: Sendable, Equatable {
     /// Milliseconds since the epoch from which the fence is gone.
     public var expires: Int64?
@@ -9,8 +10,18 @@ public struct FenceRules: Sendable, Equatable {
     public var active: ActiveSchedule?
     /// Metres per second.
     public var speedLimit: Double?
+    /// Metres per second, for heavy goods vehicles (`maxspeed:hgv`, with `--hgv`).
+    public var hgvSpeedLimit: Double?
     /// Metres of headroom under the fence's obstacle.
     public var clearance: Double?
+    /// Metres: the widest and the longest vehicle allowed.
+    public var maxWidth: Double?
+    public var maxLength: Double?
+    /// Kilograms: the heaviest vehicle, and the heaviest axle, allowed.
+    public var maxWeight: Double?
+    public var maxAxleLoad: Double?
+    /// Whether heavy goods vehicles may drive here (`hgv`).
+    public var hgv: HGVAccess?
 
     public init() {}
 }

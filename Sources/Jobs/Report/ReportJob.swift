@@ -98,7 +98,7 @@ public struct ReportJob {
         var report = FieldReport(
             title: title, fences: fences, points: collector.points, events: events, statistics: statistics,
             gapSeconds: settings.stale, maxSpeed: settings.maxSpeed)
-        report.vehicleHeight = settings.vehicleHeight
+        report.vehicleHeight = settings.vehicle.height
         return report
     }
 
@@ -121,7 +121,7 @@ public struct ReportJob {
         var report = FieldReport(
             title: path, fences: fences, points: points, events: events, statistics: statistics,
             gapSeconds: max(settings.stale, 2), maxSpeed: settings.maxSpeed)
-        report.vehicleHeight = settings.vehicleHeight
+        report.vehicleHeight = settings.vehicle.height
         return report
     }
 

@@ -300,18 +300,18 @@ public enum ReportHTML {
             if let accuracy = location.accuracy { parts.append("±" + units.distance(accuracy)) }
             if let speed = location.speed { parts.append(units.speed(speed)) }
         }
-        let tooLow = "TOO LOW for the vehicle"
+        let flags = happening.restrictions.map { $0.definition.shout + " for the vehicle" }
         let expired = "the fence expired"
         switch happening.payload {
         case .approach(let approach):
             parts.append(units.distanceAhead(approach.distance) + " ahead")
             parts.append("eta \(duration(approach.eta))")
-            if approach.tooLow == true { parts.append(tooLow) }
+            parts += flags
         case .dwell(let dwell): parts.append("stayed \(duration(dwell.duration))")
         case .visit(let visit): parts.append("stayed \(duration(visit.duration))")
         case .speeding(let speeding): parts.append("limit " + units.speed(speeding.limit))
         case .enter(let enter):
-            if enter.tooLow == true { parts.append(tooLow) }
+            parts += flags
             if enter.reason == .expired { parts.append(expired) }
         case .exit(let exit):
             if exit.reason == .expired { parts.append(expired) }
@@ -340,10 +340,17 @@ public enum ReportHTML {
             guard let fence = event.fence else { continue }
             var summary = summaries[fence] ?? Summary()
             summary.counts[event.kind, default: 0] += 1
-            if event.kind == .enter { summary.since = event.time }
-            if event.kind == .exit, let since = summary.since {
-                summary.inside += Double(event.time - since) / 1000
-                summary.since = nil
+            switch event.kind {
+            case .enter: summary.since = event.time
+            case .exit:
+                if let since = summary.since {
+                    summary.inside += Double(event.time - since) / 1000
+                    summary.since = nil
+                }
+            case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
+                .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm,
+                .alarmAcknowledged, .alarmCleared:
+                break
             }
             summaries[fence] = summary
         }

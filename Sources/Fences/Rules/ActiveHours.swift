@@ -1,0 +1,23 @@
+/// `active` (opening hours, `Mo-Fr 07:00-19:00`) in the fence's `timezone` (UTC without one): when
+/// the fence counts. The engine's part is Events' `ActiveWindowRule`.
+public enum ActiveHours: FenceRuleDefinition {
+    public static let properties = [RuleProperty("active", .text), RuleProperty("timezone", .text)]
+
+    public static func resolve(_ values: RuleValues, into rules: inout FenceRules, context: inout RuleContext)
+        throws(RuleProblem)
+    {
+        if let timezone = values[1]?.text {
+            do throws(ZoneError) {
+                context.zone = try context.cache.zone(timezone)
+            } catch {
+                throw RuleProblem("timezone: \(error.reason)")
+            }
+        }
+        guard let active = values[0]?.text else { return }
+        do throws(OpeningHoursError) {
+            rules.active = ActiveSchedule(hours: try context.cache.openingHours(active), zone: context.zone)
+        } catch {
+            throw RuleProblem("active '\(active)': \(error.reason)")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// One rule a fence's properties can carry (docs/fences.md, "Rules"), defined in one place: the
+/// properties it reads (the same keys in GeoJSON, as CSV columns and as KML ExtendedData names,
+/// each with the form its value is written in), how their values become the rule (with the
+/// problems a file is refused for), and where the rule is kept in a fence's `FenceRules`. The
+/// rules are the cases of `FenceRuleKind`; the lists of keys the CSV and KML readers use are
+/// derived from them (`FenceProperties`).
+///
+/// What the engine does with a rule is answered per case of `FenceRuleKind` in Events
+/// (`FenceRuleKind.engineRule`, a switch with no default), so a new rule fails to compile until
+/// it has said so; a rule that restricts vehicles says it here (`VehicleRestriction`).
+public protocol FenceRuleDefinition {
+    /// The properties it reads, in the order `resolve` finds their values.
+    static var properties: [RuleProperty] { get }
+
+    /// Sets the rule in `rules` from the values of `properties` as written (`values[i]` for the
+    /// i-th; nil when the feature has not got it). A bad value is thrown in the words the file is
+    /// refused with.
+    static func resolve(_ values: RuleValues, into rules: inout FenceRules, context: inout RuleContext)
+        throws(RuleProblem)
+}
+
+/// A property a rule reads and the form of its value.
+public struct RuleProperty: Sendable {
+    public enum Form: Sendable, Equatable {
+        /// A string (`"Mo-Fr 08:00-18:00"`).
+        case text
+        /// A number from zero to `max` in `unit`.
+        case number(unit: String, max: Double)
+        /// A height or another length: a number of metres, or the text of a sign (`Height`), read
+        /// as metres.
+        case height
+        /// A weight: a number of tonnes, or the text of a sign (`Weight`), read as kilograms.
+        case weight
+        /// One of these words (any case), as text.
+        case choice([String])
+
+        /// A measure's value from the text of a sign (metres, kilograms); nil for text that is
+        /// none, or for a form that is no measure.
+        public func measure(_ text: String) -> Double? {
+            switch self {
+            case .text, .number, .choice: nil
+            case .height: Height.metres(text)
+            case .weight: Weight.kilograms(text)
+            }
+        }
+
+        /// What a bad measure is told: the forms that are read; nil for a form that is no measure.
+        public var measureForms: String? {
+            switch self {
+            case .text, .number, .choice: nil
+            case .height: Height.forms
+            case .weight: Weight.forms
+            }
+        }
+    }
+
+    /// Static text: the loader compares it with the file's bytes as they are.
+    public let key: StaticString
+    public let form: Form
+
+    public init(_ key: StaticString, _ form: Form) {
+        self.key = key
+        self.form = form
+    }
+
+    public var name: String { key.description }
+}
+
+/// A rule property's value as the loader read it: text, or a number (a height in metres).
+public enum RuleValue: Sendable, Equatable {
+    case text(String)
+    case number(Double)
+
+    public var text: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+
+    public var number: Double? {
+        if case .number(let number) = self { return number }
+        return nil
+    }
+}
+
+/// The values of one rule's properties, in the order of its `properties`.
+public struct RuleValues {
+    let all: [RuleValue?]
+    let offset: Int
+
+    public subscript(_ index: Int) -> RuleValue? { all[offset + index] }
+}
+
+/// What the rules of one feature share while they are resolved: the file's caches and the
+/// feature's time zone (set by `active`'s `timezone`, read by `expires`).
+public struct RuleContext {
+    let cache: FenceRuleCache
+    public var zone = ZoneOffsets.utc
+}
+
+/// Why a feature's rule properties are refused: the text the file's error names.
+public struct RuleProblem: Error, Sendable {
+    public let message: String
+
+    public init(_ message: String) { self.message = message }
+}
