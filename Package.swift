@@ -24,7 +24,7 @@ let package = Package(
     ],
     targets: [
         // The one JSON writer (byte buffer, escaping, number formatting). No Foundation, no dependencies.
-        .target(name: "JSONOutput", path: "Sources/JSON"),
+        .target(name: "JSONOutput"),
         // The one JSON reader (a tokenizer over bytes that builds no tree) and the reader of decimal
         // numbers it shares with the points file. No Foundation; Platform only for `strtod`.
         .target(name: "JSONInput", dependencies: ["Platform"]),

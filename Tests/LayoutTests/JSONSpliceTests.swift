@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// JSON is written only through the JSON writer (`Sources/JSON`, module JSONOutput) and read only
+/// JSON is written only through the JSON writer (`Sources/JSONOutput`) and read only
 /// by the JSON reader (`Sources/JSONInput`). Outside those two folders no source line may build
 /// JSON text from string literals. A line (not a `//` comment) is refused when it holds:
 /// - a literal that opens an object with a member: `"{\"` or the raw `#"{"`, or the raw `#"["`;
@@ -21,7 +21,7 @@ import Testing
     }
 
     /// The folders that are the JSON writer and reader.
-    static let jsonModules = ["Sources/JSON/", "Sources/JSONInput/"]
+    static let jsonModules = ["Sources/JSONOutput/", "Sources/JSONInput/"]
 
     @Test func noSourceOutsideTheJSONModulesSplicesJSONFromLiterals() throws {
         var found: [String] = []
