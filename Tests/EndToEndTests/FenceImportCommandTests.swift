@@ -64,14 +64,24 @@ import Testing
             + "</way>",
     ])
 
+    /// The ids of the fences of `fences` that `check` finds the point inside.
+    static func inside(_ fences: String, _ lat: Double, _ lon: Double) throws -> [String] {
+        let answer = try runGPSFence(["check", "--fences", fences, "--json", "\(lat)", "\(lon)"])
+        #expect(answer.status == 0, "\(answer.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any]
+        return (object?["inside"] as? [Any])?.compactMap { $0 as? String } ?? []
+    }
+
+    /// Four nodes at the corners of a square of `size` degrees, ids from `first`.
+    static func square(_ first: Int, _ south: Double, _ west: Double, _ size: Double) -> [String] {
+        [(south, west), (south, west + size), (south + size, west + size), (south + size, west)].enumerated().map {
+            #"<node id="\#(first + $0.offset)" lat="\#($0.element.0)" lon="\#($0.element.1)"/>"#
+        }
+    }
+
     /// A school's grounds as a multipolygon (two outer ways, a hole), a kindergarten's closed way
     /// inside the hole, a school as a node.
     static let schools: String = {
-        func square(_ first: Int, _ south: Double, _ west: Double, _ size: Double) -> [String] {
-            [(south, west), (south, west + size), (south + size, west + size), (south + size, west)].enumerated().map {
-                #"<node id="\#(first + $0.offset)" lat="\#($0.element.0)" lon="\#($0.element.1)"/>"#
-            }
-        }
         return osm(
             square(1, 47.0, 8.0, 0.01) + square(5, 47.004, 8.004, 0.002) + [
                 #"<node id="20" lat="47.1" lon="8.1">"# + tags(["amenity": "school", "name": "Dorfschule"])
@@ -238,11 +248,6 @@ import Testing
     /// nor a way with no `highway` at all, each counted with what it is; `--select railway` keeps
     /// the railway.
     static let city: String = {
-        func square(_ first: Int, _ south: Double, _ west: Double, _ size: Double) -> [String] {
-            [(south, west), (south, west + size), (south + size, west + size), (south + size, west)].enumerated().map {
-                #"<node id="\#(first + $0.offset)" lat="\#($0.element.0)" lon="\#($0.element.1)"/>"#
-            }
-        }
         func way(_ id: Int, _ refs: [Int], _ pairs: KeyValuePairs<String, String>) -> String {
             #"<way id="\#(id)">"# + refs.map { #"<nd ref="\#($0)"/>"# }.joined() + tags(pairs) + "</way>"
         }
@@ -292,10 +297,7 @@ import Testing
             ])
         #expect(types["osm:way/103"] == "LineString")
         #expect(types["osm:way/108"] == "Polygon")
-        let answer = try runGPSFence(["check", "--fences", output, "--json", "48.01033", "11.01067"])
-        #expect(answer.status == 0, "\(answer.stderr)")
-        let object = try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any]
-        #expect((object?["inside"] as? [Any])?.compactMap { $0 as? String } == ["osm:way/108"])
+        #expect(try Self.inside(output, 48.01033, 11.01067) == ["osm:way/108"])
 
         let selected = try runGPSFence([
             "fences", "import", source, "--speed-limits", "--select", "railway", "--output", output,
@@ -318,12 +320,7 @@ import Testing
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("kept 3 fences (1 circle, 2 polygons)"), "\(result.stderr)")
-        func inside(_ lat: Double, _ lon: Double) throws -> [String] {
-            let answer = try runGPSFence(["check", "--fences", output, "--json", "\(lat)", "\(lon)"])
-            #expect(answer.status == 0, "\(answer.stderr)")
-            let object = try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any]
-            return (object?["inside"] as? [Any])?.compactMap { $0 as? String } ?? []
-        }
+        func inside(_ lat: Double, _ lon: Double) throws -> [String] { try Self.inside(output, lat, lon) }
         #expect(try inside(47.002, 8.002) == ["osm:relation/40"])
         #expect(try inside(47.0055, 8.0045) == [])
         #expect(try inside(47.0045, 8.0055) == ["osm:way/33"])
