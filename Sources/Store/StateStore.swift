@@ -47,10 +47,56 @@ public final class StateStore: @unchecked Sendable {
         if let problem = PrivateFiles.makeFolders(url.deletingLastPathComponent().path) {
             throw StoreError(path: path, problem: "cannot create its folder: \(problem)")
         }
+        if Self.isNew(path) { try Self.makeWhole(path) }
         // Create the file ourselves so that it is 0600 from its first byte; SQLite gives the -wal
         // and -shm files the same permissions as the database file.
         if let problem = PrivateFiles.create(path) { throw StoreError(path: path, problem: problem) }
         for suffix in ["-wal", "-shm"] { PrivateFiles.tighten(path: path + suffix) }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: Self.configuration)
+            try Self.migrator.migrate(queue)
+            database = StoreDatabase(queue: queue, path: path)
+        } catch {
+            throw StoreError(path: path, problem: "\(error)")
+        }
+    }
+
+    /// Where a new state file is made before it takes its name (docs/running.md, "Power cuts").
+    static func makingPath(for path: String) -> String { path + ".new" }
+
+    /// Nothing at `path`, or an empty file (`touch`) that is not a symlink: a state file to make.
+    static func isNew(_ path: String) -> Bool {
+        do {
+            let info = try FileStatus.ofLink(path)
+            return info.kind == .regular && info.size == 0
+        } catch {
+            return error.errno == .noSuchFileOrDirectory
+        }
+    }
+
+    /// Makes a new state file whole before it takes its name: built at `makingPath` (what a killed
+    /// making left there is gpsfence's own and is cleared first), closed, which folds the WAL into
+    /// the file, synced, and renamed over `path`. A kill or a power cut at any moment leaves no
+    /// state file or a whole one, never an SQLite file without gpsfence's tables, which every later
+    /// run would refuse as someone else's database.
+    static func makeWhole(_ path: String) throws(StoreError) {
+        let making = makingPath(for: path)
+        for leftover in [making, making + "-wal", making + "-shm"] { removeFile(leftover) }
+        if let problem = PrivateFiles.create(making) { throw StoreError(path: path, problem: "\(making): \(problem)") }
+        do {
+            let queue = try DatabaseQueue(path: making, configuration: configuration)
+            try migrator.migrate(queue)
+            try queue.close()
+            try syncFileData(making)
+            try moveIntoPlace(making, over: path)
+        } catch {
+            for leftover in [making, making + "-wal", making + "-shm"] { removeFile(leftover) }
+            throw StoreError(path: path, problem: "\(error)")
+        }
+    }
+
+    /// How every writing connection to a state file is set up.
+    static var configuration: Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
@@ -68,13 +114,7 @@ public final class StateStore: @unchecked Sendable {
             // Bounds the WAL file a burst (a fast replay) leaves behind, once checkpointed.
             try db.execute(sql: "PRAGMA journal_size_limit = \(StateStore.walReserve)")
         }
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrator.migrate(queue)
-            database = StoreDatabase(queue: queue, path: path)
-        } catch {
-            throw StoreError(path: path, problem: "\(error)")
-        }
+        return configuration
     }
 
     /// An existing state file for reading only: no folder, no file, no migration, no mode change.

@@ -89,6 +89,45 @@ struct PowerCutTests {
         server.kill()
     }
 
+    /// A power cut while the first run makes its state file leaves no half-made file behind (an
+    /// SQLite database without gpsfence's tables, which every later run would refuse): the file is
+    /// there whole or not at all, and the next run starts on it.
+    @Test func aPowerCutWhileTheStateFileIsMadeLeavesNoHalfFile() throws {
+        let folder = temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let filesystem = try PowerCutFilesystem()
+        let fences = folder.appendingPathComponent("fences.geojson")
+        try RunReloadAndCrashTests().fenceFile(["a"]).write(to: fences, atomically: true, encoding: .utf8)
+        let state = filesystem.mountPoint.appendingPathComponent("state.sqlite").path
+        // No receiver: the run makes its state file and waits for one.
+        let arguments = [
+            "run", "--device", folder.appendingPathComponent("no-such-gps").path, "--fences", fences.path,
+            "--state", state, "--json",
+        ]
+        let first = try BackgroundGPSFence(arguments)
+        // The kill as soon as an SQLite write-ahead log is there (beside the file being made, or
+        // beside the state file): the moment its making is under way.
+        #expect(
+            waitUntil(timeout: 30, every: 0.001) {
+                [state + ".new-wal", state + "-wal"].contains { FileManager.default.fileExists(atPath: $0) }
+            })
+        first.signal(SIGKILL)
+        _ = first.finish()
+        try filesystem.cut()
+        if FileManager.default.fileExists(atPath: state) {
+            #expect(
+                sqlite(state, "SELECT count(*) FROM sqlite_master WHERE name = 'fence_state'") == "1",
+                "the cut left a state file without gpsfence's tables")
+        }
+        let second = try BackgroundGPSFence(arguments)
+        let again = LineCollector(second.output.fileHandleForReading)
+        #expect(again.wait(timeout: 30) { types($0).contains("registered") }, "\(again.all)")
+        second.signal(SIGTERM)
+        let ended = second.finish()
+        again.finish()
+        #expect(ended.status == 0, "\(ended.stderr)")
+    }
+
     /// An alarm that the webhook heard of survives a power cut: the state file still holds it,
     /// unanswered, with its event, and the run started again says it at once.
     @Test func anAlarmThatWentOutSurvivesAPowerCut() throws {

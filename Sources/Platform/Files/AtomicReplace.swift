@@ -104,6 +104,14 @@ public func replaceSymlink(_ link: String, temporary: String, pointingTo destina
     try renameIntoPlace(temporary, link)
 }
 
+/// Gives the finished, synced file at `temporary` the name `target` in one step (whatever had the
+/// name is replaced), durably: `renameIntoPlace` for a file another library wrote (an SQLite
+/// database made whole before it is used). The corresponding C functions are `rename`, `unlink`,
+/// `open` and `fsync`.
+public func moveIntoPlace(_ temporary: String, over target: String) throws(ReplaceError) {
+    try renameIntoPlace(temporary, target)
+}
+
 /// Renames `temporary` over `target` (removing `temporary` when that fails) and syncs the folder.
 /// The one rename of the program. The corresponding C functions are `rename`, `unlink`, `open`
 /// and `fsync`.
