@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The whole test suite (`make test`, docs/packaging.md "Tests"), run as several `swift test`
+# processes at once, each taking the next group of tests from a queue: one group for each suite of
+# the end-to-end tests, one for each other test target.
+#
+# Why several processes: the testing library runs tests on Swift's shared thread pool, as wide as
+# the machine has cores, and most end-to-end tests block one of those threads while they wait on
+# the programs they start (a run, a simulator, a broker, a browser). On a two-core machine that
+# lets two of them wait at a time. Processes add pools; the CPU they need stays small.
+#
+# TEST_PROCESSES sets how many run at once (default 3). A group's output is printed whole when it
+# ends: its summary line when it passed, everything when it failed. The exit status is 1 when a
+# group failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+processes=${TEST_PROCESSES:-3}
+swift build --build-tests
+
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+# Test ids read `Target.Suite/test(...)`. The longest groups go first (a minute or more on the
+# 2-core machine), then the other end-to-end suites, then the other targets: a queue that ends on
+# short groups keeps every process busy to the end.
+longest='AlarmTests GpsdEpochAgreementTests BrokerFailoverTests CurrentHomeAssistantTests MQTTTests
+    RealHomeAssistantTests AnchorWatchTests SyncCommandTests WebServerTests'
+# The tests' binary is run directly: `swift test` holds a lock on the build folder, which would
+# make the processes wait for each other.
+tests_binary="$(swift build --show-bin-path)/gpsfencePackageTests.xctest"
+export tests_binary
+"$tests_binary" --testing-library swift-testing --list-tests 2>/dev/null >"$logs/all"
+grep '^EndToEndTests\.' "$logs/all" | cut -d/ -f1 | sort -u | sed 's/\./\\./; s|$|/|' >"$logs/suites"
+{
+    for suite in $longest; do grep -Fx "EndToEndTests\\.$suite/" "$logs/suites" || true; done
+    for suite in $longest; do echo "EndToEndTests\\.$suite/"; done | grep -Fvx -f - "$logs/suites"
+    grep -v '^EndToEndTests\.' "$logs/all" | cut -d. -f1 | sort -u | sed 's/$/\\./'
+} >"$logs/groups"
+echo "$(wc -l <"$logs/all") tests in $(wc -l <"$logs/groups") groups, $processes processes at a time"
+
+run_group() { # run_group LOGS PATTERN: one group's tests; its output printed when it ends
+    local logs=$1 pattern=$2 log status=0 start=$SECONDS
+    log=$(mktemp "$logs/group.XXXXXX")
+    "$tests_binary" --testing-library swift-testing --filter "^$pattern" >"$log" 2>&1 </dev/null || status=$?
+    # One group's output at a time, never interleaved with another's.
+    (
+        flock 9
+        if ((status == 0)); then
+            echo "✔ $pattern ($((SECONDS - start)) s): $(grep -E 'Test run with' "$log" | tail -n 1)"
+            grep -oE 'Test run with [0-9]+ test' "$log" | tail -n 1 | grep -oE '[0-9]+' >>"$logs/passed"
+        else
+            echo "✘ $pattern (exit $status, $((SECONDS - start)) s):"
+            cat "$log"
+        fi
+    ) 9>"$logs/print.lock"
+    return "$status"
+}
+export -f run_group
+
+status=0
+xargs -d '\n' -P "$processes" -I{} bash -c 'run_group "$1" "$2"' _ "$logs" {} <"$logs/groups" || status=$?
+if ((status != 0)); then
+    echo "tests failed: the groups marked ✘ above"
+    exit 1
+fi
+echo "every group passed: $(awk '{ n += $1 } END { print n }' "$logs/passed") tests"
