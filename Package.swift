@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "gpsfence", targets: ["gpsfence"]),
         .library(name: "NMEA", targets: ["NMEA"]),
+        .library(name: "Presentation", targets: ["Presentation"]),
         .library(name: "Fences", targets: ["Fences"]),
         .library(name: "Events", targets: ["Events"]),
     ],
@@ -52,6 +53,15 @@ let package = Package(
         ),
         // bytes -> sentences -> typed sentences -> fixes. No I/O, no Foundation.
         .target(name: "NMEA", dependencies: ["JSONOutput", "Platform"]),
+        // what people read: the local calendar over the tz database's zones (one TZif reader for
+        // `--timezone`, `TZ`, /etc/localtime and a fence's `timezone`), units and measures, human
+        // numbers and text, a URL's password hidden, the buffered output writer.
+        .target(
+            name: "Presentation",
+            dependencies: [
+                "NMEA", "Platform", "JSONOutput", .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         // the receivers: device discovery, the port's rate (autobaud, remembered rates), the UBX and
         // PMTK conversations that configure them, gpsd's protocol, the simulator's wire.
         .target(
@@ -63,7 +73,7 @@ let package = Package(
         ),
         // fences: geometry, file formats and their loaders, the spatial index, the SIMD containment
         // kernels, the rules a fence's properties carry, lint.
-        .target(name: "Fences", dependencies: ["NMEA", "Platform", "JSONInput", "JSONOutput"]),
+        .target(name: "Fences", dependencies: ["NMEA", "Presentation", "Platform", "JSONInput", "JSONOutput"]),
         // fences from the data people already have: OpenStreetMap (XML, PBF), KML, KMZ, GPX, read
         // in streams and written as GeoJSON.
         // zlib's inflate for PBF blobs and KMZ entries.
@@ -71,33 +81,33 @@ let package = Package(
         .target(name: "FenceImport", dependencies: ["JSONInput", "JSONOutput", "Platform", "CZlib"]),
         // events: the engine (each fence's state machine, the rules applied, the foresight), the
         // event model and its one JSON form, the outbox protocol.
-        .target(name: "Events", dependencies: ["Fences", "NMEA", "Platform", "JSONInput", "JSONOutput"]),
+        .target(
+            name: "Events", dependencies: ["Fences", "NMEA", "Presentation", "Platform", "JSONInput", "JSONOutput"]),
         // every sink: console, bell, hooks, notify, speech, the outbox's delivery to webhooks and
         // MQTT, Home Assistant discovery, OwnTracks.
         .target(
             name: "Delivery",
             dependencies: [
-                "Fences", "Events", "NMEA", "Platform", "JSONInput", "JSONOutput", "CMosquitto",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "Fences", "Events", "NMEA", "Presentation", "Platform", "JSONInput", "JSONOutput", "CMosquitto",
             ]
         ),
         // persistent state: fence states, event log, visits, the outbox, track and odometer.
         .target(
             name: "Store",
             dependencies: [
-                "Fences", "Events", "NMEA", "Platform", "JSONInput", "JSONOutput",
+                "Fences", "Events", "NMEA", "Presentation", "Platform", "JSONInput", "JSONOutput",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // the read-only presentation of the state file: status, visits, the live view's frame, the
         // field report and its exports. It reads the store, never runs the engine.
-        .target(name: "Views", dependencies: ["JSONOutput", "NMEA", "Fences", "Events", "Store"]),
+        .target(name: "Views", dependencies: ["JSONOutput", "NMEA", "Presentation", "Fences", "Events", "Store"]),
         // the live loop: fix sources (serial reader and its pacing, gpsd, captures) -> ring ->
         // engine -> store -> sinks, fence watching and swapping, and the inputs every job reads.
         .target(
             name: "LiveLoop",
             dependencies: [
-                "NMEA", "Platform", "Receivers", "Fences", "Events", "Delivery", "Store",
+                "NMEA", "Presentation", "Platform", "Receivers", "Fences", "Events", "Delivery", "Store",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -106,7 +116,8 @@ let package = Package(
         .target(
             name: "Web",
             dependencies: [
-                "Platform", "NMEA", "Fences", "Events", "Store", "Views", "Delivery", "LiveLoop", "JSONOutput",
+                "Platform", "NMEA", "Presentation", "Fences", "Events", "Store", "Views", "Delivery", "LiveLoop",
+                "JSONOutput",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -122,7 +133,8 @@ let package = Package(
         .target(
             name: "Tools",
             dependencies: [
-                "JSONInput", "JSONOutput", "NMEA", "Platform", "Receivers", "Fences", "Delivery", "Views", "LiveLoop",
+                "JSONInput", "JSONOutput", "NMEA", "Presentation", "Platform", "Receivers", "Fences", "Views",
+                "LiveLoop",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -131,8 +143,8 @@ let package = Package(
         .target(
             name: "Jobs",
             dependencies: [
-                "JSONInput", "JSONOutput", "NMEA", "Platform", "Receivers", "Fences", "FenceImport", "Events",
-                "Delivery", "Store", "Views", "LiveLoop", "Web",
+                "JSONInput", "JSONOutput", "NMEA", "Presentation", "Platform", "Receivers", "Fences", "FenceImport",
+                "Events", "Delivery", "Store", "Views", "LiveLoop", "Web",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -140,19 +152,23 @@ let package = Package(
         .executableTarget(
             name: "gpsfence",
             dependencies: [
-                "NMEA", "Platform", "Receivers", "Fences", "FenceImport", "Events", "Delivery", "Views", "LiveLoop",
-                "Web", "Tools", "Jobs", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "NMEA", "Presentation", "Platform", "Receivers", "Fences", "FenceImport", "Events", "Delivery", "Views",
+                "LiveLoop", "Web", "Tools", "Jobs", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "LayoutTests"),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "JSONOutput"]),
+        .testTarget(
+            name: "PresentationTests",
+            dependencies: ["Presentation", "NMEA", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "FenceBuilders", dependencies: ["Fences"], path: "Tests/FenceBuilders"),
         // waits for a state with a deadline a slow machine can lengthen (GPSFENCE_TEST_TIME_SCALE).
         .target(name: "Waiting", path: "Tests/Support/Waiting"),
         .testTarget(
-            name: "FencesTests", dependencies: ["Fences", "Events", "NMEA", "JSONInput", "FenceBuilders"],
+            name: "FencesTests",
+            dependencies: ["Fences", "Events", "NMEA", "Presentation", "JSONInput", "FenceBuilders"],
             exclude: ["Fixtures"]),
         .testTarget(name: "EventsTests", dependencies: ["Events", "Fences", "NMEA", "FenceBuilders", "Platform"]),
         .testTarget(
@@ -161,11 +177,14 @@ let package = Package(
                 "LiveLoop", "Jobs", "Tools", "NMEA", "Store", "Delivery", "Fences", "Events", "Platform", "Waiting",
             ]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Fences", "Events", "NMEA", "Store"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Fences", "Events", "NMEA", "Delivery", "Waiting"]),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["Store", "Fences", "Events", "NMEA", "Presentation", "Delivery", "Waiting"]),
         .testTarget(
             name: "DeliveryTests",
             dependencies: [
-                "Delivery", "Fences", "Events", "NMEA", "Receivers", "Platform", "JSONOutput", "Store", "Waiting",
+                "Delivery", "Fences", "Events", "NMEA", "Presentation", "Receivers", "Platform", "JSONOutput", "Store",
+                "Waiting",
             ]),
         .testTarget(
             name: "ReceiversTests",

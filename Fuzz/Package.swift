@@ -23,7 +23,7 @@ let package = Package(
             name: "FenceFuzz",
             dependencies: [
                 .product(name: "Fences", package: rootIdentity), .product(name: "Events", package: rootIdentity),
-                .product(name: "NMEA", package: rootIdentity),
+                .product(name: "NMEA", package: rootIdentity), .product(name: "Presentation", package: rootIdentity),
             ]
         ),
         // Option values and settings through the range checks and the event engine.

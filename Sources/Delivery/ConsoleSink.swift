@@ -2,6 +2,7 @@ import Events
 import Fences
 import JSONOutput
 import NMEA
+import Presentation
 
 /// docs/running.md console output: one human line per event (coloured on a terminal), or JSON Lines with
 /// `--json`, on standard output.

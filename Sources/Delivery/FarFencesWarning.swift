@@ -1,6 +1,7 @@
 import Events
 import Fences
 import NMEA
+import Presentation
 
 /// Says once, on standard error, when the first fix of a `run` or `replay` is far from every fence
 /// or the fences look swapped around it (`FencePlausibility`): otherwise a swapped file only shows

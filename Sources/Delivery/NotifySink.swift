@@ -3,6 +3,7 @@ import Fences
 import Foundation
 import NMEA
 import Platform
+import Presentation
 
 /// `--notify` (docs/running.md): a desktop notification through the freedesktop notification
 /// service, by running `notify-send SUMMARY BODY` (arguments, never a shell command line). Where

@@ -3,6 +3,7 @@ import Fences
 import Foundation
 import NMEA
 import Platform
+import Presentation
 import Synchronization
 
 /// `--say` (docs/running.md, "Spoken alerts"): each event spoken through `espeak-ng` (or a given

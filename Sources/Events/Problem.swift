@@ -1,4 +1,5 @@
 import Fences
+import Presentation
 
 /// A problem said as an `error` event, as a value: what happened and to what. Its words are
 /// rendered only at the edge (`text`: the event's `message`, the console line, a hook's input), so

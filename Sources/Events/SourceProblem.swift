@@ -1,5 +1,6 @@
 import Fences
 import NMEA
+import Presentation
 
 /// A fix source that cannot be used yet, or a fact about its data people must know: an `error`
 /// event, said once per distinct problem (compared as values) while the source keeps retrying.

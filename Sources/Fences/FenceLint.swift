@@ -1,3 +1,5 @@
+import Presentation
+
 /// What `gpsfence fences lint` finds in a fence file that loads but will not do what its author
 /// meant (docs/fences.md, "Checking a fence file"). Each finding names the feature and says how to
 /// fix it. The file must have loaded: what the loaders refuse is not repeated here.

@@ -1,3 +1,5 @@
+import Presentation
+
 /// Why a fence file was refused (docs/fences.md): the whole file is refused, and the message names the
 /// file, the feature (index and id, when known) and the problem.
 public struct FenceLoadError: Error, CustomStringConvertible, Sendable {

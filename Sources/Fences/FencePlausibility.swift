@@ -1,3 +1,5 @@
+import Presentation
+
 /// Fences used far from where they should be: a file written `[lat, lon]` instead of GeoJSON's
 /// `[lon, lat]` loads (its latitudes are plausible longitudes) and then never matches; the wrong
 /// fence file, or a point in the wrong place, looks the same. One point is enough to tell.

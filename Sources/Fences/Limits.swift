@@ -1,3 +1,5 @@
+import Presentation
+
 /// The ranges every number from outside (fence files, command-line options, the state file) is
 /// checked against where it enters. Valid JSON and valid options can carry 1e300 or `inf`; Swift
 /// traps on a Double -> Int conversion out of range, and on Int64 overflow, so a value that is not
@@ -97,11 +99,7 @@ public enum Limits {
 
     /// A Double as an Int, clamped to ±2^53 (NaN as 0), for display and counting code that must
     /// not trap whatever arithmetic produced the value.
-    public static func int(_ value: Double) -> Int {
-        guard value == value else { return 0 }
-        let bound = 9_007_199_254_740_992.0
-        return Int(Swift.min(Swift.max(value, -bound), bound))
-    }
+    public static func int(_ value: Double) -> Int { WholeNumber.clamped(value) }
 
     /// A number as people read it: integers without a fraction, others in Swift's shortest form.
     static func number(_ value: Double) -> String {

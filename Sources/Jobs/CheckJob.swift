@@ -5,6 +5,7 @@ import JSONOutput
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import SystemPackage
 
 /// `gpsfence check` (docs/running.md): the fences containing one point (with the nearest fences and their

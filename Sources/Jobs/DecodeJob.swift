@@ -4,6 +4,7 @@ import JSONOutput
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import SystemPackage
 
 /// `gpsfence decode`: captures in, one JSON line per fix (or per sentence) out.

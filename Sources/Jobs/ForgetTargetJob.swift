@@ -1,6 +1,7 @@
 import Events
 import Foundation
 import LiveLoop
+import Presentation
 import Store
 import Views
 

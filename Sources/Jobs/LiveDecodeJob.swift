@@ -4,6 +4,7 @@ import JSONOutput
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import Receivers
 import Synchronization
 

@@ -5,6 +5,7 @@ import Foundation
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import Store
 
 /// `gpsfence replay`: captures through the engine loop, the live pipeline with files for a

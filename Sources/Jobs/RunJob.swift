@@ -4,6 +4,7 @@ import Fences
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import Receivers
 import Store
 import Web

@@ -1,6 +1,7 @@
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import Store
 
 /// `gpsfence visits`: the month's visits per fence from a state file that `run` or

@@ -3,6 +3,7 @@ import Fences
 import Foundation
 import GRDB
 import NMEA
+import Presentation
 
 /// Keeps the track and the odometer of docs/report.md in the state file, on the engine thread.
 ///

@@ -1,6 +1,7 @@
 import Fences
 import GRDB
 import NMEA
+import Presentation
 
 /// Visits per fence in one calendar month of the user's calendar, for `gpsfence visits`.
 public struct VisitReport: Sendable, Equatable {

@@ -2,6 +2,7 @@ import Fences
 import Foundation
 import JSONOutput
 import NMEA
+import Presentation
 import Store
 
 /// Text and JSON for `gpsfence visits`: per fence the month's visit count, total and mean time and

@@ -6,6 +6,7 @@ import Hummingbird
 import JSONOutput
 import LiveLoop
 import NMEA
+import Presentation
 import Store
 import Views
 

@@ -2,6 +2,7 @@ import Delivery
 import Fences
 import NMEA
 import Platform
+import Presentation
 
 /// What `run --web [ADDR:]PORT` serves and to whom (docs/running.md, "The page on a phone").
 public struct WebSettings: Sendable {

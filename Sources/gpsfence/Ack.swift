@@ -2,6 +2,7 @@ import ArgumentParser
 import Delivery
 import Jobs
 import LiveLoop
+import Presentation
 
 struct Ack: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,6 +5,7 @@ import Fences
 import Foundation
 import LiveLoop
 import Platform
+import Presentation
 
 /// The alert flags of docs/running.md, for `run` and `replay`.
 struct AlertOptions: ParsableArguments {

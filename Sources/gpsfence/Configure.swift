@@ -4,6 +4,7 @@ import Fences
 import Jobs
 import LiveLoop
 import Platform
+import Presentation
 import Receivers
 import Tools
 

@@ -4,6 +4,7 @@ import Jobs
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import Tools
 
 struct Decode: ParsableCommand {

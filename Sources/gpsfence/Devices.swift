@@ -2,6 +2,7 @@ import ArgumentParser
 import Delivery
 import Jobs
 import LiveLoop
+import Presentation
 import Receivers
 import Tools
 

@@ -3,6 +3,7 @@ import Delivery
 import Fences
 import Jobs
 import LiveLoop
+import Presentation
 import Receivers
 import Tools
 

@@ -5,6 +5,7 @@ import Jobs
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import Tools
 
 struct Fences: ParsableCommand {

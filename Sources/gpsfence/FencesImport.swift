@@ -3,6 +3,7 @@ import Delivery
 import FenceImport
 import Fences
 import Jobs
+import Presentation
 
 extension Fences {
     struct Import: ParsableCommand {

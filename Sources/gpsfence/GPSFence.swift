@@ -4,6 +4,7 @@ import Foundation
 import Jobs
 import LiveLoop
 import Platform
+import Presentation
 import Tools
 
 @main

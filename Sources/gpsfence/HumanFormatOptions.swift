@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fences
 import NMEA
+import Presentation
 
 /// The zone people read times in and count days in (docs/running.md, "Time and units"), for every
 /// command that writes times for people.

@@ -4,6 +4,7 @@ import Foundation
 import Jobs
 import LiveLoop
 import NMEA
+import Presentation
 import Tools
 import Views
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fences
+import Presentation
 
 /// A duration on the command line: a bare number of seconds (`90`) or a number with a unit, `90s`,
 /// `5m`, `2h`, `7d`, as `report --since` takes them (docs/running.md). Every option that takes

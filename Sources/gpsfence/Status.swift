@@ -6,6 +6,7 @@ import Jobs
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import Tools
 import Views
 

@@ -3,6 +3,7 @@ import Delivery
 import Fences
 import Jobs
 import LiveLoop
+import Presentation
 import Tools
 
 /// `--sync URL` and its options (docs/running.md, "Track sync"), for `run`, `replay` and `sync`.

@@ -3,6 +3,7 @@ import Delivery
 import Jobs
 import LiveLoop
 import Platform
+import Presentation
 import Tools
 import Views
 

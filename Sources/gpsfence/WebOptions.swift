@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fences
 import LiveLoop
+import Presentation
 import Web
 
 /// `run --web [ADDR:]PORT` and its password (docs/running.md, "The page on a phone").

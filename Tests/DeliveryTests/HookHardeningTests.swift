@@ -1,6 +1,7 @@
 import Foundation
 import JSONOutput
 import NMEA
+import Presentation
 import Synchronization
 import Testing
 import Waiting

@@ -2,6 +2,7 @@ import Foundation
 import JSONOutput
 import NMEA
 import Platform
+import Presentation
 import Synchronization
 import Testing
 

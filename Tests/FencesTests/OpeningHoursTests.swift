@@ -1,4 +1,5 @@
 import NMEA
+import Presentation
 import Testing
 
 @testable import Fences

@@ -1,5 +1,6 @@
 import Foundation
 import NMEA
+import Presentation
 import Testing
 
 @testable import Events

@@ -10,6 +10,7 @@ import Events
 // The first byte picks the format (bit 0: CSV), the last 64 bytes also serve as query points.
 import Fences
 import NMEA
+import Presentation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -3,6 +3,7 @@ import Fences
 import Foundation
 import NMEA
 import Platform
+import Presentation
 
 /// Everything `--mqtt` and its companion options say (docs/running.md, docs/mqtt.md), checked once, before anything
 /// starts: a bad URL, an unknown scheme, a missing prefix, an unreadable CA or password file is bad

@@ -2,6 +2,7 @@ import Events
 import Fences
 import JSONOutput
 import NMEA
+import Presentation
 
 /// The topics and payloads of MQTT, documented field by field in docs/mqtt.md. Pure functions
 /// of their inputs, so tests and the docs can reason about them.

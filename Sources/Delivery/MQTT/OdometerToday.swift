@@ -1,5 +1,6 @@
 import Fences
 import NMEA
+import Presentation
 
 /// Metres travelled since local midnight (00:00 of the last fix's day in `calendar`, the zone of
 /// `--timezone`), for Home Assistant's "odometer today" sensor: steps count only once the position has moved more than its accuracy (at least 5 m)

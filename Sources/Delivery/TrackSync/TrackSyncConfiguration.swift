@@ -1,6 +1,7 @@
 import Foundation
 import NMEA
 import Platform
+import Presentation
 
 /// `--sync URL` and its options (docs/running.md, "Track sync").
 public struct TrackSyncConfiguration: Sendable {

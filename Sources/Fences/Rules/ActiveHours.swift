@@ -1,3 +1,5 @@
+import Presentation
+
 /// `active` (opening hours, `Mo-Fr 07:00-19:00`) in the fence's `timezone` (UTC without one): when
 /// the fence counts. The engine's part is Events' `ActiveWindowRule`.
 public enum ActiveHours: FenceRuleDefinition {

@@ -1,3 +1,5 @@
+import Presentation
+
 /// `clearance`: the headroom under a fence's obstacle (a bridge, a tunnel), in metres or as the
 /// sign writes it (`Height`). A vehicle taller than it (`--vehicle-height`) is flagged `too_low`.
 public enum Clearance: VehicleRestriction {

@@ -1,4 +1,5 @@
 import NMEA
+import Presentation
 
 /// `expires`: from that time on the fence is gone. An ISO 8601 time; without `Z` or an offset, in
 /// the fence's `timezone`. The engine's part is Events' `ExpiresRule`.

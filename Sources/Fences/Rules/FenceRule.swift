@@ -1,3 +1,5 @@
+import Presentation
+
 /// One rule a fence's properties can carry (docs/fences.md, "Rules"), defined in one place: the
 /// properties it reads (the same keys in GeoJSON, as CSV columns and as KML ExtendedData names,
 /// each with the form its value is written in), how their values become the rule (with the

@@ -1,3 +1,5 @@
+import Presentation
+
 /// The closed list of the rules a fence can carry, in the order their properties are resolved
 /// (`active` first: its `timezone` is the zone `expires` reads local times in). Each case names
 /// its one definition; a switch over the cases (none has a default) is how another module says

@@ -1,3 +1,5 @@
+import Presentation
+
 /// A feature's rule properties as written (docs/fences.md, "Rules"), gathered while its properties
 /// object is read and resolved once it is read whole: `timezone` may come after `active`. The
 /// values are kept in the order of `FenceRuleKind.properties`, in one buffer the file's features

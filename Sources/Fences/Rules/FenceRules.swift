@@ -1,3 +1,5 @@
+import Presentation
+
 /// The rules a fence's properties can carry besides its shape (docs/fences.md, "Rules"): when it
 /// counts (`active`, `timezone`), until when it exists (`expires`), how fast one may go inside it
 /// (`speed_limit`, `maxspeed:hgv`), and which vehicles may pass it (`clearance`, `maxwidth`,

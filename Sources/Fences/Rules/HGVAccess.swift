@@ -1,3 +1,5 @@
+import Presentation
+
 /// Whether heavy goods vehicles may drive on a fence's road, as OpenStreetMap's `hgv` says.
 public enum HGVAccess: String, Sendable, Equatable, CaseIterable {
     /// Closed to them.

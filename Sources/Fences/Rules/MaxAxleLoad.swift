@@ -1,3 +1,5 @@
+import Presentation
+
 /// `maxaxleload`: the heaviest axle allowed, in tonnes or as the sign writes it (`Weight`). A
 /// vehicle whose heaviest axle carries more (`--vehicle-axle-load`) is flagged `axle_too_heavy`.
 public enum MaxAxleLoad: VehicleRestriction {

@@ -1,3 +1,5 @@
+import Presentation
+
 /// `maxlength`: the longest vehicle allowed (a tight bend, a ferry), in metres or as the sign
 /// writes it (`12`, `40'`: `Height`). A vehicle longer than it (`--vehicle-length`) is flagged
 /// `too_long`.

@@ -1,3 +1,5 @@
+import Presentation
+
 /// `maxweight`: the heaviest vehicle allowed (a weak bridge), in tonnes or as the sign writes it
 /// (`7.5`, `7.5 t`, `10 st`, `20000 lbs`: `Weight`). A vehicle heavier than it as loaded
 /// (`--vehicle-weight`) is flagged `too_heavy`.

@@ -1,3 +1,5 @@
+import Presentation
+
 /// `maxwidth`: the widest vehicle allowed (a narrow lane, a gate), in metres or as the sign writes
 /// it (`2.5`, `7'6"`: `Height`). A vehicle wider than it (`--vehicle-width`) is flagged `too_wide`.
 public enum MaxWidth: VehicleRestriction {

@@ -5,6 +5,7 @@ import JSONOutput
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import Store
 
 /// `gpsfence fences add --here NAME --radius R` (docs/fences.md, "Adding a fence where you

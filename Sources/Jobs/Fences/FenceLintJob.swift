@@ -2,6 +2,7 @@ import Delivery
 import Fences
 import JSONOutput
 import LiveLoop
+import Presentation
 
 /// `gpsfence fences lint FILE` (docs/fences.md, "Checking a fence file"): one line per finding,
 /// `FILE: feature N (id ...) "name": kind: problem; fix`, or one JSON object per finding. A file

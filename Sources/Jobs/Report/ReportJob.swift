@@ -4,6 +4,7 @@ import Fences
 import Foundation
 import LiveLoop
 import NMEA
+import Presentation
 import Store
 import SystemPackage
 import Views

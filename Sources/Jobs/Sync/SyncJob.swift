@@ -3,6 +3,7 @@ import Foundation
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import Store
 
 /// `gpsfence sync`: sends the track backlog of a stopped run by hand (a laptop back on Wi-Fi),

@@ -5,6 +5,7 @@ import Foundation
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import Views
 
 /// `gpsfence status --watch` (docs/report.md, "Live view"): the status, redrawn in place every

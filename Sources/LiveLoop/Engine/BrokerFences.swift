@@ -4,6 +4,7 @@ import Events
 import Fences
 import NMEA
 import Platform
+import Presentation
 import Store
 
 /// `--fences mqtt://[USER[:PASS]@]HOST[:PORT][,HOST2[:PORT2]...]/TOPIC` (docs/running.md, "Fences from the broker"):

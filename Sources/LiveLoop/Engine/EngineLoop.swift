@@ -5,6 +5,7 @@ import Fences
 import Foundation
 import NMEA
 import Platform
+import Presentation
 import Receivers
 import Store
 import Synchronization

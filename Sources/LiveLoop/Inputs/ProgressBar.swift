@@ -1,6 +1,7 @@
 import Delivery
 import Dispatch
 import Platform
+import Presentation
 import SystemPackage
 
 /// `[#########...........]  45%  1.2 of 2.6 MB` (`120 of 270 KB` below a megabyte) on standard

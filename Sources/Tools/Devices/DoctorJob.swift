@@ -3,6 +3,7 @@ import Foundation
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import Receivers
 import Views
 

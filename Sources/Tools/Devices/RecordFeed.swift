@@ -2,6 +2,7 @@ import Fences
 import LiveLoop
 import NMEA
 import Platform
+import Presentation
 import Receivers
 
 /// What `RecordJob` records from: bytes as the receiver sent them, after a header of what the feed

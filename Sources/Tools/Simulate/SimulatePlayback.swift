@@ -1,4 +1,3 @@
-import Delivery
 import NMEA
 import Platform
 import Receivers

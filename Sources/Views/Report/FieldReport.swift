@@ -1,6 +1,7 @@
 import Events
 import Fences
 import NMEA
+import Presentation
 import Store
 
 /// Everything the field report (docs/report.md) shows, from captures or from a state file: the fences,

@@ -3,6 +3,7 @@ import Fences
 import Foundation
 import JSONOutput
 import NMEA
+import Presentation
 import Store
 
 /// The field report as one self-contained HTML page (docs/report.md): inline CSS, SVG and a little

@@ -2,6 +2,7 @@ import Events
 import Fences
 import JSONOutput
 import NMEA
+import Presentation
 
 /// The run's alarm in `status` and at the top of `status --watch` (docs/running.md, "Alarms"):
 /// whether it sounds, since when, what raised it, and how to answer it.

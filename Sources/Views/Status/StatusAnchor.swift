@@ -2,6 +2,7 @@ import Events
 import Fences
 import JSONOutput
 import NMEA
+import Presentation
 import Store
 
 /// The anchor watch in `gpsfence status` (docs/running.md, "At anchor"): where the anchor is, its

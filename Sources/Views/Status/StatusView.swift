@@ -3,6 +3,7 @@ import Fences
 import Foundation
 import JSONOutput
 import NMEA
+import Presentation
 import Store
 
 /// What a running (or stopped) `run` knows now, for `gpsfence status` (docs/report.md): read from the

@@ -2,6 +2,7 @@ import Events
 import Fences
 import Foundation
 import NMEA
+import Presentation
 import Store
 
 /// What one refresh of `status --watch` shows (docs/report.md, "Live view"): the status report

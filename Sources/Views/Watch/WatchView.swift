@@ -1,6 +1,7 @@
 import Fences
 import JSONOutput
 import NMEA
+import Presentation
 
 /// The text of one `status --watch` frame: a header with the clock, the motion and the fence ahead
 /// (what `status` does not show), `status`'s own text, then the latest events.

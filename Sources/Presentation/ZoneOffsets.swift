@@ -2,8 +2,10 @@ import Platform
 
 /// A time zone as the system's tz database gives it (docs/fences.md, "Rules"): the UTC offset that
 /// holds from each transition on, read from the zone's TZif file (RFC 8536) under
-/// `/usr/share/zoneinfo`. Only the file is read, never the machine's own zone or the `TZ`
-/// variable, so a replay gives the same answer on every machine with the same tz data.
+/// `/usr/share/zoneinfo`. The one reader of those files: a fence's `timezone` and the user's zone
+/// (`LocalCalendar`) both load theirs here. Only the named file is read, never the machine's own
+/// zone or the `TZ` variable (`LocalCalendar.system()` is the one place that looks at those), so a
+/// fence's times give the same answer on every machine with the same tz data.
 ///
 /// Past the last transition in the file the last offset holds. Debian's files are "fat" (their
 /// transitions run to 2037); a "slim" file would stop at the last rule change, and its daylight
@@ -22,14 +24,38 @@ public struct ZoneOffsets: Sendable, Equatable {
 
     /// Seconds east of UTC at `seconds` since the epoch.
     public func offset(atSeconds seconds: Int64) -> Int32 {
-        // The last transition at or before `seconds`: binary search.
+        let index = lastTransition(atOrBefore: seconds)
+        return index < 0 ? initialOffset : offsets[index]
+    }
+
+    /// Whether the zone is UTC all along (UTC's own table, under any name).
+    var isUTC: Bool { initialOffset == 0 && offsets.allSatisfy { $0 == 0 } }
+
+    /// The index of the last transition at or before `seconds` (binary search); -1 when none is.
+    func lastTransition(atOrBefore seconds: Int64) -> Int {
         var low = 0
         var high = transitions.count
         while low < high {
             let middle = (low + high) / 2
             if transitions[middle] <= seconds { low = middle + 1 } else { high = middle }
         }
-        return low == 0 ? initialOffset : offsets[low - 1]
+        return low - 1
+    }
+
+    /// The first instant (seconds since the epoch) whose local time (`instant + offset`) is at or
+    /// past `local`: the instant `local` names, its first occurrence when a change of offset
+    /// repeats it, or the change itself when one skipped it.
+    func firstInstant(atOrAfterLocal local: Int64) -> Int64 {
+        // Offsets stay within a day of UTC: no instant two days before `local` reaches it.
+        var index = lastTransition(atOrBefore: local - 2 * 86_400)
+        while true {
+            let offset = Int64(index < 0 ? initialOffset : offsets[index])
+            let begins = index < 0 ? Int64.min : transitions[index]
+            let ends = index + 1 < transitions.count ? transitions[index + 1] : Int64.max
+            let candidate = max(begins, local - offset)
+            if candidate < ends { return candidate }
+            index += 1
+        }
     }
 
     init(name: String, transitions: [Int64], offsets: [Int32], initialOffset: Int32) {
@@ -49,13 +75,19 @@ public struct ZoneOffsets: Sendable, Equatable {
         guard !name.isEmpty, allowed, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
             throw ZoneError("'\(name)' is not a time zone name like Europe/Berlin")
         }
-        let bytes = try Self.readFile(Self.directory + "/" + name, name: name)
+        try self.init(file: Self.directory + "/" + name, name: name)
+    }
+
+    /// Loads the TZif file at `path` as the zone called `name` (`/etc/localtime` when it is a copy
+    /// rather than a link into the tz database).
+    init(file path: String, name: String) throws(ZoneError) {
+        let bytes = try Self.readFile(path, name: name)
         guard let parsed = Self.parse(bytes) else {
-            throw ZoneError("\(Self.directory)/\(name) is not a TZif time zone file")
+            throw ZoneError("\(path) is not a TZif time zone file")
         }
         guard parsed.hasFullTable else {
             throw ZoneError(
-                "\(Self.directory)/\(name) is a 'slim' zone file (its future daylight saving time is a rule, "
+                "\(path) is a 'slim' zone file (its future daylight saving time is a rule, "
                     + "not a table); install the distribution's full tzdata")
         }
         self.init(

@@ -14,6 +14,7 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
     static let metresPerMile = 1609.344
     static let metresPerNauticalMile = 1852.0
     static let metresPerFoot = 0.3048
+    static let metresPerInch = 0.0254
 
     /// A position as people of this system read it: decimal degrees (`43.4999455, 16.399904833`),
     /// or for `nautical` degrees and decimal minutes as charts and a skipper's log write them
@@ -81,13 +82,13 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
         guard metres.isFinite else { return "?" }
         switch self {
         case .metric:
-            return "\(Limits.int(metres.rounded())) m"
+            return "\(WholeNumber.clamped(metres.rounded())) m"
         case .imperial:
             let feet = metres / Self.metresPerFoot
-            if feet < 1000 { return "\(Limits.int(feet.rounded())) ft" }
+            if feet < 1000 { return "\(WholeNumber.clamped(feet.rounded())) ft" }
             return Self.hundredths(metres / Self.metresPerMile) + " mi"
         case .nautical:
-            if metres < Self.metresPerNauticalMile { return "\(Limits.int(metres.rounded())) m" }
+            if metres < Self.metresPerNauticalMile { return "\(WholeNumber.clamped(metres.rounded())) m" }
             return Self.hundredths(metres / Self.metresPerNauticalMile) + " nm"
         }
     }
@@ -96,15 +97,15 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
     public func travelled(_ metres: Double) -> String {
         switch self {
         case .metric:
-            metres >= 1000 ? Self.hundredths(metres / 1000) + " km" : "\(Limits.int(metres.rounded())) m"
+            metres >= 1000 ? Self.hundredths(metres / 1000) + " km" : "\(WholeNumber.clamped(metres.rounded())) m"
         case .imperial:
             metres >= Self.metresPerMile / 10
                 ? Self.hundredths(metres / Self.metresPerMile) + " mi"
-                : "\(Limits.int((metres / Self.metresPerFoot).rounded())) ft"
+                : "\(WholeNumber.clamped((metres / Self.metresPerFoot).rounded())) ft"
         case .nautical:
             metres >= Self.metresPerNauticalMile / 10
                 ? Self.hundredths(metres / Self.metresPerNauticalMile) + " nm"
-                : "\(Limits.int(metres.rounded())) m"
+                : "\(WholeNumber.clamped(metres.rounded())) m"
         }
     }
 
@@ -114,14 +115,14 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
         case .metric, .nautical:
             return formatted(metres, decimals: 2) + " m"
         case .imperial:
-            let inches = Limits.int((metres / Height.metresPerInch).rounded())
+            let inches = WholeNumber.clamped((metres / Self.metresPerInch).rounded())
             return "\(inches / 12)'\(inches % 12)\""
         }
     }
 
     /// `23 kilometres an hour`, `14 miles an hour`, `12 knots`: whole numbers, as a voice says them.
     public func spokenSpeed(_ metresPerSecond: Double) -> String {
-        let value = Limits.int(speedValue(metresPerSecond).value.rounded())
+        let value = WholeNumber.clamped(speedValue(metresPerSecond).value.rounded())
         switch self {
         case .metric: return "\(value) kilometres an hour"
         case .imperial: return "\(value) miles an hour"
@@ -134,15 +135,15 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
     public func spokenDistance(_ metres: Double) -> String {
         switch self {
         case .metric:
-            if metres < 1000 { return "\(max(10, Limits.int((metres / 10).rounded()) * 10)) metres" }
+            if metres < 1000 { return "\(max(10, WholeNumber.clamped((metres / 10).rounded()) * 10)) metres" }
             return Self.spokenTenths(metres / 1000, "kilometres")
         case .imperial:
             let feet = metres / Self.metresPerFoot
-            if feet < 1000 { return "\(max(50, Limits.int((feet / 50).rounded()) * 50)) feet" }
+            if feet < 1000 { return "\(max(50, WholeNumber.clamped((feet / 50).rounded()) * 50)) feet" }
             return Self.spokenTenths(metres / Self.metresPerMile, "miles")
         case .nautical:
             if metres < Self.metresPerNauticalMile {
-                return "\(max(10, Limits.int((metres / 10).rounded()) * 10)) metres"
+                return "\(max(10, WholeNumber.clamped((metres / 10).rounded()) * 10)) metres"
             }
             return Self.spokenTenths(metres / Self.metresPerNauticalMile, "nautical miles")
         }
@@ -152,12 +153,12 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
     public func spokenHeight(_ metres: Double) -> String {
         switch self {
         case .metric, .nautical:
-            let centimetres = Limits.int((metres * 100).rounded())
+            let centimetres = WholeNumber.clamped((metres * 100).rounded())
             let rest = centimetres % 100
             guard rest != 0 else { return "\(centimetres / 100) metres" }
             return "\(centimetres / 100) metres " + (rest < 10 ? "0\(rest)" : "\(rest)")
         case .imperial:
-            let inches = Limits.int((metres / Height.metresPerInch).rounded())
+            let inches = WholeNumber.clamped((metres / Self.metresPerInch).rounded())
             let feet = "\(inches / 12) \(inches / 12 == 1 ? "foot" : "feet")"
             return inches % 12 == 0 ? feet : feet + " \(inches % 12)"
         }
@@ -165,17 +166,17 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
 
     /// Whole above ten, a tenth below: `27`, `7.5`.
     static func number(_ value: Double) -> String {
-        abs(value) < 9.95 ? HumanText.tenths(value) : "\(Limits.int(value.rounded()))"
+        abs(value) < 9.95 ? HumanText.tenths(value) : "\(WholeNumber.clamped(value.rounded()))"
     }
 
     static func hundredths(_ value: Double) -> String {
-        let scaled = Limits.int((value * 100).rounded())
+        let scaled = WholeNumber.clamped((value * 100).rounded())
         let fraction = abs(scaled) % 100
         return (scaled < 0 ? "-" : "") + "\(abs(scaled) / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 
     static func spokenTenths(_ value: Double, _ unit: String) -> String {
-        let tenths = Limits.int((value * 10).rounded())
+        let tenths = WholeNumber.clamped((value * 10).rounded())
         let number = tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
         return number + " " + (tenths == 10 ? String(unit.dropLast()) : unit)
     }

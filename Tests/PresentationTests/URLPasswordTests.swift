@@ -1,5 +1,4 @@
-import Events
-import Fences
+import Presentation
 import Testing
 
 @Suite struct URLPasswordTests {

@@ -25,7 +25,7 @@ public enum HumanText {
     }
 
     static func tenths(_ value: Double) -> String {
-        let scaled = Limits.int((value * 10).rounded())
+        let scaled = WholeNumber.clamped((value * 10).rounded())
         return (scaled < 0 ? "-" : "") + "\(abs(scaled) / 10).\(abs(scaled) % 10)"
     }
 }
@@ -37,7 +37,7 @@ extension HumanText {
         if seconds > 0, seconds < 1, seconds != seconds.rounded() {
             return "\(Double(Int(seconds * 10 + 0.5)) / 10) s"
         }
-        let total = Limits.int(seconds.rounded())
+        let total = WholeNumber.clamped(seconds.rounded())
         if total < 60 { return "\(total) s" }
         if total < 3600 { return "\(total / 60) min" + (total % 60 == 0 ? "" : " \(total % 60) s") }
         return "\(total / 3600) h" + (total % 3600 / 60 == 0 ? "" : " \(total % 3600 / 60) min")

@@ -1,5 +1,3 @@
-import Fences
-
 /// The password of a URL (`scheme://user:PASSWORD@host...`, as typed, percent escapes and all): the
 /// one place that finds it, for every place that must not show it (messages, `status`, the
 /// process list).

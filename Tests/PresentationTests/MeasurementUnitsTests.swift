@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Fences
+@testable import Presentation
 
 /// What people read and hear in each system of units (`--units`).
 @Suite struct MeasurementUnitsTests {

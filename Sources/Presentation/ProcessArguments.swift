@@ -1,6 +1,3 @@
-import Events
-import Fences
-import NMEA
 import Platform
 
 /// The process's own command line, as `ps` and /proc/PID/cmdline show it.

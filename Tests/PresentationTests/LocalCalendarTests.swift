@@ -1,6 +1,7 @@
+import NMEA
 import Testing
 
-@testable import NMEA
+@testable import Presentation
 
 /// The user's calendar: local days and months, times with their offset.
 @Suite struct LocalCalendarTests {

@@ -1,5 +1,5 @@
-import Delivery
 import Foundation
+import Presentation
 import SystemPackage
 import Testing
 

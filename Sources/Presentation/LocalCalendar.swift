@@ -1,34 +1,38 @@
-import Foundation
+import NMEA
+import Platform
 
 /// The zone in which people read times and count days (docs/running.md, "Time and units"): console
 /// lines, `status`, `visits` and the report show local time with its offset, and "today" (the
 /// odometer) and "this month" (visits) are the local day and month. Machines (JSON, MQTT,
 /// webhooks) keep UTC. Chosen once from `--timezone`, `--utc`, `TZ` or `/etc/localtime`, and
-/// handed down as this value: no module reads the zone by itself.
+/// handed down as this value: no module reads the zone by itself. The offsets are the zone's
+/// `ZoneOffsets`, the same table a fence's `timezone` reads.
 public struct LocalCalendar: Sendable, Equatable {
-    public let zone: TimeZone
+    public let zone: ZoneOffsets
     /// UTC asked for by name (`--utc`): times end in `Z` rather than `+00:00`.
     public let isUTC: Bool
-    private let calendar: Calendar
 
-    private init(zone: TimeZone, isUTC: Bool) {
+    private init(zone: ZoneOffsets, isUTC: Bool) {
         self.zone = zone
         self.isUTC = isUTC
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        self.calendar = calendar
     }
 
-    public static let utc = LocalCalendar(zone: TimeZone(identifier: "UTC")!, isUTC: true)
+    public static let utc = LocalCalendar(zone: .utc, isUTC: true)
 
-    /// The system's zone: `TZ` when set, else `/etc/localtime` (UTC when neither says).
+    /// The system's zone: `TZ` when it names a zone, else `/etc/localtime`: the zone it links to,
+    /// or the table it holds when it is a copy (UTC when neither says).
     public static func system() -> LocalCalendar {
-        LocalCalendar(zone: TimeZone.current, isUTC: utcNames.contains(TimeZone.current.identifier))
+        if let name = environmentValue("TZ"), let calendar = LocalCalendar(named: name) { return calendar }
+        if let target = symlinkTarget(localTimeFile) {
+            return zoneName(linkedTo: target).flatMap { LocalCalendar(named: $0) } ?? .utc
+        }
+        guard let copy = try? ZoneOffsets(file: localTimeFile, name: "localtime"), !copy.isUTC else { return .utc }
+        return LocalCalendar(zone: copy, isUTC: false)
     }
 
     /// The zone of IANA name `name` (`America/New_York`); nil for a name the tz database lacks.
     public init?(named name: String) {
-        guard !name.isEmpty, let zone = TimeZone(identifier: name) else { return nil }
+        guard !name.isEmpty, let zone = try? ZoneOffsets(named: name) else { return nil }
         self.init(zone: zone, isUTC: Self.utcNames.contains(name))
     }
 
@@ -38,13 +42,24 @@ public struct LocalCalendar: Sendable, Equatable {
         "Etc/GMT0", "Greenwich", "Etc/Greenwich",
     ]
 
+    static let localTimeFile = "/etc/localtime"
+
+    /// `Europe/Berlin` for a link to `/usr/share/zoneinfo/Europe/Berlin` (or `../usr/share/zoneinfo/...`):
+    /// the path after its last `zoneinfo` folder.
+    static func zoneName(linkedTo target: String) -> String? {
+        let parts = target.split(separator: "/", omittingEmptySubsequences: false)
+        guard let folder = parts.lastIndex(of: "zoneinfo") else { return nil }
+        let name = parts[(folder + 1)...].joined(separator: "/")
+        return name.isEmpty ? nil : name
+    }
+
     public static func == (lhs: LocalCalendar, rhs: LocalCalendar) -> Bool {
-        lhs.zone.identifier == rhs.zone.identifier && lhs.isUTC == rhs.isUTC
+        lhs.zone.name == rhs.zone.name && lhs.isUTC == rhs.isUTC
     }
 
     /// Seconds east of UTC at `milliseconds` since the epoch.
     public func offsetSeconds(at milliseconds: Int64) -> Int {
-        isUTC ? 0 : zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        isUTC ? 0 : Int(zone.offset(atSeconds: floorDivide(milliseconds, 1000)))
     }
 
     /// The local calendar day that holds the instant.
@@ -56,12 +71,8 @@ public struct LocalCalendar: Sendable, Equatable {
     /// The first instant (ms since 1970) of local day `date`: its midnight, or the first moment
     /// after a change of offset that skipped it.
     public func start(of date: CivilDate) -> Int64 {
-        let components = DateComponents(year: date.year, month: date.month, day: date.day)
-        guard let midnight = calendar.date(from: components) else {
-            return Int64(date.daysSinceEpoch) * Int64(TimeOfDay.millisecondsPerDay)
-        }
-        let start = calendar.startOfDay(for: midnight)
-        return Int64((start.timeIntervalSince1970 * 1000).rounded())
+        let midnight = Int64(date.daysSinceEpoch) * 86_400
+        return (isUTC ? midnight : zone.firstInstant(atOrAfterLocal: midnight)) * 1000
     }
 
     /// The local day's span, `[start, end)` in ms since 1970 (23 or 25 hours on the days the clocks change).
@@ -99,10 +110,22 @@ public struct LocalCalendar: Sendable, Equatable {
     }
 
     /// The zone as a person names it: `America/New_York`, or `UTC`.
-    public var name: String { isUTC ? "UTC" : zone.identifier }
+    public var name: String { isUTC ? "UTC" : zone.name }
 
     private func clock(_ local: UTCTime) -> String {
         let seconds = Int(floorDivide(local.millisecondsSinceEpoch, 1000) % 86_400)
         return pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
     }
+}
+
+/// `a / b` rounded toward minus infinity (times before 1970 fall on the day before).
+private func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+    let quotient = a / b
+    return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
+}
+
+/// `value` with leading zeros to `width` digits.
+private func pad(_ value: Int, _ width: Int) -> String {
+    let text = String(value)
+    return String(repeating: "0", count: max(0, width - text.count)) + text
 }
