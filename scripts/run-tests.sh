@@ -8,13 +8,13 @@
 # the programs they start (a run, a simulator, a broker, a browser). On a two-core machine that
 # lets two of them wait at a time. Processes add pools; the CPU they need stays small.
 #
-# TEST_PROCESSES sets how many run at once (default 3). A group's output is printed whole when it
+# TEST_PROCESSES sets how many run at once (default 4). A group's output is printed whole when it
 # ends: its summary line when it passed, everything when it failed. The exit status is 1 when a
 # group failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-processes=${TEST_PROCESSES:-3}
+processes=${TEST_PROCESSES:-4}
 swift build --build-tests
 
 logs=$(mktemp -d)
