@@ -19,15 +19,28 @@ public struct LocalCalendar: Sendable, Equatable {
 
     public static let utc = LocalCalendar(zone: .utc, isUTC: true)
 
-    /// The system's zone: `TZ` when it names a zone, else `/etc/localtime`: the zone it links to,
-    /// or the table it holds when it is a copy (UTC when neither says).
+    /// The system's zone: `TZ` when it names a zone or a zone's file, else `/etc/localtime`: the
+    /// zone it links to, or the table it holds when it is a copy (UTC when neither says).
     public static func system() -> LocalCalendar {
-        if let name = environmentValue("TZ"), let calendar = LocalCalendar(named: name) { return calendar }
-        if let target = symlinkTarget(localTimeFile) {
-            return zoneName(linkedTo: target).flatMap { LocalCalendar(named: $0) } ?? .utc
-        }
-        guard let copy = try? ZoneOffsets(file: localTimeFile, name: "localtime"), !copy.isUTC else { return .utc }
-        return LocalCalendar(zone: copy, isUTC: false)
+        if let value = environmentValue("TZ"), let calendar = fromTZ(value) { return calendar }
+        return zone(ofFile: localTimeFile) ?? .utc
+    }
+
+    /// The zone a `TZ` value names as the C library reads it: `Europe/Berlin`, the same after a
+    /// colon (`:Europe/Berlin`), or a zone's file by its absolute path (`:/etc/localtime`, the
+    /// value containers and systemd services often carry). Nil for anything else (a POSIX rule
+    /// such as `CET-1CEST`), which leaves the choice to `/etc/localtime`.
+    static func fromTZ(_ value: String) -> LocalCalendar? {
+        let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
+        return name.hasPrefix("/") ? zone(ofFile: name) : LocalCalendar(named: name)
+    }
+
+    /// The zone of a TZif file at `path`: the zone it links to by name, else the table it holds.
+    static func zone(ofFile path: String) -> LocalCalendar? {
+        if let target = symlinkTarget(path) { return zoneName(linkedTo: target).flatMap { LocalCalendar(named: $0) } }
+        if let name = zoneName(linkedTo: path), let calendar = LocalCalendar(named: name) { return calendar }
+        guard let table = try? ZoneOffsets(file: path, name: "localtime") else { return nil }
+        return table.isUTC ? .utc : LocalCalendar(zone: table, isUTC: false)
     }
 
     /// The zone of IANA name `name` (`America/New_York`); nil for a name the tz database lacks.

@@ -42,6 +42,16 @@ import Testing
         #expect(december.upperBound == 1_798_761_600_000, "2027-01-01T00:00:00Z")
     }
 
+    /// `TZ` as the C library reads it: a name, the same after a colon, a zone's file by its path.
+    @Test func tzTakesANameAColonAndAPath() {
+        #expect(LocalCalendar.fromTZ("America/New_York")?.text(evening) == "2026-02-28 20:30:00-05:00")
+        #expect(LocalCalendar.fromTZ(":America/New_York")?.text(evening) == "2026-02-28 20:30:00-05:00")
+        #expect(LocalCalendar.fromTZ(":/usr/share/zoneinfo/Asia/Kathmandu")?.text(evening) == "2026-03-01 07:15:00+05:45")
+        #expect(LocalCalendar.fromTZ("/usr/share/zoneinfo/Asia/Kathmandu")?.text(evening) == "2026-03-01 07:15:00+05:45")
+        #expect(LocalCalendar.fromTZ(":/no/such/zone") == nil)
+        #expect(LocalCalendar.fromTZ("CET-1CEST") == nil, "a POSIX rule: /etc/localtime decides")
+    }
+
     @Test func unknownZonesAreRefused() {
         #expect(LocalCalendar(named: "Mars/Olympus_Mons") == nil)
         #expect(LocalCalendar(named: "") == nil)
