@@ -46,8 +46,10 @@ import Testing
     @Test func tzTakesANameAColonAndAPath() {
         #expect(LocalCalendar.fromTZ("America/New_York")?.text(evening) == "2026-02-28 20:30:00-05:00")
         #expect(LocalCalendar.fromTZ(":America/New_York")?.text(evening) == "2026-02-28 20:30:00-05:00")
-        #expect(LocalCalendar.fromTZ(":/usr/share/zoneinfo/Asia/Kathmandu")?.text(evening) == "2026-03-01 07:15:00+05:45")
-        #expect(LocalCalendar.fromTZ("/usr/share/zoneinfo/Asia/Kathmandu")?.text(evening) == "2026-03-01 07:15:00+05:45")
+        #expect(
+            LocalCalendar.fromTZ(":/usr/share/zoneinfo/Asia/Kathmandu")?.text(evening) == "2026-03-01 07:15:00+05:45")
+        #expect(
+            LocalCalendar.fromTZ("/usr/share/zoneinfo/Asia/Kathmandu")?.text(evening) == "2026-03-01 07:15:00+05:45")
         #expect(LocalCalendar.fromTZ(":/no/such/zone") == nil)
         #expect(LocalCalendar.fromTZ("CET-1CEST") == nil, "a POSIX rule: /etc/localtime decides")
     }
