@@ -5,6 +5,7 @@ import Platform
 import Presentation
 import Synchronization
 import Testing
+import Waiting
 
 @testable import Delivery
 @testable import Events
@@ -87,6 +88,9 @@ final class Reports: @unchecked Sendable {
         let reports = Reports()
         let sink = try ExecHookSink(programs: [failing, hanging], timeout: 0.5, report: reports.add)
         sink.deliver(enterEvent(fences), fences: fences)
+        // Both reports before the stop: a stop that came first would kill the hanging hook for
+        // stopping (its own report), not for its time limit, when its worker started it late.
+        #expect(waitUntil(timeout: 10, every: 0.05) { reports.all.count == 2 }, "\(reports.all)")
         sink.finish()
         let all = reports.all.sorted()
         #expect(all.count == 2)
