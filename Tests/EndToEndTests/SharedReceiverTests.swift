@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 /// One receiver and one state file belong to one `run`: `doctor` reads what
 /// the run knows instead of opening its port, and a second run on the same port or state file is
@@ -25,16 +26,21 @@ import Testing
             simulator.signal(SIGTERM)
             _ = simulator.finish()
         }
-        let record = try BackgroundGPSFence([
-            "record", "--device", link, "--baud", "38400", "--output", folder.appendingPathComponent("c.nmea").path,
-        ])
+        let capture = folder.appendingPathComponent("c.nmea").path
+        let record = try BackgroundGPSFence(["record", "--device", link, "--baud", "38400", "--output", capture])
         defer {
             record.signal(SIGINT)
             _ = record.finish()
         }
         let pid = record.process.processIdentifier
+        // `record` holds the port once its capture has the `# start:` line (written when the port
+        // is open): a `doctor` probing the port while `record` opened it would take it from under it.
+        #expect(
+            waitUntil(timeout: 30, every: 0.1) {
+                ((try? String(contentsOfFile: capture, encoding: .utf8)) ?? "").contains("# start:")
+            }, "record has not opened the port: \(record.process.isRunning ? "running" : "ended")")
         var doctor = try runGPSFence(["doctor", "--device", link, "--autobaud-window", "0.5"])
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(scaled(30))
         while !doctor.stdout.contains("(pid \(pid))"), Date() < deadline {
             usleep(200_000)
             doctor = try runGPSFence(["doctor", "--device", link, "--autobaud-window", "0.5"])
