@@ -13,6 +13,8 @@ import Presentation
 /// after `timeout` seconds and reported, so it can neither stall later notifications for long nor
 /// hold `finish()`.
 public final class NotifySink: EventSink, @unchecked Sendable {
+    /// `EventSink`'s calls come in the engine's turn, one thread at a time.
+    private let engineTurn = OneThreadAtATime("NotifySink (the engine's turn)")
     private let program: String?
     private let environment: [String]
     public let timeout: Double
@@ -57,6 +59,8 @@ public final class NotifySink: EventSink, @unchecked Sendable {
     public var isActive: Bool { program != nil }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+        let claim = engineTurn.enter()
+        defer { engineTurn.leave(claim) }
         guard let program else { return }
         let arguments = Self.arguments(for: event.event, fences: fences, format: format)
         let role = Self.role(event.event)

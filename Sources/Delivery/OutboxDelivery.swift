@@ -37,6 +37,8 @@ public enum DeliveryOutcome: Sendable, Equatable {
 /// - While the target is down: exponential backoff with jitter (base doubling per attempt,
 ///   capped), and nothing is dropped however long it stays down.
 public final class OutboxDelivery: EventSink, @unchecked Sendable {
+    /// `EventSink`'s calls come in the engine's turn, one thread at a time.
+    private let engineTurn = OneThreadAtATime("OutboxDelivery (the engine's turn)")
     public struct Policy: Sendable {
         public var baseDelay = 1.0
         public var maximumDelay = 300.0
@@ -90,6 +92,8 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     /// The event is already in the outbox (committed before sinks are called): try now rather than
     /// at the next poll.
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+        let claim = engineTurn.enter()
+        defer { engineTurn.leave(claim) }
         start()
         wakeUp.signal()
     }

@@ -14,6 +14,8 @@ import Synchronization
 /// `maximumQueued` drops the new utterance and says so, and each utterance is killed after
 /// `timeout` seconds.
 public final class SaySink: EventSink, @unchecked Sendable {
+    /// `EventSink`'s calls come in the engine's turn, one thread at a time.
+    private let engineTurn = OneThreadAtATime("SaySink (the engine's turn)")
     /// How the program is run.
     public enum Voice: Sendable {
         /// `espeak-ng [-w FILE] -- TEXT`.
@@ -70,6 +72,8 @@ public final class SaySink: EventSink, @unchecked Sendable {
     public var isActive: Bool { program != nil }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+        let claim = engineTurn.enter()
+        defer { engineTurn.leave(claim) }
         guard program != nil, let text = Self.sentence(for: event.event, fences: fences, units: units) else {
             if event.event.kind.alarmRole != .none { repeater.follow(event.event) {} }
             return

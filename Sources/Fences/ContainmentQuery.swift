@@ -3,6 +3,8 @@ extension FenceSet {
     /// Writes into `hits` the indices (file order, ascending) of the fences containing the point.
     /// No heap allocation unless `hits` must grow past its largest size so far.
     public func fences(containingLat lat: Double, lon: Double, into hits: FenceHits) {
+        let claim = hits.writer.enter()
+        defer { hits.writer.leave(claim) }
         hits.removeAll()
         collect(lat: lat, lon: Geodesy.normalizedLongitude(lon), into: hits)
         hits.sortUnique()

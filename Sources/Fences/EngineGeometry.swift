@@ -159,6 +159,8 @@ extension FenceSet {
 
     /// Appends every fence whose indexed box may meet `box` (unsorted, with repeats).
     package func candidates(in box: BoundingBox, into hits: FenceHits) {
+        let claim = hits.writer.enter()
+        defer { hits.writer.leave(claim) }
         // The frozen views, not `levels.map(\.view)`: that built an array on every fix's segment test.
         let views = levelViews.base
         for l in 0..<levelViews.count {

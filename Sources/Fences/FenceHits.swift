@@ -1,8 +1,13 @@
+import Platform
+
 /// A caller-owned, reusable list of fence indices (file order) that queries write into. It grows
 /// only when a query finds more fences than it has ever held, so in steady state a query allocates
-/// nothing. Not thread-safe: one per thread.
+/// nothing. Not thread-safe: one query at a time writes it (a debug build stops when two overlap),
+/// so each thread that queries keeps its own.
 public final class FenceHits: @unchecked Sendable {
     public internal(set) var count = 0
+    /// Brackets each query that writes the list.
+    let writer = OneThreadAtATime("FenceHits")
     var storage: UnsafeMutablePointer<Int32>
     var capacity: Int
 

@@ -6,6 +6,8 @@ extension FenceSet {
     /// has grown to its working size. The exact test is `distanceAlongRay`.
     package func fences(aheadOfLat lat: Double, lon: Double, bearing: Double, maxDistance: Double, into hits: FenceHits)
     {
+        let claim = hits.writer.enter()
+        defer { hits.writer.leave(claim) }
         hits.removeAll()
         // Both models of the path (the local plane `distanceAlongRay` uses for polygons, the
         // sphere for circles) end within centimetres of each other over a few kilometres; the

@@ -217,6 +217,7 @@ final class LineWork: @unchecked Sendable {
             json.endArray()
             json.endLine()
         }
+        assert(outputSlots[w] == nil, "a slice of check --points written twice")
         outputSlots[w] = json
     }
 }

@@ -147,6 +147,7 @@ final class FixPrinter: @unchecked Sendable {
         guard !fixes.isEmpty else { return }
         inFlight.wait()
         queue.async {
+            dispatchPrecondition(condition: .onQueue(self.queue))
             for fix in fixes {
                 fix.writeJSON(to: self.json)
                 self.json.endLine()

@@ -27,6 +27,8 @@ public final class WebServer: @unchecked Sendable {
     private var listening: Int?
     private var boardToken: Int?
     private let board: LiveBoard
+    /// `start` and `stop` come from the run's own thread, one at a time: the fields above are theirs.
+    private let owner = OneThreadAtATime("WebServer start and stop")
 
     /// - Parameters:
     ///   - statePath: the run's state file, which the API reads (never writes).
@@ -58,6 +60,8 @@ public final class WebServer: @unchecked Sendable {
     /// Binds and starts serving; throws when the address cannot be listened on (in use, not this
     /// machine's), within 10 s.
     public func start() throws {
+        let claim = owner.enter()
+        defer { owner.leave(claim) }
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: WebGuard<BasicRequestContext>(password: settings.password))
         api.routes(router)
@@ -114,6 +118,8 @@ public final class WebServer: @unchecked Sendable {
 
     /// Stops listening, ends the live streams, and waits (at most 5 s) for the server to end.
     public func stop() {
+        let claim = owner.enter()
+        defer { owner.leave(claim) }
         if let boardToken { board.stopListening(boardToken) }
         api.feed.finishAll()
         guard let serviceGroup, let task else { return }

@@ -8,6 +8,8 @@ import Platform
 /// (no shell; the `alarm` event's JSON on its standard input, `GPSFENCE_*` in its environment):
 /// the text message to a phone. An answer, or the end of the alarm, before then cancels it.
 public final class EscalationSink: EventSink, @unchecked Sendable {
+    /// `EventSink`'s calls come in the engine's turn, one thread at a time.
+    private let engineTurn = OneThreadAtATime("EscalationSink (the engine's turn)")
     public let after: Double
     private let hook: ExecHookSink
     private let queue = DispatchQueue(label: "gpsfence.escalate")
@@ -22,6 +24,8 @@ public final class EscalationSink: EventSink, @unchecked Sendable {
     }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+        let claim = engineTurn.enter()
+        defer { engineTurn.leave(claim) }
         switch event.event.payload {
         case .alarm:
             let hook = self.hook

@@ -19,6 +19,8 @@ import Platform
 /// delivered back to the hook it names, and a hook that keeps failing is reported once per
 /// `failureReportInterval` with a count.
 public final class ExecHookSink: EventSink, @unchecked Sendable {
+    /// `EventSink`'s calls come in the engine's turn, one thread at a time.
+    private let engineTurn = OneThreadAtATime("ExecHookSink (the engine's turn)")
     public let programs: [String]
     public let timeout: Double
     public let concurrency: Int
@@ -63,6 +65,8 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
     }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+        let claim = engineTurn.enter()
+        defer { engineTurn.leave(claim) }
         let environment = HookEnvironment.variables(for: event, fences: fences).map { $0.key + "=" + $0.value }
         let input = Array((event.json + "\n").utf8)
         var dropped: [Int] = []

@@ -3,6 +3,7 @@ import Fences
 import Foundation
 import JSONOutput
 import NMEA
+import Platform
 import Synchronization
 
 /// `PREFIX/event` as an outbox target: one event is delivered when the broker's PUBACK for it
@@ -60,6 +61,8 @@ public final class MQTTEventTransport: OutboxTransport {
 /// location, OwnTracks location) straight from the engine thread without waiting (they only queue
 /// a packet).
 public final class MQTTSink: EventSink, @unchecked Sendable {
+    /// `EventSink`'s calls come in the engine's turn, one thread at a time.
+    private let engineTurn = OneThreadAtATime("MQTTSink (the engine's turn)")
     public let configuration: MQTTConfiguration
     public let connection: MQTTConnection
     public let delivery: OutboxDelivery
@@ -213,6 +216,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     }
 
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
+        let claim = engineTurn.enter()
+        defer { engineTurn.leave(claim) }
         delivery.deliver(event, fences: fences)
         let happening = event.event
         switch happening.payload {
@@ -377,11 +382,15 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     }
 
     public func observeAfterJump(_ fix: Fix) {
+        let claim = engineTurn.enter()
+        defer { engineTurn.leave(claim) }
         odometer.restart(at: fix)
         observe(fix)
     }
 
     public func observe(_ fix: Fix) {
+        let claim = engineTurn.enter()
+        defer { engineTurn.leave(claim) }
         guard let time = fix.time, fix.latitude.isFinite, fix.longitude.isFinite else { return }
         if let accuracy = fix.accuracy, accuracy > maxAccuracy { return }
         if configuration.homeAssistant != nil {

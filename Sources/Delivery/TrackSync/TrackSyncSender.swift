@@ -41,7 +41,9 @@ public final class TrackSyncSender: @unchecked Sendable {
     /// what the thread wrote (the cursor, the last error) is then visible to `stop`.
     private let ended = DispatchSemaphore(value: 0)
 
-    // The sending thread's own (or the `sync` command's, which has no thread).
+    // The sending thread's own (or the `sync` command's, which has no thread): `step` is where
+    // they are written, one thread at a time.
+    private let sender = OneThreadAtATime("TrackSyncSender.step")
     private var cursor: Int64
     private var savedCursor: Int64
     private var lastSave = monotonicSeconds()
@@ -153,6 +155,8 @@ public final class TrackSyncSender: @unchecked Sendable {
     /// Sends one batch if there is reason to: `force` (a flush, a drain), the threshold reached, or
     /// the interval passed with something queued.
     public func step(force: Bool) throws -> Step {
+        let claim = sender.enter()
+        defer { sender.leave(claim) }
         let queued = try store.trackBacklog(after: cursor, cap: max(configuration.threshold, 1))
         guard queued > 0 else { return .waiting }
         let intervalPassed = configuration.interval.map { monotonicSeconds() - lastSend >= $0 } ?? false

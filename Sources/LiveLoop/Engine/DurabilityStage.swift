@@ -35,6 +35,8 @@ final class DurabilityStage: @unchecked Sendable {
     private let work = DispatchSemaphore(value: 0)
     private let synced = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
+    /// `submit`, `takeDurable` and `syncNow`: the engine's turn, one thread at a time.
+    private let engineSide = OneThreadAtATime("DurabilityStage (engine side)")
 
     /// Syncs what the state file holds already and holds back outbox rows until synced, then starts
     /// the thread; `wake` rings the engine's doorbell after each sync.
@@ -68,6 +70,8 @@ final class DurabilityStage: @unchecked Sendable {
     /// Events just committed, for the sinks that wait for storage; engine thread.
     func submit(_ events: [OutgoingEvent], fences: FenceSet) {
         guard !events.isEmpty else { return }
+        let claim = engineSide.enter()
+        defer { engineSide.leave(claim) }
         shared.withLock {
             $0.submitted += 1
             $0.batches.append(Batch(generation: $0.submitted, events: events, fences: fences))
@@ -78,6 +82,8 @@ final class DurabilityStage: @unchecked Sendable {
     /// The submitted events that are now on storage, in order; engine thread. A failed sync leaves
     /// them waiting (a later sync may succeed) and is said once as `problem`.
     func takeDurable(_ deliver: (OutgoingEvent, FenceSet) -> Void, problem: (String) -> Void) {
+        let claim = engineSide.enter()
+        defer { engineSide.leave(claim) }
         let (ready, failure) = shared.withLock { state -> ([Batch], String?) in
             let count = state.batches.prefix { $0.generation <= state.durable }.count
             let ready = Array(state.batches.prefix(count))
@@ -93,6 +99,8 @@ final class DurabilityStage: @unchecked Sendable {
 
     /// Syncs now and waits for it (the end of a run); then `takeDurable` returns everything submitted.
     func syncNow() {
+        let claim = engineSide.enter()
+        defer { engineSide.leave(claim) }
         let goal = shared.withLock { $0.submitted }
         repeat {
             work.signal()

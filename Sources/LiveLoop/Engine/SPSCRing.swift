@@ -1,3 +1,4 @@
+import Platform
 import Synchronization
 
 /// The fixed-capacity single-producer single-consumer ring between the reader thread and the
@@ -7,7 +8,8 @@ import Synchronization
 /// - `push` never blocks and never waits for the consumer: when the ring is full the new element
 ///   is dropped and counted in `overflow` (the engine is stalled; the reader must keep draining the
 ///   port or the kernel's buffer overflows instead, losing bytes mid-sentence).
-/// - Exactly one thread may push and exactly one thread may pop.
+/// - One thread at a time may push and one thread at a time may pop (the consumer is the engine's
+///   turn, which the reader may take); a debug build stops when two overlap (`OneThreadAtATime`).
 ///
 /// The head and tail are monotonically increasing counters (never wrapped, 2^63 elements is
 /// centuries at 10 Hz): the producer publishes `tail` with release ordering after writing the slot,
@@ -21,6 +23,8 @@ public final class SPSCRing<Element>: @unchecked Sendable {
     private let head = Atomic<Int>(0)
     private let tail = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
+    private let producer = OneThreadAtATime("SPSCRing.push")
+    private let consumer = OneThreadAtATime("SPSCRing.pop")
 
     /// - Parameter capacity: rounded up to a power of two, at least 2.
     public init(capacity: Int) {
@@ -44,6 +48,8 @@ public final class SPSCRing<Element>: @unchecked Sendable {
     /// Producer side. Returns false (and counts the element as overflow) when the ring is full.
     @discardableResult
     public func push(_ element: Element) -> Bool {
+        let claim = producer.enter()
+        defer { producer.leave(claim) }
         let tail = tail.load(ordering: .relaxed)
         let head = head.load(ordering: .acquiring)
         guard tail - head < capacity else {
@@ -57,6 +63,8 @@ public final class SPSCRing<Element>: @unchecked Sendable {
 
     /// Consumer side. Nil when the ring is empty.
     public func pop() -> Element? {
+        let claim = consumer.enter()
+        defer { consumer.leave(claim) }
         let head = head.load(ordering: .relaxed)
         let tail = tail.load(ordering: .acquiring)
         guard head != tail else { return nil }

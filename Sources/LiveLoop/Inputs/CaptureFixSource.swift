@@ -25,6 +25,8 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
 
     /// Receiver time and monotonic wall time of the first timed input, for pacing.
     private var clockStart: (receiver: Int64, wall: UInt64)?
+    /// `run` is the reader thread's; its state is unguarded.
+    private let reader = OneThreadAtATime("CaptureFixSource.run")
 
     public var waitsForRoom: Bool { true }
     public var isLive: Bool { false }
@@ -54,6 +56,8 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
     public func stop() { stopped.store(true, ordering: .relaxed) }
 
     public func run(_ emit: (EngineInput) -> Void) {
+        let claim = reader.enter()
+        defer { reader.leave(claim) }
         defer {
             progress?.finish(complete: !wasStopped)
             for (input, descriptor) in opened where !input.isStandardInput { try? descriptor.close() }

@@ -10,10 +10,14 @@ final class ProgressBar: @unchecked Sendable {
     private let total: Int64
     private var done: Int64 = 0
     private var lastDraw: UInt64 = 0
+    /// The reader's thread draws it.
+    private let drawer = OneThreadAtATime("ProgressBar")
 
     init(total: Int64) { self.total = total }
 
     func advance(by count: Int) {
+        let claim = drawer.enter()
+        defer { drawer.leave(claim) }
         done += Int64(count)
         let now = DispatchTime.now().uptimeNanoseconds
         guard now - lastDraw > 100_000_000 else { return }
@@ -23,6 +27,8 @@ final class ProgressBar: @unchecked Sendable {
 
     /// The last draw, and the line ended. A replay stopped early shows how far it got.
     func finish(complete: Bool) {
+        let claim = drawer.enter()
+        defer { drawer.leave(claim) }
         if complete { done = total }
         draw()
         OutputWriter.standardError.write(line: "")
