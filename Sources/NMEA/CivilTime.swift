@@ -160,12 +160,14 @@ public struct RolloverCorrection: Equatable, Sendable {
     public var periods: Int { (corrected.daysSinceEpoch - reported.daysSinceEpoch) / WeekRollover.period }
 }
 
-func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+/// `a / b` rounded toward minus infinity (times before 1970 fall on the day before).
+public func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
     let quotient = a / b
     return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
 }
 
-func pad(_ value: Int, _ width: Int) -> String {
+/// `value` in decimal with leading zeros to `width` digits (times and dates as people and NMEA write them).
+public func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
 }

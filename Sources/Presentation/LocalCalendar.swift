@@ -130,15 +130,3 @@ public struct LocalCalendar: Sendable, Equatable {
         return pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
     }
 }
-
-/// `a / b` rounded toward minus infinity (times before 1970 fall on the day before).
-private func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-    let quotient = a / b
-    return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
-}
-
-/// `value` with leading zeros to `width` digits.
-private func pad(_ value: Int, _ width: Int) -> String {
-    let text = String(value)
-    return String(repeating: "0", count: max(0, width - text.count)) + text
-}

@@ -87,8 +87,4 @@ enum TrackSyncBody {
         out.writeNumber(value, decimals: decimals)
         return out.string
     }
-
-    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
-        value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
-    }
 }
