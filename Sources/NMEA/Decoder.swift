@@ -148,6 +148,34 @@ public final class Decoder {
         var assembler: FixAssembler
         var counts = SentenceCounts()
         var fixes: UInt64 = 0
+        var flagsAge = ReceiverFlagsAge()
+    }
+
+    /// `FramerCounters.integrityMessages` at the last fix, and fixes since it last grew.
+    struct ReceiverFlagsAge {
+        var messagesSeen: UInt64 = 0
+        var fixesSince = 0
+    }
+
+    /// Fixes for which the receiver's last jamming and spoofing report stands: one that stops
+    /// sending them (reconfigured, or its UBX output turned off) is not taken at its old word.
+    public static let receiverFlagsLastFor = 10
+
+    /// The fix with what the receiver last said of jamming and spoofing, while that is fresh.
+    @inline(__always)
+    private static func withReceiverFlags(_ fix: Fix, _ framer: Framer, _ age: inout ReceiverFlagsAge) -> Fix {
+        let seen = framer.counters.integrityMessages
+        guard seen > 0 else { return fix }
+        if seen != age.messagesSeen {
+            age.messagesSeen = seen
+            age.fixesSince = 0
+        } else {
+            age.fixesSince += 1
+        }
+        guard age.fixesSince < receiverFlagsLastFor else { return fix }
+        var fix = fix
+        fix.receiverFlags = framer.receiverFlags
+        return fix
     }
 
     private static func decode(
@@ -170,7 +198,7 @@ public final class Decoder {
                 raw: raw,
                 onFix: { fix in
                     progress.fixes += 1
-                    try onFix(fix)
+                    try onFix(withReceiverFlags(fix, framer, &progress.flagsAge))
                 }, onNoFix: onNoFix)
         }
     }
@@ -182,16 +210,17 @@ public final class Decoder {
     /// The line went quiet after a burst (a live reader's word): emits the epoch in progress
     /// (`FixAssembler.lineWentQuiet`). A partial sentence stays in the framer.
     public func lineWentQuiet(onFix: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void) rethrows {
-        try Self.lineWentQuiet(&progress.pointee, onFix: onFix, onNoFix: onNoFix)
+        try Self.lineWentQuiet(&progress.pointee, framer, onFix: onFix, onNoFix: onNoFix)
     }
 
     private static func lineWentQuiet(
-        _ progress: inout Progress, onFix: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void
+        _ progress: inout Progress, _ framer: Framer, onFix: (Fix) throws -> Void,
+        onNoFix: (EpochTime) throws -> Void
     ) rethrows {
         try progress.assembler.lineWentQuiet(
             onFix: { fix in
                 progress.fixes += 1
-                try onFix(fix)
+                try onFix(withReceiverFlags(fix, framer, &progress.flagsAge))
             }, onNoFix: onNoFix)
     }
 
@@ -203,16 +232,17 @@ public final class Decoder {
 
     public func finish(onFix: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void) rethrows {
         framer.finish()
-        try Self.finish(&progress.pointee, onFix: onFix, onNoFix: onNoFix)
+        try Self.finish(&progress.pointee, framer, onFix: onFix, onNoFix: onNoFix)
     }
 
     private static func finish(
-        _ progress: inout Progress, onFix: (Fix) throws -> Void, onNoFix: (EpochTime) throws -> Void
+        _ progress: inout Progress, _ framer: Framer, onFix: (Fix) throws -> Void,
+        onNoFix: (EpochTime) throws -> Void
     ) rethrows {
         try progress.assembler.finish(
             onFix: { fix in
                 progress.fixes += 1
-                try onFix(fix)
+                try onFix(withReceiverFlags(fix, framer, &progress.flagsAge))
             }, onNoFix: onNoFix)
     }
 }

@@ -23,6 +23,12 @@ public struct Fix: Equatable, Sendable, BitwiseCopyable {
     public var hdop: Double?
     /// Horizontal accuracy estimate, metres (see `AccuracyModel`).
     public var accuracy: Double?
+    /// What the receiver said itself of jamming and spoofing by the time this fix left the decoder
+    /// (its latest UBX-NAV-STATUS, MON-RF or MON-HW, SEC-SIG): the reports sent before the epoch's
+    /// last sentence, and those after it while the decoder does not yet know where the receiver's
+    /// cycle ends. `.unknown` from a receiver that sends none, or stopped sending them
+    /// (`Decoder.receiverFlagsLastFor`).
+    public var receiverFlags = ReceiverIntegrityFlags.unknown
 
     public init(
         time: UTCTime?, timeOfDay: TimeOfDay, latitude: Double, longitude: Double, altitude: Double? = nil,

@@ -4,8 +4,9 @@
 /// either end. The framer keeps at most one partial sentence between calls and resynchronises on
 /// anything that is not NMEA: junk and binary noise between sentences, a sentence cut short by the
 /// next `$`, NUL bytes and ANSI escapes inside a sentence, over-long lines. Binary u-blox (UBX)
-/// frames between sentences are skipped whole, checksum checked, and counted as frames, not junk.
-/// See docs/nmea.md.
+/// frames between sentences are skipped whole, checksum checked, and counted as frames, not junk;
+/// those in which the receiver reports jamming and spoofing (`UBXIntegrityMessage`) are read into
+/// `receiverFlags` on the way. See docs/nmea.md.
 ///
 /// It allocates once, at creation; `push` never allocates.
 public final class Framer {
@@ -14,6 +15,9 @@ public final class Framer {
     public static let maximumLength = 120
 
     public private(set) var counters = FramerCounters()
+    /// What the receiver last said of jamming and spoofing in its own UBX messages; `.unknown`
+    /// until it says anything. `counters.integrityMessages` counts the messages read.
+    public private(set) var receiverFlags = ReceiverIntegrityFlags.unknown
 
     private let buffer: UnsafeMutablePointer<UInt8>
     private var length = 0
@@ -27,6 +31,10 @@ public final class Framer {
     private var binaryChecksumA: UInt8 = 0
     private var binaryChecksumB: UInt8 = 0
     private var binaryFirstChecksumMatched = false
+    private var binaryClass: UInt8 = 0
+    /// The integrity message whose payload is being kept in `capture`, if the frame is one.
+    private var captured: UBXIntegrityMessage?
+    private let capture: UnsafeMutablePointer<UInt8>
 
     /// Largest UBX payload skipped as a frame. The longest u-blox messages (RXM-RAWX with every
     /// channel of a high-precision receiver) stay well under it; a larger length field is noise
@@ -46,10 +54,12 @@ public final class Framer {
 
     public init() {
         buffer = .allocate(capacity: Self.maximumLength)
+        capture = .allocate(capacity: UBXIntegrityMessage.maximumPayload)
     }
 
     deinit {
         buffer.deallocate()
+        capture.deallocate()
     }
 
     /// Feeds bytes; calls `body` once for every complete sentence whose checksum is good or absent.
@@ -187,6 +197,8 @@ public final class Framer {
             case 2...5:
                 sumA &+= byte
                 sumB &+= sumA
+                if position == 2 { binaryClass = byte }
+                if position == 3 { captured = UBXIntegrityMessage.named(messageClass: binaryClass, id: byte) }
                 if position == 4 { binaryLength = Int(byte) }
                 if position == 5 {
                     binaryLength |= Int(byte) << 8
@@ -195,12 +207,14 @@ public final class Framer {
                         state = .hunting
                         return index + 1
                     }
+                    if binaryLength > UBXIntegrityMessage.maximumPayload { captured = nil }
                 }
             default:
                 let payloadEnd = 6 + binaryLength
                 if position < payloadEnd {
                     // The payload: checksum it in one tight run.
                     let run = min(payloadEnd - position, count - index)
+                    if captured != nil { (capture + position - 6).update(from: input + index, count: run) }
                     for offset in 0..<run {
                         sumA &+= input[index + offset]
                         sumB &+= sumA
@@ -214,6 +228,10 @@ public final class Framer {
                 } else {
                     if binaryFirstChecksumMatched && byte == sumB {
                         counters.binaryFrames += 1
+                        if let message = captured {
+                            let payload = UnsafeBufferPointer(start: capture, count: binaryLength)
+                            if receiverFlags.take(message, payload: payload) { counters.integrityMessages += 1 }
+                        }
                     } else {
                         counters.binaryBadChecksum += 1
                     }
@@ -337,6 +355,9 @@ public struct FramerCounters: Equatable, Sendable {
     /// UBX frames skipped whose checksum did not match (noise that began with the sync characters,
     /// or a frame damaged on the line).
     public var binaryBadChecksum: UInt64 = 0
+    /// Of `binaryFrames`, the receiver's own jamming and spoofing reports read into
+    /// `Framer.receiverFlags` (`UBXIntegrityMessage`, of a length their layout allows).
+    public var integrityMessages: UInt64 = 0
 
     public init() {}
 }

@@ -14,7 +14,7 @@ struct Configure: ParsableCommand {
         abstract: "Set a u-blox or MediaTek receiver's fix rate, sentences and baud rate.",
         discussion: """
             Identifies the receiver (UBX-MON-VER, $PMTK605), sends the settings (u-blox M8 and older: \
-            UBX-CFG-RATE/MSG/PRT/CFG; M9/M10: UBX-CFG-VALSET; MediaTek: $PMTK220+300, 314, 251), waits \
+            UBX-CFG-RATE/MSG/PRT/ITFM/CFG; M9/M10: UBX-CFG-VALSET; MediaTek: $PMTK220+300, 314, 251), waits \
             for each acknowledgement (one retry), follows a baud change, and checks what the receiver \
             sends afterwards. Any other receiver is left untouched. A rate whose sentences do not fit \
             the line is refused before anything is sent (or, with --raise-baud, the baud is raised).
@@ -50,6 +50,12 @@ struct Configure: ParsableCommand {
     @Flag(help: "Also store the settings in battery-backed RAM and flash (u-blox).")
     var save = false
 
+    @Flag(
+        help:
+            "Turn on the receiver's own jamming and spoofing reports (u-blox: the jamming monitor, UBX-NAV-STATUS, and UBX-MON-HW on M8 or UBX-MON-RF and UBX-SEC-SIG on M9/M10), which gpsfence reads between the sentences."
+    )
+    var integrity = false
+
     @Flag(help: "Identify the receiver and print the commands, send none.")
     var dryRun = false
 
@@ -60,8 +66,9 @@ struct Configure: ParsableCommand {
     var timeout = 1.0
 
     func validate() throws {
-        if rate == nil, sentences == nil, baud == nil, !save, !dryRun {
-            throw ValidationError("nothing to configure: give --rate, --sentences, --baud or --save (or --dry-run)")
+        if rate == nil, sentences == nil, baud == nil, !save, !integrity, !dryRun {
+            throw ValidationError(
+                "nothing to configure: give --rate, --sentences, --baud, --integrity or --save (or --dry-run)")
         }
         if let rate, !(rate >= 0.1 && rate <= 25) {
             throw ValidationError("--rate \(rate) is outside 0.1 to 25 Hz")
@@ -111,6 +118,7 @@ struct Configure: ParsableCommand {
         job.baud = baud.flatMap(BaudRate.init)
         job.raisesBaud = raiseBaud
         job.save = save
+        job.integrityReports = integrity
         job.dryRun = dryRun
         job.timeout = timeout
         let report = try job.run { line in

@@ -83,7 +83,27 @@ struct Simulate: ParsableCommand {
             valueName: EmulatedReceiver.Model.allCases.map(\.rawValue).joined(separator: "|")))
     var receiver: EmulatedReceiver.Model?
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Rehearse a jammer on a GPX or GeoJSON route: START seconds in, C/N0 falls on every satellite, satellites are lost, then the fix; it comes back DURATION seconds later (e.g. 60+30).",
+            valueName: "start+duration"))
+    var jam: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Rehearse a spoofer's takeover on a GPX or GeoJSON route, START seconds in: C/N0 flattened near 50 dB-Hz, the receiver's clock stepped 1.8 s, then the position pulled off the route at 3 m/s.",
+            valueName: "start"))
+    var spoof: String?
+
     func validate() throws {
+        if let jam, case .failure(let problem) = Interference.parseJam(jam) {
+            throw ValidationError(problem.description)
+        }
+        if let spoof, case .failure(let problem) = Interference.parseSpoof(spoof) {
+            throw ValidationError(problem.description)
+        }
         if let baud, BaudRate(baud) == nil {
             throw ValidationError(
                 "--baud \(baud) is not a rate termios supports (\(BaudRate.supported.map(String.init).joined(separator: ", ")))"
@@ -110,6 +130,13 @@ struct Simulate: ParsableCommand {
         job.shiftsTimes = now || start != nil
         job.timeScale = timeScale
         job.receiver = receiver
+        job.interference = Interference(
+            jam: jam.flatMap { try? Interference.parseJam($0).get() },
+            spoofStart: spoof.flatMap { try? Interference.parseSpoof($0).get() })
+        if case .capture = job.route, !job.interference.isEmpty {
+            throw InputError(
+                message: "--jam and --spoof play on a GPX or GeoJSON route; \(route) is a capture, replayed as it is")
+        }
         if case .track(let points) = job.route, TrackPlayer.isTimed(points) {
             if speed != nil {
                 job.ignoresTimes = true

@@ -18,6 +18,8 @@ public struct ConfigureJob: Sendable {
     /// instead of refusing.
     public var raisesBaud = false
     public var save = false
+    /// Turn on the receiver's own jamming and spoofing reports (u-blox UBX messages).
+    public var integrityReports = false
     public var dryRun = false
     /// Seconds to wait for each acknowledgement (then one retry).
     public var timeout = 1.0
@@ -68,12 +70,15 @@ public struct ConfigureJob: Sendable {
 
         var plan = Plan(
             rate: rate, sentences: sentences.map { $0.sorted() }, baud: baud, save: save,
-            currentSentences: heard.types.sorted())
+            integrity: integrityReports, currentSentences: heard.types.sorted())
         try checkBudget(&plan, line: receiverPort.rate, interface: interface, report: &report)
         let commands = plan.commands(for: interface)
         if interface == .mediaTek, save {
             report.notes.append(
                 "MediaTek parts keep these settings in battery-backed RAM only; --save has nothing to send")
+        }
+        if interface == .mediaTek, integrityReports {
+            report.notes.append("MediaTek parts send no jamming or spoofing reports; --integrity has nothing to send")
         }
         if dryRun {
             report.steps = commands.map { ConfigureReport.Step(command: $0.label, outcome: nil, dryRun: true) }
@@ -140,6 +145,10 @@ public struct ConfigureJob: Sendable {
                 return outcome
             }
             say(ConfigureReport.Step(command: command.label, outcome: outcome).line)
+            if command.isOptional, case .refused = outcome {
+                report.notes.append("this firmware refused \(command.label): it lacks that feature")
+                return outcome
+            }
             record(outcome, command.label, &report)
             return outcome
         case .pmtk(let pmtk):
@@ -191,12 +200,21 @@ public struct ConfigureJob: Sendable {
         -> ConfigureReport.Verification?
     {
         var heard = SentenceTypes(fromNextEpoch: true)
+        var reports = Set<String>()
         _ = try conversation.listen(seconds: verifySeconds) { thing in
-            if case .sentence(let bytes) = thing { heard.add(sentence: bytes) }
+            switch thing {
+            case .sentence(let bytes): heard.add(sentence: bytes)
+            case .ubx(let frame):
+                if let report = UBXIntegrityMessage.named(messageClass: frame.messageClass, id: frame.id) {
+                    reports.insert(report.name)
+                }
+            case .pmtk: break
+            }
             return false
         }
         guard !heard.types.isEmpty else { return nil }
-        return ConfigureReport.Verification(baud: baud, sentences: heard.types.sorted(), fixRate: heard.fixRate)
+        return ConfigureReport.Verification(
+            baud: baud, sentences: heard.types.sorted(), fixRate: heard.fixRate, reports: reports.sorted())
     }
 
     private func check(_ verification: ConfigureReport.Verification, against plan: Plan, report: inout ConfigureReport)
@@ -220,6 +238,10 @@ public struct ConfigureJob: Sendable {
                 report.notes.append("not heard afterwards: \(missing.sorted().joined(separator: ","))")
             }
         }
+        if plan.integrity, verification.reports.isEmpty {
+            report.notes.append(
+                "no jamming or spoofing report (UBX-NAV-STATUS, MON-HW, MON-RF, SEC-SIG) heard afterwards")
+        }
     }
 
     /// Sentence types every receiver sends once enabled; others (ZDA, GST) may need a fix or a
@@ -234,6 +256,8 @@ extension ConfigureJob {
         var sentences: [String]?
         var baud: BaudRate?
         var save: Bool
+        /// Turn on the receiver's jamming and spoofing reports.
+        var integrity = false
         /// What the receiver was heard sending before (for the baud budget).
         var currentSentences: [String]
     }

@@ -40,6 +40,8 @@ public struct ConfigureReport: Sendable {
         /// Fixes a second, from the spacing of the receiver's own fix times; nil when fewer than
         /// two distinct times arrived.
         public var fixRate: Double?
+        /// The receiver's own jamming and spoofing reports heard (`UBX-NAV-STATUS`, ...).
+        public var reports: [String] = []
     }
 
     /// Why the outcome is not a success: the exit status tells them apart (docs/running.md).
@@ -84,6 +86,7 @@ extension ConfigureReport {
             var text = "now sending: \(verification.sentences.joined(separator: ","))"
             if let rate = verification.fixRate { text += " at \(formatted(rate)) Hz" }
             if let baud = verification.baud { text += ", \(baud) baud" }
+            if !verification.reports.isEmpty { text += "; reports \(verification.reports.joined(separator: ", "))" }
             lines.append(text)
         }
         if let failure { lines.append("error: \(failure.message)") }
@@ -108,6 +111,7 @@ extension ConfigureReport {
             item.addArray("sentences", strings: verification.sentences)
             item.add("fix_rate_hz", verification.fixRate.map { ($0 * 10).rounded() / 10 }, decimals: 1)
             item.add("baud", verification.baud?.bitsPerSecond)
+            item.addArray("reports", strings: verification.reports)
             object.addRaw("verified", json: item.string)
         } else {
             object.addRaw("verified", json: "null")

@@ -1,3 +1,4 @@
+import NMEA
 import Platform
 import Receivers
 
@@ -17,6 +18,8 @@ struct ReceiverCommand {
     var label: String
     var message: Message
     var effect: Effect = .none
+    /// A refusal is a note, not a failure: a feature some firmware lacks.
+    var isOptional = false
 }
 
 extension ConfigureJob.Plan {
@@ -46,6 +49,16 @@ extension ConfigureJob.Plan {
                 let frame = UBXMessageRate(messageClass: 0xF0, id: id, rate: on ? 1 : 0).frame
                 commands.append(
                     ReceiverCommand(label: "UBX-CFG-MSG \(name) \(on ? "on" : "off")", message: .ubx(frame)))
+            }
+        }
+        if integrity {
+            commands.append(
+                ReceiverCommand(
+                    label: "UBX-CFG-ITFM jamming monitor on",
+                    message: .ubx(UBXInterferenceMonitor(enabled: true).frame)))
+            for report in UBXIntegrityMessage.allCases where report.isSent(byValueSetGeneration: false) {
+                let frame = UBXMessageRate(messageClass: report.messageClass, id: report.id, rate: 1).frame
+                commands.append(ReceiverCommand(label: "UBX-CFG-MSG \(report.name) on", message: .ubx(frame)))
             }
         }
         if let baud {
@@ -84,6 +97,26 @@ extension ConfigureJob.Plan {
             commands.append(
                 ReceiverCommand(
                     label: "UBX-CFG-VALSET \(names.joined(separator: ", ")) in \(layerNames)", message: .ubx(frame)))
+        }
+        if integrity {
+            // UBX-SEC-SIG came with later firmware: asked for on its own, so that a receiver
+            // without it still takes the rest.
+            var reports: [(key: UBXConfigurationKey, value: UInt64)] = [
+                (.uart1UBXOutput, 1), (.interferenceMonitor, 1),
+            ]
+            for report in UBXIntegrityMessage.allCases where report.isSent(byValueSetGeneration: true) {
+                if report != .signalSecurity, let key = report.valueSetKey { reports.append((key, 1)) }
+            }
+            commands.append(
+                ReceiverCommand(
+                    label: "UBX-CFG-VALSET jamming monitor on, UBX-NAV-STATUS and UBX-MON-RF on UART1 in \(layerNames)",
+                    message: .ubx(UBXValueSet(layers: layers, values: reports).frame)))
+            if let key = UBXIntegrityMessage.signalSecurity.valueSetKey {
+                commands.append(
+                    ReceiverCommand(
+                        label: "UBX-CFG-VALSET UBX-SEC-SIG on UART1 in \(layerNames)",
+                        message: .ubx(UBXValueSet(layers: layers, values: [(key, 1)]).frame), isOptional: true))
+            }
         }
         if let baud {
             let frame = UBXValueSet(layers: layers, values: [(.uart1BaudRate, UInt64(baud.bitsPerSecond))]).frame

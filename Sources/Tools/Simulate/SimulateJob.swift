@@ -20,6 +20,8 @@ public struct SimulateJob: Sendable {
     public var ignoresTimes = false
     /// Emulate this receiver's configuration interface on the wire (`simulate --receiver`).
     public var receiver: EmulatedReceiver.Model?
+    /// A jammer or a spoofer to rehearse (`--jam`, `--spoof`), on a track's epochs.
+    public var interference = Interference()
 
     public init(route: Route) { self.route = route }
 
@@ -29,6 +31,9 @@ public struct SimulateJob: Sendable {
         public var interval: Double
         /// The receiver time of the epoch's fix (a track's; nil for a capture's epochs).
         public var time: UTCTime?
+        /// What the receiver hears (a track's; nil for a capture's epochs): an emulated u-blox
+        /// reports it in its UBX messages.
+        public var condition: SignalCondition?
     }
 
     /// What one pass over the route played, for the "route ended" line.
@@ -50,15 +55,22 @@ public struct SimulateJob: Sendable {
                 timing: timing)
             let step = Int64((1000 / rate).rounded())
             let period = fixes.last!.time.millisecondsSinceEpoch - fixes.first!.time.millisecondsSinceEpoch + step
+            let first = fixes.first!.time.millisecondsSinceEpoch
             return fixes.enumerated().map { index, fix in
                 var shifted = fix
                 shifted.time.millisecondsSinceEpoch += Int64(pass) * period
                 let next =
                     index + 1 < fixes.count
                     ? fixes[index + 1].time.millisecondsSinceEpoch : fix.time.millisecondsSinceEpoch + step
+                let elapsed = Double(shifted.time.millisecondsSinceEpoch - first) / 1000
+                var condition = interference.condition(at: elapsed)
+                // An emulated receiver sends GST once told to; its settings filter the lines.
+                if receiver != nil { condition.writesErrorEllipse = true }
+                let reported = interference.reported(shifted, elapsed: elapsed)
                 return Epoch(
-                    lines: EpochSentences.lines(for: shifted),
-                    interval: Double(next - fix.time.millisecondsSinceEpoch) / 1000, time: shifted.time)
+                    lines: EpochSentences.lines(for: reported, condition: condition),
+                    interval: Double(next - fix.time.millisecondsSinceEpoch) / 1000, time: shifted.time,
+                    condition: condition)
             }
         case .capture(let captured):
             return captured.enumerated().map { index, epoch in
@@ -161,7 +173,7 @@ public struct SimulateJob: Sendable {
                     guard try wait(until: due) else { return counts }
                     queued = max(0, queued - previousInterval * wire.rate.bytesPerSecond)
                     previousInterval = spacing
-                    for sentence in line?.enabled(epoch.lines) ?? epoch.lines {
+                    for sentence in line?.output(for: epoch) ?? epoch.lines {
                         if shouldStop() { return counts }
                         try line?.serviceHost()
                         if queued + Double(sentence.count) > buffer {

@@ -22,6 +22,10 @@ public final class EmulatedReceiver {
         public var fixRate: Double = 1
         public var sentences: Set<String> = ["GGA", "GSA", "GSV", "RMC", "VTG", "GLL"]
         public var baud: BaudRate = BaudRate(9600)!
+        /// The UBX messages in which it reports jamming and spoofing, each epoch.
+        public var integrityMessages: Set<UBXIntegrityMessage> = []
+        /// Its jamming monitor (CFG-ITFM): off, it reports no jamming state.
+        public var interferenceMonitor = false
     }
 
     public let model: Model
@@ -103,6 +107,22 @@ public final class EmulatedReceiver {
             if message.rate == 0 { output.sentences.remove(name) } else { output.sentences.insert(name) }
             return ack(true)
         }
+        if let message = UBXMessageRate(frame),
+            let report = UBXIntegrityMessage.named(messageClass: message.messageClass, id: message.id)
+        {
+            // Generation 8 has no MON-RF or SEC-SIG.
+            guard report.isSent(byValueSetGeneration: false) else { return ack(false) }
+            if message.rate == 0 {
+                output.integrityMessages.remove(report)
+            } else {
+                output.integrityMessages.insert(report)
+            }
+            return ack(true)
+        }
+        if let monitor = UBXInterferenceMonitor(frame) {
+            output.interferenceMonitor = monitor.enabled
+            return ack(true)
+        }
         if let port = UBXPortSettings(frame), port.port == 1, let baud = BaudRate(Int(port.baudRate)) {
             output.baud = baud
             return ack(true)
@@ -127,12 +147,31 @@ public final class EmulatedReceiver {
             next.baud = baud
             return true
         }
+        if key == .uart1UBXOutput { return true }
+        if key == .interferenceMonitor {
+            next.interferenceMonitor = value != 0
+            return true
+        }
+        if let report = UBXIntegrityMessage.valueSet(key) {
+            if value == 0 { next.integrityMessages.remove(report) } else { next.integrityMessages.insert(report) }
+            return true
+        }
         guard let name = ConfigurableSentence.valueSet(key.id)?.name else { return false }
         if value == 0 { next.sentences.remove(name) } else { next.sentences.insert(name) }
         return true
     }
 
     private static func nmeaName(_ id: UInt8) -> String? { ConfigurableSentence.ubx(id)?.name }
+
+    /// The UBX reports it sends with an epoch in which it hears `condition`, in u-blox's order
+    /// (NAV, then MON, then SEC).
+    public func integrityFrames(_ condition: SignalCondition, timeOfWeek: UInt32) -> [[UInt8]] {
+        guard model != .mtk else { return [] }
+        let flags = condition.receiverFlags
+        return UBXIntegrityMessage.allCases.filter(output.integrityMessages.contains).map {
+            $0.frame(flags, detects: output.interferenceMonitor, timeOfWeek: timeOfWeek).bytes
+        }
+    }
 
     // MARK: MediaTek
 

@@ -34,6 +34,20 @@ final class ReceiverLine {
         }
     }
 
+    /// What the receiver sends for an epoch: the lines its settings let out, then the UBX
+    /// reports it was told to send.
+    func output(for epoch: SimulateJob.Epoch) -> [[UInt8]] {
+        var sent = enabled(epoch.lines)
+        if let condition = epoch.condition {
+            // GPS time of week: from 1980-01-06, 18 leap seconds ahead of UTC.
+            let timeOfWeek = epoch.time.map {
+                UInt32(clamping: ($0.millisecondsSinceEpoch - 315_964_800_000 + 18_000) % 604_800_000)
+            }
+            sent += receiver.integrityFrames(condition, timeOfWeek: timeOfWeek ?? 0)
+        }
+        return sent
+    }
+
     /// Position fixes a second (a track is walked at this rate).
     var fixRate: Double { min(receiver.output.fixRate, receiver.output.rate) }
 
