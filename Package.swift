@@ -107,7 +107,7 @@ let package = Package(
         .target(
             name: "LiveLoop",
             dependencies: [
-                "NMEA", "Presentation", "Platform", "Receivers", "Fences", "Events", "Delivery", "Store",
+                "NMEA", "Presentation", "Platform", "Receivers", "Fences", "Events", "Delivery", "Store", "JSONOutput",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -29,15 +29,11 @@ public struct AckJob {
     ///   is not there); `RuntimeFailure` (exit status 1) when no alarm sounds or the run did not answer.
     public func run() throws -> Outcome {
         guard FileManager.default.fileExists(atPath: statePath) else {
-            throw StateFileMissing(
-                path: statePath,
-                message:
-                    "no state file at '\(statePath)' (so no alarm is sounding): it is written by 'gpsfence run'; give the run's --state FILE"
-            )
+            throw StateFileMissing(path: statePath, need: .alarm)
         }
         let store = try StateStore(path: statePath)
         guard let latch = try store.alarmLatch(), latch.unanswered else {
-            throw RuntimeFailure(message: "no alarm is sounding (state file \(statePath))")
+            throw RuntimeFailure.alarmAnswer(statePath: statePath, .noAlarm)
         }
         try store.requestAcknowledgement(by: .command, at: currentUTCTime())
         let holder: Int
@@ -52,19 +48,13 @@ public struct AckJob {
         // Only a `run` that says in its lock file that it answers is signalled: SIGUSR1 would end
         // a `replay` (or an older gpsfence) holding the file.
         guard StateLock.requestAnswerer(statePath: statePath) == holder, RunRequest.send(to: holder) else {
-            throw RuntimeFailure(
-                message:
-                    "the process holding \(statePath) (pid \(holder)) is not a run that can be told; the answer waits in the state file for the next run"
-            )
+            throw RuntimeFailure.alarmAnswer(statePath: statePath, .holderCannotBeTold(pid: holder))
         }
         let deadline = monotonicSeconds() + wait
         while monotonicSeconds() < deadline {
             if try store.alarmLatch()?.unanswered != true { return .acknowledged(pid: holder) }
             napSeconds(0.05)
         }
-        throw RuntimeFailure(
-            message:
-                "the run holding \(statePath) (pid \(holder)) did not take the answer within \(Int(wait)) s; it waits in the state file"
-        )
+        throw RuntimeFailure.alarmAnswer(statePath: statePath, .notTaken(pid: holder, wait: wait))
     }
 }

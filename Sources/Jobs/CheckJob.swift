@@ -120,7 +120,7 @@ public struct CheckJob {
             descriptor = .standardInput
         } else {
             do { descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec) } catch {
-                throw InputError(message: "\(path): cannot open: \(error)")
+                throw InputError.unreadable(path: path, cause: .error(error))
             }
         }
         defer { if path != "-" { try? descriptor.close() } }
@@ -147,7 +147,7 @@ public struct CheckJob {
         OutputWriter.standardOutput.flush()
         for json in outputs { json?.withUnsafeBytes { writeAllToStandardOutput($0) } }
         // The points before a bad line are answered first: the error then says where to resume.
-        if let problem = read.problem { throw InputError(message: problem.message) }
+        if let problem = read.problem { throw problem }
         let t4 = monotonicSeconds()
         var single = 0.0
         if stats {

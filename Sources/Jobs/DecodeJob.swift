@@ -33,7 +33,7 @@ public struct DecodeJob {
     /// printed, which say what was found instead.
     public static func noNMEAProblem(_ summaries: [Summary]) -> InputError? {
         guard let empty = summaries.first(where: \.holdsNoNMEA) else { return nil }
-        return InputError(message: FileKind.noNMEA(empty.input, bytes: empty.bytes))
+        return InputError.noNMEA(path: empty.input, bytes: empty.bytes)
     }
 
     /// Decodes every input in order, each as its own stream. Returns one summary per input.
@@ -71,7 +71,7 @@ public struct DecodeJob {
             do {
                 try Self.readMapped(descriptor) { chunk in
                     if bytes == 0, let problem = FileKind.sniff(chunk).captureProblem(input.displayName) {
-                        throw InputError(message: problem)
+                        throw problem
                     }
                     bytes += UInt64(chunk.count)
                     if perSentence {
@@ -91,7 +91,7 @@ public struct DecodeJob {
                 printer.finish()
                 drain()
                 output.flush()
-                throw InputError(message: "cannot read '\(input.displayName)': \(error.description)")
+                throw InputError.unreadable(path: input.displayName, cause: .error(error))
             }
             decoder.finish(onFix: emitFix)
             printer.print(batch)

@@ -6,6 +6,7 @@ import Platform
 import Receivers
 import Store
 import Views
+import Web
 
 /// The exit statuses of docs/running.md.
 public enum ExitStatus: Int32, Sendable {
@@ -47,6 +48,7 @@ public func classify(_ error: any Error) -> (status: ExitStatus, message: String
     case let error as InputError: (.badInput, error.message)
     case let error as StateFileMissing: (.badInput, error.message)
     case let error as FenceLoadError: (.badInput, error.message)
+    case let error as PointsFileError: (.badInput, error.message)
     case let error as HookError: (.badInput, error.message)
     case let error as ImportError: (.badInput, error.message)
     case let error as WriteFailure: (.runtimeFailure, error.message)
@@ -54,6 +56,8 @@ public func classify(_ error: any Error) -> (status: ExitStatus, message: String
     case let error as WebhookError: (.badInput, error.message)
     case let error as TrackSyncError: (.badInput, error.message)
     case let error as MQTTConfigurationError: (.badInput, error.message)
+    case let error as HTTPHeaderError: (.badInput, error.description)
+    case let error as WebSettingsError: (.badInput, error.description)
     // A state file that cannot be opened is the user's path; writes that fail later are not.
     case let error as StoreError:
         switch error.stage {

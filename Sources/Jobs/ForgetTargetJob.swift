@@ -21,9 +21,7 @@ public struct ForgetTargetJob {
     /// the last run still delivers to.
     public func run() throws -> String {
         guard FileManager.default.fileExists(atPath: statePath) else {
-            throw StateFileMissing(
-                path: statePath,
-                message: "no state file at '\(statePath)': it is written by 'gpsfence run' (or 'replay --state')")
+            throw StateFileMissing(path: statePath, need: .runState)
         }
         // A run starting meanwhile could make the target its own, whose queued events it delivers.
         let lock = try StateLock.acquire(statePath: statePath)
@@ -33,15 +31,11 @@ public struct ForgetTargetJob {
         let matching = known.filter { $0 == target || URLPassword.redacted($0) == target }
         guard let stored = matching.first, matching.count == 1 else {
             let shown = known.map(URLPassword.redacted).sorted()
-            let listed = shown.isEmpty ? "it holds none" : "it holds " + shown.map { "'\($0)'" }.joined(separator: ", ")
-            let which = matching.isEmpty ? "no target" : "more than one target matches"
-            throw InputError(message: "--forget: \(which) '\(target)' in \(statePath); \(listed)")
+            throw InputError.stateFile(
+                path: statePath, .noSuchTarget(target, ambiguous: !matching.isEmpty, known: shown))
         }
         if let current = try store.lastRunTargets(), current.contains(stored) {
-            throw InputError(
-                message:
-                    "--forget: '\(target)' is a target of the last run, which delivers what waits for it when it runs again; only previous targets are forgotten"
-            )
+            throw InputError.stateFile(path: statePath, .targetOfLastRun(target))
         }
         let removed = try store.forgetTarget(stored)
         return

@@ -26,11 +26,8 @@ public struct LiveDecodeJob {
 
     /// Streams fixes to `output` until stopped; returns how many were printed.
     public func run(output: OutputWriter, log: @escaping @Sendable (String) -> Void) throws -> Int {
-        if case .port(let port) = device, let problem = RunJob.notADevice(port.path) {
-            throw InputError(
-                message: problem.replacingOccurrences(
-                    of: "play a capture with 'gpsfence replay \(port.path) --fences FENCES'",
-                    with: "decode a capture with 'gpsfence decode \(port.path)'"))
+        if case .port(let port) = device, let problem = RunJob.notADevice(port.path, readBy: .decode) {
+            throw problem
         }
         let source = FixSources.live(device, rate: rate, autobaud: autobaud, rollover: rollover)
         let printed = Atomic<Int>(0)

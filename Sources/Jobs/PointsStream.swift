@@ -30,7 +30,7 @@ struct PointsStream {
             do {
                 count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
             } catch {
-                throw RuntimeFailure(message: "\(name): cannot read: \(error)")
+                throw RuntimeFailure.unreadable(path: name, cause: .error(error))
             }
             if count == 0 { break }
             pending.append(contentsOf: chunk[0..<count])
@@ -39,12 +39,12 @@ struct PointsStream {
                 parser.parse(UnsafeBufferPointer(rebasing: $0[...lastNewline]))
             }
             answered += answer(parsed)
-            if let problem = parsed.problem { throw InputError(message: problem.message) }
+            if let problem = parsed.problem { throw problem }
             pending.removeFirst(lastNewline + 1)
         }
         let parsed = pending.withUnsafeBufferPointer { parser.parse($0) }
         answered += answer(parsed)
-        if let problem = parsed.problem { throw InputError(message: problem.message) }
+        if let problem = parsed.problem { throw problem }
         return answered
     }
 

@@ -47,7 +47,7 @@ public struct ReplayJob {
     ///   - makeSinks: builds the sinks once the state file is open.
     public func run(needsOutbox: Bool = false, makeSinks: (SinkContext) throws -> [EventSink]) throws -> Summary {
         if sync != nil, statePath == nil {
-            throw InputError(message: "--sync needs --state: the state file keeps the track and what the server has")
+            throw InputError.usage("--sync needs --state: the state file keeps the track and what the server has")
         }
         let fences = try FenceFile.load(fencesPath)
         let temporary = statePath == nil && needsOutbox ? try TemporaryStateFile() : nil
@@ -147,10 +147,7 @@ public struct ReplayJob {
                         "gpsfence: \(target): \(pending) events remain queued in \(statePath); the next run or replay with this --state delivers them"
                 )
             } else {
-                throw RuntimeFailure(
-                    message:
-                        "\(target): \(pending) events were not delivered within \(drainTimeout) s (give --state FILE to keep them queued)"
-                )
+                throw RuntimeFailure.undelivered(target: target, .events(pending), within: drainTimeout)
             }
         }
     }

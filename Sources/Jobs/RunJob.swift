@@ -61,11 +61,9 @@ public final class RunJob {
 
     /// A regular file given as the device (a capture, usually) would be retried forever as a
     /// port that refuses termios: say what it is instead.
-    static func notADevice(_ path: String) -> String? {
+    static func notADevice(_ path: String, readBy command: CaptureCommand = .replay) -> InputError? {
         guard (try? FileStatus.of(path))?.kind == .regular else { return nil }
-        let what = FileKind.sniff(path: path) == .nmea ? "an NMEA capture" : "a file"
-        return "--device \(path): this is \(what), not a device: play a capture with "
-            + "'gpsfence replay \(path) --fences FENCES'; 'gpsfence devices' lists the receivers"
+        return .notADevice(path: path, isCapture: FileKind.sniff(path: path) == .nmea, readBy: command)
     }
 
     /// The source the device names: a gpsd (docs/hardware.md) or a serial port.
@@ -77,7 +75,7 @@ public final class RunJob {
     /// starts.
     public func run(makeSinks: (SinkContext) throws -> [EventSink]) throws {
         if case .port(let port) = options.device, let problem = Self.notADevice(port.path) {
-            throw InputError(message: problem)
+            throw problem
         }
         returnLargeBlocksAtOnce()
         var fences = try options.brokerFences == nil ? options.fencesPath.map(FenceFile.load) ?? .none : .none
@@ -170,7 +168,7 @@ extension RunJob {
     ) throws -> WebServer {
         let server = WebServer(
             settings: settings, board: board, statePath: statePath, fencesPath: fencesPath, answers: answers)
-        do { try server.start() } catch { throw RuntimeFailure(message: "\(error)") }
+        do { try server.start() } catch { throw RuntimeFailure.webServer(error) }
         let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
         OutputWriter.standardError.write(
             line: "gpsfence: the page is at http://\(host):\(server.port ?? settings.port)/"
@@ -194,9 +192,6 @@ extension RunJob {
         guard case .port(let port) = options.device else { return }
         let others = ProcessTable().holders(of: port.path).holders.filter { $0.name == ProcessTable.ownName }
         guard let other = others.first else { return }
-        throw RuntimeFailure(
-            message:
-                "\(port.path) is being read by another gpsfence (pid \(other.pid)); one receiver feeds one run: stop that one first"
-        )
+        throw RuntimeFailure.receiver(.portInUse(path: port.path, pid: other.pid))
     }
 }

@@ -16,8 +16,7 @@ struct TemporaryStateFile {
         do {
             folder = try makeTemporaryFolder(prefix: base + "/gpsfence-replay-")
         } catch {
-            throw InputError(
-                message: "cannot make a folder for the replay's outbox in \(base): \(error.reason) (give --state FILE)")
+            throw InputError.noTemporaryFolder(base: base, cause: .call(error))
         }
     }
 

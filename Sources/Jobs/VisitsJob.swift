@@ -3,6 +3,7 @@ import NMEA
 import Platform
 import Presentation
 import Store
+import Views
 
 /// `gpsfence visits`: the month's visits per fence from a state file that `run` or
 /// `replay --state` wrote. Months are those of `calendar` (the user's, docs/running.md "Time and
@@ -15,13 +16,10 @@ public struct VisitsJob {
 
     public init(statePath: String) { self.statePath = statePath }
 
-    /// - Throws: `InputError` when there is no state file (visits are never recorded by reading).
+    /// - Throws: `StateFileMissing` when there is no state file (visits are never recorded by reading).
     public func report() throws -> VisitReport {
         guard checkAccess(statePath, .exists) == nil else {
-            throw InputError(
-                message:
-                    "no state file at '\(statePath)': visits are recorded by 'gpsfence run' or 'gpsfence replay --state'"
-            )
+            throw StateFileMissing(path: statePath, need: .visits)
         }
         let today = calendar.day(of: currentUTCTime().millisecondsSinceEpoch)
         return try StateStore(path: statePath, access: .readOnly).visitReport(

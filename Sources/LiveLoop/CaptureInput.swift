@@ -22,9 +22,9 @@ public struct CaptureInput: Sendable {
                 opened.append((input, descriptor))
             } catch let error as Errno {
                 for (other, descriptor) in opened where !other.isStandardInput { try? descriptor.close() }
-                throw InputError(message: "cannot read '\(input.path)': \(error.description)")
+                throw InputError.unreadable(path: input.path, cause: .error(error))
             } catch {
-                throw InputError(message: "cannot read '\(input.path)': \(error)")
+                throw InputError.unreadable(path: input.path, cause: .error(error))
             }
         }
         return opened

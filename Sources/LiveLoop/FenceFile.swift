@@ -6,7 +6,7 @@ import Platform
 public enum FenceFile {
     public static func load(_ path: String) throws -> FenceSet {
         if let problem = FileKind.sniff(path: path).flatMap({ $0.fenceProblem(path) }) {
-            throw InputError(message: problem)
+            throw problem
         }
         return try FenceSet.load(path: path)
     }

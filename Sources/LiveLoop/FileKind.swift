@@ -4,8 +4,34 @@ import Platform
 /// GPX track to `replay`, a capture to `run --device` or a KML file to `--fences` is told what the
 /// file is and what to do with it (docs/formats.md), instead of silence or a parser's complaint.
 extension FileKind {
-    /// Why `name` cannot be an NMEA capture and what to do instead; nil when it may be one.
-    package func captureProblem(_ name: String) -> String? {
+    /// Bad input when `name`, of this kind, cannot be an NMEA capture; nil when it may be one.
+    package func captureProblem(_ name: String) -> InputError? { problem(name, givenAs: .capture) }
+
+    /// Bad input when `name`, of this kind, cannot be a fence file (GeoJSON or CSV).
+    func fenceProblem(_ name: String) -> InputError? { problem(name, givenAs: .fences) }
+
+    /// Bad input when `name`, of this kind, cannot be a route for `simulate`; nil when it may be one.
+    package func routeProblem(_ name: String) -> InputError? { problem(name, givenAs: .route) }
+
+    private func problem(_ name: String, givenAs role: FileRole) -> InputError? {
+        mismatch(name, givenAs: role) == nil ? nil : .wrongKind(path: name, kind: self, givenAs: role)
+    }
+
+    /// What `InputError.wrongKind` says.
+    func words(_ name: String, givenAs role: FileRole) -> String {
+        mismatch(name, givenAs: role) ?? "'\(name)' cannot be read here"
+    }
+
+    /// Why `name` cannot be read as `role` and what to do instead; nil when it may be one.
+    private func mismatch(_ name: String, givenAs role: FileRole) -> String? {
+        switch role {
+        case .capture: captureMismatch(name)
+        case .fences: fenceMismatch(name)
+        case .route: routeMismatch(name)
+        }
+    }
+
+    private func captureMismatch(_ name: String) -> String? {
         switch self {
         case .gpx:
             return "'\(name)' is a GPX track, not an NMEA capture: play it with 'gpsfence simulate \(name)' "
@@ -27,8 +53,7 @@ extension FileKind {
         }
     }
 
-    /// Why `name` cannot be a fence file (GeoJSON or CSV) and what to do instead.
-    func fenceProblem(_ name: String) -> String? {
+    private func fenceMismatch(_ name: String) -> String? {
         switch self {
         case .kml:
             return "\(name): this is KML (Google Earth, My Maps), not GeoJSON or CSV: make a fence file of it with "
@@ -50,8 +75,7 @@ extension FileKind {
         }
     }
 
-    /// Why `name` cannot be a route for `simulate`; nil when it may be one.
-    package func routeProblem(_ name: String) -> String? {
+    private func routeMismatch(_ name: String) -> String? {
         switch self {
         case .kml:
             return "\(name): this is KML, not a route simulate plays (GPX track, GeoJSON LineString, NMEA "
@@ -62,13 +86,5 @@ extension FileKind {
         case .gpx, .json, .nmea, .xml, .empty, .other, .osmXML, .osmPBF, .zip:
             return nil
         }
-    }
-
-    /// The message for a capture in which no NMEA sentence was found at all.
-    package static func noNMEA(_ name: String, bytes: UInt64) -> String {
-        bytes == 0
-            ? "'\(name)' is empty: no NMEA sentences to play (captures are made with 'gpsfence record')"
-            : "no NMEA sentences in '\(name)' (\(bytes) bytes): a capture holds lines such as "
-                + "$GPRMC,...*hh (made with 'gpsfence record')"
     }
 }

@@ -63,26 +63,26 @@ struct Check: ParsableCommand {
             }
         }
         if points != nil && !coordinates.isEmpty {
-            throw InputError(message: "give either LAT LON or --points FILE, not both")
+            throw InputError.usage("give either LAT LON or --points FILE, not both")
         }
         if points != nil {
-            if json { throw InputError(message: "--json is for a single point; --points already prints JSON Lines") }
+            if json { throw InputError.usage("--json is for a single point; --points already prints JSON Lines") }
             return nil
         }
         guard coordinates.count == 2 else {
-            throw InputError(
-                message: coordinates.isEmpty
+            throw InputError.usage(
+                coordinates.isEmpty
                     ? "give a point as LAT LON, or --points FILE (see gpsfence check --help)"
                     : "want exactly two numbers LAT LON, got '\(coordinates.joined(separator: " "))'")
         }
         guard let lat = Double(coordinates[0]), let lon = Double(coordinates[1]) else {
-            throw InputError(message: "LAT LON must be numbers, got '\(coordinates.joined(separator: " "))'")
+            throw InputError.usage("LAT LON must be numbers, got '\(coordinates.joined(separator: " "))'")
         }
         guard lat.isFinite, lat >= -90, lat <= 90 else {
-            throw InputError(message: "latitude \(lat) is out of range [-90, 90]")
+            throw InputError.usage("latitude \(lat) is out of range [-90, 90]")
         }
         guard lon.isFinite, lon >= -180, lon <= 180 else {
-            throw InputError(message: "longitude \(lon) is out of range [-180, 180]")
+            throw InputError.usage("longitude \(lon) is out of range [-180, 180]")
         }
         return GeoPoint(lat: lat, lon: lon)
     }

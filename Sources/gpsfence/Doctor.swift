@@ -38,6 +38,6 @@ struct Doctor: ParsableCommand {
             OutputWriter.standardOutput.flush()
         }
         let problems = findings.filter { $0.level == .problem }.count
-        if problems > 0 { throw RuntimeFailure(message: "doctor found \(problems) problem\(problems == 1 ? "" : "s")") }
+        if problems > 0 { throw RuntimeFailure.doctorFound(problems: problems) }
     }
 }

@@ -4,12 +4,10 @@ import LiveLoop
 import Tools
 
 /// `--sync-header` and `--webhook-header` are the same option: one parser, `HTTPHeader.parse`.
-func headers(_ arguments: [String], option: String) throws(InputError) -> [HTTPHeader] {
+func headers(_ arguments: [String], option: String) throws(HTTPHeaderError) -> [HTTPHeader] {
     var parsed: [HTTPHeader] = []
     for argument in arguments {
-        do { parsed.append(try HTTPHeader.parse(argument, option: option, secrets: .environment)) } catch {
-            throw InputError(message: "\(error)")
-        }
+        parsed.append(try HTTPHeader.parse(argument, option: option, secrets: .environment))
     }
     return parsed
 }

@@ -63,12 +63,12 @@ struct Record: ParsableCommand {
         OutputWriter.standardError.write(
             line: "gpsfence: recorded \(summary.bytes) bytes in \(Int(summary.seconds.rounded())) s to \(capture.name)")
         if summary.hungUp {
-            let what =
+            let end: RecordingEnd =
                 switch job.device {
-                case .gpsd: "gpsd closed the connection"
-                case .port(let port): "\(port.path) hung up (unplugged?)"
+                case .gpsd: .gpsdClosed
+                case .port(let port): .portHungUp(path: port.path)
                 }
-            throw RuntimeFailure(message: what + "; the capture is complete up to there")
+            throw RuntimeFailure.receiver(.hungUp(end))
         }
     }
 }

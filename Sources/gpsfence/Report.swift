@@ -100,7 +100,7 @@ struct Report: ParsableCommand {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         } catch {
-            throw RuntimeFailure(message: "cannot write '\(path)': \(error.localizedDescription)")
+            throw RuntimeFailure.unwritable(path: path, cause: .said(error.localizedDescription))
         }
     }
 }

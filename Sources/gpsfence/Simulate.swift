@@ -146,8 +146,7 @@ struct Simulate: ParsableCommand {
                 )
             }
         } else if timeScale != 1 || now {
-            throw InputError(
-                message: "--time-scale and --now are for a GPX with times; \(route) has none (use --speed)")
+            throw InputError.usage("--time-scale and --now are for a GPX with times; \(route) has none (use --speed)")
         }
         _ = try job.play(
             device: device, link: link, baud: baud.flatMap { BaudRate($0) },

@@ -56,6 +56,8 @@ struct SyncOptions: ParsableArguments {
             throw ValidationError(error.message)
         } catch let error as TrackSyncError {
             throw ValidationError(error.message)
+        } catch let error as HTTPHeaderError {
+            throw ValidationError(error.description)
         }
     }
 
@@ -66,15 +68,15 @@ struct SyncOptions: ParsableArguments {
         var configuration = try TrackSyncConfiguration(
             target: sync, device: syncId ?? TrackSyncConfiguration.defaultDevice)
         guard let format = TrackSyncConfiguration.Format(rawValue: syncFormat) else {
-            throw InputError(message: "--sync-format must be json or osmand, not '\(syncFormat)'")
+            throw InputError.usage("--sync-format must be json or osmand, not '\(syncFormat)'")
         }
         configuration.format = format
-        if configuration.device.isEmpty { throw InputError(message: "--sync-id must not be empty") }
+        if configuration.device.isEmpty { throw InputError.usage("--sync-id must not be empty") }
         if let problem = Limits.count("--sync-batch", syncBatch, 1...10_000)
             ?? Limits.count("--sync-threshold", syncThreshold, 1...1_000_000)
             ?? syncInterval.flatMap({ Limits.seconds("--sync-interval", $0) })
         {
-            throw InputError(message: problem)
+            throw InputError.usage(problem)
         }
         configuration.batch = syncBatch
         configuration.threshold = syncThreshold

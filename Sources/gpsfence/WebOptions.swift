@@ -22,16 +22,12 @@ struct WebOptions: ParsableArguments {
     func settings(format: HumanFormat) throws -> WebSettings? {
         guard let web else {
             if webPasswordFile != nil {
-                throw InputError(message: "--web-password-file goes with --web [ADDRESS:]PORT")
+                throw InputError.usage("--web-password-file goes with --web [ADDRESS:]PORT")
             }
             return nil
         }
-        do {
-            var settings = try WebSettings.parse(web, passwordFile: webPasswordFile)
-            settings.format = format
-            return settings
-        } catch {
-            throw InputError(message: error.description)
-        }
+        var settings = try WebSettings.parse(web, passwordFile: webPasswordFile)
+        settings.format = format
+        return settings
     }
 }

@@ -107,10 +107,10 @@ public struct MQTTConfiguration: Sendable, Equatable {
         keepalive: Int = 30, locationInterval: Double = 5, ownTracks: String? = nil, ownTracksTID: String? = nil,
         secrets: SecretSources = SecretSources()
     ) throws(MQTTConfigurationError) -> MQTTConfiguration {
-        func bad(_ option: String, _ problem: String) -> MQTTConfigurationError {
-            MQTTConfigurationError(message: "\(option): \(problem)")
+        func bad(_ option: MQTTConfigurationError.Option, _ problem: String) -> MQTTConfigurationError {
+            MQTTConfigurationError(option: option, problem: problem)
         }
-        let option = "--mqtt \(redacted(url))"
+        let option = MQTTConfigurationError.Option.url(shown: redacted(url))
         let list: MQTTBrokerList
         do { list = try MQTTBrokerList.split(url) } catch { throw bad(option, error.message) }
         guard let components = URLComponents(string: list.firstBrokerURL), let scheme = components.scheme?.lowercased()
@@ -184,7 +184,7 @@ public struct MQTTConfiguration: Sendable, Equatable {
             do {
                 configuration.clientCertificate = try ClientCertificate.parse(
                     certificateFile: certificateFile, keyFile: keyFile, tls: tls, secrets: secrets)
-            } catch { throw bad(error.option, error.problem) }
+            } catch { throw bad(.named(error.option), error.problem) }
         }
         guard let version = ProtocolVersion(rawValue: protocolVersion) else {
             throw bad("--mqtt-version", "'\(protocolVersion)' is not 3.1.1 or 5")
@@ -261,7 +261,44 @@ public struct OwnTracksIdentity: Sendable, Equatable {
 
 /// Bad `--mqtt` options: exit status 2, the message names the option.
 public struct MQTTConfigurationError: Error, CustomStringConvertible, Sendable {
-    public let message: String
+    /// The option at fault.
+    public enum Option: Sendable, Equatable, ExpressibleByStringInterpolation {
+        /// The broker URL (as it may be shown, its password hidden), named by the option that gave it.
+        case url(shown: String)
+        /// Another option, as the user gave it (`--mqtt-ca FILE`).
+        case named(String)
+
+        public init(stringLiteral value: String) { self = .named(value) }
+    }
+
+    /// Nil when the problem's words name the options themselves.
+    public let option: Option?
+    public let problem: String
+    /// The option that gave the URL: `--mqtt`, or `--fences` for the fences from the broker.
+    public private(set) var urlOption = "--mqtt"
+
+    public init(option: Option?, problem: String) {
+        self.option = option
+        self.problem = problem
+    }
+
+    init(message: String) { self.init(option: nil, problem: message) }
+
+    /// The same problem of a URL given by `option` rather than `--mqtt`.
+    public func namingTheURL(as option: String) -> MQTTConfigurationError {
+        var renamed = self
+        renamed.urlOption = option
+        return renamed
+    }
+
+    public var message: String {
+        switch option {
+        case nil: problem
+        case .url(let shown): "\(urlOption) \(shown): \(problem)"
+        case .named(let named): "\(named): \(problem)"
+        }
+    }
+
     public var description: String { message }
 }
 

@@ -11,10 +11,10 @@ func atomicReplace(_ path: String, with bytes: [UInt8]) throws {
     do {
         target = try resolvedPath(path)
     } catch {
-        throw InputError(message: "cannot read '\(path)': \(error.reason)")
+        throw InputError.unreadable(path: path, cause: .call(error))
     }
     guard let status = try? FileStatus.of(target), status.kind == .regular else {
-        throw InputError(message: "'\(path)' is not a regular file: only a fence file is written")
+        throw InputError.fenceFile(path: path, .notRegular)
     }
     do {
         try replaceFile(
@@ -22,6 +22,6 @@ func atomicReplace(_ path: String, with bytes: [UInt8]) throws {
             mode: ReplaceMode(creation: 0o600, copying: status),
             with: bytes)
     } catch {
-        throw RuntimeFailure(message: "cannot \(error.step.rawValue) '\(error.path)': \(error.reason)")
+        throw RuntimeFailure.replace(error)
     }
 }

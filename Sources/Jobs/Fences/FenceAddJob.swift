@@ -7,6 +7,7 @@ import NMEA
 import Platform
 import Presentation
 import Store
+import Views
 
 /// `gpsfence fences add --here NAME --radius R` (docs/fences.md, "Adding a fence where you
 /// stand"): a circle at the running `run`'s last usable fix, added to the fence file
@@ -31,38 +32,33 @@ public struct FenceAddJob {
     /// Adds the fence; returns the line to print.
     public func run(now: Int64) throws -> String {
         guard FileManager.default.fileExists(atPath: statePath) else {
-            throw InputError(
-                message: "no state file at '\(statePath)': --here takes the last fix of 'gpsfence run' from it")
+            throw StateFileMissing(path: statePath, need: .lastFix)
         }
         let receiver = try receiverAsked(StateStore(path: statePath, access: .readOnly))
         guard let lat = receiver.lastLat, let lon = receiver.lastLon, let wall = receiver.lastFixWall else {
-            throw InputError(message: "the state file '\(statePath)' holds no fix yet: is 'gpsfence run' receiving?")
+            throw InputError.stateFile(path: statePath, .noFix)
         }
         let age = Double(now - wall) / 1000
         guard age <= maxAge else {
-            throw InputError(
-                message: "the last fix in '\(statePath)' is \(HumanText.duration(age)) old, not where you "
-                    + "stand: is 'gpsfence run' still running and receiving?")
+            throw InputError.stateFile(path: statePath, .staleFix(age: age))
         }
         guard let path = fencesPath ?? receiver.fencesPath, !path.isEmpty else {
-            throw InputError(message: "the state file names no fence file: give it with --fences FILE")
+            throw InputError.stateFile(path: statePath, .noFenceFile)
         }
         let set = try FenceFile.load(path)
         let fenceID = id ?? Self.slug(name, taken: Set(set.ids.map(\.text)))
         if set.ids.contains(where: { $0.text == fenceID }) {
-            throw InputError(message: "'\(path)' already has a fence with id \(JSONLine.quoted(fenceID))")
+            throw InputError.fenceFile(path: path, .idTaken(fenceID))
         }
         guard let original = try? readWholeFile(path) else {
-            throw InputError(message: "cannot read '\(path)'")
+            throw InputError.unreadable(path: path, cause: nil)
         }
         let updated: [UInt8]
         if path.lowercased().hasSuffix(".csv") {
             updated = Self.appendingCSV(original, id: fenceID, name: name, lat: lat, lon: lon, radius: radius)
         } else {
             guard let insertion = FeatureInsertion(original) else {
-                throw InputError(
-                    message: "'\(path)' is not a GeoJSON FeatureCollection: 'fences add' adds a feature to "
-                        + "the 'features' array of one (or a line to a CSV fence file)")
+                throw InputError.fenceFile(path: path, .notAFeatureCollection)
             }
             updated = insertion.inserting(
                 Self.feature(id: fenceID, name: name, lat: lat, lon: lon, radius: radius), into: original)
@@ -72,7 +68,7 @@ public struct FenceAddJob {
             try FenceSet.parse(bytes: bytes, file: path, csv: path.lowercased().hasSuffix(".csv"))
         }
         guard check.count == set.count + 1 else {
-            throw RuntimeFailure(message: "adding the fence to '\(path)' did not give one more fence; nothing written")
+            throw RuntimeFailure.fenceNotAdded(path: path)
         }
         try atomicReplace(path, with: updated)
         return HumanText.printable(

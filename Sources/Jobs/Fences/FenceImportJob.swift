@@ -28,9 +28,9 @@ public struct FenceImportJob {
             }
         } catch let error as ReplaceError {
             if error.step == .create {
-                throw InputError(message: "cannot create '\(error.path)': \(error.reason)")
+                throw InputError.uncreatable(error)
             }
-            throw RuntimeFailure(message: "cannot write '\(output)': \(error.reason)")
+            throw RuntimeFailure.unwritable(path: output, cause: .replace(error))
         }
         return summary!.lines(output: output)
     }

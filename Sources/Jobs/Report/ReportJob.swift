@@ -45,18 +45,17 @@ public struct ReportJob {
     func resolvedFencesPath() throws -> String {
         if let fencesPath { return fencesPath }
         guard case .state(let path, _) = input else {
-            throw InputError(message: "--fences is needed with captures (the fence file to check them against)")
+            throw InputError.usage("--fences is needed with captures (the fence file to check them against)")
         }
         guard FileManager.default.fileExists(atPath: path) else {
-            throw InputError(
-                message: "no state file at '\(path)': the track is kept by 'gpsfence run' or 'gpsfence replay --state'")
+            throw StateFileMissing(path: path, need: .track)
         }
         let store: StateStore
         do { store = try StateStore(path: path, access: .readOnly) } catch {
-            throw InputError(message: error.description)
+            throw InputError.unusableState(error)
         }
         guard let recorded = try store.receiver().fencesPath else {
-            throw InputError(message: "state file '\(path)' records no fence file: give --fences")
+            throw InputError.stateFile(path: path, .noFenceFile)
         }
         return recorded
     }
@@ -84,7 +83,7 @@ public struct ReportJob {
                         decoder.push(chunk, onFix: { _ in cycles += 1 }, onNoFix: { _ in cycles += 1 })
                     }
                 } catch {
-                    throw InputError(message: "cannot read '\(input.displayName)': \(error)")
+                    throw InputError.unreadable(path: input.displayName, cause: .error(error))
                 }
             }
             decoder.finish(onFix: { _ in cycles += 1 }, onNoFix: { _ in cycles += 1 })
@@ -105,8 +104,7 @@ public struct ReportJob {
 
     private func fromState(_ path: String, since: Int64?, fences: FenceSet) throws -> FieldReport {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw InputError(
-                message: "no state file at '\(path)': the track is kept by 'gpsfence run' or 'gpsfence replay --state'")
+            throw StateFileMissing(path: path, need: .track)
         }
         let store = try StateStore(path: path, access: .readOnly)
         let from = since ?? .min

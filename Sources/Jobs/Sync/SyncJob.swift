@@ -5,6 +5,7 @@ import NMEA
 import Platform
 import Presentation
 import Store
+import Views
 
 /// `gpsfence sync`: sends the track backlog of a stopped run by hand (a laptop back on Wi-Fi),
 /// with the same cursor, batches and backoff as `run --sync`, for at most `drainTimeout` seconds.
@@ -22,8 +23,7 @@ public struct SyncJob {
     @discardableResult
     public func run() throws -> Int {
         guard FileManager.default.fileExists(atPath: statePath) else {
-            throw InputError(
-                message: "no state file at '\(statePath)': it is written by 'gpsfence run' (or 'replay --state')")
+            throw StateFileMissing(path: statePath, need: .runState)
         }
         // A run that syncs sends the same points and moves the same cursor.
         let lock = try StateLock.acquire(statePath: statePath)
@@ -52,10 +52,8 @@ public struct SyncJob {
             line: "\(configuration.target): sent \(before - left) track points, \(left) remain queued")
         OutputWriter.standardOutput.flush()
         if left > 0 {
-            throw RuntimeFailure(
-                message:
-                    "\(configuration.target): \(left) track points were not acknowledged within \(drainTimeout) s (last error: \(sender.lastError ?? "none")); they stay queued"
-            )
+            throw RuntimeFailure.undelivered(
+                target: configuration.target, .trackPoints(left, lastError: sender.lastError), within: drainTimeout)
         }
         return before - left
     }

@@ -129,9 +129,7 @@ extension BrokerFences {
             ProcessArguments.hidePassword(of: fences)
             return configuration
         } catch {
-            let shown = MQTTConfiguration.redacted(fences)
-            throw InputError(
-                message: error.message.replacingOccurrences(of: "--mqtt \(shown)", with: "--fences \(shown)"))
+            throw error.namingTheURL(as: "--fences")
         }
     }
 

@@ -94,7 +94,7 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
                 try CaptureInput.read(descriptor, chunkSize: speed == nil ? 256 * 1024 : 2048) { chunk in
                     if stopped.load(ordering: .relaxed) { throw CancellationError() }
                     if bytes == 0, let problem = FileKind.sniff(chunk).captureProblem(input.displayName) {
-                        throw InputError(message: problem)
+                        throw problem
                     }
                     bytes += UInt64(chunk.count)
                     // A capture that `record` made names its recording day: its dates are judged
@@ -117,14 +117,14 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
                 failure = problem
                 return
             } catch {
-                failure = InputError(message: "cannot read '\(input.displayName)': \(error)")
+                failure = InputError.unreadable(path: input.displayName, cause: .error(error))
                 return
             }
             decoder?.finish(onFix: { push(.fix($0), $0.time) }, onNoFix: { push(.silentCycle($0), $0.time) })
             sayRollover()
             let framer = decoder?.framer.counters
             if (framer?.sentences ?? 0) == 0 && (framer?.badChecksum ?? 0) == 0 && (framer?.withoutChecksum ?? 0) == 0 {
-                failure = InputError(message: FileKind.noNMEA(input.displayName, bytes: bytes))
+                failure = InputError.noNMEA(path: input.displayName, bytes: bytes)
                 return
             }
         }

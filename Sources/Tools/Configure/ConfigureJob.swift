@@ -190,8 +190,8 @@ public struct ConfigureJob: Sendable {
             report.notes.append("\(needed) do not fit \(offered); raising the baud to \(faster)")
             return
         }
-        throw InputError(
-            message: "\(needed) do not fit \(offered); give fewer --sentences, a lower --rate, "
+        throw InputError.usage(
+            "\(needed) do not fit \(offered); give fewer --sentences, a lower --rate, "
                 + "a higher --baud, or --raise-baud")
     }
 

@@ -45,23 +45,24 @@ public struct CaptureOutput: Sendable, Equatable {
             let descriptor = try FileDescriptor.open(
                 FilePath(path), .writeOnly, options: options,
                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            return CaptureFile(descriptor: descriptor, name: name, createdPath: mode == .create ? path : nil)
+            return CaptureFile(
+                descriptor: descriptor, name: name, path: path, createdPath: mode == .create ? path : nil)
         } catch Errno.fileExists where Self.isRegularFile(path) {
-            throw InputError(
-                message:
-                    "'\(path)' already exists; record does not overwrite a capture: --force replaces it, --append adds to it, or choose another --output"
+            throw InputError.usage(
+                "'\(path)' already exists; record does not overwrite a capture: --force replaces it, --append adds to it, or choose another --output"
             )
         } catch Errno.fileExists {
             // Not a capture but a device or a pipe (`/dev/null`, a FIFO another program reads):
             // written to as it is, nothing to overwrite.
             do {
                 return CaptureFile(
-                    descriptor: try FileDescriptor.open(FilePath(path), .writeOnly), name: name, createdPath: nil)
+                    descriptor: try FileDescriptor.open(FilePath(path), .writeOnly), name: name, path: path,
+                    createdPath: nil)
             } catch {
-                throw InputError(message: "cannot write '\(path)': \(error)")
+                throw InputError.unwritable(path: path, cause: .error(error))
             }
         } catch {
-            throw InputError(message: "cannot write '\(path)': \(error)")
+            throw InputError.unwritable(path: path, cause: .error(error))
         }
     }
 
@@ -75,6 +76,8 @@ public struct CaptureOutput: Sendable, Equatable {
 struct CaptureFile {
     let descriptor: FileDescriptor
     let name: String
+    /// Nil for standard output.
+    var path: String? = nil
     /// The path when this run created the file (it may remove it again if nothing was recorded).
     let createdPath: String?
 
@@ -87,7 +90,7 @@ struct CaptureFile {
             try descriptor.writeAll(bytes)
         } catch {
             // The file opened, so the path was good: a full or failing disk is not bad input.
-            throw RuntimeFailure(message: "cannot write \(name): \(error)")
+            throw RuntimeFailure.unwritable(path: path, cause: .error(error))
         }
     }
 

@@ -48,7 +48,7 @@ struct PortRecordFeed: RecordFeed {
             throw StoppedWhileOpening(message: "stopped while looking for the baud rate of \(path); nothing recorded")
         case .noNMEA(let attempts):
             let tried = attempts.map { "\($0.rate) (\($0.bytes) bytes, \($0.checksummedSentences) sentences)" }
-            throw RuntimeFailure(message: "\(path): no valid NMEA at any rate; tried " + tried.joined(separator: ", "))
+            throw RuntimeFailure.receiver(.noNMEAAtAnyRate(path: path, tried: tried))
         }
         let note: String
         switch receiver.rateSource {
@@ -108,10 +108,7 @@ struct GpsdRecordFeed: RecordFeed {
             connection = try GpsdConnection.connect(address)
             try connection.watch(GpsdConnection.Watch(json: false, nmea: true))
         } catch {
-            throw RuntimeFailure(
-                message:
-                    "cannot record from gpsd at \(address.endpoint): \(error.description); is gpsd running? (systemctl status gpsd)"
-            )
+            throw RuntimeFailure.receiver(.gpsdUnreachable(endpoint: address.endpoint, cause: error))
         }
         var release: String?
         var devices: [String] = []
@@ -143,7 +140,8 @@ struct GpsdRecordFeed: RecordFeed {
             }
         } catch let error as SocketError {
             connection.close()
-            throw RuntimeFailure(message: "reading gpsd at \(address.endpoint) failed: \(error.description)")
+            throw RuntimeFailure.receiver(
+                .gpsdReadFailed(endpoint: address.endpoint, cause: error, captureComplete: false))
         }
         let line =
             "# gpsd: " + (release ?? "?") + (devices.isEmpty ? "" : ", devices: " + devices.joined(separator: ", "))
@@ -173,10 +171,8 @@ struct GpsdRecordFeed: RecordFeed {
                 }
             }
         } catch {
-            throw RuntimeFailure(
-                message:
-                    "reading gpsd at \(address.endpoint) failed: \(error.description); the capture is complete up to there"
-            )
+            throw RuntimeFailure.receiver(
+                .gpsdReadFailed(endpoint: address.endpoint, cause: error, captureComplete: true))
         }
         if let failure { throw failure }
         return outcome != .closed

@@ -56,7 +56,7 @@ public struct RecordJob {
         } catch let stopped as StoppedWhileOpening {
             // Asked to stop: the header stays, as it would after a kill.
             recorded = true
-            throw RuntimeFailure(message: stopped.message + "; \(output.name) holds the header only")
+            throw RuntimeFailure.receiver(.stoppedWhileOpening(what: stopped.message, capture: output.name))
         }
         defer { feed.close() }
         recorded = true

@@ -42,11 +42,11 @@ private struct GeoJSONRouteReader {
             if scanner.peek() != 0 { throw scanner.fail("unexpected data after the top-level value") }
         }
         guard let root = try members(at: start) else {
-            throw InputError(message: "\(file): a GeoJSON object is expected at the top level")
+            throw InputError.content(path: file, at: nil, problem: "a GeoJSON object is expected at the top level")
         }
         guard let lines = try lines(of: root, place: ""), !lines.isEmpty else {
-            throw InputError(
-                message: "\(file): no LineString to follow (a route wants a LineString or MultiLineString)")
+            throw InputError.content(
+                path: file, at: nil, problem: "no LineString to follow (a route wants a LineString or MultiLineString)")
         }
         return lines.flatMap { $0 }
     }
@@ -180,13 +180,13 @@ private struct GeoJSONRouteReader {
             return try steps(&scanner)
         } catch {
             let (line, column) = scanner.lineColumn(error.offset)
-            throw InputError(message: "\(file): malformed JSON at line \(line), column \(column): \(error.problem)")
+            throw InputError.content(path: file, at: .jsonSyntax(line: line, column: column), problem: error.problem)
         }
     }
 
     /// A route that is JSON but not the GeoJSON a route wants: what, in which part, and where.
     func problem(at offset: Int, _ place: String, _ what: String) -> InputError {
         let (line, column) = scanner.lineColumn(offset)
-        return InputError(message: "\(file): \(place) (line \(line), column \(column)): \(what)")
+        return InputError.content(path: file, at: .member(place, line: line, column: column), problem: what)
     }
 }

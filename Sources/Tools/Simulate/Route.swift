@@ -12,9 +12,9 @@ public enum Route: Sendable {
     public static func load(path: String) throws(InputError) -> Route {
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = checkAccess(path, .read).map(errorText) ?? "not a readable file"
-            throw InputError(message: "cannot read route '\(path)': \(reason)")
+            throw InputError.unreadableRoute(path: path, cause: .said(reason))
         }
-        if let problem = FileKind.sniff(data.prefix(4096)).routeProblem(path) { throw InputError(message: problem) }
+        if let problem = FileKind.sniff(data.prefix(4096)).routeProblem(path) { throw problem }
         let lower = path.lowercased()
         let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         let route: Route
@@ -25,13 +25,14 @@ public enum Route: Sendable {
         } else {
             let epochs = CaptureRoute.parse(Array(data))
             guard epochs.contains(where: { $0.timeOfDay != nil }) else {
-                throw InputError(
-                    message: "\(path): not a GPX track, a GeoJSON LineString, or an NMEA capture with timed sentences")
+                throw InputError.content(
+                    path: path, at: nil,
+                    problem: "not a GPX track, a GeoJSON LineString, or an NMEA capture with timed sentences")
             }
             route = .capture(epochs)
         }
         if case .track(let points) = route, points.isEmpty {
-            throw InputError(message: "\(path): the route has no points")
+            throw InputError.content(path: path, at: nil, problem: "the route has no points")
         }
         return route
     }

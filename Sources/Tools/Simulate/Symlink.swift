@@ -11,7 +11,7 @@ import SystemPackage
 /// `/dev/ttyUSB0`, a directory, a link to anything but a pseudo-terminal) is someone else's and is
 /// refused as bad input, untouched (docs/running.md).
 public func replaceSymlink(_ link: String, pointingTo target: String) throws {
-    if let refusal = linkRefusal(link) { throw InputError(message: refusal) }
+    if let refusal = linkRefusal(link) { throw InputError.usage(refusal) }
     do {
         // A leftover link of the temporary name is ours, from a run with this pid.
         try Platform.replaceSymlink(link, temporary: link + ".\(currentProcessID()).new", pointingTo: target)

@@ -80,9 +80,7 @@ public struct StatusReport: Sendable {
         statePath path: String, now: Int64, nearest: Int = 5, calendar: LocalCalendar = .utc, live: LiveState? = nil
     ) throws -> StatusReport {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw StateFileMissing(
-                path: path, message: "no state file at '\(path)': it is written by 'gpsfence run' (or 'replay --state')"
-            )
+            throw StateFileMissing(path: path, need: .runState)
         }
         let store = try StateStore(path: path, access: .readOnly)
         var receiver = try store.receiver()
