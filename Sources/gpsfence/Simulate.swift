@@ -134,8 +134,8 @@ struct Simulate: ParsableCommand {
             jam: jam.flatMap { try? Interference.parseJam($0).get() },
             spoofStart: spoof.flatMap { try? Interference.parseSpoof($0).get() })
         if case .capture = job.route, !job.interference.isEmpty {
-            throw InputError(
-                message: "--jam and --spoof play on a GPX or GeoJSON route; \(route) is a capture, replayed as it is")
+            throw InputError.usage(
+                "--jam and --spoof play on a GPX or GeoJSON route; \(route) is a capture, replayed as it is")
         }
         if case .track(let points) = job.route, TrackPlayer.isTimed(points) {
             if speed != nil {
