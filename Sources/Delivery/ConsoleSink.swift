@@ -86,7 +86,7 @@ public final class ConsoleSink: EventSink {
         case .exit(let exit):
             if exit.reason == .expired { details.append(expired) }
         case .speeding(let speeding):
-            details.append(units.speed(speeding.speed) + " over the limit of " + units.speed(speeding.limit))
+            details.append(units.speeding(speeding.speed, limit: speeding.limit))
         case .approach(let approach):
             details.append(units.distanceAhead(approach.distance) + " ahead")
             details.append("eta " + Self.duration(approach.eta))

@@ -163,8 +163,8 @@ public final class SaySink: EventSink, @unchecked Sendable {
             return warning + "\(place), in \(units.spokenDistance(approach.distance))"
         case .speeding(let speeding):
             guard let place else { return nil }
-            return "Too fast in \(place): \(units.spokenSpeed(speeding.speed)), the limit is "
-                + units.spokenSpeed(speeding.limit)
+            return "Too fast in \(place): \(units.spokenSpeed(speeding.speed, rounded: .up)), the limit is "
+                + units.spokenSpeed(speeding.limit, rounded: .down)
         case .dwell(let dwell):
             guard let place else { return nil }
             return "Still in \(place), for \(spokenDuration(dwell.duration))"

@@ -30,7 +30,9 @@ struct OSMFenceTags {
         {
             switch MaxHeight.read(text) {
             case .value(let metres):
-                properties.append(("clearance", .number(metres, decimals: 3)))
+                // To a tenth of a millimetre: a height written in whole inches is exact, so it is
+                // shown as written (`10'1"` is 3.0734 m; to the millimetre, 3.073 m reads 10'0").
+                properties.append(("clearance", .number(metres, decimals: 4)))
                 properties.append(("maxheight", .text(text)))
                 isRoad = wayKind != .area
             case .skipped(let reason, let example):

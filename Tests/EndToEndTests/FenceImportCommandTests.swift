@@ -237,7 +237,8 @@ import Testing
         #expect(wayProperties?["clearance"] as? Double == 3.9)
         #expect(wayProperties?["radius"] as? Double == 5)
         let nodeProperties = features[0]["properties"] as? [String: Any]
-        #expect(abs((nodeProperties?["clearance"] as? Double ?? 0) - 3.658) < 1e-9)
+        #expect(
+            abs((nodeProperties?["clearance"] as? Double ?? 0) - 3.6576) < 1e-9, "12 ft to the tenth of a millimetre")
         #expect(nodeProperties?["radius"] as? Double == 10)
     }
 
