@@ -71,7 +71,7 @@ public final class ConsoleSink: EventSink {
             parts.append("\(name)[\(Self.plain(fences.ids[fence]))]")
         }
         var details: [String] = []
-        let rules = event.fence.flatMap { fences.settings($0).rules }
+        let rules = event.fenceRules(in: fences, localZone: format.calendar.zone)
         for restriction in restrictions {
             let definition = restriction.definition
             let limit = rules.flatMap { definition.limitText($0, units: units) }

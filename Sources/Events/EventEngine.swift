@@ -299,7 +299,9 @@ public final class EventEngine {
             if activated || !isFirstFix || settings.initial {
                 let enter = GeofenceEvent.Enter(
                     fence: fence, initial: isFirstFix || activated,
-                    restrictions: BrokenRestrictions(fenceSettings.rules, vehicle: settings.vehicle))
+                    restrictions: BrokenRestrictions(
+                        rulesInForce(of: fence, atMilliseconds: time.millisecondsSinceEpoch), vehicle: settings.vehicle)
+                )
                 append(GeofenceEvent(.enter(enter), time: time, location: location), settings: fenceSettings)
             }
             if (fenceSettings.dwell ?? settings.dwell) == 0 {

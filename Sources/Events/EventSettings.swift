@@ -1,4 +1,5 @@
 import Fences
+import Presentation
 
 /// The event semantics of docs/events.md with their defaults; the command line sets them (`--dwell`,
 /// `--hysteresis`, ...) and a fence's own properties override the per-fence ones.
@@ -39,6 +40,9 @@ public struct EventSettings: Sendable, Equatable {
     /// and `enter` of fences whose restrictions it breaks are flagged (`too_low`, `too_heavy`,
     /// ...); none given, nothing flagged.
     public var vehicle = VehicleProfile()
+    /// The user's zone (`--timezone`, `TZ`, `/etc/localtime`): the times of a fence's conditional
+    /// limits are read in it when the fence has no `timezone` of its own.
+    public var localZone = ZoneOffsets.utc
 
     public init() {}
 

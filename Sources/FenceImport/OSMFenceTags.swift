@@ -54,6 +54,12 @@ struct OSMFenceTags {
             case nil:
                 break
             }
+            if let text = element.tag(OSMTagKeys.maxspeedConditional),
+                let kept = settings.propertyForms.conditional("maxspeed:conditional", text, summary: &summary)
+            {
+                properties.append(("maxspeed:conditional", .text(kept)))
+                isRoad = wayKind != .area
+            }
         }
         if settings.truckRestrictions {
             for index in OSMTagKeys.truck {
@@ -78,6 +84,14 @@ struct OSMFenceTags {
                 }
                 isRoad = wayKind != .area
             }
+            for index in OSMTagKeys.truckConditional {
+                let key = OSMTagKeys.fixed[index]
+                guard let text = element.tag(index),
+                    let kept = settings.propertyForms.conditional(key, text, summary: &summary)
+                else { continue }
+                properties.append((key, .text(kept)))
+                isRoad = wayKind != .area
+            }
         }
         let restricted = properties.contains { $0.key != "name" }
         for property in selected where !properties.contains(where: { $0.key == property.key }) {
@@ -90,10 +104,15 @@ struct OSMFenceTags {
     /// `--truck-restrictions` reads.
     private static func carriesRestriction(_ element: OSMElement, settings: ImportSettings) -> Bool {
         let heights = [OSMTagKeys.maxheight, OSMTagKeys.maxheightPhysical]
-        let speeds = [OSMTagKeys.maxspeed, OSMTagKeys.maxspeedForward, OSMTagKeys.maxspeedBackward]
+        let speeds = [
+            OSMTagKeys.maxspeed, OSMTagKeys.maxspeedForward, OSMTagKeys.maxspeedBackward,
+            OSMTagKeys.maxspeedConditional,
+        ]
         return (settings.clearances && heights.contains { element.tag($0) != nil })
             || (settings.speedLimits && speeds.contains { element.tag($0) != nil })
-            || (settings.truckRestrictions && OSMTagKeys.truck.contains { element.tag($0) != nil })
+            || (settings.truckRestrictions
+                && (OSMTagKeys.truck.contains { element.tag($0) != nil }
+                    || OSMTagKeys.truckConditional.contains { element.tag($0) != nil }))
     }
 
     /// A way's corridor radius: `--radius`, else half its `width`, else 1.75 m a lane, else 5 m.

@@ -25,13 +25,14 @@ import Testing
     @Test func hooksGetEachBrokenRestrictionAndItsLimit() throws {
         let fences = try FenceSet.parse(Self.bridge)
         let flagged = HookEnvironment.variables(
-            for: OutgoingEvent(Self.approach([.clearance, .weight]), fences: fences), fences: fences)
+            for: OutgoingEvent(Self.approach([.clearance, .weight]), fences: fences), fences: fences, localZone: .utc)
         #expect(flagged["GPSFENCE_TOO_LOW"] == "1")
         #expect(flagged["GPSFENCE_CLEARANCE"] == "3.2")
         #expect(flagged["GPSFENCE_TOO_HEAVY"] == "1")
         #expect(flagged["GPSFENCE_MAXWEIGHT"] == "7500.0")
         #expect(flagged["GPSFENCE_TOO_WIDE"] == nil && flagged["GPSFENCE_MAXWIDTH"] == nil, "not broken")
-        let plain = HookEnvironment.variables(for: OutgoingEvent(Self.approach([]), fences: fences), fences: fences)
+        let plain = HookEnvironment.variables(
+            for: OutgoingEvent(Self.approach([]), fences: fences), fences: fences, localZone: .utc)
         #expect(plain.keys.filter { $0.hasPrefix("GPSFENCE_TOO") || $0.hasPrefix("GPSFENCE_MAX") }.isEmpty)
     }
 
