@@ -24,6 +24,8 @@ public struct EventSettings: Sendable, Equatable {
     public var initial = true
     /// Look-ahead metres for `approach`, for fences without their own `approach`; nil: none.
     public var approach: Double?
+    /// The kinds of fence `approach` warns of (`--approach-kinds`): hazards unless asked.
+    public var approachKinds = ApproachKinds.hazards
     /// Seconds between `heartbeat` events; nil: none.
     public var heartbeat: Double?
     /// Below this speed (m/s) the track is noise: no `approach` is raised or re-armed.
