@@ -64,4 +64,29 @@ import Testing
         #expect(line.contains("School street [osm:way/7]  40 km/h in a 30 zone"), "\(human.stdout)")
         #expect(line.contains("07:30:02+01:00"), "\(human.stdout)")
     }
+
+    /// A KML placemark's ExtendedData carries a conditional weight limit as OSM writes it: the part
+    /// at a time is kept, the one about the vehicle's length is set aside and counted.
+    @Test func aKMLPlacemarkKeepsThePartAtATime() throws {
+        let folder = try FenceRulesTests.folder()
+        let kml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>Old bridge</name>
+            <ExtendedData><Data name="radius"><value>15</value></Data>
+            <Data name="maxweight:conditional"><value>7.5 @ (22:00-06:00); 3.5 @ (length&gt;10)</value></Data>
+            </ExtendedData><Point><coordinates>8,47,0</coordinates></Point></Placemark></Document></kml>
+            """
+        let source = try FenceImportCommandTests.write(kml, "bridges.kml", in: folder)
+        let output = folder.appendingPathComponent("bridges.geojson").path
+        let imported = try runGPSFence(["fences", "import", source, "--output", output])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(
+            imported.stderr.contains(
+                "1 maxweight:conditional kept aside: the condition is not a time ('3.5 @ (length>10)')"),
+            "\(imported.stderr)")
+        let fences = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+        let properties = (fences["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any]
+        #expect(properties?["maxweight:conditional"] as? String == "7.5 @ (22:00-06:00)")
+    }
 }

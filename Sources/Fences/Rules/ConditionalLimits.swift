@@ -138,8 +138,9 @@ public struct ConditionalLimit: Sendable, Equatable {
                 limits.append(ConditionalLimit(quantity: quantity, value: value, hours: hours))
                 read.append(written)
             } catch {
-                // What is wrong with a time (`Mo-Fx 07:00-19:00`); a word (`wet`) is simply no time.
-                let detail = condition.contains(where: \.isNumber) ? " (\(error.reason))" : ""
+                // What is wrong with a time (`Mo-Fx 07:00-19:00`); a word or a measure (`wet`,
+                // `length>10`) is simply no time.
+                let detail = condition.contains(":") ? " (\(error.reason))" : ""
                 unreadable.append(Unreadable(text: written, reason: "the condition is not a time" + detail))
             }
         }
