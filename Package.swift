@@ -176,7 +176,7 @@ let package = Package(
             dependencies: [
                 "LiveLoop", "Jobs", "Tools", "NMEA", "Store", "Delivery", "Fences", "Events", "Platform", "Waiting",
             ]),
-        .testTarget(name: "ViewsTests", dependencies: ["Views", "Fences", "Events", "NMEA", "Store"]),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "Fences", "Events", "NMEA", "Presentation", "Store"]),
         .testTarget(
             name: "StoreTests",
             dependencies: ["Store", "Fences", "Events", "NMEA", "Presentation", "Delivery", "Waiting"]),

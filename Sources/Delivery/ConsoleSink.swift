@@ -71,7 +71,7 @@ public final class ConsoleSink: EventSink {
             parts.append("\(name)[\(Self.plain(fences.ids[fence]))]")
         }
         var details: [String] = []
-        let rules = event.fence.flatMap { fences.settings($0).rules }
+        let rules = event.fenceRules(in: fences, localZone: format.calendar.zone)
         for restriction in restrictions {
             let definition = restriction.definition
             let limit = rules.flatMap { definition.limitText($0, units: units) }
@@ -86,7 +86,7 @@ public final class ConsoleSink: EventSink {
         case .exit(let exit):
             if exit.reason == .expired { details.append(expired) }
         case .speeding(let speeding):
-            details.append(units.speed(speeding.speed) + " over the limit of " + units.speed(speeding.limit))
+            details.append(units.speeding(speeding.speed, limit: speeding.limit))
         case .approach(let approach):
             details.append(units.distanceAhead(approach.distance) + " ahead")
             details.append("eta " + Self.duration(approach.eta))

@@ -155,7 +155,7 @@ public final class NotifySink: EventSink, @unchecked Sendable {
         case .enter:
             body += flags
         case .speeding(let speeding):
-            body += ", " + format.units.speed(speeding.speed) + " > " + format.units.speed(speeding.limit)
+            body += ", " + format.units.speeding(speeding.speed, limit: speeding.limit)
         case .alarm(let alarm), .alarmAcknowledged(let alarm, by: _), .alarmCleared(let alarm):
             body += ", raised by " + alarm.cause.kind.rawValue
             if let distance = alarm.anchorDistance { body += ", " + ConsoleSink.fromTheAnchor(distance) }

@@ -38,15 +38,19 @@ public final class SaySink: EventSink, @unchecked Sendable {
     private let finishDeadline = Locked(Double.infinity)
     /// The units distances, speeds and clearances are spoken in (`--units`).
     private let units: MeasurementUnits
+    /// The user's zone, which a fence's conditional limits are read in without its own `timezone`.
+    private let localZone: ZoneOffsets
     private let repeater: AlarmRepeater
 
     /// - Parameter alarmRepeat: seconds between the sentences of an alarm that sounds.
     public init(
         voice: Voice = .espeak, wavDirectory: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double = 30,
-        units: MeasurementUnits = .metric, alarmRepeat: Double = 3, report: @escaping @Sendable (String) -> Void
+        units: MeasurementUnits = .metric, localZone: ZoneOffsets = .utc, alarmRepeat: Double = 3,
+        report: @escaping @Sendable (String) -> Void
     ) {
         self.units = units
+        self.localZone = localZone
         repeater = AlarmRepeater(interval: alarmRepeat)
         self.voice = voice
         self.wavDirectory = wavDirectory
@@ -74,7 +78,9 @@ public final class SaySink: EventSink, @unchecked Sendable {
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
         let claim = engineTurn.enter()
         defer { engineTurn.leave(claim) }
-        guard program != nil, let text = Self.sentence(for: event.event, fences: fences, units: units) else {
+        guard program != nil,
+            let text = Self.sentence(for: event.event, fences: fences, units: units, localZone: localZone)
+        else {
             if event.event.kind.alarmRole != .none { repeater.follow(event.event) {} }
             return
         }
@@ -144,7 +150,7 @@ public final class SaySink: EventSink, @unchecked Sendable {
     /// What is said for an event, or nil for the kinds that are not spoken (bookkeeping: registered,
     /// heartbeat; and what would chatter: visit, stationary, moving).
     public static func sentence(
-        for event: GeofenceEvent, fences: FenceSet, units: MeasurementUnits = .metric
+        for event: GeofenceEvent, fences: FenceSet, units: MeasurementUnits = .metric, localZone: ZoneOffsets = .utc
     ) -> String? {
         let name = event.fence.map { fence in
             fences.name(fence).map(HumanText.printable) ?? "fence " + HumanText.printable(fences.ids[fence].text)
@@ -153,7 +159,7 @@ public final class SaySink: EventSink, @unchecked Sendable {
         // (docs/fences.md, "Rules").
         let restrictions = event.restrictions
         let warning = restrictions.map { $0.definition.spokenWarning + " " }.joined()
-        let rules = event.fence.flatMap { fences.settings($0).rules }
+        let rules = event.fenceRules(in: fences, localZone: localZone)
         let limits = restrictions.compactMap { restriction in
             rules.flatMap { restriction.definition.spokenLimit($0, units: units) }
         }
@@ -167,8 +173,8 @@ public final class SaySink: EventSink, @unchecked Sendable {
             return warning + "\(place), in \(units.spokenDistance(approach.distance))"
         case .speeding(let speeding):
             guard let place else { return nil }
-            return "Too fast in \(place): \(units.spokenSpeed(speeding.speed)), the limit is "
-                + units.spokenSpeed(speeding.limit)
+            return "Too fast in \(place): \(units.spokenSpeed(speeding.speed, rounded: .up)), the limit is "
+                + units.spokenSpeed(speeding.limit, rounded: .down)
         case .dwell(let dwell):
             guard let place else { return nil }
             return "Still in \(place), for \(spokenDuration(dwell.duration))"

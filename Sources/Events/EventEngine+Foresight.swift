@@ -80,7 +80,7 @@ extension EventEngine {
             var distance = fences.signedDistance(fence: fence, lat: fix.latitude, lon: fix.longitude, limit: radius + 1)
             // Even a fired approach: a path that turns away re-arms it at one fix, and back fires it
             // at the next.
-            if let approach = fences.settings(fence).approach ?? settings.approach { distance -= approach }
+            if let warning = approachWarning(of: fence, atMilliseconds: now) { distance -= warning.reach }
             room = min(room, distance)
         }
         let fixes = (room - margin) / perFix

@@ -299,7 +299,9 @@ public final class EventEngine {
             if activated || !isFirstFix || settings.initial {
                 let enter = GeofenceEvent.Enter(
                     fence: fence, initial: isFirstFix || activated,
-                    restrictions: BrokenRestrictions(fenceSettings.rules, vehicle: settings.vehicle))
+                    restrictions: BrokenRestrictions(
+                        rulesInForce(of: fence, atMilliseconds: time.millisecondsSinceEpoch), vehicle: settings.vehicle)
+                )
                 append(GeofenceEvent(.enter(enter), time: time, location: location), settings: fenceSettings)
             }
             if (fenceSettings.dwell ?? settings.dwell) == 0 {
@@ -329,7 +331,8 @@ public final class EventEngine {
     }
 
     /// Fences with an approach distance that the path ahead reaches within that distance: once per
-    /// approach, re-armed when the path stops reaching the fence.
+    /// approach, re-armed when the path stops reaching the fence. `--approach` is for the kinds of
+    /// fence `--approach-kinds` names (`approachWarning`).
     private func approachAhead(_ fix: Fix, time: UTCTime, location: GeofenceEvent.Location) {
         guard longestApproach > 0, let track = fix.track, let speed = fix.speed,
             speed >= settings.minimumApproachSpeed
@@ -340,16 +343,15 @@ public final class EventEngine {
         for stored in ahead.indices {
             let fence = Int(stored)
             let fenceSettings = fences.settings(fence)
-            guard let reach = fenceSettings.approach ?? settings.approach, !inside[fence],
-                containedStamp[fence] != fixNumber, isInPlay(fence),
+            guard !inside[fence], containedStamp[fence] != fixNumber, isInPlay(fence),
+                let warning = approachWarning(of: fence, atMilliseconds: time.millisecondsSinceEpoch),
                 let distance = fences.distanceAlongRay(
-                    toFence: fence, lat: fix.latitude, lon: fix.longitude, bearing: track, maxDistance: reach)
+                    toFence: fence, lat: fix.latitude, lon: fix.longitude, bearing: track, maxDistance: warning.reach)
             else { continue }
             nextApproachedList.append(stored)
             if !approachFired[fence] {
                 let approach = GeofenceEvent.Approach(
-                    fence: fence, distance: distance, eta: distance / speed,
-                    restrictions: BrokenRestrictions(fenceSettings.rules, vehicle: settings.vehicle))
+                    fence: fence, distance: distance, eta: distance / speed, restrictions: warning.restrictions)
                 append(GeofenceEvent(.approach(approach), time: time, location: location), settings: fenceSettings)
             }
         }

@@ -1,4 +1,5 @@
 import Fences
+import Presentation
 
 /// The event semantics of docs/events.md with their defaults; the command line sets them (`--dwell`,
 /// `--hysteresis`, ...) and a fence's own properties override the per-fence ones.
@@ -23,6 +24,8 @@ public struct EventSettings: Sendable, Equatable {
     public var initial = true
     /// Look-ahead metres for `approach`, for fences without their own `approach`; nil: none.
     public var approach: Double?
+    /// The kinds of fence `approach` warns of (`--approach-kinds`): hazards unless asked.
+    public var approachKinds = ApproachKinds.hazards
     /// Seconds between `heartbeat` events; nil: none.
     public var heartbeat: Double?
     /// Below this speed (m/s) the track is noise: no `approach` is raised or re-armed.
@@ -39,6 +42,9 @@ public struct EventSettings: Sendable, Equatable {
     /// and `enter` of fences whose restrictions it breaks are flagged (`too_low`, `too_heavy`,
     /// ...); none given, nothing flagged.
     public var vehicle = VehicleProfile()
+    /// The user's zone (`--timezone`, `TZ`, `/etc/localtime`): the times of a fence's conditional
+    /// limits are read in it when the fence has no `timezone` of its own.
+    public var localZone = ZoneOffsets.utc
 
     public init() {}
 

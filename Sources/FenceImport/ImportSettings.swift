@@ -53,10 +53,40 @@ public struct FencePropertyForms: Sendable {
     /// Keys whose value is one of a few words (any case).
     public var choices: [String: Set<String>]
 
-    public init(numberKeys: Set<String>, measures: [String: Measure], choices: [String: Set<String>]) {
+    /// A conditional limit's reader (`maxspeed:conditional`): the parts of a value it reads (a
+    /// value at a time: `30 @ (Mo-Fr 07:00-19:00)`), as written, and the ones it does not, each
+    /// with why (a condition of weather or of the vehicle: `60 @ wet`).
+    public struct Conditional: Sendable {
+        public var read: @Sendable (String) -> (read: [String], unreadable: [(text: String, reason: String)])
+
+        public init(
+            read: @escaping @Sendable (String) -> (read: [String], unreadable: [(text: String, reason: String)])
+        ) {
+            self.read = read
+        }
+    }
+
+    /// Keys whose value is a conditional limit.
+    public var conditionals: [String: Conditional]
+
+    public init(
+        numberKeys: Set<String>, measures: [String: Measure], choices: [String: Set<String>],
+        conditionals: [String: Conditional] = [:]
+    ) {
         self.numberKeys = numberKeys
         self.measures = measures
         self.choices = choices
+        self.conditionals = conditionals
+    }
+
+    /// The parts of conditional limit `key` that are read, as one value (`30 @ (Mo-Fr
+    /// 07:00-19:00); 20 @ Sa`), nil when none is; each part that is not read is kept aside and
+    /// counted in `summary` with why, never written.
+    func conditional(_ key: String, _ text: String, summary: inout ImportSummary) -> String? {
+        guard let reader = conditionals[key] else { return text }
+        let parts = reader.read(text)
+        for part in parts.unreadable { summary.skip("\(key) kept aside: \(part.reason)", example: part.text) }
+        return parts.read.isEmpty ? nil : parts.read.joined(separator: "; ")
     }
 
     /// Why `text` cannot be the value of fence property `key` (`is not a weight like ...`); nil

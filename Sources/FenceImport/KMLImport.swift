@@ -196,6 +196,10 @@ struct KMLImport {
                     return
                 }
                 properties.append((key, .text(value.trimmingSpaces)))
+            } else if forms.conditionals[key] != nil {
+                // The parts at a time are kept; the others are said in the summary, never applied.
+                guard let kept = forms.conditional(key, value, summary: &writer.summary) else { continue }
+                properties.append((key, .text(kept)))
             } else if let measure = forms.measures[key], !isPositiveNumber(value) {
                 // A measure as the sign writes it (`11'`, `3.4 m`, `7.5 t`) is kept as written: the
                 // loader reads it as `--vehicle-height` or `--vehicle-weight` is read.

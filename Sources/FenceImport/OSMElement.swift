@@ -58,10 +58,15 @@ struct OSMTagKeys {
     static let parking = 16
     /// The truck's restrictions (`--truck-restrictions`), kept under their own names.
     static let truck = 17..<23
+    /// `maxspeed:conditional` (`--speed-limits`), and the truck's conditional limits
+    /// (`--truck-restrictions`), kept under their own names with the times they hold.
+    static let maxspeedConditional = 23
+    static let truckConditional = 24..<26
     static let fixed = [
         "name", "ref", "maxheight", "maxheight:physical", "maxspeed", "maxspeed:forward", "maxspeed:backward",
         "width", "lanes", "highway", "type", "railway", "waterway", "area", "amenity", "building", "parking",
         "maxweight", "maxwidth", "maxlength", "maxaxleload", "hgv", "maxspeed:hgv",
+        "maxspeed:conditional", "maxspeed:hgv:conditional", "maxweight:conditional",
     ]
 
     let keys: [[UInt8]]

@@ -30,7 +30,9 @@ struct OSMFenceTags {
         {
             switch MaxHeight.read(text) {
             case .value(let metres):
-                properties.append(("clearance", .number(metres, decimals: 3)))
+                // To a tenth of a millimetre: a height written in whole inches is exact, so it is
+                // shown as written (`10'1"` is 3.0734 m; to the millimetre, 3.073 m reads 10'0").
+                properties.append(("clearance", .number(metres, decimals: 4)))
                 properties.append(("maxheight", .text(text)))
                 isRoad = wayKind != .area
             case .skipped(let reason, let example):
@@ -51,6 +53,12 @@ struct OSMFenceTags {
                 summary.skip(reason, example: example)
             case nil:
                 break
+            }
+            if let text = element.tag(OSMTagKeys.maxspeedConditional),
+                let kept = settings.propertyForms.conditional("maxspeed:conditional", text, summary: &summary)
+            {
+                properties.append(("maxspeed:conditional", .text(kept)))
+                isRoad = wayKind != .area
             }
         }
         if settings.truckRestrictions {
@@ -76,6 +84,14 @@ struct OSMFenceTags {
                 }
                 isRoad = wayKind != .area
             }
+            for index in OSMTagKeys.truckConditional {
+                let key = OSMTagKeys.fixed[index]
+                guard let text = element.tag(index),
+                    let kept = settings.propertyForms.conditional(key, text, summary: &summary)
+                else { continue }
+                properties.append((key, .text(kept)))
+                isRoad = wayKind != .area
+            }
         }
         let restricted = properties.contains { $0.key != "name" }
         for property in selected where !properties.contains(where: { $0.key == property.key }) {
@@ -88,10 +104,15 @@ struct OSMFenceTags {
     /// `--truck-restrictions` reads.
     private static func carriesRestriction(_ element: OSMElement, settings: ImportSettings) -> Bool {
         let heights = [OSMTagKeys.maxheight, OSMTagKeys.maxheightPhysical]
-        let speeds = [OSMTagKeys.maxspeed, OSMTagKeys.maxspeedForward, OSMTagKeys.maxspeedBackward]
+        let speeds = [
+            OSMTagKeys.maxspeed, OSMTagKeys.maxspeedForward, OSMTagKeys.maxspeedBackward,
+            OSMTagKeys.maxspeedConditional,
+        ]
         return (settings.clearances && heights.contains { element.tag($0) != nil })
             || (settings.speedLimits && speeds.contains { element.tag($0) != nil })
-            || (settings.truckRestrictions && OSMTagKeys.truck.contains { element.tag($0) != nil })
+            || (settings.truckRestrictions
+                && (OSMTagKeys.truck.contains { element.tag($0) != nil }
+                    || OSMTagKeys.truckConditional.contains { element.tag($0) != nil }))
     }
 
     /// A way's corridor radius: `--radius`, else half its `width`, else 1.75 m a lane, else 5 m.

@@ -28,6 +28,13 @@ public enum FenceProperties {
             return (entry.property.name, words)
         })
 
+    /// Keys whose value is a conditional limit (`maxspeed:conditional`), with what it limits.
+    public static let conditionalKeys: [String: ConditionalLimit.Quantity] = Dictionary(
+        uniqueKeysWithValues: FenceRuleKind.properties.compactMap { entry in
+            guard case .conditional(let quantity) = entry.property.form else { return nil }
+            return (entry.property.name, quantity)
+        })
+
     /// Every key the loader or the sinks read.
     public static let knownKeys = numberKeys.union(measureKeys.keys).union(otherKeys).union(
         FenceRuleKind.properties.map(\.property.name))

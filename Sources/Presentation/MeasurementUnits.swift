@@ -53,10 +53,18 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
         }
     }
 
-    /// `27 km/h`, `17 mph`, `14 kn`; a tenth below ten (`7.5 kn`).
-    public func speed(_ metresPerSecond: Double) -> String {
+    /// `27 km/h`, `17 mph`, `14 kn`; a tenth below ten (`7.5 kn`). A speed limit is `.down`, the
+    /// vehicle's speed against one `.up` (`MeasureRounding`).
+    public func speed(_ metresPerSecond: Double, rounded rounding: MeasureRounding = .nearest) -> String {
         let (value, unit) = speedValue(metresPerSecond)
-        return Self.number(value) + " " + unit
+        return Self.number(value, rounding) + " " + unit
+    }
+
+    /// `62 km/h in a 50 zone`: the vehicle's speed (rounded up) and the limit it is above (rounded
+    /// down), so the line never shows a speed at or below the limit it broke, nor reads as the
+    /// excess.
+    public func speeding(_ metresPerSecond: Double, limit: Double) -> String {
+        speed(metresPerSecond, rounded: .up) + " in a " + Self.number(speedValue(limit).value, .down) + " zone"
     }
 
     /// A distance at a glance, to a tenth: metric as `HumanText.distance` (`1655.8 m`, `7147.1 km`);
@@ -109,20 +117,23 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
         }
     }
 
-    /// A height as signs write it: `3.2 m`, `4.05 m`, or `10'6"` in imperial.
-    public func height(_ metres: Double) -> String {
+    /// A height (or a width, a length) as signs write it: `3.2 m`, `4.05 m`, or `10'6"` in
+    /// imperial; a limit rounded `.down` (a bridge of 3.2 m is `10'5"`, never `10'6"`), the
+    /// vehicle's own `.up`.
+    public func height(_ metres: Double, rounded rounding: MeasureRounding) -> String {
         switch self {
         case .metric, .nautical:
-            return formatted(metres, decimals: 2) + " m"
+            return formatted(rounding.whole(metres * 100) / 100, decimals: 2) + " m"
         case .imperial:
-            let inches = WholeNumber.clamped((metres / Self.metresPerInch).rounded())
+            let inches = WholeNumber.clamped(rounding.whole(metres / Self.metresPerInch))
             return "\(inches / 12)'\(inches % 12)\""
         }
     }
 
-    /// `23 kilometres an hour`, `14 miles an hour`, `12 knots`: whole numbers, as a voice says them.
-    public func spokenSpeed(_ metresPerSecond: Double) -> String {
-        let value = WholeNumber.clamped(speedValue(metresPerSecond).value.rounded())
+    /// `23 kilometres an hour`, `14 miles an hour`, `12 knots`: whole numbers, as a voice says them;
+    /// a limit `.down`, the vehicle's speed against one `.up`.
+    public func spokenSpeed(_ metresPerSecond: Double, rounded rounding: MeasureRounding = .nearest) -> String {
+        let value = WholeNumber.clamped(rounding.whole(speedValue(metresPerSecond).value))
         switch self {
         case .metric: return "\(value) kilometres an hour"
         case .imperial: return "\(value) miles an hour"
@@ -149,24 +160,26 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
         }
     }
 
-    /// `3 metres 20`, `4 metres` | `10 feet 6`, `11 feet`: a clearance, as road signs are read out.
-    public func spokenHeight(_ metres: Double) -> String {
+    /// `3 metres 20`, `4 metres` | `10 feet 6`, `11 feet`: a clearance, as road signs are read out;
+    /// a limit `.down`, the vehicle's own `.up`.
+    public func spokenHeight(_ metres: Double, rounded rounding: MeasureRounding) -> String {
         switch self {
         case .metric, .nautical:
-            let centimetres = WholeNumber.clamped((metres * 100).rounded())
+            let centimetres = WholeNumber.clamped(rounding.whole(metres * 100))
             let rest = centimetres % 100
             guard rest != 0 else { return "\(centimetres / 100) metres" }
             return "\(centimetres / 100) metres " + (rest < 10 ? "0\(rest)" : "\(rest)")
         case .imperial:
-            let inches = WholeNumber.clamped((metres / Self.metresPerInch).rounded())
+            let inches = WholeNumber.clamped(rounding.whole(metres / Self.metresPerInch))
             let feet = "\(inches / 12) \(inches / 12 == 1 ? "foot" : "feet")"
             return inches % 12 == 0 ? feet : feet + " \(inches % 12)"
         }
     }
 
     /// Whole above ten, a tenth below: `27`, `7.5`.
-    static func number(_ value: Double) -> String {
-        abs(value) < 9.95 ? HumanText.tenths(value) : "\(WholeNumber.clamped(value.rounded()))"
+    static func number(_ value: Double, _ rounding: MeasureRounding = .nearest) -> String {
+        let tenths = rounding.whole(value * 10) / 10
+        return abs(tenths) < 10 ? HumanText.tenths(tenths) : "\(WholeNumber.clamped(rounding.whole(value)))"
     }
 
     static func hundredths(_ value: Double) -> String {
@@ -179,5 +192,26 @@ public enum MeasurementUnits: String, Sendable, CaseIterable {
         let tenths = WholeNumber.clamped((value * 10).rounded())
         let number = tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
         return number + " " + (tenths == 10 ? String(unit.dropLast()) : unit)
+    }
+}
+
+/// Which way a measure shown to a person is rounded. A limit (a clearance, a weight or speed
+/// limit) is rounded down, so that a driver is never told there is more room than the sign gives;
+/// the vehicle's own measure (its height, its speed against a limit) up, so that it never looks
+/// smaller than it is; anything else to the nearest. A value within a thousandth of a step of a
+/// whole step is that step: a clearance written `10'6"` and kept in metres is still `10'6"`.
+public enum MeasureRounding: Sendable {
+    case down
+    case up
+    case nearest
+
+    /// `value` (in steps shown: centimetres, inches, km/h) as a whole number of steps.
+    public func whole(_ value: Double) -> Double {
+        let tolerance = 0.001
+        switch self {
+        case .down: return (value + tolerance).rounded(.down)
+        case .up: return (value - tolerance).rounded(.up)
+        case .nearest: return value.rounded()
+        }
     }
 }

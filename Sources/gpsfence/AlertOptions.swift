@@ -195,14 +195,16 @@ struct AlertOptions: ParsableArguments {
         if !exec.isEmpty {
             sinks.append(
                 try ExecHookSink(
-                    programs: exec, timeout: execTimeout, concurrency: execConcurrency, report: context.reportProblem))
+                    programs: exec, timeout: execTimeout, concurrency: execConcurrency,
+                    localZone: format.calendar.zone, report: context.reportProblem))
         }
         if notify { sinks.append(NotifySink(format: format, report: context.report)) }
         if say {
             sinks.append(
                 SaySink(
                     voice: sayCommand.map(SaySink.Voice.program) ?? .espeak, wavDirectory: sayWav,
-                    units: format.units, alarmRepeat: alarm.repeat, report: context.report))
+                    units: format.units, localZone: format.calendar.zone, alarmRepeat: alarm.repeat,
+                    report: context.report))
         }
         for endpoint in webhook {
             guard let outbox = context.outbox else { preconditionFailure("webhooks need the outbox (needsOutbox)") }

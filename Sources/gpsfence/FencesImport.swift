@@ -76,7 +76,13 @@ extension Fences {
                     numberKeys: FenceProperties.numberKeys,
                     measures: FenceProperties.measureKeys.mapValues { form in
                         FencePropertyForms.Measure(read: { form.measure($0) }, forms: form.measureForms ?? "")
-                    }, choices: FenceProperties.choiceKeys.mapValues(Set.init)))
+                    }, choices: FenceProperties.choiceKeys.mapValues(Set.init),
+                    conditionals: FenceProperties.conditionalKeys.mapValues { quantity in
+                        FencePropertyForms.Conditional { text in
+                            let parts = ConditionalLimit.parts(text, quantity: quantity)
+                            return (parts.read, parts.unreadable.map { ($0.text, $0.reason) })
+                        }
+                    }))
             settings.clearances = clearances
             settings.speedLimits = speedLimits
             settings.truckRestrictions = truckRestrictions

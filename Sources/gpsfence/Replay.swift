@@ -74,6 +74,7 @@ struct Replay: ParsableCommand {
         var job = ReplayJob(captures: captures.map(CaptureInput.init(path:)), fencesPath: fences)
         job.speed = try replaySpeed()
         job.settings = semantics.settings
+        job.settings.localZone = format.zone.calendar.zone
         job.keepDays = keepDays
         job.showsProgress = true
         job.statePath = state

@@ -85,6 +85,7 @@ struct Report: ParsableCommand {
             }
         var job = ReportJob(input: input, fencesPath: fences)
         job.settings = semantics.settings
+        job.settings.localZone = format.zone.calendar.zone
         var report = try job.gather()
         report.format = format.format
         try write(ReportHTML.render(report), to: output)

@@ -82,6 +82,7 @@ struct Run: ParsableCommand {
         options.rate = try receiver.rate()
         options.autobaud = receiver.autobaud
         options.settings = semantics.settings
+        options.settings.localZone = format.zone.calendar.zone
         options.keepDays = keepDays
         options.trackWriteInterval = trackWriteInterval
         options.sync = try sync.configuration()

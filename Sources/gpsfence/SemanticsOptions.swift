@@ -46,6 +46,12 @@ struct SemanticsOptions: ParsableArguments {
     var approach: Double?
 
     @Option(
+        help: ArgumentHelp(
+            "The fences --approach warns of: restrictions (the vehicle breaks one), plain (no speed limit, no restriction), speed-limits, passable (restrictions the vehicle keeps), all (default restrictions,plain).",
+            valueName: "kinds"))
+    var approachKinds: String?
+
+    @Option(
         parsing: .unconditional,
         help: ArgumentHelp("Emit a heartbeat event this often: 60, 5m, 1h.", valueName: "duration"))
     var heartbeat: Seconds?
@@ -120,6 +126,11 @@ struct SemanticsOptions: ParsableArguments {
         {
             throw ValidationError(problem)
         }
+        if let approachKinds, ApproachKinds(parsing: approachKinds) == nil {
+            throw ValidationError(
+                "--approach-kinds '\(approachKinds)': give one or more of "
+                    + ApproachKinds.names.map(\.name).joined(separator: ", ") + ", separated by commas")
+        }
         if let problem = settings.problem { throw ValidationError(problem) }
     }
 
@@ -133,6 +144,7 @@ struct SemanticsOptions: ParsableArguments {
         if let stale { settings.stale = stale.value }
         settings.initial = !noInitial
         settings.approach = approach
+        if let kinds = approachKinds.flatMap(ApproachKinds.init(parsing:)) { settings.approachKinds = kinds }
         settings.heartbeat = heartbeat?.value
         if let stationary { settings.stationary = stationary.value }
         if let speedingConfirm { settings.speedingConfirm = speedingConfirm }

@@ -25,13 +25,14 @@ import Testing
     @Test func hooksGetEachBrokenRestrictionAndItsLimit() throws {
         let fences = try FenceSet.parse(Self.bridge)
         let flagged = HookEnvironment.variables(
-            for: OutgoingEvent(Self.approach([.clearance, .weight]), fences: fences), fences: fences)
+            for: OutgoingEvent(Self.approach([.clearance, .weight]), fences: fences), fences: fences, localZone: .utc)
         #expect(flagged["GPSFENCE_TOO_LOW"] == "1")
         #expect(flagged["GPSFENCE_CLEARANCE"] == "3.2")
         #expect(flagged["GPSFENCE_TOO_HEAVY"] == "1")
         #expect(flagged["GPSFENCE_MAXWEIGHT"] == "7500.0")
         #expect(flagged["GPSFENCE_TOO_WIDE"] == nil && flagged["GPSFENCE_MAXWIDTH"] == nil, "not broken")
-        let plain = HookEnvironment.variables(for: OutgoingEvent(Self.approach([]), fences: fences), fences: fences)
+        let plain = HookEnvironment.variables(
+            for: OutgoingEvent(Self.approach([]), fences: fences), fences: fences, localZone: .utc)
         #expect(plain.keys.filter { $0.hasPrefix("GPSFENCE_TOO") || $0.hasPrefix("GPSFENCE_MAX") }.isEmpty)
     }
 
@@ -44,5 +45,21 @@ import Testing
             "\(line)")
         let sentence = SaySink.sentence(for: Self.approach([.clearance, .weight]), fences: fences)
         #expect(sentence == "Too low! Too heavy! Weak bridge, 3 metres 20, 7.5 tonnes, in 1.6 kilometres")
+    }
+
+    /// A speeding as a person reads it: the speed rounded up in the zone rounded down, never the
+    /// excess. 13.8 m/s (49.68 km/h) over 13.7 m/s (49.32 km/h): to the nearest both would read 50.
+    @Test func aSpeedingReadsAsTheSpeedInTheZone() throws {
+        let fences = try FenceSet.parse(Self.bridge)
+        var event = Self.approach([])
+        event.payload = .speeding(GeofenceEvent.Speeding(fence: 0, speed: 13.8, limit: 13.7))
+        let line = ConsoleSink.humanLine(event, fences: fences, color: false)
+        #expect(line.contains("50 km/h in a 49 zone"), "\(line)")
+        #expect(!line.contains("over"), "\(line)")
+        let notification = NotifySink.arguments(for: event, fences: fences).joined(separator: " ")
+        #expect(notification.contains("50 km/h in a 49 zone"), "\(notification)")
+        #expect(
+            SaySink.sentence(for: event, fences: fences, units: .imperial)
+                == "Too fast in Weak bridge: 31 miles an hour, the limit is 30 miles an hour")
     }
 }

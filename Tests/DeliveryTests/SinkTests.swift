@@ -282,16 +282,18 @@ final class Reports: @unchecked Sendable {
         #expect(
             SaySink.sentence(for: event, fences: yard)
                 == "Too fast in Yard: 45 kilometres an hour, the limit is 30 kilometres an hour")
-        // In the driver's units: 1630 m is 1.01 miles; 12.5 m/s is 28 mph or 24 kn, 8.4 m/s 19 mph or 16 kn.
+        // In the driver's units: 1630 m is 1.01 miles; 12.5 m/s is 27.96 mph or 24.3 kn (the vehicle's
+        // speed, rounded up: 28 mph, 25 kn), 8.4 m/s 18.79 mph or 16.3 kn (the limit, rounded down:
+        // 18 mph, never 19).
         #expect(
             SaySink.sentence(for: approach, fences: bridge, units: .imperial)
                 == "Too low! Low bridge, 10 feet 6, in 1 mile")
         #expect(
             SaySink.sentence(for: event, fences: yard, units: .imperial)
-                == "Too fast in Yard: 28 miles an hour, the limit is 19 miles an hour")
+                == "Too fast in Yard: 28 miles an hour, the limit is 18 miles an hour")
         #expect(
             SaySink.sentence(for: event, fences: yard, units: .nautical)
-                == "Too fast in Yard: 24 knots, the limit is 16 knots")
+                == "Too fast in Yard: 25 knots, the limit is 16 knots")
     }
 
     /// A notification and a console line in the user's zone and units: 01:30Z on 1 March is 20:30

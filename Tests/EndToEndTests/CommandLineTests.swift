@@ -82,6 +82,10 @@ import Testing
                 "--exit-confirm must be positive"
             ),
             (["replay", Self.capture, "--fences", Self.fences, "--approach", "-50"], "--approach must be positive"),
+            (
+                ["replay", Self.capture, "--fences", Self.fences, "--approach-kinds", "bridges"],
+                "--approach-kinds 'bridges': give one or more of restrictions, plain, speed-limits, passable, all"
+            ),
             (["replay", Self.capture, "--fences", Self.fences, "--keep-days", "-1"], "--keep-days must be positive"),
             (["record", "--output", "/tmp/never.nmea", "--duration", "-3"], "--duration must be positive"),
             (["replay", Self.capture, "--fences", Self.fences, "--speed", "-2"], "--speed must be positive"),

@@ -128,6 +128,17 @@ import Testing
         #expect(event("enter", "osm:way/101")?["too_low"] as? Bool == true)
         #expect(event("speeding", "osm:way/100")?["time"] as? String == "2026-02-03T10:16:02.000Z")
         #expect(abs((event("speeding", "osm:way/100")?["limit"] as? Double ?? 0) - 50 / 3.6) < 0.001)
+        // Only the bridge is a hazard: the roads before and after it, limited to 50, are warned of
+        // only when asked (`--approach-kinds`), not on every speed-limit road.
+        func approached(_ events: [[String: Any]]) -> Set<String> {
+            Set(
+                events.filter { $0["type"] as? String == "approach" }.compactMap {
+                    ($0["fence"] as? [String: Any])?["id"] as? String
+                })
+        }
+        #expect(approached(events) == ["osm:way/101"])
+        let asked = try FenceRulesTests.events(arguments + ["--approach-kinds", "restrictions,speed-limits"])
+        #expect(approached(asked) == ["osm:way/100", "osm:way/101", "osm:way/102"])
         let human = try runGPSFence(arguments)
         let line = human.stdout.split(separator: "\n").first { $0.contains("approach") && $0.contains("osm:way/101") }
         #expect(line?.contains("TOO LOW: clearance 3.2 m") == true, "\(human.stdout)")
@@ -237,7 +248,8 @@ import Testing
         #expect(wayProperties?["clearance"] as? Double == 3.9)
         #expect(wayProperties?["radius"] as? Double == 5)
         let nodeProperties = features[0]["properties"] as? [String: Any]
-        #expect(abs((nodeProperties?["clearance"] as? Double ?? 0) - 3.658) < 1e-9)
+        #expect(
+            abs((nodeProperties?["clearance"] as? Double ?? 0) - 3.6576) < 1e-9, "12 ft to the tenth of a millimetre")
         #expect(nodeProperties?["radius"] as? Double == 10)
     }
 

@@ -303,8 +303,8 @@ import Testing
         let yardHTML = try String(contentsOfFile: yard, encoding: .utf8)
         #expect(yardHTML.contains("chip ev-speeding"))
         #expect(yardHTML.contains("<th>speeding</th>"))
-        // 3 m/s, as people read it.
-        #expect(yardHTML.contains("limit 11 km/h"))
+        // A limit of 3 m/s (10.8 km/h) as people read it: rounded down, the speed against it.
+        #expect(yardHTML.contains(" km/h in a 10 zone"))
         let bridgeHTML = try String(contentsOfFile: bridge, encoding: .utf8)
         #expect(bridgeHTML.components(separatedBy: "TOO LOW for the vehicle").count - 1 == 2, "approach and enter")
     }

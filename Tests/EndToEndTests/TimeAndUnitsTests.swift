@@ -63,12 +63,14 @@ import Testing
         #expect(units.stderr.contains("--units 'furlongs' is not one of metric, imperial, nautical"))
     }
 
-    /// The bridge is signed 10'6" (3.2 m in the file); it is 1588 m (0.99 mi) ahead at the approach.
+    /// The bridge is named 10'6" but its file says 3.2 m, which is 10'5.98": a clearance is shown
+    /// rounded down, `10'5"` (never `10'6"`, 3.2004 m, more room than the file gives); it is 1588 m
+    /// (0.99 mi) ahead at the approach.
     @Test func heightsAndDistancesInFeetAndMiles() throws {
         let tall = try runGPSFence(["replay"] + bridge + ["--units", "imperial", "--vehicle-height", #"11'6""#])
         #expect(tall.status == 0, "\(tall.stderr)")
         let approach = try #require(lines(tall, "approach").first)
-        #expect(approach.contains(#"TOO LOW: clearance 10'6", 0.99 mi ahead"#), "\(approach)")
+        #expect(approach.contains(#"TOO LOW: clearance 10'5", 0.99 mi ahead"#), "\(approach)")
 
         let low = try runGPSFence(["replay"] + bridge + ["--vehicle-height", "10 ft"])
         #expect(low.status == 0)

@@ -3,7 +3,7 @@ import Testing
 
 /// A truck's whole profile through the real binary's `replay`: the bundled bridge drive
 /// (`captures/bridge`: an approach at 10:15:36, the enter at 10:16:40) past a bridge signed 7.5 t,
-/// 7'6" wide (2.286 m), 12 m long, 10 st an axle (9071.8 kg) and closed to heavy goods vehicles; and
+/// 7'6" wide (2.286 m: a width limit of 2.28 m, rounded down), 12 m long, 10 st an axle (9071.8 kg) and closed to heavy goods vehicles; and
 /// a yard whose heavy goods vehicles' limit is stricter than everyone's.
 @Suite struct TruckProfileTests {
     static let bridge = #"""
@@ -42,7 +42,7 @@ import Testing
         let approach = human.stdout.split(separator: "\n").first { $0.contains("approach") } ?? ""
         #expect(
             approach.contains(
-                "TOO WIDE: width limit 2.29 m, TOO LONG: length limit 12 m, TOO HEAVY: weight limit 7.5 t, NO HGV"),
+                "TOO WIDE: width limit 2.28 m, TOO LONG: length limit 12 m, TOO HEAVY: weight limit 7.5 t, NO HGV"),
             "\(human.stdout)")
     }
 

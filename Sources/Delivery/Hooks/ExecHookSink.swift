@@ -3,6 +3,7 @@ import Fences
 import Foundation
 import NMEA
 import Platform
+import Presentation
 
 /// `--exec PROGRAM` (docs/running.md): runs a program per event, without a shell. The event's JSON
 /// goes to its standard input, and `GPSFENCE_EVENT`, `GPSFENCE_FENCE_ID`, `GPSFENCE_FENCE_NAME`,
@@ -23,6 +24,8 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
     private let engineTurn = OneThreadAtATime("ExecHookSink (the engine's turn)")
     public let programs: [String]
     public let timeout: Double
+    /// The user's zone, which a fence's conditional limits are read in without its own `timezone`.
+    private let localZone: ZoneOffsets
     public let concurrency: Int
     public let backlog: Int
     /// Seconds over which one hook's repeated failures are summed up into one report.
@@ -51,8 +54,10 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
     /// - Parameter programs: paths, or names looked up in `PATH` (resolved once, here).
     public init(
         programs: [String], timeout: Double = 10, concurrency: Int = 4, backlog: Int = 1000,
-        failureReportInterval: Double = 60, report: @escaping @Sendable (Problem) -> Void
+        failureReportInterval: Double = 60, localZone: ZoneOffsets = .utc,
+        report: @escaping @Sendable (Problem) -> Void
     ) throws(HookError) {
+        self.localZone = localZone
         self.programs = try programs.map { program throws(HookError) in try Self.resolve(program) }
         self.timeout = timeout
         self.concurrency = max(1, concurrency)
@@ -67,7 +72,9 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
     public func deliver(_ event: OutgoingEvent, fences: FenceSet) {
         let claim = engineTurn.enter()
         defer { engineTurn.leave(claim) }
-        let environment = HookEnvironment.variables(for: event, fences: fences).map { $0.key + "=" + $0.value }
+        let environment = HookEnvironment.variables(for: event, fences: fences, localZone: localZone).map {
+            $0.key + "=" + $0.value
+        }
         let input = Array((event.json + "\n").utf8)
         var dropped: [Int] = []
         lock.lock()

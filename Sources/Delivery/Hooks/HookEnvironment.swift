@@ -1,6 +1,7 @@
 import Events
 import Fences
 import Foundation
+import Presentation
 
 /// What a hook finds in its environment: ours, plus the event's fields as `GPSFENCE_*` variables,
 /// each value bounded.
@@ -10,7 +11,7 @@ enum HookEnvironment {
     /// on standard input in any case.
     static let valueLimit = 4096
 
-    static func variables(for outgoing: OutgoingEvent, fences: FenceSet) -> [String: String] {
+    static func variables(for outgoing: OutgoingEvent, fences: FenceSet, localZone: ZoneOffsets) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         // The broker's password is ours; a hook has no use for it and may log its environment.
         environment[SecretSources.mqttPasswordVariable] = nil
@@ -29,7 +30,7 @@ enum HookEnvironment {
         // The rules' fields (docs/fences.md, "Rules"), so that a shell-free hook can act on them
         // without parsing its standard input: each broken restriction's flag and the fence's limit
         // (`GPSFENCE_TOO_LOW=1`, `GPSFENCE_CLEARANCE=3.2`), the speeding's speed and limit.
-        let rules = event.fence.flatMap { fences.settings($0).rules }
+        let rules = event.fenceRules(in: fences, localZone: localZone)
         for restriction in event.restrictions {
             let definition = restriction.definition
             environment["GPSFENCE_" + definition.flag.uppercased()] = "1"

@@ -13,6 +13,7 @@ extension FenceRuleKind {
         case .active: ActiveWindowRule.self
         case .speedLimit: SpeedLimitRule.self
         case .restriction: nil
+        case .conditionalLimits: ConditionalLimitRule.self
         }
     }
 
@@ -24,6 +25,7 @@ extension FenceRuleKind {
         case .active: 1
         case .speedLimit: 2
         case .restriction: 3
+        case .conditionalLimits: 4
         }
     }
 }

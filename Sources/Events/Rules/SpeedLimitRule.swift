@@ -4,7 +4,8 @@ import NMEA
 /// `speed_limit` (and `maxspeed:hgv` for `--hgv`): `speeding` once a usable fix inside a fence with a limit has been above it on
 /// `speedingConfirm` consecutive fixes; once per visit, re-armed when the speed falls below 90 %
 /// of the limit. Inside several limited fences one event reports the strictest limit of those
-/// being exceeded. A fix without a speed changes nothing.
+/// being exceeded. The limit is the one in force at the fix's time (a conditional one while its
+/// time holds: `ConditionalLimitRule`). A fix without a speed changes nothing.
 final class SpeedLimitRule: EngineRule {
     /// Per fence of the set: consecutive usable fixes above the limit, and whether this visit's
     /// `speeding` has been raised.
@@ -15,7 +16,7 @@ final class SpeedLimitRule: EngineRule {
         guard
             (0..<fences.count).contains(where: {
                 let rules = fences.settings($0).rules
-                return rules?.speedLimit != nil || rules?.hgvSpeedLimit != nil
+                return rules?.limitsSpeed == true
             })
         else { return nil }
         count = Array(repeating: 0, count: fences.count)
@@ -34,11 +35,15 @@ final class SpeedLimitRule: EngineRule {
     func afterFix(_ fix: Fix, time: UTCTime, location: GeofenceEvent.Location, engine: EventEngine) {
         guard let speed = fix.speed, speed.isFinite else { return }
         let confirm = engine.settings.speedingConfirm
+        let now = time.millisecondsSinceEpoch
         var strictest: (fence: Int, limit: Double)?
         var confirmed = false
         for stored in engine.insideList {
             let fence = Int(stored)
-            guard let limit = engine.fences.settings(fence).rules?.speedLimit(for: engine.settings.vehicle) else {
+            guard
+                let limit = engine.rulesInForce(of: fence, atMilliseconds: now)?.speedLimit(
+                    for: engine.settings.vehicle)
+            else {
                 continue
             }
             if speed > limit {
@@ -56,7 +61,9 @@ final class SpeedLimitRule: EngineRule {
         let alreadyReported = fired[strictest.fence]
         for stored in engine.insideList {
             let fence = Int(stored)
-            guard let limit = engine.fences.settings(fence).rules?.speedLimit(for: engine.settings.vehicle),
+            guard
+                let limit = engine.rulesInForce(of: fence, atMilliseconds: now)?.speedLimit(
+                    for: engine.settings.vehicle),
                 speed > limit,
                 Int(count[fence]) >= confirm || fence == strictest.fence
             else { continue }
@@ -72,7 +79,7 @@ final class SpeedLimitRule: EngineRule {
     /// The speed a receiver will report is not foreseen: inside a limited fence, no fix is quiet.
     func foresee(_ ahead: inout FixesAhead, engine: EventEngine) {
         for stored in engine.insideList
-        where engine.fences.settings(Int(stored)).rules?.speedLimit(for: engine.settings.vehicle) != nil {
+        where engine.fences.settings(Int(stored)).rules?.limitsSpeed == true {
             ahead.foreseeNone()
             return
         }

@@ -1,7 +1,7 @@
 import Presentation
 
 /// `active` (opening hours, `Mo-Fr 07:00-19:00`) in the fence's `timezone` (UTC without one): when
-/// the fence counts. The engine's part is Events' `ActiveWindowRule`.
+/// the fence counts. The `timezone` is also the one of `expires` and of the conditional limits. The engine's part is Events' `ActiveWindowRule`.
 public enum ActiveHours: FenceRuleDefinition {
     public static let properties = [RuleProperty("active", .text), RuleProperty("timezone", .text)]
 
@@ -11,6 +11,7 @@ public enum ActiveHours: FenceRuleDefinition {
         if let timezone = values[1]?.text {
             do throws(ZoneError) {
                 context.zone = try context.cache.zone(timezone)
+                context.timezone = context.zone
             } catch {
                 throw RuleProblem("timezone: \(error.reason)")
             }

@@ -23,10 +23,10 @@ public enum Clearance: VehicleRestriction {
     }
 
     public static func limitText(_ rules: FenceRules, units: MeasurementUnits) -> String? {
-        rules.clearance.map { "clearance " + units.height($0) }
+        rules.clearance.map { "clearance " + units.height($0, rounded: .down) }
     }
 
     public static func spokenLimit(_ rules: FenceRules, units: MeasurementUnits) -> String? {
-        rules.clearance.map { units.spokenHeight($0) }
+        rules.clearance.map { units.spokenHeight($0, rounded: .down) }
     }
 }

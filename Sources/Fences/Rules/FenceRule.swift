@@ -35,12 +35,15 @@ public struct RuleProperty: Sendable {
         case weight
         /// One of these words (any case), as text.
         case choice([String])
+        /// Values with the times they hold, as OpenStreetMap's conditional restrictions write them
+        /// (`30 @ (Mo-Fr 07:00-19:00)`), as text: `ConditionalLimit.parts` reads them.
+        case conditional(ConditionalLimit.Quantity)
 
         /// A measure's value from the text of a sign (metres, kilograms); nil for text that is
         /// none, or for a form that is no measure.
         public func measure(_ text: String) -> Double? {
             switch self {
-            case .text, .number, .choice: nil
+            case .text, .number, .choice, .conditional: nil
             case .height: Height.metres(text)
             case .weight: Weight.kilograms(text)
             }
@@ -49,7 +52,7 @@ public struct RuleProperty: Sendable {
         /// What a bad measure is told: the forms that are read; nil for a form that is no measure.
         public var measureForms: String? {
             switch self {
-            case .text, .number, .choice: nil
+            case .text, .number, .choice, .conditional: nil
             case .height: Height.forms
             case .weight: Weight.forms
             }
@@ -93,10 +96,12 @@ public struct RuleValues {
 }
 
 /// What the rules of one feature share while they are resolved: the file's caches and the
-/// feature's time zone (set by `active`'s `timezone`, read by `expires`).
+/// feature's time zone (set by `active`'s `timezone`, read by `expires`, UTC without one; and as
+/// `timezone`, nil without one, by the conditional limits, which then read the user's zone).
 public struct RuleContext {
     let cache: FenceRuleCache
     public var zone = ZoneOffsets.utc
+    public var timezone: ZoneOffsets?
 }
 
 /// Why a feature's rule properties are refused: the text the file's error names.

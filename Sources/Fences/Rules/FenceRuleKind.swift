@@ -10,9 +10,12 @@ public enum FenceRuleKind: Hashable, Sendable, CaseIterable {
     case speedLimit
     /// A rule that flags the `approach` and `enter` of a vehicle that breaks it.
     case restriction(VehicleRestrictionKind)
+    /// Speed and weight limits that hold at some times only.
+    case conditionalLimits
 
     public static let allCases: [FenceRuleKind] =
         [.active, .expires, .speedLimit] + VehicleRestrictionKind.allCases.map(FenceRuleKind.restriction)
+        + [.conditionalLimits]
 
     public var definition: any FenceRuleDefinition.Type {
         switch self {
@@ -20,6 +23,7 @@ public enum FenceRuleKind: Hashable, Sendable, CaseIterable {
         case .expires: Expiry.self
         case .speedLimit: SpeedLimit.self
         case .restriction(let restriction): restriction.definition
+        case .conditionalLimits: ConditionalLimits.self
         }
     }
 

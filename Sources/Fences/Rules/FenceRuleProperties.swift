@@ -52,7 +52,7 @@ extension GeoJSONLoader {
             let entry = FenceRuleKind.properties[index]
             let name = entry.property.name
             switch entry.property.form {
-            case .text, .choice:
+            case .text, .choice, .conditional:
                 rules.set(index, try ruleString(name, pending: &pending).map(RuleValue.text))
             case .number(let unit, let max):
                 rules.set(index, try setting(name, unit: unit, max: max, pending: &pending).map(RuleValue.number))

@@ -3,7 +3,8 @@ import Presentation
 /// The rules a fence's properties can carry besides its shape (docs/fences.md, "Rules"): when it
 /// counts (`active`, `timezone`), until when it exists (`expires`), how fast one may go inside it
 /// (`speed_limit`, `maxspeed:hgv`), and which vehicles may pass it (`clearance`, `maxwidth`,
-/// `maxlength`, `maxweight`, `maxaxleload`, `hgv`). Each is defined once (`FenceRuleKind`); the
+/// `maxlength`, `maxweight`, `maxaxleload`, `hgv`), some of them at some times only
+/// (`maxspeed:conditional`, `maxspeed:hgv:conditional`, `maxweight:conditional`). Each is defined once (`FenceRuleKind`); the
 /// event engine applies them on fix time.
 public struct FenceRules: Sendable, Equatable {
     /// Milliseconds since the epoch from which the fence is gone.
@@ -24,6 +25,8 @@ public struct FenceRules: Sendable, Equatable {
     public var maxAxleLoad: Double?
     /// Whether heavy goods vehicles may drive here (`hgv`).
     public var hgv: HGVAccess?
+    /// Limits that hold at some times only (`maxspeed:conditional`, ...): `inForce` applies them.
+    public var conditional: ConditionalLimitTable?
 
     public init() {}
 }

@@ -24,10 +24,10 @@ public enum MaxLength: VehicleRestriction {
     }
 
     public static func limitText(_ rules: FenceRules, units: MeasurementUnits) -> String? {
-        rules.maxLength.map { "length limit " + units.height($0) }
+        rules.maxLength.map { "length limit " + units.height($0, rounded: .down) }
     }
 
     public static func spokenLimit(_ rules: FenceRules, units: MeasurementUnits) -> String? {
-        rules.maxLength.map { units.spokenHeight($0) + " long" }
+        rules.maxLength.map { units.spokenHeight($0, rounded: .down) + " long" }
     }
 }

@@ -23,10 +23,10 @@ public enum MaxWidth: VehicleRestriction {
     }
 
     public static func limitText(_ rules: FenceRules, units: MeasurementUnits) -> String? {
-        rules.maxWidth.map { "width limit " + units.height($0) }
+        rules.maxWidth.map { "width limit " + units.height($0, rounded: .down) }
     }
 
     public static func spokenLimit(_ rules: FenceRules, units: MeasurementUnits) -> String? {
-        rules.maxWidth.map { units.spokenHeight($0) + " wide" }
+        rules.maxWidth.map { units.spokenHeight($0, rounded: .down) + " wide" }
     }
 }

@@ -1,3 +1,5 @@
+import Presentation
+
 /// A weight as road signs and OpenStreetMap's `maxweight` and `maxaxleload` write it
 /// (docs/fences.md, "Rules"): a number alone is metric tonnes (`7.5`), or with a unit: `t`, `kg`,
 /// `st` (short tons, as signs in the United States mean "tons"), `lt` (long tons), `lbs` or `lb`,
@@ -32,9 +34,9 @@ public enum Weight {
     /// What a bad weight is told: the forms that are read.
     public static let forms = "a weight like 7.5 (tonnes), 7.5 t, 12000 kg, 10 st, 20000 lbs or 150 cwt"
 
-    /// `7.5 t`, as a sign in tonnes shows it (one decimal when there is one).
+    /// `7.5 t`, as a sign in tonnes shows it (one decimal when there is one), rounded down: a limit.
     public static func text(_ kilograms: Double) -> String {
-        let tonnes = (kilograms / 100).rounded(.down) / 10
+        let tonnes = MeasureRounding.down.whole(kilograms / 100) / 10
         return (tonnes == tonnes.rounded() ? "\(Limits.int(tonnes))" : "\(tonnes)") + " t"
     }
 

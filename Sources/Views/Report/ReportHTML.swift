@@ -287,8 +287,8 @@ public enum ReportHTML {
         var text = details(event, units: report.format.units)
         guard let clearance, event.kind == .approach || event.kind == .enter else { return text }
         let units = report.format.units
-        text += " · clearance " + units.height(clearance)
-        if let vehicle = report.vehicleHeight { text += " · vehicle " + units.height(vehicle) }
+        text += " · clearance " + units.height(clearance, rounded: .down)
+        if let vehicle = report.vehicleHeight { text += " · vehicle " + units.height(vehicle, rounded: .up) }
         return text
     }
 
@@ -299,7 +299,8 @@ public enum ReportHTML {
             parts.append(
                 ReportExports.coordinate(location.latitude) + ", " + ReportExports.coordinate(location.longitude))
             if let accuracy = location.accuracy { parts.append("±" + units.distance(accuracy)) }
-            if let speed = location.speed { parts.append(units.speed(speed)) }
+            // A speeding's own speed is said against its limit below.
+            if let speed = location.speed, happening.kind != .speeding { parts.append(units.speed(speed)) }
         }
         let flags = happening.restrictions.map { $0.definition.shout + " for the vehicle" }
         let expired = "the fence expired"
@@ -310,7 +311,7 @@ public enum ReportHTML {
             parts += flags
         case .dwell(let dwell): parts.append("stayed \(duration(dwell.duration))")
         case .visit(let visit): parts.append("stayed \(duration(visit.duration))")
-        case .speeding(let speeding): parts.append("limit " + units.speed(speeding.limit))
+        case .speeding(let speeding): parts.append(units.speeding(speeding.speed, limit: speeding.limit))
         case .enter(let enter):
             parts += flags
             if enter.reason == .expired { parts.append(expired) }

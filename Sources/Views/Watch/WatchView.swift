@@ -72,7 +72,8 @@ public enum WatchView {
             case .error(let problem, _):
                 line += "  " + HumanText.printable(problem.text)
             case .registered(_, let message?): line += "  " + HumanText.printable(message)
-            case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
+            case .speeding(let speeding): line += "  " + units.speeding(speeding.speed, limit: speeding.limit)
+            case .enter, .exit, .dwell, .visit, .cross, .approach, .fixLost, .fixAcquired, .heartbeat,
                 .registered, .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
                 .alarmCleared:
                 break

@@ -90,7 +90,11 @@
       const what = [];
       if (e.fence) what.push(e.fence.name ? e.fence.name + " [" + e.fence.id + "]" : String(e.fence.id));
       if (e.distance != null) what.push(distance(e.distance));
-      if (e.speed != null && e.type === "speeding") what.push(speed(e.speed));
+      // The speed rounded up against the limit rounded down: "63 km/h in a 50 zone".
+      if (e.speed != null && e.limit != null && e.type === "speeding") {
+        const u = units();
+        what.push(Math.ceil(e.speed * u.speed[0] - 0.001) + " " + u.speed[1] + " in a " + Math.floor(e.limit * u.speed[0] + 0.001) + " zone");
+      }
       if (e.message) what.push(e.message);
       if (e.by) what.push("by " + e.by);
       if (what.length) { const detail = document.createElement("span"); detail.textContent = what.join(" · "); li.append(detail); }

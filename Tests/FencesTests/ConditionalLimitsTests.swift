@@ -1,0 +1,114 @@
+import Presentation
+import Testing
+
+@testable import Fences
+
+/// `maxspeed:conditional`, `maxspeed:hgv:conditional` and `maxweight:conditional` (docs/fences.md,
+/// "Conditional limits"): the parts at a time are read, the others are not (and refuse the file),
+/// and the limit in force is the one whose time holds in the fence's zone, else the user's.
+/// 2026-02-03 is a Tuesday; Berlin is UTC+1 and New York UTC-5 in February.
+@Suite struct ConditionalLimitsTests {
+    static let tuesday = Int64(1_770_076_800_000)  // 2026-02-03T00:00:00Z
+    static let berlin = try! ZoneOffsets(named: "Europe/Berlin")
+    static let newYork = try! ZoneOffsets(named: "America/New_York")
+
+    static func at(_ hours: Double, days: Int64 = 0) -> Int64 {
+        tuesday + days * 86_400_000 + Int64(hours * 3_600_000)
+    }
+
+    static func rules(_ properties: String) throws -> FenceRules {
+        let json =
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[8,47]},"properties":{"radius":5,"#
+            + properties + "}}"
+        return try #require(try FenceSet.parse(json, file: "f.geojson").settings(0).rules)
+    }
+
+    @Test func thePartsAtATimeAreReadAndTheOthersAreNot() {
+        let school = ConditionalLimit.parts(
+            "30 @ (Mo-Fr 07:00-09:00,14:00-16:00; SH off); 20 mph @ Sa 10:00-12:00", quantity: .speed)
+        #expect(school.read == ["30 @ (Mo-Fr 07:00-09:00,14:00-16:00; SH off)", "20 mph @ Sa 10:00-12:00"])
+        #expect(school.unreadable.isEmpty)
+        #expect(school.limits.map(\.value) == [30 / 3.6, 20 * 1.609344 / 3.6])
+        let mixed = ConditionalLimit.parts(
+            "60 @ wet; 30 @ (Mo-Fr 07:00-19:00 AND weight>7.5); none @ delivery; 40 @ 22:00-06:00; 30 @ (PH)",
+            quantity: .speed)
+        #expect(mixed.read == ["40 @ 22:00-06:00"])
+        #expect(
+            mixed.unreadable.map(\.text) == [
+                "60 @ wet", "30 @ (Mo-Fr 07:00-19:00 AND weight>7.5)", "none @ delivery", "30 @ (PH)",
+            ])
+        #expect(mixed.unreadable[2].reason == "the value is not a speed like 30, 30 km/h, 20 mph or 10 knots")
+        #expect(mixed.unreadable[0].reason.hasPrefix("the condition is not a time"))
+        let weight = ConditionalLimit.parts("7.5 t @ (Mo-Fr 06:00-22:00); 3.5 @ (length>10)", quantity: .weight)
+        #expect(weight.limits.map(\.value) == [7500])
+        #expect(weight.unreadable.map(\.text) == ["3.5 @ (length>10)"])
+    }
+
+    /// A file is refused for a part it cannot read, naming the key and the part: a condition
+    /// gpsfence does not know is never applied, nor silently dropped from a file given by hand.
+    @Test func aFileWithAConditionThatIsNotATimeIsRefused() {
+        #expect {
+            try Self.rules(#""maxspeed:conditional":"30 @ (Mo-Fr 07:00-19:00); 60 @ wet""#)
+        } throws: { error in
+            "\(error)".contains("maxspeed:conditional '60 @ wet': the condition is not a time")
+        }
+    }
+
+    /// A school zone, 30 on school days 07:00-19:00 in Berlin and 50 otherwise: 30 at 06:30 UTC
+    /// (07:30 in Berlin), 50 at 05:30 UTC (06:30 in Berlin) and at 18:30 UTC (19:30), and 50 on
+    /// Saturday. Without the fence's `timezone`, the user's zone: in New York 06:30 UTC is 01:30,
+    /// outside; 12:30 UTC is 07:30 there, inside.
+    @Test func theLimitInForceIsTheOneWhoseTimeHolds() throws {
+        let zoned = try Self.rules(
+            #""speed_limit_kmh":50,"timezone":"Europe/Berlin","maxspeed:conditional":"30 @ (Mo-Fr 07:00-19:00)""#)
+        func limit(_ rules: FenceRules, _ time: Int64, _ zone: ZoneOffsets = .utc) -> Double? {
+            rules.inForce(atMilliseconds: time, localZone: zone).speedLimit.map { ($0 * 3.6 * 1000).rounded() / 1000 }
+        }
+        #expect(limit(zoned, Self.at(6.5)) == 30)
+        #expect(limit(zoned, Self.at(5.5)) == 50)
+        #expect(limit(zoned, Self.at(18.5)) == 50)
+        #expect(limit(zoned, Self.at(8, days: 4)) == 50, "Saturday")
+        #expect(limit(zoned, Self.at(6.5), Self.newYork) == 30, "the fence's own zone wins")
+        let unzoned = try Self.rules(#""speed_limit_kmh":50,"maxspeed:conditional":"30 @ (Mo-Fr 07:00-19:00)""#)
+        #expect(limit(unzoned, Self.at(6.5), Self.newYork) == 50)
+        #expect(limit(unzoned, Self.at(12.5), Self.newYork) == 30)
+        #expect(limit(unzoned, Self.at(6.5), Self.berlin) == 30)
+        // A raised limit at night (60 over a plain 50), and the strictest of two that hold.
+        let night = try Self.rules(
+            #""speed_limit_kmh":50,"maxspeed:conditional":"60 @ 22:00-06:00; 40 @ (Tu 05:00-07:00)""#)
+        #expect(limit(night, Self.at(23)) == 60)
+        #expect(limit(night, Self.at(5.5)) == 40)
+        #expect(limit(night, Self.at(12)) == 50)
+    }
+
+    /// A bridge closed above 7.5 t at night only, and a heavy goods vehicle's limit at school
+    /// times: each applies to its own quantity, as `maxweight` and `maxspeed:hgv` would.
+    @Test func weightAndHGVSpeedHaveTheirOwnConditions() throws {
+        let rules = try Self.rules(
+            #""maxweight":"40 t","maxweight:conditional":"7.5 @ (22:00-06:00)","speed_limit_kmh":80,"#
+                + #""maxspeed:hgv:conditional":"40 @ (Mo-Fr 07:00-08:00)""#)
+        let night = rules.inForce(atMilliseconds: Self.at(23), localZone: .utc)
+        #expect(night.maxWeight == 7500)
+        #expect(rules.inForce(atMilliseconds: Self.at(12), localZone: .utc).maxWeight == 40_000)
+        let lorry = VehicleProfile(weight: 12_000, hgv: true)
+        #expect(BrokenRestrictions(night, vehicle: lorry) == [.weight])
+        #expect(BrokenRestrictions(rules.inForce(atMilliseconds: Self.at(12), localZone: .utc), vehicle: lorry).isEmpty)
+        let school = rules.inForce(atMilliseconds: Self.at(7.5), localZone: .utc)
+        #expect(school.speedLimit(for: lorry).map { ($0 * 3.6).rounded() } == 40)
+        #expect(school.speedLimit(for: VehicleProfile()).map { ($0 * 3.6).rounded() } == 80)
+        #expect(rules.limitsSpeed)
+    }
+
+    /// CSV columns and KML names of the conditional limits come from the rule's definition.
+    @Test func aCSVRowCarriesAConditionalLimit() throws {
+        #expect(FenceProperties.conditionalKeys["maxweight:conditional"] == .weight)
+        #expect(FenceProperties.knownKeys.isSuperset(of: ["maxspeed:conditional", "maxspeed:hgv:conditional"]))
+        let csv = """
+            id,lat,lon,radius,speed_limit_kmh,maxspeed:conditional
+            a,47,8,20,50,30 @ (Mo-Fr 07:00-19:00)
+
+            """
+        let rules = try #require(try FenceSet.parse(csv, file: "f.csv", csv: true).settings(0).rules)
+        #expect(rules.inForce(atMilliseconds: Self.at(8), localZone: .utc).speedLimit == 30 / 3.6)
+    }
+}
