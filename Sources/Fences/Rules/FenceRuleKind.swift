@@ -7,17 +7,19 @@ import Presentation
 public enum FenceRuleKind: Hashable, Sendable, CaseIterable {
     case active
     case expires
+    case delay
     case speedLimit
     /// A rule that flags the `approach` and `enter` of a vehicle that breaks it.
     case restriction(VehicleRestrictionKind)
 
     public static let allCases: [FenceRuleKind] =
-        [.active, .expires, .speedLimit] + VehicleRestrictionKind.allCases.map(FenceRuleKind.restriction)
+        [.active, .expires, .delay, .speedLimit] + VehicleRestrictionKind.allCases.map(FenceRuleKind.restriction)
 
     public var definition: any FenceRuleDefinition.Type {
         switch self {
         case .active: ActiveHours.self
         case .expires: Expiry.self
+        case .delay: ExitDelay.self
         case .speedLimit: SpeedLimit.self
         case .restriction(let restriction): restriction.definition
         }
