@@ -221,29 +221,32 @@ public final class EventEngine {
     }
 
     /// Fences the receiver was inside of: still inside (dwell), or leaving (exit, visit) once it is
-    /// beyond the exit distance on `exitConfirm` consecutive usable fixes.
+    /// beyond the exit distance on `exitConfirm` consecutive usable fixes (and for the fence's
+    /// `delay`, when it has one: `ExitDelayRule`).
     private func stayOrLeave(_ fix: Fix, time: UTCTime, location: GeofenceEvent.Location) {
         let now = time.millisecondsSinceEpoch
         nextInsideList.removeAll(keepingCapacity: true)
         for stored in insideList {
             let fence = Int(stored)
             let fenceSettings = fences.settings(fence)
-            if containedStamp[fence] == fixNumber {
-                exitCount[fence] = 0
-            } else {
+            var beyond = false
+            if containedStamp[fence] != fixNumber {
                 let hysteresis = fenceSettings.hysteresis ?? settings.hysteresis
                 let exitDistance = max(hysteresis, min(fix.accuracy ?? 0, settings.accuracyCap))
                 let distance = fences.signedDistance(
                     fence: fence, lat: fix.latitude, lon: fix.longitude, limit: exitDistance + 1)
-                if distance > exitDistance {
-                    exitCount[fence] &+= 1
-                    if Int(exitCount[fence]) >= settings.exitConfirm {
-                        leave(fence, time: time, location: location, settings: fenceSettings)
-                        continue
-                    }
-                } else {
-                    exitCount[fence] = 0
+                beyond = distance > exitDistance
+            }
+            let held = !rules.isEmpty && exitIsHeld(fence, beyond: beyond, at: now)
+            if beyond {
+                // Saturating: a `delay` may hold an exit for more fixes than the count holds.
+                if exitCount[fence] < UInt8.max { exitCount[fence] += 1 }
+                if Int(exitCount[fence]) >= settings.exitConfirm, !held {
+                    leave(fence, time: time, location: location, settings: fenceSettings)
+                    continue
                 }
+            } else {
+                exitCount[fence] = 0
             }
             nextInsideList.append(stored)
             let dwell = fenceSettings.dwell ?? settings.dwell

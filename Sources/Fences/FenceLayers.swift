@@ -33,6 +33,32 @@ public struct LayerCircle: Sendable, Equatable {
     /// The fence's properties: the layer's mark, so that sinks and exports can tell it apart.
     var propertiesJSON: String { Self.properties(of: layer) }
 
+    /// The anchor circle's exit distance beyond its radius (metres) and the seconds the boat must
+    /// stay beyond it before the anchor's `exit` (docs/running.md, "At anchor"), chosen on days of
+    /// marina multipath and on drags (docs/performance.md, "Anchor watch at rest"). No metres of
+    /// its own: the exit distance is the fix's own error estimate (GST's, else HDOP's), so the
+    /// alarm comes as soon as the receiver itself places the boat outside; the delay outlasts the
+    /// spikes that throw a position tens of metres for up to 20 s, and a dragging boat goes on.
+    public static let anchorHysteresis = 0.0
+    public static let anchorDelay = 22.0
+
+    /// The fence settings a layer's circles carry: the anchor's hysteresis and delay; an
+    /// OwnTracks region's are the run's.
+    var settings: FenceSettings { Self.settings(of: layer) }
+
+    static func settings(of layer: Layer) -> FenceSettings {
+        switch layer {
+        case .anchor: anchorSettings
+        case .ownTracks: FenceSettings()
+        }
+    }
+
+    private static let anchorSettings: FenceSettings = {
+        var rules = FenceRules()
+        rules.exitDelay = anchorDelay
+        return FenceSettings(hysteresis: anchorHysteresis, rules: rules)
+    }()
+
     static func properties(of layer: Layer) -> String {
         switch layer {
         case .anchor: return anchorMark
@@ -104,7 +130,8 @@ public struct FenceLayers: Sendable {
             }
             do {
                 try builder.add(
-                    id: .string(circle.id), name: circle.name, propertiesJSON: circle.propertiesJSON,
+                    id: .string(circle.id), name: circle.name, settings: circle.settings,
+                    propertiesJSON: circle.propertiesJSON,
                     shape: .circle(circle.circle))
             } catch {
                 shadowed.append((circle, error.problem))

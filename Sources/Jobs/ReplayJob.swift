@@ -12,7 +12,8 @@ import Store
 /// receiver, and every alert that `run` has (docs/running.md).
 public struct ReplayJob {
     public var captures: [CaptureInput]
-    public var fencesPath: String
+    /// nil: no fence file (an anchor watch alone).
+    public var fencesPath: String?
     /// Real time scaled by this factor; nil: as fast as possible.
     public var speed: Double?
     public var settings = EventSettings()
@@ -30,8 +31,14 @@ public struct ReplayJob {
     public var sync: TrackSyncConfiguration?
     /// Whose days the odometer counts and in which zone its notices give times.
     public var calendar = LocalCalendar.utc
+    /// The anchor watch, as `run` keeps it (`--anchor`, `--anchor-at`, `--anchor-warn`): a
+    /// recorded night at anchor replayed (docs/running.md, "At anchor").
+    public var layers = FenceLayerOptions()
+    /// What raises an alarm; nil: none. A replay gives the alarm's events only: nothing rings,
+    /// and nobody answers, so an alarm once raised stays active to the end.
+    public var alarms: AlarmPolicy?
 
-    public init(captures: [CaptureInput], fencesPath: String) {
+    public init(captures: [CaptureInput], fencesPath: String?) {
         self.captures = captures
         self.fencesPath = fencesPath
     }
@@ -49,7 +56,7 @@ public struct ReplayJob {
         if sync != nil, statePath == nil {
             throw InputError.usage("--sync needs --state: the state file keeps the track and what the server has")
         }
-        let fences = try FenceFile.load(fencesPath)
+        let fences = try fencesPath.map(FenceFile.load) ?? .none
         let temporary = statePath == nil && needsOutbox ? try TemporaryStateFile() : nil
         defer { temporary?.remove() }
         let store = try StateStore.open(statePath ?? temporary?.path)
@@ -77,6 +84,11 @@ public struct ReplayJob {
         configuration.keepDays = keepDays
         configuration.syncTarget = sync?.target
         configuration.calendar = calendar
+        configuration.layers = layers
+        // A replay with an anchor keeps the anchor as a run does (in the state file, when given);
+        // without one, the state file's saved layers are left as they are.
+        configuration.layers.ownsLayers = layers.anchorRadius != nil
+        configuration.alarms = alarms
         // Ctrl-C (or SIGTERM) stops a replay as it stops `run`: the fixes read so far are
         // processed, their events printed and committed, hooks and deliveries finished, exit 0
         // (docs/running.md).

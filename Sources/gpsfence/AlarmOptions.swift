@@ -3,7 +3,7 @@ import Delivery
 import Events
 import Fences
 
-/// The latched alarm of `run` (docs/running.md, "Alarms").
+/// The latched alarm of `run`, and its events on `replay` (docs/running.md, "Alarms").
 struct AlarmOptions: ParsableArguments {
     @Flag(
         help:

@@ -4,7 +4,7 @@ import Jobs
 import LiveLoop
 import Tools
 
-/// The anchor watch of `run` (docs/running.md, "At anchor").
+/// The anchor watch of `run` and `replay` (docs/running.md, "At anchor").
 struct AnchorOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,

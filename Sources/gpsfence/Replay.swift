@@ -15,17 +15,25 @@ struct Replay: ParsableCommand {
             prints the events of docs/events.md: a human line each, or JSON Lines with --json (docs/formats.md). Events \
             depend only on the fix times, so any --speed gives the same events.
 
+            The anchor watch (--anchor, --anchor-at, --anchor-warn) and --alarm work as in \
+            'run', on the capture's times, so a recorded night at anchor can be replayed; the \
+            alarm gives its events only (nothing rings, and nobody answers).
+
             Example:
               gpsfence replay captures/bridge/capture.nmea \\
                 --fences captures/bridge/fences.geojson
+              gpsfence replay night.nmea --anchor 30 \\
+                --anchor-at 54.3233,10.1394 --alarm
             """
     )
 
     @Argument(help: ArgumentHelp("NMEA captures ('-' for standard input).", valueName: "capture"))
     var captures: [String]
 
-    @Option(help: ArgumentHelp("Fence file: GeoJSON, or CSV 'id,name,lat,lon,radius_m'.", valueName: "file"))
-    var fences: String
+    @Option(
+        help: ArgumentHelp(
+            "Fence file: GeoJSON, or CSV 'id,name,lat,lon,radius_m'. Optional with --anchor.", valueName: "file"))
+    var fences: String?
 
     @Option(
         parsing: .unconditional,
@@ -47,12 +55,23 @@ struct Replay: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Days of track the state file keeps.", valueName: "days"))
     var keepDays = 7.0
 
+    @OptionGroup var anchor: AnchorOptions
+    @OptionGroup var alarm: AlarmOptions
     @OptionGroup var alerts: AlertOptions
     @OptionGroup var sync: SyncOptions
     @OptionGroup var semantics: SemanticsOptions
     @OptionGroup var format: HumanFormatOptions
 
     func validate() throws {
+        if fences == nil, anchor.anchor == nil {
+            throw ValidationError(
+                "Missing expected argument '--fences <file>' (an anchor watch, --anchor RADIUS, needs no fence file)")
+        }
+        if alarm.onEscalate != nil {
+            throw ValidationError(
+                "--alarm-escalate and --on-escalate: a replay gives the alarm's events only; nothing sounds or escalates"
+            )
+        }
         if let problem = Limits.keepDays(keepDays) { throw ValidationError(problem) }
         if sync.sync != nil, state == nil {
             throw ValidationError("--sync needs --state: the state file keeps the track and what the server has")
@@ -82,6 +101,8 @@ struct Replay: ParsableCommand {
         job.sync = try sync.configuration()
         job.sync?.calendar = format.zone.calendar
         job.calendar = format.zone.calendar
+        job.layers = anchor.layers
+        job.alarms = alarm.sounds ? alarm.policy : nil
         _ = try job.run(needsOutbox: alerts.needsOutbox) { context in
             try alerts.sinks(
                 color: StandardStream.output.isTerminal, live: job.speed != nil, context: context,

@@ -114,9 +114,11 @@ import Testing
             to: folder.appendingPathComponent("fences.geojson"), atomically: true, encoding: .utf8)
         // Long enough at rest for a `run` that starts late on a busy machine still to drop the anchor
         // before the drag: the receiver's clock runs at 1x from 03:00:00 while the GPX plays at 5x.
-        let drag = try Self.boat(folder, name: "drag.gpx", start: Self.anchorage, restSeconds: 50, dragSeconds: 40)
+        // The drag lasts until the anchor's delay (22 s of the receiver's clock: 110 s of the GPX
+        // at 5x) has passed with the boat beyond the circle.
+        let drag = try Self.boat(folder, name: "drag.gpx", start: Self.anchorage, restSeconds: 50, dragSeconds: 140)
 
-        // At anchor for 50 s (swinging 8 m), then dragging 120 m: enter at the drop, exit once dragged.
+        // At anchor for 50 s (swinging 8 m), then dragging 420 m: enter at the drop, exit once dragged.
         let first = Self.anchorEvents(try Self.watch(route: drag, folder: folder, extra: ["--anchor", "40"]))
         #expect(first.map { $0["type"] as? String } == ["enter", "exit"], "\(first)")
         let enter = try #require(first.first)
@@ -126,7 +128,7 @@ import Testing
         let dropped = try #require(Self.position(enter))
         #expect(Self.metres(dropped, Self.anchorage) < 12, "dropped at the first fix (the boat swings 8 m each way)")
         let left = try #require(Self.position(exit))
-        // Beyond the radius and the hysteresis (10 m): never while the boat only swung.
+        // Beyond the radius for the anchor's delay: never while the boat only swung.
         #expect(Self.metres(left, dropped) > 50, "exit at \(left)")
         let dragStart = MQTTTests.unixSeconds("2026-07-01T03:00:10.000Z")  // 50 s of GPX at 5x
         let exitTime = MQTTTests.unixSeconds(try #require(exit["time"] as? String))

@@ -84,6 +84,27 @@ import Testing
         String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
     }
 
+    // MARK: - delay
+
+    /// A mooring of 30 m with `delay` 20 s and no hysteresis (the exit distance is then the fix's
+    /// accuracy, HDOP 0.9 x 5 m = 4.5 m), a fix a second: the boat 10 m beyond it from 10 s to
+    /// 25 s (16 fixes, 15 s) says nothing; beyond again from 40 s, the exit is told at 60 s, the
+    /// first fix 20 s after the first one beyond. Without the delay, the first excursion is an
+    /// exit at its second fix (11 s).
+    @Test func aDelayHoldsTheExitUntilTheReceiverHasStayedOut() throws {
+        let folder = try Self.folder()
+        let steps = (0...70).map { second in
+            Step(second: second, east: (10...25).contains(second) || second >= 40 ? 40 : 5, speed: 0)
+        }
+        let capture = try Self.capture(steps, date: "030226", start: 36_000, in: folder)
+        let delayed = try Self.fences([("mooring", 0, 30, #","hysteresis":0,"delay":20"#)], in: folder)
+        let events = try Self.events(["replay", capture, "--fences", delayed, "--stationary", "0"])
+        #expect(Self.summary(events, types: ["enter", "exit"]) == ["enter@10:00:00", "exit@10:01:00"])
+        let plain = try Self.fences([("mooring", 0, 30, #","hysteresis":0"#)], in: folder)
+        let undelayed = try Self.events(["replay", capture, "--fences", plain, "--stationary", "0"])
+        #expect(Self.summary(undelayed, types: ["enter", "exit"]).prefix(2) == ["enter@10:00:00", "exit@10:00:11"])
+    }
+
     // MARK: - active
 
     /// A gym open in the morning only, `Mo-Fr 06:00-12:00` in Europe/Berlin, and a receiver that

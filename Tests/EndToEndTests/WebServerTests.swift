@@ -220,7 +220,8 @@ struct HTTPExchange {
         let served = try Self.serve(extra: ["--anchor", "20", "--alarm"])
         defer { served.stop() }
         let port = served.port
-        // The boat leaves the 20 m circle (and its 10 m margin) within about 10 s: the alarm sounds.
+        // The boat (3 m/s) leaves the 20 m circle within about 10 s and has been beyond it for the
+        // anchor's delay (22 s) about 30 s after: the alarm sounds.
         #expect(
             Self.waitFor(90) {
                 (try? HTTPExchange.send(port: port, path: "/api/live"))?.json?["alarm"] as? String == "active"

@@ -40,4 +40,44 @@ import Testing
         let fixes = (0...6).map { EventEngineTests.fix(Double($0 * 10), -200 + 40 * Double($0)) }
         #expect(try EventEngineTests.run(fences, fixes) == ["unregistered@30"])
     }
+
+    /// `delay` 20 s on a 50 m circle (exit distance 10 m: `hysteresis`), a fix a second: out to
+    /// 80 m from 10 s to 24 s (15 s beyond) and back, no exit; out again from 41 s, where a fix too
+    /// inaccurate to use (at 50 s) neither counts nor breaks the run: the exit comes at 61 s, the
+    /// first fix 20 s after the first one beyond.
+    @Test func aDelayIgnoresAShortExcursionAndTellsALongOneWhenItHasLasted() throws {
+        var fixes: [Fix] = []
+        for second in 0...80 {
+            let out = (10...24).contains(second) || second >= 41
+            fixes.append(EventEngineTests.fix(Double(second), out ? 80 : 0, accuracy: second == 50 ? 150 : 4.5))
+        }
+        var still = EventSettings()
+        still.stationary = nil
+        let delayed = EventEngineTests.circle(radius: 50, properties: #""dwell":1000,"delay":20"#)
+        #expect(try EventEngineTests.run(delayed, fixes, settings: still) == ["enter@0", "exit@61"])
+        // The same fixes without a delay: each excursion is an exit at its second fix beyond.
+        let plain = EventEngineTests.circle(radius: 50, properties: #""dwell":1000"#)
+        #expect(
+            try EventEngineTests.run(plain, fixes, settings: still) == ["enter@0", "exit@11", "enter@25", "exit@42"])
+    }
+
+    /// One fix back within the exit distance starts the count again: beyond from 10 s, within at
+    /// 25 s (inside the exit distance, still outside the circle: 55 m), beyond again from 26 s:
+    /// the exit at 46 s. A fix every 5 s: the exit is the first fix at least 20 s after the first
+    /// one beyond (12 s -> 32 s, not 30 s). A delay of 255 s at a fix a second confirms the exit at
+    /// the 256th fix beyond, which a count of fixes that wrapped would take for the first.
+    @Test func aDelayStartsAgainOnAFixWithinAndCountsFixTime() throws {
+        var still = EventSettings()
+        still.stationary = nil
+        let delayed = EventEngineTests.circle(radius: 50, properties: #""dwell":1000,"delay":20"#)
+        let back = (0...60).map { second in
+            EventEngineTests.fix(Double(second), second < 10 ? 0 : second == 25 ? 55 : 80)
+        }
+        #expect(try EventEngineTests.run(delayed, back, settings: still) == ["enter@0", "exit@46"])
+        let sparse = [0.0, 7, 12, 17, 22, 27, 32, 37].map { EventEngineTests.fix($0, $0 < 10 ? 0 : 80) }
+        #expect(try EventEngineTests.run(delayed, sparse, settings: still) == ["enter@0", "exit@32"])
+        let long = EventEngineTests.circle(radius: 50, properties: #""dwell":1000,"delay":255"#)
+        let night = (0...300).map { EventEngineTests.fix(Double($0), $0 < 10 ? 0 : 80) }
+        #expect(try EventEngineTests.run(long, night, settings: still) == ["enter@0", "exit@265"])
+    }
 }

@@ -11,7 +11,8 @@ import Testing
         #expect(Set(ruleKeys).count == ruleKeys.count, "a key belongs to one rule: \(ruleKeys)")
         #expect(FenceProperties.knownKeys.isSuperset(of: ruleKeys))
         #expect(FenceProperties.measureKeys["clearance"] == .height)
-        #expect(FenceProperties.numberKeys.isSuperset(of: ["speed_limit", "speed_limit_kmh", "dwell", "approach"]))
+        #expect(
+            FenceProperties.numberKeys.isSuperset(of: ["speed_limit", "speed_limit_kmh", "dwell", "approach", "delay"]))
         #expect(FenceProperties.numberKeys.isDisjoint(with: ["active", "timezone", "expires", "clearance"]))
     }
 
@@ -19,9 +20,9 @@ import Testing
     /// `clearance` as a sign writes it, `active` as text.
     @Test func aCSVRowCarriesEveryRule() throws {
         let csv = """
-            id,lat,lon,radius,speed_limit_kmh,clearance,active,timezone,expires
-            a,47,8,20,30,10' 6",Mo-Fr 08:00-18:00,Europe/Berlin,2026-02-06 19:00
-            b,47,8.1,20,,3.4 m,,,
+            id,lat,lon,radius,speed_limit_kmh,clearance,active,timezone,expires,delay
+            a,47,8,20,30,10' 6",Mo-Fr 08:00-18:00,Europe/Berlin,2026-02-06 19:00,45
+            b,47,8.1,20,,3.4 m,,,,
 
             """
         let set = try FenceSet.parse(csv, file: "f.csv", csv: true)
@@ -30,6 +31,8 @@ import Testing
         #expect(abs((a.clearance ?? 0) - 3.2004) < 1e-9)
         #expect(a.active != nil)
         #expect(a.expires == 1_770_400_800_000, "19:00 in Berlin (UTC+1) is 18:00 UTC")
+        #expect(a.exitDelay == 45)
+        #expect(set.settings(1).rules?.exitDelay == nil)
         #expect(set.settings(1).rules?.clearance == 3.4)
         #expect(set.settings(1).rules?.speedLimit == nil)
     }

@@ -64,6 +64,8 @@ final class ActiveWindowRule: EngineRule {
 
     func entered(_ fence: Int) {}
 
+    func holdsExit(of fence: Int, beyond: Bool, at now: Int64, engine: EventEngine) -> Bool { false }
+
     func afterFix(_ fix: Fix, time: UTCTime, location: GeofenceEvent.Location, engine: EventEngine) {}
 
     func foresee(_ ahead: inout FixesAhead, engine: EventEngine) { ahead.due(nextCheck) }

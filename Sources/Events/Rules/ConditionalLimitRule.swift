@@ -21,6 +21,8 @@ final class ConditionalLimitRule: EngineRule {
 
     func entered(_ fence: Int) {}
 
+    func holdsExit(of fence: Int, beyond: Bool, at now: Int64, engine: EventEngine) -> Bool { false }
+
     func afterFix(_ fix: Fix, time: UTCTime, location: GeofenceEvent.Location, engine: EventEngine) {}
 
     func foresee(_ ahead: inout FixesAhead, engine: EventEngine) {

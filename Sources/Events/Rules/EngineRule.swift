@@ -24,6 +24,12 @@ protocol EngineRule: AnyObject {
     /// The receiver entered `fence` at this fix: a new visit.
     func entered(_ fence: Int)
 
+    /// Whether the `exit` of `fence`, which the receiver is inside of, waits at this usable fix
+    /// (fix time `now`, ms): `beyond` says whether the fix is beyond the fence's exit distance.
+    /// Asked for every fence the receiver is inside of, at every usable fix, whether or not the
+    /// engine would leave it now, so that a rule can follow the run of fixes beyond.
+    func holdsExit(of fence: Int, beyond: Bool, at now: Int64, engine: EventEngine) -> Bool
+
     /// After the fix's exits, enters, crossings and approaches.
     func afterFix(_ fix: Fix, time: UTCTime, location: GeofenceEvent.Location, engine: EventEngine)
 

@@ -10,6 +10,7 @@ extension FenceRuleKind {
     var engineRule: (any EngineRule.Type)? {
         switch self {
         case .expires: ExpiresRule.self
+        case .delay: ExitDelayRule.self
         case .active: ActiveWindowRule.self
         case .speedLimit: SpeedLimitRule.self
         case .restriction: nil
@@ -23,9 +24,10 @@ extension FenceRuleKind {
         switch self {
         case .expires: 0
         case .active: 1
-        case .speedLimit: 2
-        case .restriction: 3
-        case .conditionalLimits: 4
+        case .delay: 2
+        case .speedLimit: 3
+        case .restriction: 4
+        case .conditionalLimits: 5
         }
     }
 }
@@ -57,6 +59,14 @@ extension EventEngine {
     }
 
     func isInPlay(_ fence: Int) -> Bool { rules.isEmpty || play(of: fence) != .outOfPlay }
+
+    /// Whether a rule holds back the exit of `fence` at this fix (every rule is asked: each
+    /// follows the fixes beyond the exit distance in its own way).
+    func exitIsHeld(_ fence: Int, beyond: Bool, at now: Int64) -> Bool {
+        var held = false
+        for rule in rules where rule.holdsExit(of: fence, beyond: beyond, at: now, engine: self) { held = true }
+        return held
+    }
 }
 
 /// The foresight's count as it is narrowed: how many of the fixes after the last one (at most the

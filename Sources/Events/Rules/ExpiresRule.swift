@@ -53,6 +53,8 @@ final class ExpiresRule: EngineRule {
 
     func entered(_ fence: Int) {}
 
+    func holdsExit(of fence: Int, beyond: Bool, at now: Int64, engine: EventEngine) -> Bool { false }
+
     func afterFix(_ fix: Fix, time: UTCTime, location: GeofenceEvent.Location, engine: EventEngine) {}
 
     func foresee(_ ahead: inout FixesAhead, engine: EventEngine) {

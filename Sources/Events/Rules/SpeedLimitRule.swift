@@ -32,6 +32,8 @@ final class SpeedLimitRule: EngineRule {
         fired[fence] = false
     }
 
+    func holdsExit(of fence: Int, beyond: Bool, at now: Int64, engine: EventEngine) -> Bool { false }
+
     func afterFix(_ fix: Fix, time: UTCTime, location: GeofenceEvent.Location, engine: EventEngine) {
         guard let speed = fix.speed, speed.isFinite else { return }
         let confirm = engine.settings.speedingConfirm

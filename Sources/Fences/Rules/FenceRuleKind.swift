@@ -7,6 +7,7 @@ import Presentation
 public enum FenceRuleKind: Hashable, Sendable, CaseIterable {
     case active
     case expires
+    case delay
     case speedLimit
     /// A rule that flags the `approach` and `enter` of a vehicle that breaks it.
     case restriction(VehicleRestrictionKind)
@@ -14,13 +15,14 @@ public enum FenceRuleKind: Hashable, Sendable, CaseIterable {
     case conditionalLimits
 
     public static let allCases: [FenceRuleKind] =
-        [.active, .expires, .speedLimit] + VehicleRestrictionKind.allCases.map(FenceRuleKind.restriction)
+        [.active, .expires, .delay, .speedLimit] + VehicleRestrictionKind.allCases.map(FenceRuleKind.restriction)
         + [.conditionalLimits]
 
     public var definition: any FenceRuleDefinition.Type {
         switch self {
         case .active: ActiveHours.self
         case .expires: Expiry.self
+        case .delay: ExitDelay.self
         case .speedLimit: SpeedLimit.self
         case .restriction(let restriction): restriction.definition
         case .conditionalLimits: ConditionalLimits.self

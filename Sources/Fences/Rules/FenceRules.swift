@@ -1,7 +1,8 @@
 import Presentation
 
 /// The rules a fence's properties can carry besides its shape (docs/fences.md, "Rules"): when it
-/// counts (`active`, `timezone`), until when it exists (`expires`), how fast one may go inside it
+/// counts (`active`, `timezone`), until when it exists (`expires`), how long it is left before that
+/// is told (`delay`), how fast one may go inside it
 /// (`speed_limit`, `maxspeed:hgv`), and which vehicles may pass it (`clearance`, `maxwidth`,
 /// `maxlength`, `maxweight`, `maxaxleload`, `hgv`), some of them at some times only
 /// (`maxspeed:conditional`, `maxspeed:hgv:conditional`, `maxweight:conditional`). Each is defined once (`FenceRuleKind`); the
@@ -11,6 +12,8 @@ public struct FenceRules: Sendable, Equatable {
     public var expires: Int64?
     /// When the fence counts; nil: always.
     public var active: ActiveSchedule?
+    /// Seconds beyond the exit distance, on every usable fix, before `exit`; nil: at once.
+    public var exitDelay: Double?
     /// Metres per second.
     public var speedLimit: Double?
     /// Metres per second, for heavy goods vehicles (`maxspeed:hgv`, with `--hgv`).
