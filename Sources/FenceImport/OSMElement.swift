@@ -58,10 +58,18 @@ struct OSMTagKeys {
     static let parking = 16
     /// The truck's restrictions (`--truck-restrictions`), kept under their own names.
     static let truck = 17..<23
+    /// What matching to the road being driven reads (`OSMRoadTags`).
+    static let oneway = 23
+    static let junction = 24
+    static let layer = 25
+    static let bridge = 26
+    static let tunnel = 27
+    static let level = 28
     static let fixed = [
         "name", "ref", "maxheight", "maxheight:physical", "maxspeed", "maxspeed:forward", "maxspeed:backward",
         "width", "lanes", "highway", "type", "railway", "waterway", "area", "amenity", "building", "parking",
         "maxweight", "maxwidth", "maxlength", "maxaxleload", "hgv", "maxspeed:hgv",
+        "oneway", "junction", "layer", "bridge", "tunnel", "level",
     ]
 
     let keys: [[UInt8]]
