@@ -211,6 +211,23 @@ import Testing
         #expect(other.roadBeingDriven == nil)
     }
 
+    /// A two-lane 50 road (radius 3.5 m) and a car at 60 km/h in its outer lane (1.75 m off the line)
+    /// whose fixes are 6 m further out, as its receiver says (accuracy 6 m): outside the corridor,
+    /// within its footprint widened for matching.
+    @Test func aCarInTheOuterLaneWithASixMetreErrorIsHeldToItsRoadsLimit() throws {
+        let road = [
+            Self.road("street", [(-600, 0), (600, 0)], #""highway":"residential","speed_limit_kmh":50,"radius":3.5"#)
+        ]
+        let drive = Self.drive(from: (-300, 7.75), to: (300, 7.75), speed: 60 / 3.6, rate: 1).map { fix in
+            var fix = fix
+            fix.accuracy = 6
+            return fix
+        }
+        #expect(!drive.contains { Self.inside($0, road, "street") })
+        let engine = try Self.engine(road)
+        #expect(Self.events(engine, drive) == [#"speeding "street""#])
+    }
+
     @Test func corridorsWithoutRoadTagsAreEnteredAsBefore() throws {
         let plain = [
             Self.road("a", [(-600, 0), (600, 0)], #""speed_limit_kmh":50,"radius":5"#),
