@@ -38,6 +38,9 @@ public final class EventEngine {
     private let ahead = FenceHits()
     /// The fences near the last fix, for `quietFixesAhead` (EventEngine+Foresight).
     let nearby = FenceHits()
+    /// The road being driven, and the roads ahead along it (docs/events.md, "The road being driven").
+    let roads: RoadMatcher
+    private let roadsAhead = RoadsAhead()
     var pending: [GeofenceEvent] = []
 
     /// Longest approach distance of any fence (0: no approach events at all).
@@ -66,6 +69,7 @@ public final class EventEngine {
         approachFired = Array(repeating: false, count: count)
         containedStamp = Array(repeating: 0, count: count)
         rules = EngineRules.applying(to: fences)
+        roads = RoadMatcher(fences: fences)
         var longest = 0.0
         for index in 0..<count {
             longest = max(longest, fences.settings(index).approach ?? settings.approach ?? 0)
@@ -110,6 +114,7 @@ public final class EventEngine {
 
         fences.fences(containingLat: fix.latitude, lon: fix.longitude, into: containing)
         for index in containing.indices { containedStamp[Int(index)] = fixNumber }
+        roads.match(fix, accuracyCap: settings.accuracyCap)
 
         for rule in rules { rule.beforeFix(time: time, location: location, engine: self) }
         stayOrLeave(fix, time: time, location: location)
@@ -176,6 +181,9 @@ public final class EventEngine {
 
     /// Fence indices the receiver is inside of now, ascending.
     public var insideFences: [Int] { insideList.map(Int.init) }
+
+    /// The road being driven (a fence index), nil when the last usable fix is on none.
+    public var roadBeingDriven: Int? { roads.road }
 
     func enterTimeOf(_ fence: Int) -> Int64 { enterTime[fence] }
     func registrationTimeOf(_ fence: Int) -> Int64 { registrationTime[fence] }
@@ -282,11 +290,13 @@ public final class EventEngine {
     }
 
     /// Fences containing the fix that the receiver was not inside of: `enter` at once (a warning
-    /// must be early; exits are the ones confirmed).
+    /// must be early; exits are the ones confirmed). A road is entered only as the road being
+    /// driven: a road crossed at a junction, passed over or beside is not.
     private func enterContaining(time: UTCTime, location: GeofenceEvent.Location) {
         let isFirstFix = previous == nil
         for stored in containing.indices where !inside[Int(stored)] {
             let fence = Int(stored)
+            if fence != roads.road && roads.isRoad(fence) { continue }
             let fencePlay = play(of: fence)
             if fencePlay == .outOfPlay { continue }
             // A fence whose window opened at this fix is evaluated as at start (docs/fences.md).
@@ -335,7 +345,9 @@ public final class EventEngine {
 
     /// Fences with an approach distance that the path ahead reaches within that distance: once per
     /// approach, re-armed when the path stops reaching the fence. `--approach` is for the kinds of
-    /// fence `--approach-kinds` names (`approachWarning`).
+    /// fence `--approach-kinds` names (`approachWarning`). On a road, the roads ahead are those
+    /// reached along it and the roads joined to it (`RoadsAhead`), not those the straight path
+    /// meets: a tunnel under the road ahead is not approached.
     private func approachAhead(_ fix: Fix, time: UTCTime, location: GeofenceEvent.Location) {
         guard longestApproach > 0, let track = fix.track, let speed = fix.speed,
             speed >= settings.minimumApproachSpeed
@@ -343,19 +355,37 @@ public final class EventEngine {
         fences.fences(
             aheadOfLat: fix.latitude, lon: fix.longitude, bearing: track, maxDistance: longestApproach, into: ahead)
         nextApproachedList.removeAll(keepingCapacity: true)
-        for stored in ahead.indices {
-            let fence = Int(stored)
-            let fenceSettings = fences.settings(fence)
+        let now = time.millisecondsSinceEpoch
+        func approach(_ fence: Int, distance: (_ reach: Double) -> Double?) {
             guard !inside[fence], containedStamp[fence] != fixNumber, isInPlay(fence),
-                let warning = approachWarning(of: fence, atMilliseconds: time.millisecondsSinceEpoch),
-                let distance = fences.distanceAlongRay(
-                    toFence: fence, lat: fix.latitude, lon: fix.longitude, bearing: track, maxDistance: warning.reach)
-            else { continue }
-            nextApproachedList.append(stored)
+                let warning = approachWarning(of: fence, atMilliseconds: now),
+                let distance = distance(warning.reach), distance <= warning.reach
+            else { return }
+            nextApproachedList.append(Int32(fence))
             if !approachFired[fence] {
                 let approach = GeofenceEvent.Approach(
                     fence: fence, distance: distance, eta: distance / speed, restrictions: warning.restrictions)
-                append(GeofenceEvent(.approach(approach), time: time, location: location), settings: fenceSettings)
+                append(
+                    GeofenceEvent(.approach(approach), time: time, location: location),
+                    settings: fences.settings(fence))
+            }
+        }
+        let road = roads.road
+        for stored in ahead.indices {
+            let fence = Int(stored)
+            if road != nil && roads.isRoad(fence) { continue }
+            approach(fence) { reach in
+                fences.distanceAlongRay(
+                    toFence: fence, lat: fix.latitude, lon: fix.longitude, bearing: track, maxDistance: reach)
+            }
+        }
+        if let road {
+            roadsAhead.walk(
+                fences, from: road, lat: fix.latitude, lon: fix.longitude, bearing: track,
+                maxDistance: longestApproach
+            ) { roads.tags($0)?.direction }
+            for k in roadsAhead.fences.indices {
+                approach(Int(roadsAhead.fences[k])) { _ in roadsAhead.distances[k] }
             }
         }
         // Re-arm the fences the path no longer reaches; those still reached stay fired. A fence the

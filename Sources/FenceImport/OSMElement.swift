@@ -62,11 +62,19 @@ struct OSMTagKeys {
     /// (`--truck-restrictions`), kept under their own names with the times they hold.
     static let maxspeedConditional = 23
     static let truckConditional = 24..<26
+    /// What matching to the road being driven reads (`OSMRoadTags`).
+    static let oneway = 26
+    static let junction = 27
+    static let layer = 28
+    static let bridge = 29
+    static let tunnel = 30
+    static let level = 31
     static let fixed = [
         "name", "ref", "maxheight", "maxheight:physical", "maxspeed", "maxspeed:forward", "maxspeed:backward",
         "width", "lanes", "highway", "type", "railway", "waterway", "area", "amenity", "building", "parking",
         "maxweight", "maxwidth", "maxlength", "maxaxleload", "hgv", "maxspeed:hgv",
         "maxspeed:conditional", "maxspeed:hgv:conditional", "maxweight:conditional",
+        "oneway", "junction", "layer", "bridge", "tunnel", "level",
     ]
 
     let keys: [[UInt8]]

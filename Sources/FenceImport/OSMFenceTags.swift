@@ -94,6 +94,9 @@ struct OSMFenceTags {
             }
         }
         let restricted = properties.contains { $0.key != "name" }
+        if isRoad, case .road = wayKind, let highway = element.tag(OSMTagKeys.highway) {
+            properties += OSMRoadTags.properties(element, highway: highway)
+        }
         for property in selected where !properties.contains(where: { $0.key == property.key }) {
             properties.append(property)
         }
@@ -115,12 +118,16 @@ struct OSMFenceTags {
                     || OSMTagKeys.truckConditional.contains { element.tag($0) != nil }))
     }
 
-    /// A way's corridor radius: `--radius`, else half its `width`, else 1.75 m a lane, else 5 m.
+    /// A way's corridor radius: `--radius`, else half its `width`, else 1.75 m a lane, else by its
+    /// road class (`OSMRoadTags.defaultRadius`), else 5 m.
     static func wayRadius(_ element: OSMElement, settings: ImportSettings) -> Double {
         if let radius = settings.radius { return radius }
         if let width = element.tag(OSMTagKeys.width).flatMap(OSMLength.metres), width < 200 { return width / 2 }
         if let lanes = element.tag(OSMTagKeys.lanes).flatMap({ Int($0.trimmingSpaces) }), lanes > 0, lanes < 50 {
             return Double(lanes) * metresPerLaneHalf
+        }
+        if case .road = OSMWayKind(element), let highway = element.tag(OSMTagKeys.highway) {
+            return OSMRoadTags.defaultRadius(highway: highway)
         }
         return defaultWayRadius
     }

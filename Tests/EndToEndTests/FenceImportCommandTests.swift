@@ -246,7 +246,8 @@ import Testing
         #expect(features.map { $0["id"] as? String } == ["osm:node/3", "osm:way/10"])
         let wayProperties = features[1]["properties"] as? [String: Any]
         #expect(wayProperties?["clearance"] as? Double == 3.9)
-        #expect(wayProperties?["radius"] as? Double == 5)
+        // A tertiary road without `width` or `lanes`: two lanes of 3.5 m.
+        #expect(wayProperties?["radius"] as? Double == 3.5)
         let nodeProperties = features[0]["properties"] as? [String: Any]
         #expect(
             abs((nodeProperties?["clearance"] as? Double ?? 0) - 3.6576) < 1e-9, "12 ft to the tenth of a millimetre")

@@ -3,14 +3,18 @@ import NMEA
 
 /// `speed_limit` (and `maxspeed:hgv` for `--hgv`): `speeding` once a usable fix inside a fence with a limit has been above it on
 /// `speedingConfirm` consecutive fixes; once per visit, re-armed when the speed falls below 90 %
-/// of the limit. Inside several limited fences one event reports the strictest limit of those
-/// being exceeded. The limit is the one in force at the fix's time (a conditional one while its
-/// time holds: `ConditionalLimitRule`). A fix without a speed changes nothing.
+/// of the limit. Of the roads, only the road being driven counts (`RoadMatcher`), from the fix
+/// it became that road, even a few metres beyond its footprint; of the other fences, those the
+/// receiver is inside of. Under several limits one event reports the strictest of those being
+/// exceeded. The limit is the one in force at the fix's time (a conditional one while its time
+/// holds: `ConditionalLimitRule`). A fix without a speed changes nothing.
 final class SpeedLimitRule: EngineRule {
     /// Per fence of the set: consecutive usable fixes above the limit, and whether this visit's
     /// `speeding` has been raised.
     private var count: [UInt8]
     private var fired: [Bool]
+    /// The road being driven at the last fix: a road becoming it starts a visit.
+    private var lastRoad: Int?
 
     init?(fences: FenceSet) {
         guard
@@ -38,10 +42,15 @@ final class SpeedLimitRule: EngineRule {
         guard let speed = fix.speed, speed.isFinite else { return }
         let confirm = engine.settings.speedingConfirm
         let now = time.millisecondsSinceEpoch
+        let road = engine.roads.road
+        if road != lastRoad, let road {
+            count[road] = 0
+            fired[road] = false
+        }
+        lastRoad = road
         var strictest: (fence: Int, limit: Double)?
         var confirmed = false
-        for stored in engine.insideList {
-            let fence = Int(stored)
+        for fence in Limited(engine: engine) {
             guard
                 let limit = engine.rulesInForce(of: fence, atMilliseconds: now)?.speedLimit(
                     for: engine.settings.vehicle)
@@ -61,8 +70,7 @@ final class SpeedLimitRule: EngineRule {
         // The strictest fence already reported this stretch of speeding: the looser one that
         // confirms now adds nothing.
         let alreadyReported = fired[strictest.fence]
-        for stored in engine.insideList {
-            let fence = Int(stored)
+        for fence in Limited(engine: engine) {
             guard
                 let limit = engine.rulesInForce(of: fence, atMilliseconds: now)?.speedLimit(
                     for: engine.settings.vehicle),
@@ -80,10 +88,31 @@ final class SpeedLimitRule: EngineRule {
 
     /// The speed a receiver will report is not foreseen: inside a limited fence, no fix is quiet.
     func foresee(_ ahead: inout FixesAhead, engine: EventEngine) {
-        for stored in engine.insideList
-        where engine.fences.settings(Int(stored)).rules?.limitsSpeed == true {
+        for fence in Limited(engine: engine)
+        where engine.fences.settings(fence).rules?.limitsSpeed == true {
             ahead.foreseeNone()
             return
         }
+    }
+}
+
+/// The fences whose limits count at a fix: those the receiver is inside of that are not roads,
+/// then the road being driven. A value walking the engine's lists: nothing is allocated.
+private struct Limited: Sequence, IteratorProtocol {
+    let engine: EventEngine
+    var position = 0
+    var roadDone = false
+
+    init(engine: EventEngine) { self.engine = engine }
+
+    mutating func next() -> Int? {
+        while position < engine.insideList.count {
+            let fence = Int(engine.insideList[position])
+            position += 1
+            if !engine.roads.isRoad(fence) { return fence }
+        }
+        guard !roadDone else { return nil }
+        roadDone = true
+        return engine.roads.road
     }
 }

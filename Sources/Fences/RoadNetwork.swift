@@ -1,0 +1,97 @@
+import Platform
+
+/// Where a point lies on a road corridor: metres from its line, and the segment nearest to it.
+public struct RoadPosition: Sendable, Equatable {
+    /// Metres from the point to the corridor's line (not its edge).
+    public var distance: Double
+    /// Degrees (0 = north, clockwise) of the nearest segment, in the order of its vertices.
+    public var bearing: Double
+    /// The nearest segment's first vertex in the corridor store.
+    var vertex: Int
+}
+
+/// The corridors that make up the roads, as a network (docs/fences.md, "The road being driven"):
+/// two corridors join where a vertex of one is a vertex of the other, as OSM ways that share a
+/// node are written with that node's position in both. Nothing is stored for it: the joins are
+/// found in the corridors' grid when a query asks.
+extension FenceSet {
+    /// Corridors whose edge is within `margin` metres of the point (inside them included),
+    /// ascending, into `hits`.
+    public func corridors(nearLat lat: Double, lon: Double, margin: Double, into hits: FenceHits) {
+        hits.removeAll()
+        let dLat = margin / Geodesy.metresPerDegree
+        let dLon = margin / (Geodesy.metresPerDegree * max(cos(lat * Geodesy.degree), 1e-6))
+        for (p, q) in unwrappedPieces(GeoPoint(lat: lat, lon: lon - dLon), GeoPoint(lat: lat, lon: lon + dLon)) {
+            candidates(
+                in: BoundingBox(
+                    minX: min(p.lon, q.lon), minY: max(lat - dLat, -90), maxX: max(p.lon, q.lon),
+                    maxY: min(lat + dLat, 90)), into: hits)
+        }
+        hits.sortUnique()
+        filter(hits) { fence in
+            kinds[fence] == .corridor
+                && corridorSignedDistance(Int(shapeIndex[fence]), lat: lat, lon: lon) <= margin
+        }
+    }
+
+    /// Where the point lies on corridor fence `index` (which must be a corridor).
+    public func roadPosition(_ index: Int, lat: Double, lon: Double) -> RoadPosition {
+        let s = Int(shapeIndex[index])
+        let p = CorridorSegment.unit(lon: lon, lat: lat)
+        var best = (angle: Double.infinity, vertex: corridors.firstVertex[s])
+        for l in corridors.firstLine[s]..<corridors.firstLine[s + 1] {
+            for v in corridors.vertices(ofLine: l).dropLast()
+            where corridors.lon[v] != corridors.lon[v + 1] || corridors.lat[v] != corridors.lat[v + 1] {
+                let angle = corridors.segment(v, radius: corridors.radius[s]).angle(to: p)
+                if angle < best.angle { best = (angle, v) }
+            }
+        }
+        let v = best.vertex
+        let bearing = Geodesy.bearing(
+            lat1: corridors.lat[v], lon1: corridors.lon[v], lat2: corridors.lat[v + 1], lon2: corridors.lon[v + 1])
+        return RoadPosition(distance: best.angle * Geodesy.earthRadius, bearing: bearing, vertex: v)
+    }
+
+    /// Whether corridor fences `a` and `b` join: a vertex of one is a vertex of the other.
+    public func corridorsJoin(_ a: Int, _ b: Int) -> Bool {
+        guard kinds[a] == .corridor, kinds[b] == .corridor else { return false }
+        let sa = Int(shapeIndex[a])
+        let sb = Int(shapeIndex[b])
+        for v in corridors.firstVertex[sa]..<corridors.firstVertex[sa + 1] where vertex(of: sb, at: v) != nil {
+            return true
+        }
+        return false
+    }
+
+    /// The vertex of corridor `s` (store index) at the position of store vertex `v`, if any.
+    func vertex(of s: Int, at v: Int) -> Int? {
+        let lon = corridors.lon[v]
+        let lat = corridors.lat[v]
+        for w in corridors.firstVertex[s]..<corridors.firstVertex[s + 1]
+        where corridors.lon[w] == lon && corridors.lat[w] == lat {
+            return w
+        }
+        return nil
+    }
+
+    /// The vertices of the line of corridor `s` that holds store vertex `v`.
+    func lineVertices(of s: Int, holding v: Int) -> Range<Int> {
+        for l in corridors.firstLine[s]..<corridors.firstLine[s + 1] {
+            let range = corridors.vertices(ofLine: l)
+            if range.contains(v) { return range }
+        }
+        return v..<(v + 1)
+    }
+}
+
+extension FenceSet {
+    /// Whether the set has corridors at all (without them no fix is near a road).
+    public var hasCorridors: Bool { corridors.count > 0 }
+
+    /// Calls `body(lon, lat)` for each vertex of corridor fence `index`, in order.
+    public func forEachCorridorVertex(_ index: Int, _ body: (Double, Double) -> Void) {
+        guard kinds[index] == .corridor else { return }
+        let s = Int(shapeIndex[index])
+        for v in corridors.firstVertex[s]..<corridors.firstVertex[s + 1] { body(corridors.lon[v], corridors.lat[v]) }
+    }
+}
