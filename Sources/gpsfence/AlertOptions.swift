@@ -199,7 +199,7 @@ struct AlertOptions: ParsableArguments {
                 try ExecHookSink(
                     programs: exec, timeout: execTimeout, concurrency: execConcurrency, report: context.reportProblem))
         }
-        if notify { sinks.append(NotifySink(format: format, report: context.report)) }
+        if notify { sinks.append(NotifySink(format: format, statePath: context.statePath, report: context.report)) }
         if say {
             sinks.append(
                 SaySink(
