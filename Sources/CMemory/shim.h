@@ -8,4 +8,7 @@ int mallopt(int param, int value);
 static inline int gpsfence_set_mmap_threshold(int bytes) {
     return mallopt(-3, bytes);
 }
+/* The CPU affinity of a process (sched.h with _GNU_SOURCE, which the Glibc module leaves out):
+   `size` bytes of the mask, a bit per processor; 0, or -1 with errno set. */
+int sched_getaffinity(int pid, unsigned long size, void *mask);
 #endif

@@ -27,14 +27,19 @@ public final class NotifySink: EventSink, @unchecked Sendable {
     /// The id the notification service gave the alarm's notification (`notify-send --print-id`),
     /// until an answer replaces it. Notify queue only.
     private var alarmNotification: Int?
-    /// Where `notify-send --print-id` writes that id.
-    private let idFile =
-        NSTemporaryDirectory() + "gpsfence-notify-\(currentProcessID())-\(UInt32.random(in: 0...UInt32.max)).id"
+    /// Where `notify-send --print-id` writes that id, kept there until the alarm is answered: see
+    /// `idPath`.
+    private let idFile: String
 
+    /// - Parameter statePath: the run's state file, when it has one: the alarm's notification of an
+    ///   earlier run on it that was never answered (a crash, a restart while it sounded) is the one
+    ///   this run's alarm replaces.
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double = 5,
-        format: HumanFormat = HumanFormat(), report: @escaping @Sendable (String) -> Void
+        format: HumanFormat = HumanFormat(), statePath: String? = nil, report: @escaping @Sendable (String) -> Void
     ) {
+        idFile = Self.idPath(statePath: statePath, environment: environment)
+        alarmNotification = statePath == nil ? nil : Self.printedID(idFile)
         self.format = format
         self.report = report
         self.timeout = timeout
@@ -83,10 +88,10 @@ public final class NotifySink: EventSink, @unchecked Sendable {
                 report("--notify: notify-send took longer than \(HumanText.duration(self.timeout)) and was killed")
             }
             switch role {
-            case .raises:
-                alarmNotification = Self.printedID(idFile)
+            case .raises: alarmNotification = Self.printedID(idFile)
+            case .silences:
+                alarmNotification = nil
                 removeFile(idFile)
-            case .silences: alarmNotification = nil
             case .other: break
             }
         }
@@ -117,10 +122,33 @@ public final class NotifySink: EventSink, @unchecked Sendable {
     static let answeredExpiry = 10_000
 
     /// `arguments` for an answer that replaces the alarm's notification `id` (the service puts it
-    /// where the alarm's was, then withdraws it after `answeredExpiry` ms); as they are otherwise.
+    /// where the alarm's was, then withdraws it after `answeredExpiry` ms), and for an alarm said
+    /// again while its notification is up (it takes the same place); as they are otherwise.
     static func answered(_ arguments: [String], role: AlarmNotificationRole, replacing id: Int?) -> [String] {
-        guard role == .silences, let id else { return arguments }
-        return ["--replace-id=\(id)", "--expire-time=\(answeredExpiry)"] + arguments
+        guard let id else { return arguments }
+        switch role {
+        case .silences: return ["--replace-id=\(id)", "--expire-time=\(answeredExpiry)"] + arguments
+        case .raises: return ["--replace-id=\(id)"] + arguments
+        case .other: return arguments
+        }
+    }
+
+    /// Where the alarm notification's id is kept. With a state file, one file per state file and
+    /// session bus in `$XDG_RUNTIME_DIR` (the login session's: it goes with the session whose
+    /// notification service gave the id), so that a run started again while the alarm sounds finds
+    /// the notification the last one put up, instead of adding a second that no answer withdraws.
+    /// Without a state file the alarm ends with the process: a file of its own.
+    static func idPath(statePath: String?, environment: [String: String]) -> String {
+        let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        var folder = runtime ?? NSTemporaryDirectory()
+        if !folder.hasSuffix("/") { folder += "/" }
+        guard let statePath else {
+            return folder + "gpsfence-notify-\(currentProcessID())-\(UInt32.random(in: 0...UInt32.max)).id"
+        }
+        var hash = FNV1a()
+        hash.add(URL(fileURLWithPath: statePath).standardizedFileURL.path)
+        hash.add(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "")
+        return folder + "gpsfence-alarm-notification-\(hash.hex.suffix(12)).id"
     }
 
     /// The id `notify-send --print-id` wrote, if it wrote one.

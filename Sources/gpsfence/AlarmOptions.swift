@@ -16,13 +16,16 @@ struct AlarmOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("How often a sounding alarm rings the bell and repeats --say.", valueName: "duration"))
+        help: ArgumentHelp(
+            "How often a sounding alarm rings the bell and repeats --say. (default: 3 s)", valueName: "duration"),
+        transform: Seconds.read)
     var alarmRepeat = Seconds(3)
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Run --on-escalate once when an alarm has sounded this long without an answer.", valueName: "duration"))
+            "Run --on-escalate once when an alarm has sounded this long without an answer.", valueName: "duration"),
+        transform: Seconds.read)
     var alarmEscalate: Seconds?
 
     @Option(

@@ -24,7 +24,9 @@ struct AlertOptions: ParsableArguments {
             valueName: "program"))
     var exec: [String] = []
 
-    @Option(help: ArgumentHelp("Seconds before a hook is killed.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp("Seconds before a hook is killed. (default: 10.0)", valueName: "seconds"),
+        transform: DecimalNumber.read)
     var execTimeout = 10.0
 
     @Option(help: ArgumentHelp("Hooks running at once, at most.", valueName: "count"))
@@ -97,8 +99,8 @@ struct AlertOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Publish PREFIX/location (and the OwnTracks location) at most this often, in seconds of fix time.",
-            valueName: "seconds"))
+            "Publish PREFIX/location (and the OwnTracks location) at most this often, in seconds of fix time. (default: 5.0)",
+            valueName: "seconds"), transform: DecimalNumber.read)
     var mqttLocationInterval = 5.0
 
     @Option(
@@ -198,7 +200,7 @@ struct AlertOptions: ParsableArguments {
                     programs: exec, timeout: execTimeout, concurrency: execConcurrency,
                     localZone: format.calendar.zone, report: context.reportProblem))
         }
-        if notify { sinks.append(NotifySink(format: format, report: context.report)) }
+        if notify { sinks.append(NotifySink(format: format, statePath: context.statePath, report: context.report)) }
         if say {
             sinks.append(
                 SaySink(

@@ -10,7 +10,7 @@ struct AnchorOptions: ParsableArguments {
         parsing: .unconditional,
         help: ArgumentHelp(
             "Anchor watch: a circle of this many metres (id 'anchor') at the first usable fix; kept across restarts.",
-            valueName: "metres"))
+            valueName: "metres"), transform: DecimalNumber.read)
     var anchor: Double?
 
     @Option(help: ArgumentHelp("Drop the anchor circle here instead of at the first usable fix.", valueName: "lat,lon"))
@@ -23,7 +23,7 @@ struct AnchorOptions: ParsableArguments {
         parsing: .unconditional,
         help: ArgumentHelp(
             "A warning (anchor_warning, not an alarm) when the boat first gets this share of the radius from the anchor, e.g. 80.",
-            valueName: "percent"))
+            valueName: "percent"), transform: DecimalNumber.read)
     var anchorWarn: Double?
 
     func validate() throws {

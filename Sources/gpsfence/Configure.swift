@@ -35,7 +35,9 @@ struct Configure: ParsableCommand {
     @Option(help: "Line speed the receiver talks at now, or 'auto' to detect it.")
     var lineBaud = "auto"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Fixes (and outputs) a second.", valueName: "Hz"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Fixes (and outputs) a second.", valueName: "Hz"),
+        transform: DecimalNumber.read)
     var rate: Double?
 
     @Option(help: ArgumentHelp("The NMEA sentences to send, all others off (e.g. RMC,GGA).", valueName: "list"))
@@ -62,7 +64,10 @@ struct Configure: ParsableCommand {
     @Flag(help: "Print the report as one JSON object.")
     var json = false
 
-    @Option(help: ArgumentHelp("Seconds to wait for each acknowledgement (then one retry).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds to wait for each acknowledgement (then one retry). (default: 1.0)", valueName: "seconds"),
+        transform: DecimalNumber.read)
     var timeout = 1.0
 
     func validate() throws {

@@ -72,7 +72,7 @@ struct Fences: ParsableCommand {
         @Argument(help: "The fence's name.")
         var name: String
 
-        @Option(parsing: .unconditional, help: "Radius in metres.")
+        @Option(parsing: .unconditional, help: "Radius in metres.", transform: DecimalNumber.read)
         var radius: Double
 
         @Option(help: "The fence's id (default: from the name, 'Low bridge' -> low-bridge).")
@@ -86,7 +86,8 @@ struct Fences: ParsableCommand {
 
         @Option(
             parsing: .unconditional,
-            help: ArgumentHelp("Refuse a fix older than this (90s, 5m).", valueName: "duration"))
+            help: ArgumentHelp("Refuse a fix older than this (90s, 5m). (default: 10 min)", valueName: "duration"),
+            transform: Seconds.read)
         var maxAge: Seconds = Seconds(600)
 
         func validate() throws {

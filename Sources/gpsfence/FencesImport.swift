@@ -52,7 +52,8 @@ extension Fences {
         @Option(
             parsing: .unconditional,
             help: ArgumentHelp(
-                "Radius in metres of every circle and corridor (default: from the data).", valueName: "m"))
+                "Radius in metres of every circle and corridor (default: from the data).", valueName: "m"),
+            transform: DecimalNumber.read)
         var radius: Double?
 
         @Option(help: ArgumentHelp("Keep only fences with a vertex inside.", valueName: "s,w,n,e"))

@@ -14,7 +14,10 @@ struct ReceiverOptions: ParsableArguments {
     @Option(help: "Line speed, or 'auto' to detect it (ignored on CDC-ACM and through gpsd).")
     var baud = "auto"
 
-    @Option(help: ArgumentHelp("Seconds autobaud listens at each rate before trying the next.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds autobaud listens at each rate before trying the next. (default: 2.5)", valueName: "seconds"),
+        transform: DecimalNumber.read)
     var autobaudWindow = 2.5
 
     func validate() throws {

@@ -38,7 +38,8 @@ struct Record: ParsableCommand {
     @Flag(help: "Add this recording (with its own header) to the end of the capture file.")
     var append = false
 
-    @Option(parsing: .unconditional, help: "Seconds to record; until Ctrl-C when absent.")
+    @Option(
+        parsing: .unconditional, help: "Seconds to record; until Ctrl-C when absent.", transform: DecimalNumber.read)
     var duration: Double?
 
     func validate() throws {

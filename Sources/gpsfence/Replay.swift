@@ -49,10 +49,15 @@ struct Replay: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "At the end, seconds that webhook deliveries and the track sync may take to finish.", valueName: "seconds"))
+            "At the end, seconds that webhook deliveries and the track sync may take to finish. (default: 30.0)",
+            valueName: "seconds"),
+        transform: DecimalNumber.read)
     var drainTimeout = 30.0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Days of track the state file keeps.", valueName: "days"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Days of track the state file keeps. (default: 7.0)", valueName: "days"),
+        transform: DecimalNumber.read)
     var keepDays = 7.0
 
     @OptionGroup var anchor: AnchorOptions

@@ -39,20 +39,24 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("State file (default: $XDG_STATE_HOME/gpsfence/state.sqlite).", valueName: "path"))
     var state: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Days of track the state file keeps.", valueName: "days"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Days of track the state file keeps. (default: 7.0)", valueName: "days"),
+        transform: DecimalNumber.read)
     var keepDays = 7.0
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Seconds between writes of the track to the state file: what a crash or power cut can lose of it.",
-            valueName: "seconds"))
+            "Seconds between writes of the track to the state file: what a crash or power cut can lose of it. (default: \(RunJob.Options.defaultTrackWriteInterval))",
+            valueName: "seconds"), transform: DecimalNumber.read)
     var trackWriteInterval = RunJob.Options.defaultTrackWriteInterval
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "At stop, seconds the track sync may take to send what is queued.", valueName: "seconds"))
+            "At stop, seconds the track sync may take to send what is queued. (default: 5.0)", valueName: "seconds"),
+        transform: DecimalNumber.read)
     var drainTimeout = 5.0
 
     @OptionGroup var anchor: AnchorOptions

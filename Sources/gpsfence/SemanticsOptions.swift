@@ -6,12 +6,14 @@ import Fences
 struct SemanticsOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Time inside before a dwell event: 90, 90s, 5m (default 60 s).", valueName: "duration"))
+        help: ArgumentHelp("Time inside before a dwell event: 90, 90s, 5m (default 60 s).", valueName: "duration"),
+        transform: Seconds.read)
     var dwell: Seconds?
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Metres outside the boundary before an exit counts (default 10).", valueName: "metres"))
+        help: ArgumentHelp("Metres outside the boundary before an exit counts (default 10).", valueName: "metres"),
+        transform: DecimalNumber.read)
     var hysteresis: Double?
 
     @Option(
@@ -21,19 +23,21 @@ struct SemanticsOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Fixes with a worse accuracy estimate are not used (default 100).", valueName: "metres"))
+        help: ArgumentHelp("Fixes with a worse accuracy estimate are not used (default 100).", valueName: "metres"),
+        transform: DecimalNumber.read)
     var maxAccuracy: Double?
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
             "A fix farther from the last than this speed (and twice the receiver's own) allows is a glitch, not used (default 100).",
-            valueName: "m/s"))
+            valueName: "m/s"), transform: DecimalNumber.read)
     var maxSpeed: Double?
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Time without a usable fix before fix_lost (default 10 s).", valueName: "duration"))
+        help: ArgumentHelp("Time without a usable fix before fix_lost (default 10 s).", valueName: "duration"),
+        transform: Seconds.read)
     var stale: Seconds?
 
     @Flag(help: "No enter event for fences that contain the first fix.")
@@ -41,8 +45,9 @@ struct SemanticsOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Approach look-ahead for fences without their own 'approach' property.", valueName: "metres")
-    )
+        help: ArgumentHelp(
+            "Approach look-ahead for fences without their own 'approach' property.", valueName: "metres"),
+        transform: DecimalNumber.read)
     var approach: Double?
 
     @Option(
@@ -53,14 +58,15 @@ struct SemanticsOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Emit a heartbeat event this often: 60, 5m, 1h.", valueName: "duration"))
+        help: ArgumentHelp("Emit a heartbeat event this often: 60, 5m, 1h.", valueName: "duration"),
+        transform: Seconds.read)
     var heartbeat: Seconds?
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
             "Time slow and within 25 m before a stationary event; 0: no stationary/moving (default 120 s).",
-            valueName: "duration"))
+            valueName: "duration"), transform: Seconds.read)
     var stationary: Seconds?
 
     @Option(

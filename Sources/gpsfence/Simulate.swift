@@ -45,20 +45,20 @@ struct Simulate: ParsableCommand {
             valueName: "baud"))
     var baud: Int?
 
-    @Option(parsing: .unconditional, help: "Epochs per second.")
+    @Option(parsing: .unconditional, help: "Epochs per second. (default: 1.0)", transform: DecimalNumber.read)
     var rate = 1.0
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
             "Speed along a route without times, m/s (default 10); given for a GPX with times, its times are ignored and it is walked at this speed.",
-            valueName: "m/s"))
+            valueName: "m/s"), transform: DecimalNumber.read)
     var speed: Double?
 
     @Option(
         help: ArgumentHelp(
-            "A GPX with times plays this many times as fast (the vehicle moves faster; the receiver's clock does not).",
-            valueName: "factor"))
+            "A GPX with times plays this many times as fast (the vehicle moves faster; the receiver's clock does not). (default: 1.0)",
+            valueName: "factor"), transform: DecimalNumber.read)
     var timeScale = 1.0
 
     @Flag(help: "A GPX with times starts now instead of at its own (old) times.")

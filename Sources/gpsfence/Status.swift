@@ -43,7 +43,8 @@ struct Status: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("With --watch: seconds between redraws (1s, 5s; default 1s).", valueName: "duration"))
+        help: ArgumentHelp("With --watch: seconds between redraws (1s, 5s; default 1s).", valueName: "duration"),
+        transform: Seconds.read)
     var interval: Seconds?
 
     @Option(

@@ -26,7 +26,8 @@ struct Sync: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Seconds to keep trying while the server is down.", valueName: "seconds"))
+        help: ArgumentHelp("Seconds to keep trying while the server is down. (default: 30.0)", valueName: "seconds"),
+        transform: DecimalNumber.read)
     var drainTimeout = 30.0
 
     @OptionGroup var options: SyncOptions

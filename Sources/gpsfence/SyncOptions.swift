@@ -32,7 +32,8 @@ struct SyncOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Send whatever is queued at least this often, below the threshold too.", valueName: "seconds"))
+            "Send whatever is queued at least this often, below the threshold too.", valueName: "seconds"),
+        transform: DecimalNumber.read)
     var syncInterval: Double?
 
     @Option(

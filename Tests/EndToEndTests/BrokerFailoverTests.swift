@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Testing
 import Waiting
 
@@ -91,12 +92,16 @@ import Waiting
         }
     }
 
-    static let fleetSize = 50
-    static let onFirstNode = 34
+    /// Fifty vehicles where the test process may use two processors or more; on one (`taskset -c
+    /// 0`), fifty processes and a 3-node cluster do not keep up with their own deadlines, and the
+    /// test measures the machine rather than the failover: 25 vehicles a processor, at most 50.
+    static let fleetSize = min(50, 25 * usableProcessorCount())
+    /// Two thirds of the fleet on the node that dies (34 of 50).
+    static let onFirstNode = fleetSize * 34 / 50
 
-    /// Fifty vehicles on a 3-node NATS cluster, 34 of them on node 1, their fences from a retained
-    /// set on the cluster. Node 1 is killed mid-run and restarted 15 s later; a new fence set is
-    /// published on node 3 while it is down. A persistent subscriber on node 3 gets every event
+    /// Fifty vehicles (`fleetSize`) on a 3-node NATS cluster, 34 of them on node 1, their fences
+    /// from a retained set on the cluster. Node 1 is killed mid-run and restarted 15 s later; a
+    /// new fence set is published on node 3 while it is down. A persistent subscriber on node 3 gets every event
     /// of every vehicle, once by id, in each vehicle's order; every vehicle runs on the new set,
     /// those that moved within 10 s of their move (or of the set's publication, if later).
     @Test func aClusterNodeDiesAndEveryVehicleGoesOnLosingNothing() throws {
