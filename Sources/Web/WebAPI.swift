@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import JSONOutput
 import LiveLoop
+import NIOCore
 import NMEA
 import Presentation
 import Store
@@ -23,8 +24,10 @@ struct WebAPI: Sendable {
 
     /// The most events one `GET /api/events` answers with.
     static let eventLimit = 200
+    /// Where the live updates are served over a WebSocket (`WebSocketLive`).
+    static let webSocketPath = "/ws"
 
-    func routes(_ router: Router<BasicRequestContext>) {
+    func routes(_ router: Router<WebRequestContext>) {
         router.get("/") { _, _ in Self.asset(WebPage.html, type: "text/html; charset=utf-8") }
         router.get("/app.js") { _, _ in Self.asset(WebPage.script, type: "text/javascript; charset=utf-8") }
         router.get("/app.css") { _, _ in Self.asset(WebPage.style, type: "text/css; charset=utf-8") }
@@ -58,7 +61,14 @@ struct WebAPI: Sendable {
             line.add("alarm", alarm?.rawValue)
             return Self.json(line.string, status: .accepted)
         }
-        router.get("/events") { _, _ in liveStream() }
+        router.get("/events") { _, context in liveStream(context.channel) }
+        // Reached only by a request that asked for no upgrade (an upgrade goes to WebSocketLive).
+        router.get(RouterPath(Self.webSocketPath)) { _, _ in
+            WebRefusal(
+                status: .upgradeRequired, text: "this is a WebSocket: open it with Upgrade: websocket",
+                headers: [.upgrade: "websocket", .connection: "Upgrade"]
+            ).response
+        }
     }
 
     /// `status --json` with the run's live state over the file's.
@@ -120,20 +130,17 @@ struct WebAPI: Sendable {
         return out.string
     }
 
-    /// Server-sent events: the live state at once, then after each change the run makes.
-    func liveStream() -> Response {
-        let (id, nudges) = feed.add()
-        let board = board
+    /// Server-sent events: the live state at once, then after each change the run makes
+    /// (`WebLiveFeed`); a client that stops taking them is dropped by closing its `channel`.
+    func liveStream(_ channel: any Channel) -> Response {
         let feed = feed
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
             body: ResponseBody { writer in
-                defer { feed.remove(id) }
                 try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
-                try await writer.write(ByteBuffer(string: "data: " + board.snapshot.json + "\n\n"))
-                for await _ in nudges {
-                    try await writer.write(ByteBuffer(string: "data: " + board.snapshot.json + "\n\n"))
+                try await feed.serve(on: channel) { frame in
+                    try await writer.write(ByteBuffer(string: "data: " + frame + "\n\n"))
                 }
                 try await writer.finish(nil)
             })

@@ -6,32 +6,16 @@ import Hummingbird
 /// for every request; without one (loopback only), requests whose `Host` is a loopback name, so
 /// that a web site whose name was made to point at 127.0.0.1 cannot read the page. A request that
 /// changes something (`POST`) must come from the page itself: an `Origin` or `Referer` of another
-/// host is refused.
+/// host is refused. A WebSocket (`/ws`) whose `Origin` names another host is refused too: browsers
+/// send `Origin` with every WebSocket they open, and a WebSocket is not bound by the same-origin
+/// rule that keeps another site from reading `/events`; a client that sends none is no browser.
 struct WebGuard<Context: RequestContext>: RouterMiddleware {
     let password: String?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        let host = request.head.authority ?? ""
-        if let password {
-            guard Self.credentialsMatch(request.headers[.authorization], password: password) else {
-                return Response(
-                    status: .unauthorized,
-                    headers: [
-                        .wwwAuthenticate: "Basic realm=\"gpsfence\", charset=\"UTF-8\"", .contentType: "text/plain",
-                    ],
-                    body: .init(byteBuffer: ByteBuffer(string: "the password is asked for\n")))
-            }
-        } else if !WebSettings.isLoopback(Self.hostName(host)) {
-            return Self.refused("this page answers to localhost or 127.0.0.1 only")
-        }
-        if request.method != .get && request.method != .head {
-            let origin = request.headers[.origin] ?? request.headers[.referer]
-            guard let origin, origin != "null", Self.authority(ofURL: origin) == host.lowercased() else {
-                return Self.refused("a change must come from this page (Origin or Referer of this host)")
-            }
-        }
+        if let refusal = Self.refusal(request, password: password) { return refusal.response }
         var response = try await next(request, context)
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"
@@ -39,10 +23,31 @@ struct WebGuard<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    static func refused(_ why: String) -> Response {
-        Response(
-            status: .forbidden, headers: [.contentType: "text/plain"],
-            body: .init(byteBuffer: ByteBuffer(string: why + "\n")))
+    /// Why `request` may not be answered, or nil when it may.
+    static func refusal(_ request: Request, password: String?) -> WebRefusal? {
+        let host = request.head.authority ?? ""
+        if let password {
+            guard credentialsMatch(request.headers[.authorization], password: password) else {
+                return WebRefusal(
+                    status: .unauthorized, text: "the password is asked for",
+                    headers: [.wwwAuthenticate: "Basic realm=\"gpsfence\", charset=\"UTF-8\""])
+            }
+        } else if !WebSettings.isLoopback(hostName(host)) {
+            return WebRefusal(status: .forbidden, text: "this page answers to localhost or 127.0.0.1 only")
+        }
+        if request.method != .get && request.method != .head {
+            let origin = request.headers[.origin] ?? request.headers[.referer]
+            guard let origin, origin != "null", authority(ofURL: origin) == host.lowercased() else {
+                return WebRefusal(
+                    status: .forbidden, text: "a change must come from this page (Origin or Referer of this host)")
+            }
+        }
+        if request.uri.path == WebAPI.webSocketPath, let origin = request.headers[.origin],
+            origin == "null" || authority(ofURL: origin) != host.lowercased()
+        {
+            return WebRefusal(status: .forbidden, text: "live updates go to this page only (Origin of this host)")
+        }
+        return nil
     }
 
     /// `Basic base64(user:password)` with the right password, compared in constant time.
@@ -73,6 +78,19 @@ struct WebGuard<Context: RequestContext>: RouterMiddleware {
             return String(authority[authority.index(after: authority.startIndex)..<end])
         }
         return String(authority.split(separator: ":", maxSplits: 1).first ?? "").lowercased()
+    }
+}
+
+/// A request refused: its status, and a line saying why.
+struct WebRefusal: Sendable {
+    var status: HTTPResponse.Status
+    var text: String
+    var headers: HTTPFields = [:]
+
+    var response: Response {
+        var fields = headers
+        fields[.contentType] = "text/plain"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: text + "\n")))
     }
 }
 

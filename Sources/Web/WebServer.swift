@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdWebSocket
 import LiveLoop
 import Logging
 import NIOCore
@@ -11,7 +12,8 @@ import Platform
 import ServiceLifecycle
 
 /// `run --web`: the page and its API served by Hummingbird on one event loop thread (docs/
-/// running.md, "The page on a phone"). With no client nothing of it wakes:
+/// running.md, "The page on a phone"), with the live updates also over a WebSocket
+/// (hummingbird-websocket's HTTP/1 channel with upgrade). With no client nothing of it wakes:
 /// - Hummingbird's `Application` is not used: it keeps a date header fresh with a timer that wakes
 ///   the process every second, client or none; this server runs the same router and writes no
 ///   `Date`.
@@ -24,6 +26,7 @@ public final class WebServer: @unchecked Sendable {
     private let group: any EventLoopGroup
     private var serviceGroup: ServiceGroup?
     private var task: Task<Void, Error>?
+    private var broadcaster: Task<Void, Never>?
     private var listening: Int?
     private var boardToken: Int?
     private let board: LiveBoard
@@ -39,7 +42,7 @@ public final class WebServer: @unchecked Sendable {
     ) {
         self.settings = settings
         self.board = board
-        let feed = WebLiveFeed()
+        let feed = WebLiveFeed(board: board)
         api = WebAPI(
             board: board, feed: feed, statePath: statePath, fences: WebFences(path: fencesPath), answers: answers,
             format: settings.format)
@@ -62,8 +65,8 @@ public final class WebServer: @unchecked Sendable {
     public func start() throws {
         let claim = owner.enter()
         defer { owner.leave(claim) }
-        let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: WebGuard<BasicRequestContext>(password: settings.password))
+        let router = Router(context: WebRequestContext.self)
+        router.add(middleware: WebGuard<WebRequestContext>(password: settings.password))
         api.routes(router)
         let responder = router.buildResponder()
         let logger = {
@@ -73,12 +76,15 @@ public final class WebServer: @unchecked Sendable {
         }()
         let started = DispatchSemaphore(value: 0)
         let bound = Locked<Int?>(nil)
-        let server = try HTTPServerBuilder.http1().buildServer(
+        let webSocket = WebSocketLive(password: settings.password, feed: api.feed)
+        let server = try HTTPServerBuilder.http1WebSocketUpgrade { head, channel, _ in
+            await webSocket.shouldUpgrade(head, channel: channel)
+        }.buildServer(
             configuration: ServerConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil, reuseAddress: true),
             eventLoopGroup: group, logger: logger,
             responder: { (request, responseWriter: consuming ResponseWriter, channel) in
-                let context = BasicRequestContext(source: .init(channel: channel, logger: logger))
+                let context = WebRequestContext(source: .init(channel: channel, logger: logger))
                 let response: Response
                 do {
                     response = try await responder.respond(to: request, context: context)
@@ -113,6 +119,7 @@ public final class WebServer: @unchecked Sendable {
         }
         listening = bound.withLock { $0 }
         let feed = api.feed
+        broadcaster = Task.detached { await feed.broadcast() }
         boardToken = board.listen { feed.changed() }
     }
 

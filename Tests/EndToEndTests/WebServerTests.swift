@@ -116,19 +116,22 @@ struct HTTPExchange {
         }
     }
 
-    /// `simulate` driving the boat north, `run --web PORT` reading it; returns once the page's
-    /// live state has a fix.
-    static func serve(extra: [String] = [], webArguments: (Int) -> [String] = { ["--web", "\($0)"] }) throws -> Served {
+    /// `simulate` driving the boat north, `run --web PORT` reading it.
+    /// `rate`: fixes a second (10 at 115200 baud).
+    static func serve(
+        extra: [String] = [], rate: Int = 1, webArguments: (Int) -> [String] = { ["--web", "\($0)"] }
+    ) throws -> Served {
         let folder = temporaryDirectory()
         try fences(folder)
         let route = try LiveStatusTests.northbound(folder, seconds: 600)
         let link = folder.appendingPathComponent("gps0").path
-        let simulator = try BackgroundGPSFence(["simulate", route, "--baud", "38400", "--rate", "1", "--link", link])
+        let baud = rate > 1 ? "115200" : "38400"
+        let simulator = try BackgroundGPSFence(["simulate", route, "--baud", baud, "--rate", "\(rate)", "--link", link])
         _ = simulator.readFirstLine()
         let port = try freeLoopbackPort()
         let run = try BackgroundGPSFence(
             [
-                "run", "--device", link, "--baud", "38400", "--fences",
+                "run", "--device", link, "--baud", baud, "--fences",
                 folder.appendingPathComponent("fences.geojson").path, "--state",
                 folder.appendingPathComponent("state.sqlite").path, "--json",
             ] + webArguments(port) + extra)

@@ -281,8 +281,29 @@
     }
     renderNumbers(); draw(); loadFences();
   }
+  // Live updates: a WebSocket (/ws); server-sent events (/events) when it cannot open (a proxy
+  // that does not pass the upgrade), asking /api/live every 2 s without either. The way in use is
+  // on <body data-live>.
   function listen() {
-    if (!window.EventSource) { setInterval(async () => { try { takeLive(await getJSON("/api/live")); } catch (e) {} }, 2000); return; }
+    if (window.WebSocket) return listenOnWebSocket();
+    if (window.EventSource) return listenToEvents();
+    document.body.dataset.live = "polling";
+    setInterval(async () => { try { takeLive(await getJSON("/api/live")); } catch (e) {} }, 2000);
+  }
+  function listenOnWebSocket() {
+    let opened = false;
+    const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    // A new connection's first state also fetches the status, which says "monitoring" again.
+    socket.onopen = () => { opened = true; state.live = null; document.body.dataset.live = "websocket"; };
+    socket.onmessage = (message) => { try { takeLive(JSON.parse(message.data)); } catch (e) {} };
+    socket.onclose = () => {
+      if (!opened) { if (window.EventSource) listenToEvents(); return; }
+      $("state").textContent = "reconnecting…";
+      setTimeout(listenOnWebSocket, 3000);
+    };
+  }
+  function listenToEvents() {
+    document.body.dataset.live = "events";
     const source = new EventSource("/events");
     source.onmessage = (message) => { try { takeLive(JSON.parse(message.data)); } catch (e) {} };
     source.onerror = () => { $("state").textContent = "reconnecting…"; };

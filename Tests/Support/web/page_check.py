@@ -64,6 +64,8 @@ try:
     first = wait_for(lambda: fix()["fix"], 30)
     moved = wait_for(lambda: fix()["fix"]["lat"] != first["lat"] and fix(), 30)
     check(bool(first) and bool(moved), "the position moves")
+    live_way = driver.execute_script("return document.body.dataset.live")
+    check(live_way == "websocket", "the live updates come over the WebSocket: %r" % live_way)
     shown_state = driver.find_element(By.ID, "state").text
     check("monitoring" in shown_state, "the header says monitoring: %r" % shown_state)
     # The hostile fence name: fetched by the page, drawn as text; no element of it, no alert.
