@@ -72,6 +72,7 @@ public enum WatchView {
             case .error(let problem, _):
                 line += "  " + HumanText.printable(problem.text)
             case .registered(_, let message?): line += "  " + HumanText.printable(message)
+            case .integrity(let integrity): line += "  " + integrity.state.sentence
             case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
                 .registered, .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
                 .alarmCleared:
