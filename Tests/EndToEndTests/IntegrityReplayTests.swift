@@ -129,6 +129,28 @@ import Testing
         }
     }
 
+    /// `status` (and so `--watch` and the page's status JSON) shows the judgement in force at the
+    /// top, from the state file the replay wrote.
+    @Test func statusShowsTheJudgementAtTheTop() throws {
+        let folder = try SyncCommandTests.folder()
+        let capture = try Self.capture(WrittenSky.spoofer(takeover: 30, seconds: 60), in: folder)
+        let depot = try Self.depot(radius: 100, in: folder)
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let replay = try runGPSFence(["replay", capture, "--fences", depot, "--state", state])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let json = try runGPSFence(["status", "--state", state, "--json"])
+        let status = try #require(jsonObject(json.stdout), "\(json.stdout)")
+        let integrity = try #require(status["integrity"] as? [String: Any], "\(json.stdout)")
+        #expect(integrity["state"] as? String == "spoofed")
+        #expect((integrity["reasons"] as? [String])?.contains("uniform_cn0") == true, "\(integrity)")
+        let text = try runGPSFence(["status", "--state", state, "--timezone", "UTC"])
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count > 2, "\(text.stdout)")
+        #expect(
+            lines.dropFirst().first?.contains("GPS position unreliable: spoofing suspected since") == true,
+            "\(text.stdout)")
+    }
+
     /// `PREFIX/integrity` is retained with the last state, and Home Assistant's discovery has the
     /// "GNSS integrity" enum sensor reading it.
     @Test func mqttRetainsTheStateAndHomeAssistantHasTheSensor() throws {
