@@ -22,7 +22,9 @@ public struct SkyTracker: Sendable {
         switch raw.address.type {
         case .gsv: if let gsv = GSV(Fields(raw.body)) { add(gsv, talker: raw.address.talker ?? 0) }
         case .gsa:
-            if let gsa = GSA(Fields(raw.body)) {
+            // Only a GSA of a fix: receivers send GSA after their cycle, and the 99.99 of the
+            // last cycle without a fix would otherwise be the first fix's DOP.
+            if let gsa = GSA(Fields(raw.body)), (gsa.trustedFixType ?? 0) >= 2 {
                 sky.pdop = gsa.pdop ?? sky.pdop
                 sky.vdop = gsa.vdop ?? sky.vdop
             }

@@ -200,3 +200,65 @@ import Testing
         print("integrity on \(logs.count) real logs: \(degraded) with a degraded stretch, none jammed or spoofed")
     }
 }
+
+extension IntegrityMonitorTests {
+    /// Live, the receiver's clock is held against the monotonic one: a cycle that arrives late
+    /// (the reader or the machine was slow) is no step; the receiver's time running 1.8 s ahead is.
+    @Test func liveTheClockIsHeldAgainstTheMonotonicClock() {
+        var monitor = IntegrityMonitor()
+        var said: [IntegrityState] = []
+        func cycle(_ second: Double, arrived: Double) {
+            let time = UTCTime(millisecondsSinceEpoch: WrittenSky.start + Int64(second * 1000))
+            if let change = monitor.observe(
+                IntegrityCycle(time: time, fix: nil, sky: Self.listedSky, monotonic: 5000 + arrived))
+            {
+                said.append(change.state)
+            }
+        }
+        for second in 0..<30 { cycle(Double(second), arrived: Double(second) + 0.2) }
+        // Late by 1.5 s, then on time again: no step.
+        cycle(30, arrived: 31.7)
+        for second in 31..<60 { cycle(Double(second), arrived: Double(second) + 0.2) }
+        #expect(said.isEmpty, "\(said)")
+        // The receiver's time jumps 1.8 s ahead of the monotonic clock's.
+        for second in 60..<62 { cycle(Double(second) + 1.8, arrived: Double(second) + 0.2) }
+        #expect(said == [.degraded], "\(said)")
+        #expect(monitor.reasons.contains(.clockJump))
+    }
+
+    /// A listed sky of twelve satellites at an open sky's strengths.
+    static var listedSky: EpochSky {
+        var sky = EpochSky()
+        for (index, satellite) in WrittenSky.openSky().enumerated() {
+            sky.append(
+                EpochSky.Signal(
+                    talker: 0x5047, signalID: 0, prn: UInt16(satellite.prn),
+                    cn0: UInt8(satellite.cn0! + index % 3)))
+        }
+        sky.listed = true
+        return sky
+    }
+
+    /// The DOPs of a GSA sent after a cycle without a fix (99.99) are not the next fix's.
+    @Test func theDOPOfACycleWithoutAFixIsNotTheNextFixs() {
+        var noise = WrittenSky.Noise(seed: 13)
+        var cycles = WrittenSky.atRest(0..<120, noise: &noise)
+        for index in 50..<60 {
+            cycles[index].hasFix = false
+        }
+        var text = ""
+        // GSA after the cycle, as many receivers send it.
+        for line in WrittenSky.nmea(cycles).split(separator: "\r\n") where !line.contains("GSA") {
+            text += line + "\r\n"
+            if line.contains("RMC") {
+                let fix = line.contains(",A,")
+                text +=
+                    fix
+                    ? "$GPGSA,A,3,03,05,07,09,11,13,,,,,,,1.8,0.9,1.5*3C\r\n"
+                    : "$GPGSA,A,1,,,,,,,,,,,,,99.99,99.99,99.99*30\r\n"
+            }
+        }
+        let changes = Self.judge(text)
+        #expect(!changes.contains { $0.reasons.contains(.highDOP) }, "\(changes)")
+    }
+}
