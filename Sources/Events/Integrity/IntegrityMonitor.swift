@@ -12,7 +12,10 @@ import NMEA
 ///
 /// The monitor's own clock advances with the receiver's, by at most 5 s a cycle and never back:
 /// a spoofer's clock step cannot cut a state short. A cycle without a fix and without a satellite
-/// listing says nothing, and changes nothing. Pure: no I/O.
+/// listing says nothing, and changes nothing; a source that never says anything of its sky (no
+/// GSV, GSA, GST or GBS, no flags: gpsd's reports, a receiver sending GGA and RMC alone) is not
+/// judged at all: its fixes alone could only ever show steps, which the glitch filter handles.
+/// Pure: no I/O.
 public struct IntegrityMonitor: Sendable {
     /// Seconds a piece of evidence counts after it was last seen.
     public static let hold = 10.0
@@ -39,11 +42,18 @@ public struct IntegrityMonitor: Sendable {
     private var lastWeakened: Double?
     private var lastJamFlag: Double?
     private var lastSpoofFlag: Double?
+    /// The source has said something of its sky: from then on its cycles are judged.
+    private var hasSky = false
 
     public init() {}
 
     /// Reads one cycle; returns the new judgement when the state changed.
     public mutating func observe(_ cycle: IntegrityCycle) -> GeofenceEvent.Integrity? {
+        let sky = cycle.sky
+        hasSky =
+            hasSky || sky.listed || sky.pdop != nil || sky.ellipse != nil || sky.hasRAIM
+            || cycle.flags != .unknown
+        guard hasSky else { return nil }
         let time = cycle.time.millisecondsSinceEpoch
         if let lastTime { seconds += min(5, max(0, Double(time - lastTime) / 1000)) }
         lastTime = time
@@ -54,7 +64,6 @@ public struct IntegrityMonitor: Sendable {
             if altitude { see(.altitudeJump) }
             if let hdop = fix.hdop, hdop > Self.highDOP { see(.highDOP) }
         }
-        let sky = cycle.sky
         if let pdop = sky.pdop, pdop > Self.highDOP { see(.highDOP) }
         if let ellipse = sky.ellipse, ellipse.semiMajor > Self.largeError { see(.largeError) }
         if sky.raimFailedSatellite != nil { see(.raimFault) }
