@@ -13,6 +13,11 @@ struct ClockWatch {
     private var lastTime: Int64?
     /// The receiver's time minus the monotonic clock, at its largest so far (seconds).
     private var aheadReference: Double?
+    /// The last cycle's two clocks, and how many intervals in a row they kept pace (within half
+    /// a second): a receiver whose time runs at another rate (a simulator played faster) has
+    /// no pace for a step to leave.
+    private var lastLive: (time: Int64, monotonic: Double)?
+    private var livePace = 0
     private var lastInterval: Int64?
     /// The receiver's period once two intervals agree, and how many intervals have kept its phase.
     private var period: Int64?
@@ -23,7 +28,14 @@ struct ClockWatch {
         var jumped = false
         if let monotonic {
             let ahead = Double(time) / 1000 - monotonic
-            if let reference = aheadReference, ahead - reference > Self.aheadLimit { jumped = true }
+            if let reference = aheadReference, ahead - reference > Self.aheadLimit, livePace >= Self.steadyIntervals {
+                jumped = true
+            }
+            if let lastLive {
+                let drift = Double(time - lastLive.time) / 1000 - (monotonic - lastLive.monotonic)
+                livePace = abs(drift) < 0.5 ? livePace + 1 : 0
+            }
+            lastLive = (time, monotonic)
             aheadReference = max(aheadReference ?? ahead, ahead)
             if jumped { aheadReference = ahead }
         }
