@@ -169,11 +169,15 @@ let package = Package(
         .target(name: "FenceBuilders", dependencies: ["Fences"], path: "Tests/FenceBuilders"),
         // waits for a state with a deadline a slow machine can lengthen (GPSFENCE_TEST_TIME_SCALE).
         .target(name: "Waiting", path: "Tests/Support/Waiting"),
+        // NMEA written for the integrity monitor: a quiet sky, a jammer, a spoofer, urban driving.
+        .target(name: "SkyScenarios", path: "Tests/Support/SkyScenarios"),
         .testTarget(
             name: "FencesTests",
             dependencies: ["Fences", "Events", "NMEA", "Presentation", "JSONInput", "FenceBuilders"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "EventsTests", dependencies: ["Events", "Fences", "NMEA", "FenceBuilders", "Platform"]),
+        .testTarget(
+            name: "EventsTests",
+            dependencies: ["Events", "Fences", "NMEA", "FenceBuilders", "Platform", "SkyScenarios"]),
         .testTarget(
             name: "LiveLoopTests",
             dependencies: [
@@ -192,7 +196,8 @@ let package = Package(
         .testTarget(
             name: "ReceiversTests",
             dependencies: ["Receivers", "LiveLoop", "Tools", "Jobs", "NMEA", "Fences", "Events", "Platform", "Waiting"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["gpsfence", "JSONOutput", "Platform", "Waiting"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["gpsfence", "JSONOutput", "Platform", "Waiting", "SkyScenarios"]),
         .testTarget(name: "FenceImportTests", dependencies: ["FenceImport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -19,7 +19,8 @@ final class AlarmRepeater: @unchecked Sendable {
         case .alarmAcknowledged(let alarm, by: _), .alarmCleared(let alarm):
             if alarm.status != .active { stop() }
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
-            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning:
+            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning,
+            .integrity:
             break
         }
     }

@@ -60,7 +60,7 @@ public final class BellSink: EventSink {
         case .exit(let exit): FenceLayers.isAnchor(fences, exit.fence)
         case .enter, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
             .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning,
-            .alarm, .alarmAcknowledged, .alarmCleared:
+            .alarm, .alarmAcknowledged, .alarmCleared, .integrity:
             false
         }
     }

@@ -111,6 +111,9 @@ public final class ConsoleSink: EventSink {
             details.append(Self.printable(message))
         case .error(let problem, _):
             details.append(Self.printable(problem.text))
+        case .integrity(let integrity):
+            details.append(integrity.state.sentence)
+            if !integrity.reasons.isEmpty { details.append(integrity.reasons.words) }
         case .cross, .fixLost, .fixAcquired, .stationary, .moving:
             break
         }
@@ -148,6 +151,7 @@ public final class ConsoleSink: EventSink {
         case .alarm: "\u{1B}[1;97;41m"
         case .anchorWarning: "\u{1B}[1;33m"
         case .alarmAcknowledged, .alarmCleared: "\u{1B}[1;35m"
+        case .integrity: "\u{1B}[1;31m"
         case .fixAcquired, .deviceConnected, .heartbeat, .registered, .unregistered, .stationary, .moving:
             "\u{1B}[2m"
         }

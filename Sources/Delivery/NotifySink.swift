@@ -113,7 +113,8 @@ public final class NotifySink: EventSink, @unchecked Sendable {
         case .alarmAcknowledged(let alarm, by: _), .alarmCleared(let alarm):
             return alarm.status == .active ? .other : .silences
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
-            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning:
+            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning,
+            .integrity:
             return .other
         }
     }
@@ -188,6 +189,9 @@ public final class NotifySink: EventSink, @unchecked Sendable {
             body += ", raised by " + alarm.cause.kind.rawValue
             if let distance = alarm.anchorDistance { body += ", " + ConsoleSink.fromTheAnchor(distance) }
         case .anchorWarning(let warning): body += ", " + ConsoleSink.fromTheAnchor(warning.distance)
+        case .integrity(let integrity):
+            body += ", " + integrity.state.sentence
+            if !integrity.reasons.isEmpty { body += " (" + integrity.reasons.words + ")" }
         case .exit, .dwell, .visit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
             .registered, .unregistered, .error, .stationary, .moving:
             break
@@ -203,7 +207,7 @@ public final class NotifySink: EventSink, @unchecked Sendable {
     /// limit broken, a problem. Every kind is named, so a new one is decided here.
     static func isUrgent(_ kind: GeofenceEvent.Kind) -> Bool {
         switch kind {
-        case .approach, .speeding, .error, .alarm, .anchorWarning: true
+        case .approach, .speeding, .error, .alarm, .anchorWarning, .integrity: true
         case .enter, .exit, .dwell, .visit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
             .registered, .unregistered, .stationary, .moving, .alarmAcknowledged, .alarmCleared:
             false

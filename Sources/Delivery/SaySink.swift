@@ -186,6 +186,11 @@ public final class SaySink: EventSink, @unchecked Sendable {
         case .alarm(let alarm): return "Alarm! " + alarmCause(alarm, place: place, units: units)
         case .alarmAcknowledged: return "Alarm acknowledged"
         case .alarmCleared: return nil
+        case .integrity(let integrity):
+            switch integrity.state {
+            case .jammed, .spoofed, .ok: return integrity.state.sentence
+            case .degraded: return nil
+            }
         case .deviceConnected, .registered, .unregistered, .heartbeat, .visit, .stationary, .moving, .error:
             return nil
         }
@@ -197,6 +202,7 @@ public final class SaySink: EventSink, @unchecked Sendable {
             return "The anchor drags: \(units.spokenDistance(distance)) from the anchor"
         }
         if alarm.cause.kind == .fixLost { return "No GPS position" }
+        if alarm.cause.kind == .integrity { return "GPS position unreliable" }
         if let place { return "\(alarm.cause.kind.rawValue) \(place)" }
         return alarm.cause.kind.rawValue
     }

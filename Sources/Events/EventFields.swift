@@ -17,7 +17,10 @@ struct EventFields {
     private var speed: Double?
     private var limit: Double?
     private var restrictions = BrokenRestrictions()
-    private var status: AlarmStatus?
+    /// `state`: an alarm's status or the integrity state, by the kind.
+    private var state: String?
+    private var reasons = IntegrityReasons()
+    private var since: UTCTime?
     private var cause: AlarmCause?
     private var acknowledgedBy: AlarmAcknowledger?
     private var anchorDistance: Double?
@@ -37,7 +40,9 @@ struct EventFields {
         case "reason": reason = try scanner.optionalString().flatMap(TransitionReason.init(rawValue:))
         case "speed": speed = try scanner.optionalNumber() ?? .nan
         case "limit": limit = try scanner.optionalNumber() ?? .nan
-        case "state": status = try scanner.optionalString().flatMap(AlarmStatus.init(rawValue:))
+        case "state": state = try scanner.optionalString()
+        case "reasons": try readReasons(&scanner)
+        case "since": since = try scanner.optionalString().flatMap(UTCTime.init(iso:))
         case "cause": cause = try EventRecord.decodeCause(&scanner)
         case "by": acknowledgedBy = try scanner.optionalString().flatMap(AlarmAcknowledger.init(rawValue:))
         case "anchor_distance": anchorDistance = try scanner.optionalNumber()
@@ -97,11 +102,25 @@ struct EventFields {
         case .alarmAcknowledged:
             guard let alarm = alarm(fence), let acknowledgedBy else { return nil }
             return .alarmAcknowledged(alarm, by: acknowledgedBy)
+        case .integrity:
+            guard let state = state.flatMap(IntegrityState.init(rawValue:)), let since else { return nil }
+            return .integrity(GeofenceEvent.Integrity(state: state, reasons: reasons, since: since))
         }
     }
 
+    /// An integrity event's `reasons`; names this version does not know are skipped.
+    private mutating func readReasons(_ scanner: inout JSONScanner) throws(JSONSyntaxError) {
+        var read = IntegrityReasons()
+        try scanner.elements { (element: inout JSONScanner) throws(JSONSyntaxError) in
+            if let reason = try element.optionalString().flatMap(IntegrityReason.init(rawValue:)) {
+                read.insert(reason)
+            }
+        }
+        reasons = read
+    }
+
     private func alarm(_ fence: Int?) -> GeofenceEvent.Alarm? {
-        guard let cause, let status else { return nil }
+        guard let cause, let status = state.flatMap(AlarmStatus.init(rawValue:)) else { return nil }
         return GeofenceEvent.Alarm(fence: fence, cause: cause, status: status, anchorDistance: anchorDistance)
     }
 }

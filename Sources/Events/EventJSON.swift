@@ -26,7 +26,7 @@ extension GeofenceEvent {
         case .registered(_, let message): if let message { hash.add(message) }
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
             .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
-            .alarmCleared:
+            .alarmCleared, .integrity:
             break
         }
         return hash.hex
@@ -119,6 +119,15 @@ extension GeofenceEvent {
             writeAlarm(alarm, by: nil, to: out)
         case .alarmAcknowledged(let alarm, let who):
             writeAlarm(alarm, by: who, to: out)
+        case .integrity(let integrity):
+            out.key("state")
+            out.value(integrity.state.rawValue)
+            out.key("reasons")
+            out.beginArray()
+            for reason in integrity.reasons { out.value(reason.rawValue) }
+            out.endArray()
+            out.key("since")
+            integrity.since.writeJSON(to: out)
         case .cross, .fixLost, .fixAcquired, .stationary, .moving:
             break
         }

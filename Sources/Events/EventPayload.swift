@@ -31,6 +31,8 @@ extension GeofenceEvent {
         case alarm(Alarm)
         case alarmAcknowledged(Alarm, by: AlarmAcknowledger)
         case alarmCleared(Alarm)
+        /// The integrity monitor's judgement changed.
+        case integrity(Integrity)
 
         public var kind: Kind {
             switch self {
@@ -55,6 +57,7 @@ extension GeofenceEvent {
             case .alarm: .alarm
             case .alarmAcknowledged: .alarmAcknowledged
             case .alarmCleared: .alarmCleared
+            case .integrity: .integrity
             }
         }
     }
@@ -178,6 +181,20 @@ extension GeofenceEvent {
             self.cause = cause
             self.status = status
             self.anchorDistance = anchorDistance
+        }
+    }
+
+    /// How far the position can be trusted now, why, and since when (docs/events.md).
+    public struct Integrity: Sendable, Equatable {
+        public var state: IntegrityState
+        public var reasons: IntegrityReasons
+        /// When this state began, by the receiver's clock.
+        public var since: UTCTime
+
+        public init(state: IntegrityState, reasons: IntegrityReasons, since: UTCTime) {
+            self.state = state
+            self.reasons = reasons
+            self.since = since
         }
     }
 }

@@ -210,7 +210,7 @@ extension GeofenceEvent {
             alarm.anchorDistance = printed(alarm.anchorDistance, JSONPrecision.metres)
             event.payload = .alarmAcknowledged(alarm, by: who)
         case .enter, .exit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered,
-            .unregistered, .error, .stationary, .moving:
+            .unregistered, .error, .stationary, .moving, .integrity:
             break
         }
         return event
@@ -256,7 +256,7 @@ extension GeofenceEvent {
         case .registered(let fences, let message):
             event.payload = .registered(fences: fences.map(listed), message: message)
         case .unregistered(let fences): event.payload = .unregistered(fences: fences.map(listed))
-        case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .error, .stationary, .moving:
+        case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .error, .stationary, .moving, .integrity:
             break
         }
         return event

@@ -16,6 +16,7 @@ public struct GeofenceEvent: Sendable, Equatable {
         case alarm
         case alarmAcknowledged = "alarm_acknowledged"
         case alarmCleared = "alarm_cleared"
+        case integrity
 
         /// Order inside one fix (docs/events.md): exit, visit, cross, enter, dwell, approach, speeding,
         /// then the motion events (docs/report.md: after the fence events), then the rest.
@@ -30,7 +31,7 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .speeding: 6
             case .stationary, .moving: 7
             case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered,
-                .error, .anchorWarning:
+                .error, .anchorWarning, .integrity:
                 8
             case .alarm, .alarmAcknowledged, .alarmCleared: 9
             }
@@ -43,7 +44,7 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .enter, .exit: true
             case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
                 .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm,
-                .alarmAcknowledged, .alarmCleared:
+                .alarmAcknowledged, .alarmCleared, .integrity:
                 false
             }
         }
@@ -59,7 +60,7 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .approach: .approach
             case .speeding: .speeding
             case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered,
-                .error, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
+                .error, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared, .integrity:
                 nil
             }
         }
@@ -73,7 +74,7 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .registered, .unregistered: "fences"
             case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
                 .deviceConnected, .error, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
-                .alarmCleared:
+                .alarmCleared, .integrity:
                 nil
             }
         }
@@ -82,7 +83,7 @@ public struct GeofenceEvent: Sendable, Equatable {
         /// itself rather than about a fence (whose name says where).
         public var isAboutThePosition: Bool {
             switch self {
-            case .heartbeat, .fixLost, .stationary, .moving: true
+            case .heartbeat, .fixLost, .stationary, .moving, .integrity: true
             case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixAcquired, .deviceLost,
                 .deviceConnected, .registered, .unregistered, .error, .anchorWarning, .alarm, .alarmAcknowledged,
                 .alarmCleared:
@@ -98,7 +99,8 @@ public struct GeofenceEvent: Sendable, Equatable {
             case .alarmAcknowledged: .acknowledged
             case .alarmCleared: .cleared
             case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
-                .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning:
+                .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning,
+                .integrity:
                 .none
             }
         }
@@ -163,7 +165,7 @@ public struct GeofenceEvent: Sendable, Equatable {
         case .anchorWarning(let warning): warning.anchor
         case .alarm(let alarm), .alarmCleared(let alarm), .alarmAcknowledged(let alarm, by: _): alarm.fence
         case .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered, .error,
-            .stationary, .moving:
+            .stationary, .moving, .integrity:
             nil
         }
     }
@@ -176,7 +178,7 @@ public struct GeofenceEvent: Sendable, Equatable {
         case .approach(let approach): approach.restrictions
         case .exit, .dwell, .visit, .cross, .speeding, .anchorWarning, .alarm, .alarmCleared, .alarmAcknowledged,
             .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered, .error,
-            .stationary, .moving:
+            .stationary, .moving, .integrity:
             []
         }
     }
@@ -188,7 +190,8 @@ public struct GeofenceEvent: Sendable, Equatable {
         case .heartbeat(let inside): inside
         case .registered(let fences, _), .unregistered(let fences): fences
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .anchorWarning, .alarm, .alarmCleared,
-            .alarmAcknowledged, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .error, .stationary, .moving:
+            .alarmAcknowledged, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .error, .stationary, .moving,
+            .integrity:
             nil
         }
     }

@@ -37,7 +37,7 @@ public struct LiveDecodeJob {
             let json = JSONBuffer(capacity: 512)
             source.run { input in
                 switch input {
-                case .fix(let fix):
+                case .fix(let fix, _):
                     guard limit.map({ printed.load(ordering: .relaxed) < $0 }) ?? true else { return }
                     fix.writeJSON(to: json)
                     json.endLine()

@@ -18,6 +18,13 @@ public final class Decoder {
         set { progress.pointee.assembler = newValue }
     }
     public var counts: SentenceCounts { progress.pointee.counts }
+    /// The sky of the cycles, gathered when `tracksSky` is set, behind a pointer of its own: a
+    /// push's handlers take it (`takeSky`) for the fix or cycle they were given, while the push
+    /// still holds `progress`.
+    private let sky: UnsafeMutablePointer<SkyTracker>
+    /// Whether GSV, GSA, GST and GBS are gathered into each cycle's `EpochSky` (the sources that
+    /// feed the integrity monitor); off, they are framed and counted only.
+    public var tracksSky = false
     public var fixes: UInt64 { progress.pointee.fixes }
     /// Capture files (docs/hardware.md) carry `#` comment lines; a live port does not.
     public let skipsCommentLines: Bool
@@ -30,12 +37,16 @@ public final class Decoder {
     ) {
         progress = .allocate(capacity: 1)
         progress.initialize(to: Progress(assembler: FixAssembler(rollover: rollover, accuracyModel: accuracyModel)))
+        sky = .allocate(capacity: 1)
+        sky.initialize(to: SkyTracker())
         self.skipsCommentLines = skipsCommentLines
     }
 
     deinit {
         progress.deinitialize(count: 1)
         progress.deallocate()
+        sky.deinitialize(count: 1)
+        sky.deallocate()
     }
 
     /// Feeds bytes; calls `onFix` for every completed fix.
@@ -141,8 +152,13 @@ public final class Decoder {
         _ onFix: (Fix) throws -> Void,
         _ onNoFix: (EpochTime) throws -> Void
     ) rethrows {
-        try Self.decode(bytes, framer, &progress.pointee, decodesEverySentence, onSentence, onFix, onNoFix)
+        try Self.decode(
+            bytes, framer, &progress.pointee, tracksSky ? sky : nil, decodesEverySentence, onSentence, onFix, onNoFix)
     }
+
+    /// The sky of the cycle at `timeOfDay` whose fix (or lack of one) a handler was just given;
+    /// call it from that handler. Empty unless `tracksSky` is set.
+    public func takeSky(at timeOfDay: TimeOfDay) -> EpochSky { sky.pointee.take(at: timeOfDay) }
 
     struct Progress {
         var assembler: FixAssembler
@@ -182,6 +198,7 @@ public final class Decoder {
         _ bytes: UnsafeRawBufferPointer,
         _ framer: Framer,
         _ progress: inout Progress,
+        _ sky: UnsafeMutablePointer<SkyTracker>?,
         _ decodesEverySentence: Bool,
         _ onSentence: (RawSentence, Sentence) throws -> Void,
         _ onFix: (Fix) throws -> Void,
@@ -194,6 +211,7 @@ public final class Decoder {
             let invalidTimes = progress.assembler.invalidTimes
             defer { if progress.assembler.invalidTimes != invalidTimes { framer.countMalformed() } }
             if decodesEverySentence { try onSentence(raw, Sentence(raw)) }
+            sky?.pointee.add(raw)
             try progress.assembler.add(
                 raw: raw,
                 onFix: { fix in

@@ -194,6 +194,17 @@ extension Sentence {
             number("lat_error", s.latitudeError, JSONPrecision.metres)
             number("lon_error", s.longitudeError, JSONPrecision.metres)
             number("alt_error", s.altitudeError, JSONPrecision.metres)
+        case .gbs(let s):
+            time(s.time)
+            number("lat_error", s.latitudeError, JSONPrecision.metres)
+            number("lon_error", s.longitudeError, JSONPrecision.metres)
+            number("alt_error", s.altitudeError, JSONPrecision.metres)
+            integer("failed_satellite", s.failedSatellite)
+            number("missed_detection", s.missedDetectionProbability, JSONPrecision.dop)
+            number("bias", s.bias, JSONPrecision.metres)
+            number("bias_deviation", s.biasDeviation, JSONPrecision.metres)
+            integer("system_id", s.systemID)
+            integer("signal_id", s.signalID)
         case .vtg(let s):
             number("track", s.trackTrue, JSONPrecision.degrees)
             number("track_magnetic", s.trackMagnetic, JSONPrecision.degrees)

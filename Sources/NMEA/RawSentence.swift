@@ -136,6 +136,7 @@ public struct SentenceType: Hashable, Sendable, CustomStringConvertible {
     public static var gsa: SentenceType { SentenceType(packed: 0x415347, length: 3) }  // "GSA"
     public static var gsv: SentenceType { SentenceType(packed: 0x565347, length: 3) }  // "GSV"
     public static var gst: SentenceType { SentenceType(packed: 0x545347, length: 3) }  // "GST"
+    public static var gbs: SentenceType { SentenceType(packed: 0x534247, length: 3) }  // "GBS"
     public static var vtg: SentenceType { SentenceType(packed: 0x475456, length: 3) }  // "VTG"
     public static var zda: SentenceType { SentenceType(packed: 0x41445A, length: 3) }  // "ZDA"
     public static var txt: SentenceType { SentenceType(packed: 0x545854, length: 3) }  // "TXT"

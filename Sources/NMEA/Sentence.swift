@@ -7,6 +7,7 @@ public enum Sentence: Equatable, Sendable {
     case gsa(GSA)
     case gsv(GSV)
     case gst(GST)
+    case gbs(GBS)
     case vtg(VTG)
     case zda(ZDA)
     case txt(TXT)
@@ -29,6 +30,7 @@ public enum Sentence: Equatable, Sendable {
         case .gsa: self = GSA(fields).map(Sentence.gsa) ?? .other(type)
         case .gsv: self = GSV(fields).map(Sentence.gsv) ?? .other(type)
         case .gst: self = .gst(GST(fields))
+        case .gbs: self = .gbs(GBS(fields))
         case .vtg: self = .vtg(VTG(fields))
         case .zda: self = .zda(ZDA(fields))
         case .txt: self = .txt(TXT(fields))
@@ -44,6 +46,7 @@ public enum Sentence: Equatable, Sendable {
         case .gll(let s): s.time
         case .gns(let s): s.time
         case .gst(let s): s.time
+        case .gbs(let s): s.time
         case .zda(let s): s.time
         case .gsa, .gsv, .vtg, .txt, .other: nil
         }

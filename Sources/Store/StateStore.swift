@@ -340,7 +340,7 @@ public final class StateStore: @unchecked Sendable {
                     try Self.recordVisit(outgoing, fences: fences, in: db)
                 case .enter, .exit, .dwell, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
                     .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving,
-                    .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
+                    .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared, .integrity:
                     break  // a row in the event log is all they have; the alarm's latch is written below
                 }
                 for target in outbox {

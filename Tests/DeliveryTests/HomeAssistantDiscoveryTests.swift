@@ -29,6 +29,7 @@ import Testing
             "accuracy": "sensor.van_7_accuracy", "odometer_today": "sensor.van_7_odometer_today",
             "motion": "sensor.van_7_motion", "receiver": "binary_sensor.van_7_receiver",
             "fix": "binary_sensor.van_7_fix", "event": "event.van_7_event",
+            "integrity": "sensor.van_7_gnss_integrity",
         ]
         #expect(Set(configs.keys) == Set(expected.keys))
         for (key, id) in expected {

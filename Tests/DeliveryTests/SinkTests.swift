@@ -326,6 +326,8 @@ final class Reports: @unchecked Sendable {
                 case .approach:
                     .approach(GeofenceEvent.Approach(fence: 0, distance: 1630, eta: 65, restrictions: restrictions))
                 case .error: .error(problem: .said("a problem"), wallTime: nil)
+                case .integrity:
+                    .integrity(GeofenceEvent.Integrity(state: .jammed, reasons: [.cn0Drop], since: event.time))
                 case .dwell, .visit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
                     .registered, .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
                     .alarmCleared:
@@ -338,6 +340,7 @@ final class Reports: @unchecked Sendable {
         #expect(urgency(.speeding) == "--urgency=critical")
         #expect(urgency(.approach) == "--urgency=critical")
         #expect(urgency(.error) == "--urgency=critical")
+        #expect(urgency(.integrity) == "--urgency=critical")
         #expect(urgency(.enter, restrictions: [.clearance]) == "--urgency=critical")
     }
 

@@ -85,7 +85,7 @@ import Testing
             "device_tracker/\(Self.node)/tracker", "sensor/\(Self.node)/speed", "sensor/\(Self.node)/satellites",
             "sensor/\(Self.node)/fix_quality", "sensor/\(Self.node)/accuracy", "sensor/\(Self.node)/odometer_today",
             "sensor/\(Self.node)/motion", "binary_sensor/\(Self.node)/receiver", "binary_sensor/\(Self.node)/fix",
-            "event/\(Self.node)/event", "binary_sensor/\(Self.node)/fence_gym",
+            "sensor/\(Self.node)/integrity", "event/\(Self.node)/event", "binary_sensor/\(Self.node)/fence_gym",
         ]
         #expect(Set(configs.keys) == Set(expectedObjects.map { "\(base)/\($0)/config" }), "\(configs.keys.sorted())")
         var uniqueIDs = Set<String>()

@@ -21,7 +21,7 @@ import Testing
     static let deviceEntityIDs: Set<String> = [
         "device_tracker.van_7", "sensor.van_7_speed", "sensor.van_7_satellites_used", "sensor.van_7_fix_quality",
         "sensor.van_7_accuracy", "sensor.van_7_odometer_today", "sensor.van_7_motion", "binary_sensor.van_7_receiver",
-        "binary_sensor.van_7_fix", "event.van_7_event",
+        "binary_sensor.van_7_fix", "event.van_7_event", "sensor.van_7_gnss_integrity",
     ]
     /// What a log line or a repair issue about gpsfence's entities would name.
     static let ourWords = ["van_7", "van-7", "fleet_van-7", "fleet/van-7", "gpsfence"]
@@ -94,7 +94,7 @@ import Testing
         // end states). So a first replay announces the device; the second one is the one watched.
         let announcing = try runGPSFence(replay)
         #expect(announcing.status == 0, "\(announcing.stderr)")
-        // One device: tracker, six sensors, receiver, fix, event, and a sensor per fence (2 of them),
+        // One device: tracker, seven sensors, receiver, fix, event, and a sensor per fence (2 of them),
         // with the same ids on every release.
         let expectedIDs = Self.deviceEntityIDs.union([
             "binary_sensor.van_7_fence_gym", "binary_sensor.van_7_fence_corner",
@@ -196,12 +196,12 @@ import Testing
         #expect(yard.drop { $0 != "on" }.contains("off"), "in, then out: \(yard)")
         #expect(Self.entity(homeAssistant.states(), "device_tracker", suffix: "van_7")?.state == "not_home")
         let available = Self.ours(homeAssistant.states())
-        #expect(available.count == 11 && available.allSatisfy { $0.state != "unavailable" }, "\(available.map(\.id))")
+        #expect(available.count == 12 && available.allSatisfy { $0.state != "unavailable" }, "\(available.map(\.id))")
 
         run.signal(SIGKILL)
         let gone = homeAssistant.wait(timeout: 60) { states in
             let ours = Self.ours(states)
-            return ours.count == 11 && ours.allSatisfy { $0.state == "unavailable" }
+            return ours.count == 12 && ours.allSatisfy { $0.state == "unavailable" }
         }
         #expect(gone, "\(Self.ours(homeAssistant.states()).map { "\($0.id)=\($0.state)" })")
     }
@@ -277,7 +277,7 @@ import Testing
             let ours = Self.ours(states)
             // The event entity has no state before an event; the motion sensor none before the
             // first stop or start.
-            return ours.count == 11
+            return ours.count == 12
                 && ours.allSatisfy {
                     $0.state != "unavailable"
                         && ($0.state != "unknown" || $0.id.hasPrefix("event.") || $0.id == "sensor.van_7_motion")
@@ -289,7 +289,7 @@ import Testing
         homeAssistant.stop()
         // A broker that lost its retained messages: the configs are gone.
         let configs = try broker.retained("homeassistant/+/fleet_van-7/+/config")
-        #expect(configs.count == 11, "\(configs.keys.sorted())")
+        #expect(configs.count == 12, "\(configs.keys.sorted())")
         for topic in configs.keys {
             try runTool(
                 "/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.port), "-t", topic, "-r", "-n"])
@@ -298,7 +298,7 @@ import Testing
         try homeAssistant.start()
         #expect(
             homeAssistant.wait(until: allThere), "\(Self.ours(homeAssistant.states()).map { "\($0.id)=\($0.state)" })")
-        #expect(try broker.retained("homeassistant/+/fleet_van-7/+/config").count == 11, "retained again")
+        #expect(try broker.retained("homeassistant/+/fleet_van-7/+/config").count == 12, "retained again")
     }
 
     /// Home Assistant's OwnTracks integration follows the receiver into a fence marked

@@ -39,11 +39,41 @@ import Testing
             case .speeding: .speeding(GeofenceEvent.Speeding(fence: fence ?? 0, speed: 20, limit: 10))
             case .fixLost: .fixLost
             case .fixAcquired: .fixAcquired
+            case .integrity:
+                .integrity(
+                    GeofenceEvent.Integrity(
+                        state: fence == 1 ? .jammed : .ok, reasons: fence == 1 ? IntegrityReasons([.cn0Drop]) : [],
+                        since: UTCTime(millisecondsSinceEpoch: 1_780_000_000_000 + second * 1000)))
             case .dwell, .visit, .cross, .deviceLost, .deviceConnected, .heartbeat, .registered, .unregistered, .error,
                 .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
                 preconditionFailure("\(kind) is not raised in these tests")
             }
         return GeofenceEvent(payload, time: UTCTime(millisecondsSinceEpoch: 1_780_000_000_000 + second * 1000))
+    }
+
+    /// `jammed` during an anchor watch (or with `--alarm`) raises an alarm with cause `integrity`,
+    /// which `ok` clears once answered; without either, it raises none.
+    @Test func anUnreliablePositionRaisesDuringAnAnchorWatch() throws {
+        let fences = try Self.set()
+        // `fence: 1` stands for `jammed` in `event`, anything else for `ok`.
+        let jammed = Self.event(.integrity, fence: 1, second: 1)
+        let ok = Self.event(.integrity, second: 30)
+        var watch = AlarmKeeper(policy: AlarmPolicy(), saved: nil)
+        let raised = watch.respond(to: [jammed], fences: fences, anchorWatch: true, anchorDistance: nil)
+        #expect(raised.map(\.kind) == [.alarm])
+        #expect(raised.first?.cause == AlarmCause(eventID: jammed.id(fences: fences), kind: .integrity))
+        _ = watch.acknowledge(by: .terminal, at: UTCTime(millisecondsSinceEpoch: 1_780_000_010_000), fences: fences)
+        #expect(
+            watch.respond(to: [ok], fences: fences, anchorWatch: true, anchorDistance: nil).map(\.kind) == [
+                .alarmCleared
+            ])
+        var alarm = AlarmKeeper(policy: AlarmPolicy(builtIn: true), saved: nil)
+        #expect(
+            alarm.respond(to: [jammed], fences: fences, anchorWatch: false, anchorDistance: nil).map(\.kind) == [
+                .alarm
+            ])
+        var none = AlarmKeeper(policy: AlarmPolicy(), saved: nil)
+        #expect(none.respond(to: [jammed], fences: fences, anchorWatch: false, anchorDistance: nil).isEmpty)
     }
 
     @Test func theAnchorsExitRaisesAndItsEnterClearsAnAnsweredAlarm() throws {
@@ -165,7 +195,8 @@ extension GeofenceEvent {
         case .alarm(let alarm), .alarmCleared(let alarm): (alarm, nil)
         case .alarmAcknowledged(let alarm, let who): (alarm, who)
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
-            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning:
+            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning,
+            .integrity:
             nil
         }
     }

@@ -59,6 +59,11 @@ import Testing
                 case .alarm: .alarm(raised)
                 case .alarmAcknowledged: .alarmAcknowledged(alarm, by: .mqtt)
                 case .alarmCleared: .alarmCleared(alarm)
+                case .integrity:
+                    .integrity(
+                        GeofenceEvent.Integrity(
+                            state: .spoofed, reasons: IntegrityReasons([.uniformCN0, .clockJump]),
+                            since: UTCTime(millisecondsSinceEpoch: 1_770_113_000_000)))
                 }
             events.append(
                 GeofenceEvent(payload, time: time, location: payload.kind.alarmRole == .none ? location : nil))

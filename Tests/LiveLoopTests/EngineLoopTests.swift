@@ -366,7 +366,8 @@ extension GeofenceEvent {
         case .error(let problem, _): problem.text
         case .registered(_, let message): message
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
-            .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
+            .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared,
+            .integrity:
             nil
         }
     }
@@ -376,7 +377,7 @@ extension GeofenceEvent {
         case .deviceLost(_, let wallTime), .deviceConnected(_, let wallTime), .error(_, let wallTime): wallTime
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat,
             .registered, .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
-            .alarmCleared:
+            .alarmCleared, .integrity:
             nil
         }
     }
@@ -391,7 +392,7 @@ extension GeofenceEvent {
         case .exit(let exit): exit.reason
         case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
             .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm,
-            .alarmAcknowledged, .alarmCleared:
+            .alarmAcknowledged, .alarmCleared, .integrity:
             nil
         }
     }

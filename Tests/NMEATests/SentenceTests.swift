@@ -155,6 +155,24 @@ import Testing
         #expect(abs(gst.horizontalError! - 0.5) < 1e-12)
     }
 
+    @Test func gbsNamesTheFailedSatelliteOrNone() {
+        guard case .gbs(let fault) = decode(nmea("GPGBS,235458.00,1.4,1.3,3.1,03,,-21.4,3.8,1,0")) else {
+            Issue.record("not a GBS")
+            return
+        }
+        #expect(fault.time == TimeOfDay(milliseconds: (23 * 3600 + 54 * 60 + 58) * 1000))
+        #expect(fault.latitudeError == 1.4 && fault.longitudeError == 1.3 && fault.altitudeError == 3.1)
+        #expect(fault.failedSatellite == 3 && fault.reportsFault)
+        #expect(fault.missedDetectionProbability == nil && fault.bias == -21.4 && fault.biasDeviation == 3.8)
+        #expect(fault.systemID == 1 && fault.signalID == 0)
+        guard case .gbs(let clean) = decode(nmea("GPGBS,235503.00,1.6,1.4,3.2,,,,")) else {
+            Issue.record("not a GBS")
+            return
+        }
+        #expect(clean.failedSatellite == nil && !clean.reportsFault)
+        #expect(clean.systemID == nil)
+    }
+
     @Test func vtgWithAndWithoutUnitLetters() {
         guard case .vtg(let modern) = decode(nmea("GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A")) else {
             Issue.record("not a VTG")

@@ -144,7 +144,7 @@ extension PseudoTerminalTests {
             Thread {
                 source.run { event in
                     switch event {
-                    case .fix(let fix): said.withLock { $0.append("fix \(fix.time?.description ?? "?")") }
+                    case .fix(let fix, _): said.withLock { $0.append("fix \(fix.time?.description ?? "?")") }
                     case .connected(_, let detail): said.withLock { $0.append("connected \(detail ?? "-")") }
                     case .lost: said.withLock { $0.append("lost") }
                     case .problem: said.withLock { $0.append("problem") }

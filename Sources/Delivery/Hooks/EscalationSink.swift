@@ -35,7 +35,8 @@ public final class EscalationSink: EventSink, @unchecked Sendable {
         case .alarmAcknowledged(let alarm, by: _), .alarmCleared(let alarm):
             if alarm.status != .active { replace(with: nil) }
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
-            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning:
+            .deviceConnected, .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning,
+            .integrity:
             break
         }
     }

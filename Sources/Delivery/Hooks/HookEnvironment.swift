@@ -42,6 +42,12 @@ enum HookEnvironment {
             environment["GPSFENCE_SPEED"] = speeding.speed.description
             environment["GPSFENCE_SPEED_LIMIT"] = speeding.limit.description
         }
+        // `integrity`: the state, its reasons (`cn0_drop,satellites_lost`) and since when.
+        if case .integrity(let integrity) = event.payload {
+            environment["GPSFENCE_INTEGRITY"] = integrity.state.rawValue
+            environment["GPSFENCE_INTEGRITY_REASONS"] = integrity.reasons.names
+            environment["GPSFENCE_INTEGRITY_SINCE"] = integrity.since.description
+        }
         return environment
     }
 

@@ -103,6 +103,18 @@ extension HomeAssistantDiscovery {
                 "receiver", "Receiver", field: "receiver", on: "connected", off: "lost", deviceClass: "connectivity",
                 icon: "mdi:usb-port", diagnostic: true),
             binary("fix", "Fix", field: "fix", on: "usable", off: "lost", deviceClass: nil, icon: "mdi:crosshairs-gps"),
+            // Whether the position can be trusted: jamming and spoofing (docs/running.md).
+            HomeAssistantEntity(
+                component: .sensor, key: "integrity", idSuffix: "gnss_integrity", name: "GNSS integrity"
+            ) { line in
+                let topic = MQTTMessages.integrityTopic(prefix: prefix)
+                line.add("state_topic", topic)
+                line.add("value_template", "{{ value_json.state }}")
+                line.add("json_attributes_topic", topic)
+                line.add("device_class", "enum")
+                line.addArray("options", strings: IntegrityState.allCases.map(\.rawValue))
+                line.add("icon", "mdi:shield-alert-outline")
+            },
             HomeAssistantEntity(component: .event, key: "event", idSuffix: "event", name: "Event") { line in
                 line.add("state_topic", Self.eventTopic(prefix: prefix))
                 line.addArray("event_types", strings: GeofenceEvent.Kind.allCases.map(\.rawValue))

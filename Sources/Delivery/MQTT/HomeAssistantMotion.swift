@@ -14,7 +14,7 @@ public enum HomeAssistantMotion: String, CaseIterable, Sendable {
         case .moving: self = .moving
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .heartbeat, .error,
             .registered, .unregistered, .deviceLost, .deviceConnected, .anchorWarning, .alarm, .alarmAcknowledged,
-            .alarmCleared:
+            .alarmCleared, .integrity:
             return nil
         }
     }

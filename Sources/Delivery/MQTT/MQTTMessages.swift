@@ -11,6 +11,8 @@ public enum MQTTMessages {
     public static func statusTopic(prefix: String) -> String { prefix + "/status" }
     /// The alarm (docs/mqtt.md): retained, its last event; `PREFIX/alarm/set` takes `ack`.
     public static func alarmTopic(prefix: String) -> String { prefix + "/alarm" }
+    /// Retained: the last `integrity` event (docs/mqtt.md).
+    public static func integrityTopic(prefix: String) -> String { prefix + "/integrity" }
     public static func alarmCommandTopic(prefix: String) -> String { prefix + "/alarm/set" }
     public static func locationTopic(prefix: String) -> String { prefix + "/location" }
 
@@ -203,7 +205,7 @@ public enum MQTTMessages {
         case .exit: "leave"
         case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
             .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm,
-            .alarmAcknowledged, .alarmCleared:
+            .alarmAcknowledged, .alarmCleared, .integrity:
             nil
         }
     }

@@ -178,6 +178,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     /// file; a power cut can only make them run a few milliseconds ahead of the disk.
     /// The alarm's last event, waiting for storage before it becomes the retained `PREFIX/alarm`.
     private var unsyncedAlarm: [UInt8]?
+    /// An `integrity` event was retained: what an earlier run left is replaced.
+    private var integrityPublished = false
     /// Whether Home Assistant gets the alarm's entities (a run whose alarm can sound).
     private let showsAlarm: Bool
     public var waitsForStorage: Bool { false }
@@ -255,6 +257,10 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             // Retained once the event is on storage (`outboxSynced`): a power cut must not take
             // back an alarm that Home Assistant already showed.
             unsyncedAlarm = Array(event.json.utf8)
+        case .integrity:
+            connection.publishRetained(
+                topic: MQTTMessages.integrityTopic(prefix: prefix), payload: Array(event.json.utf8))
+            integrityPublished = true
         case .dwell, .visit, .cross, .approach, .speeding, .heartbeat, .error, .anchorWarning:
             break
         }
@@ -266,6 +272,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             // run left for fences that are no longer in the file is cleared.
             if first { connection.sweepRetained(under: retainedPerFence) }
             if first, let status = engine?.alarmStatus { publishAlarmAtStart(status) }
+            if first, !integrityPublished { publishIntegrityAtStart(happening.time) }
         }
         if configuration.homeAssistant != nil {
             // Home Assistant's event entity: `event_type` and the event's own fields. Live only
@@ -325,6 +332,23 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             connection.publishRetained(topic: gone, payload: [])
         }
         fenceConfigTopics = topics
+    }
+
+    /// A run begins trusting the fix: `ok` replaces what an earlier run left retained (its
+    /// `jammed` would otherwise stand until the monitor changes its mind).
+    private func publishIntegrityAtStart(_ time: UTCTime) {
+        let payload = JSONBuffer(capacity: 96)
+        payload.beginObject()
+        payload.key("state")
+        payload.value(IntegrityState.ok.rawValue)
+        payload.key("reasons")
+        payload.beginArray()
+        payload.endArray()
+        payload.key("since")
+        time.writeJSON(to: payload)
+        payload.endObject()
+        connection.publishRetained(topic: MQTTMessages.integrityTopic(prefix: prefix), payload: payload.bytes)
+        integrityPublished = true
     }
 
     /// The alarm as the state file had it when the run began, so that a dashboard shows it (an

@@ -37,7 +37,7 @@ final class TrackSyncSink: EventSink {
         case .stationary, .moving: true
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
             .deviceConnected, .heartbeat, .registered, .unregistered, .error, .anchorWarning, .alarm,
-            .alarmAcknowledged, .alarmCleared:
+            .alarmAcknowledged, .alarmCleared, .integrity:
             false
         }
     }

@@ -45,6 +45,9 @@ public struct AlarmLatch: Sendable, Equatable {
         case .outside: return event.kind.ends(.outside) && sameFence
         case .inside: return event.kind.ends(.inside) && sameFence
         case .noFix: return event.kind.ends(.noFix)
+        case .unreliable:
+            if case .integrity(let integrity) = event.payload { return !integrity.state.isUnreliable }
+            return false
         case .momentary: return false
         }
     }
@@ -60,7 +63,7 @@ extension GeofenceEvent.Kind {
         case .fixAcquired: condition == .noFix
         case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .deviceLost, .deviceConnected, .heartbeat,
             .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
-            .alarmCleared:
+            .alarmCleared, .integrity:
             false
         }
     }

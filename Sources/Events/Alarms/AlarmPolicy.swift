@@ -2,7 +2,9 @@ import Fences
 
 /// Which events raise an alarm (docs/running.md, "Alarms"): with `--alarm`, the anchor's `exit`,
 /// an event flagged with a restriction the vehicle breaks (`too_low`) and `fix_lost` during an anchor watch; the types of `--alarm-on`; and
-/// the types a fence's `alarm` property lists.
+/// the types a fence's `alarm` property lists. An `integrity` event that says the positions are
+/// not believed (`jammed`, `spoofed`) raises one with `--alarm` or during an anchor watch: the
+/// watch is blind.
 public struct AlarmPolicy: Sendable, Equatable {
     /// `--alarm`: the built-in causes.
     public var builtIn = false
@@ -26,17 +28,25 @@ public struct AlarmPolicy: Sendable, Equatable {
         }
         let raises =
             types.contains(event.kind) || fenceAsks == true || (builtIn && isBuiltInCause(event, fences, anchorWatch))
+            || ((builtIn || anchorWatch) && Self.saysUnreliable(event))
         guard raises else { return nil }
         switch event.payload {
         // An exit without moving (the fence expired or went away) leaves nothing to come back into.
         case .exit(let exit): return exit.reason == nil ? .outside : .momentary
         case .enter: return .inside
         case .fixLost: return .noFix
+        case .integrity(let integrity): return integrity.state.isUnreliable ? .unreliable : .momentary
         case .dwell, .visit, .cross, .approach, .speeding, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,
             .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
             .alarmCleared:
             return .momentary
         }
+    }
+
+    /// An `integrity` event saying the positions are not believed.
+    static func saysUnreliable(_ event: GeofenceEvent) -> Bool {
+        if case .integrity(let integrity) = event.payload { return integrity.state.isUnreliable }
+        return false
     }
 
     /// What `--alarm` raises it for: the anchor's `exit`, a restriction the vehicle breaks
@@ -47,6 +57,7 @@ public struct AlarmPolicy: Sendable, Equatable {
         case .enter(let enter): !enter.restrictions.isEmpty
         case .approach(let approach): !approach.restrictions.isEmpty
         case .fixLost: anchorWatch
+        case .integrity(let integrity): integrity.state.isUnreliable
         case .dwell, .visit, .cross, .speeding, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered,
             .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
             false

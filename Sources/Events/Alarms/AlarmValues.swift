@@ -41,6 +41,9 @@ public enum AlarmCondition: String, Sendable, Equatable {
     case inside
     /// No usable fix during an anchor watch: ends at `fix_acquired`.
     case noFix = "no_fix"
+    /// The positions are not believed (`integrity` says `jammed` or `spoofed`): ends at the
+    /// `integrity` event that says they are again.
+    case unreliable
     /// An event that happens once (`too_low`, a listed type): nothing to end, an answer clears it.
     case momentary
 }

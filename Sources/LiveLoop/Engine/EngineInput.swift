@@ -6,9 +6,11 @@ import Receivers
 /// Sources push these into the engine's ring; nothing else crosses from a reader thread to the
 /// engine thread.
 public enum EngineInput: Sendable {
-    case fix(Fix)
+    /// A fix, with what the receiver said of its sky in that cycle (empty from a source that
+    /// says nothing of it) for the integrity monitor.
+    case fix(Fix, sky: EpochSky = .empty)
     /// A receiver cycle without a usable fix: the receiver's clock still runs (docs/events.md fix_lost).
-    case silentCycle(EpochTime)
+    case silentCycle(EpochTime, sky: EpochSky = .empty)
     /// The device produced valid data (docs/events.md `device_connected`); `detail` says at what rate.
     case connected(device: String, detail: String?)
     /// The connected device went away (docs/events.md `device_lost`); the source is already retrying.

@@ -97,6 +97,13 @@ public final class EngineLoop {
     var anchorDistance: Double?
     /// `--anchor-warn`: the next pass beyond its share of the radius warns.
     var anchorWarningArmed = true
+    /// Whether the positions can be trusted (`EngineLoop+Integrity`).
+    var integrity = IntegrityMonitor()
+    /// The source is a live receiver: its cycles are timed against the monotonic clock.
+    var isLiveRun = false
+    /// The last fix the engine used, where an `integrity` event without a fix of its own says the
+    /// receiver was.
+    var lastBelievedFix: Fix?
 
     /// - Throws: `StoreError` when the saved fence states cannot be read.
     package init(
@@ -143,6 +150,7 @@ public final class EngineLoop {
     package func run(_ source: FixSource) throws -> Summary {
         let ring = SPSCRing<EngineInput>(capacity: configuration.ringCapacity)
         let foresight = source.readCues
+        isLiveRun = source.isLive
         let readerSide = source.isLive ? ReaderSide(loop: self, ring: ring, foresight: foresight) : nil
         var drainHere: (@Sendable () -> Bool)?
         if let readerSide { drainHere = { readerSide.drain() } }
@@ -299,13 +307,20 @@ public final class EngineLoop {
 
     private func handle(_ input: EngineInput) throws {
         switch input {
-        case .fix(let fix):
+        case .fix(let fix, let sky):
             // Only the receiver's own data counts as "not silent"; device problems repeat
             // while it is unplugged and must not hold fix_lost back.
             round.lastInput = monotonicSeconds()
             round.receivedInput = true
             summary.fixes += 1
-            if let time = fix.time { clock.advance(to: time, into: &batch) }
+            if let time = fix.time {
+                clock.advance(to: time, into: &batch)
+                if judgeIntegrity(fix, time: time, sky: sky) {
+                    // Jammed or spoofed: the position decides nothing; the clock still runs.
+                    engine.tick(time) { batch.append($0) }
+                    return
+                }
+            }
             switch plausibility.judge(fix) {
             case .believed: try use(fix, afterJump: false)
             case .jumped: try use(fix, afterJump: true)
@@ -315,11 +330,12 @@ public final class EngineLoop {
                 // Not where the receiver is: only its time counts, as for a cycle without a fix.
                 if let time = fix.time { engine.tick(time) { batch.append($0) } }
             }
-        case .silentCycle(let cycle):
+        case .silentCycle(let cycle, let sky):
             round.lastInput = monotonicSeconds()
             round.receivedInput = true
             if let time = cycle.time {
                 clock.advance(to: time, into: &batch)
+                _ = judgeIntegrity(nil, time: time, sky: sky)
                 engine.tick(time) { batch.append($0) }
             }
         case .connected(let device, let detail):
@@ -340,6 +356,7 @@ public final class EngineLoop {
     /// A fix the plausibility check believed: through the engine, the anchor watch, the sinks that
     /// follow the position, and the track.
     private func use(_ fix: Fix, afterJump: Bool) throws {
+        lastBelievedFix = fix
         if afterJump {
             engine.process(afterJump: fix) { batch.append($0) }
         } else {

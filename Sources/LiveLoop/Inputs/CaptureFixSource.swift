@@ -104,9 +104,11 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
                         ?? Decoder(
                             rollover: CaptureHeader.recordingDate(in: chunk).map { .plausible(epoch: $0) } ?? .captures,
                             skipsCommentLines: true)
+                    current.tracksSky = true
                     decoder = current
                     current.push(
-                        chunk, onFix: { push(.fix($0), $0.time) }, onNoFix: { push(.silentCycle($0), $0.time) })
+                        chunk, onFix: { push(.fix($0, sky: current.takeSky(at: $0.timeOfDay)), $0.time) },
+                        onNoFix: { push(.silentCycle($0, sky: current.takeSky(at: $0.timeOfDay)), $0.time) })
                     sayRollover()
                     progress?.advance(by: chunk.count)
                 }
@@ -120,7 +122,11 @@ public final class CaptureFixSource: FixSource, @unchecked Sendable {
                 failure = InputError.unreadable(path: input.displayName, cause: .error(error))
                 return
             }
-            decoder?.finish(onFix: { push(.fix($0), $0.time) }, onNoFix: { push(.silentCycle($0), $0.time) })
+            if let decoder {
+                decoder.finish(
+                    onFix: { push(.fix($0, sky: decoder.takeSky(at: $0.timeOfDay)), $0.time) },
+                    onNoFix: { push(.silentCycle($0, sky: decoder.takeSky(at: $0.timeOfDay)), $0.time) })
+            }
             sayRollover()
             let framer = decoder?.framer.counters
             if (framer?.sentences ?? 0) == 0 && (framer?.badChecksum ?? 0) == 0 && (framer?.withoutChecksum ?? 0) == 0 {

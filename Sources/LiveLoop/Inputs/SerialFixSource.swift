@@ -47,6 +47,7 @@ struct SerialDecoding {
     private static func decoder(_ rollover: WeekRollover) -> Decoder {
         let decoder = Decoder(rollover: rollover)
         decoder.assembler.firstFixAtFirstPosition = true
+        decoder.tracksSky = true
         return decoder
     }
 
@@ -55,11 +56,11 @@ struct SerialDecoding {
             reader.cues.noteCycleEnded()
             let (dated, notice) = clock.dated(fix, device: device)
             if let notice { emit(.problem(notice)) }
-            emit(.fix(dated))
+            emit(.fix(dated, sky: self.decoder.takeSky(at: fix.timeOfDay)))
         }
         func silentCycle(_ cycle: EpochTime) {
             reader.cues.noteCycleEnded()
-            emit(.silentCycle(cycle))
+            emit(.silentCycle(cycle, sky: self.decoder.takeSky(at: cycle.timeOfDay)))
         }
         // The decoder is a class: held in a local, its calls do not overlap the handlers' changes
         // to the clock.

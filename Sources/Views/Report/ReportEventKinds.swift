@@ -13,7 +13,7 @@ extension GeofenceEvent.Kind {
         case .approach: "#ef6c00"
         case .cross: "#00838f"
         case .speeding: "#f9a825"
-        case .fixLost, .error, .alarm: "#c62828"
+        case .fixLost, .error, .alarm, .integrity: "#c62828"
         case .anchorWarning: "#ef6c00"
         case .alarmAcknowledged, .alarmCleared: "#ad1457"
         case .fixAcquired: "#9e9d24"
@@ -33,7 +33,8 @@ extension GeofenceEvent.Kind {
         switch self {
         case .enter, .exit, .cross, .approach, .speeding: true
         case .dwell, .visit, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat, .registered,
-            .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
+            .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared,
+            .integrity:
             false
         }
     }

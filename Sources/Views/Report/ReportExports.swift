@@ -164,6 +164,9 @@ public enum ReportExports {
                 out.key("message")
                 out.value(message)
             }
+        case .integrity(let integrity):
+            out.key("message")
+            out.value(integrity.state.sentence)
         case .exit, .cross, .speeding, .fixLost, .fixAcquired, .heartbeat, .unregistered,
             .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
             break

@@ -322,6 +322,9 @@ public enum ReportHTML {
         case .error(let problem, _):
             parts.append(problem.text)
         case .registered(_, let message): if let message { parts.append(message) }
+        case .integrity(let integrity):
+            parts.append(integrity.state.sentence)
+            if !integrity.reasons.isEmpty { parts.append(integrity.reasons.words) }
         case .cross, .fixLost, .fixAcquired, .heartbeat, .unregistered, .stationary, .moving,
             .anchorWarning, .alarm, .alarmAcknowledged, .alarmCleared:
             break
@@ -351,7 +354,7 @@ public enum ReportHTML {
                 }
             case .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost, .deviceConnected,
                 .heartbeat, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm,
-                .alarmAcknowledged, .alarmCleared:
+                .alarmAcknowledged, .alarmCleared, .integrity:
                 break
             }
             summaries[fence] = summary

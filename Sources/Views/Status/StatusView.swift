@@ -52,6 +52,8 @@ public struct StatusReport: Sendable {
     public var anchor: AnchorStatus?
     /// The run's alarm, while it sounds or is answered with its condition lasting.
     public var alarm: AlarmLatch?
+    /// Whether the position can be trusted: the last `integrity` event; nil when none was said.
+    public var integrity: GeofenceEvent.Integrity?
     /// The shell command that answers the alarm (`AckCommand`): with `--state` when the status
     /// was read from a file given by it.
     public var ackCommand = AckCommand.text(statePath: nil)
@@ -119,6 +121,7 @@ public struct StatusReport: Sendable {
             report.anchor?.maxDistance = max(anchor.maxDistance ?? 0, largest)
         }
         report.alarm = try store.alarmLatch()
+        report.integrity = try store.lastIntegrity()
         guard let fencesPath = receiver.fencesPath, !fencesPath.isEmpty else {
             // An anchor watch runs without a fence file.
             if report.anchor == nil {
@@ -221,6 +224,13 @@ public enum StatusView {
         line.add("ignored_fixes", status.receiver.ignoredFixes)
         if let anchor = status.anchor { line.addRaw("anchor", json: anchor.json) }
         if let alarm = status.alarm { line.addRaw("alarm", json: alarm.statusJSON) }
+        if let integrity = status.integrity {
+            var object = JSONLine()
+            object.add("state", integrity.state.rawValue)
+            object.addArray("reasons", strings: integrity.reasons.map(\.rawValue))
+            object.add("since", time(integrity.since.millisecondsSinceEpoch))
+            line.addRaw("integrity", json: object.string)
+        }
         let cards = status.cards.map { card in
             var object = JSONLine()
             object.addRaw("id", json: card.idJSON)
@@ -281,6 +291,15 @@ public enum StatusView {
         lines.append("gpsfence \(state)   \(status.statePath)")
         if let alarm = status.alarm {
             lines.append(alarm.statusLine(color: color, format: format, ackCommand: status.ackCommand))
+        }
+        // Whether the position can be trusted, at the top: a jammed or spoofed receiver's
+        // positions decide no fence.
+        if let integrity = status.integrity, integrity.state != .ok {
+            let said =
+                "  GPS            " + integrity.state.sentence + " since "
+                + format.time(integrity.since.millisecondsSinceEpoch)
+                + (integrity.reasons.isEmpty ? "" : " (" + integrity.reasons.words + ")")
+            lines.append(integrity.state.isUnreliable ? paint("1;31", said) : paint("33", said))
         }
         lines.append(
             "  device         \(receiver.device.map { $0 + (receiver.detail.map { " " + $0 } ?? "") } ?? "none seen")")

@@ -97,7 +97,7 @@ extension GeofenceEvent.Kind {
         case .heartbeat: false
         case .enter, .exit, .dwell, .visit, .cross, .approach, .speeding, .fixLost, .fixAcquired, .deviceLost,
             .deviceConnected, .registered, .unregistered, .error, .stationary, .moving, .anchorWarning, .alarm,
-            .alarmAcknowledged, .alarmCleared:
+            .alarmAcknowledged, .alarmCleared, .integrity:
             true
         }
     }

@@ -73,6 +73,7 @@ public enum WatchView {
                 line += "  " + HumanText.printable(problem.text)
             case .registered(_, let message?): line += "  " + HumanText.printable(message)
             case .speeding(let speeding): line += "  " + units.speeding(speeding.speed, limit: speeding.limit)
+            case .integrity(let integrity): line += "  " + integrity.state.sentence
             case .enter, .exit, .dwell, .visit, .cross, .approach, .fixLost, .fixAcquired, .heartbeat,
                 .registered, .unregistered, .stationary, .moving, .anchorWarning, .alarm, .alarmAcknowledged,
                 .alarmCleared:

@@ -1,0 +1,139 @@
+import NMEA
+
+/// Judges, cycle by cycle, whether the receiver's positions can be trusted (docs/running.md,
+/// "Trust in the fix"): `ok`, `degraded`, `jammed` or `spoofed`, with the reasons.
+///
+/// - `jammed`: C/N0 fell on nearly every satellite and most satellites were lost, or the receiver
+///   says it is jammed (critical); it lasts while the sky stays weakened against its baseline.
+/// - `spoofed`: every satellite at one strong C/N0 together with a step of the clock, the position
+///   or the altitude, or the receiver says it is spoofed (affirmed); it lasts while the C/N0
+///   stays flat.
+/// - `degraded`: any one piece of evidence, for `hold` seconds after it was last seen.
+///
+/// The monitor's own clock advances with the receiver's, by at most 5 s a cycle and never back:
+/// a spoofer's clock step cannot cut a state short. A cycle without a fix and without a satellite
+/// listing says nothing, and changes nothing; a source that never says anything of its sky (no
+/// GSV, GSA, GST or GBS, no flags: gpsd's reports, a receiver sending GGA and RMC alone) is not
+/// judged at all: its fixes alone could only ever show steps, which the glitch filter handles.
+/// Pure: no I/O.
+public struct IntegrityMonitor: Sendable {
+    /// Seconds a piece of evidence counts after it was last seen.
+    public static let hold = 10.0
+    /// Seconds a step (clock, position, altitude) counts as a spoofer's takeover beside flat C/N0.
+    public static let stepHold = 60.0
+    /// Seconds between a C/N0 drop and the satellites' loss that still make one jam.
+    public static let jamWindow = 20.0
+    /// A PDOP or HDOP above this is `high_dop`; a GST semi-major axis above this (m) `large_error`.
+    public static let highDOP = 10.0
+    public static let largeError = 100.0
+
+    public private(set) var state = IntegrityState.ok
+    public private(set) var reasons = IntegrityReasons()
+    /// When `state` began, by the receiver's clock; nil until the first change.
+    public private(set) var since: UTCTime?
+
+    private var signals = SignalWatch()
+    private var clock = ClockWatch()
+    private var steps = StepWatch()
+    private var seconds = 0.0
+    private var lastTime: Int64?
+    /// The monitor's clock when each reason was last seen, by `IntegrityReason.allCases` order.
+    private var lastSeen = [Double?](repeating: nil, count: IntegrityReason.allCases.count)
+    private var lastWeakened: Double?
+    private var lastJamFlag: Double?
+    private var lastSpoofFlag: Double?
+    /// The source has said something of its sky: from then on its cycles are judged.
+    private var hasSky = false
+
+    public init() {}
+
+    /// Reads one cycle; returns the new judgement when the state changed.
+    public mutating func observe(_ cycle: IntegrityCycle) -> GeofenceEvent.Integrity? {
+        let sky = cycle.sky
+        hasSky =
+            hasSky || sky.listed || sky.pdop != nil || sky.ellipse != nil || sky.hasRAIM
+            || cycle.flags != .unknown
+        guard hasSky else { return nil }
+        let time = cycle.time.millisecondsSinceEpoch
+        if let lastTime { seconds += min(5, max(0, Double(time - lastTime) / 1000)) }
+        lastTime = time
+        if clock.observe(time: time, monotonic: cycle.monotonic) { see(.clockJump) }
+        if let fix = cycle.fix {
+            let (position, altitude) = steps.observe(fix, time: time)
+            if position { see(.positionJump) }
+            if altitude { see(.altitudeJump) }
+            if let hdop = fix.hdop, hdop > Self.highDOP { see(.highDOP) }
+        }
+        if let pdop = sky.pdop, pdop > Self.highDOP { see(.highDOP) }
+        if let ellipse = sky.ellipse, ellipse.semiMajor > Self.largeError { see(.largeError) }
+        if sky.raimFailedSatellite != nil { see(.raimFault) }
+        readFlags(cycle.flags)
+        if sky.listed {
+            let evidence = signals.observe(sky, at: seconds, holding: state == .jammed || recent(.cn0Drop))
+            if evidence.cn0Drop { see(.cn0Drop) }
+            if evidence.satellitesLost { see(.satellitesLost) }
+            if evidence.uniform { see(.uniformCN0) }
+            if evidence.weakened { lastWeakened = seconds }
+        }
+        guard cycle.fix != nil || sky.listed else { return nil }
+        return judge(at: cycle.time)
+    }
+
+    private mutating func readFlags(_ flags: ReceiverIntegrityFlags) {
+        switch flags.jamming {
+        case .critical:
+            lastJamFlag = seconds
+            see(.receiverFlag)
+        case .warning: see(.receiverFlag)
+        case .unknown, .none: break
+        }
+        switch flags.spoofing {
+        case .affirmed:
+            lastSpoofFlag = seconds
+            see(.receiverFlag)
+        case .indicated: see(.receiverFlag)
+        case .unknown, .none: break
+        }
+    }
+
+    private mutating func judge(at time: UTCTime) -> GeofenceEvent.Integrity? {
+        var active = IntegrityReasons()
+        for (index, reason) in IntegrityReason.allCases.enumerated() {
+            guard let seen = lastSeen[index] else { continue }
+            let hold = Self.isStep(reason) ? Self.stepHold : Self.hold
+            if seconds - seen <= hold { active.insert(reason) }
+        }
+        let next = verdict(active)
+        reasons = active
+        guard next != state else { return nil }
+        state = next
+        since = time
+        return GeofenceEvent.Integrity(state: next, reasons: active, since: time)
+    }
+
+    private func verdict(_ active: IntegrityReasons) -> IntegrityState {
+        let stepped = active.contains(.clockJump) || active.contains(.positionJump) || active.contains(.altitudeJump)
+        let flat = active.contains(.uniformCN0)
+        if within(lastSpoofFlag, Self.hold) || (flat && stepped) || (state == .spoofed && flat) { return .spoofed }
+        let jam =
+            active.contains(.satellitesLost) && within(lastSeen[index(.cn0Drop)], Self.jamWindow)
+        let jamGoesOn = state == .jammed && within(lastWeakened, Self.hold)
+        if within(lastJamFlag, Self.hold) || jam || jamGoesOn { return .jammed }
+        return active.isEmpty ? .ok : .degraded
+    }
+
+    private mutating func see(_ reason: IntegrityReason) { lastSeen[index(reason)] = seconds }
+
+    private func recent(_ reason: IntegrityReason) -> Bool { within(lastSeen[index(reason)], Self.jamWindow) }
+
+    private func within(_ seen: Double?, _ hold: Double) -> Bool { seen.map { seconds - $0 <= hold } ?? false }
+
+    private func index(_ reason: IntegrityReason) -> Int { IntegrityReason.allCases.firstIndex(of: reason) ?? 0 }
+
+    private static func isStep(_ reason: IntegrityReason) -> Bool {
+        switch reason {
+        case .clockJump, .positionJump, .altitudeJump: true
+        case .cn0Drop, .satellitesLost, .uniformCN0, .raimFault, .receiverFlag, .highDOP, .largeError: false
+        }
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import NMEA
+import SkyScenarios
+import Testing
+
+@testable import Events
+
+/// The integrity monitor on written NMEA decoded as a replay decodes it (the sky gathered beside
+/// each fix), and on the shared real logs, where nothing was jammed or spoofed.
+@Suite struct IntegrityMonitorTests {
+    /// One judgement change: the state, its reasons and the second (receiver's clock) it came at.
+    struct Change: CustomStringConvertible {
+        var state: IntegrityState
+        var reasons: IntegrityReasons
+        var second: Double
+        var description: String { "\(state.rawValue)@\(second) [\(reasons.names)]" }
+    }
+
+    /// Decodes `text` cycle by cycle through a monitor: every change.
+    static func judge(
+        _ text: String, flags: (Double) -> ReceiverIntegrityFlags = { _ in .unknown }
+    ) -> [Change] {
+        judge(bytes: Array(text.utf8), flags: flags)
+    }
+
+    static func judge(
+        bytes: [UInt8], flags: (Double) -> ReceiverIntegrityFlags = { _ in .unknown },
+        skipsCommentLines: Bool = false
+    ) -> [Change] {
+        var monitor = IntegrityMonitor()
+        var changes: [Change] = []
+        let decoder = Decoder(skipsCommentLines: skipsCommentLines)
+        decoder.tracksSky = true
+        func observe(_ time: UTCTime?, _ fix: Fix?, _ sky: EpochSky) {
+            guard let time else { return }
+            let second = Double(time.millisecondsSinceEpoch - WrittenSky.start) / 1000
+            if let change = monitor.observe(IntegrityCycle(time: time, fix: fix, sky: sky, flags: flags(second))) {
+                changes.append(Change(state: change.state, reasons: change.reasons, second: second))
+            }
+        }
+        bytes.withUnsafeBytes { buffer in
+            decoder.push(
+                buffer, onFix: { observe($0.time, $0, decoder.takeSky(at: $0.timeOfDay)) },
+                onNoFix: { observe($0.time, nil, decoder.takeSky(at: $0.timeOfDay)) })
+        }
+        decoder.finish(
+            onFix: { observe($0.time, $0, decoder.takeSky(at: $0.timeOfDay)) },
+            onNoFix: { observe($0.time, nil, decoder.takeSky(at: $0.timeOfDay)) })
+        return changes
+    }
+
+    @Test func aQuietSkyStaysOK() {
+        var noise = WrittenSky.Noise(seed: 9)
+        let changes = Self.judge(WrittenSky.nmea(WrittenSky.atRest(0..<600, noise: &noise)))
+        #expect(changes.isEmpty, "\(changes)")
+    }
+
+    @Test func aJammerIsToldWithinTenSecondsOfItsOnset() throws {
+        let changes = Self.judge(WrittenSky.nmea(WrittenSky.jammer(onset: 60, seconds: 120)))
+        let jammed = try #require(changes.first { $0.state == .jammed }, "\(changes)")
+        #expect(jammed.second - 60 <= 10, "\(changes)")
+        #expect(jammed.reasons.contains(.cn0Drop) && jammed.reasons.contains(.satellitesLost), "\(changes)")
+        #expect(!changes.contains { $0.state == .spoofed }, "\(changes)")
+        #expect(changes.last?.state == .jammed, "the jam lasts to the end: \(changes)")
+    }
+
+    @Test func theJamEndsWhenTheSignalsComeBack() throws {
+        var cycles = WrittenSky.jammer(onset: 60, seconds: 90)
+        var noise = WrittenSky.Noise(seed: 4)
+        cycles += WrittenSky.atRest(90..<180, noise: &noise)
+        let changes = Self.judge(WrittenSky.nmea(cycles))
+        #expect(changes.contains { $0.state == .jammed }, "\(changes)")
+        let last = try #require(changes.last)
+        #expect(last.state == .ok && last.second < 130, "\(changes)")
+    }
+
+    @Test func aSpoofersTakeoverIsToldWithinTenSeconds() throws {
+        let changes = Self.judge(WrittenSky.nmea(WrittenSky.spoofer(takeover: 60, seconds: 120)))
+        let spoofed = try #require(changes.first { $0.state == .spoofed }, "\(changes)")
+        #expect(spoofed.second - 60 <= 10, "\(changes)")
+        #expect(spoofed.reasons.contains(.uniformCN0) && spoofed.reasons.contains(.clockJump), "\(changes)")
+        #expect(!changes.contains { $0.state == .jammed }, "\(changes)")
+        #expect(changes.last?.state == .spoofed, "\(changes)")
+    }
+
+    @Test func urbanDrivingIsNeverJammedNorSpoofed() {
+        let changes = Self.judge(WrittenSky.nmea(WrittenSky.urbanDrive(seconds: 3600)))
+        #expect(!changes.contains { $0.state.isUnreliable }, "\(changes)")
+        #expect(changes.isEmpty, "satellites blocked one at a time are no evidence: \(changes)")
+    }
+
+    /// One cycle of `change` in ten minutes at rest: `degraded` with `reason`, then `ok` again.
+    func degradedBy(_ reason: IntegrityReason, at second: Int = 100, _ change: (inout WrittenSky.Cycle) -> Void)
+        throws
+    {
+        var noise = WrittenSky.Noise(seed: 5)
+        var cycles = WrittenSky.atRest(0..<300, noise: &noise)
+        change(&cycles[second])
+        let changes = Self.judge(WrittenSky.nmea(cycles))
+        let first = try #require(changes.first, "no change for \(reason)")
+        #expect(first.state == .degraded && first.reasons.contains(reason), "\(changes)")
+        #expect(first.second == Double(second), "\(changes)")
+        #expect(changes.last?.state == .ok, "\(changes)")
+        #expect(!changes.contains { $0.state.isUnreliable }, "\(changes)")
+    }
+
+    @Test func aPositionStepIsPositionJump() throws {
+        try degradedBy(.positionJump) { $0.east = 800 }
+    }
+
+    @Test func anAltitudeStepIsAltitudeJump() throws {
+        try degradedBy(.altitudeJump) { $0.altitude = 2500 }
+    }
+
+    @Test func aFaultyMeasurementIsRAIMFault() throws {
+        try degradedBy(.raimFault) { $0.raimFailed = 7 }
+    }
+
+    @Test func poorGeometryIsHighDOP() throws {
+        try degradedBy(.highDOP) { $0.pdop = 18 }
+    }
+
+    @Test func aLargeEllipseIsLargeError() throws {
+        try degradedBy(.largeError) { $0.ellipse = 240 }
+    }
+
+    @Test func aClockStepAloneIsClockJump() throws {
+        var noise = WrittenSky.Noise(seed: 6)
+        var cycles = WrittenSky.atRest(0..<300, noise: &noise)
+        for index in 100..<cycles.count { cycles[index].time += 1.8 }
+        let changes = Self.judge(WrittenSky.nmea(cycles))
+        let first = try #require(changes.first)
+        #expect(first.state == .degraded && first.reasons.contains(.clockJump), "\(changes)")
+        #expect(changes.last?.state == .ok, "\(changes)")
+    }
+
+    @Test func flatSignalsAloneAreUniformCN0() throws {
+        var noise = WrittenSky.Noise(seed: 7)
+        var cycles = WrittenSky.atRest(0..<300, noise: &noise)
+        for index in 100..<120 {
+            for satellite in cycles[index].satellites.indices { cycles[index].satellites[satellite].cn0 = 50 }
+        }
+        let changes = Self.judge(WrittenSky.nmea(cycles))
+        let first = try #require(changes.first)
+        #expect(first.state == .degraded && first.reasons == IntegrityReasons([.uniformCN0]), "\(changes)")
+        #expect(changes.last?.state == .ok, "\(changes)")
+    }
+
+    @Test func aTunnelLosesSatellitesWithoutAJam() throws {
+        var noise = WrittenSky.Noise(seed: 8)
+        var cycles = WrittenSky.atRest(0..<300, noise: &noise)
+        for index in 100..<130 {
+            for satellite in cycles[index].satellites.indices { cycles[index].satellites[satellite].cn0 = nil }
+            cycles[index].hasFix = false
+        }
+        let changes = Self.judge(WrittenSky.nmea(cycles))
+        let first = try #require(changes.first)
+        #expect(first.state == .degraded && first.reasons.contains(.satellitesLost), "\(changes)")
+        #expect(!changes.contains { $0.state.isUnreliable }, "\(changes)")
+    }
+
+    @Test func theReceiversOwnWordDecides() throws {
+        var noise = WrittenSky.Noise(seed: 10)
+        let text = WrittenSky.nmea(WrittenSky.atRest(0..<300, noise: &noise))
+        let jam = Self.judge(text) { second in
+            second >= 100 && second < 150
+                ? ReceiverIntegrityFlags(spoofing: .none, jamming: .critical, jammingIndicator: 200) : .unknown
+        }
+        #expect(jam.first?.state == .jammed && jam.first?.second == 100, "\(jam)")
+        #expect(jam.first?.reasons == IntegrityReasons([.receiverFlag]), "\(jam)")
+        #expect(jam.last?.state == .ok, "\(jam)")
+        let spoof = Self.judge(text) { second in
+            second >= 100 && second < 150
+                ? ReceiverIntegrityFlags(spoofing: .affirmed, jamming: .none, jammingIndicator: nil) : .unknown
+        }
+        #expect(spoof.first?.state == .spoofed && spoof.first?.second == 100, "\(spoof)")
+        let warning = Self.judge(text) { second in
+            second >= 100 && second < 150
+                ? ReceiverIntegrityFlags(spoofing: .indicated, jamming: .warning, jammingIndicator: 90) : .unknown
+        }
+        #expect(warning.first?.state == .degraded, "\(warning)")
+        #expect(!warning.contains { $0.state.isUnreliable }, "\(warning)")
+    }
+
+    static let capturesFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/captures/gpsd")
+
+    @Test func theSharedRealLogsAreNeverJammedNorSpoofed() throws {
+        let logs = try FileManager.default.contentsOfDirectory(atPath: Self.capturesFolder.path)
+            .filter { $0.hasSuffix(".log") }.sorted()
+        #expect(logs.count == 70, "the gpsd capture folder should hold 70 logs")
+        var degraded = 0
+        for log in logs {
+            let data = try Data(contentsOf: Self.capturesFolder.appendingPathComponent(log))
+            let changes = Self.judge(bytes: Array(data), skipsCommentLines: true)
+            #expect(!changes.contains { $0.state.isUnreliable }, "\(log): \(changes)")
+            if changes.contains(where: { $0.state == .degraded }) { degraded += 1 }
+        }
+        print("integrity on \(logs.count) real logs: \(degraded) with a degraded stretch, none jammed or spoofed")
+    }
+}
+
+extension IntegrityMonitorTests {
+    /// Live, the receiver's clock is held against the monotonic one: a cycle that arrives late
+    /// (the reader or the machine was slow) is no step; the receiver's time running 1.8 s ahead is.
+    @Test func liveTheClockIsHeldAgainstTheMonotonicClock() {
+        var monitor = IntegrityMonitor()
+        var said: [IntegrityState] = []
+        func cycle(_ second: Double, arrived: Double) {
+            let time = UTCTime(millisecondsSinceEpoch: WrittenSky.start + Int64(second * 1000))
+            if let change = monitor.observe(
+                IntegrityCycle(time: time, fix: nil, sky: Self.listedSky, monotonic: 5000 + arrived))
+            {
+                said.append(change.state)
+            }
+        }
+        for second in 0..<30 { cycle(Double(second), arrived: Double(second) + 0.2) }
+        // Late by 1.5 s, then on time again: no step.
+        cycle(30, arrived: 31.7)
+        for second in 31..<60 { cycle(Double(second), arrived: Double(second) + 0.2) }
+        #expect(said.isEmpty, "\(said)")
+        // The receiver's time jumps 1.8 s ahead of the monotonic clock's.
+        for second in 60..<62 { cycle(Double(second) + 1.8, arrived: Double(second) + 0.2) }
+        #expect(said == [.degraded], "\(said)")
+        #expect(monitor.reasons.contains(.clockJump))
+    }
+
+    /// A listed sky of twelve satellites at an open sky's strengths.
+    static var listedSky: EpochSky {
+        var sky = EpochSky()
+        for (index, satellite) in WrittenSky.openSky().enumerated() {
+            sky.append(
+                EpochSky.Signal(
+                    talker: 0x5047, signalID: 0, prn: UInt16(satellite.prn),
+                    cn0: UInt8(satellite.cn0! + index % 3)))
+        }
+        sky.listed = true
+        return sky
+    }
+
+    /// The DOPs of a GSA sent after a cycle without a fix (99.99) are not the next fix's.
+    @Test func theDOPOfACycleWithoutAFixIsNotTheNextFixs() {
+        var noise = WrittenSky.Noise(seed: 13)
+        var cycles = WrittenSky.atRest(0..<120, noise: &noise)
+        for index in 50..<60 {
+            cycles[index].hasFix = false
+        }
+        var text = ""
+        // GSA after the cycle, as many receivers send it.
+        for line in WrittenSky.nmea(cycles).split(separator: "\r\n") where !line.contains("GSA") {
+            text += line + "\r\n"
+            if line.contains("RMC") {
+                let fix = line.contains(",A,")
+                text +=
+                    fix
+                    ? "$GPGSA,A,3,03,05,07,09,11,13,,,,,,,1.8,0.9,1.5*3C\r\n"
+                    : "$GPGSA,A,1,,,,,,,,,,,,,99.99,99.99,99.99*30\r\n"
+            }
+        }
+        let changes = Self.judge(text)
+        #expect(!changes.contains { $0.reasons.contains(.highDOP) }, "\(changes)")
+    }
+}
