@@ -60,6 +60,44 @@ import Testing
         #expect(human.stdout.contains("GPS position unreliable: spoofing suspected"), "\(human.stdout)")
     }
 
+    /// The receiver's own word between the sentences of a capture (u-blox's UBX-NAV-STATUS saying
+    /// "spoofing affirmed" after each cycle from 60 s on), while its signals look healthy:
+    /// `spoofed` with the reason `receiver_flag`, within 10 s.
+    @Test func theReceiversOwnSpoofingReportIsBelieved() throws {
+        let folder = try SyncCommandTests.folder()
+        var noise = WrittenSky.Noise(seed: 4)
+        var bytes = Data()
+        for cycle in WrittenSky.atRest(0..<120, noise: &noise) {
+            bytes += Data(WrittenSky.nmea([cycle]).utf8)
+            if cycle.time >= 60 { bytes += Self.navigationStatus(spoofingState: 3) }
+        }
+        let capture = folder.appendingPathComponent("flagged.ubx.nmea")
+        try bytes.write(to: capture)
+        let depot = try Self.depot(radius: 100, in: folder)
+        let result = try runGPSFence(["replay", capture.path, "--fences", depot, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let integrity = Self.events(result.stdout).filter { $0["type"] as? String == "integrity" }
+        let spoofed = try #require(integrity.first { $0["state"] as? String == "spoofed" }, "\(result.stdout)")
+        #expect((spoofed["reasons"] as? [String] ?? []).contains("receiver_flag"), "\(spoofed)")
+        let second = Self.second(spoofed) ?? .infinity
+        #expect(second >= 60 && second - 60 <= 10, "\(spoofed)")
+        #expect(!integrity.contains { ($0["state"] as? String) != "ok" && (Self.second($0) ?? 0) < 60 }, "\(integrity)")
+    }
+
+    /// UBX-NAV-STATUS (class 1, id 3): a valid 3D fix, `flags2.spoofDetState` = `spoofingState`,
+    /// with its Fletcher checksum, written out byte by byte from u-blox's layout.
+    static func navigationStatus(spoofingState: UInt8) -> Data {
+        var body: [UInt8] = [0x01, 0x03, 16, 0]
+        body += [0, 0, 0, 0, 0x03, 0x0D, 0x00, spoofingState << 3, 0xA8, 0x61, 0, 0, 0, 0, 0, 0]
+        var a: UInt8 = 0
+        var b: UInt8 = 0
+        for byte in body {
+            a &+= byte
+            b &+= a
+        }
+        return Data([0xB5, 0x62] + body + [a, b])
+    }
+
     /// A jammer's onset: `jammed` within 10 s, while the receiver still has a fix; the human line
     /// says what it means; when the signals come back, `ok` is said.
     @Test func aJammerIsSaidAndItsEndToo() throws {

@@ -23,7 +23,7 @@ extension PseudoTerminalTests {
             let done = Atomic<Bool>(false)
             Thread {
                 source.run { input in
-                    if case .fix(let fix) = input { flags.withLock { $0.append(fix.receiverFlags) } }
+                    if case .fix(let fix, _) = input { flags.withLock { $0.append(fix.receiverFlags) } }
                 }
                 done.store(true, ordering: .releasing)
             }.start()

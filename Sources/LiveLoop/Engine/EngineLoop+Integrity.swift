@@ -9,7 +9,8 @@ extension EngineLoop {
     /// when its judgement changed. Returns whether the cycle's position is not to be believed.
     func judgeIntegrity(_ fix: Fix?, time: UTCTime, sky: EpochSky) -> Bool {
         let cycle = IntegrityCycle(
-            time: time, fix: fix, sky: sky, monotonic: isLiveRun ? monotonicSeconds() : nil)
+            time: time, fix: fix, sky: sky, flags: fix?.receiverFlags ?? .unknown,
+            monotonic: isLiveRun ? monotonicSeconds() : nil)
         if let change = integrity.observe(cycle) {
             let location = (fix ?? lastBelievedFix).map(GeofenceEvent.Location.init)
             batch.append(GeofenceEvent(.integrity(change), time: time, location: location))
