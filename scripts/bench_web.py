@@ -66,30 +66,10 @@ asyncio.run(main())
 '''
 
 
-def sentence(body):
-    c = 0
-    for ch in body.encode():
-        c ^= ch
-    return ('$%s*%02X\r\n' % (body, c)).encode()
-
-
-def angle(value, width, pos, neg):
-    h = pos if value >= 0 else neg
-    value = abs(value)
-    d = int(value)
-    return '%0*d%010.7f' % (width, d, (value - d) * 60), h
-
-
-def epoch(t, lat, lon):
-    """GGA and RMC for second t after 2026-02-03 00:00:00 UTC (a second of receiver time per epoch,
-    as in bench_latency.py: 200 m in a tenth of a second would be a jump no vehicle makes)."""
-    day, second = divmod(t, 86400)
-    hms = '%02d%02d%02d.000' % (second // 3600, second // 60 % 60, second % 60)
-    la, ns = angle(lat, 2, 'N', 'S')
-    lo, ew = angle(lon, 3, 'E', 'W')
-    gga = sentence('GPGGA,%s,%s,%s,%s,%s,1,09,0.8,100.0,M,0.0,M,,' % (hms, la, ns, lo, ew))
-    rmc = sentence('GPRMC,%s,A,%s,%s,%s,%s,0.0,0.0,%02d0226,,,A' % (hms, la, ns, lo, ew, 3 + day))
-    return gga, rmc
+# A second of receiver time per epoch, as the latency benchmark plays them: 200 m in a tenth of a
+# second would be a jump no vehicle makes.
+sys.path.insert(0, HERE)
+from bench_latency import epoch  # noqa: E402
 
 
 def free_port():
