@@ -55,6 +55,11 @@
     } else {
       $("fix").textContent = "no fix"; $("sats").textContent = "–"; $("accuracy").textContent = "–";
     }
+    // The last judgement of the fix said (none yet: "–"); jammed or spoofed in the alarm's colour.
+    const integrity = status && status.integrity;
+    const reasons = integrity && integrity.reasons.length ? " · " + integrity.reasons.join(", ").replace(/_/g, " ") : "";
+    $("integrity").textContent = integrity ? integrity.state + reasons : "–";
+    $("integrity").classList.toggle("unreliable", !!integrity && (integrity.state === "jammed" || integrity.state === "spoofed"));
     const odometer = live && live.odometer_today != null ? live.odometer_today : status && status.odometer_today;
     $("odometer").textContent = distance(odometer);
     const running = status ? status.running : !!live;
