@@ -36,6 +36,25 @@ import Testing
         #expect(answers.map { $0["by"] as? String } == ["web"], "\(answers)")
     }
 
+    /// A spoofer's takeover rehearsed by `simulate --spoof`: the page's GNSS integrity number comes
+    /// to say `spoofed`, in the alarm's colour.
+    @Test func thePageSaysWhenTheFixIsSpoofed() throws {
+        let python = try runProgram("/bin/sh", [packageRoot.appendingPathComponent("scripts/selenium-venv.sh").path])
+        #expect(python.status == 0, "\(python.stderr)")
+        let interpreter = python.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let served = try WebServerTests.serve(simulatorExtra: ["--spoof", "15"])
+        defer { served.stop() }
+        #expect(WebServerTests.waitFor { WebServerTests.liveFix(served.port) != nil })
+        let check = try runProgram(
+            interpreter,
+            [
+                packageRoot.appendingPathComponent("Tests/Support/web/page_check.py").path,
+                "http://127.0.0.1:\(served.port)/", served.folder.path, "--integrity", "spoofed",
+            ])
+        #expect(check.status == 0, "\(check.stdout)\n\(check.stderr)")
+        #expect(check.stdout.contains(" passed, 0 failed"), "\(check.stdout)")
+    }
+
     /// Runs `program` with `arguments` from the package root; its exit status and output.
     func runProgram(_ program: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String)
     {

@@ -119,14 +119,16 @@ struct HTTPExchange {
     /// `simulate` driving the boat north, `run --web PORT` reading it.
     /// `rate`: fixes a second (10 at 115200 baud).
     static func serve(
-        extra: [String] = [], rate: Int = 1, webArguments: (Int) -> [String] = { ["--web", "\($0)"] }
+        extra: [String] = [], rate: Int = 1, webArguments: (Int) -> [String] = { ["--web", "\($0)"] },
+        simulatorExtra: [String] = []
     ) throws -> Served {
         let folder = temporaryDirectory()
         try fences(folder)
         let route = try LiveStatusTests.northbound(folder, seconds: 600)
         let link = folder.appendingPathComponent("gps0").path
         let baud = rate > 1 ? "115200" : "38400"
-        let simulator = try BackgroundGPSFence(["simulate", route, "--baud", baud, "--rate", "\(rate)", "--link", link])
+        let simulator = try BackgroundGPSFence(
+            ["simulate", route, "--baud", baud, "--rate", "\(rate)", "--link", link] + simulatorExtra)
         _ = simulator.readFirstLine()
         let port = try freeLoopbackPort()
         let run = try BackgroundGPSFence(

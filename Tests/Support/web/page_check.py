@@ -2,11 +2,12 @@
 selenium from PyPI), as a person on a phone and on a laptop sees it. Run by
 Tests/EndToEndTests/WebPageTests.swift against a `run --web` fed by `simulate`.
 
-    page_check.py URL SCREENSHOT_FOLDER [--ack]
+    page_check.py URL SCREENSHOT_FOLDER [--ack] [--integrity STATE]
 
 Checks, each failure printed and counted: the position moves; a fence named like an HTML tag is
 shown as text (no element made from it, no alert); with --ack, the alarm banner appears and its
-Acknowledge button answers it. Saves web-phone.png (360 px) and web-laptop.png (1280 px).
+Acknowledge button answers it; with --integrity, the GNSS integrity number comes to say STATE (in
+the alarm's colour for jammed and spoofed). Saves web-phone.png (360 px) and web-laptop.png (1280 px).
 Prints "N passed, N failed" last; exits 1 when any failed.
 """
 import json
@@ -20,6 +21,7 @@ from selenium.webdriver.common.by import By
 
 url, folder = sys.argv[1], sys.argv[2]
 ack = "--ack" in sys.argv
+integrity = sys.argv[sys.argv.index("--integrity") + 1] if "--integrity" in sys.argv else None
 passed = failed = 0
 
 
@@ -75,6 +77,13 @@ try:
         check(False, "an alert opened: %r" % alert.text)
     except Exception:
         check(True, "no alert")
+    if integrity:
+        number = lambda: driver.find_element(By.ID, "integrity")
+        shown = wait_for(lambda: number().text.startswith(integrity) and number(), 90)
+        check(bool(shown), "the integrity number says %s: %r" % (integrity, number().text))
+        if shown and integrity in ("jammed", "spoofed"):
+            check("unreliable" in (shown.get_attribute("class") or ""), "it is in the alarm's colour")
+            driver.save_screenshot(folder + "/web-phone-integrity.png")
     if ack:
         banner = wait_for(lambda: driver.find_element(By.ID, "alarm").is_displayed() and
                           driver.find_element(By.ID, "alarm-title").text == "ALARM" and
