@@ -17,7 +17,9 @@ struct Seconds: ExpressibleByArgument {
 
     /// `text` as a duration, or an error that says why it is none.
     static func read(_ text: String) throws -> Seconds {
-        if let unit = text.last, unit.isLetter {
+        // `inf` and `nan` end in a letter but are numbers, which the option's bounds then refuse
+        // by name ("must be 0 to ... seconds, not inf"), not units.
+        if let unit = text.last, unit.isLetter, Double(text) == nil {
             guard let perUnit = HumanText.seconds(withUnit: "1\(unit)") else {
                 throw ValidationError("'\(unit)' is not a unit of time; write 90, 90s, 5m, 2h or 7d")
             }

@@ -207,7 +207,7 @@ import Waiting
             _ = run.finish()
         }
         func alarms() -> [Notification] { desktop.notifications().filter { $0.summary == "gpsfence: alarm" } }
-        #expect(waitUntil(timeout: 30, every: 0.2) { alarms().first?.id != nil }, "shown: \(desktop.monitored())")
+        #expect(waitUntil(timeout: 90, every: 0.2) { alarms().first?.id != nil }, "shown: \(desktop.monitored())")
         let alarm = try #require(alarms().first)
         #expect(alarm.urgency == 2 && alarm.expireTimeout == 0 && alarm.replaces == 0, "critical, stays: \(alarm)")
         let shown = try #require(alarm.id)
@@ -219,7 +219,7 @@ import Waiting
 
         try AlarmSoundsTests.answer(folder, output)
         #expect(
-            waitUntil(timeout: 30, every: 0.2) {
+            waitUntil(timeout: 90, every: 0.2) {
                 desktop.notifications().contains { $0.summary == "gpsfence: alarm_acknowledged" && $0.id != nil }
             }, "\(desktop.notifications())")
         let answer = try #require(desktop.notifications().first { $0.summary == "gpsfence: alarm_acknowledged" })
@@ -239,7 +239,7 @@ import Waiting
         defer { simulator.signal(SIGTERM) }
         let first = try BackgroundGPSFence(Array(argv.dropFirst()), environment: desktop.environment)
         func alarms() -> [Notification] { desktop.notifications().filter { $0.summary == "gpsfence: alarm" } }
-        #expect(waitUntil(timeout: 30, every: 0.2) { alarms().first?.id != nil }, "\(desktop.monitored())")
+        #expect(waitUntil(timeout: 90, every: 0.2) { alarms().first?.id != nil }, "\(desktop.monitored())")
         let shown = try #require(alarms().first?.id)
         first.signal(SIGKILL)
         _ = first.finish()
@@ -251,7 +251,7 @@ import Waiting
             _ = second.finish()
         }
         #expect(output.wait(timeout: 90) { types($0).contains("alarm") }, "said again: \(output.all)")
-        #expect(waitUntil(timeout: 30, every: 0.2) { alarms().count == 2 && alarms()[1].id != nil }, "\(alarms())")
+        #expect(waitUntil(timeout: 90, every: 0.2) { alarms().count == 2 && alarms()[1].id != nil }, "\(alarms())")
         let again = try #require(alarms().last)
         #expect(again.replaces == shown && again.id == shown, "in the first run's place: \(again)")
 
