@@ -14,8 +14,8 @@ public struct ChildProcess: Sendable {
         /// Both to `/dev/null`.
         case discarded
         /// Standard output into the file at this path (made or emptied, readable by this user
-        /// only), for a program's one-line answer (`notify-send --print-id`); standard error to
-        /// `/dev/null`.
+        /// only; never through a symbolic link, which could name a file we did not make), for a
+        /// program's one-line answer (`notify-send --print-id`); standard error to `/dev/null`.
         case file(String)
     }
 
@@ -47,7 +47,7 @@ public struct ChildProcess: Sendable {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         case .file(let path):
-            posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         _ = GNU.addCloseFrom(&actions, 3)
