@@ -244,10 +244,15 @@ import Waiting
         func pass(start: String, mqtt: [String], until settled: ([String]) -> Bool) throws -> [String] {
             let simulator = try RunCommandTests.simulatedPass(route: route, link: link, start: start)
             let run = try BackgroundGPSFence(
-                ["run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json"] + mqtt)
+                ["run", "--device", link, "--baud", "38400", "--fences", fences, "--state", state, "--json"]
+                    + ["--stale", "3600"] + mqtt)
             let output = LineCollector(run.output.fileHandleForReading)
             #expect(output.wait { types($0).contains("exit") }, "\(output.all)")
             _ = simulator.finish()
+            // The receiver's going is the pass's last event: `settled` judges the output once it
+            // is there (judged before, it could pass and the event come after, left in the outbox
+            // by the stop). `--stale` keeps a `fix_lost` from following it.
+            #expect(output.wait { types($0).contains("device_lost") }, "\(output.all)")
             #expect(waitUntil(timeout: 40) { settled(output.all) }, "\(output.all)")
             if mqtt.contains(where: { $0.contains("s3cret") }) {
                 // The password typed in the URL is gone from the process list.
