@@ -295,12 +295,19 @@ import Waiting
             firstArrivals(eventIDs(subscriber.payloads("login/event"))).count >= eventIDs(refused).count
                 + eventIDs(lines).count
         }
+        // Every event in the log's order, but for any the stop left in the state file (an event
+        // printed as the run stopped waits there for the next run; none is lost or reordered).
         let all = eventIDs(refused) + eventIDs(accepted)
+        let left = Int(
+            try runTool("/usr/bin/sqlite3", [state, "SELECT count(*) FROM outbox WHERE delivered_at IS NULL"])
+                .trimmingCharacters(in: .whitespacesAndNewlines))
+        let kept = try #require(left)
+        #expect(kept <= 2, "left in the outbox at the stop: \(kept)")
         #expect(
             subscriber.lines.wait(timeout: 20) { _ in
-                firstArrivals(eventIDs(subscriber.payloads("login/event"))).count >= all.count
+                firstArrivals(eventIDs(subscriber.payloads("login/event"))).count >= all.count - kept
             })
-        #expect(firstArrivals(eventIDs(subscriber.payloads("login/event"))) == all)
+        #expect(firstArrivals(eventIDs(subscriber.payloads("login/event"))) == Array(all.prefix(all.count - kept)))
     }
 
     /// Bad `--mqtt` input: exit status 2, the message names the option.
