@@ -133,8 +133,9 @@ final class Reports: @unchecked Sendable {
     @Test func unknownProgramIsRefusedUpFront() throws {
         #expect(throws: HookError.self) { try ExecHookSink(programs: ["no-such-hook-program-here"], report: { _ in }) }
         let plain = try temporaryFolder().appendingPathComponent("not-executable").path
-        FileManager.default.createFile(
-            atPath: plain, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o644])
+        try #require(
+            FileManager.default.createFile(
+                atPath: plain, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o644]))
         #expect(throws: HookError.self) { try ExecHookSink(programs: [plain], report: { _ in }) }
     }
 }
@@ -143,7 +144,7 @@ final class Reports: @unchecked Sendable {
     @Test func bellWritesBELForTheChosenTypesOnly() throws {
         let folder = try temporaryFolder()
         let device = folder.appendingPathComponent("tty").path
-        FileManager.default.createFile(atPath: device, contents: nil)
+        try #require(FileManager.default.createFile(atPath: device, contents: nil))
         let fences = try FenceSet.parse(fencesJSON)
         let sink = BellSink(device: device, report: { _ in })
         sink.deliver(enterEvent(fences), fences: fences)
@@ -158,7 +159,7 @@ final class Reports: @unchecked Sendable {
     @Test func tooLowRingsWhateverTypesWereChosen() throws {
         let folder = try temporaryFolder()
         let device = folder.appendingPathComponent("tty").path
-        FileManager.default.createFile(atPath: device, contents: nil)
+        try #require(FileManager.default.createFile(atPath: device, contents: nil))
         let fences = try FenceSet.parse(fencesJSON)
         let sink = BellSink(types: [.exit], device: device, report: { _ in })
         sink.deliver(enterEvent(fences), fences: fences)
@@ -226,7 +227,7 @@ final class Reports: @unchecked Sendable {
     @Test func bellRingsOnTheAnchorsExit() throws {
         let folder = try temporaryFolder()
         let device = folder.appendingPathComponent("tty").path
-        FileManager.default.createFile(atPath: device, contents: nil)
+        try #require(FileManager.default.createFile(atPath: device, contents: nil))
         let file = try FenceSet.parse(
             """
             {"type":"FeatureCollection","features":[{"type":"Feature","id":"b-1","geometry":{"type":"Point","coordinates":[8.5,47.3]},

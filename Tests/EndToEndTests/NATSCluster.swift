@@ -51,7 +51,7 @@ final class NATSCluster {
     func start(_ index: Int) throws {
         let process = childProcess(server, ["-c", nodes[index].config.path])
         let log = folder.appendingPathComponent("\(nodes[index].name).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: log.path, contents: nil))
         let handle = try FileHandle(forWritingTo: log)
         handle.seekToEndOfFile()
         process.standardOutput = handle

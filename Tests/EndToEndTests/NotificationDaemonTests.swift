@@ -71,7 +71,7 @@ import Waiting
             let config = folder.appendingPathComponent("dunstrc")
             try "[global]\n    idle_threshold = 0\n".write(to: config, atomically: true, encoding: .utf8)
             try start("/usr/bin/dunst", ["-config", config.path], environment)
-            FileManager.default.createFile(atPath: monitorLog.path, contents: nil)
+            try #require(FileManager.default.createFile(atPath: monitorLog.path, contents: nil))
             try start(
                 "/usr/bin/dbus-monitor", ["--session"], environment, output: try FileHandle(forWritingTo: monitorLog))
             let environment = self.environment

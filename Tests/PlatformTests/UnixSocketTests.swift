@@ -60,7 +60,7 @@ import Testing
         defer { second.close() }
         // A regular file at the path is not a socket to take over.
         let file = folder + "/plain.sock"
-        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        try #require(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
         #expect(throws: SocketError.self) { try UnixSocketListener.listen(at: file) }
         #expect(UnixSocketClient.readAll(from: file, timeout: 1) == .failure(.notOwnSocket))
         #expect(FileManager.default.contents(atPath: file) == Data("x".utf8))
