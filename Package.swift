@@ -168,7 +168,7 @@ let package = Package(
             dependencies: ["Presentation", "NMEA", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "FenceBuilders", dependencies: ["Fences"], path: "Tests/FenceBuilders"),
         // waits for a state with a deadline a slow machine can lengthen (GPSFENCE_TEST_TIME_SCALE).
-        .target(name: "Waiting", path: "Tests/Support/Waiting"),
+        .target(name: "Waiting", dependencies: ["Platform"], path: "Tests/Support/Waiting"),
         // NMEA written for the integrity monitor: a quiet sky, a jammer, a spoofer, urban driving.
         .target(name: "SkyScenarios", path: "Tests/Support/SkyScenarios"),
         .testTarget(
