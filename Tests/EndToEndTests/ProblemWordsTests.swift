@@ -59,6 +59,28 @@ import Testing
         #expect(threshold.stderr.contains("not -3"), "\(threshold.stderr)")
     }
 
+    /// A hook program that cannot be run and a webhook that is no HTTP URL: bad input, named
+    /// with the option and the value, before any event is delivered.
+    @Test func hooksAndWebhooksThatCannotBeUsedAreNamed() throws {
+        let folder = temporaryDirectory()
+        let plain = try Self.write("#!/bin/sh\n", "hook.sh", in: folder)
+        let base = ["replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson"]
+        let cases: [([String], String)] = [
+            (["--exec", "no-such-hook-program-here"], "--exec no-such-hook-program-here: no such program in PATH"),
+            (["--exec", plain], "--exec \(plain): not an executable file"),
+            (
+                ["--webhook", "ftp://127.0.0.1/events"],
+                "--webhook ftp://127.0.0.1/events: not an http:// or https:// URL"
+            ),
+        ]
+        for (options, words) in cases {
+            let result = try runGPSFence(base + options)
+            #expect(result.status == 2, "\(options): \(result.stderr)")
+            #expect(result.stderr.contains(words), "\(options): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(options): \(result.stdout)")
+        }
+    }
+
     /// `simulate --link` onto a file that is not a link to a pseudo-terminal is refused, the
     /// file untouched.
     @Test func aLinkPathHoldingAFileIsLeftAlone() throws {
