@@ -159,7 +159,7 @@ struct AlertOptions: ParsableArguments {
         }
         do { _ = try mqttConfiguration() } catch { throw ValidationError(error.message) }
         for url in webhook where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
-            throw ValidationError("--webhook \(url): not an http:// or https:// URL")
+            throw ValidationError(WebhookError.notAnHTTPURL(endpoint: url).description)
         }
         if !webhookHeader.isEmpty, webhook.isEmpty { throw ValidationError("--webhook-header goes with --webhook") }
         do { _ = try headers(webhookHeader, option: "--webhook-header") } catch { throw ValidationError("\(error)") }

@@ -72,6 +72,8 @@ import Testing
                 ["--webhook", "ftp://127.0.0.1/events"],
                 "--webhook ftp://127.0.0.1/events: not an http:// or https:// URL"
             ),
+            // Past the options' check (it names no host): refused where the webhook is made.
+            (["--webhook", "http://"], "gpsfence: --webhook http://: not an http:// or https:// URL"),
         ]
         for (options, words) in cases {
             let result = try runGPSFence(base + options)
