@@ -96,7 +96,7 @@ final class ByteSource {
                 try file!.read(at: position, into: buffer.baseAddress!, count: count)
             }) ?? 0
         guard filled == count else {
-            throw ImportError(file: path, place: .byte(position + filled), problem: .endsInside(nil))
+            throw ImportError(file: path, place: .byte(position + filled), problem: .endsEarly)
         }
         return out
     }

@@ -34,7 +34,8 @@ public struct FenceImporter {
             if writer.offered == offeredBefore, format.isDrawn {
                 throw ImportError(
                     file: path,
-                    problem: .nothingBecameAFence(gpx: format == .gpx, skipped: writer.summary.skipped.keys.sorted()))
+                    problem: .nothingBecameAFence(
+                        format == .gpx ? .gpx : .kml, skipped: writer.summary.skipped.keys.sorted()))
             }
         }
         if let box = settings.boundingBox, writer.summary.keptCount == 0, writer.summary.insideOsmiumOrderBox > 0,

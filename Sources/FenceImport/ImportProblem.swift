@@ -6,16 +6,18 @@ public enum ImportProblem: Sendable, Equatable {
     case isDirectory
     /// The file cannot be opened or read (the failed call; nil: no reason to give).
     case unreadable(FileCallError?)
-    /// The file ends before a part of it that must be whole (nil: somewhere, said as "early").
-    case endsInside(FilePart?)
+    /// The file ends inside a part of it that must be whole.
+    case endsInside(FilePart)
+    /// The file ends before the bytes read at a place in it.
+    case endsEarly
     /// The file ends where this part must begin.
     case endsBefore(FilePart)
     /// Neither its name nor its first bytes say it is a format `fences import` reads.
     case unknownFormat
     /// An OpenStreetMap file without an option that says which of its elements become fences.
     case noOSMSelection
-    /// A drawn file (KML, KMZ, GPX) of which nothing became a fence (`skipped`: why, for those skipped).
-    case nothingBecameAFence(gpx: Bool, skipped: [String])
+    /// A drawn file of which nothing became a fence (`skipped`: why, for those skipped).
+    case nothingBecameAFence(DrawnFormat, skipped: [String])
     /// `--bbox` keeps nothing, while its numbers in osmium's order (`osmiumOrder`) would keep `wouldKeep`.
     case boxInOtherOrder(BoundingBox, wouldKeep: Int, osmiumOrder: BoundingBox)
     /// The root element is not the one of the format the file is read as.
@@ -43,15 +45,16 @@ public enum ImportProblem: Sendable, Equatable {
         switch self {
         case .isDirectory: "is a directory, not a file to import"
         case .unreadable(let failure): "cannot read the file" + (failure.map { ": " + $0.reason } ?? "")
-        case .endsInside(let part): "the file ends \(part.map { "inside " + $0.text } ?? "early") (is it truncated?)"
+        case .endsInside(let part): "the file ends inside \(part.text) (is it truncated?)"
+        case .endsEarly: "the file ends early (is it truncated?)"
         case .endsBefore(let part): "the file ends before \(part.text) (is it truncated?)"
         case .unknownFormat:
             "not a file fences import reads: give an OpenStreetMap file (.osm.pbf, .osm), KML, KMZ or GPX"
         case .noOSMSelection:
             "an OpenStreetMap file needs --clearances, --speed-limits, --truck-restrictions or "
                 + "--select KEY[=VALUE] to say which of its elements become fences"
-        case .nothingBecameAFence(let gpx, let skipped):
-            (gpx
+        case .nothingBecameAFence(let format, let skipped):
+            (format == .gpx
                 ? "no waypoint (wpt), route (rte) or track (trk) became a fence"
                 : "no Placemark with a Point, LineString or Polygon became a fence")
                 + (skipped.isEmpty ? "" : " (skipped: " + skipped.joined(separator: "; ") + ")")
@@ -85,6 +88,13 @@ public enum FilePart: Sendable, Equatable {
         case .blobData: "its data"
         }
     }
+}
+
+/// A file drawn by a person, in which every element is meant as a fence.
+public enum DrawnFormat: Sendable, Equatable {
+    case gpx
+    /// KML, or the KML inside a KMZ.
+    case kml
 }
 
 /// The root element each XML format read has.

@@ -114,6 +114,8 @@ import Testing
         let badCoordinates = try Self.write(
             "<kml><Placemark><Point><coordinates>8.0;47.0</coordinates></Point></Placemark></kml>\n", "bad.kml",
             in: folder)
+        let emptyKML = try Self.write("<kml><Document></Document></kml>\n", "empty.kml", in: folder)
+        let emptyGPX = try Self.write("<gpx version=\"1.1\"></gpx>\n", "empty.gpx", in: folder)
         let directory = folder.appendingPathComponent("a-folder.kml").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = folder.appendingPathComponent("out.geojson").path
@@ -123,6 +125,14 @@ import Testing
             (unknown, "\(unknown): not a file fences import reads"),
             (badCoordinates, "coordinates '8.0;47.0' are not lon,lat[,altitude]"),
             (directory, "\(directory): is a directory, not a file to import"),
+            (
+                emptyKML,
+                "\(emptyKML): no Placemark with a Point, LineString or Polygon became a fence; nothing was written"
+            ),
+            (
+                emptyGPX,
+                "\(emptyGPX): no waypoint (wpt), route (rte) or track (trk) became a fence; nothing was written"
+            ),
         ]
         for (source, words) in cases {
             let result = try runGPSFence(["fences", "import", source, "--output", output])
