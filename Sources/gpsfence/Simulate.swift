@@ -114,8 +114,8 @@ struct Simulate: ParsableCommand {
         {
             throw ValidationError(problem)
         }
-        if now, start != nil { throw ValidationError("--now and --start exclude each other") }
-        if pty, device != nil { throw ValidationError("--pty and --device exclude each other") }
+        if now, start != nil { throw ValidationError(.conflict(.exclusive("--now", "--start"))) }
+        if pty, device != nil { throw ValidationError(.conflict(.exclusive("--pty", "--device"))) }
         if let start, parseISOTime(start) == nil {
             throw ValidationError("--start wants an ISO 8601 time, not '\(start)'")
         }

@@ -50,7 +50,9 @@ struct SyncOptions: ParsableArguments {
                 (syncThreshold != 1, "--sync-threshold"), (syncInterval != nil, "--sync-interval"),
                 (!syncHeader.isEmpty, "--sync-header"),
             ]
-            if let option = given.first(where: \.0) { throw ValidationError("\(option.1) goes with --sync") }
+            if let option = given.first(where: \.0) {
+                throw ValidationError(.companionMissing(.option(option.1, goesWith: "--sync")))
+            }
             return
         }
         do { _ = try configuration() } catch let error as InputError {

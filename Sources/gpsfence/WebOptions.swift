@@ -22,7 +22,8 @@ struct WebOptions: ParsableArguments {
     func settings(format: HumanFormat) throws -> WebSettings? {
         guard let web else {
             if webPasswordFile != nil {
-                throw InputError.option(.companionMissing(.webPasswordFileNeedsWeb))
+                throw InputError.option(
+                    .companionMissing(.option("--web-password-file", goesWith: "--web [ADDRESS:]PORT")))
             }
             return nil
         }

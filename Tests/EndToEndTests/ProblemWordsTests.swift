@@ -83,6 +83,34 @@ import Testing
         }
     }
 
+    /// An option without the one it goes with, and two that exclude each other: both named,
+    /// with the usage lines of a check the argument parser runs, exit status 2.
+    @Test func optionsThatNeedOrExcludeAnotherAreNamed() throws {
+        let folder = temporaryDirectory()
+        let route = try Self.write(
+            #"{"type":"LineString","coordinates":[[8.0,47.0],[8.0001,47.0001]]}"#, "route.geojson", in: folder)
+        let cases: [([String], String)] = [
+            (
+                [
+                    "report", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--since",
+                    "2h",
+                ],
+                "--since goes with --state"
+            ),
+            (
+                ["simulate", route, "--pty", "--device", "/dev/null"],
+                "--pty and --device exclude each other: choose one"
+            ),
+            (["simulate", route, "--now", "--start", "2026-02-03T10:00:00Z"], "--now and --start exclude each other"),
+        ]
+        for (arguments, words) in cases {
+            let result = try runGPSFence(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("Usage:"), "\(arguments): \(result.stderr)")
+        }
+    }
+
     /// `simulate --link` onto a file that is not a link to a pseudo-terminal is refused, the
     /// file untouched.
     @Test func aLinkPathHoldingAFileIsLeftAlone() throws {

@@ -52,26 +52,28 @@ public enum OptionProblem: Sendable, Equatable {
     }
 }
 
-/// An option that needs another one, by pair.
+/// An option that needs another one.
 public enum Companion: Sendable, Equatable {
-    /// `--sync` needs `--state`.
+    /// `option` means something only beside `goesWith` (as the usage writes it: `--anchor RADIUS`).
+    case option(String, goesWith: String)
+    /// `--sync` needs `--state`, which keeps the track and the server's cursor.
     case syncNeedsState
     /// `report` of captures needs `--fences`.
     case capturesNeedFences
-    /// `--web-password-file` needs `--web`.
-    case webPasswordFileNeedsWeb
 
     var text: String {
         switch self {
+        case .option(let option, let companion): "\(option) goes with \(companion)"
         case .syncNeedsState: "--sync needs --state: the state file keeps the track and what the server has"
         case .capturesNeedFences: "--fences is needed with captures (the fence file to check them against)"
-        case .webPasswordFileNeedsWeb: "--web-password-file goes with --web [ADDRESS:]PORT"
         }
     }
 }
 
 /// Options, or an option and its input, that exclude each other.
 public enum OptionConflict: Sendable, Equatable {
+    /// Two options of which one may be given.
+    case exclusive(String, String)
     /// `check`: a point as LAT LON and `--points FILE` both.
     case pointAndPointsFile
     /// `check --json` with `--points`, which prints JSON Lines already.
@@ -83,6 +85,7 @@ public enum OptionConflict: Sendable, Equatable {
 
     var text: String {
         switch self {
+        case .exclusive(let one, let other): "\(one) and \(other) exclude each other: choose one"
         case .pointAndPointsFile: "give either LAT LON or --points FILE, not both"
         case .jsonWithPointsFile: "--json is for a single point; --points already prints JSON Lines"
         case .interferenceOnCapture(let route):
