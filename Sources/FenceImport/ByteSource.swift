@@ -5,8 +5,8 @@ import Platform
 /// way.
 final class ByteSource {
     let path: String
-    /// Said before a place in this source: the entry of an archive (`doc.kml `), or nothing.
-    let placePrefix: String
+    /// The entry of an archive these bytes are (`doc.kml`), named in a place in them; nil for a file.
+    let entry: String?
     private let file: ReadableFile?
     private let memory: [UInt8]?
     /// Bytes handed out so far (the offset of the next chunk in the file).
@@ -14,14 +14,14 @@ final class ByteSource {
 
     init(path: String) throws(ImportError) {
         self.path = path
-        placePrefix = ""
+        entry = nil
         memory = nil
         do {
             file = try ReadableFile(path: path)
         } catch {
             switch error {
-            case .isDirectory: throw ImportError(file: path, problem: "is a directory, not a file to import")
-            case .failed(let failure): throw ImportError(file: path, problem: "cannot read the file: \(failure.reason)")
+            case .isDirectory: throw ImportError(file: path, problem: .isDirectory)
+            case .failed(let failure): throw ImportError(file: path, problem: .unreadable(failure))
             }
         }
     }
@@ -29,14 +29,14 @@ final class ByteSource {
     /// `bytes`, named `entry` inside the file at `path`.
     init(bytes: [UInt8], path: String, entry: String) {
         self.path = path
-        placePrefix = entry + " "
+        self.entry = entry
         memory = bytes
         file = nil
     }
 
     /// The same bytes from their start, for a second reader (an error message's line count).
     func reopened() -> ByteSource? {
-        if let memory { return ByteSource(bytes: memory, path: path, entry: String(placePrefix.dropLast())) }
+        if let memory, let entry { return ByteSource(bytes: memory, path: path, entry: entry) }
         return try? ByteSource(path: path)
     }
 
@@ -53,23 +53,21 @@ final class ByteSource {
             offset += n
             return n
         } catch {
-            throw ImportError(file: path, place: "byte \(offset)", problem: "cannot read: \(error.reason)")
+            throw ImportError(file: path, place: .byte(offset), problem: .unreadable(error))
         }
     }
 
     /// Fills `destination` whole, or throws naming `what` (at `place`) when the file ends first;
     /// false when the file ended before the first byte.
     func readExactly(
-        into destination: UnsafeMutableRawPointer, count: Int, what: String, place: String? = nil
+        into destination: UnsafeMutableRawPointer, count: Int, what: FilePart, place: ImportPlace? = nil
     ) throws(ImportError) -> Bool {
         var filled = 0
         while filled < count {
             let n = try read(into: destination + filled, count: count - filled)
             if n == 0 {
                 if filled == 0 { return false }
-                throw ImportError(
-                    file: path, place: place ?? "byte \(offset)",
-                    problem: "the file ends inside \(what) (is it truncated?)")
+                throw ImportError(file: path, place: place ?? .byte(offset), problem: .endsInside(what))
             }
             filled += n
         }
@@ -98,8 +96,7 @@ final class ByteSource {
                 try file!.read(at: position, into: buffer.baseAddress!, count: count)
             }) ?? 0
         guard filled == count else {
-            throw ImportError(
-                file: path, place: "byte \(position + filled)", problem: "the file ends early (is it truncated?)")
+            throw ImportError(file: path, place: .byte(position + filled), problem: .endsEarly)
         }
         return out
     }

@@ -32,7 +32,10 @@ public struct FenceImporter {
                 try KMLImport(path: path, settings: settings, writer: writer).run(XMLReader(source: source))
             }
             if writer.offered == offeredBefore, format.isDrawn {
-                throw ImportError(file: path, problem: Self.nothingIn(format, summary: writer.summary))
+                throw ImportError(
+                    file: path,
+                    problem: .nothingBecameAFence(
+                        format == .gpx ? .gpx : .kml, skipped: writer.summary.skipped.keys.sorted()))
             }
         }
         if let box = settings.boundingBox, writer.summary.keptCount == 0, writer.summary.insideOsmiumOrderBox > 0,
@@ -40,31 +43,15 @@ public struct FenceImporter {
         {
             throw ImportError(
                 file: sources.joined(separator: ", "),
-                problem: "--bbox \(box.text) (south,west,north,east) keeps no fence, while the same numbers "
-                    + "read as west,south,east,north (osmium's order) would keep \(writer.summary.insideOsmiumOrderBox): "
-                    + "write --bbox \(other.text)")
+                problem: .boxInOtherOrder(box, wouldKeep: writer.summary.insideOsmiumOrderBox, osmiumOrder: other))
         }
         try writer.finish()
         return writer.summary
     }
 
-    /// Why a KML or GPX gave no fence: what it should hold, and what was skipped.
-    static func nothingIn(_ format: SourceFormat, summary: ImportSummary) -> String {
-        let wanted =
-            format == .gpx
-            ? "no waypoint (wpt), route (rte) or track (trk) became a fence"
-            : "no Placemark with a Point, LineString or Polygon became a fence"
-        let skipped = summary.skipped.keys.sorted()
-        return wanted + (skipped.isEmpty ? "" : " (skipped: " + skipped.joined(separator: "; ") + ")")
-            + "; nothing was written"
-    }
-
     private func requireOSMSelection(_ path: String) throws(ImportError) {
         guard settings.selectsOSM else {
-            throw ImportError(
-                file: path,
-                problem: "an OpenStreetMap file needs --clearances, --speed-limits, --truck-restrictions or "
-                    + "--select KEY[=VALUE] to say which of its elements become fences")
+            throw ImportError(file: path, problem: .noOSMSelection)
         }
     }
 }

@@ -141,13 +141,19 @@ final class FenceWriter {
 
     private func flush() throws {
         if let errno = pending.withUnsafeBytes({ writeAll(descriptor, $0) }) {
-            throw WriteFailure(message: "cannot write \(outputName): \(errorText(errno))")
+            throw WriteFailure(path: outputName, cause: FileCallError(call: "write", path: outputName, errno: errno))
         }
         pending.removeAll(keepingCapacity: true)
     }
 }
 
 /// The output could not be written (a full disk): a runtime failure, not bad input.
-public struct WriteFailure: Error, Sendable {
-    public let message: String
+/// `description` is its one rendering in words.
+public struct WriteFailure: Error, CustomStringConvertible, Sendable {
+    /// The file being written, as the user named it.
+    public let path: String
+    /// The failed `write` and its errno.
+    public let cause: FileCallError
+
+    public var description: String { "cannot write \(path): \(cause.reason)" }
 }

@@ -12,8 +12,7 @@ struct GPXImport {
     func run() throws {
         let xml = XMLReader(source: try ByteSource(path: path))
         guard try xml.next() == .start, xml.nameIs("gpx") else {
-            throw ImportError(
-                file: path, place: xml.tokenPlace, problem: "not a GPX file (its root element is not <gpx>)")
+            throw ImportError(file: path, place: xml.tokenPlace, problem: .wrongRoot(.gpx))
         }
         let stem = SourceFormat.stem(path)
         var counts = (waypoints: 0, routes: 0, tracks: 0)
@@ -101,8 +100,7 @@ struct GPXImport {
             abs(lat) <= 90, abs(lon) <= 180
         else {
             throw ImportError(
-                file: path, place: xml.tokenPlace, problem: "a <\(xml.string(xml.name))> without a readable lat and lon"
-            )
+                file: path, place: xml.tokenPlace, problem: .pointWithoutPosition(element: xml.string(xml.name)))
         }
         return Position(lon: lon, lat: lat)
     }

@@ -17,8 +17,7 @@ struct KMLImport {
 
     func run(_ xml: XMLReader) throws {
         guard try xml.next() == .start, xml.nameIs("kml") else {
-            throw ImportError(
-                file: path, place: xml.tokenPlace, problem: "not a KML file (its root element is not <kml>)")
+            throw ImportError(file: path, place: xml.tokenPlace, problem: .wrongRoot(.kml))
         }
         let stem = SourceFormat.stem(path)
         var folders: [String?] = []
@@ -143,8 +142,7 @@ struct KMLImport {
         case .success(let positions): return positions
         case .failure(let refused):
             throw ImportError(
-                file: path, place: xml.place(ofMark: mark),
-                problem: "coordinates '\(refused.tuple)' are not lon,lat[,altitude]")
+                file: path, place: xml.place(ofMark: mark), problem: .badCoordinates(tuple: refused.tuple))
         }
     }
 

@@ -37,45 +37,43 @@ final class OSMPBFReader: OSMReader {
         while true {
             let offset = source.offset
             guard let (type, data) = try nextBlob(number: blob) else { break }
-            let place = "blob \(blob) (byte \(offset))"
+            let place = ImportPlace.blob(blob, byte: offset)
             do {
                 if type == "OSMHeader" {
                     try checkHeader(data, place: place)
                     sawHeader = true
                 } else if type == "OSMData" {
                     guard sawHeader else {
-                        throw ImportError(
-                            file: path, place: place, problem: "not an OSM PBF file: data before the header")
+                        throw ImportError(file: path, place: place, problem: .pbf(.dataBeforeHeader))
                     }
                     var block = try PBFBlock(data, keys: keys)
                     if try body(&block) == .stop { return }
                 }
             } catch is Protobuf.Malformed {
-                throw ImportError(file: path, place: place, problem: "broken PBF: the block cannot be decoded")
+                throw ImportError(file: path, place: place, problem: .pbf(.blockUndecodable))
             }
             blob += 1
         }
-        if !sawHeader { throw ImportError(file: path, problem: "not an OSM PBF file: no header blob") }
+        if !sawHeader { throw ImportError(file: path, problem: .pbf(.noHeaderBlob)) }
     }
 
     /// The next blob's type and inflated bytes; nil at the end of the file.
     private func nextBlob(number: Int) throws -> (String, UnsafeRawBufferPointer)? {
         let offset = source.offset
-        let place = "blob \(number) (byte \(offset))"
+        let place = ImportPlace.blob(number, byte: offset)
         var length: UInt32 = 0
         guard
             try withUnsafeMutableBytes(
                 of: &length,
-                { try source.readExactly(into: $0.baseAddress!, count: 4, what: "its length", place: place) })
+                { try source.readExactly(into: $0.baseAddress!, count: 4, what: .blobLength, place: place) })
         else { return nil }
         let headerLength = Int(UInt32(bigEndian: length))
         guard headerLength > 0, headerLength <= Self.maximumHeader else {
-            throw ImportError(
-                file: path, place: place, problem: "not an OSM PBF file (a blob header of \(headerLength) bytes)")
+            throw ImportError(file: path, place: place, problem: .pbf(.blobHeaderLength(bytes: headerLength)))
         }
         let headerBytes = header.reserve(headerLength)
-        guard try source.readExactly(into: headerBytes, count: headerLength, what: "its header", place: place) else {
-            throw ImportError(file: path, place: place, problem: "the file ends inside its header (is it truncated?)")
+        guard try source.readExactly(into: headerBytes, count: headerLength, what: .blobHeader, place: place) else {
+            throw ImportError(file: path, place: place, problem: .endsInside(.blobHeader))
         }
         var type = ""
         var dataSize = -1
@@ -89,22 +87,21 @@ final class OSMPBFReader: OSMReader {
                 }
             }
         } catch {
-            throw ImportError(
-                file: path, place: place, problem: "not an OSM PBF file (its blob header cannot be decoded)")
+            throw ImportError(file: path, place: place, problem: .pbf(.blobHeaderUndecodable))
         }
         guard dataSize >= 0, dataSize <= Self.maximumBlob else {
-            throw ImportError(file: path, place: place, problem: "broken PBF: a blob of \(dataSize) bytes")
+            throw ImportError(file: path, place: place, problem: .pbf(.blobSize(bytes: dataSize)))
         }
         let blobBytes = compressed.reserve(dataSize)
-        guard try source.readExactly(into: blobBytes, count: dataSize, what: "its data", place: place) || dataSize == 0
+        guard try source.readExactly(into: blobBytes, count: dataSize, what: .blobData, place: place) || dataSize == 0
         else {
-            throw ImportError(file: path, place: place, problem: "the file ends before its data (is it truncated?)")
+            throw ImportError(file: path, place: place, problem: .endsBefore(.blobData))
         }
         return (type, try unpack(UnsafeRawBufferPointer(start: blobBytes, count: dataSize), place: place))
     }
 
     /// A Blob message's content: raw, or zlib inflated to its declared size.
-    private func unpack(_ blob: UnsafeRawBufferPointer, place: String) throws -> UnsafeRawBufferPointer {
+    private func unpack(_ blob: UnsafeRawBufferPointer, place: ImportPlace) throws -> UnsafeRawBufferPointer {
         var raw: UnsafeRawBufferPointer?
         var zlib: UnsafeRawBufferPointer?
         var rawSize = -1
@@ -123,36 +120,31 @@ final class OSMPBFReader: OSMReader {
                 }
             }
         } catch {
-            throw ImportError(file: path, place: place, problem: "broken PBF: the blob cannot be decoded")
+            throw ImportError(file: path, place: place, problem: .pbf(.blobUndecodable))
         }
         if let raw { return raw }
         guard let zlib else {
-            throw ImportError(
-                file: path, place: place,
-                problem: "a blob compressed with \(other ?? "nothing known"): only zlib and uncompressed blobs are read"
-            )
+            throw ImportError(file: path, place: place, problem: .pbf(.compression(method: other)))
         }
         guard rawSize >= 0, rawSize <= Self.maximumBlob else {
-            throw ImportError(file: path, place: place, problem: "broken PBF: a blob of \(rawSize) bytes inflated")
+            throw ImportError(file: path, place: place, problem: .pbf(.inflatedSize(bytes: rawSize)))
         }
         let output = inflated.reserve(rawSize)
-        do throws(Inflate.Failure) {
+        do throws(InflateFailure) {
             try Inflate.inflate(zlib, into: output, expected: rawSize, raw: false)
         } catch {
-            throw ImportError(file: path, place: place, problem: "broken PBF: \(error.reason)")
+            throw ImportError(file: path, place: place, problem: .pbf(.inflate(error)))
         }
         return UnsafeRawBufferPointer(start: output, count: rawSize)
     }
 
-    private func checkHeader(_ data: UnsafeRawBufferPointer, place: String) throws {
+    private func checkHeader(_ data: UnsafeRawBufferPointer, place: ImportPlace) throws {
         var fields = Protobuf(data)
         while let (number, wire) = try fields.field() {
             if number == 4, wire == 2 {
                 let feature = String(decoding: try fields.bytes(), as: UTF8.self)
                 guard Self.readableFeatures.contains(feature) else {
-                    throw ImportError(
-                        file: path, place: place,
-                        problem: "the file needs '\(feature)', which is not read (a history file?)")
+                    throw ImportError(file: path, place: place, problem: .pbf(.requiredFeature(name: feature)))
                 }
             } else {
                 try fields.skip(wire: wire)

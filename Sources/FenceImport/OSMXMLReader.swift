@@ -15,8 +15,7 @@ final class OSMXMLReader: OSMReader {
         if passes > 0 { xml.rewind() }
         passes += 1
         guard try xml.next() == .start, xml.nameIs("osm") else {
-            throw ImportError(
-                file: path, place: xml.tokenPlace, problem: "not an OSM XML file (its root element is not <osm>)")
+            throw ImportError(file: path, place: xml.tokenPlace, problem: .wrongRoot(.osm))
         }
         while true {
             switch try xml.next() {
@@ -55,7 +54,8 @@ final class OSMXMLReader: OSMReader {
     private func readElement(_ kind: OSMElement.Kind, keys: OSMTagKeys) throws(ImportError) {
         element.reset(kind)
         guard let idSpan = xml.attribute("id"), let id = xml.integer(idSpan) else {
-            throw ImportError(file: path, place: xml.tokenPlace, problem: "a <\(xml.string(xml.name))> without an id")
+            throw ImportError(
+                file: path, place: xml.tokenPlace, problem: .elementWithoutID(element: xml.string(xml.name)))
         }
         element.id = id
         if kind == .node {
@@ -63,7 +63,7 @@ final class OSMXMLReader: OSMReader {
                 let lonSpan = xml.attribute("lon"), let lon = xml.degrees7(lonSpan),
                 abs(lat) <= 900_000_000, abs(lon) <= 1_800_000_000
             else {
-                throw ImportError(file: path, place: xml.tokenPlace, problem: "node \(id) has no readable lat and lon")
+                throw ImportError(file: path, place: xml.tokenPlace, problem: .nodeWithoutPosition(id: id))
             }
             element.lat7 = lat
             element.lon7 = lon
@@ -87,13 +87,12 @@ final class OSMXMLReader: OSMReader {
                     }
                 } else if xml.nameIs("nd") {
                     guard let ref = xml.attribute("ref").flatMap(xml.integer) else {
-                        throw ImportError(file: path, place: xml.tokenPlace, problem: "an <nd> without a readable ref")
+                        throw ImportError(file: path, place: xml.tokenPlace, problem: .wayNodeWithoutRef)
                     }
                     element.refs.append(ref)
                 } else if xml.nameIs("member") {
                     guard let ref = xml.attribute("ref").flatMap(xml.integer), let type = xml.attribute("type") else {
-                        throw ImportError(
-                            file: path, place: xml.tokenPlace, problem: "a <member> without a type and ref")
+                        throw ImportError(file: path, place: xml.tokenPlace, problem: .memberWithoutTypeAndRef)
                     }
                     let role = xml.attribute("role").map(xml.string) ?? ""
                     element.members.append(.init(isWay: xml.equals(type, "way"), ref: ref, role: role))

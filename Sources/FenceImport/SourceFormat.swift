@@ -21,8 +21,9 @@ enum SourceFormat: Equatable {
         if lower.hasSuffix(".kml") { return .kml }
         if lower.hasSuffix(".kmz") { return .kmz }
         _ = try ByteSource(path: path)  // a missing file or a folder is said as the import's readers say it
-        guard let head = try? FileHead.read(path, count: 1024) else {
-            throw ImportError(file: path, problem: "cannot read the file")
+        let head: FileHead
+        do { head = try FileHead.read(path, count: 1024) } catch {
+            throw ImportError(file: path, problem: .unreadable(error))
         }
         switch FileKind.sniff(head.bytes) {
         case .zip: return .kmz
@@ -32,9 +33,7 @@ enum SourceFormat: Equatable {
         case .osmPBF: return .osmPBF
         case .json, .nmea, .sqlite, .xml, .empty, .other: break
         }
-        throw ImportError(
-            file: path,
-            problem: "not a file fences import reads: give an OpenStreetMap file (.osm.pbf, .osm), KML, KMZ or GPX")
+        throw ImportError(file: path, problem: .unknownFormat)
     }
 }
 

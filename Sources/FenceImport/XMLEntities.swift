@@ -39,8 +39,8 @@ enum XMLEntities {
 
 /// A byte offset told as a line and column, for messages.
 enum XMLPlace {
-    static func lineAndColumn(of original: ByteSource, offset: Int) -> String {
-        guard let source = original.reopened() else { return "byte \(offset)" }
+    static func lineAndColumn(of original: ByteSource, offset: Int) -> ImportPlace {
+        guard let source = original.reopened() else { return .byte(offset) }
         var line = 1
         var column = 1
         var seen = 0
@@ -58,6 +58,6 @@ enum XMLPlace {
             }
             seen += n
         }
-        return source.placePrefix + "line \(line), column \(column)"
+        return .line(line, column: column, entry: source.entry)
     }
 }

@@ -72,7 +72,7 @@ final class XMLReader {
                 try refill()
                 if position == filled {
                     if let open = openStarts.last {
-                        throw problem(at: filled, "the file ends inside <\(openName(open))> (is it truncated?)")
+                        throw problem(at: filled, .endsInsideElement(name: openName(open)))
                     }
                     token = .endOfFile
                     return token
@@ -84,7 +84,7 @@ final class XMLReader {
                 let blank = isBlank(position, end)
                 position = end
                 if blank { continue }
-                if openStarts.isEmpty { throw problem(at: text.start, "text outside the root element") }
+                if openStarts.isEmpty { throw problem(at: text.start, .textOutsideRoot) }
                 token = .text
                 return token
             }
@@ -113,7 +113,7 @@ final class XMLReader {
                     let end = try findSequence("]]>", from: position + 9)
                     text = Span(start: position + 9, end: end, escaped: false)
                     position = end + 3
-                    if openStarts.isEmpty { throw problem(at: text.start, "text outside the root element") }
+                    if openStarts.isEmpty { throw problem(at: text.start, .textOutsideRoot) }
                     token = .text
                     return token
                 }
@@ -251,22 +251,22 @@ final class XMLReader {
 
     /// Where `index` of the buffer is in the file, as a line and column (the file is read again
     /// up to there: only on the way to an error message).
-    func place(ofBuffer index: Int) -> String {
+    func place(ofBuffer index: Int) -> ImportPlace {
         XMLPlace.lineAndColumn(of: source, offset: bufferOffset + index)
     }
 
-    func problem(at index: Int, _ what: String) -> ImportError {
-        ImportError(file: source.path, place: place(ofBuffer: index), problem: "broken XML: " + what)
+    func problem(at index: Int, _ what: XMLProblem) -> ImportError {
+        ImportError(file: source.path, place: place(ofBuffer: index), problem: .xml(what))
     }
 
     /// Where the current token starts, for a message about its content.
-    var tokenPlace: String { place(ofMark: tokenMark) }
+    var tokenPlace: ImportPlace { place(ofMark: tokenMark) }
 
     /// Where the current token starts in the file, kept cheaply for a message that may come later
     /// (`place(ofMark:)` reads the file again to count lines).
     var tokenMark: Int { bufferOffset + (token == .text ? text.start : max(name.start - 1, 0)) }
 
-    func place(ofMark mark: Int) -> String { XMLPlace.lineAndColumn(of: source, offset: mark) }
+    func place(ofMark mark: Int) -> ImportPlace { XMLPlace.lineAndColumn(of: source, offset: mark) }
 
     // MARK: the buffer
 
@@ -305,7 +305,7 @@ final class XMLReader {
             relative = filled - position
             if atEnd {
                 if orEndOfFile { return filled }
-                throw problem(at: position, "the file ends inside a tag (is it truncated?)")
+                throw problem(at: position, .endsInsideTag)
             }
             try refill()
         }
@@ -326,7 +326,7 @@ final class XMLReader {
     private func ensure(_ count: Int, from: Int) throws(ImportError) -> Int {
         let relative = from - position
         while position + relative + count > filled {
-            if atEnd { throw problem(at: position, "the file ends inside a tag (is it truncated?)") }
+            if atEnd { throw problem(at: position, .endsInsideTag) }
             try refill()
         }
         return position + relative
@@ -346,7 +346,7 @@ final class XMLReader {
         var quote: UInt8 = 0
         while true {
             if position + relative >= filled {
-                if atEnd { throw problem(at: position, "the file ends inside a tag (is it truncated?)") }
+                if atEnd { throw problem(at: position, .endsInsideTag) }
                 try refill()
                 continue
             }
@@ -358,7 +358,7 @@ final class XMLReader {
             } else if byte == 0x3E {
                 break
             } else if byte == 0x3C {
-                throw problem(at: position + relative, "'<' inside a tag")
+                throw problem(at: position + relative, .lessThanInsideTag)
             }
             relative += 1
         }
@@ -370,7 +370,7 @@ final class XMLReader {
         var index = tagStart + 1
         let nameStart = index
         while index < end, !isSpace(buffer[index]) { index += 1 }
-        guard index > nameStart else { throw problem(at: tagStart, "a tag without a name") }
+        guard index > nameStart else { throw problem(at: tagStart, .tagWithoutName) }
         name = Span(start: nameStart, end: index, escaped: false)
         attributes.removeAll(keepingCapacity: true)
         while true {
@@ -381,18 +381,18 @@ final class XMLReader {
             let keyEnd = index
             while index < end, isSpace(buffer[index]) { index += 1 }
             guard index < end, buffer[index] == 0x3D else {
-                throw problem(at: keyStart, "an attribute without a value")
+                throw problem(at: keyStart, .attributeWithoutValue)
             }
             index += 1
             while index < end, isSpace(buffer[index]) { index += 1 }
             guard index < end, buffer[index] == 0x22 || buffer[index] == 0x27 else {
-                throw problem(at: keyStart, "an attribute value without quotes")
+                throw problem(at: keyStart, .attributeValueWithoutQuotes)
             }
             let quoteByte = buffer[index]
             index += 1
             let valueStart = index
             while index < end, buffer[index] != quoteByte { index += 1 }
-            guard index < end else { throw problem(at: keyStart, "an unterminated attribute value") }
+            guard index < end else { throw problem(at: keyStart, .unterminatedAttributeValue) }
             attributes.append(
                 Attribute(
                     key: Span(start: keyStart, end: keyEnd, escaped: false),
@@ -408,14 +408,14 @@ final class XMLReader {
 
     private func popOpen(at index: Int) throws(ImportError) {
         guard let start = openStarts.last else {
-            throw problem(at: index, "</\(string(name))> closes nothing")
+            throw problem(at: index, .closesNothing(name: string(name)))
         }
         let length = openNames.count - start
         let matches =
             length == name.end - name.start
             && openNames.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, buffer + name.start, length) == 0 }
         guard matches else {
-            throw problem(at: index, "</\(string(name))> where </\(openName(start))> was expected")
+            throw problem(at: index, .mismatchedClose(name: string(name), expected: openName(start)))
         }
         openNames.removeSubrange(start...)
         openStarts.removeLast()

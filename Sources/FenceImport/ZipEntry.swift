@@ -10,8 +10,8 @@ enum ZipEntry {
 
     static func kml(in source: ByteSource) throws(ImportError) -> (name: String, bytes: [UInt8]) {
         let path = source.path
-        func broken(_ problem: String) -> ImportError {
-            ImportError(file: path, problem: "not a readable KMZ (zip) file: " + problem)
+        func broken(_ problem: KMZProblem) -> ImportError {
+            ImportError(file: path, problem: .kmz(problem))
         }
         let size = source.size
         let tailLength = min(size, 65_536 + 22)
@@ -20,19 +20,19 @@ enum ZipEntry {
             let end = stride(from: tailLength - 22, through: 0, by: -1).first(where: {
                 uint32(tail, $0) == endOfDirectory
             })
-        else { throw broken("no end of its directory (is it truncated?)") }
+        else { throw broken(.noEndOfDirectory) }
         let entries = Int(uint16(tail, end + 10))
         let directorySize = Int(uint32(tail, end + 12))
         let directoryOffset = Int(uint32(tail, end + 16))
         guard directoryOffset != 0xFFFF_FFFF, directoryOffset + directorySize <= size else {
-            throw broken("its directory is outside the file (a zip64 archive, or truncated)")
+            throw broken(.directoryOutside)
         }
         let directory = try source.bytes(at: directoryOffset, count: directorySize)
         var position = 0
         var chosen: (name: String, method: UInt16, compressed: Int, size: Int, local: Int)?
         for _ in 0..<entries {
             guard position + 46 <= directory.count, uint32(directory, position) == directoryEntry else {
-                throw broken("its directory is damaged")
+                throw broken(.directoryDamaged)
             }
             let method = uint16(directory, position + 10)
             let compressed = Int(uint32(directory, position + 20))
@@ -41,7 +41,7 @@ enum ZipEntry {
             let extraLength = Int(uint16(directory, position + 30))
             let commentLength = Int(uint16(directory, position + 32))
             let local = Int(uint32(directory, position + 42))
-            guard position + 46 + nameLength <= directory.count else { throw broken("its directory is damaged") }
+            guard position + 46 + nameLength <= directory.count else { throw broken(.directoryDamaged) }
             let name = String(decoding: directory[(position + 46)..<(position + 46 + nameLength)], as: UTF8.self)
             position += 46 + nameLength + extraLength + commentLength
             let isKML = name.lowercased().hasSuffix(".kml")
@@ -49,12 +49,12 @@ enum ZipEntry {
                 chosen = (name, method, compressed, uncompressed, local)
             }
         }
-        guard let entry = chosen else { throw broken("no .kml inside") }
+        guard let entry = chosen else { throw broken(.noKML) }
         guard entry.size <= largestEntry, entry.compressed <= size else {
-            throw broken("\(entry.name) is larger than a KMZ's document can be")
+            throw broken(.entryTooLarge(entry: entry.name))
         }
         let header = try source.bytes(at: entry.local, count: 30)
-        guard uint32(header, 0) == localHeader else { throw broken("\(entry.name)'s header is damaged") }
+        guard uint32(header, 0) == localHeader else { throw broken(.entryHeaderDamaged(entry: entry.name)) }
         let dataStart = entry.local + 30 + Int(uint16(header, 26)) + Int(uint16(header, 28))
         let data = try source.bytes(at: dataStart, count: entry.compressed)
         switch entry.method {
@@ -66,16 +66,16 @@ enum ZipEntry {
             let input = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 1)
             defer { input.deallocate() }
             input.copyBytes(from: data)
-            do throws(Inflate.Failure) {
+            do throws(InflateFailure) {
                 try Inflate.inflate(
                     UnsafeRawBufferPointer(start: input.baseAddress, count: data.count), into: output.baseAddress!,
                     expected: entry.size, raw: true)
             } catch {
-                throw broken("\(entry.name) cannot be inflated: \(error.reason)")
+                throw broken(.entryNotInflated(entry: entry.name, error))
             }
             return (entry.name, Array(UnsafeRawBufferPointer(start: output.baseAddress, count: entry.size)))
         default:
-            throw broken("\(entry.name) is compressed with method \(entry.method) (only stored and deflated are read)")
+            throw broken(.entryMethod(entry: entry.name, method: entry.method))
         }
     }
 

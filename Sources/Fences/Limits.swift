@@ -23,7 +23,7 @@ public enum Limits {
     public static let maxTonnes = 1e6
 
     /// How a range's lower end is meant.
-    public enum Lower: Sendable {
+    public enum Lower: Sendable, Equatable {
         /// 0 is allowed.
         case zero
         /// More than 0 (0 itself is refused).
@@ -32,39 +32,94 @@ public enum Limits {
         case atLeast(Double)
     }
 
-    /// nil when `value` is a finite number in the range, else a sentence naming `name`, the range
-    /// and the value: `--dwell must be 0 to 1000000000 seconds, not 1e+300`.
-    public static func problem(_ name: String, _ value: Double, _ lower: Lower, max: Double, unit: String) -> String? {
+    /// A number outside the range a setting takes, as a value: the setting's name (an option, a
+    /// property), the value and the range. `description` is its one rendering in words:
+    /// `--dwell must be 0 to 1000000000 seconds, not 1e+300`.
+    public struct RangeProblem: Sendable, Equatable, CustomStringConvertible {
+        public let name: String
+        public let value: Amount
+        public let lower: Lower
+        public let max: Double
+        /// The unit of the value and its bounds (nil: a count).
+        public let unit: String?
+
+        public var description: String {
+            let unit = self.unit.map { " " + $0 } ?? ""
+            let range: String
+            switch lower {
+            case .zero: range = "0 to \(number(max))\(unit)"
+            case .aboveZero: range = "more than 0 and at most \(number(max))\(unit)"
+            case .atLeast(let minimum): range = "\(number(minimum)) to \(number(max))\(unit)"
+            }
+            // A minus sign is the likely slip: the sentence leads with the rule it breaks.
+            if value.isNegative {
+                switch lower {
+                case .zero: return "\(name) must be positive or 0 (\(range)), not \(value.text)"
+                case .aboveZero: return "\(name) must be positive (\(range)), not \(value.text)"
+                case .atLeast(let minimum) where minimum >= 0:
+                    return "\(name) must be positive (\(range)), not \(value.text)"
+                case .atLeast: break
+                }
+            }
+            return "\(name) must be \(range), not \(value.text)"
+        }
+    }
+
+    /// A value as given: a number, or a count (said whole however large).
+    public enum Amount: Sendable, Equatable {
+        case real(Double)
+        case whole(Int)
+
+        var isNegative: Bool {
+            switch self {
+            case .real(let value): value < 0
+            case .whole(let value): value < 0
+            }
+        }
+
+        var text: String {
+            switch self {
+            case .real(let value): number(value)
+            case .whole(let value): String(value)
+            }
+        }
+    }
+
+    /// nil when `value` is a finite number in the range, else the problem naming `name`, the range
+    /// and the value.
+    public static func check(_ name: String, _ value: Double, _ lower: Lower, max: Double, unit: String?)
+        -> RangeProblem?
+    {
         let within: Bool
-        let range: String
         switch lower {
-        case .zero:
-            within = value >= 0 && value <= max
-            range = "0 to \(number(max)) \(unit)"
-        case .aboveZero:
-            within = value > 0 && value <= max
-            range = "more than 0 and at most \(number(max)) \(unit)"
-        case .atLeast(let minimum):
-            within = value >= minimum && value <= max
-            range = "\(number(minimum)) to \(number(max)) \(unit)"
+        case .zero: within = value >= 0 && value <= max
+        case .aboveZero: within = value > 0 && value <= max
+        case .atLeast(let minimum): within = value >= minimum && value <= max
         }
         // `>=`/`<=` are false for NaN, and `inf` is above any max: both are refused here.
-        if within { return nil }
-        // A minus sign is the likely slip: the sentence leads with the rule it breaks.
-        if value < 0 {
-            let rule: String
-            switch lower {
-            case .zero: rule = "positive or 0"
-            case .aboveZero, .atLeast: rule = "positive"
-            }
-            return "\(name) must be \(rule) (\(range)), not \(number(value))"
-        }
-        return "\(name) must be \(range), not \(number(value))"
+        return within ? nil : RangeProblem(name: name, value: .real(value), lower: lower, max: max, unit: unit)
+    }
+
+    /// nil when `value` is in `range`, else the problem naming `name`.
+    public static func check(_ name: String, _ value: Int, _ range: ClosedRange<Int>) -> RangeProblem? {
+        if range.contains(value) { return nil }
+        let lower: Lower = range.lowerBound == 0 ? .zero : .atLeast(Double(range.lowerBound))
+        return RangeProblem(name: name, value: .whole(value), lower: lower, max: Double(range.upperBound), unit: nil)
+    }
+
+    /// A duration setting: 0 (or more than 0) up to `maxSeconds`.
+    public static func checkSeconds(_ name: String, _ value: Double, allowsZero: Bool = false) -> RangeProblem? {
+        check(name, value, allowsZero ? .zero : .aboveZero, max: maxSeconds, unit: "seconds")
+    }
+
+    /// The words of `check`'s problem, if any.
+    public static func problem(_ name: String, _ value: Double, _ lower: Lower, max: Double, unit: String) -> String? {
+        check(name, value, lower, max: max, unit: unit)?.description
     }
 
     /// A duration setting: 0 (or more than 0) up to `maxSeconds`.
     public static func seconds(_ name: String, _ value: Double, allowsZero: Bool = false) -> String? {
-        problem(name, value, allowsZero ? .zero : .aboveZero, max: maxSeconds, unit: "seconds")
+        checkSeconds(name, value, allowsZero: allowsZero)?.description
     }
 
     /// A distance setting: 0 (or more than 0) up to `maxMetres`.
@@ -72,20 +127,15 @@ public enum Limits {
         problem(name, value, allowsZero ? .zero : .aboveZero, max: maxMetres, unit: "metres")
     }
 
-    /// An integer setting in `range`.
     /// `--keep-days`: more than 0, at most 100 years of track (its seconds stay far from any
     /// integer limit).
     public static func keepDays(_ value: Double) -> String? {
         problem("--keep-days", value, .aboveZero, max: 36_500, unit: "days")
     }
 
+    /// An integer setting in `range`.
     public static func count(_ name: String, _ value: Int, _ range: ClosedRange<Int>) -> String? {
-        if range.contains(value) { return nil }
-        let bounds = "\(range.lowerBound) to \(range.upperBound)"
-        if value < 0 && range.lowerBound >= 0 {
-            return "\(name) must be \(range.lowerBound > 0 ? "positive" : "positive or 0") (\(bounds)), not \(value)"
-        }
-        return "\(name) must be \(bounds), not \(value)"
+        check(name, value, range)?.description
     }
 
     /// Seconds as milliseconds, clamped to ±2^53 (NaN as 0): never traps, and leaves room for

@@ -54,7 +54,7 @@ public struct ReplayJob {
     ///   - makeSinks: builds the sinks once the state file is open.
     public func run(needsOutbox: Bool = false, makeSinks: (SinkContext) throws -> [EventSink]) throws -> Summary {
         if sync != nil, statePath == nil {
-            throw InputError.usage("--sync needs --state: the state file keeps the track and what the server has")
+            throw InputError.option(.companionMissing(.syncNeedsState))
         }
         let fences = try fencesPath.map(FenceFile.load) ?? .none
         let temporary = statePath == nil && needsOutbox ? try TemporaryStateFile() : nil

@@ -143,7 +143,7 @@ struct AlertOptions: ParsableArguments {
         if let bellOn, case .failure(let error) = BellSink.types(bellOn) {
             throw ValidationError("--bell-on: unknown event type '\(error.name)'")
         }
-        if bellOn != nil && !bell { throw ValidationError("--bell-on goes with --bell") }
+        if bellOn != nil && !bell { throw ValidationError(.companionMissing(.option("--bell-on", goesWith: "--bell"))) }
         if (sayCommand != nil || sayWav != nil) && !say {
             throw ValidationError("--say-command and --say-wav go with --say")
         }
@@ -159,9 +159,11 @@ struct AlertOptions: ParsableArguments {
         }
         do { _ = try mqttConfiguration() } catch { throw ValidationError(error.message) }
         for url in webhook where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
-            throw ValidationError("--webhook \(url): not an http:// or https:// URL")
+            throw ValidationError(WebhookError.notAnHTTPURL(endpoint: url).description)
         }
-        if !webhookHeader.isEmpty, webhook.isEmpty { throw ValidationError("--webhook-header goes with --webhook") }
+        if !webhookHeader.isEmpty, webhook.isEmpty {
+            throw ValidationError(.companionMissing(.option("--webhook-header", goesWith: "--webhook")))
+        }
         do { _ = try headers(webhookHeader, option: "--webhook-header") } catch { throw ValidationError("\(error)") }
     }
 

@@ -31,11 +31,14 @@ struct AnchorOptions: ParsableArguments {
             throw ValidationError("--anchor \(anchor): the radius must be a positive number of metres")
         }
         if anchor == nil, anchorAt != nil || reanchor {
-            throw ValidationError("\(anchorAt != nil ? "--anchor-at" : "--reanchor") goes with --anchor RADIUS")
+            throw ValidationError(
+                .companionMissing(.option(anchorAt != nil ? "--anchor-at" : "--reanchor", goesWith: "--anchor RADIUS")))
         }
-        if anchorAt != nil, reanchor { throw ValidationError("--reanchor and --anchor-at: choose one") }
+        if anchorAt != nil, reanchor { throw ValidationError(.conflict(.exclusive("--reanchor", "--anchor-at"))) }
         if let anchorWarn {
-            guard anchor != nil else { throw ValidationError("--anchor-warn goes with --anchor RADIUS") }
+            guard anchor != nil else {
+                throw ValidationError(.companionMissing(.option("--anchor-warn", goesWith: "--anchor RADIUS")))
+            }
             guard anchorWarn.isFinite, anchorWarn > 0, anchorWarn < 100 else {
                 throw ValidationError("--anchor-warn \(anchorWarn): a percentage of the radius above 0 and below 100")
             }

@@ -63,26 +63,23 @@ struct Check: ParsableCommand {
             }
         }
         if points != nil && !coordinates.isEmpty {
-            throw InputError.usage("give either LAT LON or --points FILE, not both")
+            throw InputError.option(.conflict(.pointAndPointsFile))
         }
         if points != nil {
-            if json { throw InputError.usage("--json is for a single point; --points already prints JSON Lines") }
+            if json { throw InputError.option(.conflict(.jsonWithPointsFile)) }
             return nil
         }
         guard coordinates.count == 2 else {
-            throw InputError.usage(
-                coordinates.isEmpty
-                    ? "give a point as LAT LON, or --points FILE (see gpsfence check --help)"
-                    : "want exactly two numbers LAT LON, got '\(coordinates.joined(separator: " "))'")
+            throw InputError.option(.point(coordinates.isEmpty ? .missing : .notTwo(given: coordinates)))
         }
         guard let lat = Double(coordinates[0]), let lon = Double(coordinates[1]) else {
-            throw InputError.usage("LAT LON must be numbers, got '\(coordinates.joined(separator: " "))'")
+            throw InputError.option(.point(.notNumbers(given: coordinates)))
         }
         guard lat.isFinite, lat >= -90, lat <= 90 else {
-            throw InputError.usage("latitude \(lat) is out of range [-90, 90]")
+            throw InputError.option(.point(.latitude(lat)))
         }
         guard lon.isFinite, lon >= -180, lon <= 180 else {
-            throw InputError.usage("longitude \(lon) is out of range [-180, 180]")
+            throw InputError.option(.point(.longitude(lon)))
         }
         return GeoPoint(lat: lat, lon: lon)
     }

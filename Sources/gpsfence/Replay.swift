@@ -79,7 +79,7 @@ struct Replay: ParsableCommand {
         }
         if let problem = Limits.keepDays(keepDays) { throw ValidationError(problem) }
         if sync.sync != nil, state == nil {
-            throw ValidationError("--sync needs --state: the state file keeps the track and what the server has")
+            throw ValidationError(.companionMissing(.syncNeedsState))
         }
         if captures.isEmpty { throw ValidationError("give at least one capture (or '-' for standard input)") }
         _ = try replaySpeed()

@@ -61,8 +61,10 @@ struct Report: ParsableCommand {
 
     func validate() throws {
         if captures.isEmpty == (state == nil) { throw ValidationError("give captures or --state, one of the two") }
-        if since != nil, state == nil { throw ValidationError("--since goes with --state") }
-        if fences == nil, state == nil { throw ValidationError("--fences is needed with captures") }
+        if since != nil, state == nil {
+            throw ValidationError(.companionMissing(.option("--since", goesWith: "--state")))
+        }
+        if fences == nil, state == nil { throw ValidationError(.companionMissing(.capturesNeedFences)) }
         _ = try sinceTime()
     }
 

@@ -114,8 +114,8 @@ struct Simulate: ParsableCommand {
         {
             throw ValidationError(problem)
         }
-        if now, start != nil { throw ValidationError("--now and --start exclude each other") }
-        if pty, device != nil { throw ValidationError("--pty and --device exclude each other") }
+        if now, start != nil { throw ValidationError(.conflict(.exclusive("--now", "--start"))) }
+        if pty, device != nil { throw ValidationError(.conflict(.exclusive("--pty", "--device"))) }
         if let start, parseISOTime(start) == nil {
             throw ValidationError("--start wants an ISO 8601 time, not '\(start)'")
         }
@@ -134,8 +134,7 @@ struct Simulate: ParsableCommand {
             jam: jam.flatMap { try? Interference.parseJam($0).get() },
             spoofStart: spoof.flatMap { try? Interference.parseSpoof($0).get() })
         if case .capture = job.route, !job.interference.isEmpty {
-            throw InputError.usage(
-                "--jam and --spoof play on a GPX or GeoJSON route; \(route) is a capture, replayed as it is")
+            throw InputError.option(.conflict(.interferenceOnCapture(route: route)))
         }
         if case .track(let points) = job.route, TrackPlayer.isTimed(points) {
             if speed != nil {
@@ -146,7 +145,7 @@ struct Simulate: ParsableCommand {
                 )
             }
         } else if timeScale != 1 || now {
-            throw InputError.usage("--time-scale and --now are for a GPX with times; \(route) has none (use --speed)")
+            throw InputError.option(.conflict(.timingWithoutTimes(route: route)))
         }
         _ = try job.play(
             device: device, link: link, baud: baud.flatMap { BaudRate($0) },

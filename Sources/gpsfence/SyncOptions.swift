@@ -50,13 +50,15 @@ struct SyncOptions: ParsableArguments {
                 (syncThreshold != 1, "--sync-threshold"), (syncInterval != nil, "--sync-interval"),
                 (!syncHeader.isEmpty, "--sync-header"),
             ]
-            if let option = given.first(where: \.0) { throw ValidationError("\(option.1) goes with --sync") }
+            if let option = given.first(where: \.0) {
+                throw ValidationError(.companionMissing(.option(option.1, goesWith: "--sync")))
+            }
             return
         }
         do { _ = try configuration() } catch let error as InputError {
             throw ValidationError(error.message)
         } catch let error as TrackSyncError {
-            throw ValidationError(error.message)
+            throw ValidationError(error.description)
         } catch let error as HTTPHeaderError {
             throw ValidationError(error.description)
         }
@@ -69,15 +71,18 @@ struct SyncOptions: ParsableArguments {
         var configuration = try TrackSyncConfiguration(
             target: sync, device: syncId ?? TrackSyncConfiguration.defaultDevice)
         guard let format = TrackSyncConfiguration.Format(rawValue: syncFormat) else {
-            throw InputError.usage("--sync-format must be json or osmand, not '\(syncFormat)'")
+            throw InputError.option(
+                .notAChoice(
+                    option: "--sync-format", value: syncFormat,
+                    choices: TrackSyncConfiguration.Format.allCases.map(\.rawValue)))
         }
         configuration.format = format
-        if configuration.device.isEmpty { throw InputError.usage("--sync-id must not be empty") }
-        if let problem = Limits.count("--sync-batch", syncBatch, 1...10_000)
-            ?? Limits.count("--sync-threshold", syncThreshold, 1...1_000_000)
-            ?? syncInterval.flatMap({ Limits.seconds("--sync-interval", $0) })
+        if configuration.device.isEmpty { throw InputError.option(.empty(option: "--sync-id")) }
+        if let problem = Limits.check("--sync-batch", syncBatch, 1...10_000)
+            ?? Limits.check("--sync-threshold", syncThreshold, 1...1_000_000)
+            ?? syncInterval.flatMap({ Limits.checkSeconds("--sync-interval", $0) })
         {
-            throw InputError.usage(problem)
+            throw InputError.option(.outOfRange(problem))
         }
         configuration.batch = syncBatch
         configuration.threshold = syncThreshold

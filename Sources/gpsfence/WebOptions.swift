@@ -22,7 +22,8 @@ struct WebOptions: ParsableArguments {
     func settings(format: HumanFormat) throws -> WebSettings? {
         guard let web else {
             if webPasswordFile != nil {
-                throw InputError.usage("--web-password-file goes with --web [ADDRESS:]PORT")
+                throw InputError.option(
+                    .companionMissing(.option("--web-password-file", goesWith: "--web [ADDRESS:]PORT")))
             }
             return nil
         }

@@ -50,20 +50,20 @@ import Testing
     }
 
     @Test(arguments: [
-        ("<osm>\n<node id=\"1\">\n</osm>", "line 3, column 1", "</osm> where </node> was expected"),
-        ("<osm>\n  <node id=\"1\"", "line 2, column 3", "the file ends inside a tag"),
-        ("<osm>\n<way id=\"2\">\n", "line 3, column 1", "the file ends inside <way>"),
-        ("<osm>\n<node id=\"1\" lat=5>", "line 2, column 14", "an attribute value without quotes"),
+        ("<osm>\n<node id=\"1\">\n</osm>", 3, 1, XMLProblem.mismatchedClose(name: "osm", expected: "node")),
+        ("<osm>\n  <node id=\"1\"", 2, 3, .endsInsideTag),
+        ("<osm>\n<way id=\"2\">\n", 3, 1, .endsInsideElement(name: "way")),
+        ("<osm>\n<node id=\"1\" lat=5>", 2, 14, .attributeValueWithoutQuotes),
     ])
-    func brokenFilesAreRefusedWithWhere(text: String, place: String, problem: String) throws {
+    func brokenFilesAreRefusedWithWhere(text: String, line: Int, column: Int, problem: XMLProblem) throws {
         let path = try Self.file(text)
         do {
             _ = try Self.tokens(path, chunk: 8)
             Issue.record("read \(text)")
         } catch let error as ImportError {
             #expect(error.file == path)
-            #expect(error.place == place, "\(error.message)")
-            #expect(error.problem.contains(problem), "\(error.message)")
+            #expect(error.place == .line(line, column: column), "\(error)")
+            #expect(error.problem == .xml(problem), "\(error)")
         }
     }
 

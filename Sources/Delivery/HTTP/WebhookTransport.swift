@@ -11,7 +11,7 @@ public struct WebhookTransport: OutboxTransport {
 
     public init(endpoint: String, headers: [HTTPHeader] = [], requestTimeout: Double = 10) throws(WebhookError) {
         guard let url = HTTPPoster.url(endpoint) else {
-            throw WebhookError(message: "--webhook \(endpoint): not an http:// or https:// URL")
+            throw .notAnHTTPURL(endpoint: endpoint)
         }
         target = endpoint
         poster = HTTPPoster(url: url, headers: headers, requestTimeout: requestTimeout)
@@ -24,7 +24,15 @@ public struct WebhookTransport: OutboxTransport {
     }
 }
 
-public struct WebhookError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public var description: String { message }
+/// A `--webhook` that cannot be used as given (bad input, exit status 2). `description` is its
+/// one rendering in words.
+public enum WebhookError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The endpoint, as given, is not an http:// or https:// URL.
+    case notAnHTTPURL(endpoint: String)
+
+    public var description: String {
+        switch self {
+        case .notAnHTTPURL(let endpoint): "--webhook \(endpoint): not an http:// or https:// URL"
+        }
+    }
 }

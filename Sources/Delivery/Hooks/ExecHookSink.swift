@@ -215,8 +215,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
     static func resolve(_ program: String) throws(HookError) -> String {
         switch ProgramLookup.resolve(program, path: ProcessInfo.processInfo.environment["PATH"]) {
         case .success(let path): return path
-        case .failure(.notExecutable): throw HookError(message: "--exec \(program): not an executable file")
-        case .failure(.notInPath): throw HookError(message: "--exec \(program): no such program in PATH")
+        case .failure(let cause): throw HookError(program: program, cause: cause)
         }
     }
 }

@@ -36,7 +36,7 @@ public struct TrackSyncConfiguration: Sendable {
 
     public init(target: String, device: String) throws(TrackSyncError) {
         guard let url = HTTPPoster.url(target) else {
-            throw TrackSyncError(message: "--sync \(target): not an http:// or https:// URL")
+            throw .notAnHTTPURL(target: target)
         }
         self.target = target
         self.url = url
@@ -47,10 +47,23 @@ public struct TrackSyncConfiguration: Sendable {
     public static var defaultDevice: String { ProcessInfo.processInfo.hostName }
 }
 
-/// A track sync the user's options or state file cannot give: a message and exit status 2.
-public struct TrackSyncError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public var description: String { message }
+/// A track sync the user's options or state file cannot give (exit status 2). `description` is
+/// its one rendering in words.
+public enum TrackSyncError: Error, CustomStringConvertible, Sendable {
+    /// `--sync URL`, as given, is not an http:// or https:// URL.
+    case notAnHTTPURL(target: String)
+    /// The state file cannot hold the sync's cursor (the store's error, which names the cause).
+    case stateFile(path: String, cause: any Error)
+    /// A point's OsmAnd request cannot be made into a URL from `--sync URL` (`target`, as given).
+    case osmAndRequest(target: String)
+
+    public var description: String {
+        switch self {
+        case .notAnHTTPURL(let target): "--sync \(target): not an http:// or https:// URL"
+        case .stateFile(let path, let cause): "state file '\(path)': \(cause)"
+        case .osmAndRequest(let target): "cannot build the OsmAnd request from --sync \(target)"
+        }
+    }
 }
 
 extension OutboxDelivery.Policy {

@@ -182,7 +182,7 @@ public final class TrackSyncSender: @unchecked Sendable {
                 guard
                     let url = TrackSyncBody.osmAnd(
                         url: configuration.url, device: configuration.device, point: point.point)
-                else { throw TrackSyncError(message: "cannot build the OsmAnd request") }
+                else { throw TrackSyncError.osmAndRequest(target: configuration.target) }
                 switch poster.post(Data(), contentType: nil, to: url) {
                 case .delivered:
                     acknowledge(point)

@@ -61,7 +61,7 @@ extension TrackSyncConfiguration {
     ) throws(TrackSyncError) -> EventSink {
         let sender: TrackSyncSender
         do { sender = try TrackSyncSender(configuration: self, store: store, report: report) } catch {
-            throw TrackSyncError(message: "state file '\(store.path)': \(error)")
+            throw .stateFile(path: store.path, cause: error)
         }
         return TrackSyncSink(sender: sender, store: store, drainTimeout: drainTimeout, report: report)
     }

@@ -45,7 +45,7 @@ public struct ReportJob {
     func resolvedFencesPath() throws -> String {
         if let fencesPath { return fencesPath }
         guard case .state(let path, _) = input else {
-            throw InputError.usage("--fences is needed with captures (the fence file to check them against)")
+            throw InputError.option(.companionMissing(.capturesNeedFences))
         }
         guard FileManager.default.fileExists(atPath: path) else {
             throw StateFileMissing(path: path, need: .track)

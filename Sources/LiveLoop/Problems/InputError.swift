@@ -7,9 +7,9 @@ import Store
 /// and the place in it where there is one, and what is wrong with it. `description` is its one
 /// rendering in words, said where the command ends; no code looks at those words.
 public enum InputError: Error, CustomStringConvertible, Sendable {
-    /// Options that do not go together, or an option's value out of its bounds: no file is at
-    /// fault, and the words name the options.
-    case usage(String)
+    /// An option the command cannot take as given (out of its bounds, without its companion, with
+    /// one it excludes): no file is at fault, and the words name the options.
+    case option(OptionProblem)
     /// A file the user named cannot be opened or read (nil: no reason to give).
     case unreadable(path: String, cause: FileFailure?)
     /// A route for `simulate` cannot be read.
@@ -40,7 +40,7 @@ public enum InputError: Error, CustomStringConvertible, Sendable {
     /// The problem in words: what and where.
     public var description: String {
         switch self {
-        case .usage(let words): words
+        case .option(let problem): problem.text
         case .unreadable(let path, let cause): "cannot read '\(path)'" + (cause.map { ": \($0.text)" } ?? "")
         case .unreadableRoute(let path, let cause): "cannot read route '\(path)': \(cause.text)"
         case .unwritable(let path, let cause): "cannot write '\(path)': \(cause.text)"

@@ -180,19 +180,15 @@ public struct ConfigureJob: Sendable {
         let sentences = Set(plan.sentences ?? plan.currentSentences)
         let budget = BaudBudget(sentences: sentences, rate: rate, baud: lineRate)
         guard !budget.fits else { return }
-        let needed =
-            "\(Int(budget.bytesPerSecond)) bytes/s of \(sentences.sorted().joined(separator: ",")) at \(rate) Hz"
-        let offered = "\(lineRate) baud (\(Int(lineRate.bytesPerSecond)) bytes/s, 85 % of it usable)"
+        let shortfall = BaudShortfall(sentences: sentences, rate: rate, baud: lineRate)
         if raisesBaud, plan.baud == nil,
             let faster = BaudBudget.slowestFitting(sentences: sentences, rate: rate, candidates: Self.standardRates)
         {
             plan.baud = faster
-            report.notes.append("\(needed) do not fit \(offered); raising the baud to \(faster)")
+            report.notes.append("\(shortfall.text); raising the baud to \(faster)")
             return
         }
-        throw InputError.usage(
-            "\(needed) do not fit \(offered); give fewer --sentences, a lower --rate, "
-                + "a higher --baud, or --raise-baud")
+        throw InputError.option(.baudTooLow(shortfall))
     }
 
     /// Listens to what the receiver sends now.

@@ -48,9 +48,7 @@ public struct CaptureOutput: Sendable, Equatable {
             return CaptureFile(
                 descriptor: descriptor, name: name, path: path, createdPath: mode == .create ? path : nil)
         } catch Errno.fileExists where Self.isRegularFile(path) {
-            throw InputError.usage(
-                "'\(path)' already exists; record does not overwrite a capture: --force replaces it, --append adds to it, or choose another --output"
-            )
+            throw InputError.option(.captureExists(path: path))
         } catch Errno.fileExists {
             // Not a capture but a device or a pipe (`/dev/null`, a FIFO another program reads):
             // written to as it is, nothing to overwrite.

@@ -11,7 +11,7 @@ import SystemPackage
 /// `/dev/ttyUSB0`, a directory, a link to anything but a pseudo-terminal) is someone else's and is
 /// refused as bad input, untouched (docs/running.md).
 public func replaceSymlink(_ link: String, pointingTo target: String) throws {
-    if let refusal = linkRefusal(link) { throw InputError.usage(refusal) }
+    if let occupant = linkOccupant(link) { throw InputError.option(.linkTaken(link: link, occupant)) }
     do {
         // A leftover link of the temporary name is ours, from a run with this pid.
         try Platform.replaceSymlink(link, temporary: link + ".\(currentProcessID()).new", pointingTo: target)
@@ -20,28 +20,14 @@ public func replaceSymlink(_ link: String, pointingTo target: String) throws {
     }
 }
 
-/// Why `--link PATH` must not replace what is at `link`; nil when nothing is there or it is a
+/// What is at `link` that `--link PATH` must not replace; nil when nothing is there or it is a
 /// symlink to a pseudo-terminal.
-func linkRefusal(_ link: String) -> String? {
+func linkOccupant(_ link: String) -> LinkOccupant? {
     // Nothing there (or unreachable: symlink says).
     guard let info = try? FileStatus.ofLink(link) else { return nil }
-    let kind: String
-    switch info.kind {
-    case .symlink:
-        let target = symlinkTarget(link) ?? ""
-        if isPseudoTerminalPath(target) { return nil }
-        kind = "a symlink to '\(target)', not to a pseudo-terminal"
-    case .characterDevice: kind = "a character device"
-    case .blockDevice: kind = "a block device"
-    case .directory: kind = "a directory"
-    case .namedPipe: kind = "a named pipe"
-    case .socket: kind = "a socket"
-    case .regular: kind = "a file"
-    }
-    return """
-        --link \(link): there is \(kind) there; simulate replaces only a symlink to a pseudo-terminal \
-        (one an earlier simulate left). Choose another path or remove it yourself.
-        """
+    guard info.kind == .symlink else { return .file(info.kind) }
+    let target = symlinkTarget(link) ?? ""
+    return isPseudoTerminalPath(target) ? nil : .symlink(target: target)
 }
 
 /// `/dev/pts/N`: a Unix 98 pseudo-terminal's path.
