@@ -76,7 +76,7 @@ public struct IntegrityMonitor: Sendable {
             if evidence.uniform { see(.uniformCN0) }
             if evidence.weakened { lastWeakened = seconds }
         }
-        guard cycle.fix != nil || sky.listed else { return nil }
+        guard cycle.fix != nil || sky.listed || cycle.flags != .unknown else { return nil }
         return judge(at: cycle.time)
     }
 

@@ -315,7 +315,7 @@ public final class EngineLoop {
             summary.fixes += 1
             if let time = fix.time {
                 clock.advance(to: time, into: &batch)
-                if judgeIntegrity(fix, time: time, sky: sky) {
+                if judgeIntegrity(fix, time: time, sky: sky, flags: fix.receiverFlags) {
                     // Jammed or spoofed: the position decides nothing; the clock still runs.
                     engine.tick(time) { batch.append($0) }
                     return
@@ -335,7 +335,7 @@ public final class EngineLoop {
             round.receivedInput = true
             if let time = cycle.time {
                 clock.advance(to: time, into: &batch)
-                _ = judgeIntegrity(nil, time: time, sky: sky)
+                _ = judgeIntegrity(nil, time: time, sky: sky, flags: cycle.receiverFlags)
                 engine.tick(time) { batch.append($0) }
             }
         case .connected(let device, let detail):
