@@ -10,13 +10,20 @@ public struct FenceStateRecord: Sendable, Equatable {
     public var inside: Bool
     public var enterTime: Int64
     public var dwellFired: Bool
+    /// A fence with a `delay` whose exit waits: the fix time (ms) of the first fix of the run beyond
+    /// its exit distance; nil when the last usable fix was within it (docs/fences.md, "delay").
+    public var exitDelaySince: Int64?
 
-    public init(fenceID: FenceID, geometryHash: UInt64, inside: Bool, enterTime: Int64, dwellFired: Bool) {
+    public init(
+        fenceID: FenceID, geometryHash: UInt64, inside: Bool, enterTime: Int64, dwellFired: Bool,
+        exitDelaySince: Int64? = nil
+    ) {
         self.fenceID = fenceID
         self.geometryHash = geometryHash
         self.inside = inside
         self.enterTime = enterTime
         self.dwellFired = dwellFired
+        self.exitDelaySince = exitDelaySince
     }
 }
 
@@ -77,9 +84,16 @@ extension EventEngine {
         insideFences.map { fence in
             FenceStateRecord(
                 fenceID: fences.ids[fence], geometryHash: fences.geometryHash(fence), inside: true,
-                enterTime: enterTimeOf(fence), dwellFired: dwellFiredOf(fence))
+                enterTime: enterTimeOf(fence), dwellFired: dwellFiredOf(fence),
+                exitDelaySince: exitDelay?.beyondSince(of: fence))
         }
     }
+
+    /// Grows each time the saved state of a fence changes at a fix that need raise no event: an
+    /// exit `delay` whose count began or broke off. The caller saves `snapshot()` when it grew
+    /// since it last saved, so that a restart carries on with the count instead of beginning it
+    /// again (a run restarted over and over would never leave the fence).
+    public var quietStateChanges: Int { exitDelay?.changes ?? 0 }
 
     /// Takes saved states back silently (docs/events.md): a receiver that was inside and still is gets no
     /// second `enter`. Records of fences that are gone, or whose geometry changed, are ignored:
@@ -97,6 +111,11 @@ extension EventEngine {
                 (-(1 << 48)...(1 << 48)).contains(record.enterTime)  // not abs(): abs(Int64.min) traps
             else { continue }
             markInside(fence, since: record.enterTime, dwellFired: record.dwellFired)
+            if let since = record.exitDelaySince, (-(1 << 48)...(1 << 48)).contains(since), let exitDelay {
+                exitDelay.restore(fence, beyondSince: since)
+                // The count began at a usable fix beyond the exit distance: one for `--exit-confirm`.
+                exitCount[fence] = 1
+            }
         }
     }
 }

@@ -79,6 +79,9 @@ extension EventEngine {
                 if sameShape || stillContainsLastFix(fence) {
                     markInside(fence, since: since, dwellFired: previous.dwellFired[old])
                 }
+                if sameShape, let count = previous.exitDelay?.beyondSince(of: old) {
+                    exitDelay?.restore(fence, beyondSince: count)
+                }
             } else if sameShape {
                 markOutside(fence, since: since)
             }

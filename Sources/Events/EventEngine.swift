@@ -26,6 +26,8 @@ public final class EventEngine {
     var fixNumber: UInt32 = 0
     /// The rules some fence carries (`EngineRules.all`), each with its own per-fence state.
     let rules: [any EngineRule]
+    /// The exit delay among them, whose per-fence count is saved with the fence states.
+    let exitDelay: ExitDelayRule?
 
     /// Fences the receiver is inside of, ascending; and fences whose approach has fired.
     var insideList: [Int32] = []
@@ -69,6 +71,7 @@ public final class EventEngine {
         approachFired = Array(repeating: false, count: count)
         containedStamp = Array(repeating: 0, count: count)
         rules = EngineRules.applying(to: fences)
+        exitDelay = rules.lazy.compactMap { $0 as? ExitDelayRule }.first
         roads = RoadMatcher(fences: fences)
         var longest = 0.0
         for index in 0..<count {

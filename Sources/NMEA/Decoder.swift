@@ -167,31 +167,53 @@ public final class Decoder {
         var flagsAge = ReceiverFlagsAge()
     }
 
-    /// `FramerCounters.integrityMessages` at the last fix, and fixes since it last grew.
+    /// `FramerCounters.integrityMessages` at the last cycle, and cycles since it last grew.
     struct ReceiverFlagsAge {
         var messagesSeen: UInt64 = 0
-        var fixesSince = 0
+        var cyclesSince = 0
     }
 
-    /// Fixes for which the receiver's last jamming and spoofing report stands: one that stops
-    /// sending them (reconfigured, or its UBX output turned off) is not taken at its old word.
+    /// Receiver cycles, with a fix or without, for which the receiver's last jamming and spoofing
+    /// report stands: one that stops sending them (reconfigured, or its UBX output turned off) is
+    /// not taken at its old word.
     public static let receiverFlagsLastFor = 10
 
-    /// The fix with what the receiver last said of jamming and spoofing, while that is fresh.
+    /// What the receiver last said of jamming and spoofing, while that is fresh, for the cycle
+    /// that just ended; nil when it said nothing or too long ago.
     @inline(__always)
-    private static func withReceiverFlags(_ fix: Fix, _ framer: Framer, _ age: inout ReceiverFlagsAge) -> Fix {
+    private static func freshReceiverFlags(_ framer: Framer, _ age: inout ReceiverFlagsAge)
+        -> ReceiverIntegrityFlags?
+    {
         let seen = framer.counters.integrityMessages
-        guard seen > 0 else { return fix }
+        guard seen > 0 else { return nil }
         if seen != age.messagesSeen {
             age.messagesSeen = seen
-            age.fixesSince = 0
+            age.cyclesSince = 0
         } else {
-            age.fixesSince += 1
+            age.cyclesSince += 1
         }
-        guard age.fixesSince < receiverFlagsLastFor else { return fix }
+        guard age.cyclesSince < receiverFlagsLastFor else { return nil }
+        return framer.receiverFlags
+    }
+
+    /// The fix with the receiver's fresh flags.
+    @inline(__always)
+    private static func withReceiverFlags(_ fix: Fix, _ framer: Framer, _ age: inout ReceiverFlagsAge) -> Fix {
+        guard let flags = freshReceiverFlags(framer, &age) else { return fix }
         var fix = fix
-        fix.receiverFlags = framer.receiverFlags
+        fix.receiverFlags = flags
         return fix
+    }
+
+    /// The cycle without a fix with the receiver's fresh flags.
+    @inline(__always)
+    private static func withReceiverFlags(
+        _ cycle: EpochTime, _ framer: Framer, _ age: inout ReceiverFlagsAge
+    ) -> EpochTime {
+        guard let flags = freshReceiverFlags(framer, &age) else { return cycle }
+        var cycle = cycle
+        cycle.receiverFlags = flags
+        return cycle
     }
 
     private static func decode(
@@ -217,7 +239,7 @@ public final class Decoder {
                 onFix: { fix in
                     progress.fixes += 1
                     try onFix(withReceiverFlags(fix, framer, &progress.flagsAge))
-                }, onNoFix: onNoFix)
+                }, onNoFix: { cycle in try onNoFix(withReceiverFlags(cycle, framer, &progress.flagsAge)) })
         }
     }
 
@@ -239,7 +261,7 @@ public final class Decoder {
             onFix: { fix in
                 progress.fixes += 1
                 try onFix(withReceiverFlags(fix, framer, &progress.flagsAge))
-            }, onNoFix: onNoFix)
+            }, onNoFix: { cycle in try onNoFix(withReceiverFlags(cycle, framer, &progress.flagsAge)) })
     }
 
     /// Ends the input: a partial last sentence is counted as cut short, and the epoch in progress is
@@ -261,6 +283,6 @@ public final class Decoder {
             onFix: { fix in
                 progress.fixes += 1
                 try onFix(withReceiverFlags(fix, framer, &progress.flagsAge))
-            }, onNoFix: onNoFix)
+            }, onNoFix: { cycle in try onNoFix(withReceiverFlags(cycle, framer, &progress.flagsAge)) })
     }
 }

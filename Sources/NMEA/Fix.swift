@@ -27,7 +27,8 @@ public struct Fix: Equatable, Sendable, BitwiseCopyable {
     /// (its latest UBX-NAV-STATUS, MON-RF or MON-HW, SEC-SIG): the reports sent before the epoch's
     /// last sentence, and those after it while the decoder does not yet know where the receiver's
     /// cycle ends. `.unknown` from a receiver that sends none, or stopped sending them
-    /// (`Decoder.receiverFlagsLastFor`).
+    /// (`Decoder.receiverFlagsLastFor` cycles ago). A cycle without a fix carries them too
+    /// (`EpochTime.receiverFlags`).
     public var receiverFlags = ReceiverIntegrityFlags.unknown
 
     public init(

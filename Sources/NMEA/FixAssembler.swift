@@ -279,6 +279,9 @@ public struct EpochTime: Equatable, Sendable, BitwiseCopyable {
     /// Nil until the receiver has sent a date.
     public var time: UTCTime?
     public var timeOfDay: TimeOfDay
+    /// What the receiver said of jamming and spoofing, as on a fix (`Fix.receiverFlags`): a
+    /// jammed receiver says so most when it has no fix left.
+    public var receiverFlags = ReceiverIntegrityFlags.unknown
 
     /// Public for sources that are not NMEA (gpsd's TPV reports without a fix).
     public init(time: UTCTime?, timeOfDay: TimeOfDay) {

@@ -262,6 +262,10 @@ public final class StateStore: @unchecked Sendable {
         migrator.registerMigration(AnchorMaxDistanceSchema.migrationName) { db in
             try db.execute(sql: AnchorMaxDistanceSchema.sql)
         }
+        // An exit `delay`'s count, kept over a restart (docs/fences.md, "delay").
+        migrator.registerMigration(ExitDelaySchema.migrationName) { db in
+            try db.execute(sql: ExitDelaySchema.sql)
+        }
         return migrator
     }
 
@@ -278,9 +282,10 @@ public final class StateStore: @unchecked Sendable {
                     let enterTime = row.storedTime("enter_time"),
                     let dwellFired = row.stored("dwell_fired", as: Bool.self)
                 else { return nil }
+                // A count that does not read back is no count: the delay begins again.
                 return FenceStateRecord(
                     fenceID: id, geometryHash: UInt64(bitPattern: hash), inside: true,
-                    enterTime: enterTime, dwellFired: dwellFired)
+                    enterTime: enterTime, dwellFired: dwellFired, exitDelaySince: row.storedTime("exit_delay_since"))
             }
         }
     }
@@ -360,26 +365,29 @@ public final class StateStore: @unchecked Sendable {
             try db.executeCached(sql: "DELETE FROM fence_state WHERE typeof(fence_id) != 'text'")
             var stored: [String: StoredFenceState] = [:]
             for row in try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT fence_id, geometry_hash, enter_time, dwell_fired FROM fence_state"))
+                db.cachedStatement(
+                    sql: "SELECT fence_id, geometry_hash, enter_time, dwell_fired, exit_delay_since FROM fence_state"))
             {
                 guard let id = row.stored("fence_id", as: String.self) else { continue }
                 stored[id] = StoredFenceState(
                     geometryHash: row.stored("geometry_hash", as: Int64.self),
                     enterTime: row.stored("enter_time", as: Int64.self),
-                    dwellFired: row.stored("dwell_fired", as: Bool.self))
+                    dwellFired: row.stored("dwell_fired", as: Bool.self),
+                    exitDelaySince: row.stored("exit_delay_since", as: Int64.self))
             }
             for state in insideStates {
                 let key = state.fenceID.json
                 let wanted = StoredFenceState(
                     geometryHash: Int64(bitPattern: state.geometryHash), enterTime: state.enterTime,
-                    dwellFired: state.dwellFired)
+                    dwellFired: state.dwellFired, exitDelaySince: state.exitDelaySince)
                 if stored.removeValue(forKey: key) == wanted { continue }
                 try db.executeCached(
                     sql: """
-                        INSERT OR REPLACE INTO fence_state (fence_id, geometry_hash, inside, enter_time, dwell_fired)
-                        VALUES (?, ?, 1, ?, ?)
+                        INSERT OR REPLACE INTO fence_state
+                            (fence_id, geometry_hash, inside, enter_time, dwell_fired, exit_delay_since)
+                        VALUES (?, ?, 1, ?, ?, ?)
                         """,
-                    arguments: [key, wanted.geometryHash, wanted.enterTime, wanted.dwellFired])
+                    arguments: [key, wanted.geometryHash, wanted.enterTime, wanted.dwellFired, wanted.exitDelaySince])
             }
             for key in stored.keys {
                 try db.executeCached(sql: "DELETE FROM fence_state WHERE fence_id = ?", arguments: [key])
@@ -429,6 +437,7 @@ struct StoredFenceState: Equatable {
     var geometryHash: Int64?
     var enterTime: Int64?
     var dwellFired: Bool?
+    var exitDelaySince: Int64?
 }
 
 /// A store that cannot be opened or written: names the file.

@@ -157,7 +157,8 @@ import Waiting
             INSERT INTO visit VALUES ('v1', '"bridge-1"', 'Low bridge', \(february), \(february + 1000), 1e300);
             INSERT INTO visit VALUES ('v2', '"diner"', NULL, 'soon', 0, 5);
             UPDATE fence_state SET enter_time = -9223372036854775808;
-            INSERT OR REPLACE INTO fence_state VALUES ('"diner"', 'x', 1, 'y', 'z');
+            INSERT OR REPLACE INTO fence_state (fence_id, geometry_hash, inside, enter_time, dwell_fired, exit_delay_since)
+                VALUES ('"diner"', 'x', 1, 'y', 'z', 'w');
             """
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -11,10 +11,11 @@ import NMEA
 /// - `degraded`: any one piece of evidence, for `hold` seconds after it was last seen.
 ///
 /// The monitor's own clock advances with the receiver's, by at most 5 s a cycle and never back:
-/// a spoofer's clock step cannot cut a state short. A cycle without a fix and without a satellite
-/// listing says nothing, and changes nothing; a source that never says anything of its sky (no
-/// GSV, GSA, GST or GBS, no flags: gpsd's reports, a receiver sending GGA and RMC alone) is not
-/// judged at all: its fixes alone could only ever show steps, which the glitch filter handles.
+/// a spoofer's clock step cannot cut a state short. A cycle without a fix, without a satellite
+/// listing and without the receiver's own flags says nothing, and changes nothing; a source that
+/// never says anything of its sky (no GSV, GSA, GST or GBS, no SKY or GST from gpsd, no flags: a
+/// receiver sending GGA and RMC alone) is not judged at all: its fixes alone could only ever show
+/// steps, which the glitch filter handles.
 /// Pure: no I/O.
 public struct IntegrityMonitor: Sendable {
     /// Seconds a piece of evidence counts after it was last seen.
@@ -75,7 +76,7 @@ public struct IntegrityMonitor: Sendable {
             if evidence.uniform { see(.uniformCN0) }
             if evidence.weakened { lastWeakened = seconds }
         }
-        guard cycle.fix != nil || sky.listed else { return nil }
+        guard cycle.fix != nil || sky.listed || cycle.flags != .unknown else { return nil }
         return judge(at: cycle.time)
     }
 

@@ -104,6 +104,8 @@ public final class EngineLoop {
     /// The last fix the engine used, where an `integrity` event without a fix of its own says the
     /// receiver was.
     var lastBelievedFix: Fix?
+    /// The engine's `quietStateChanges` when the fence states were last saved.
+    private var savedQuietStateChanges = 0
 
     /// - Throws: `StoreError` when the saved fence states cannot be read.
     package init(
@@ -315,7 +317,7 @@ public final class EngineLoop {
             summary.fixes += 1
             if let time = fix.time {
                 clock.advance(to: time, into: &batch)
-                if judgeIntegrity(fix, time: time, sky: sky) {
+                if judgeIntegrity(fix, time: time, sky: sky, flags: fix.receiverFlags) {
                     // Jammed or spoofed: the position decides nothing; the clock still runs.
                     engine.tick(time) { batch.append($0) }
                     return
@@ -335,7 +337,7 @@ public final class EngineLoop {
             round.receivedInput = true
             if let time = cycle.time {
                 clock.advance(to: time, into: &batch)
-                _ = judgeIntegrity(nil, time: time, sky: sky)
+                _ = judgeIntegrity(nil, time: time, sky: sky, flags: cycle.receiverFlags)
                 engine.tick(time) { batch.append($0) }
             }
         case .connected(let device, let detail):
@@ -364,6 +366,7 @@ public final class EngineLoop {
         }
         noteAnchorDistance(fix)
         try flush()
+        try saveQuietStateChanges()
         try noteUsableFix(fix)
         // After the fix: the anchor is laid where the boat is, and entered as a fence that came to
         // it (not as one the run started in).
@@ -465,12 +468,23 @@ public final class EngineLoop {
                 motion: engine.motionSnapshot, track: track?.batchForEventCommit(),
                 alarm: alarms?.takeChange() ?? .none)
             ?? outgoing
+        savedQuietStateChanges = engine.quietStateChanges
         for event in fresh {
             summary.events += 1
             for sink in immediateSinks { sink.deliver(event, fences: set) }
         }
         durability?.submit(fresh, fences: set)
         if !fresh.isEmpty { publishLive(nil) }
+    }
+
+    /// Saves the fence states when one changed at a fix that raised no event (an exit `delay`'s
+    /// count began or broke off), so that a restart carries on from them.
+    private func saveQuietStateChanges() throws {
+        guard engine.quietStateChanges != savedQuietStateChanges else { return }
+        savedQuietStateChanges = engine.quietStateChanges
+        try store?.commit(
+            events: [], insideStates: engine.snapshot(), fences: fences, outbox: outboxTargets,
+            motion: engine.motionSnapshot, track: track?.batchForEventCommit())
     }
 
     /// Hands the events that are now synced to the sinks that wait for storage.

@@ -7,7 +7,8 @@ import Synchronization
 
 /// A running gpsd as an engine input (docs/hardware.md): gpsfence as one more gpsd client, for machines
 /// where gpsd owns the receiver. TPV reports become fixes through the same ring and engine as a
-/// serial receiver's; the connection's life becomes device events:
+/// serial receiver's, each with its cycle's sky out of the SKY and GST reports (`GpsdSkyTracker`) for
+/// the integrity monitor; the connection's life becomes device events:
 ///
 /// - `connected` once the watched device is open in gpsd (DEVICES or DEVICE with an `activated`
 ///   time) or its TPVs flow, whichever comes first;
@@ -68,9 +69,9 @@ public final class GpsdFixSource: FixSource {
                         }
                         emit(input)
                     })
-                if let last = session.epochs.flush() { emit(.fix(last)) }
+                emitFix(session.epochs.flush(), &session, emit)
             } catch {
-                if let last = session.epochs.flush() { emit(.fix(last)) }
+                emitFix(session.epochs.flush(), &session, emit)
                 if session.connected {
                     emit(.lost(device: address.description, reason: error.description))
                 }
@@ -102,6 +103,16 @@ public final class GpsdFixSource: FixSource {
         /// The last SKY report's satellites used: TPV does not say, and gpsd sends SKY about once
         /// per epoch, before or after its TPV.
         var satellitesUsed: Int?
+        /// The last SKY report's HDOP, on the same terms.
+        var hdop: Double?
+        /// The sky of the SKY and GST reports, taken with each fix or cycle without one.
+        var sky = GpsdSkyTracker()
+    }
+
+    /// Emits `fix`, if any, with its cycle's sky.
+    private func emitFix(_ fix: Fix?, _ session: inout Session, _ emit: (EngineInput) -> Void) {
+        guard let fix else { return }
+        emit(.fix(fix, sky: session.sky.take(at: fix.time)))
     }
 
     /// Reads one connection until `stop()` (returns) or the connection ends (throws).
@@ -128,12 +139,16 @@ public final class GpsdFixSource: FixSource {
                     let tpv = report.tpv
                     if var fix = tpv.fix {
                         fix.satellitesUsed = fix.satellitesUsed ?? session.satellitesUsed
-                        if let finished = session.epochs.add(fix, at: monotonicSeconds()) { emit(.fix(finished)) }
+                        fix.hdop = fix.hdop ?? session.hdop
+                        emitFix(session.epochs.add(fix, at: monotonicSeconds()), &session, emit)
                     } else if let time = tpv.time {
                         let (finished, isNewEpoch) = session.epochs.addWithoutFix(time: time)
-                        if let finished { emit(.fix(finished)) }
+                        emitFix(finished, &session, emit)
                         if isNewEpoch {
-                            emit(.silentCycle(EpochTime(time: time, timeOfDay: GpsdTPV.timeOfDay(time))))
+                            emit(
+                                .silentCycle(
+                                    EpochTime(time: time, timeOfDay: GpsdTPV.timeOfDay(time)),
+                                    sky: session.sky.take(at: time)))
                         }
                     }
                 case .device:
@@ -141,7 +156,7 @@ public final class GpsdFixSource: FixSource {
                     if report.activated {
                         if !session.connected { connect(&session, emit, via: String(decoding: path, as: UTF8.self)) }
                     } else if session.connected {
-                        if let last = session.epochs.flush() { emit(.fix(last)) }
+                        emitFix(session.epochs.flush(), &session, emit)
                         session.connected = false
                         emit(.lost(device: name, reason: "gpsd closed \(String(decoding: path, as: UTF8.self))"))
                     }
@@ -168,11 +183,15 @@ public final class GpsdFixSource: FixSource {
                     emit(.problem(.gpsdSays(endpoint: endpoint, message: report.string("message"))))
                 case .sky:
                     if let used = report.satellitesUsed { session.satellitesUsed = used }
-                case .watch, .other:
+                    if report.hdop != nil || report.satellitesUsed == 0 { session.hdop = report.hdop }
+                    session.sky.add(report)
+                case .other:
+                    session.sky.add(report)
+                case .watch:
                     break
                 }
             }
-            if let quiet = session.epochs.flushIfQuiet(at: monotonicSeconds()) { emit(.fix(quiet)) }
+            emitFix(session.epochs.flushIfQuiet(at: monotonicSeconds()), &session, emit)
             if connection.lines.oversizedLines > oversizedBefore {
                 skip(&session, emit, "a line longer than \(configuration.maximumLine) bytes")
             }

@@ -75,6 +75,14 @@ public struct GpsdReport {
     /// SKY: the satellites used in the solution, gpsd's `uSat`, else the count of its `satellites`
     /// marked `"used": true` (older gpsd has no `uSat`); nil when it says neither.
     public var satellitesUsed: Int?
+    /// SKY: what it says of the sky for the integrity monitor: each satellite's signal (`listed`
+    /// when it has a `satellites` array), and the PDOP and VDOP unless it says no satellite is used
+    /// (gpsd repeats the receiver's 99.99 of a cycle without a fix, as NMEA's GSA does).
+    public var sky = EpochSky()
+    /// SKY: gpsd's `hdop`, on the same terms as the other DOPs.
+    public var hdop: Double?
+    /// GST: the error ellipse (1-sigma metres, `major`, `minor`, `alt`); `tpv.time` is its time.
+    public var ellipse: EpochSky.ErrorEllipse?
     /// TPV and DEVICE: the device path (bytes of the JSON string, valid while the line is).
     public var device: UnsafeRawBufferPointer?
     /// DEVICE: `activated` is a time (open), or 0 / absent (closed).
@@ -95,6 +103,9 @@ public struct GpsdReport {
         var hasDriver = false
         var uSat: Int?
         var usedCount: Int?
+        var sky = EpochSky()
+        var dops: (pdop: Double?, vdop: Double?, hdop: Double?) = (nil, nil, nil)
+        var axes: (major: Double?, minor: Double?) = (nil, nil)
         var scanner = JSONScanner(line)
         do throws(JSONSyntaxError) {
             try scanner.members { (scanner, key) throws(JSONSyntaxError) in
@@ -124,6 +135,12 @@ public struct GpsdReport {
                         if let path = try scanner.stringSpanIfString() { device = scanner.bytes(path) }
                     } else if scanner.spanEquals(key, "uSat") {
                         uSat = try scanner.integerIfNumber()
+                    } else if scanner.spanEquals(key, "pdop") {
+                        dops.pdop = try Self.finiteNumber(&scanner)
+                    } else if scanner.spanEquals(key, "vdop") {
+                        dops.vdop = try Self.finiteNumber(&scanner)
+                    } else if scanner.spanEquals(key, "hdop") {
+                        dops.hdop = try Self.finiteNumber(&scanner)
                     } else {
                         try scanner.skipValue()
                     }
@@ -134,6 +151,10 @@ public struct GpsdReport {
                         tpv.speed = try Self.finiteNumber(&scanner)
                     } else if scanner.spanEquals(key, "track") {
                         tpv.track = try Self.finiteNumber(&scanner)
+                    } else if scanner.spanEquals(key, "major") {
+                        axes.major = try Self.finiteNumber(&scanner)
+                    } else if scanner.spanEquals(key, "minor") {
+                        axes.minor = try Self.finiteNumber(&scanner)
                     } else {
                         try scanner.skipValue()
                     }
@@ -152,7 +173,7 @@ public struct GpsdReport {
                 case 9 where scanner.spanEquals(key, "activated"):
                     activated = try Self.isActivated(&scanner)
                 case 10 where scanner.spanEquals(key, "satellites"):
-                    usedCount = try Self.usedSatellites(&scanner)
+                    usedCount = try Self.satellites(&scanner, into: &sky)
                 default:
                     try scanner.skipValue()
                 }
@@ -167,7 +188,24 @@ public struct GpsdReport {
         self.device = device
         self.activated = activated
         self.hasDriver = hasDriver
-        satellitesUsed = reportClass == .sky ? uSat ?? usedCount : nil
+        switch reportClass {
+        case .sky:
+            let used = uSat ?? usedCount
+            satellitesUsed = used
+            if used != 0 {
+                sky.pdop = dops.pdop
+                sky.vdop = dops.vdop
+                hdop = dops.hdop
+            }
+            self.sky = sky
+        case .other:
+            // GST among the other reports: its `lat`, `lon` and `alt` are errors, not a position.
+            if let major = axes.major, let minor = axes.minor {
+                ellipse = EpochSky.ErrorEllipse(semiMajor: major, semiMinor: minor, altitudeError: tpv.altitude)
+            }
+        case .tpv, .device, .devices, .version, .watch, .error:
+            break
+        }
     }
 
     /// A number that is finite (`1e999` is not), else absent.
@@ -184,8 +222,13 @@ public struct GpsdReport {
         return try finiteNumber(&scanner).map { $0 != 0 } ?? false
     }
 
-    /// How many of SKY's `satellites` say `"used": true`; nil when it is not an array.
-    private static func usedSatellites(_ scanner: inout JSONScanner) throws(JSONSyntaxError) -> Int? {
+    /// SKY's `satellites`, each into `sky` (which is then `listed`); returns how many say
+    /// `"used": true`, nil when it is not an array. A satellite is known by gpsd's `gnssid`, `svid`
+    /// and `sigid` when it gives them (one number per constellation), else by its `PRN`; its
+    /// `ss` is its C/N0, 0 or absent when it is not tracked.
+    private static func satellites(_ scanner: inout JSONScanner, into sky: inout EpochSky) throws(JSONSyntaxError)
+        -> Int?
+    {
         guard scanner.nextKind() == .array else {
             try scanner.skipValue()
             return nil
@@ -193,14 +236,40 @@ public struct GpsdReport {
         var used = 0
         try scanner.elements { (scanner) throws(JSONSyntaxError) in
             guard scanner.nextKind() == .object else { return try scanner.skipValue() }
+            var prn: Int?
+            var system: Int?
+            var number: Int?
+            var signal: Int?
+            var strength: Double?
             try scanner.members { (scanner, key) throws(JSONSyntaxError) in
                 if scanner.spanEquals(key, "used") {
                     if try scanner.boolIfBool() == true { used += 1 }
+                } else if scanner.spanEquals(key, "PRN") {
+                    prn = try scanner.integerIfNumber()
+                } else if scanner.spanEquals(key, "ss") {
+                    strength = try finiteNumber(&scanner)
+                } else if scanner.spanEquals(key, "gnssid") {
+                    system = try scanner.integerIfNumber()
+                } else if scanner.spanEquals(key, "svid") {
+                    number = try scanner.integerIfNumber()
+                } else if scanner.spanEquals(key, "sigid") {
+                    signal = try scanner.integerIfNumber()
                 } else {
                     try scanner.skipValue()
                 }
             }
+            let cn0 = strength.flatMap { $0 >= 0.5 ? UInt8(clamping: Int($0.rounded())) : nil }
+            if let system, let number, (0..<256).contains(system), number > 0 {
+                // Kept apart from the satellites known by their PRN alone (talker 0).
+                sky.append(
+                    EpochSky.Signal(
+                        talker: 0x100 | UInt16(system), signalID: UInt8(clamping: max(0, signal ?? 0)),
+                        prn: UInt16(clamping: number), cn0: cn0))
+            } else if let prn, prn > 0 {
+                sky.append(EpochSky.Signal(talker: 0, signalID: 0, prn: UInt16(clamping: prn), cn0: cn0))
+            }
         }
+        sky.listed = true
         return used
     }
 
