@@ -104,8 +104,7 @@ public struct ConditionalLimit: Sendable, Equatable {
         var limits: [ConditionalLimit] = []
         var read: [String] = []
         var unreadable: [Unreadable] = []
-        for part in topLevelParts(text) {
-            let written = String(part).trimmingSpaces
+        for written in rejoinedHolidayRules(topLevelParts(text)) {
             guard !written.isEmpty else { continue }
             guard let at = written.firstIndex(of: "@") else {
                 unreadable.append(Unreadable(text: written, reason: "no '@' between the value and its condition"))
@@ -143,6 +142,29 @@ public struct ConditionalLimit: Sendable, Equatable {
             }
         }
         return (limits, read, unreadable)
+    }
+
+    /// The parts, trimmed, with a holiday rule that a `;` outside parentheses split from the time
+    /// before it put back into that time: `30 @ Mo-Fr 07:00-19:00; PH off` (a form mappers write)
+    /// is `30 @ (Mo-Fr 07:00-19:00; PH off)`, not a part without a value.
+    static func rejoinedHolidayRules(_ parts: [Substring]) -> [String] {
+        var joined: [String] = []
+        for part in parts {
+            let written = String(part).trimmingSpaces
+            let selector = written.split(separator: " ").first ?? ""
+            guard let last = joined.last, let at = last.firstIndex(of: "@"), !written.contains("@"),
+                !selector.isEmpty, selector.split(separator: ",").allSatisfy(OpeningHours.holidayNames.contains)
+            else {
+                joined.append(written)
+                continue
+            }
+            let condition = String(last[last.index(after: at)...]).trimmingSpaces
+            joined[joined.count - 1] =
+                condition.hasPrefix("(") && condition.hasSuffix(")")
+                ? String(last.dropLast()) + "; " + written + ")"
+                : String(last[..<at]).trimmingSpaces + " @ (" + condition + "; " + written + ")"
+        }
+        return joined
     }
 
     /// `text` split at the `;` outside parentheses.
