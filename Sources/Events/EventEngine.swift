@@ -386,7 +386,7 @@ public final class EventEngine {
             roadsAhead.walk(
                 fences, from: road, lat: fix.latitude, lon: fix.longitude, bearing: track,
                 maxDistance: longestApproach
-            ) { roads.tags($0)?.direction }
+            ) { roads.tags($0) }
             for k in roadsAhead.fences.indices {
                 approach(Int(roadsAhead.fences[k])) { _ in roadsAhead.distances[k] }
             }

@@ -8,8 +8,8 @@ import NMEA
 ///   runs more than `maxTurn` degrees off the course is not the road (either way on a two-way road,
 ///   the tagged way on a one-way road);
 /// - layer: while the road matched before is a candidate, a road at another height (`bridge`,
-///   `tunnel`, `layer`, `level`) that does not join it is not the road: a street over a tunnel
-///   does not lead into it;
+///   `tunnel`, `layer`, `level`) that does not join it (at a shared OSM node, or a shared vertex
+///   between roads drawn by hand) is not the road: a street over a tunnel does not lead into it;
 /// - the nearest in metres wins, counting the turn against the course as up to `turnMetres`, and
 ///   the road matched before as `stayMetres` nearer, a road joined to it as `joinMetres` nearer.
 /// Without a usable course the road matched before holds while it is a candidate.
@@ -81,7 +81,7 @@ final class RoadMatcher {
             if fence == road {
                 cost -= Self.stayMetres
             } else if held {
-                let joined = joinsRoad(fence)
+                let joined = joinsRoad(fence, tags)
                 if !joined && !tags.sameHeight(as: roadTags) { continue }
                 if joined { cost -= Self.joinMetres }
             }
@@ -115,8 +115,11 @@ final class RoadMatcher {
         roadVertices.sort { $0.x != $1.x ? $0.x < $1.x : $0.y < $1.y }
     }
 
-    /// Whether `fence` joins the matched road: a vertex of it is one of the road's.
-    private func joinsRoad(_ fence: Int) -> Bool {
+    /// Whether `fence` (a road with `tags`) joins the matched road, as `FenceSet.corridorsJoin`
+    /// says: at a node both list when both carry `shared_nodes`, else where a vertex of it is one
+    /// of the road's.
+    private func joinsRoad(_ fence: Int, _ tags: RoadTags) -> Bool {
+        if let mine = roadTags.sharedNodes, let theirs = tags.sharedNodes { return mine.meets(theirs) }
         var joined = false
         fences.forEachCorridorVertex(fence) { lon, lat in
             guard !joined else { return }

@@ -68,6 +68,15 @@ final class FenceWriter {
             switch value {
             case .text(let text): feature.value(text)
             case .number(let number, let decimals): feature.value(number, decimals: decimals)
+            case .vertexNodes(let pairs):
+                feature.beginArray()
+                for pair in pairs {
+                    feature.beginArray()
+                    feature.value(pair.vertex)
+                    feature.value(pair.node)
+                    feature.endArray()
+                }
+                feature.endArray()
             }
         }
         feature.endObject()

@@ -36,6 +36,8 @@ struct ImportedFence {
     enum Value {
         case text(String)
         case number(Double, decimals: Int)
+        /// `[[vertex, node], ...]`: a road's `shared_nodes`.
+        case vertexNodes([(vertex: Int, node: Int64)])
     }
 
     var id: String

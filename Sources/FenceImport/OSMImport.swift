@@ -1,7 +1,8 @@
 /// An OSM file made into fences in three passes over it: the selected multipolygon relations
 /// (only with `--select`), then the tagged nodes (written at once) and the kept ways with their
 /// node ids, then the locations of just those nodes. Memory grows with the kept ways' vertices
-/// (24 bytes each at most), not with the file's nodes.
+/// (24 bytes each at most), not with the file's nodes. Each road keeps the nodes it shares with
+/// the other roads of the file (`OSMSharedNodes`).
 struct OSMImport {
     let reader: OSMReader
     let settings: ImportSettings
@@ -14,6 +15,8 @@ struct OSMImport {
         var properties: [(key: String, value: ImportedFence.Value)]
         var radius: Double
         var asPolygon: Bool
+        /// A line with `highway`: a road that matching joins to others at `shared_nodes`.
+        var isRoad: Bool
         var refs: Range<Int>
     }
 
@@ -66,15 +69,17 @@ struct OSMImport {
                 if isMember { memberRefs[element.id] = range }
                 guard let tags, tags.isFence else { return }
                 let closed = element.refs.count >= 4 && element.refs.first == element.refs.last
+                let asPolygon = closed && !tags.isRoad
                 ways.append(
                     PendingWay(
                         id: element.id, properties: tags.properties,
-                        radius: OSMFenceTags.wayRadius(element, settings: settings),
-                        asPolygon: closed && !tags.isRoad, refs: range))
+                        radius: OSMFenceTags.wayRadius(element, settings: settings), asPolygon: asPolygon,
+                        isRoad: !asPolygon && tags.properties.contains { $0.key == "highway" }, refs: range))
             case .relation:
                 break
             }
         }
+        let shared = OSMSharedNodes.shared(ways: ways.filter(\.isRoad).map(\.refs), refs: refs)
         var needed = refs
         var locations = NodeLocations(needing: &needed)
         if !locations.isEmpty {
@@ -97,6 +102,10 @@ struct OSMImport {
                 }
                 geometry = .line(positions)
                 properties.append(("radius", .number(way.radius, decimals: 2)))
+                if way.isRoad {
+                    properties.append(
+                        ("shared_nodes", .vertexNodes(OSMSharedNodes.pairs(refs[way.refs], shared: shared))))
+                }
             }
             try writer.add(
                 ImportedFence(id: "osm:way/\(way.id)", geometry: geometry, properties: properties),

@@ -1,8 +1,8 @@
 /// What matching a fix to the road being driven needs of a road's tags, kept as its fence's
 /// properties (docs/fences.md, "The road being driven"): its class (`highway`, which also marks
 /// the corridor as a road), the direction of a one-way road, and whether it runs over or under
-/// others (`bridge`, `tunnel`, `layer`, `level`). Where roads join needs no property: ways that
-/// share an OSM node are written with that node's position, the same in both.
+/// others (`bridge`, `tunnel`, `layer`, `level`). Where roads join is `shared_nodes`
+/// (`OSMSharedNodes`).
 enum OSMRoadTags {
     /// The properties of a road way, in the order written; only what the way has (most roads carry
     /// just their class).

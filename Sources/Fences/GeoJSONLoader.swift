@@ -488,6 +488,12 @@ struct GeoJSONLoader {
                 settings.tags = try stringList("tags", pending: &pending)
             } else if scanner.spanEquals(key, "alarm") {
                 settings.alarm = try readAlarmProperty(pending: &pending)
+            } else if scanner.spanEquals(key, "shared_nodes") {
+                if !(try SharedNodes.scan(&scanner) { _, _ in }) {
+                    pending =
+                        pending ?? "shared_nodes \(snippet(start)) must be a list of [vertex index, OSM node id] "
+                        + "pairs of whole numbers, the vertex indices ascending"
+                }
             } else if try readRuleProperty(key, into: &rules, pending: &pending) {
                 // docs/fences.md, "Rules": FenceRuleProperties.swift
             } else {

@@ -11,9 +11,10 @@ public struct RoadPosition: Sendable, Equatable {
 }
 
 /// The corridors that make up the roads, as a network (docs/fences.md, "The road being driven"):
-/// two corridors join where a vertex of one is a vertex of the other, as OSM ways that share a
-/// node are written with that node's position in both. Nothing is stored for it: the joins are
-/// found in the corridors' grid when a query asks.
+/// two roads that both carry `shared_nodes` (imported from OSM) join at a node both list, and only
+/// there; other corridors (drawn by hand) join where a vertex of one is a vertex of the other.
+/// Nothing is stored for it beyond the roads' properties: the joins are found in the corridors'
+/// grid when a query asks.
 extension FenceSet {
     /// Corridors whose edge is within `margin` metres of the point (inside them included),
     /// ascending, into `hits`.
@@ -52,15 +53,28 @@ extension FenceSet {
         return RoadPosition(distance: best.angle * Geodesy.earthRadius, bearing: bearing, vertex: v)
     }
 
-    /// Whether corridor fences `a` and `b` join: a vertex of one is a vertex of the other.
+    /// Whether corridor fences `a` and `b` join: at a node both list in `shared_nodes` when both
+    /// carry it, else where a vertex of one is a vertex of the other.
     public func corridorsJoin(_ a: Int, _ b: Int) -> Bool {
         guard kinds[a] == .corridor, kinds[b] == .corridor else { return false }
+        if let nodesA = road(a)?.sharedNodes, let nodesB = road(b)?.sharedNodes { return nodesA.meets(nodesB) }
         let sa = Int(shapeIndex[a])
         let sb = Int(shapeIndex[b])
         for v in corridors.firstVertex[sa]..<corridors.firstVertex[sa + 1] where vertex(of: sb, at: v) != nil {
             return true
         }
         return false
+    }
+
+    /// The vertex of corridor `s` (store index; its road's `shared_nodes`: `nodes`) where it joins
+    /// store vertex `v` of corridor `r` (`rNodes`), if it does: at the same node when both list
+    /// theirs, else at the same position.
+    func joinedVertex(of s: Int, nodes: SharedNodes?, at v: Int, of r: Int, nodes rNodes: SharedNodes?) -> Int? {
+        guard let nodes, let rNodes else { return vertex(of: s, at: v) }
+        guard let node = rNodes.node(atVertex: v - corridors.firstVertex[r]), let index = nodes.vertex(ofNode: node)
+        else { return nil }
+        let w = corridors.firstVertex[s] + index
+        return w < corridors.firstVertex[s + 1] ? w : nil
     }
 
     /// The vertex of corridor `s` (store index) at the position of store vertex `v`, if any.

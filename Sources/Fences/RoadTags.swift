@@ -19,11 +19,16 @@ public struct RoadTags: Sendable, Equatable {
     public var layer: Double
     /// `level` (a car park's floors), else 0.
     public var level: Double
+    /// `shared_nodes`, where the road meets the other roads of its OSM file; nil on a road drawn
+    /// by hand, which joins others where they share a vertex's position (`FenceSet.corridorsJoin`).
+    public var sharedNodes: SharedNodes?
 
-    public init(direction: RoadDirection = .both, layer: Double = 0, level: Double = 0) {
+    public init(direction: RoadDirection = .both, layer: Double = 0, level: Double = 0, sharedNodes: SharedNodes? = nil)
+    {
         self.direction = direction
         self.layer = layer
         self.level = level
+        self.sharedNodes = sharedNodes
     }
 
     /// Whether the two roads lie at one height, where a vehicle can pass from one to the other.
@@ -60,6 +65,8 @@ public struct RoadTags: Sendable, Equatable {
                     layer = try number(&scanner)
                 } else if scanner.spanEquals(key, "level") {
                     tags.level = try number(&scanner) ?? 0
+                } else if scanner.spanEquals(key, "shared_nodes") {
+                    tags.sharedNodes = try SharedNodes.read(&scanner)
                 } else {
                     try scanner.skipValue()
                 }

@@ -2,7 +2,7 @@ import Platform
 
 /// The road corridors ahead of a point on a road, with the metres along the roads to each: a walk
 /// from the point along its road in the direction of travel, then on along every road joined to
-/// it (`FenceSet.corridorsJoin`) in each direction it may be driven, until `maxDistance`. A road
+/// it (as `FenceSet.corridorsJoin` joins them) in each direction it may be driven, until `maxDistance`. A road
 /// reached by several ways keeps the distance of the first walk that reached it (fewest joins
 /// first). Reusable scratch for one thread: a walk allocates nothing once its lists have grown.
 public final class RoadsAhead {
@@ -11,7 +11,7 @@ public final class RoadsAhead {
     public private(set) var distances: [Double] = []
     /// Corridors (store indices) walked or queued, the one the walk starts on first.
     private var visited: [Int32] = []
-    private var queue: [(corridor: Int, vertex: Int, step: Int, distance: Double)] = []
+    private var queue: [(corridor: Int, nodes: SharedNodes?, vertex: Int, step: Int, distance: Double)] = []
     private let hits = FenceHits()
 
     /// At most this many corridors are reached: a walk stays a few microseconds in a dense grid of
@@ -25,11 +25,12 @@ public final class RoadsAhead {
         queue.reserveCapacity(2 * Self.maxCorridors + 2)
     }
 
-    /// Walks from the point (on corridor fence `road`) heading `bearing` degrees; `direction`
-    /// says how each corridor may be driven, nil for a corridor that is not a road (not walked).
+    /// Walks from the point (on corridor fence `road`) heading `bearing` degrees; `tags` gives each
+    /// corridor's road tags (how it may be driven, where it meets others), nil for a corridor that
+    /// is not a road (not walked).
     public func walk(
         _ set: FenceSet, from road: Int, lat: Double, lon: Double, bearing: Double, maxDistance: Double,
-        direction: (Int) -> RoadDirection?
+        tags: (Int) -> RoadTags?
     ) {
         fences.removeAll(keepingCapacity: true)
         distances.removeAll(keepingCapacity: true)
@@ -43,7 +44,7 @@ public final class RoadsAhead {
         let store = set.corridors
         let first = Geodesy.haversine(lat1: lat, lon1: lon, lat2: store.lat[vertex], lon2: store.lon[vertex])
         visited.append(Int32(corridor))
-        queue.append((corridor, vertex, turn <= 90 ? 1 : -1, first))
+        queue.append((corridor, tags(road)?.sharedNodes, vertex, turn <= 90 ? 1 : -1, first))
         var head = 0
         while head < queue.count {
             let item = queue[head]
@@ -52,7 +53,9 @@ public final class RoadsAhead {
             var w = item.vertex
             var distance = item.distance
             while distance <= maxDistance {
-                guard join(set, at: w, distance: distance, direction: direction) else { return }
+                guard join(set, at: w, of: item.corridor, nodes: item.nodes, distance: distance, tags: tags) else {
+                    return
+                }
                 let next = w + item.step
                 guard line.contains(next) else { break }
                 distance += Geodesy.haversine(
@@ -62,9 +65,12 @@ public final class RoadsAhead {
         }
     }
 
-    /// Notes the roads joined at store vertex `v`, reached after `distance` metres, and queues
-    /// their walks; false once `maxCorridors` are reached.
-    private func join(_ set: FenceSet, at v: Int, distance: Double, direction: (Int) -> RoadDirection?) -> Bool {
+    /// Notes the roads joined at store vertex `v` of corridor `r` (whose road meets others at
+    /// `nodes`), reached after `distance` metres, and queues their walks; false once
+    /// `maxCorridors` are reached.
+    private func join(
+        _ set: FenceSet, at v: Int, of r: Int, nodes: SharedNodes?, distance: Double, tags: (Int) -> RoadTags?
+    ) -> Bool {
         let lon = set.corridors.lon[v]
         let lat = set.corridors.lat[v]
         hits.removeAll()
@@ -74,15 +80,16 @@ public final class RoadsAhead {
             let fence = hits[index]
             guard set.kinds[fence] == .corridor else { continue }
             let corridor = Int(set.shapeIndex[fence])
-            guard !visited.contains(Int32(corridor)), let way = direction(fence),
-                let w = set.vertex(of: corridor, at: v)
+            guard !visited.contains(Int32(corridor)), let road = tags(fence),
+                let w = set.joinedVertex(of: corridor, nodes: road.sharedNodes, at: v, of: r, nodes: nodes)
             else { continue }
+            let way = road.direction
             visited.append(Int32(corridor))
             fences.append(Int32(fence))
             distances.append(distance)
             let line = set.lineVertices(of: corridor, holding: w)
-            if way != .backward && line.contains(w + 1) { queue.append((corridor, w, 1, distance)) }
-            if way != .forward && line.contains(w - 1) { queue.append((corridor, w, -1, distance)) }
+            if way != .backward && line.contains(w + 1) { queue.append((corridor, road.sharedNodes, w, 1, distance)) }
+            if way != .forward && line.contains(w - 1) { queue.append((corridor, road.sharedNodes, w, -1, distance)) }
             if fences.count >= Self.maxCorridors { return false }
         }
         return true

@@ -6,7 +6,8 @@ import Testing
 @Suite(.serialized) struct FenceRulesRunTests {
     /// The route of `RunCommandTests` (west to east through (47° N, 8° E), a fix every 20 m at
     /// 100 m/s) past three circles of 30 m on it: `low` (clearance 3 m, limit 50 m/s), `gone`
-    /// (expired a minute before the drive starts at 10:15:00) and `later` (active only from 11:00).
+    /// (expired a minute before the drive starts at 10:15:00) and `later` (active only from 11:00,
+    /// read in UTC with `--utc`: the fence has no `timezone`).
     /// With `--vehicle-height 4` and `--speeding-confirm 2`: `gone` is unregistered at the first
     /// fix and never entered, `later` says nothing; `low` is entered flagged too_low (fixes at
     /// -20, 0, 20 m are inside), speeding at the second fix inside (100 > 50 m/s), then left.
@@ -32,7 +33,7 @@ import Testing
         let run = try BackgroundGPSFence([
             "run", "--device", link, "--baud", "38400", "--fences", fences.path, "--state",
             folder.appendingPathComponent("state.sqlite").path, "--json", "--vehicle-height", "4",
-            "--speeding-confirm", "2",
+            "--speeding-confirm", "2", "--utc",
         ])
         let output = LineCollector(run.output.fileHandleForReading)
         #expect(output.wait { types($0).contains("exit") }, "\(output.all)")

@@ -134,7 +134,7 @@ import Testing
         #expect(fenceEvents.first?["initial"] as? Bool == true)
     }
 
-    /// The same gym in UTC (no `timezone`) with the evening closed by a later rule: `Mo-Fr
+    /// The same gym without a `timezone`, read in UTC (`--utc`), with the evening closed by a later rule: `Mo-Fr
     /// 06:00-12:00; Tu off` closes it all Tuesday. And a range past midnight, `Mo 23:00-01:00`,
     /// holds on Tuesday 00:30 (the Monday's range) but not on Tuesday 01:30.
     @Test func laterRulesReplaceEarlierOnesAndRangesRunPastMidnight() throws {
@@ -146,10 +146,34 @@ import Testing
         ] {
             let capture = try Self.capture(steps, date: "030226", start: start, in: folder)
             let fences = try Self.fences([("gym", 0, 40, #","active":"\#(rule)""#)], in: folder)
-            let entered = try Self.events(["replay", capture, "--fences", fences]).contains {
+            let entered = try Self.events(["replay", capture, "--fences", fences, "--utc"]).contains {
                 $0["type"] as? String == "enter"
             }
             #expect(entered == open, "\(rule) at \(Self.clock(start))")
+        }
+    }
+
+    /// A gym without a `timezone`, `Mo-Fr 06:00-12:00`, is open in the user's zone: on Tuesday 3
+    /// February at 05:30 UTC (06:30 in Berlin, UTC+1) it is open with `--timezone Europe/Berlin`
+    /// or `TZ=Europe/Berlin` and closed in UTC; at 11:30 UTC (12:30 in Berlin) the other way round.
+    /// The receiver stays in it for three minutes, a fix a minute.
+    @Test func aFenceWithoutATimezoneCountsInTheUsersZone() throws {
+        let folder = try Self.folder()
+        let steps = (0...3).map { Step(second: $0 * 60, east: 5, speed: 0) }
+        let fences = try Self.fences([("gym", 0, 40, #","active":"Mo-Fr 06:00-12:00""#)], in: folder)
+        for (start, zone, environment, open) in [
+            (5 * 3600 + 1800, ["--timezone", "Europe/Berlin"], [:], true),
+            (5 * 3600 + 1800, [], ["TZ": "Europe/Berlin"], true),
+            (5 * 3600 + 1800, ["--utc"], [:], false),
+            (11 * 3600 + 1800, ["--timezone", "Europe/Berlin"], [:], false),
+            (11 * 3600 + 1800, ["--utc"], [:], true),
+        ] as [(Int, [String], [String: String], Bool)] {
+            let capture = try Self.capture(steps, date: "030226", start: start, in: folder)
+            let result = try runGPSFence(
+                ["replay", capture, "--fences", fences, "--json"] + zone, environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            let entered = result.stdout.contains(#""type":"enter""#)
+            #expect(entered == open, "\(Self.clock(start)) UTC with \(zone) \(environment)")
         }
     }
 

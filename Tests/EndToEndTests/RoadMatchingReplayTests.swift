@@ -39,7 +39,9 @@ import Testing
         (300, [20, 4, 21], ["highway": "residential", "maxspeed": "30", "name": "Side Street"]),
     ]
 
-    static var osm: String {
+    static var osm: String { osmFile(nodes: nodes, ways: ways) }
+
+    static func osmFile(nodes: [(Int, Double, Double)], ways: [(Int, [Int], KeyValuePairs<String, String>)]) -> String {
         let nodeLines = nodes.map { node in
             let p = position(node.1, node.2)
             return String(format: #"<node id="%d" lat="%.7f" lon="%.7f"/>"#, node.0, p.lat, p.lon)
@@ -85,9 +87,9 @@ import Testing
         return text
     }
 
-    static func imported(in folder: URL) throws -> String {
+    static func imported(in folder: URL, osm text: String? = nil) throws -> String {
         let source = folder.appendingPathComponent("town.osm")
-        try osm.write(to: source, atomically: true, encoding: .utf8)
+        try (text ?? osm).write(to: source, atomically: true, encoding: .utf8)
         let output = folder.appendingPathComponent("town.geojson").path
         let result = try runGPSFence([
             "fences", "import", source.path, "--speed-limits", "--clearances", "--output", output,
@@ -128,6 +130,45 @@ import Testing
             through.first { $0["type"] as? String == "enter" && Self.fence($0) == "osm:way/201" }, "\(through)")
         #expect(enter["too_low"] as? Bool == true)
         #expect(!through.contains { $0["type"] as? String == "speeding" })
+    }
+
+    /// A bridge road east-west (way 400, layer 1) over a street north-south (way 500, 3 m clearance
+    /// under the bridge), mapped with a node of each at the same place (41 and 51), and a side road
+    /// with a 3 m underpass (way 600) leaving the bridge road at its east end (node 42, in both).
+    static let overpass: String = {
+        let nodes: [(Int, Double, Double)] = [
+            (40, -400, 0), (41, 0, 0), (42, 400, 0), (50, 0, -400), (51, 0, 0), (52, 0, 400), (61, 400, 300),
+        ]
+        let ways: [(Int, [Int], KeyValuePairs<String, String>)] = [
+            (400, [40, 41, 42], ["highway": "primary", "maxspeed": "50", "bridge": "yes", "layer": "1"]),
+            (500, [50, 51, 52], ["highway": "primary", "maxspeed": "50", "maxheight": "3.0"]),
+            (600, [42, 61], ["highway": "residential", "maxheight": "3.0"]),
+        ]
+        return RoadMatchingReplayTests.osmFile(nodes: nodes, ways: ways)
+    }()
+
+    /// The import keeps where the roads meet (`shared_nodes`: the vertex and the node), and a 3.5 m
+    /// truck on the bridge is warned of the side road's underpass ahead, never of the street
+    /// below, whose vertex lies under the bridge's.
+    @Test func roadsJoinAtTheirSharedNodesNotWhereTheirVerticesMeet() throws {
+        let folder = temporaryDirectory()
+        let fences = try Self.imported(in: folder, osm: Self.overpass)
+        let collection = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fences))) as? [String: Any])
+        var shared: [String: [[Int]]] = [:]
+        for feature in collection["features"] as? [[String: Any]] ?? [] {
+            let properties = feature["properties"] as? [String: Any]
+            shared[feature["id"] as? String ?? ""] = properties?["shared_nodes"] as? [[Int]]
+        }
+        #expect(shared == ["osm:way/400": [[2, 42]], "osm:way/500": [], "osm:way/600": [[0, 42]]])
+
+        let truck = try Self.replay(
+            Self.capture([(-390, 1.75), (390, 1.75)], speed: 12.5), fences: fences, in: folder,
+            ["--vehicle-height", "3.5", "--approach", "200"])
+        #expect(!truck.contains { Self.fence($0) == "osm:way/500" }, "\(truck)")
+        let approach = try #require(
+            truck.first { $0["type"] as? String == "approach" && Self.fence($0) == "osm:way/600" }, "\(truck)")
+        #expect(approach["too_low"] as? Bool == true)
     }
 
     @Test func aCarAtNinetyPercentOfTheStreetsLimitPassesTheJunctionOfA30Road() throws {

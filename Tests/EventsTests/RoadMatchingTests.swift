@@ -147,6 +147,60 @@ import Testing
         #expect(inTunnel.contains(#"enter "tunnel": clearance"#), "\(inTunnel)")
     }
 
+    /// A bridge east-west (layer 1) over a street north-south whose clearance under the bridge is
+    /// 3 m, both drawn with a vertex at the centre but through different OSM nodes (their
+    /// `shared_nodes` have none in common), and a side road with a 3 m underpass leaving the
+    /// bridge's road at its east end (node 3, listed by both).
+    static let overpass = [
+        road(
+            "bridge", [(-600, 0), (0, 0), (300, 0)],
+            #""highway":"primary","bridge":"yes","layer":1,"radius":5.25,"shared_nodes":[[2,3]]"#),
+        road(
+            "under", [(0, -400), (0, 0), (0, 400)],
+            #""highway":"primary","clearance":3.0,"radius":5.25,"shared_nodes":[]"#),
+        road(
+            "side", [(300, 0), (300, 300)],
+            #""highway":"residential","clearance":3.0,"radius":3.5,"shared_nodes":[[0,3]]"#),
+    ]
+
+    @Test(arguments: [10.0, 1.0])
+    func aTruckOnABridgeIsWarnedOfTheRoadItJoinsNotOfTheRoadBelowIt(rate: Double) throws {
+        var settings = EventSettings()
+        settings.vehicle = VehicleProfile(height: 3.5)
+        settings.approach = 300
+        let drive = Self.drive(from: (-500, 1.75), to: (250, 1.75), speed: 12, rate: rate, drift: 1)
+        #expect(drive.contains { Self.inside($0, Self.overpass, "under") })
+        let events = Self.events(try Self.engine(Self.overpass, settings: settings), drive)
+        #expect(!events.contains { $0.contains("under") }, "\(events)")
+        #expect(events.contains(#"approach "side": clearance"#), "\(events)")
+    }
+
+    /// The tunnel of `tunnel` drawn as a crossing at a shallow angle often is: a vertex of the
+    /// tunnel on a vertex of the street, the two ways through different OSM nodes.
+    static let tunnelUnderAVertex = [
+        road(
+            "street", [(-500, 0), (0, 0), (500, 0)],
+            #""highway":"secondary","speed_limit_kmh":50,"radius":5.25,"shared_nodes":[]"#),
+        road(
+            "tunnel", [(-300, -5), (0, 0), (300, -5)],
+            #""highway":"primary","tunnel":"yes","layer":-1,"clearance":3.0,"radius":3.5,"shared_nodes":[]"#),
+    ]
+
+    @Test(arguments: [10.0, 1.0])
+    func aTruckOnTheStreetStaysOnItOverATunnelDrawnThroughItsVertex(rate: Double) throws {
+        var settings = EventSettings()
+        settings.vehicle = VehicleProfile(height: 3.5)
+        settings.approach = 300
+        // In the street's outer lane, 2.5 m south of its line: on the tunnel's line 150 m either
+        // side of the shared position, nearer it than to the street's.
+        let drive = Self.drive(from: (-400, -2.5), to: (400, -2.5), speed: 12, rate: rate, drift: 0.5)
+        #expect(drive.contains { Self.inside($0, Self.tunnelUnderAVertex, "tunnel") })
+        let engine = try Self.engine(Self.tunnelUnderAVertex, settings: settings)
+        let events = Self.events(engine, drive)
+        #expect(events == [#"enter "street""#], "\(events)")
+        #expect(engine.roadBeingDriven == 0)
+    }
+
     /// A service road beside the main road, its edge 4.5 m from the main road's line.
     static let service = [
         road("main", [(-600, 0), (600, 0)], #""highway":"primary","speed_limit_kmh":50,"radius":5.25"#),

@@ -81,6 +81,42 @@ import Testing
         #expect(limit(night, Self.at(12)) == 50)
     }
 
+    /// School times as OpenStreetMap writes them, with the holidays gpsfence cannot know: the file
+    /// is read, not refused, and the limit holds at the school times of every week (holidays read
+    /// as ordinary days, the stricter limit); a weight limit `Su,PH` holds on Sundays. A condition
+    /// for holidays only would never hold, and is refused as no time.
+    @Test func holidaysInAConditionAreReadAsOrdinaryDays() throws {
+        for condition in [
+            "Mo-Fr 07:00-19:00; PH off", "Mo-Fr 07:00-19:00; PH off; SH off", "Mo-Fr 07:00-19:00; PH,SH off",
+            "SH off; Mo-Fr 07:00-19:00",
+        ] {
+            let rules = try Self.rules(
+                #""speed_limit_kmh":50,"timezone":"Europe/Berlin","maxspeed:conditional":"30 @ (\#(condition))""#)
+            func limit(_ time: Int64) -> Double? {
+                rules.inForce(atMilliseconds: time, localZone: .utc).speedLimit.map { ($0 * 3.6).rounded() }
+            }
+            // 07:30, 18:30 and 19:30 in Berlin on Tuesday, then 08:00 on Saturday.
+            #expect(limit(Self.at(6.5)) == 30, "\(condition)")
+            #expect(limit(Self.at(17.5)) == 30, "\(condition)")
+            #expect(limit(Self.at(18.5)) == 50, "\(condition)")
+            #expect(limit(Self.at(7, days: 4)) == 50, "\(condition)")
+        }
+        let sunday = try Self.rules(#""maxweight":"40 t","maxweight:conditional":"7.5 @ (Su,PH 00:00-22:00)""#)
+        #expect(sunday.inForce(atMilliseconds: Self.at(12, days: 5), localZone: .utc).maxWeight == 7500)
+        #expect(sunday.inForce(atMilliseconds: Self.at(12), localZone: .utc).maxWeight == 40_000)
+        // Without the parentheses the wiki asks for, the holiday rules stay with the time before them.
+        let bare = ConditionalLimit.parts("30 @ Mo-Fr 07:00-19:00; PH off; SH off", quantity: .speed)
+        #expect(bare.read == ["30 @ (Mo-Fr 07:00-19:00; PH off; SH off)"])
+        #expect(bare.unreadable.isEmpty)
+        let outside = ConditionalLimit.parts("30 @ (Mo-Fr 07:00-19:00); PH,SH off; 60 @ 22:00-06:00", quantity: .speed)
+        #expect(outside.read == ["30 @ (Mo-Fr 07:00-19:00; PH,SH off)", "60 @ 22:00-06:00"])
+        let file = try Self.rules(#""speed_limit_kmh":50,"maxspeed:conditional":"30 @ Mo-Fr 07:00-19:00; SH off""#)
+        #expect(file.inForce(atMilliseconds: Self.at(8), localZone: .utc).speedLimit == 30 / 3.6)
+        let holidaysOnly = ConditionalLimit.parts("30 @ (SH 07:00-19:00); 40 @ (PH off)", quantity: .speed)
+        #expect(holidaysOnly.limits.isEmpty)
+        #expect(holidaysOnly.unreadable.map(\.text) == ["30 @ (SH 07:00-19:00)", "40 @ (PH off)"])
+    }
+
     /// A bridge closed above 7.5 t at night only, and a heavy goods vehicle's limit at school
     /// times: each applies to its own quantity, as `maxweight` and `maxspeed:hgv` would.
     @Test func weightAndHGVSpeedHaveTheirOwnConditions() throws {

@@ -34,6 +34,33 @@ import Testing
         #expect((0..<7).allSatisfy { times.isOpen(weekday: $0, minute: Self.at(10, 30)) }, "no days: every day")
     }
 
+    /// No holiday calendar is known, so every day is an ordinary one: a rule for holidays only
+    /// (`PH off`, `SH off`, in any of the forms mappers write it) changes nothing, and holidays in a
+    /// day list add no day (`Su,PH` is Sunday). Written after the weekdays or before them, the
+    /// school times stay Monday to Friday 07:00-19:00, never a whole week and never nothing.
+    @Test(arguments: [
+        "Mo-Fr 07:00-19:00; PH off", "Mo-Fr 07:00-19:00; SH off", "Mo-Fr 07:00-19:00; PH off; SH off",
+        "Mo-Fr 07:00-19:00; PH,SH off", "PH off; Mo-Fr 07:00-19:00", "Mo-Fr 07:00-19:00; PH closed",
+        "Mo-Fr 07:00-19:00;  PH  off", "Mo-Fr,PH 07:00-19:00", "Mo-Fr 07:00-19:00; SH 08:00-12:00",
+    ])
+    func holidaysAreReadAsOrdinaryDays(text: String) throws {
+        let hours = try OpeningHours(parsing: text)
+        #expect(hours == (try OpeningHours(parsing: "Mo-Fr 07:00-19:00")))
+        #expect(hours.isOpen(weekday: 1, minute: Self.at(8)))
+        #expect(!hours.isOpen(weekday: 1, minute: Self.at(19)))
+        #expect(!hours.isOpen(weekday: 5, minute: Self.at(8)))
+    }
+
+    @Test func holidaysInADayListAndClosedAsOff() throws {
+        #expect(try OpeningHours(parsing: "Su,PH 00:00-22:00") == (try OpeningHours(parsing: "Su 00:00-22:00")))
+        #expect(
+            try OpeningHours(parsing: "Mo-Su 08:00-18:00; Sa,PH off")
+                == (try OpeningHours(parsing: "Mo-Su 08:00-18:00; Sa off")))
+        #expect(
+            try OpeningHours(parsing: "Mo-Fr 08:00-18:00; We closed")
+                == (try OpeningHours(parsing: "Mo,Tu,Th,Fr 08:00-18:00")))
+    }
+
     @Test func rangesPastMidnightAndWrappingDays() throws {
         let late = try OpeningHours(parsing: "Fr 22:00-02:00; Sa 20:00-26:00")
         #expect(late.isOpen(weekday: 4, minute: Self.at(23)))
@@ -51,7 +78,8 @@ import Testing
 
     @Test(arguments: [
         ("", "empty rule"), ("Mo-Fr 06:00-22:00;", "empty rule"), ("Mo-Fx 06:00-12:00", "'Fx' is not a day"),
-        ("PH off", "'PH' is not a day"), ("Mo 6-12", "not a time range"), ("Mo 06:00-", "not a time range"),
+        ("PH off", "holidays (PH, SH) only"), ("SH 08:00-12:00; PH off", "holidays (PH, SH) only"),
+        ("Mo-PH 08:00-12:00", "'PH' is not a day"), ("Mo 6-12", "not a time range"), ("Mo 06:00-", "not a time range"),
         ("Mo 06:60-07:00", "not a time range"), ("Mo 24:00-25:00", "starts after 24:00"),
         ("Mo 06:00-31:00", "longer than a day"),
         ("Mo 06:00-12:00 14:00-15:00 extra", "not a time range"), ("Mo--Fr 10:00-11:00", "not a day or day range"),
@@ -87,16 +115,18 @@ import Testing
     }
 
     /// Tuesday 3 February 2026, 05:30 UTC is 06:30 in Berlin: open by `Tu 06:00-07:00` there,
-    /// closed by the same rule in UTC.
+    /// closed by the same rule in UTC. Without a zone of its own the schedule is read in the
+    /// user's; with one, the user's zone does not matter.
     @Test func aScheduleIsJudgedInItsZone() throws {
         let hours = try OpeningHours(parsing: "Tu 06:00-07:00")
         let instant = UTCTime(
             date: CivilDate(year: 2026, month: 2, day: 3), timeOfDay: TimeOfDay(milliseconds: 5 * 3_600_000 + 1_800_000)
         ).millisecondsSinceEpoch
-        #expect(
-            ActiveSchedule(hours: hours, zone: try ZoneOffsets(named: "Europe/Berlin")).isActive(
-                atMilliseconds: instant))
-        #expect(!ActiveSchedule(hours: hours, zone: .utc).isActive(atMilliseconds: instant))
+        let berlin = try ZoneOffsets(named: "Europe/Berlin")
+        #expect(ActiveSchedule(hours: hours, zone: berlin).isActive(atMilliseconds: instant, localZone: .utc))
+        #expect(!ActiveSchedule(hours: hours, zone: .utc).isActive(atMilliseconds: instant, localZone: berlin))
+        #expect(ActiveSchedule(hours: hours, zone: nil).isActive(atMilliseconds: instant, localZone: berlin))
+        #expect(!ActiveSchedule(hours: hours, zone: nil).isActive(atMilliseconds: instant, localZone: .utc))
     }
 
     @Test func expiresTimesWithAndWithoutAnOffset() throws {

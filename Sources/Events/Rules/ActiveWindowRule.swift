@@ -1,7 +1,8 @@
 import Fences
 import NMEA
 
-/// `active` (with `timezone`): outside its opening hours a fence takes no part, silently: a
+/// `active` (in the fence's `timezone`, else the user's zone): outside its opening hours a fence
+/// takes no part, silently: a
 /// receiver inside it when its window closes keeps no inside state and hears nothing. When its
 /// window opens the fence is evaluated as at start (an initial `enter` if the receiver is in it).
 final class ActiveWindowRule: EngineRule {
@@ -51,7 +52,7 @@ final class ActiveWindowRule: EngineRule {
         for stored in windowed {
             let fence = Int(stored)
             guard let schedule = engine.fences.settings(fence).rules?.active else { continue }
-            let active = schedule.isActive(atMilliseconds: now)
+            let active = schedule.isActive(atMilliseconds: now, localZone: engine.settings.localZone)
             if active == !dormant[fence] { continue }
             dormant[fence] = !active
             if active {

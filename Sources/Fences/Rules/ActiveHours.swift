@@ -1,7 +1,9 @@
 import Presentation
 
-/// `active` (opening hours, `Mo-Fr 07:00-19:00`) in the fence's `timezone` (UTC without one): when
-/// the fence counts. The `timezone` is also the one of `expires` and of the conditional limits. The engine's part is Events' `ActiveWindowRule`.
+/// `active` (opening hours, `Mo-Fr 07:00-19:00`) in the fence's `timezone`, else in the user's zone
+/// (`ActiveSchedule`): when the fence counts. The `timezone` is also the one of `expires` (UTC
+/// without one: it is resolved as the file loads) and of the conditional limits. The engine's part
+/// is Events' `ActiveWindowRule`.
 public enum ActiveHours: FenceRuleDefinition {
     public static let properties = [RuleProperty("active", .text), RuleProperty("timezone", .text)]
 
@@ -18,7 +20,7 @@ public enum ActiveHours: FenceRuleDefinition {
         }
         guard let active = values[0]?.text else { return }
         do throws(OpeningHoursError) {
-            rules.active = ActiveSchedule(hours: try context.cache.openingHours(active), zone: context.zone)
+            rules.active = ActiveSchedule(hours: try context.cache.openingHours(active), zone: context.timezone)
         } catch {
             throw RuleProblem("active '\(active)': \(error.reason)")
         }

@@ -11,9 +11,9 @@ import Presentation
 /// Only times are read: a condition of weather, of the vehicle or of its use (`wet`, `snow`,
 /// `weight>7.5`, `delivery`, `AND`) is not, and a file that carries one is refused (`fences
 /// import` keeps such parts aside and says so in its summary, never applies them). No holiday
-/// calendar is known: `PH off` and `SH off` are read as if the day were an ordinary one, so a
-/// school zone's limit holds on school holidays too. The engine's part is Events'
-/// `ConditionalLimitRule`.
+/// calendar is known: every day is read as an ordinary one (`OpeningHours`), so `PH off` and `SH
+/// off` change nothing and a school zone's limit holds on school holidays too. The engine's part
+/// is Events' `ConditionalLimitRule`.
 public enum ConditionalLimits: FenceRuleDefinition {
     public static let properties = ConditionalLimit.Quantity.allCases.map { RuleProperty($0.key, .conditional($0)) }
 
@@ -104,8 +104,7 @@ public struct ConditionalLimit: Sendable, Equatable {
         var limits: [ConditionalLimit] = []
         var read: [String] = []
         var unreadable: [Unreadable] = []
-        for part in topLevelParts(text) {
-            let written = String(part).trimmingSpaces
+        for written in rejoinedHolidayRules(topLevelParts(text)) {
             guard !written.isEmpty else { continue }
             guard let at = written.firstIndex(of: "@") else {
                 unreadable.append(Unreadable(text: written, reason: "no '@' between the value and its condition"))
@@ -119,10 +118,8 @@ public struct ConditionalLimit: Sendable, Equatable {
             if condition.hasPrefix("("), condition.hasSuffix(")") {
                 condition = String(condition.dropFirst().dropLast()).trimmingSpaces
             }
-            // A holiday rule gpsfence cannot know (`PH off`, `SH off`): the days stay ordinary.
-            let rules = condition.split(separator: ";").map { String($0).trimmingSpaces }.filter {
-                !$0.isEmpty && !["PH off", "SH off"].contains($0)
-            }
+            // Holidays (`PH off`, `SH off`, `Su,PH`) are read by `OpeningHours`: every day an ordinary one.
+            let rules = condition.split(separator: ";").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
             guard !rules.isEmpty, !condition.contains(" AND ") else {
                 unreadable.append(Unreadable(text: written, reason: "the condition is not a time"))
                 continue
@@ -145,6 +142,29 @@ public struct ConditionalLimit: Sendable, Equatable {
             }
         }
         return (limits, read, unreadable)
+    }
+
+    /// The parts, trimmed, with a holiday rule that a `;` outside parentheses split from the time
+    /// before it put back into that time: `30 @ Mo-Fr 07:00-19:00; PH off` (a form mappers write)
+    /// is `30 @ (Mo-Fr 07:00-19:00; PH off)`, not a part without a value.
+    static func rejoinedHolidayRules(_ parts: [Substring]) -> [String] {
+        var joined: [String] = []
+        for part in parts {
+            let written = String(part).trimmingSpaces
+            let selector = written.split(separator: " ").first ?? ""
+            guard let last = joined.last, let at = last.firstIndex(of: "@"), !written.contains("@"),
+                !selector.isEmpty, selector.split(separator: ",").allSatisfy(OpeningHours.holidayNames.contains)
+            else {
+                joined.append(written)
+                continue
+            }
+            let condition = String(last[last.index(after: at)...]).trimmingSpaces
+            joined[joined.count - 1] =
+                condition.hasPrefix("(") && condition.hasSuffix(")")
+                ? String(last.dropLast()) + "; " + written + ")"
+                : String(last[..<at]).trimmingSpaces + " @ (" + condition + "; " + written + ")"
+        }
+        return joined
     }
 
     /// `text` split at the `;` outside parentheses.
@@ -186,9 +206,10 @@ extension FenceRules {
         guard let conditional else { return self }
         var rules = self
         var strictest = [Double?](repeating: nil, count: ConditionalLimit.Quantity.allCases.count)
-        let zone = conditional.zone ?? localZone
         for limit in conditional.limits
-        where ActiveSchedule(hours: limit.hours, zone: zone).isActive(atMilliseconds: milliseconds) {
+        where ActiveSchedule(hours: limit.hours, zone: conditional.zone).isActive(
+            atMilliseconds: milliseconds, localZone: localZone)
+        {
             strictest[limit.quantity.rawValue] = min(strictest[limit.quantity.rawValue] ?? .infinity, limit.value)
         }
         if let speed = strictest[ConditionalLimit.Quantity.speed.rawValue] { rules.speedLimit = speed }

@@ -97,7 +97,8 @@ public struct RuleValues {
 
 /// What the rules of one feature share while they are resolved: the file's caches and the
 /// feature's time zone (set by `active`'s `timezone`, read by `expires`, UTC without one; and as
-/// `timezone`, nil without one, by the conditional limits, which then read the user's zone).
+/// `timezone`, nil without one, by `active` and the conditional limits, which then read the
+/// user's zone).
 public struct RuleContext {
     let cache: FenceRuleCache
     public var zone = ZoneOffsets.utc

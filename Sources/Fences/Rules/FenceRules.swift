@@ -34,18 +34,23 @@ public struct FenceRules: Sendable, Equatable {
     public init() {}
 }
 
-/// Opening hours in a time zone: whether a fence counts at a given instant.
+/// Opening hours in the fence's local time: its `timezone`, else the user's zone (`--timezone`,
+/// `TZ`, `/etc/localtime`: the zone of the console's times, `EventSettings.localZone`). The one
+/// reading of a fence's times, for `active` and the conditional limits alike.
 public struct ActiveSchedule: Sendable, Equatable {
     public let hours: OpeningHours
-    public let zone: ZoneOffsets
+    /// The fence's `timezone`; nil: the user's zone, given with each question.
+    public let zone: ZoneOffsets?
 
-    public init(hours: OpeningHours, zone: ZoneOffsets) {
+    public init(hours: OpeningHours, zone: ZoneOffsets?) {
         self.hours = hours
         self.zone = zone
     }
 
-    /// Whether the fence counts at `milliseconds` since the epoch (UTC).
-    public func isActive(atMilliseconds milliseconds: Int64) -> Bool {
+    /// Whether the hours hold at `milliseconds` since the epoch (UTC), read in the fence's zone,
+    /// else in `localZone`.
+    public func isActive(atMilliseconds milliseconds: Int64, localZone: ZoneOffsets) -> Bool {
+        let zone = zone ?? localZone
         let utcSeconds = milliseconds.floorDivided(by: 1000)
         let local = utcSeconds + Int64(zone.offset(atSeconds: utcSeconds))
         let days = local.floorDivided(by: 86_400)

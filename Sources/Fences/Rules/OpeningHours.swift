@@ -2,10 +2,17 @@
 /// write, `Mo-Fr 06:00-22:00; Sa 08:00-20:00; Su off`.
 ///
 /// Rules are separated by `;`. Each names days (`Mo`, `Mo-Fr`, `Fr-Mo`, `Mo,We,Fr`; none: every
-/// day) and then time ranges (`06:00-12:00,14:00-18:00`), `off`, or nothing (the whole day).
-/// `24/7` is every day, all day. A range may end past midnight (`22:00-02:00`, or `22:00-26:00`): it
-/// runs into the next day. A later rule replaces what an earlier one said about the days it names,
-/// as in OpenStreetMap's opening_hours; a range running past midnight stays with the day it began.
+/// day) and then time ranges (`06:00-12:00,14:00-18:00`), `off` (or `closed`), or nothing (the
+/// whole day). `24/7` is every day, all day. A range may end past midnight (`22:00-02:00`, or
+/// `22:00-26:00`): it runs into the next day. A later rule replaces what an earlier one said about
+/// the days it names, as in OpenStreetMap's opening_hours; a range running past midnight stays with
+/// the day it began.
+///
+/// No holiday calendar is known, so every day is read as an ordinary one: the holidays of the
+/// days (`PH` public, `SH` school) name no day gpsfence can tell, so `PH off` and `SH off` change
+/// nothing (`Mo-Fr 07:00-19:00; PH off` holds Monday to Friday, holidays too), and `Su,PH` is
+/// Sunday. A text whose every rule names holidays only (`PH 10:00-12:00`) is refused: it would
+/// never hold.
 public struct OpeningHours: Sendable, Equatable {
     /// Per weekday (Monday first), the minutes after that day's midnight it is open, each as
     /// `start..<end` with `end` up to 48 h (past midnight).
@@ -27,17 +34,19 @@ public struct OpeningHours: Sendable, Equatable {
     /// Parses a rule; the error says what is wrong, for the fence file's message.
     public init(parsing text: String) throws(OpeningHoursError) {
         var week = [[Range<Int32>]](repeating: [], count: 7)
+        var ordinaryRules = 0
         let rules = text.split(separator: ";", omittingEmptySubsequences: false)
         for rule in rules {
             let words = rule.split(separator: " ")
             guard !words.isEmpty else { throw OpeningHoursError("an empty rule between ';'") }
             if words == ["24/7"] {
                 for day in 0..<7 { week[day] = [0..<Self.minutesPerDay] }
+                ordinaryRules += 1
                 continue
             }
             var rest = words[...]
             var days = Array(0..<7)
-            if let first = rest.first, first.first?.isLetter == true, first != "off" {
+            if let first = rest.first, first.first?.isLetter == true, !Self.closedWords.contains(first) {
                 days = try Self.days(first)
                 rest = rest.dropFirst()
             }
@@ -46,27 +55,41 @@ public struct OpeningHours: Sendable, Equatable {
             let times: [Range<Int32>]
             if timeText.isEmpty {
                 times = [0..<Self.minutesPerDay]
-            } else if timeText == "off" {
+            } else if Self.closedWords.contains(Substring(timeText)) {
                 times = []
             } else {
                 times = try timeText.split(separator: ",", omittingEmptySubsequences: false).map(Self.timeRange)
             }
+            // A rule for holidays only names no day: no day is known to be one.
+            if days.isEmpty { continue }
+            ordinaryRules += 1
             for day in days { week[day] = times }
+        }
+        guard ordinaryRules > 0 else {
+            throw OpeningHoursError(
+                "every rule is for holidays (PH, SH) only, and gpsfence knows no holiday calendar: it would never hold")
         }
         ranges = week
     }
 
-    /// `Mo`, `Mo-Fr`, `Sa,Su`, `Fr-Mo` (wrapping over the weekend).
+    /// The rule modifiers that close the days they name.
+    static let closedWords: Set<Substring> = ["off", "closed"]
+
+    /// The holidays a day list may name (public, school): days gpsfence cannot tell.
+    static let holidayNames: Set<Substring> = ["PH", "SH"]
+
+    /// `Mo`, `Mo-Fr`, `Sa,Su`, `Fr-Mo` (wrapping over the weekend); `PH` and `SH` in a list add no day.
     static func days(_ text: Substring) throws(OpeningHoursError) -> [Int] {
         var days: [Int] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            if holidayNames.contains(part) { continue }
             let ends = part.split(separator: "-", omittingEmptySubsequences: false)
             guard (1...2).contains(ends.count) else { throw OpeningHoursError("'\(part)' is not a day or day range") }
             var weekdays: [Int] = []
             for end in ends {
                 guard let day = dayNames.first(where: { $0.name == end }) else {
                     throw OpeningHoursError(
-                        "'\(end)' is not a day (Mo, Tu, We, Th, Fr, Sa, Su; holidays are not supported)")
+                        "'\(end)' is not a day (Mo, Tu, We, Th, Fr, Sa, Su, and PH or SH for holidays)")
                 }
                 weekdays.append(day.weekday)
             }
