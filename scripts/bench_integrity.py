@@ -176,7 +176,7 @@ def main():
         print(delays_row('jammers switched on (a step, then the ramp), 4 or more satellites left', stepped))
     sudden = [r for r in runs['jam'] if r[0]['tracked_at_onset'] < 4]
     if sudden:
-        print(delays_row('jammers taking all but 3 satellites or more in the first second', sudden))
+        print(delays_row('jammers leaving 3 satellites or fewer after their first second', sudden))
     for scene in ('parked', 'urban'):
         print(delays_row(f'jammers, {scene}', [r for r in runs['jam'] if r[0]['scene'] == scene]))
     print(delays_row('spoofers, all', runs['spoof']))
