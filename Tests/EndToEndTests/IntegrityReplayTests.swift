@@ -119,6 +119,27 @@ import Testing
         #expect(human.stdout.contains("GPS position trusted again"), "\(human.stdout)")
     }
 
+    /// Four hours of ordinary urban driving written by scripts/integrity_captures.py (satellites
+    /// rising and setting, blocked one at a time, C/N0 noisy, canyons lowering the low satellites
+    /// across the street for seconds, underpasses and a tunnel, multipath throwing the position
+    /// 20-120 m): never `jammed` nor `spoofed`. The benchmark (scripts/bench_integrity.py) replays
+    /// whole days of it.
+    @Test(arguments: [1, 2] as [UInt64]) func urbanDrivingIsNeverJammedNorSpoofed(seed: UInt64) throws {
+        let folder = try SyncCommandTests.folder()
+        let script = packageRoot.appendingPathComponent("scripts/integrity_captures.py").path
+        let written = try runProgram(
+            "/usr/bin/env", ["python3", script, "urban", "--hours", "4", "--seed", String(seed)])
+        #expect(written.status == 0, "\(written.stderr)")
+        let capture = folder.appendingPathComponent("urban.nmea")
+        try written.stdout.write(to: capture, atomically: true, encoding: .utf8)
+        let depot = try Self.depot(radius: 100, in: folder)
+        let result = try runGPSFence(["replay", capture.path, "--fences", depot, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let integrity = Self.events(result.stdout).filter { $0["type"] as? String == "integrity" }
+        let unreliable = integrity.filter { ["jammed", "spoofed"].contains($0["state"] as? String) }
+        #expect(unreliable.isEmpty, "\(unreliable)")
+    }
+
     /// One reason each, through the binary: a written step of the position, the altitude or the
     /// clock, a RAIM fault, poor geometry, a large ellipse: `degraded` with that reason, then `ok`.
     @Test func eachReasonIsDegradedThenOK() throws {

@@ -159,6 +159,49 @@ import Testing
         #expect(!changes.contains { $0.state.isUnreliable }, "\(changes)")
     }
 
+    /// An underpass: every satellite lost for three seconds, then half of them back at once,
+    /// weakened by 5 to 16 dB-Hz as from the edge of a bridge (the falls of a jam, measured against
+    /// the sky before the loss). The loss came first: no jammer did that.
+    @Test func aSkyComingBackWeakenedAfterALossIsNoJam() throws {
+        var noise = WrittenSky.Noise(seed: 13)
+        var cycles = WrittenSky.atRest(0..<200, noise: &noise)
+        for index in 80..<100 { cycles[index].satellites = WrittenSky.openSky() }
+        for index in 100..<103 {
+            for satellite in cycles[index].satellites.indices { cycles[index].satellites[satellite].cn0 = nil }
+            cycles[index].hasFix = false
+        }
+        cycles[103].satellites = WrittenSky.openSky()
+        for (satellite, fall) in zip(0..<12, [nil, nil, nil, nil, nil, nil, 5, 6, 7, 8, 10, 16] as [Int?]) {
+            let cn0 = cycles[103].satellites[satellite].cn0!
+            cycles[103].satellites[satellite].cn0 = fall.map { cn0 - $0 }
+        }
+        let changes = Self.judge(WrittenSky.nmea(cycles))
+        #expect(changes.first?.state == .degraded, "\(changes)")
+        #expect(!changes.contains { $0.state.isUnreliable }, "\(changes)")
+    }
+
+    /// A jammer switched on at full strength nearby: every satellite loses 22 dB-Hz at once, so
+    /// the weaker two thirds are lost in the first second and the four strongest are kept, all
+    /// fallen by the same; then 2 dB-Hz a second more. `jammed` within 10 s.
+    @Test func aJammerSwitchedOnAtOnceIsTold() throws {
+        var noise = WrittenSky.Noise(seed: 14)
+        var cycles = WrittenSky.atRest(0..<60, noise: &noise)
+        for second in 60..<120 {
+            var satellites = WrittenSky.openSky()
+            for index in satellites.indices {
+                let cn0 = satellites[index].cn0! + noise.next(-1...1) - 22 - 2 * (second - 60)
+                satellites[index].cn0 = cn0 >= 20 ? cn0 : nil
+            }
+            var cycle = WrittenSky.Cycle(time: Double(second), east: 0, satellites: satellites)
+            cycle.hasFix = satellites.filter { $0.cn0 != nil }.count >= 4
+            cycles.append(cycle)
+        }
+        let changes = Self.judge(WrittenSky.nmea(cycles))
+        let jammed = try #require(changes.first { $0.state == .jammed }, "\(changes)")
+        #expect(jammed.second >= 60 && jammed.second - 60 <= 10, "\(changes)")
+        #expect(jammed.reasons.contains(.cn0Drop) && jammed.reasons.contains(.satellitesLost), "\(changes)")
+    }
+
     @Test func theReceiversOwnWordDecides() throws {
         var noise = WrittenSky.Noise(seed: 10)
         let text = WrittenSky.nmea(WrittenSky.atRest(0..<300, noise: &noise))

@@ -3,8 +3,11 @@ import NMEA
 /// Judges, cycle by cycle, whether the receiver's positions can be trusted (docs/running.md,
 /// "Trust in the fix"): `ok`, `degraded`, `jammed` or `spoofed`, with the reasons.
 ///
-/// - `jammed`: C/N0 fell on nearly every satellite and most satellites were lost, or the receiver
-///   says it is jammed (critical); it lasts while the sky stays weakened against its baseline.
+/// - `jammed`: C/N0 fell on nearly every satellite and then most satellites were lost, or the
+///   receiver says it is jammed (critical); it lasts while the sky stays weakened against its
+///   baseline. The order counts: a jammer's noise takes the decibels first and the satellites
+///   after, while a sky lost to an underpass or a deep street comes back, or changes inside it,
+///   weakened and uneven, which after the loss can look like a fall.
 /// - `spoofed`: every satellite at one strong C/N0 together with a step of the clock, the position
 ///   or the altitude, or the receiver says it is spoofed (affirmed); it lasts while the C/N0
 ///   stays flat.
@@ -41,6 +44,9 @@ public struct IntegrityMonitor: Sendable {
     /// The monitor's clock when each reason was last seen, by `IntegrityReason.allCases` order.
     private var lastSeen = [Double?](repeating: nil, count: IntegrityReason.allCases.count)
     private var lastWeakened: Double?
+    /// Whether the satellites' present loss (seen without a break longer than `hold`) began
+    /// within `jamWindow` of a C/N0 drop, or with one.
+    private var lossFollowedDrop = false
     private var lastJamFlag: Double?
     private var lastSpoofFlag: Double?
     /// The source has said something of its sky: from then on its cycles are judged.
@@ -72,7 +78,12 @@ public struct IntegrityMonitor: Sendable {
         if sky.listed {
             let evidence = signals.observe(sky, at: seconds, holding: state == .jammed || recent(.cn0Drop))
             if evidence.cn0Drop { see(.cn0Drop) }
-            if evidence.satellitesLost { see(.satellitesLost) }
+            if evidence.satellitesLost {
+                if !within(lastSeen[index(.satellitesLost)], Self.hold) {
+                    lossFollowedDrop = within(lastSeen[index(.cn0Drop)], Self.jamWindow)
+                }
+                see(.satellitesLost)
+            }
             if evidence.uniform { see(.uniformCN0) }
             if evidence.weakened { lastWeakened = seconds }
         }
@@ -116,8 +127,7 @@ public struct IntegrityMonitor: Sendable {
         let stepped = active.contains(.clockJump) || active.contains(.positionJump) || active.contains(.altitudeJump)
         let flat = active.contains(.uniformCN0)
         if within(lastSpoofFlag, Self.hold) || (flat && stepped) || (state == .spoofed && flat) { return .spoofed }
-        let jam =
-            active.contains(.satellitesLost) && within(lastSeen[index(.cn0Drop)], Self.jamWindow)
+        let jam = active.contains(.satellitesLost) && lossFollowedDrop
         let jamGoesOn = state == .jammed && within(lastWeakened, Self.hold)
         if within(lastJamFlag, Self.hold) || jam || jamGoesOn { return .jammed }
         return active.isEmpty ? .ok : .degraded

@@ -33,6 +33,11 @@ struct SignalWatch {
     static let uniformSpread = 4
     /// Satellites a sky must have tracked to be judged at all.
     static let fewest = 5
+    /// Satellites still tracked, all fallen together, that tell a jammer switched on at once.
+    static let fewestKept = 3
+    /// dB-Hz by which a lost satellite may have been stronger than one kept, for the loss to go
+    /// by strength (the noise of two readings).
+    static let strengthOrderSlack = 4
 
     /// Recent skies, about a second apart, newest last.
     private var recent: [(seconds: Double, sky: EpochSky)] = []
@@ -78,14 +83,19 @@ struct SignalWatch {
         var fallen = 0
         var falls: [Int] = []
         falls.reserveCapacity(reference.count)
+        // The baseline's C/N0 of the strongest satellite lost and of the weakest kept.
+        var strongestGone = Int.min
+        var weakestKept = Int.max
         for index in 0..<reference.count {
             let before = reference.signal(index)
             guard let was = before.cn0, was > 0 else { continue }
             referenceTracked += 1
             guard let now = sky.cn0(of: before), now > 0 else {
                 gone += 1
+                strongestGone = max(strongestGone, Int(was))
                 continue
             }
+            weakestKept = min(weakestKept, Int(was))
             let fall = Int(was) - Int(now)
             falls.append(fall)
             if fall >= Self.fall { fallen += 1 }
@@ -95,11 +105,16 @@ struct SignalWatch {
         let medianFall = falls.isEmpty ? 0 : falls[falls.count / 2]
         let share = Double(fallen + gone) / Double(referenceTracked)
         let spread = falls.isEmpty ? 0 : falls[falls.count * 3 / 4] - falls[falls.count / 4]
-        // Measured while most satellites are still tracked: the fall comes before the loss. After
-        // it, the few left say nothing of how the others went.
-        evidence.cn0Drop =
-            fallen >= 4 && gone * 2 <= referenceTracked && medianFall >= Self.medianFall && share >= 0.8
-            && spread <= Self.fallSpread
+        // Measured while most satellites are still tracked: the fall comes before the loss. A
+        // jammer switched on at once takes the weakest satellites in the first second: then the
+        // few kept must all have fallen together, and be the strongest of the baseline (a tunnel
+        // or a building takes satellites by where they are, not by their strength).
+        let fellTogether = medianFall >= Self.medianFall && share >= 0.8 && spread <= Self.fallSpread
+        let mostKept = fallen >= 4 && gone * 2 <= referenceTracked
+        let weakestWent =
+            falls.count >= Self.fewestKept && fallen == falls.count
+            && strongestGone <= weakestKept + Self.strengthOrderSlack
+        evidence.cn0Drop = fellTogether && (mostKept || weakestWent)
         let trackedNow = sky.tracked
         evidence.satellitesLost = trackedNow * 2 <= referenceTracked && referenceTracked - trackedNow >= 3
         evidence.weakened = share >= 0.6
