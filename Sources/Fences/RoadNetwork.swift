@@ -66,22 +66,43 @@ extension FenceSet {
     }
 
     /// Metres from the point to the nearest end of a line of corridor fence `index` (which must be
-    /// a corridor), infinity when its lines are all closed.
-    public func distanceToLineEnd(_ index: Int, lat: Double, lon: Double) -> Double {
+    /// a corridor) that `counts` accepts, given the other corridors that have a vertex there (in
+    /// `scratch`); infinity when none does or its lines are all closed.
+    public func distanceToLineEnd(
+        _ index: Int, lat: Double, lon: Double, scratch: FenceHits, counts: (FenceHits) -> Bool
+    ) -> Double {
         let s = Int(shapeIndex[index])
         let p = CorridorSegment.unit(lon: lon, lat: lat)
         var nearest = Double.infinity
+        func consider(_ v: Int) {
+            let end = CorridorSegment.unit(lon: corridors.lon[v], lat: corridors.lat[v])
+            let metres = CorridorSegment.angle(p, end) * Geodesy.earthRadius
+            guard metres < nearest else { return }
+            joined(at: v, excluding: index, into: scratch)
+            if counts(scratch) { nearest = metres }
+        }
         for l in corridors.firstLine[s]..<corridors.firstLine[s + 1] {
             let line = corridors.vertices(ofLine: l)
             guard let first = line.first, let last = line.last,
                 corridors.lon[first] != corridors.lon[last] || corridors.lat[first] != corridors.lat[last]
             else { continue }
-            for v in [first, last] {
-                let end = CorridorSegment.unit(lon: corridors.lon[v], lat: corridors.lat[v])
-                nearest = min(nearest, CorridorSegment.angle(p, end) * Geodesy.earthRadius)
-            }
+            consider(first)
+            consider(last)
         }
         return nearest
+    }
+
+    /// The corridor fences but `index` that have a vertex at the position of store vertex `v`, into
+    /// `hits`.
+    func joined(at v: Int, excluding index: Int, into hits: FenceHits) {
+        let lon = corridors.lon[v]
+        let lat = corridors.lat[v]
+        hits.removeAll()
+        candidates(in: BoundingBox(minX: lon, minY: lat, maxX: lon, maxY: lat), into: hits)
+        hits.sortUnique()
+        filter(hits) { fence in
+            fence != index && kinds[fence] == .corridor && vertex(of: Int(shapeIndex[fence]), at: v) != nil
+        }
     }
 
     /// Whether corridor fences `a` and `b` join: a vertex of one is a vertex of the other.

@@ -7,24 +7,29 @@ import Testing
 
 /// The cases the drives on real OpenStreetMap roads found (scripts/osm_drives.py, OSMDriveTests),
 /// laid out in metres as `RoadMatchingTests` lays its roads: a service tunnel under a street, a
-/// 30 road that ends where a 40 road goes on.
+/// 30 road that ends where a 40 road goes on, a service road beside a street that it does not join.
 @Suite struct RoadMatchingJudgedTests {
     typealias M = RoadMatchingTests
 
     /// A street with a deep service tunnel (limit 10) under it, 3 m to the side of its line, for
-    /// 400 m: Helsinki's tunnels under Fabianinkatu run so.
+    /// 400 m, mapped as two ways that meet under the street's middle: Helsinki's tunnels under
+    /// Fabianinkatu run so.
     static let streetOverTunnel = [
         M.road("street", [(-600, 0), (600, 0)], #""highway":"residential","speed_limit_kmh":30,"radius":3.5"#),
         M.road(
-            "tunnel", [(-200, -3), (200, -3)],
+            "tunnel", [(-200, -3), (0, -3)],
+            #""highway":"service","tunnel":"yes","layer":-3,"speed_limit_kmh":10,"clearance":2.5,"radius":3.5"#),
+        M.road(
+            "tunnel-east", [(0, -3), (200, -3)],
             #""highway":"service","tunnel":"yes","layer":-3,"speed_limit_kmh":10,"clearance":2.5,"radius":3.5"#),
     ]
 
     @Test(arguments: [10.0, 1.0])
     func aFirstFixOnAStreetOverATunnelIsTheStreet(rate: Double) throws {
-        // The receiver's first fix over the tunnel's middle, in the eastbound lane (1.75 m south of
-        // the street's line, 1.25 m from the tunnel's): nearer the tunnel's line.
-        let drive = M.drive(from: (-100, -1.75), to: (150, -1.75), speed: 0.9 * 30 / 3.6, rate: rate)
+        // The receiver's first fix over the tunnel's middle, 10 m before its two ways meet (no
+        // portal), in the eastbound lane (1.75 m south of the street's line, 1.25 m from the
+        // tunnel's): nearer the tunnel's line.
+        let drive = M.drive(from: (-10, -1.75), to: (150, -1.75), speed: 0.9 * 30 / 3.6, rate: rate)
         var settings = EventSettings()
         settings.vehicle = VehicleProfile(height: 4.2)
         let engine = try M.engine(Self.streetOverTunnel, settings: settings)
@@ -66,5 +71,25 @@ import Testing
         // A stretch above 30 of two seconds and more on the slow road is speeding all the same.
         let fast = M.drive(from: (-150, -1.75), to: (-50, -1.75), speed: 33 / 3.6, rate: 10)
         #expect(M.events(try M.engine(Self.slowThenFast), fast) == [#"enter "slow""#, #"speeding "slow""#])
+    }
+
+    /// A one-lane street, and 4.4 m beside it a service road with a 3.5 m clearance that does not
+    /// join it (it leads into a tunnel): Töölönlahdenkatu in Helsinki.
+    static let besideService = [
+        M.road("street", [(-400, 0), (400, 0)], #""highway":"unclassified","speed_limit_kmh":30,"radius":1.75"#),
+        M.road("service", [(-60, 4.4), (60, 4.4)], #""highway":"service","clearance":3.5,"radius":2.75"#),
+    ]
+
+    @Test(arguments: [10.0, 1.0])
+    func aTruckIsNotMovedOntoARoadBesideItsOwnThatDoesNotJoinIt(rate: Double) throws {
+        // The error 3.9 m toward the service road for the length of it: nearer its line (0.5 m)
+        // than the street's (3.9 m).
+        let drive = M.drive(from: (-300, 3.9), to: (300, 3.9), speed: 0.9 * 30 / 3.6, rate: rate)
+        var settings = EventSettings()
+        settings.vehicle = VehicleProfile(height: 4.2)
+        let engine = try M.engine(Self.besideService, settings: settings)
+        // Outside the street's corridor (1.75 m): matched to it, not entered.
+        #expect(M.events(engine, drive) == [])
+        #expect(engine.roadBeingDriven == 0)
     }
 }
