@@ -471,8 +471,10 @@ def tally(truths, verdicts):
         'car_drives_90': 0, 'car_drives_90_with_speeding': 0,
         'car_drives_130': 0, 'car_drives_130_without_speeding': 0,
         'speeding_events': 0, 'speeding_wrong_limit': 0, 'speeding_wrong_limit_strict': 0,
+        'truck_drives_with_speeding': 0,
         'truck_over_drives': 0, 'truck_over_told_too_low': 0,
         'truck_through_drives': 0, 'truck_through_not_told_too_low': 0,
+        'truck_through_not_told_too_low_at_all': 0,
     }
     failures = []
     for truth, v in zip(truths, verdicts):
@@ -495,16 +497,15 @@ def tally(truths, verdicts):
             if v['too_low']:
                 counts['truck_over_told_too_low'] += 1
                 bad = True
-            if v['speeding']:
-                counts['car_drives_90_with_speeding'] += 0
         else:
             counts['truck_through_drives'] += 1
             if not v['too_low_tunnel']:
                 counts['truck_through_not_told_too_low'] += 1
                 bad = True
+            if not v['too_low']:
+                counts['truck_through_not_told_too_low_at_all'] += 1
         if truth['kind'] != 'car' and v['speeding']:
-            counts.setdefault('truck_drives_with_speeding', 0)
-            counts['truck_drives_with_speeding'] = counts.get('truck_drives_with_speeding', 0) + 1
+            counts['truck_drives_with_speeding'] += 1
             bad = True
         if bad:
             failures.append(truth['file'])
