@@ -24,6 +24,7 @@ limit, metres along the route where each begins and ends) and the metres along t
 fix. Nothing in it comes from gpsfence. Only the Python standard library is used.
 """
 import argparse
+import datetime
 import json
 import math
 import os
@@ -122,12 +123,6 @@ class Roads:
         return LANE_HALF if way['oneway'] is None or way['radius'] >= 2 * LANE_HALF else 0.0
 
 
-def leg_bearing(roads, leg):
-    xy = roads.ways[leg[0]]['xy']
-    vs = leg[1]
-    return bearing(xy[vs[-2]], xy[vs[-1]]), bearing(xy[vs[0]], xy[vs[1]])
-
-
 def leg_length(roads, leg):
     xy = roads.ways[leg[0]]['xy']
     return sum(math.dist(xy[a], xy[b]) for a, b in zip(leg[1], leg[1][1:]))
@@ -188,8 +183,9 @@ def whole_leg(roads, index, step):
 
 # ---------------------------------------------------------------- a drive
 
-def drive(roads, legs, factor, rate, rng, default_kmh=20.0):
-    """Fixes along the legs: [(t, x, y, vx, vy, s, leg)] of the true motion, and the legs' spans."""
+def drive(roads, legs, factor, rate, default_kmh=20.0):
+    """Fixes along the legs: [(t, x, y, vx, vy, s, leg)] of the true motion, and the legs' spans
+    (a way without a limit is driven at `default_kmh`)."""
     points = []  # (x, y, s, leg, offset)
     spans = []
     s = 0.0
@@ -217,7 +213,6 @@ def drive(roads, legs, factor, rate, rng, default_kmh=20.0):
         return v
 
     def position(s_at):
-        i = 0
         lo, hi = 0, len(points) - 1
         while lo < hi:
             mid = (lo + hi) // 2
@@ -398,7 +393,7 @@ def generate(fences, seed, routes, out, rates=(1, 10), factors=(0.9, 1.3), truck
     def write(legs, kind, factor, rate, extra):
         nonlocal start
         name = 'drive-%04d-%s-%d%%-%dhz.nmea' % (len(drives), kind, round(factor * 100), rate)
-        fixes, spans = drive(roads, legs, factor, rate, rng)
+        fixes, spans = drive(roads, legs, factor, rate)
         lines = nmea_lines(roads, fixes, rate, rng, start)
         with open(os.path.join(out, name), 'w', newline='') as f:
             f.writelines(lines)
@@ -461,7 +456,6 @@ def judge_drive(truth, events, slack=JUNCTION_SLACK):
 
 
 def iso_seconds(text):
-    import datetime
     text = text.replace('Z', '+00:00')
     return datetime.datetime.fromisoformat(text).timestamp()
 
