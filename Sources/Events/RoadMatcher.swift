@@ -10,8 +10,17 @@ import NMEA
 /// - layer: while the road matched before is a candidate, a road at another height (`bridge`,
 ///   `tunnel`, `layer`, `level`) that does not join it (at a shared OSM node, or a shared vertex
 ///   between roads drawn by hand) is not the road: a street over a tunnel does not lead into it;
+/// - underground: a road in a tunnel, where no receiver has a fix, is reached only along a road
+///   that leads in: it is a candidate when it is the road matched before, joins it, or the fix is
+///   within `portalMetres` of a portal, an end of its line where no other tunnel goes on (reached
+///   from a road not in the file). A street over the middle of a tunnel is never taken for it, the first fix included;
+///   at a portal the nearest wins, as a truck that comes from a ramp not in the file must be
+///   warned;
 /// - the nearest in metres wins, counting the turn against the course as up to `turnMetres`, and
-///   the road matched before as `stayMetres` nearer, a road joined to it as `joinMetres` nearer.
+///   the road matched before as `stayMetres` nearer (not once the fix is beyond the end of its
+///   line: the vehicle has left it), a road joined to it as `joinMetres` nearer, and, while it is
+///   a candidate, a road that does not join it as `detachedMetres` farther: a vehicle gets from
+///   one road to another at a junction, not across the gap beside it.
 /// Without a usable course the road matched before holds while it is a candidate.
 final class RoadMatcher {
     /// The road being driven (a fence index), nil when no road is.
@@ -25,11 +34,14 @@ final class RoadMatcher {
     static let turnMetres = 5.0
     static let stayMetres = 3.0
     static let joinMetres = 1.0
+    static let detachedMetres = 5.0
+    static let portalMetres = 20.0
     /// Fences whose road tags are kept before the list starts over.
     static let cacheLimit = 4096
 
     private let fences: FenceSet
     private let near = FenceHits()
+    private let joinedAtEnd = FenceHits()
     private enum Known {
         case road(RoadTags)
         case notRoad
@@ -78,12 +90,17 @@ final class RoadMatcher {
                 if turn > Self.maxTurn { continue }
                 cost += turn / Self.maxTurn * Self.turnMetres
             }
+            if tags.underground, fence != road, road == nil || !joinsRoad(fence, tags),
+                portalDistance(fence, fix) > Self.portalMetres
+            {
+                continue
+            }
             if fence == road {
-                cost -= Self.stayMetres
+                if !position.beyondEnd { cost -= Self.stayMetres }
             } else if held {
                 let joined = joinsRoad(fence, tags)
                 if !joined && !tags.sameHeight(as: roadTags) { continue }
-                if joined { cost -= Self.joinMetres }
+                cost += joined ? -Self.joinMetres : Self.detachedMetres
             }
             if best.map({ cost < $0.cost }) ?? true { best = (fence, tags, cost) }
         }
@@ -95,6 +112,14 @@ final class RoadMatcher {
             road = best.fence
             roadTags = best.tags
             noteVertices(of: best.fence)
+        }
+    }
+
+    /// Metres from the fix to the nearest portal of tunnel `fence`: an end of its line where no
+    /// other tunnel goes on (a long tunnel is often several ways).
+    private func portalDistance(_ fence: Int, _ fix: Fix) -> Double {
+        fences.distanceToLineEnd(fence, lat: fix.latitude, lon: fix.longitude, scratch: joinedAtEnd) { joined in
+            !joined.indices.contains { tags(Int($0))?.underground == true }
         }
     }
 

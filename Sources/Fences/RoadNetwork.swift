@@ -8,6 +8,9 @@ public struct RoadPosition: Sendable, Equatable {
     public var bearing: Double
     /// The nearest segment's first vertex in the corridor store.
     var vertex: Int
+    /// Whether the point lies beyond an end of the line (not a closed one): past the last vertex
+    /// of a road that stops, or joins others, there.
+    public var beyondEnd: Bool
 }
 
 /// The corridors that make up the roads, as a network (docs/fences.md, "The road being driven"):
@@ -39,18 +42,68 @@ extension FenceSet {
     public func roadPosition(_ index: Int, lat: Double, lon: Double) -> RoadPosition {
         let s = Int(shapeIndex[index])
         let p = CorridorSegment.unit(lon: lon, lat: lat)
-        var best = (angle: Double.infinity, vertex: corridors.firstVertex[s])
+        var best = (angle: Double.infinity, vertex: corridors.firstVertex[s], line: 0..<0)
         for l in corridors.firstLine[s]..<corridors.firstLine[s + 1] {
-            for v in corridors.vertices(ofLine: l).dropLast()
+            let line = corridors.vertices(ofLine: l)
+            for v in line.dropLast()
             where corridors.lon[v] != corridors.lon[v + 1] || corridors.lat[v] != corridors.lat[v + 1] {
                 let angle = corridors.segment(v, radius: corridors.radius[s]).angle(to: p)
-                if angle < best.angle { best = (angle, v) }
+                if angle < best.angle { best = (angle, v, line) }
             }
         }
         let v = best.vertex
         let bearing = Geodesy.bearing(
             lat1: corridors.lat[v], lon1: corridors.lon[v], lat2: corridors.lat[v + 1], lon2: corridors.lon[v + 1])
-        return RoadPosition(distance: best.angle * Geodesy.earthRadius, bearing: bearing, vertex: v)
+        var beyondEnd = false
+        if let first = best.line.first, let last = best.line.last,
+            corridors.lon[first] != corridors.lon[last] || corridors.lat[first] != corridors.lat[last]
+        {
+            let segment = corridors.segment(v, radius: corridors.radius[s])
+            beyondEnd =
+                (v == first && (p * segment.afterA).sum() < 0) || (v + 1 == last && (p * segment.beforeB).sum() < 0)
+        }
+        return RoadPosition(
+            distance: best.angle * Geodesy.earthRadius, bearing: bearing, vertex: v, beyondEnd: beyondEnd)
+    }
+
+    /// Metres from the point to the nearest end of a line of corridor fence `index` (which must be
+    /// a corridor) that `counts` accepts, given the other corridors that have a vertex there (in
+    /// `scratch`); infinity when none does or its lines are all closed.
+    public func distanceToLineEnd(
+        _ index: Int, lat: Double, lon: Double, scratch: FenceHits, counts: (FenceHits) -> Bool
+    ) -> Double {
+        let s = Int(shapeIndex[index])
+        let p = CorridorSegment.unit(lon: lon, lat: lat)
+        var nearest = Double.infinity
+        func consider(_ v: Int) {
+            let end = CorridorSegment.unit(lon: corridors.lon[v], lat: corridors.lat[v])
+            let metres = CorridorSegment.angle(p, end) * Geodesy.earthRadius
+            guard metres < nearest else { return }
+            joined(at: v, excluding: index, into: scratch)
+            if counts(scratch) { nearest = metres }
+        }
+        for l in corridors.firstLine[s]..<corridors.firstLine[s + 1] {
+            let line = corridors.vertices(ofLine: l)
+            guard let first = line.first, let last = line.last,
+                corridors.lon[first] != corridors.lon[last] || corridors.lat[first] != corridors.lat[last]
+            else { continue }
+            consider(first)
+            consider(last)
+        }
+        return nearest
+    }
+
+    /// The corridor fences but `index` that have a vertex at the position of store vertex `v`, into
+    /// `hits`.
+    func joined(at v: Int, excluding index: Int, into hits: FenceHits) {
+        let lon = corridors.lon[v]
+        let lat = corridors.lat[v]
+        hits.removeAll()
+        candidates(in: BoundingBox(minX: lon, minY: lat, maxX: lon, maxY: lat), into: hits)
+        hits.sortUnique()
+        filter(hits) { fence in
+            fence != index && kinds[fence] == .corridor && vertex(of: Int(shapeIndex[fence]), at: v) != nil
+        }
     }
 
     /// Whether corridor fences `a` and `b` join: at a node both list in `shared_nodes` when both

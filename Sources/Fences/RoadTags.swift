@@ -14,20 +14,26 @@ public enum RoadDirection: Sendable, Equatable {
 /// (what `fences import` writes for every road it keeps).
 public struct RoadTags: Sendable, Equatable {
     public var direction: RoadDirection
-    /// `layer`, else 1 on a bridge and -1 in a tunnel, else 0: roads at different layers cross
-    /// without meeting.
+    /// `layer`, else 1 on a bridge and -1 in a tunnel (a building's passage is at the street's
+    /// level), else 0: roads at different layers cross without meeting.
     public var layer: Double
     /// `level` (a car park's floors), else 0.
     public var level: Double
     /// `shared_nodes`, where the road meets the other roads of its OSM file; nil on a road drawn
     /// by hand, which joins others where they share a vertex's position (`FenceSet.corridorsJoin`).
     public var sharedNodes: SharedNodes?
+    /// In a tunnel (`tunnel=*` but `no` and `building_passage`): out of the sky's view, where no
+    /// receiver has a fix, so a vehicle gets there only along the roads that lead in.
+    public var underground: Bool
 
-    public init(direction: RoadDirection = .both, layer: Double = 0, level: Double = 0, sharedNodes: SharedNodes? = nil)
-    {
+    public init(
+        direction: RoadDirection = .both, layer: Double = 0, level: Double = 0, underground: Bool = false,
+        sharedNodes: SharedNodes? = nil
+    ) {
         self.direction = direction
         self.layer = layer
         self.level = level
+        self.underground = underground
         self.sharedNodes = sharedNodes
     }
 
@@ -43,7 +49,7 @@ public struct RoadTags: Sendable, Equatable {
         var tags = RoadTags()
         var layer: Double?
         var bridge = false
-        var tunnel = false
+        var tunnel: String?
         do {
             repeat {
                 let key = try scanner.stringSpan()
@@ -60,7 +66,7 @@ public struct RoadTags: Sendable, Equatable {
                 } else if scanner.spanEquals(key, "bridge") {
                     bridge = (try text(&scanner)).map { $0 != "no" } ?? false
                 } else if scanner.spanEquals(key, "tunnel") {
-                    tunnel = (try text(&scanner)).map { $0 != "no" } ?? false
+                    tunnel = try text(&scanner).flatMap { $0 == "no" ? nil : $0 }
                 } else if scanner.spanEquals(key, "layer") {
                     layer = try number(&scanner)
                 } else if scanner.spanEquals(key, "level") {
@@ -75,7 +81,8 @@ public struct RoadTags: Sendable, Equatable {
             return nil
         }
         guard isRoad else { return nil }
-        tags.layer = layer ?? (bridge ? 1 : tunnel ? -1 : 0)
+        tags.underground = tunnel.map { $0 != "building_passage" } ?? false
+        tags.layer = layer ?? (bridge ? 1 : tags.underground ? -1 : 0)
         return tags
     }
 

@@ -38,6 +38,15 @@ import Testing
         #expect(!garage.sameHeight(as: RoadTags()))
     }
 
+    @Test func aBuildingsPassageIsAtTheStreetsLevelAndATunnelUnderground() throws {
+        let passage = try #require(try Self.tags(#""highway":"unclassified","tunnel":"building_passage""#))
+        #expect(passage.layer == 0 && !passage.underground)
+        #expect(passage.sameHeight(as: RoadTags()))
+        let tunnel = try #require(try Self.tags(#""highway":"service","tunnel":"yes""#))
+        #expect(tunnel.layer == -1 && tunnel.underground)
+        #expect(try Self.tags(#""highway":"service","bridge":"yes""#)?.underground == false)
+    }
+
     @Test func roadsJoinWhereTheyShareAVertex() throws {
         let set = try FenceSet.parse(
             #"{"type":"FeatureCollection","features":["#

@@ -2,7 +2,10 @@ import Fences
 import NMEA
 
 /// `speed_limit` (and `maxspeed:hgv` for `--hgv`): `speeding` once a usable fix inside a fence with a limit has been above it on
-/// `speedingConfirm` consecutive fixes; once per visit, re-armed when the speed falls below 90 %
+/// `speedingConfirm` consecutive fixes, on the road being driven spanning `speedingConfirm` - 1
+/// seconds or more too (three fixes at 1 Hz: at 10 Hz a third of a second is shorter than a
+/// receiver's error takes to move off a road, and a road joined at a junction is matched a few
+/// metres late); once per visit, re-armed when the speed falls below 90 %
 /// of the limit. Of the roads, only the road being driven counts (`RoadMatcher`), from the fix
 /// it became that road, even a few metres beyond its footprint; of the other fences, those the
 /// receiver is inside of. Under several limits one event reports the strictest of those being
@@ -13,6 +16,9 @@ final class SpeedLimitRule: EngineRule {
     /// `speeding` has been raised.
     private var count: [UInt8]
     private var fired: [Bool]
+    /// Per fence: the time (milliseconds, wrapping: only spans of minutes are taken) of the first
+    /// of the consecutive fixes above the limit.
+    private var since: [UInt32]
     /// The road being driven at the last fix: a road becoming it starts a visit.
     private var lastRoad: Int?
 
@@ -25,6 +31,15 @@ final class SpeedLimitRule: EngineRule {
         else { return nil }
         count = Array(repeating: 0, count: fences.count)
         fired = Array(repeating: false, count: fences.count)
+        since = Array(repeating: 0, count: fences.count)
+    }
+
+    /// Whether fence `fence`'s fixes above the limit, up to the one at `now`, confirm `speeding`
+    /// (`road`: it is the road being driven).
+    private func confirms(_ fence: Int, road: Int?, now: Int64, confirm: Int) -> Bool {
+        guard Int(count[fence]) >= confirm else { return false }
+        guard fence == road else { return true }
+        return Int64(UInt32(truncatingIfNeeded: now) &- since[fence]) >= Int64(confirm - 1) * 1000
     }
 
     func play(of fence: Int) -> FencePlay { .inPlay }
@@ -58,9 +73,10 @@ final class SpeedLimitRule: EngineRule {
                 continue
             }
             if speed > limit {
+                if count[fence] == 0 { since[fence] = UInt32(truncatingIfNeeded: now) }
                 if count[fence] < UInt8.max { count[fence] += 1 }
                 if strictest.map({ limit < $0.limit }) ?? true { strictest = (fence, limit) }
-                if Int(count[fence]) >= confirm, !fired[fence] { confirmed = true }
+                if confirms(fence, road: road, now: now, confirm: confirm), !fired[fence] { confirmed = true }
             } else {
                 count[fence] = 0
                 if speed < 0.9 * limit { fired[fence] = false }
@@ -75,7 +91,7 @@ final class SpeedLimitRule: EngineRule {
                 let limit = engine.rulesInForce(of: fence, atMilliseconds: now)?.speedLimit(
                     for: engine.settings.vehicle),
                 speed > limit,
-                Int(count[fence]) >= confirm || fence == strictest.fence
+                confirms(fence, road: road, now: now, confirm: confirm) || fence == strictest.fence
             else { continue }
             fired[fence] = true
         }

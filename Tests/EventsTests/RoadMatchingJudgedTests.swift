@@ -1,0 +1,95 @@
+import Foundation
+import NMEA
+import Testing
+
+@testable import Events
+@testable import Fences
+
+/// The cases the drives on real OpenStreetMap roads found (scripts/osm_drives.py, OSMDriveTests),
+/// laid out in metres as `RoadMatchingTests` lays its roads: a service tunnel under a street, a
+/// 30 road that ends where a 40 road goes on, a service road beside a street that it does not join.
+@Suite struct RoadMatchingJudgedTests {
+    typealias M = RoadMatchingTests
+
+    /// A street with a deep service tunnel (limit 10) under it, 3 m to the side of its line, for
+    /// 400 m, mapped as two ways that meet under the street's middle: Helsinki's tunnels under
+    /// Fabianinkatu run so.
+    static let streetOverTunnel = [
+        M.road("street", [(-600, 0), (600, 0)], #""highway":"residential","speed_limit_kmh":30,"radius":3.5"#),
+        M.road(
+            "tunnel", [(-200, -3), (0, -3)],
+            #""highway":"service","tunnel":"yes","layer":-3,"speed_limit_kmh":10,"clearance":2.5,"radius":3.5"#),
+        M.road(
+            "tunnel-east", [(0, -3), (200, -3)],
+            #""highway":"service","tunnel":"yes","layer":-3,"speed_limit_kmh":10,"clearance":2.5,"radius":3.5"#),
+    ]
+
+    @Test(arguments: [10.0, 1.0])
+    func aFirstFixOnAStreetOverATunnelIsTheStreet(rate: Double) throws {
+        // The receiver's first fix over the tunnel's middle, 10 m before its two ways meet (no
+        // portal), in the eastbound lane (1.75 m south of the street's line, 1.25 m from the
+        // tunnel's): nearer the tunnel's line.
+        let drive = M.drive(from: (-10, -1.75), to: (150, -1.75), speed: 0.9 * 30 / 3.6, rate: rate)
+        var settings = EventSettings()
+        settings.vehicle = VehicleProfile(height: 4.2)
+        let engine = try M.engine(Self.streetOverTunnel, settings: settings)
+        #expect(M.events(engine, drive) == [#"enter "street""#])
+        #expect(engine.roadBeingDriven == 0)
+    }
+
+    /// A 30 road that ends where a 40 road goes on, straight ahead.
+    static let slowThenFast = [
+        M.road("slow", [(-400, 0), (0, 0)], #""highway":"residential","speed_limit_kmh":30,"radius":3.5"#),
+        M.road("fast", [(0, 0), (400, 0)], #""highway":"secondary","speed_limit_kmh":40,"radius":5.25"#),
+    ]
+
+    @Test func aRoadIsLeftAtTheEndOfItsLine() throws {
+        // Up to 3 m past the end of the slow road's line, 3 m south of it: 4.2 m from its end, 3 m
+        // from the fast road's line. The road driven before no longer counts as nearer there.
+        let engine = try M.engine(Self.slowThenFast)
+        let drive = M.drive(from: (-100, -3), to: (3, -3), speed: 8, rate: 10)
+        _ = M.events(engine, drive)
+        #expect(engine.roadBeingDriven == 1)
+    }
+
+    @Test func aCarThatSpeedsUpAsTheFasterRoadBeginsIsNotSpeeding() throws {
+        // 27 km/h (90 % of 30) to the junction, then 1.5 m/s² up to 36 km/h (90 % of 40), at 10 Hz,
+        // its error 5 m behind (a receiver's error drifts over tens of seconds): past 30 km/h 4 m
+        // after the junction, where the fixes are still 1 m before it.
+        var fixes: [Fix] = []
+        var x = -150.0
+        var v = 0.9 * 30 / 3.6
+        var t = 0.0
+        while x < 150 {
+            fixes.append(M.fix(t, x - 5, -1.75, speed: v, track: 90))
+            if x >= 0 { v = min(0.9 * 40 / 3.6, v + 1.5 / 10) }
+            x += v / 10
+            t += 0.1
+        }
+        let engine = try M.engine(Self.slowThenFast)
+        #expect(!M.events(engine, fixes).contains { $0.hasPrefix("speeding") })
+        // A stretch above 30 of two seconds and more on the slow road is speeding all the same.
+        let fast = M.drive(from: (-150, -1.75), to: (-50, -1.75), speed: 33 / 3.6, rate: 10)
+        #expect(M.events(try M.engine(Self.slowThenFast), fast) == [#"enter "slow""#, #"speeding "slow""#])
+    }
+
+    /// A one-lane street, and 4.4 m beside it a service road with a 3.5 m clearance that does not
+    /// join it (it leads into a tunnel): Töölönlahdenkatu in Helsinki.
+    static let besideService = [
+        M.road("street", [(-400, 0), (400, 0)], #""highway":"unclassified","speed_limit_kmh":30,"radius":1.75"#),
+        M.road("service", [(-60, 4.4), (60, 4.4)], #""highway":"service","clearance":3.5,"radius":2.75"#),
+    ]
+
+    @Test(arguments: [10.0, 1.0])
+    func aTruckIsNotMovedOntoARoadBesideItsOwnThatDoesNotJoinIt(rate: Double) throws {
+        // The error 3.9 m toward the service road for the length of it: nearer its line (0.5 m)
+        // than the street's (3.9 m).
+        let drive = M.drive(from: (-300, 3.9), to: (300, 3.9), speed: 0.9 * 30 / 3.6, rate: rate)
+        var settings = EventSettings()
+        settings.vehicle = VehicleProfile(height: 4.2)
+        let engine = try M.engine(Self.besideService, settings: settings)
+        // Outside the street's corridor (1.75 m): matched to it, not entered.
+        #expect(M.events(engine, drive) == [])
+        #expect(engine.roadBeingDriven == 0)
+    }
+}
