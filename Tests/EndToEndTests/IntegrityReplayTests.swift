@@ -84,11 +84,10 @@ import Testing
         #expect(!integrity.contains { ($0["state"] as? String) != "ok" && (Self.second($0) ?? 0) < 60 }, "\(integrity)")
     }
 
-    /// UBX-NAV-STATUS (class 1, id 3): a valid 3D fix, `flags2.spoofDetState` = `spoofingState`,
-    /// with its Fletcher checksum, written out byte by byte from u-blox's layout.
-    static func navigationStatus(spoofingState: UInt8) -> Data {
-        var body: [UInt8] = [0x01, 0x03, 16, 0]
-        body += [0, 0, 0, 0, 0x03, 0x0D, 0x00, spoofingState << 3, 0xA8, 0x61, 0, 0, 0, 0, 0, 0]
+    /// A UBX frame of `messageClass`, `id` and `payload`, with its Fletcher checksum, written out
+    /// byte by byte from u-blox's layout.
+    static func ubxFrame(_ messageClass: UInt8, _ id: UInt8, _ payload: [UInt8]) -> Data {
+        let body: [UInt8] = [messageClass, id, UInt8(payload.count), 0] + payload
         var a: UInt8 = 0
         var b: UInt8 = 0
         for byte in body {
@@ -96,6 +95,11 @@ import Testing
             b &+= a
         }
         return Data([0xB5, 0x62] + body + [a, b])
+    }
+
+    /// UBX-NAV-STATUS (class 1, id 3): a valid 3D fix, `flags2.spoofDetState` = `spoofingState`.
+    static func navigationStatus(spoofingState: UInt8) -> Data {
+        ubxFrame(0x01, 0x03, [0, 0, 0, 0, 0x03, 0x0D, 0x00, spoofingState << 3, 0xA8, 0x61, 0, 0, 0, 0, 0, 0])
     }
 
     /// A jammer's onset: `jammed` within 10 s, while the receiver still has a fix; the human line

@@ -99,7 +99,7 @@ import Testing
 
     @Test func aJamLowersCarrierToNoiseOnEverySatelliteLosesThemThenTheFixAndRecovers() throws {
         let epochs = try playAndRecord(try parkedRoute(seconds: 20), ["--jam", "2+9"])
-        #expect(epochs.count >= 17, "\(epochs.count) epochs")
+        try #require(epochs.count >= 17, "\(epochs.count) epochs")
         func mean(_ epoch: [String]) -> Double { Double(carrierToNoise(epoch).reduce(0, +)) / 8 }
         let before = try #require(epochs.last { elapsed($0) < 2 }, "an epoch before the jam")
         #expect(carrierToNoise(before).allSatisfy { $0 >= 28 } && hasFix(before))
@@ -122,7 +122,7 @@ import Testing
 
     @Test func aSpoofFlattensCarrierToNoiseStepsTheClockAndDragsTheParkedVehicleAway() throws {
         let epochs = try playAndRecord(try parkedRoute(seconds: 16), ["--spoof", "2"])
-        #expect(epochs.count >= 14, "\(epochs.count) epochs")
+        try #require(epochs.count >= 14, "\(epochs.count) epochs")
         let before = epochs.filter { elapsed($0) < 2 }
         #expect(!before.isEmpty)
         #expect(before.allSatisfy { offset($0) < 0.1 && Set(carrierToNoise($0)).count >= 4 }, "\(before)")

@@ -7,21 +7,12 @@ import Testing
 /// hears it then too, through the built binary's `replay`.
 @Suite struct JammedWithoutFixTests {
     /// UBX-MON-RF (class 0x0A, id 0x38), version 0, one RF block: `flags` (offset 1) holds the
-    /// jamming state in bits 0-1, `jamInd` at offset 16; with its Fletcher checksum, written out
-    /// byte by byte from u-blox's layout.
+    /// jamming state in bits 0-1, `jamInd` at offset 16.
     static func radioMonitor(jammingState: UInt8, indicator: UInt8) -> Data {
         var block = [UInt8](repeating: 0, count: 24)
         block[1] = jammingState
         block[16] = indicator
-        let payload: [UInt8] = [0, 1, 0, 0] + block
-        let body: [UInt8] = [0x0A, 0x38, UInt8(payload.count), 0] + payload
-        var a: UInt8 = 0
-        var b: UInt8 = 0
-        for byte in body {
-            a &+= byte
-            b &+= a
-        }
-        return Data([0xB5, 0x62] + body + [a, b])
+        return IntegrityReplayTests.ubxFrame(0x0A, 0x38, [0, 1, 0, 0] + block)
     }
 
     /// A minute at rest with a fix and healthy signals (MON-RF: no jamming), then a minute without
