@@ -72,15 +72,16 @@ struct CorridorWidening {
 
 @inline(__always)
 func corridorSegmentSpan(_ store: CorridorStore, _ v: Int, radius: Double) -> CorridorSegmentSpan? {
-    let latA = store.lat[v]
-    let latB = store.lat[v + 1]
-    var step = store.lon[v + 1] - store.lon[v]
+    // the vertices to within 10^-13 degrees: the widening's 10^-9 covers it
+    let latA = store.lat.approximate(v)
+    let latB = store.lat.approximate(v + 1)
+    let lonA = store.lon.approximate(v)
+    var step = store.lon.approximate(v + 1) - lonA
     if step > 180 { step -= 360 } else if step < -180 { step += 360 }
     let dLat = abs(latB - latA)
     guard abs(latA) <= 80, abs(latB) <= 80, dLat <= 1, abs(step) <= 1, radius <= 60_000 else { return nil }
     let theta = (dLat + abs(step)) * Geodesy.degree
     let rise = theta * theta / Geodesy.degree
-    let lonA = store.lon[v]
     return CorridorSegmentSpan(
         west: min(lonA, lonA + step), east: max(lonA, lonA + step), south: min(latA, latB) - rise,
         north: max(latA, latB) + rise)
@@ -206,7 +207,7 @@ enum CorridorGridBuilder {
             let cells = level.view.frame.cells
             let s = level.starts
             for cell in 0..<cells { s[cell + 1] += s[cell] }
-            level.entries = FrozenArray(repeating: 0, count: Int(s[cells]))
+            level.entries = FrozenArray(unfilledCount: Int(s[cells]))
             building[l] = level
         }
         let entryBases = building.map { $0?.entries.base }

@@ -65,10 +65,11 @@ extension CorridorStore {
     func candidate(
         _ v: Int, pointLon: Double, pointLat: Double, largestWidening: Double, reach: CorridorReach
     ) -> Int {
-        let latA = lat[v]
-        let latB = lat[v + 1]
-        let lonA = lon[v]
-        var step = lon[v + 1] - lonA
+        // the vertices to within 10^-13 degrees: the boxes' margins of 10^-9 cover it
+        let latA = lat.approximate(v)
+        let latB = lat.approximate(v + 1)
+        let lonA = lon.approximate(v)
+        var step = lon.approximate(v + 1) - lonA
         if step > 180 { step -= 360 } else if step < -180 { step += 360 }
         let dLat = abs(latB - latA)
         guard abs(latA) <= 80, abs(latB) <= 80, dLat <= 1, abs(step) <= 1 else {

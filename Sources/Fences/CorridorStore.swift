@@ -111,12 +111,12 @@ struct CorridorSegment {
     }
 }
 
-/// Every corridor fence: its vertices as written (lines of each corridor in order, 16 bytes a
-/// vertex, kept once), its radius and its fence. A segment is named by the vertex it starts at; its
+/// Every corridor fence: its vertices as written (lines of each corridor in order, 8 bytes a
+/// vertex for the usual 7 decimals, else 16: `CoordinateColumn`, kept once), its radius and its fence. A segment is named by the vertex it starts at; its
 /// prepared form (`CorridorSegment`, 250 bytes) is computed when a query reaches it, never stored:
 /// a country's roads have 15 million segments.
 struct CorridorStore {
-    var lon: [Double] = [], lat: [Double] = []
+    var lon = CoordinateColumn(), lat = CoordinateColumn()
     /// End vertex (exclusive) of each line, all corridors in order.
     var lineEnds = CompactIndices()
     /// Lines of corridor c: `firstLine[c] ..< firstLine[c + 1]`.
@@ -131,6 +131,13 @@ struct CorridorStore {
     var largestRadius = 0.0
     var fence: [Int32] = []
     var count: Int { fence.count }
+
+    /// Room for `n` vertices, so the columns never move while a file loads (address space only,
+    /// until written).
+    mutating func reserveVertices(_ n: Int) {
+        lon.reserveCapacity(n)
+        lat.reserveCapacity(n)
+    }
 
     /// Adds a corridor whose vertices are validated already: (lon, lat) pairs, its lines ending at
     /// `lineEnds` (in positions).
@@ -266,14 +273,9 @@ extension CorridorStore {
             newFirstLine.append(newLineEnds.count)
             newFirstVertex.append(firstVertex[c + 1] + shift)
         }
-        func permuted(_ values: [Double]) -> [Double] {
-            var moved: [Double] = []
-            moved.reserveCapacity(values.count)
-            for c in order { moved.append(contentsOf: values[firstVertex[Int(c)]..<firstVertex[Int(c) + 1]]) }
-            return moved
-        }
-        lon = permuted(lon)
-        lat = permuted(lat)
+        let ranges = order.lazy.map { [firstVertex] c in firstVertex[Int(c)]..<firstVertex[Int(c) + 1] }
+        lon = lon.gathered(ranges, count: lon.count)
+        lat = lat.gathered(ranges, count: lat.count)
         radius = order.map { radius[Int($0)] }
         fence = order.map { fence[Int($0)] }
         lineEnds = newLineEnds

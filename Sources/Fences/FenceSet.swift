@@ -138,7 +138,7 @@ public final class FenceSet: Sendable {
 
     /// Approximate bytes held by the geometry and index (not counting ids, names and properties).
     public var indexBytes: Int {
-        let corridorBytes = corridors.lon.count * 16 + corridorLevels.reduce(0) { $0 + $1.bytes }
+        let corridorBytes = corridors.lon.bytes + corridors.lat.bytes + corridorLevels.reduce(0) { $0 + $1.bytes }
         return polygons.bytes + levels.reduce(0) { $0 + $1.bytes } + circleLat.count * 24 + corridorBytes
     }
 

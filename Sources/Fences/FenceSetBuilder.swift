@@ -110,8 +110,9 @@ public struct FenceSetBuilder {
         shapeIndex.append(shape)
         if settings.isDefault {
             settingsIndex.append(-1)
-        } else if let recent = recentSettings.first(where: { $0.settings == settings }) {
-            settingsIndex.append(recent.row)
+        } else if let recent = recentSettings.lastIndex(where: { $0.settings == settings }) {
+            // from the newest (a road's ways follow each other), and no copy of the settings
+            settingsIndex.append(recentSettings[recent].row)
         } else {
             let row = Int32(settingsTable.count)
             settingsIndex.append(row)

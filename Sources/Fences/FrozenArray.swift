@@ -41,6 +41,13 @@ final class FrozenArray<Element>: @unchecked Sendable {
         base.initialize(repeating: value, count: count)
     }
 
+    /// Room for `count` values that the caller writes, every one, before reading any: no pass that
+    /// fills it first (a country's corridor grid is 120 MB). Only for trivial values.
+    init(unfilledCount count: Int) {
+        self.count = count
+        (base, huge) = Self.allocate(count)
+    }
+
     static func allocate(_ count: Int) -> (UnsafeMutablePointer<Element>, Bool) {
         let bytes = max(count, 1) * MemoryLayout<Element>.stride
         #if os(Linux)

@@ -26,6 +26,8 @@ struct GeoJSONLoader {
         // A coordinate takes at least 8 bytes of text in practice (`-2.59827,`): room for all of
         // them, so the vertex buffer never moves (address space only, until written).
         builder.polygons.reserveVertices(bytes.count / 8)
+        // a corridor's vertex takes at least 12 bytes in a file whose size calls for it (`[9.9,4.4],`)
+        if bytes.count >= 1 << 24 { builder.corridors.reserveVertices(bytes.count / 12) }
     }
 
     /// Malformed JSON, named by line and column, and by feature when inside one.

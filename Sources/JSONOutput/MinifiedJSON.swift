@@ -5,6 +5,7 @@
 public enum MinifiedJSON {
     /// Whether `text` is already as `append` would write it (the common case: files written by a
     /// program, imports), so that it can be kept as it is.
+    @inlinable
     public static func isMinified<Bytes: Collection<UInt8>>(_ text: Bytes) -> Bool {
         var inString = false
         var escaped = false

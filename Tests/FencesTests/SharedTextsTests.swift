@@ -37,6 +37,25 @@ import Testing
         #expect(set.info(7).propertiesJSON == #"{"maxspeed":"50"}"#)
     }
 
+    /// A country's roads come in the map's order only in runs: a text seen long before, with
+    /// many others since, is found again.
+    @Test func aTextSeenLongAgoIsStillKeptOnce() throws {
+        var builder = FenceSetBuilder()
+        func properties(_ k: Int) -> String { #"{"name":"street \#(k * 7 % 300)","speed_limit_kmh":\#(k % 40 * 10)}"# }
+        for k in 0..<2000 {
+            try builder.add(
+                id: .number(String(k)), name: "street \(k * 7 % 300)", propertiesJSON: properties(k),
+                shape: .circle(CircleShape(lat: Double(k % 80), lon: Double(k % 170), radius: 10)))
+        }
+        let set = builder.build()
+        #expect(set.names.distinctCount == 300)
+        #expect(set.properties.distinctCount == 600)
+        for k in [0, 299, 300, 1999] {
+            #expect(set.name(k) == "street \(k * 7 % 300)")
+            #expect(set.info(k).propertiesJSON == properties(k))
+        }
+    }
+
     @Test func anEmptyTextIsATextNotNone() throws {
         var builder = FenceSetBuilder()
         try builder.add(id: .number("1"), name: "", shape: .circle(CircleShape(lat: 1, lon: 1, radius: 10)))
