@@ -66,8 +66,10 @@ extension ReadSchedule {
         static let checkEvery = 16
         static let baseMargin = 0.0015
         /// A foretold wake-up comes this much after the foretold end: the cycle's last chunk may
-        /// come a little late, and a wake-up that finds the cycle unfinished costs another.
-        static let slack = 0.0003
+        /// come a little late, and a wake-up that finds the cycle unfinished costs another. But
+        /// every cycle that ends on time waits this long to be read, on its way to the console's
+        /// line, which has a millisecond in all (docs/performance.md, "Live latency").
+        static let slack = 0.00015
 
         var isLocked: Bool { period != nil }
 
@@ -151,7 +153,10 @@ extension ReadSchedule {
         }
 
         private mutating func nextWake(after time: Double, quietCyclesAhead: Int = 0) -> Double? {
-            guard let period, !measured.isEmpty else {
+            // Two ends measured before the first sleep: one alone may be a read held up (the
+            // reader's thread kept waiting), and every cycle foretold from it would be read that
+            // much late until the next check.
+            guard let period, measured.count >= 2 else {
                 awaited = .bytes
                 return nil
             }
