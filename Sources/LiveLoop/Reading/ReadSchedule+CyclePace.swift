@@ -66,10 +66,11 @@ extension ReadSchedule {
         static let checkEvery = 16
         static let baseMargin = 0.0015
         /// A foretold wake-up comes this much after the foretold end: the cycle's last chunk may
-        /// come a little late, and a wake-up that finds the cycle unfinished costs another. But
-        /// every cycle that ends on time waits this long to be read, on its way to the console's
-        /// line, which has a millisecond in all (docs/performance.md, "Live latency").
-        static let slack = 0.00015
+        /// come a little late, and a wake-up that finds the cycle unfinished costs another. Every
+        /// cycle that ends on time waits this long to be read, on its way to the console's line:
+        /// 0.15 ms woke the reader of a 10 Hz `simulate` on the loaded bench machine 24 times a
+        /// second instead of 9 (docs/performance.md, "The page on a phone").
+        static let slack = 0.0003
 
         var isLocked: Bool { period != nil }
 
