@@ -52,6 +52,31 @@ def epoch(t, lat, lon):
     return gga, rmc
 
 
+class LineReader:
+    """The lines `run` writes on a pipe, each with the time.perf_counter_ns() taken right after the
+    os.read() that returned its end."""
+
+    def __init__(self, descriptor):
+        self.descriptor = descriptor
+        self.buffered = b''
+
+    def read_line(self, timeout):
+        """The next line and its stamp; (None, None) after `timeout` seconds or at end of file."""
+        stamp = time.perf_counter_ns()
+        deadline = time.monotonic() + timeout
+        while b'\n' not in self.buffered:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.descriptor], [], [], left)[0]:
+                return None, None
+            chunk = os.read(self.descriptor, 65536)
+            stamp = time.perf_counter_ns()
+            if not chunk:
+                return None, None
+            self.buffered += chunk
+        line, self.buffered = self.buffered.split(b'\n', 1)
+        return line, stamp
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--events', type=int, default=10000)
@@ -73,24 +98,7 @@ def main():
          # 200 m a second: past the default limit of a believed move (docs/running.md, "Receiver glitches")
          '--max-speed', '1000'],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ, XDG_STATE_HOME=folder))
-    out = run.stdout.fileno()
-    buffered = b''
-
-    def read_line(timeout):
-        nonlocal buffered
-        stamp = time.perf_counter_ns()
-        deadline = time.monotonic() + timeout
-        while b'\n' not in buffered:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([out], [], [], left)[0]:
-                return None, None
-            chunk = os.read(out, 65536)
-            stamp = time.perf_counter_ns()
-            if not chunk:
-                return None, None
-            buffered += chunk
-        line, buffered = buffered.split(b'\n', 1)
-        return line, stamp
+    read_line = LineReader(run.stdout.fileno()).read_line
 
     try:
         line, _ = read_line(10)

@@ -19,12 +19,10 @@
     python3 scripts/bench_web.py [--events 1500] [--clients 50] [--seconds 60] [--binary PATH]
 """
 import argparse
-import glob
 import json
 import math
 import os
 import pty
-import select
 import signal
 import socket
 import subprocess
@@ -69,7 +67,8 @@ asyncio.run(main())
 # A second of receiver time per epoch, as the latency benchmark plays them: 200 m in a tenth of a
 # second would be a jump no vehicle makes.
 sys.path.insert(0, HERE)
-from bench_latency import epoch  # noqa: E402
+from bench_latency import LineReader, epoch  # noqa: E402
+from bench_live_cost import threads as thread_costs  # noqa: E402
 
 
 def free_port():
@@ -105,25 +104,8 @@ def latency(args, folder):
          # 200 m a second: past the default limit of a believed move (docs/running.md, "Receiver glitches")
          '--max-speed', '1000', '--web', str(port)],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ, XDG_STATE_HOME=folder))
-    out = run.stdout.fileno()
-    buffered = b''
+    read_line = LineReader(run.stdout.fileno()).read_line
     clients = None
-
-    def read_line(timeout):
-        nonlocal buffered
-        stamp = time.perf_counter_ns()
-        deadline = time.monotonic() + timeout
-        while b'\n' not in buffered:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([out], [], [], left)[0]:
-                return None, None
-            chunk = os.read(out, 65536)
-            stamp = time.perf_counter_ns()
-            if not chunk:
-                return None, None
-            buffered += chunk
-        line, buffered = buffered.split(b'\n', 1)
-        return line, stamp
 
     t = 0
 
@@ -192,22 +174,7 @@ def latency(args, folder):
 
 def threads(pid):
     """Per thread of `pid`: name -> voluntary context switches (names made unique by a count)."""
-    found = {}
-    for task in sorted(glob.glob('/proc/%d/task/*' % pid), key=lambda t: int(t.rsplit('/', 1)[1])):
-        try:
-            with open(task + '/stat') as f:
-                text = f.read()
-            with open(task + '/status') as f:
-                switches = int(next(l for l in f if l.startswith('voluntary_ctxt_switches')).split()[1])
-        except (FileNotFoundError, StopIteration):
-            continue
-        name = text[text.index('(') + 1:text.rindex(')')]
-        key, n = name, 1
-        while key in found:
-            n += 1
-            key = '%s#%d' % (name, n)
-        found[key] = switches
-    return found
+    return {name: switches for name, (_, switches) in thread_costs(pid).items()}
 
 
 def memory(pid):

@@ -122,6 +122,24 @@ import Testing
         #expect(pacer.isLocked)
     }
 
+    /// A read held up as the period is learned (the reader's thread kept waiting, or a cycle's
+    /// bytes delayed) is an end seen late, never early: whichever cycle it is, even the first one
+    /// measured once the period is known, the cycles slept on after it are read within a
+    /// millisecond of their end, not as late as it was until the next check.
+    @Test func aReadHeldUpWhileLearningDoesNotSkewThePeriod() {
+        for held in 0..<12 {
+            var pacer = ReadSchedule.CyclePace()
+            var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
+            var bursts = steady(40)
+            bursts[held].start += 0.003
+            let outcome = play(&pacer, &arrival, bursts)
+            #expect(pacer.isLocked, "\(held)")
+            #expect(abs((pacer.period ?? 0) - 0.1) < 0.0001, "\(held): \(pacer.period ?? 0)")
+            let after = outcome.lateness.dropFirst(12)
+            #expect(after.allSatisfy { $0 <= 0.001 }, "\(held): \(after.max() ?? 0)")
+        }
+    }
+
     /// A receiver set to another rate: the old period is let go of and the new one learned; no
     /// cycle is read more than a period late meanwhile.
     @Test func aNewRateIsLearned() {

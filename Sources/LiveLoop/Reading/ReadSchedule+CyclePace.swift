@@ -66,7 +66,10 @@ extension ReadSchedule {
         static let checkEvery = 16
         static let baseMargin = 0.0015
         /// A foretold wake-up comes this much after the foretold end: the cycle's last chunk may
-        /// come a little late, and a wake-up that finds the cycle unfinished costs another.
+        /// come a little late, and a wake-up that finds the cycle unfinished costs another. Every
+        /// cycle that ends on time waits this long to be read, on its way to the console's line:
+        /// 0.15 ms woke the reader of a 10 Hz `simulate` on the loaded bench machine 24 times a
+        /// second instead of 9 (docs/performance.md, "The page on a phone").
         static let slack = 0.0003
 
         var isLocked: Bool { period != nil }
@@ -151,7 +154,10 @@ extension ReadSchedule {
         }
 
         private mutating func nextWake(after time: Double, quietCyclesAhead: Int = 0) -> Double? {
-            guard let period, !measured.isEmpty else {
+            // Two ends measured before the first sleep: one alone may be a read held up (the
+            // reader's thread kept waiting), and every cycle foretold from it would be read that
+            // much late until the next check.
+            guard let period, measured.count >= 2 else {
                 awaited = .bytes
                 return nil
             }
