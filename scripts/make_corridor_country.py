@@ -13,6 +13,8 @@ import argparse
 import math
 import random
 
+from country_arguments import add_country_arguments
+
 R = 6371008.8
 DEG = math.pi / 180
 SPEEDS = (30, 50, 70, 100, 120)
@@ -22,13 +24,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corridors", type=int, default=1000000)
     ap.add_argument("--vertices", type=int, default=15)
-    ap.add_argument("--points", type=int, default=200000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--south", type=float, default=47.3)
-    ap.add_argument("--west", type=float, default=5.9)
-    ap.add_argument("--north", type=float, default=55.0)
-    ap.add_argument("--east", type=float, default=15.0)
-    ap.add_argument("--out-prefix", required=True)
+    add_country_arguments(ap)
     a = ap.parse_args()
     rng = random.Random(a.seed)
     near = []

@@ -30,6 +30,8 @@ import random
 import shutil
 import tempfile
 
+from country_arguments import add_country_arguments
+
 M_PER_DEG = 111195.0
 
 STREETS = [
@@ -386,13 +388,7 @@ def country_road(rng, out, a, b, highway, ref, motorway=False):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ways", type=int, default=1000000, help="about how many ways (fences)")
-    ap.add_argument("--points", type=int, default=200000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--south", type=float, default=47.3)
-    ap.add_argument("--west", type=float, default=5.9)
-    ap.add_argument("--north", type=float, default=55.0)
-    ap.add_argument("--east", type=float, default=15.0)
-    ap.add_argument("--out-prefix", required=True)
+    add_country_arguments(ap)
     a = ap.parse_args()
     rng = random.Random(a.seed)
     out = Out(rng, a.points // 2, a.seed)
