@@ -39,10 +39,37 @@ import Waiting
             fences: fences, capture: capture, state: folder.appendingPathComponent("state.sqlite").path, cycles: cycles)
     }
 
+    typealias Started = (run: BackgroundGPSFence, output: LineCollector, pty: NMEAPseudoTerminal)
+
+    /// The enter and exit of an uninterrupted replay of the scenario's fixes.
+    func replayed(_ scenario: Scenario) throws -> [String] {
+        let replay = try FenceRulesTests.events([
+            "replay", scenario.capture, "--fences", scenario.fences, "--stationary", "0",
+        ])
+        return FenceRulesTests.summary(replay, types: ["enter", "exit"])
+    }
+
+    func killNine(_ started: Started) {
+        started.run.signal(SIGKILL)
+        _ = started.run.finish()
+        started.output.finish()
+    }
+
+    /// A second run on the same state file fed the cycles from `second` on, until its exit: its
+    /// enter and exit events and how it ended when stopped.
+    func restart(_ scenario: Scenario, from second: Int) throws -> (events: [String], status: Int32, stderr: String) {
+        let started = try start(scenario)
+        write(scenario, second...130, to: started.pty)
+        #expect(started.output.wait(timeout: 30) { types($0).contains("exit") }, "\(started.output.all)")
+        started.run.signal(SIGTERM)
+        let (status, stderr) = started.run.finish()
+        started.output.finish()
+        return (fenceEvents(started.output), status, stderr)
+    }
+
     /// `run` on a fresh receiver, once it has said the receiver is connected (a text sentence
     /// without a position, written until then): from then on it reads every cycle written.
-    func start(_ scenario: Scenario) throws -> (run: BackgroundGPSFence, output: LineCollector, pty: NMEAPseudoTerminal)
-    {
+    func start(_ scenario: Scenario) throws -> Started {
         let pty = try NMEAPseudoTerminal()
         let run = try BackgroundGPSFence([
             "run", "--device", pty.path, "--baud", "38400", "--fences", scenario.fences, "--state", scenario.state,
@@ -84,29 +111,19 @@ import Waiting
     /// in an uninterrupted replay of the same fixes (a count begun again would say 10:01:51).
     @Test func aRunKilledWhileTheCountRunsCarriesOnWithIt() throws {
         let scenario = try scenario(beyond: { $0 >= 20 })
-        let replay = try FenceRulesTests.events([
-            "replay", scenario.capture, "--fences", scenario.fences, "--stationary", "0",
-        ])
-        #expect(FenceRulesTests.summary(replay, types: ["enter", "exit"]) == ["enter@10:00:00", "exit@10:01:20"])
+        #expect(try replayed(scenario) == ["enter@10:00:00", "exit@10:01:20"])
 
         let first = try start(scenario)
         write(scenario, 0...50, to: first.pty)
         let saved = waitUntil(timeout: 30) { savedCount(scenario) == String(Self.milliseconds(20)) }
         #expect(saved, "the count's start is in the state file: '\(savedCount(scenario))', \(first.output.all)")
         #expect(fenceEvents(first.output) == ["enter@10:00:01"])
-        first.run.signal(SIGKILL)
-        _ = first.run.finish()
-        first.output.finish()
+        killNine(first)
 
-        let second = try start(scenario)
-        write(scenario, 50...130, to: second.pty)
-        #expect(second.output.wait(timeout: 30) { types($0).contains("exit") }, "\(second.output.all)")
-        second.run.signal(SIGTERM)
-        let (status, stderr) = second.run.finish()
-        second.output.finish()
-        #expect(status == 0, "\(stderr)")
+        let second = try restart(scenario, from: 50)
+        #expect(second.status == 0, "\(second.stderr)")
         // Inside still at the restart: no second enter.
-        #expect(fenceEvents(second.output) == ["exit@10:01:20"])
+        #expect(second.events == ["exit@10:01:20"])
     }
 
     /// Beyond from 10:00:20 to 10:00:29, back within from 10:00:30: the count broke off, and the
@@ -114,26 +131,17 @@ import Waiting
     /// the delay begins there, and the exit comes at 10:01:51, as in an uninterrupted replay.
     @Test func aCountThatBrokeOffBeforeTheKillBeginsAgain() throws {
         let scenario = try scenario(beyond: { (20...29).contains($0) || $0 >= 51 })
-        let replay = try FenceRulesTests.events([
-            "replay", scenario.capture, "--fences", scenario.fences, "--stationary", "0",
-        ])
-        #expect(FenceRulesTests.summary(replay, types: ["enter", "exit"]) == ["enter@10:00:00", "exit@10:01:51"])
+        #expect(try replayed(scenario) == ["enter@10:00:00", "exit@10:01:51"])
 
         let first = try start(scenario)
         write(scenario, 0...29, to: first.pty)
         #expect(waitUntil(timeout: 30) { savedCount(scenario) == String(Self.milliseconds(20)) }, "\(first.output.all)")
         write(scenario, 30...50, to: first.pty)
         #expect(waitUntil(timeout: 30) { savedCount(scenario) == "" }, "broken off: '\(savedCount(scenario))'")
-        first.run.signal(SIGKILL)
-        _ = first.run.finish()
-        first.output.finish()
+        killNine(first)
 
-        let second = try start(scenario)
-        write(scenario, 50...130, to: second.pty)
-        #expect(second.output.wait(timeout: 30) { types($0).contains("exit") }, "\(second.output.all)")
-        second.run.signal(SIGTERM)
-        _ = second.run.finish()
-        second.output.finish()
-        #expect(fenceEvents(second.output) == ["exit@10:01:51"])
+        let second = try restart(scenario, from: 50)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.events == ["exit@10:01:51"])
     }
 }
