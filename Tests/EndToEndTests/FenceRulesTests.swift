@@ -63,8 +63,8 @@ import Testing
         return folder
     }
 
-    static func events(_ arguments: [String]) throws -> [[String: Any]] {
-        let result = try runGPSFence(arguments + ["--json"])
+    static func events(_ arguments: [String], environment: [String: String] = [:]) throws -> [[String: Any]] {
+        let result = try runGPSFence(arguments + ["--json"], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         return try result.stdout.split(separator: "\n").map {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -185,18 +185,24 @@ import Testing
     /// (+500 m). The fence expires at t = 60 with the car inside: `exit` with reason `expired`
     /// and `unregistered` at 10:01:00, and nothing of that fence after. The same instant written
     /// with an offset (`11:01+01:00`) or in the fence's zone (`11:01`, Europe/Berlin in
-    /// February) gives the same events. A second fence further on, without rules, is untouched.
+    /// February) gives the same events; so does a time without offset or `timezone`, read in the
+    /// user's zone: `11:01` with `--timezone Europe/Berlin` or `TZ=Europe/Berlin`, `10:01` with
+    /// `--utc`. A second fence further on, without rules, is untouched.
     @Test(arguments: [
-        #""expires":"2026-02-03T10:01:00Z""#, #""expires":"2026-02-03T11:01+01:00""#,
-        #""expires":"2026-02-03T11:01:00","timezone":"Europe/Berlin""#,
-    ])
-    func aZoneThatExpiresMidDrive(expires: String) throws {
+        (#""expires":"2026-02-03T10:01:00Z""#, [], [:]), (#""expires":"2026-02-03T11:01+01:00""#, [], [:]),
+        (#""expires":"2026-02-03T11:01:00","timezone":"Europe/Berlin""#, ["--utc"], [:]),
+        (#""expires":"2026-02-03T11:01:00""#, ["--timezone", "Europe/Berlin"], [:]),
+        (#""expires":"2026-02-03T11:01""#, [], ["TZ": "Europe/Berlin"]),
+        (#""expires":"2026-02-03T10:01:00""#, ["--utc"], ["TZ": "Europe/Berlin"]),
+    ] as [(String, [String], [String: String])])
+    func aZoneThatExpiresMidDrive(expires: String, zone: [String], environment: [String: String]) throws {
         let folder = try Self.folder()
         let steps = (0...120).map { Step(second: $0, east: 20 * Double($0), speed: 20) }
         let capture = try Self.capture(steps, date: "030226", start: 10 * 3600, in: folder)
         let fences = try Self.fences(
             [("roadworks", 1000, 490, "," + expires), ("depot", 2000, 100, "")], in: folder)
-        let events = try Self.events(["replay", capture, "--fences", fences, "--dwell", "600"])
+        let events = try Self.events(
+            ["replay", capture, "--fences", fences, "--dwell", "600"] + zone, environment: environment)
         #expect(
             Self.summary(events, types: ["enter", "exit", "unregistered"])
                 == [

@@ -30,7 +30,7 @@ import Testing
         #expect(abs((a.speedLimit ?? 0) - 30 / 3.6) < 1e-9)
         #expect(abs((a.clearance ?? 0) - 3.2004) < 1e-9)
         #expect(a.active != nil)
-        #expect(a.expires == 1_770_400_800_000, "19:00 in Berlin (UTC+1) is 18:00 UTC")
+        #expect(a.expires == .instant(1_770_400_800_000), "19:00 in Berlin (UTC+1) is 18:00 UTC")
         #expect(a.exitDelay == 45)
         #expect(set.settings(1).rules?.exitDelay == nil)
         #expect(set.settings(1).rules?.clearance == 3.4)

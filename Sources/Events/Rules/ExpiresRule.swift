@@ -3,7 +3,8 @@ import NMEA
 
 /// `expires`: from that time on the fence is gone, removed as a reload removes a fence (an `exit`
 /// with reason `expired` if the receiver was inside, then one `unregistered` naming the fences
-/// that expired at that fix). It stays gone if the fix time goes back.
+/// that expired at that fix). It stays gone if the fix time goes back. A time written without a
+/// zone is read in the user's (`EventSettings.localZone`).
 final class ExpiresRule: EngineRule {
     /// Fences with an `expires` time, ascending.
     private let expiring: [Int32]
@@ -34,7 +35,10 @@ final class ExpiresRule: EngineRule {
         var expiredNow: [Int] = []
         for stored in expiring {
             let fence = Int(stored)
-            guard !expired[fence], let expires = engine.fences.settings(fence).rules?.expires else { continue }
+            guard !expired[fence],
+                let expires = engine.fences.settings(fence).rules?.expires?.milliseconds(
+                    localZone: engine.settings.localZone)
+            else { continue }
             if now < expires {
                 next = min(next, expires)
                 continue

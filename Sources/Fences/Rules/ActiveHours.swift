@@ -12,8 +12,7 @@ public enum ActiveHours: FenceRuleDefinition {
     {
         if let timezone = values[1]?.text {
             do throws(ZoneError) {
-                context.zone = try context.cache.zone(timezone)
-                context.timezone = context.zone
+                context.timezone = try context.cache.zone(timezone)
             } catch {
                 throw RuleProblem("timezone: \(error.reason)")
             }

@@ -2,7 +2,8 @@ import NMEA
 import Presentation
 
 /// `expires`: from that time on the fence is gone. An ISO 8601 time; without `Z` or an offset, in
-/// the fence's `timezone`. The engine's part is Events' `ExpiresRule`.
+/// the fence's `timezone`, else in the user's zone (`ExpiryTime.localClock`, read by the engine,
+/// which knows that zone). The engine's part is Events' `ExpiresRule`.
 public enum Expiry: FenceRuleDefinition {
     public static let properties = [RuleProperty("expires", .text)]
 
@@ -10,17 +11,17 @@ public enum Expiry: FenceRuleDefinition {
         throws(RuleProblem)
     {
         guard let expires = values[0]?.text else { return }
-        guard let instant = instant(expires, zone: context.zone) else {
+        guard let time = time(expires, zone: context.timezone) else {
             throw RuleProblem(
                 "expires '\(expires)' is not an ISO 8601 time like 2026-02-06T18:00:00Z "
-                    + "(or with an offset, +01:00; without one, in the fence's timezone)")
+                    + "(or with an offset, +01:00; without one, in the fence's timezone or yours)")
         }
-        rules.expires = instant
+        rules.expires = time
     }
 
-    /// `2026-02-06T18:00:00Z`, `2026-02-06T19:00+01:00`, `2026-02-06 18:00:00.5`: milliseconds
-    /// since the epoch. Without `Z` or an offset the time is read in `zone`.
-    static func instant(_ text: String, zone: ZoneOffsets) -> Int64? {
+    /// `2026-02-06T18:00:00Z`, `2026-02-06T19:00+01:00`, `2026-02-06 18:00:00.5`. Without `Z` or an
+    /// offset the time is read in `zone`, and without a zone it is left to the user's.
+    static func time(_ text: String, zone: ZoneOffsets?) -> ExpiryTime? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 16, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
             let date = CivilDate(iso: String(decoding: bytes[0..<10], as: UTF8.self)), date.isValid
@@ -51,11 +52,30 @@ public enum Expiry: FenceRuleDefinition {
         }
         let milliseconds = (hours * 3600 + minutes * 60) * 1000 + Int((seconds * 1000).rounded())
         let local = UTCTime(date: date, timeOfDay: TimeOfDay(milliseconds: milliseconds)).millisecondsSinceEpoch
-        if let offsetSeconds { return local - offsetSeconds * 1000 }
-        // Local time in the zone: its offset at the guessed instant, checked once more (a time
-        // near a change of offset).
-        let guess = local / 1000 - Int64(zone.offset(atSeconds: local / 1000))
-        let offset = Int64(zone.offset(atSeconds: guess))
-        return local - offset * 1000
+        if let offsetSeconds { return .instant(local - offsetSeconds * 1000) }
+        guard let zone else { return .localClock(local) }
+        return .instant(ExpiryTime.localClock(local).milliseconds(localZone: zone))
+    }
+}
+
+/// When a fence is gone: an instant, or a clock time with no zone of its own.
+public enum ExpiryTime: Sendable, Equatable {
+    /// Milliseconds since the epoch.
+    case instant(Int64)
+    /// A clock time written without `Z`, an offset or the fence's `timezone`, as milliseconds since
+    /// the epoch had it been UTC: read in the user's zone, which the file does not know.
+    case localClock(Int64)
+
+    /// Milliseconds since the epoch, a clock time read in `localZone`.
+    public func milliseconds(localZone: ZoneOffsets) -> Int64 {
+        switch self {
+        case .instant(let milliseconds): return milliseconds
+        case .localClock(let local):
+            // The zone's offset at the guessed instant, checked once more (a time near a change of
+            // offset).
+            let guess = local / 1000 - Int64(localZone.offset(atSeconds: local / 1000))
+            let offset = Int64(localZone.offset(atSeconds: guess))
+            return local - offset * 1000
+        }
     }
 }

@@ -96,12 +96,10 @@ public struct RuleValues {
 }
 
 /// What the rules of one feature share while they are resolved: the file's caches and the
-/// feature's time zone (set by `active`'s `timezone`, read by `expires`, UTC without one; and as
-/// `timezone`, nil without one, by `active` and the conditional limits, which then read the
-/// user's zone).
+/// feature's time zone (set by `active`'s `timezone`; nil without one, and then `active`, the
+/// conditional limits and an `expires` without offset are read in the user's zone).
 public struct RuleContext {
     let cache: FenceRuleCache
-    public var zone = ZoneOffsets.utc
     public var timezone: ZoneOffsets?
 }
 

@@ -8,8 +8,8 @@ import Presentation
 /// (`maxspeed:conditional`, `maxspeed:hgv:conditional`, `maxweight:conditional`). Each is defined once (`FenceRuleKind`); the
 /// event engine applies them on fix time.
 public struct FenceRules: Sendable, Equatable {
-    /// Milliseconds since the epoch from which the fence is gone.
-    public var expires: Int64?
+    /// From when the fence is gone.
+    public var expires: ExpiryTime?
     /// When the fence counts; nil: always.
     public var active: ActiveSchedule?
     /// Seconds beyond the exit distance, on every usable fix, before `exit`; nil: at once.
