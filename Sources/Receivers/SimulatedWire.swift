@@ -45,6 +45,15 @@ public final class SimulatedWire {
         self.rate = rate
     }
 
+    /// Whether a reader would hear what is sent now: on a pseudo-terminal, whether some process has
+    /// the slave open; a real port is always heard.
+    public var hasReader: Bool {
+        switch port {
+        case .pseudoTerminal(let terminal): terminal.hasReader
+        case .device: true
+        }
+    }
+
     /// Transmits one sentence (with its CR LF). Returns when its last byte has gone out.
     public func send(_ line: [UInt8]) throws(SerialError) {
         let byteTime = 10 / Double(rate.bitsPerSecond)

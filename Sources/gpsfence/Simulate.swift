@@ -67,6 +67,12 @@ struct Simulate: ParsableCommand {
     @Flag(help: "Start again at the end of the route.")
     var loop = false
 
+    @Flag(
+        help:
+            "Start the route once a reader has the pseudo-terminal open (by default it plays at once, heard or not, as a receiver does)."
+    )
+    var waitForReader = false
+
     @Option(
         help: "Also make this symlink to the pseudo-terminal (a stable path across restarts, like /dev/serial/by-id).")
     var link: String?
@@ -126,6 +132,7 @@ struct Simulate: ParsableCommand {
         job.rate = rate
         job.speed = speed ?? 10
         job.loop = loop
+        job.waitsForReader = waitForReader
         job.start = start.flatMap(parseISOTime)
         job.shiftsTimes = now || start != nil
         job.timeScale = timeScale

@@ -61,11 +61,14 @@ func types(_ lines: [String]) -> [String] {
         return (fences.path, route.path)
     }
 
-    /// One pass of `writeFiles`' route by `simulate` (38400 baud, 5 Hz, 100x), its pseudo-terminal
-    /// linked at `link` and its clock starting at `start`: returned once the terminal exists.
+    /// One pass of `writeFiles`' route by `simulate` (38400 baud, 5 Hz, 100 m/s), its
+    /// pseudo-terminal linked at `link` and its clock starting at `start`: returned once the
+    /// terminal exists. The pass waits for its reader: the 4 s route would otherwise be half over
+    /// before a `run` started after it on a loaded machine has opened the terminal.
     static func simulatedPass(route: String, link: String, start: String) throws -> BackgroundGPSFence {
         let simulator = try BackgroundGPSFence([
             "simulate", route, "--baud", "38400", "--rate", "5", "--speed", "100", "--link", link, "--start", start,
+            "--wait-for-reader",
         ])
         _ = simulator.readFirstLine()
         return simulator

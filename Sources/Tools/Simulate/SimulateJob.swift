@@ -22,6 +22,9 @@ public struct SimulateJob: Sendable {
     public var receiver: EmulatedReceiver.Model?
     /// A jammer or a spoofer to rehearse (`--jam`, `--spoof`), on a track's epochs.
     public var interference = Interference()
+    /// The route starts once a reader has the pseudo-terminal open (`--wait-for-reader`), so that
+    /// a reader started after the simulator hears it from its first fix.
+    public var waitsForReader = false
 
     public init(route: Route) { self.route = route }
 
@@ -141,6 +144,10 @@ public struct SimulateJob: Sendable {
         wire: SimulatedWire, now: () -> UTCTime, shouldStop: () -> Bool, passEnded: (PassSummary) -> Void = { _ in }
     ) throws(SerialError) -> PlayCounts {
         var counts = PlayCounts()
+        while waitsForReader && !wire.hasReader {
+            if shouldStop() { return counts }
+            sleepSeconds(0.01)
+        }
         var pass = 0
         var due = monotonicSeconds()
         let origin = now()  // once: later passes are shifted from the same start
