@@ -2,7 +2,7 @@
 # Engine benchmark (docs/performance.md, "Engine (events and replay)"): a one-hour 10 Hz drive (36,000 epochs)
 # against 10,000 mixed fences in a 50 km box (shared/bench workload, seed 1), replayed at
 # --speed max through the built binary, plus the ordo-one EngineBenchmarks target for heap
-# allocations per fix in steady state.
+# allocations per fix in steady state, with and without matching to the road being driven.
 #   bash scripts/bench_engine.sh [--data-only]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +14,8 @@ if [ ! -f bench-data/engine_1h_10hz.nmea ]; then
   python3 $BENCH/gen_nmea.py --out bench-data/engine_1h_10hz.nmea --mb 20.74 --rate 10 \
       --points bench-data/engine_10000f_trace.points.csv
 fi
+# The road set and its drive, for the allocation count with matching on.
+[ -f bench-data/road_matching_drive.nmea ] || python3 scripts/bench_road_matching.py --data-only
 [ "${1:-}" = "--data-only" ] && exit 0
 
 swift build -c release --product gpsfence >/dev/null

@@ -9,6 +9,9 @@ against each set, with and without `--approach 500`, the median of `--runs` wall
 replay without fences, per fix.
 
     python3 scripts/bench_road_matching.py --binary .build/release/gpsfence [--fixes 36000] [--runs 3]
+
+With `--data-only` it writes the sets and the drive to bench-data/ and stops: the data of
+EngineBenchmarks' allocation count with matching on (`bash scripts/bench_engine.sh`).
 """
 import argparse
 import json
@@ -113,6 +116,7 @@ def main():
     ap.add_argument("--binary", default=".build/release/gpsfence")
     ap.add_argument("--fixes", type=int, default=36000)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--data-only", action="store_true", help="write the data to bench-data/ and stop")
     a = ap.parse_args()
     os.makedirs("bench-data", exist_ok=True)
     prefix = "bench-data/corridors_10000f_1kp"
@@ -139,6 +143,8 @@ def main():
     fixes = drive(routes, a.fixes)
     with open(capture, "w") as fh:
         fh.write(nmea(fixes))
+    if a.data_only:
+        return
     base = [a.binary, "replay", capture, "--speed", "max", "--json"]
     floor = timed(base + ["--fences", empty], a.runs)
     print("%d fixes at 10 Hz; a replay without fences: %.3f s" % (len(fixes), floor))

@@ -4,9 +4,10 @@ import Fences
 import Foundation
 import NMEA
 
-/// The event engine over a one-hour 10 Hz drive against 10,000 mixed fences (docs/performance.md: no heap
-/// allocation per fix in steady state). Data: `bash scripts/bench_engine.sh` writes it to
-/// bench-data/ (or set GPSFENCE_BENCH_DATA).
+/// The event engine over a one-hour 10 Hz drive against 10,000 mixed fences, and over an hour's
+/// drive along 10,000 roads matched fix by fix (docs/performance.md: no heap allocation per fix in
+/// steady state). Data: `bash scripts/bench_engine.sh --data-only` writes it to bench-data/ (or
+/// set GPSFENCE_BENCH_DATA).
 let benchmarks: @Sendable () -> Void = {
     let folder = ProcessInfo.processInfo.environment["GPSFENCE_BENCH_DATA"] ?? "bench-data"
     let capture = folder + "/engine_1h_10hz.nmea"
@@ -15,9 +16,18 @@ let benchmarks: @Sendable () -> Void = {
         print("EngineBenchmarks: no data in \(folder)/: run `bash scripts/bench_engine.sh --data-only` first")
         return
     }
+    let roadsPath = folder + "/road_matching_roads.geojson"
+    let roadDrive = folder + "/road_matching_drive.nmea"
+    guard FileManager.default.fileExists(atPath: roadsPath), FileManager.default.fileExists(atPath: roadDrive) else {
+        print("EngineBenchmarks: no roads in \(folder)/: run `bash scripts/bench_engine.sh --data-only` first")
+        return
+    }
     let fences = try! FenceSet.load(path: fencesPath)
     let fixes = decode(capture)
     let half = fixes.count / 2
+    let roads = try! FenceSet.load(path: roadsPath)
+    let roadFixes = decode(roadDrive)
+    let roadHalf = roadFixes.count / 2
 
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident], maxDuration: .seconds(20),
@@ -52,6 +62,23 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for fix in fixes[half...] { engine.process(fix) { blackHole($0) } }
         benchmark.stopMeasurement()
+    }
+
+    // Each fix matched to the road being driven among the corridors containing it (the roads carry
+    // `highway` and a limit), and with the walk along the roads ahead.
+    for approach in [nil, 500.0] {
+        Benchmark(
+            "engine matching roads\(approach == nil ? "" : ", approach 500 m"), steady state "
+                + "(\(roadFixes.count - roadHalf) fixes, 10k roads)"
+        ) { benchmark in
+            var settings = EventSettings()
+            settings.approach = approach
+            let engine = EventEngine(fences: roads, settings: settings)
+            for fix in roadFixes[..<roadHalf] { engine.process(fix) { blackHole($0) } }
+            benchmark.startMeasurement()
+            for fix in roadFixes[roadHalf...] { engine.process(fix) { blackHole($0) } }
+            benchmark.stopMeasurement()
+        }
     }
 }
 
