@@ -1,8 +1,8 @@
 import Testing
 
-/// `RealHomeAssistantTests` against the current Home Assistant release, in its Debian testing root
-/// (scripts/homeassistant-current.sh): the same entity ids, names, types and states as on the
-/// oldest, and nothing in its log for the user to fix. Outside CI, a machine without the root skips
+/// `RealHomeAssistantTests` and `IntegrityHomeAssistantTests` against the current Home Assistant
+/// release, in its Debian testing root (scripts/homeassistant-current.sh): the same entity ids,
+/// names, types and states as on the oldest, and nothing in its log for the user to fix. Outside CI, a machine without the root skips
 /// these rather than spend minutes making it; CI makes it.
 @Suite(
     .serialized,
@@ -13,6 +13,7 @@ import Testing
 )
 struct CurrentHomeAssistantTests {
     let tests = RealHomeAssistantTests(.current)
+    let integrity = IntegrityHomeAssistantTests(.current)
 
     @Test func aReplayShowsTheDeviceWithTheRightStates() throws {
         try tests.aReplayShowsTheDeviceWithTheRightStates()
@@ -32,5 +33,9 @@ struct CurrentHomeAssistantTests {
 
     @Test func theOwnTracksTrackerFollowsTheReceiverOutOfARegion() throws {
         try tests.theOwnTracksTrackerFollowsTheReceiverOutOfARegion()
+    }
+
+    @Test func mqttAndHomeAssistantFollowTheJammerAndTheSpoofer() throws {
+        try integrity.mqttAndHomeAssistantFollowTheJammerAndTheSpoofer()
     }
 }

@@ -7,9 +7,15 @@ import Testing
 
 /// The integrity state as a fleet operator and a Home Assistant user see it, live: `gpsfence
 /// simulate --jam` (or `--spoof`) on a pseudo-terminal, `gpsfence run --mqtt ... --homeassistant`
-/// reading it, a real mosquitto, and the real Home Assistant (`RealHomeAssistant`, the oldest
-/// supported release) following the "GNSS integrity" sensor by discovery alone.
+/// reading it, a real mosquitto, and the real Home Assistant (`RealHomeAssistant`; the oldest
+/// supported release here, the current one through `CurrentHomeAssistantTests`) following the
+/// "GNSS integrity" sensor by discovery alone.
 @Suite(.serialized) struct IntegrityHomeAssistantTests {
+    let release: HomeAssistantRelease
+
+    init() { release = .oldest }
+    init(_ release: HomeAssistantRelease) { self.release = release }
+
     /// The simulated receivers' clock starts here; the jammer and the spoofer are counted from it.
     static let start = "2026-02-03T10:15:00Z"
     static let startSeconds = 1_770_113_700.0
@@ -72,7 +78,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let broker = try MosquittoBroker()
         let homeAssistant = try RealHomeAssistant(
-            .oldest, broker: broker, home: RealHomeAssistantTests.farHome, zones: [])
+            release, broker: broker, home: RealHomeAssistantTests.farHome, zones: [])
         let subscriber = try broker.subscribe("fleet/+/integrity")
         let route = try Self.parkedRoute(seconds: 150, in: folder)
         let jammed = try Self.vehicle("van-7", route: route, ["--jam", "20+15"], broker: broker, in: folder)

@@ -3,11 +3,13 @@ import NMEA
 /// Judges, cycle by cycle, whether the receiver's positions can be trusted (docs/running.md,
 /// "Trust in the fix"): `ok`, `degraded`, `jammed` or `spoofed`, with the reasons.
 ///
-/// - `jammed`: C/N0 fell on nearly every satellite and then most satellites were lost, or the
-///   receiver says it is jammed (critical); it lasts while the sky stays weakened against its
-///   baseline. The order counts: a jammer's noise takes the decibels first and the satellites
-///   after, while a sky lost to an underpass or a deep street comes back, or changes inside it,
-///   weakened and uneven, which after the loss can look like a fall.
+/// - `jammed`: C/N0 fell on nearly every satellite and then most satellites were lost, or it fell
+///   on every satellite together, the strongest too, a little further each second for three
+///   seconds (a jammer approaching, before it takes the satellites), or the receiver says it is
+///   jammed (critical); it lasts while the sky stays weakened against its baseline. The order
+///   counts: a jammer's noise takes the decibels first and the satellites after, while a sky lost
+///   to an underpass or a deep street comes back, or changes inside it, weakened and uneven, which
+///   after the loss can look like a fall.
 /// - `spoofed`: every satellite at one strong C/N0 together with a step of the clock, the position
 ///   or the altitude, or the receiver says it is spoofed (affirmed); it lasts while the C/N0
 ///   stays flat.
@@ -44,6 +46,7 @@ public struct IntegrityMonitor: Sendable {
     /// The monitor's clock when each reason was last seen, by `IntegrityReason.allCases` order.
     private var lastSeen = [Double?](repeating: nil, count: IntegrityReason.allCases.count)
     private var lastWeakened: Double?
+    private var lastSteadyFall: Double?
     /// Whether the satellites' present loss (seen without a break longer than `hold`) began
     /// within `jamWindow` of a C/N0 drop, or with one.
     private var lossFollowedDrop = false
@@ -77,7 +80,8 @@ public struct IntegrityMonitor: Sendable {
         readFlags(cycle.flags)
         if sky.listed {
             let evidence = signals.observe(sky, at: seconds, holding: state == .jammed || recent(.cn0Drop))
-            if evidence.cn0Drop { see(.cn0Drop) }
+            if evidence.cn0Drop || evidence.steadyFall { see(.cn0Drop) }
+            if evidence.steadyFall { lastSteadyFall = seconds }
             if evidence.satellitesLost {
                 if !within(lastSeen[index(.satellitesLost)], Self.hold) {
                     lossFollowedDrop = within(lastSeen[index(.cn0Drop)], Self.jamWindow)
@@ -127,7 +131,7 @@ public struct IntegrityMonitor: Sendable {
         let stepped = active.contains(.clockJump) || active.contains(.positionJump) || active.contains(.altitudeJump)
         let flat = active.contains(.uniformCN0)
         if within(lastSpoofFlag, Self.hold) || (flat && stepped) || (state == .spoofed && flat) { return .spoofed }
-        let jam = active.contains(.satellitesLost) && lossFollowedDrop
+        let jam = (active.contains(.satellitesLost) && lossFollowedDrop) || within(lastSteadyFall, Self.hold)
         let jamGoesOn = state == .jammed && within(lastWeakened, Self.hold)
         if within(lastJamFlag, Self.hold) || jam || jamGoesOn { return .jammed }
         return active.isEmpty ? .ok : .degraded

@@ -5,7 +5,8 @@ public enum IntegrityState: String, Sendable, Equatable, CaseIterable, BitwiseCo
     /// Something is off (a weak or unusual sky, a clock or position step, a fault the receiver
     /// reports): positions are still used, the state only annotates them.
     case degraded
-    /// A jammer is likely near: signals fell on every satellite and satellites were lost.
+    /// A jammer is likely near: signals fell on every satellite together, and then satellites were
+    /// lost or the fall went on.
     case jammed
     /// A spoofer is likely feeding the receiver: positions are not believed.
     case spoofed

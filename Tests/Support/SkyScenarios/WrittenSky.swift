@@ -86,13 +86,13 @@ public enum WrittenSky {
         }
     }
 
-    /// At rest, then a jammer from `onset`: every satellite's C/N0 falls 3 dB-Hz a second, a
+    /// At rest, then a jammer from `onset`: every satellite's C/N0 falls `fall` dB-Hz a second, a
     /// satellite below 20 dB-Hz is no longer tracked, and below four tracked there is no fix.
-    public static func jammer(onset: Int, seconds: Int) -> [Cycle] {
+    public static func jammer(onset: Int, seconds: Int, fall perSecond: Int = 3) -> [Cycle] {
         var noise = Noise(seed: 1)
         var cycles = atRest(0..<onset, noise: &noise)
         for second in onset..<seconds {
-            let fall = 3 * (second - onset + 1)
+            let fall = perSecond * (second - onset + 1)
             var satellites = openSky()
             for index in satellites.indices {
                 let cn0 = satellites[index].cn0! + noise.next(-1...1) - fall
