@@ -4,6 +4,7 @@ import Foundation
 import Jobs
 import LiveLoop
 import NMEA
+import Platform
 import Presentation
 import Tools
 import Views
@@ -101,9 +102,9 @@ struct Report: ParsableCommand {
 
     func write(_ text: String, to path: String) throws {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try writeWholeFile(path, Array(text.utf8))
         } catch {
-            throw RuntimeFailure.unwritable(path: path, cause: .said(error.localizedDescription))
+            throw RuntimeFailure.unwritable(path: path, cause: .call(error))
         }
     }
 }
