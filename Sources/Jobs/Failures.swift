@@ -48,7 +48,7 @@ public func classify(_ error: any Error) -> (status: ExitStatus, message: String
     case let error as InputError: (.badInput, error.message)
     case let error as StateFileMissing: (.badInput, error.message)
     case let error as FenceLoadError: (.badInput, error.message)
-    case let error as PointsFileError: (.badInput, error.message)
+    case let error as PointsFileError: (.badInput, error.description)
     case let error as HookError: (.badInput, error.description)
     case let error as ImportError: (.badInput, error.description)
     case let error as WriteFailure: (.runtimeFailure, error.description)
