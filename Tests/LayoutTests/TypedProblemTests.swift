@@ -93,15 +93,23 @@ import Testing
         #expect(found.isEmpty, "problem types keeping their words as a String:\n\(found.joined(separator: "\n"))")
     }
 
-    @Test func noSourceLooksAtAProblemsWords() throws {
-        var found: [String] = []
-        let sources = Self.root.appendingPathComponent("Sources")
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+    /// Every Swift file under Sources, with its path from the package's root and its text.
+    static func sources() throws -> [(path: String, text: String)] {
+        var sources: [(path: String, text: String)] = []
+        let folder = root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
         while let file = files?.nextObject() as? URL {
             guard file.pathExtension == "swift" else { continue }
-            let path = String(file.path.dropFirst(Self.root.path.count + 1))
-            let lines = try String(contentsOf: file, encoding: .utf8).split(
-                separator: "\n", omittingEmptySubsequences: false)
+            let path = String(file.path.dropFirst(root.path.count + 1))
+            sources.append((path, try String(contentsOf: file, encoding: .utf8)))
+        }
+        return sources
+    }
+
+    @Test func noSourceLooksAtAProblemsWords() throws {
+        var found: [String] = []
+        for (path, text) in try Self.sources() {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             for (number, line) in lines.enumerated() where Self.inspectsWords(line) {
                 found.append("\(path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
             }
@@ -118,13 +126,7 @@ import Testing
 
     @Test func optionChecksThrowAnOptionProblem() throws {
         var found: [String] = []
-        let sources = Self.root.appendingPathComponent("Sources")
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
-        while let file = files?.nextObject() as? URL {
-            guard file.pathExtension == "swift" else { continue }
-            let path = String(file.path.dropFirst(Self.root.path.count + 1))
-            guard path != Self.optionProblemUsage else { continue }
-            let text = try String(contentsOf: file, encoding: .utf8)
+        for (path, text) in try Self.sources() where path != Self.optionProblemUsage {
             found += Self.validationErrorsNotOfAProblem(text).map { "\(path): \($0)" }
             if text.contains("extension ValidationError") { found.append("\(path): extends ValidationError") }
         }
