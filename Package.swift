@@ -108,8 +108,8 @@ let package = Package(
         .target(
             name: "LiveLoop",
             dependencies: [
-                "NMEA", "Presentation", "Platform", "Receivers", "Fences", "Events", "Delivery", "Store", "JSONOutput",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "NMEA", "Presentation", "Platform", "Receivers", "Fences", "Events", "Delivery", "Store", "JSONInput",
+                "JSONOutput", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // the page on the phone (`run --web`): the live state, the status, events, track and fences

@@ -51,30 +51,30 @@ public struct EventSettings: Sendable, Equatable {
     /// Checks the values a user can set; nil when they make sense, else what is wrong (naming the
     /// option). Upper bounds too (`Limits`): `--dwell 1e300` or `inf` must be a message, not an
     /// overflow trap when the engine turns seconds into milliseconds.
-    public var problem: String? {
+    public var problem: Limits.RangeProblem? {
         // A list rather than one chain of `??`: Swift 6.2 (the arm64 package's compiler) gives up
         // type-checking that chain.
-        let problems: [String?] = [
-            Limits.seconds("--dwell", dwell, allowsZero: true),
-            Limits.metres("--hysteresis", hysteresis, allowsZero: true),
-            Limits.count("--exit-confirm", exitConfirm, 1...Limits.maxExitConfirm),
-            Limits.metres("--max-accuracy", maxAccuracy),
-            Limits.problem("--max-speed", maxSpeed, .aboveZero, max: Limits.maxSpeed, unit: "m/s"),
-            Limits.metres("accuracy cap", accuracyCap, allowsZero: true),
-            Limits.seconds("--stale", stale),
-            approach.flatMap { Limits.metres("--approach", $0) },
-            heartbeat.flatMap { Limits.seconds("--heartbeat", $0) },
-            Limits.problem("minimum approach speed", minimumApproachSpeed, .zero, max: 1e9, unit: "m/s"),
-            stationary.flatMap { Limits.seconds("--stationary", $0, allowsZero: true) },
-            Limits.count("--speeding-confirm", speedingConfirm, 1...Limits.maxExitConfirm),
-            vehicle.height.flatMap { Limits.metres("--vehicle-height", $0) },
-            vehicle.width.flatMap { Limits.metres("--vehicle-width", $0) },
-            vehicle.length.flatMap { Limits.metres("--vehicle-length", $0) },
+        let problems: [Limits.RangeProblem?] = [
+            Limits.checkSeconds("--dwell", dwell, allowsZero: true),
+            Limits.checkMetres("--hysteresis", hysteresis, allowsZero: true),
+            Limits.check("--exit-confirm", exitConfirm, 1...Limits.maxExitConfirm),
+            Limits.checkMetres("--max-accuracy", maxAccuracy),
+            Limits.check("--max-speed", maxSpeed, .aboveZero, max: Limits.maxSpeed, unit: "m/s"),
+            Limits.checkMetres("accuracy cap", accuracyCap, allowsZero: true),
+            Limits.checkSeconds("--stale", stale),
+            approach.flatMap { Limits.checkMetres("--approach", $0) },
+            heartbeat.flatMap { Limits.checkSeconds("--heartbeat", $0) },
+            Limits.check("minimum approach speed", minimumApproachSpeed, .zero, max: 1e9, unit: "m/s"),
+            stationary.flatMap { Limits.checkSeconds("--stationary", $0, allowsZero: true) },
+            Limits.check("--speeding-confirm", speedingConfirm, 1...Limits.maxExitConfirm),
+            vehicle.height.flatMap { Limits.checkMetres("--vehicle-height", $0) },
+            vehicle.width.flatMap { Limits.checkMetres("--vehicle-width", $0) },
+            vehicle.length.flatMap { Limits.checkMetres("--vehicle-length", $0) },
             vehicle.weight.flatMap {
-                Limits.problem("--vehicle-weight", $0 / 1000, .aboveZero, max: Limits.maxTonnes, unit: "tonnes")
+                Limits.check("--vehicle-weight", $0 / 1000, .aboveZero, max: Limits.maxTonnes, unit: "tonnes")
             },
             vehicle.axleLoad.flatMap {
-                Limits.problem("--vehicle-axle-load", $0 / 1000, .aboveZero, max: Limits.maxTonnes, unit: "tonnes")
+                Limits.check("--vehicle-axle-load", $0 / 1000, .aboveZero, max: Limits.maxTonnes, unit: "tonnes")
             },
         ]
         return problems.lazy.compactMap { $0 }.first

@@ -511,8 +511,8 @@ struct GeoJSONLoader {
         if scanner.consumeNull() { return nil }
         if scanner.atNumber() {
             let v = try scanner.number()
-            if let problem = Limits.problem("property \(key)", v, .zero, max: max, unit: unit) {
-                pending = pending ?? problem
+            if let problem = Limits.check("property \(key)", v, .zero, max: max, unit: unit) {
+                pending = pending ?? problem.description
                 return nil
             }
             return v

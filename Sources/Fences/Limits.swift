@@ -112,30 +112,15 @@ public enum Limits {
         check(name, value, allowsZero ? .zero : .aboveZero, max: maxSeconds, unit: "seconds")
     }
 
-    /// The words of `check`'s problem, if any.
-    public static func problem(_ name: String, _ value: Double, _ lower: Lower, max: Double, unit: String) -> String? {
-        check(name, value, lower, max: max, unit: unit)?.description
-    }
-
-    /// A duration setting: 0 (or more than 0) up to `maxSeconds`.
-    public static func seconds(_ name: String, _ value: Double, allowsZero: Bool = false) -> String? {
-        checkSeconds(name, value, allowsZero: allowsZero)?.description
-    }
-
     /// A distance setting: 0 (or more than 0) up to `maxMetres`.
-    public static func metres(_ name: String, _ value: Double, allowsZero: Bool = false) -> String? {
-        problem(name, value, allowsZero ? .zero : .aboveZero, max: maxMetres, unit: "metres")
+    public static func checkMetres(_ name: String, _ value: Double, allowsZero: Bool = false) -> RangeProblem? {
+        check(name, value, allowsZero ? .zero : .aboveZero, max: maxMetres, unit: "metres")
     }
 
     /// `--keep-days`: more than 0, at most 100 years of track (its seconds stay far from any
     /// integer limit).
-    public static func keepDays(_ value: Double) -> String? {
-        problem("--keep-days", value, .aboveZero, max: 36_500, unit: "days")
-    }
-
-    /// An integer setting in `range`.
-    public static func count(_ name: String, _ value: Int, _ range: ClosedRange<Int>) -> String? {
-        check(name, value, range)?.description
+    public static func keepDays(_ value: Double) -> RangeProblem? {
+        check("--keep-days", value, .aboveZero, max: 36_500, unit: "days")
     }
 
     /// Seconds as milliseconds, clamped to ±2^53 (NaN as 0): never traps, and leaves room for
@@ -159,37 +144,60 @@ public enum Limits {
 }
 
 /// The ranges of the command-line options that are not event settings (those are in
-/// `EventSettings.problem`). Each returns nil for a good value, else the message naming the option.
+/// `EventSettings.problem`). Each returns nil for a good value, else the problem naming the option.
 /// The CLI only calls these; the bounds live here, next to the reasons for them.
 extension Limits {
     /// `replay --speed X`: 1/1000 to a million times real time. 1e-300 would make the wait before
     /// a fix overflow the nanosecond clock.
-    public static func replaySpeed(_ value: Double) -> String? {
-        problem("--speed", value, .atLeast(0.001), max: 1e6, unit: "times real time")
+    public static func replaySpeed(_ value: Double) -> RangeProblem? {
+        check("--speed", value, .atLeast(0.001), max: 1e6, unit: "times real time")
     }
 
     /// `simulate --rate HZ`: one epoch per 1000 s at the slowest (the period in milliseconds is an
     /// integer), 50 Hz at the fastest (what receivers do).
-    public static func simulateRate(_ value: Double) -> String? {
-        problem("--rate", value, .atLeast(0.001), max: 50, unit: "Hz")
+    public static func simulateRate(_ value: Double) -> RangeProblem? {
+        check("--rate", value, .atLeast(0.001), max: 50, unit: "Hz")
     }
 
     /// `simulate --speed M/S` along a route without times.
-    public static func simulateSpeed(_ value: Double) -> String? {
-        problem("--speed", value, .atLeast(0.001), max: 1e6, unit: "m/s")
+    public static func simulateSpeed(_ value: Double) -> RangeProblem? {
+        check("--speed", value, .atLeast(0.001), max: 1e6, unit: "m/s")
     }
 
     /// `record --duration S`.
-    public static func recordDuration(_ value: Double) -> String? { seconds("--duration", value) }
+    public static func recordDuration(_ value: Double) -> RangeProblem? { checkSeconds("--duration", value) }
 
     /// `--autobaud-window S`: how long autobaud listens at each rate.
-    public static func autobaudWindow(_ value: Double) -> String? {
-        problem("--autobaud-window", value, .aboveZero, max: 3600, unit: "seconds")
+    public static func autobaudWindow(_ value: Double) -> RangeProblem? {
+        check("--autobaud-window", value, .aboveZero, max: 3600, unit: "seconds")
+    }
+
+    /// `decode --device --count N`: fixes to print, at least one; a billion is years of fixes at 25 Hz.
+    public static func decodeCount(_ value: Int) -> RangeProblem? { check("--count", value, 1...1_000_000_000) }
+
+    /// `configure --rate HZ`: what receivers do.
+    public static func configureRate(_ value: Double) -> RangeProblem? {
+        check("--rate", value, .atLeast(0.1), max: 25, unit: "Hz")
+    }
+
+    /// `configure --timeout S`: how long to wait for each answer of the receiver.
+    public static func configureTimeout(_ value: Double) -> RangeProblem? {
+        check("--timeout", value, .aboveZero, max: 30, unit: "seconds")
+    }
+
+    /// `status --watch --interval S`: between redraws.
+    public static func redrawInterval(_ value: Double) -> RangeProblem? {
+        check("--interval", value, .atLeast(0.1), max: 3600, unit: "seconds")
+    }
+
+    /// `--alarm-repeat S`: how often the alarm sounds again, at most twice a second.
+    public static func alarmRepeat(_ value: Double) -> RangeProblem? {
+        check("--alarm-repeat", value, .atLeast(0.5), max: maxSeconds, unit: "seconds")
     }
 
     /// `--exec-timeout S`.
-    public static func execTimeout(_ value: Double) -> String? { seconds("--exec-timeout", value) }
+    public static func execTimeout(_ value: Double) -> RangeProblem? { checkSeconds("--exec-timeout", value) }
 
     /// `--exec-concurrency N`: each running hook holds a thread.
-    public static func execConcurrency(_ value: Int) -> String? { count("--exec-concurrency", value, 1...256) }
+    public static func execConcurrency(_ value: Int) -> RangeProblem? { check("--exec-concurrency", value, 1...256) }
 }

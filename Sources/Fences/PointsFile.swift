@@ -2,10 +2,25 @@ import JSONInput
 import NMEA
 import Platform
 
-/// A bad line in a points file: what and where (exit status 2 in the CLI).
-public struct PointsFileError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public var description: String { message }
+/// A points file that cannot be read, or a bad line in it: what and where (exit status 2 in the
+/// CLI). `description` is its one rendering in words.
+public enum PointsFileError: Error, CustomStringConvertible, Sendable {
+    /// The file cannot be opened or mapped.
+    case unreadable(FenceLoadError)
+    /// A line that is not `lat,lon` (`found`: its first 60 bytes, as text).
+    case notAPoint(file: String, line: Int, found: String)
+    /// A point off the globe.
+    case outOfRange(file: String, line: Int, latitude: Double, longitude: Double)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let error): error.description
+        case .notAPoint(let file, let line, let found): "\(file): line \(line): want 'lat,lon', found '\(found)'"
+        case .outOfRange(let file, let line, let latitude, let longitude):
+            "\(file): line \(line): point (\(latitude), \(longitude)) is out of range "
+                + "(latitude -90..90, longitude -180..180)"
+        }
+    }
 }
 
 /// `lat,lon` lines for `check --points` (docs/formats.md): decimal degrees, latitude first, one
@@ -28,7 +43,7 @@ public enum PointsFile {
     public static func readUpToProblem(path: String) -> PointsParse {
         let bytes: FileBytes
         do { bytes = try FileBytes(path: path) } catch {
-            return PointsParse(points: [], problem: PointsFileError(message: error.description))
+            return PointsParse(points: [], problem: .unreadable(error))
         }
         var parser = PointsParser(name: path)
         return parser.parse(bytes.buffer)
@@ -72,7 +87,7 @@ public enum PointsFile {
         var text = String(
             decoding: UnsafeBufferPointer(start: base + start, count: min(stop - start, 60)), as: UTF8.self)
         text.removeAll { $0 == "\r" }
-        return PointsFileError(message: "\(name): line \(line): want 'lat,lon', found '\(text)'")
+        return .notAPoint(file: name, line: line, found: text)
     }
 
     /// A decimal number (`-12.345`, `12`, `.5`, `1e-3`) starting at `from`: the correctly rounded

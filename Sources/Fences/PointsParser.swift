@@ -64,9 +64,7 @@ public struct PointsParser {
             guard lat >= -90, lat <= 90, lon >= -180, lon <= 180 else {
                 return PointsParse(
                     points: out,
-                    problem: PointsFileError(
-                        message: "\(name): line \(line): point (\(lat), \(lon)) is out of range "
-                            + "(latitude -90..90, longitude -180..180)"))
+                    problem: .outOfRange(file: name, line: line, latitude: lat, longitude: lon))
             }
             out.append(GeoPoint(lat: lat, lon: lon))
             pos = p + 1

@@ -26,17 +26,30 @@ public enum ExitStatus: Int32, Sendable {
     case terminated = 143
 }
 
-/// A command cut short by a stop signal, with what was left undone (said on standard error).
-public struct StoppedBySignal: Error, Sendable {
+/// A replay cut short by a stop signal while its deliveries were awaited, with what was left
+/// undone (said on standard error): the events each target did not take, and the state file that
+/// keeps them (nil: a temporary one, lost with them).
+public struct StoppedBySignal: Error, Sendable, CustomStringConvertible {
     public var signal: Int32
-    public var message: String
+    public var undelivered: [(target: String, events: Int)]
+    public var statePath: String?
 
-    public init(signal: Int32, message: String) {
+    public init(signal: Int32, undelivered: [(target: String, events: Int)], statePath: String?) {
         self.signal = signal
-        self.message = message
+        self.undelivered = undelivered
+        self.statePath = statePath
     }
 
     var status: ExitStatus { signal == StopSignals.interrupt ? .interrupted : .terminated }
+
+    public var description: String {
+        let fate =
+            statePath.map { "they are kept in \($0); the next run or replay with this --state delivers them" }
+            ?? "they are lost with the temporary state file (give --state FILE to keep them)"
+        return "stopped while waiting for deliveries: "
+            + undelivered.map { "\($0.target): \($0.events) events not delivered" }.joined(separator: "; ")
+            + "; " + fate
+    }
 }
 
 /// The one place where an error thrown by any module becomes an exit status and a message:
@@ -48,7 +61,7 @@ public func classify(_ error: any Error) -> (status: ExitStatus, message: String
     case let error as InputError: (.badInput, error.message)
     case let error as StateFileMissing: (.badInput, error.message)
     case let error as FenceLoadError: (.badInput, error.message)
-    case let error as PointsFileError: (.badInput, error.message)
+    case let error as PointsFileError: (.badInput, error.description)
     case let error as HookError: (.badInput, error.description)
     case let error as ImportError: (.badInput, error.description)
     case let error as WriteFailure: (.runtimeFailure, error.description)
@@ -65,7 +78,7 @@ public func classify(_ error: any Error) -> (status: ExitStatus, message: String
         case .use: (.runtimeFailure, error.description)
         }
     case let error as RuntimeFailure: (.runtimeFailure, error.message)
-    case let error as StoppedBySignal: (error.status, error.message)
+    case let error as StoppedBySignal: (error.status, error.description)
     case let error as StateInUse: (.runtimeFailure, error.description)
     case let error as SerialError: (.runtimeFailure, error.description)
     case let error as DiscoveryProblem: (.runtimeFailure, error.description)

@@ -138,17 +138,12 @@ public struct ReplayJob {
     /// after saying what was not delivered and where it is kept.
     private func reportUndelivered(_ targets: [String], store: StateStore, kept statePath: String?) throws {
         if let signal = StopSignals.raisedSignal {
-            let undelivered = try targets.compactMap { target in
+            let undelivered = try targets.compactMap { target -> (target: String, events: Int)? in
                 let pending = try store.counters(target: target).pending
-                return pending > 0 ? "\(target): \(pending) events not delivered" : nil
+                return pending > 0 ? (target, pending) : nil
             }
             guard !undelivered.isEmpty else { return }
-            let fate =
-                statePath.map { "they are kept in \($0); the next run or replay with this --state delivers them" }
-                ?? "they are lost with the temporary state file (give --state FILE to keep them)"
-            throw StoppedBySignal(
-                signal: signal,
-                message: "stopped while waiting for deliveries: " + undelivered.joined(separator: "; ") + "; " + fate)
+            throw StoppedBySignal(signal: signal, undelivered: undelivered, statePath: statePath)
         }
         for target in targets {
             let pending = try store.counters(target: target).pending

@@ -14,26 +14,18 @@ public enum ReceiverAddress: Sendable, Equatable, CustomStringConvertible {
 
     public static func parse(_ argument: String) -> Result<ReceiverAddress, ReceiverAddressError> {
         if argument == "auto" { return .success(.auto) }
-        if argument.isEmpty { return .failure(ReceiverAddressError(argument, "it is empty")) }
+        if argument.isEmpty { return .failure(.empty) }
         guard let scheme = Self.scheme(of: argument) else { return .success(.port(argument)) }
         guard scheme.lowercased() == "gpsd" else {
-            return .failure(
-                ReceiverAddressError(
-                    argument,
-                    "'\(scheme):' is not a kind of receiver gpsfence reads; give a device path, 'auto', or gpsd://[HOST][:PORT][/DEVICE]"
-                ))
+            return .failure(.unknownScheme(argument: argument, scheme: String(scheme)))
         }
         let rest = argument.dropFirst(scheme.count + 1)
         guard rest.hasPrefix("//") else {
-            return .failure(
-                ReceiverAddressError(
-                    argument,
-                    "a gpsd address starts with 'gpsd://' (two slashes): gpsd://[HOST][:PORT][/DEVICE], e.g. gpsd://localhost:2947"
-                ))
+            return .failure(.gpsdWithoutTwoSlashes(argument: argument))
         }
         switch GpsdAddress.parse(GpsdAddress.scheme + rest.dropFirst(2)) {
         case .success(let address): return .success(.gpsd(address))
-        case .failure(let error): return .failure(ReceiverAddressError(description: "--device " + error.description))
+        case .failure(let error): return .failure(.gpsd(error))
         }
     }
 
@@ -62,12 +54,25 @@ public enum ReceiverAddress: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A `--device` argument that names no receiver gpsfence can read: bad usage (exit status 2).
-public struct ReceiverAddressError: Error, Sendable, CustomStringConvertible {
-    public var description: String
+public enum ReceiverAddressError: Error, Sendable, Equatable, CustomStringConvertible {
+    case empty
+    /// A `NAME:` or `NAME://` prefix that names no kind of receiver.
+    case unknownScheme(argument: String, scheme: String)
+    /// `gpsd:` followed by something other than `//`.
+    case gpsdWithoutTwoSlashes(argument: String)
+    /// A gpsd URL that is not one.
+    case gpsd(GpsdAddressError)
 
-    init(_ argument: String, _ problem: String) {
-        description = "--device '\(argument)': \(problem)"
+    public var description: String {
+        switch self {
+        case .empty: "--device '': it is empty"
+        case .unknownScheme(let argument, let scheme):
+            "--device '\(argument)': '\(scheme):' is not a kind of receiver gpsfence reads; give a device path, "
+                + "'auto', or gpsd://[HOST][:PORT][/DEVICE]"
+        case .gpsdWithoutTwoSlashes(let argument):
+            "--device '\(argument)': a gpsd address starts with 'gpsd://' (two slashes): "
+                + "gpsd://[HOST][:PORT][/DEVICE], e.g. gpsd://localhost:2947"
+        case .gpsd(let error): "--device " + error.description
+        }
     }
-
-    init(description: String) { self.description = description }
 }

@@ -111,11 +111,10 @@ public final class WebServer: @unchecked Sendable {
             }
         }
         if started.wait(timeout: .now() + 10) == .timedOut {
-            throw WebServerError(
-                message: "--web \(settings.host):\(settings.port): the server did not start within 10 s")
+            throw WebServerError(host: settings.host, port: settings.port, cause: .notStarted(within: 10))
         }
         if let error = failure.withLock({ $0 }) {
-            throw WebServerError(message: "--web \(settings.host):\(settings.port): cannot listen there: \(error)")
+            throw WebServerError(host: settings.host, port: settings.port, cause: .cannotListen(error))
         }
         listening = bound.withLock { $0 }
         let feed = api.feed
@@ -142,6 +141,21 @@ public final class WebServer: @unchecked Sendable {
 
 /// The server could not start: a runtime failure (exit status 1), said with the address.
 public struct WebServerError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+    public enum Cause: Sendable {
+        /// It did not say it listens within this many seconds.
+        case notStarted(within: Double)
+        /// The server's own error (an address in use, one not of this machine).
+        case cannotListen(any Error)
+    }
+
+    public let host: String
+    public let port: Int
+    public let cause: Cause
+
+    public var description: String {
+        switch cause {
+        case .notStarted(let within): "--web \(host):\(port): the server did not start within \(Int(within)) s"
+        case .cannotListen(let error): "--web \(host):\(port): cannot listen there: \(error)"
+        }
+    }
 }

@@ -34,32 +34,51 @@ public struct WebSettings: Sendable {
             portText = text[text.index(after: colon)...]
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
             guard !host.isEmpty else {
-                throw WebSettingsError("--web \(text): give an address before ':' or only the port")
+                throw WebSettingsError.noAddress(given: text)
             }
         }
         guard let port = Int(portText), (1...65535).contains(port) else {
-            throw WebSettingsError(
-                "--web \(text): the port must be a number from 1 to 65535 ([ADDRESS:]PORT, e.g. 8080 or 0.0.0.0:8080)")
+            throw WebSettingsError.badPort(given: text)
         }
         var settings = WebSettings(host: host, port: port, password: nil)
         if let passwordFile {
             switch secrets.firstLine(of: passwordFile) {
             case .success(let password) where !password.isEmpty: settings.password = password
-            case .success: throw WebSettingsError("--web-password-file \(passwordFile): the file's first line is empty")
-            case .failure(let error): throw WebSettingsError("--web-password-file: \(error)")
+            case .success: throw WebSettingsError.emptyPassword(file: passwordFile)
+            case .failure(let error): throw WebSettingsError.unreadablePassword(error)
             }
         }
         if !settings.isLoopback && settings.password == nil {
-            throw WebSettingsError(
-                "--web \(text): only this machine (127.0.0.1) may reach the page without a password; "
-                    + "give --web-password-file FILE (a private file holding the password) to serve \(host)")
+            throw WebSettingsError.openWithoutPassword(given: text, host: host)
         }
         return settings
     }
 }
 
-/// A `--web` or `--web-password-file` that cannot be used: bad input.
-public struct WebSettingsError: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    init(_ description: String) { self.description = description }
+/// A `--web` or `--web-password-file` that cannot be used: bad input. `description` is its one
+/// rendering in words; `given`: `--web` as given.
+public enum WebSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `:PORT` with nothing before the colon.
+    case noAddress(given: String)
+    /// A port that is not a number from 1 to 65535.
+    case badPort(given: String)
+    /// The password file's first line is empty.
+    case emptyPassword(file: String)
+    /// The password file cannot be read as a secret.
+    case unreadablePassword(SecretFileError)
+    /// An address other machines reach, without a password.
+    case openWithoutPassword(given: String, host: String)
+
+    public var description: String {
+        switch self {
+        case .noAddress(let given): "--web \(given): give an address before ':' or only the port"
+        case .badPort(let given):
+            "--web \(given): the port must be a number from 1 to 65535 ([ADDRESS:]PORT, e.g. 8080 or 0.0.0.0:8080)"
+        case .emptyPassword(let file): "--web-password-file \(file): the file's first line is empty"
+        case .unreadablePassword(let error): "--web-password-file: \(error)"
+        case .openWithoutPassword(let given, let host):
+            "--web \(given): only this machine (127.0.0.1) may reach the page without a password; "
+                + "give --web-password-file FILE (a private file holding the password) to serve \(host)"
+        }
+    }
 }

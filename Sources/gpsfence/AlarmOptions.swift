@@ -36,25 +36,31 @@ struct AlarmOptions: ParsableArguments {
 
     func validate() throws {
         if (alarmEscalate == nil) != (onEscalate == nil) {
-            throw ValidationError("--alarm-escalate DURATION and --on-escalate PROGRAM go together")
+            throw ValidationError(
+                .companionMissing(
+                    alarmEscalate == nil
+                        ? .option("--on-escalate", goesWith: "--alarm-escalate DURATION")
+                        : .option("--alarm-escalate", goesWith: "--on-escalate PROGRAM")))
         }
-        if let alarmEscalate, let problem = Limits.seconds("--alarm-escalate", alarmEscalate.value) {
-            throw ValidationError(problem)
+        if let alarmEscalate, let problem = Limits.checkSeconds("--alarm-escalate", alarmEscalate.value) {
+            throw ValidationError(.outOfRange(problem))
         }
         if let alarmOn {
-            guard case .success(let types) = BellSink.types(alarmOn) else {
-                throw ValidationError("--alarm-on \(alarmOn): unknown event type (known: \(Self.selectable))")
+            let types: Set<GeofenceEvent.Kind>
+            switch BellSink.types(alarmOn) {
+            case .success(let named): types = named
+            case .failure(let error):
+                throw ValidationError(.notAChoice(option: "--alarm-on", value: error.name, choices: Self.selectable))
             }
             if let own = types.first(where: { !AlarmPolicy.isSelectable($0) }) {
-                throw ValidationError("--alarm-on: '\(own.rawValue)' is the alarm's own event, it cannot raise one")
+                throw ValidationError(.alarmOwnEvent(kind: own.rawValue))
             }
         }
-        if let problem = Limits.seconds("--alarm-repeat", alarmRepeat.value) { throw ValidationError(problem) }
-        if alarmRepeat.value < 0.5 { throw ValidationError("--alarm-repeat: at least half a second") }
+        if let problem = Limits.alarmRepeat(alarmRepeat.value) { throw ValidationError(.outOfRange(problem)) }
     }
 
-    private static var selectable: String {
-        GeofenceEvent.Kind.allCases.filter(AlarmPolicy.isSelectable).map(\.rawValue).joined(separator: ", ")
+    private static var selectable: [String] {
+        GeofenceEvent.Kind.allCases.filter(AlarmPolicy.isSelectable).map(\.rawValue)
     }
 
     /// Whether alarms sound on this run (the bell rings for them even without --bell).

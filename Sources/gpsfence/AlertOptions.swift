@@ -141,30 +141,35 @@ struct AlertOptions: ParsableArguments {
 
     func validate() throws {
         if let bellOn, case .failure(let error) = BellSink.types(bellOn) {
-            throw ValidationError("--bell-on: unknown event type '\(error.name)'")
+            throw ValidationError(
+                .notAChoice(
+                    option: "--bell-on", value: error.name, choices: GeofenceEvent.Kind.allCases.map(\.rawValue)))
         }
         if bellOn != nil && !bell { throw ValidationError(.companionMissing(.option("--bell-on", goesWith: "--bell"))) }
         if (sayCommand != nil || sayWav != nil) && !say {
-            throw ValidationError("--say-command and --say-wav go with --say")
+            throw ValidationError(
+                .companionMissing(.option(sayCommand != nil ? "--say-command" : "--say-wav", goesWith: "--say")))
         }
         if let sayWav {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: sayWav, isDirectory: &isDirectory), isDirectory.boolValue
             else {
-                throw ValidationError("--say-wav \(sayWav): not a directory (make it first)")
+                throw ValidationError(.notADirectory(option: "--say-wav", path: sayWav))
             }
         }
         if let problem = Limits.execTimeout(execTimeout) ?? Limits.execConcurrency(execConcurrency) {
-            throw ValidationError(problem)
+            throw ValidationError(.outOfRange(problem))
         }
-        do { _ = try mqttConfiguration() } catch { throw ValidationError(error.message) }
+        do { _ = try mqttConfiguration() } catch { throw ValidationError(.mqtt(error)) }
         for url in webhook where !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
-            throw ValidationError(WebhookError.notAnHTTPURL(endpoint: url).description)
+            throw ValidationError(.webhook(.notAnHTTPURL(endpoint: url)))
         }
         if !webhookHeader.isEmpty, webhook.isEmpty {
             throw ValidationError(.companionMissing(.option("--webhook-header", goesWith: "--webhook")))
         }
-        do { _ = try headers(webhookHeader, option: "--webhook-header") } catch { throw ValidationError("\(error)") }
+        do { _ = try headers(webhookHeader, option: "--webhook-header") } catch {
+            throw ValidationError(.header(error))
+        }
     }
 
     func deliveryPolicy(_ context: SinkContext) -> OutboxDelivery.Policy {

@@ -27,8 +27,8 @@ struct AnchorOptions: ParsableArguments {
     var anchorWarn: Double?
 
     func validate() throws {
-        if let anchor, !(anchor.isFinite && anchor > 0 && anchor <= Limits.maxMetres) {
-            throw ValidationError("--anchor \(anchor): the radius must be a positive number of metres")
+        if let anchor, let problem = Limits.checkMetres("--anchor", anchor) {
+            throw ValidationError(.outOfRange(problem))
         }
         if anchor == nil, anchorAt != nil || reanchor {
             throw ValidationError(
@@ -40,12 +40,11 @@ struct AnchorOptions: ParsableArguments {
                 throw ValidationError(.companionMissing(.option("--anchor-warn", goesWith: "--anchor RADIUS")))
             }
             guard anchorWarn.isFinite, anchorWarn > 0, anchorWarn < 100 else {
-                throw ValidationError("--anchor-warn \(anchorWarn): a percentage of the radius above 0 and below 100")
+                throw ValidationError(.notAPercentage(option: "--anchor-warn", value: anchorWarn))
             }
         }
         if let anchorAt, Self.position(anchorAt) == nil {
-            throw ValidationError(
-                "--anchor-at \(anchorAt): not a position; write LAT,LON in degrees, e.g. --anchor-at 47.3769,8.5417")
+            throw ValidationError(.malformed(option: "--anchor-at", value: anchorAt, wanted: .position))
         }
     }
 

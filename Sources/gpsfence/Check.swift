@@ -48,7 +48,7 @@ struct Check: ParsableCommand {
     var coordinates: [String] = []
 
     func validate() throws {
-        if let problem = Limits.count("--nearest", nearest, 0...1000) { throw ValidationError(problem) }
+        if let problem = Limits.check("--nearest", nearest, 0...1000) { throw ValidationError(.outOfRange(problem)) }
     }
 
     /// The point from LAT LON; bad usage is a message and exit status 2 (docs/running.md).

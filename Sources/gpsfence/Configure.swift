@@ -72,26 +72,26 @@ struct Configure: ParsableCommand {
 
     func validate() throws {
         if rate == nil, sentences == nil, baud == nil, !save, !integrity, !dryRun {
-            throw ValidationError(
-                "nothing to configure: give --rate, --sentences, --baud, --integrity or --save (or --dry-run)")
+            throw ValidationError(.missing(.setting))
         }
-        if let rate, !(rate >= 0.1 && rate <= 25) {
-            throw ValidationError("--rate \(rate) is outside 0.1 to 25 Hz")
-        }
+        if let rate, let problem = Limits.configureRate(rate) { throw ValidationError(.outOfRange(problem)) }
         if let baud, BaudRate(baud) == nil || baud < 4800 {
             throw ValidationError(
-                "--baud \(baud) is not a receiver line speed (4800 to 921600 among \(BaudRate.supported.map(String.init).joined(separator: ", ")))"
-            )
+                .notAChoice(
+                    option: "--baud", value: String(baud),
+                    choices: BaudRate.supported.filter { $0 >= 4800 }.map(String.init)))
         }
         if lineBaud != "auto", Int(lineBaud).flatMap(BaudRate.init) == nil {
-            throw ValidationError("--line-baud wants 'auto' or a line speed, not '\(lineBaud)'")
+            throw ValidationError(
+                .notAChoice(
+                    option: "--line-baud", value: lineBaud, choices: ["auto"] + BaudRate.supported.map(String.init)))
         }
-        if let list = try? parsedSentences(), list.isEmpty { throw ValidationError("--sentences names none") }
+        if let list = try? parsedSentences(), list.isEmpty { throw ValidationError(.empty(option: "--sentences")) }
         _ = try parsedSentences()
-        if !(timeout > 0 && timeout <= 30) { throw ValidationError("--timeout \(timeout) is outside 0 to 30 seconds") }
-        if case .failure(let problem) = ReceiverAddress.parse(device) { throw ValidationError(problem.description) }
+        if let problem = Limits.configureTimeout(timeout) { throw ValidationError(.outOfRange(problem)) }
+        if case .failure(let problem) = ReceiverAddress.parse(device) { throw ValidationError(.device(problem)) }
         if case .success(.gpsd) = ReceiverAddress.parse(device) {
-            throw ValidationError("configure talks to the receiver itself, not through gpsd: give its device path")
+            throw ValidationError(.conflict(.configureThroughGpsd))
         }
     }
 
@@ -106,7 +106,7 @@ struct Configure: ParsableCommand {
             let name = item.trimmingPrefix(" ").uppercased()
             guard Self.knownSentences.contains(name) else {
                 throw ValidationError(
-                    "--sentences: '\(item)' is not one of \(Self.knownSentences.sorted().joined(separator: ","))")
+                    .notAChoice(option: "--sentences", value: String(item), choices: Self.knownSentences.sorted()))
             }
             set.insert(name)
         }

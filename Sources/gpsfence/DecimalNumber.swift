@@ -12,12 +12,10 @@ enum DecimalNumber {
     static func read(_ text: String) throws -> Double {
         let commas = text.filter { $0 == "," }.count
         if commas > 0, text.contains(".") || commas > 1 {
-            throw ValidationError(
-                "a thousands separator is not read; write the number with one decimal mark and nothing between its digits, e.g. \(unseparated(text))"
-            )
+            throw ValidationError(.number(.thousandsSeparator(example: unseparated(text))))
         }
         guard let value = Double(DecimalComma.point(text)) else {
-            throw ValidationError("not a number; write it like 3.5 or 3,5")
+            throw ValidationError(.number(.notANumber))
         }
         return value
     }

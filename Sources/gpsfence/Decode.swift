@@ -1,5 +1,6 @@
 import ArgumentParser
 import Delivery
+import Fences
 import Jobs
 import LiveLoop
 import NMEA
@@ -54,12 +55,14 @@ struct Decode: ParsableCommand {
 
     func validate() throws {
         guard device != nil else {
-            if count != nil { throw ValidationError("--count is for --device; a file is decoded to its end") }
+            if count != nil { throw ValidationError(.companionMissing(.countNeedsDevice)) }
             return
         }
-        if !files.isEmpty { throw ValidationError("give capture files or --device, not both") }
-        if sentences { throw ValidationError("--sentences reads files only; with --device each fix is a line") }
-        if let count, count < 1 { throw ValidationError("--count must be positive (at least 1), not \(count)") }
+        if !files.isEmpty { throw ValidationError(.conflict(.exclusive("capture files", "--device"))) }
+        if sentences { throw ValidationError(.conflict(.sentencesFromDevice)) }
+        if let count, let problem = Limits.decodeCount(count) {
+            throw ValidationError(.outOfRange(problem))
+        }
     }
 
     func run() throws {
@@ -68,7 +71,7 @@ struct Decode: ParsableCommand {
         job.perSentence = sentences
         if let rolloverPivot {
             guard let pivot = CivilDate(iso: rolloverPivot), pivot.isValid else {
-                throw ValidationError("--rollover-pivot wants a date as YYYY-MM-DD, not '\(rolloverPivot)'")
+                throw ValidationError(.malformed(option: "--rollover-pivot", value: rolloverPivot, wanted: .date))
             }
             job.rollover = WeekRollover(pivot: pivot)
         }
@@ -97,7 +100,7 @@ struct Decode: ParsableCommand {
         job.count = count
         if let rolloverPivot {
             guard let pivot = CivilDate(iso: rolloverPivot), pivot.isValid else {
-                throw ValidationError("--rollover-pivot wants a date as YYYY-MM-DD, not '\(rolloverPivot)'")
+                throw ValidationError(.malformed(option: "--rollover-pivot", value: rolloverPivot, wanted: .date))
             }
             job.rollover = WeekRollover(pivot: pivot)
         }

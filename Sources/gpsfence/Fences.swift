@@ -1,5 +1,6 @@
 import ArgumentParser
 import Delivery
+import Fences
 import Foundation
 import Jobs
 import LiveLoop
@@ -91,10 +92,8 @@ struct Fences: ParsableCommand {
         var maxAge: Seconds = Seconds(600)
 
         func validate() throws {
-            guard here else { throw ValidationError("give --here: the fence goes at the current fix") }
-            guard radius.isFinite, radius > 0 else {
-                throw ValidationError("--radius must be a positive number of metres, not \(radius)")
-            }
+            guard here else { throw ValidationError(.missing(.here)) }
+            if let problem = Limits.checkMetres("--radius", radius) { throw ValidationError(.outOfRange(problem)) }
         }
 
         func run() throws {

@@ -60,14 +60,14 @@ extension Fences {
         var bbox: String?
 
         func validate() throws {
-            if let radius, !(radius.isFinite && radius > 0) {
-                throw ValidationError("--radius must be a positive number of metres, not \(radius)")
+            if let radius, let problem = Limits.checkMetres("--radius", radius) {
+                throw ValidationError(.outOfRange(problem))
             }
             for text in select where TagSelection(parsing: text) == nil {
-                throw ValidationError("--select '\(text)': give KEY or KEY=VALUE[,VALUE...]")
+                throw ValidationError(.malformed(option: "--select", value: text, wanted: .tagSelection))
             }
             if let bbox, BoundingBox(parsing: bbox) == nil {
-                throw ValidationError("--bbox '\(bbox)': give south,west,north,east in degrees")
+                throw ValidationError(.malformed(option: "--bbox", value: bbox, wanted: .boundingBox))
             }
         }
 

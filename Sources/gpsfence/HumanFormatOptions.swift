@@ -16,10 +16,9 @@ struct ZoneOptions: ParsableArguments {
     var utc = false
 
     func validate() throws {
-        if timezone != nil && utc { throw ValidationError("--timezone and --utc: give one of them") }
+        if timezone != nil && utc { throw ValidationError(.conflict(.exclusive("--timezone", "--utc"))) }
         if let timezone, LocalCalendar(named: timezone) == nil {
-            throw ValidationError(
-                "--timezone '\(timezone)' is not a time zone this system knows (an IANA name like Europe/Berlin)")
+            throw ValidationError(.malformed(option: "--timezone", value: timezone, wanted: .timeZone))
         }
     }
 
@@ -40,7 +39,8 @@ struct UnitsOptions: ParsableArguments {
 
     func validate() throws {
         if let units, MeasurementUnits(rawValue: units) == nil {
-            throw ValidationError("--units '\(units)' is not one of metric, imperial, nautical")
+            throw ValidationError(
+                .notAChoice(option: "--units", value: units, choices: MeasurementUnits.allCases.map(\.rawValue)))
         }
     }
 

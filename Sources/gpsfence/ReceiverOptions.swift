@@ -21,9 +21,9 @@ struct ReceiverOptions: ParsableArguments {
     var autobaudWindow = 2.5
 
     func validate() throws {
-        if case .failure(let problem) = ReceiverAddress.parse(device) { throw ValidationError(problem.description) }
+        if case .failure(let problem) = ReceiverAddress.parse(device) { throw ValidationError(.device(problem)) }
         _ = try rate()
-        if let problem = Limits.autobaudWindow(autobaudWindow) { throw ValidationError(problem) }
+        if let problem = Limits.autobaudWindow(autobaudWindow) { throw ValidationError(.outOfRange(problem)) }
     }
 
     /// `--device`, parsed: a typo such as `gpsd:/` is bad usage (exit status 2), never a path to open.
@@ -34,8 +34,7 @@ struct ReceiverOptions: ParsableArguments {
         if baud == "auto" { return nil }
         guard let value = Int(baud), let rate = BaudRate(value) else {
             throw ValidationError(
-                "--baud wants 'auto' or one of \(BaudRate.supported.map(String.init).joined(separator: ", ")), not '\(baud)'"
-            )
+                .notAChoice(option: "--baud", value: baud, choices: ["auto"] + BaudRate.supported.map(String.init)))
         }
         return rate
     }

@@ -44,9 +44,9 @@ struct Record: ParsableCommand {
 
     func validate() throws {
         if force && append {
-            throw ValidationError("--force replaces the file and --append adds to it: give one of them")
+            throw ValidationError(.conflict(.exclusive("--force", "--append")))
         }
-        if let problem = duration.flatMap(Limits.recordDuration) { throw ValidationError(problem) }
+        if let problem = duration.flatMap(Limits.recordDuration) { throw ValidationError(.outOfRange(problem)) }
     }
 
     func run() throws {

@@ -69,28 +69,25 @@ struct Replay: ParsableCommand {
 
     func validate() throws {
         if fences == nil, anchor.anchor == nil {
-            throw ValidationError(
-                "Missing expected argument '--fences <file>' (an anchor watch, --anchor RADIUS, needs no fence file)")
+            throw ValidationError(.missing(.fences))
         }
         if alarm.onEscalate != nil {
-            throw ValidationError(
-                "--alarm-escalate and --on-escalate: a replay gives the alarm's events only; nothing sounds or escalates"
-            )
+            throw ValidationError(.conflict(.escalationInReplay))
         }
-        if let problem = Limits.keepDays(keepDays) { throw ValidationError(problem) }
+        if let problem = Limits.keepDays(keepDays) { throw ValidationError(.outOfRange(problem)) }
         if sync.sync != nil, state == nil {
             throw ValidationError(.companionMissing(.syncNeedsState))
         }
-        if captures.isEmpty { throw ValidationError("give at least one capture (or '-' for standard input)") }
+        if captures.isEmpty { throw ValidationError(.missing(.captures)) }
         _ = try replaySpeed()
     }
 
     func replaySpeed() throws -> Double? {
         if speed == "max" { return nil }
         guard let value = Double(speed) else {
-            throw ValidationError("--speed wants a positive number or 'max', not '\(speed)'")
+            throw ValidationError(.malformed(option: "--speed", value: speed, wanted: .speedOrMax))
         }
-        if let problem = Limits.replaySpeed(value) { throw ValidationError(problem) }
+        if let problem = Limits.replaySpeed(value) { throw ValidationError(.outOfRange(problem)) }
         return value
     }
 

@@ -4,6 +4,7 @@ import Foundation
 import Jobs
 import LiveLoop
 import NMEA
+import Platform
 import Presentation
 import Tools
 import Views
@@ -60,7 +61,7 @@ struct Report: ParsableCommand {
     @OptionGroup var format: HumanFormatOptions
 
     func validate() throws {
-        if captures.isEmpty == (state == nil) { throw ValidationError("give captures or --state, one of the two") }
+        if captures.isEmpty == (state == nil) { throw ValidationError(.missing(.capturesOrState)) }
         if since != nil, state == nil {
             throw ValidationError(.companionMissing(.option("--since", goesWith: "--state")))
         }
@@ -72,8 +73,7 @@ struct Report: ParsableCommand {
         guard let since else { return nil }
         let now = currentUTCTime().millisecondsSinceEpoch
         guard let time = ReportJob.since(since, now: now) else {
-            throw ValidationError(
-                "--since wants a duration (90s, 30m, 2h, 7d) or a UTC time (2026-02-03T10:00:00Z), not '\(since)'")
+            throw ValidationError(.malformed(option: "--since", value: since, wanted: .durationOrTime))
         }
         return time
     }
@@ -101,9 +101,9 @@ struct Report: ParsableCommand {
 
     func write(_ text: String, to path: String) throws {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try writeWholeFile(path, Array(text.utf8))
         } catch {
-            throw RuntimeFailure.unwritable(path: path, cause: .said(error.localizedDescription))
+            throw RuntimeFailure.unwritable(path: path, cause: .call(error))
         }
     }
 }

@@ -69,13 +69,13 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if fences == nil, anchor.anchor == nil {
-            throw ValidationError(
-                "Missing expected argument '--fences <file>' (an anchor watch, --anchor RADIUS, needs no fence file)")
+            throw ValidationError(.missing(.fences))
         }
-        if let problem = Limits.keepDays(keepDays) ?? Limits.seconds("--drain-timeout", drainTimeout, allowsZero: true)
-            ?? Limits.seconds("--track-write-interval", trackWriteInterval)
+        if let problem = Limits.keepDays(keepDays)
+            ?? Limits.checkSeconds("--drain-timeout", drainTimeout, allowsZero: true)
+            ?? Limits.checkSeconds("--track-write-interval", trackWriteInterval)
         {
-            throw ValidationError(problem)
+            throw ValidationError(.outOfRange(problem))
         }
     }
 

@@ -21,7 +21,7 @@ struct Seconds: ExpressibleByArgument {
         // by name ("must be 0 to ... seconds, not inf"), not units.
         if let unit = text.last, unit.isLetter, Double(text) == nil {
             guard let perUnit = HumanText.seconds(withUnit: "1\(unit)") else {
-                throw ValidationError("'\(unit)' is not a unit of time; write 90, 90s, 5m, 2h or 7d")
+                throw ValidationError(.number(.notAUnitOfTime(unit)))
             }
             return Seconds(try DecimalNumber.read(String(text.dropLast())) * perUnit)
         }

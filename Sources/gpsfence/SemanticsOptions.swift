@@ -1,6 +1,7 @@
 import ArgumentParser
 import Events
 import Fences
+import LiveLoop
 
 /// The event semantics flags of docs/events.md, shared by `replay` and `run`.
 struct SemanticsOptions: ParsableArguments {
@@ -118,26 +119,27 @@ struct SemanticsOptions: ParsableArguments {
     var hgv = false
 
     func validate() throws {
-        for (option, text, read, forms) in [
-            ("--vehicle-height", vehicleHeight, Self.height, Height.forms),
-            ("--vehicle-width", vehicleWidth, Self.height, Height.forms),
-            ("--vehicle-length", vehicleLength, Self.height, Height.forms),
-            ("--vehicle-weight", vehicleWeight, Self.weight, Weight.forms),
-            ("--vehicle-axle-load", vehicleAxleLoad, Self.weight, Weight.forms),
-        ] as [(String, String?, (String) -> Double?, String)] {
-            if let text, read(text) == nil { throw ValidationError("\(option) '\(text)' is not \(forms)") }
+        for (option, text, read, form) in [
+            ("--vehicle-height", vehicleHeight, Self.height, .height),
+            ("--vehicle-width", vehicleWidth, Self.height, .height),
+            ("--vehicle-length", vehicleLength, Self.height, .height),
+            ("--vehicle-weight", vehicleWeight, Self.weight, .weight),
+            ("--vehicle-axle-load", vehicleAxleLoad, Self.weight, .weight),
+        ] as [(String, String?, (String) -> Double?, ValueForm)] {
+            if let text, read(text) == nil {
+                throw ValidationError(.malformed(option: option, value: text, wanted: form))
+            }
         }
-        if let vehicleHeight, let metres = Self.height(vehicleHeight),
-            let problem = Self.implausibleHeight(vehicleHeight, metres: metres)
-        {
-            throw ValidationError(problem)
+        if let vehicleHeight, let metres = Self.height(vehicleHeight), metres > Self.tallestVehicle {
+            throw ValidationError(
+                .implausibleHeight(given: vehicleHeight, metres: metres, tallest: Self.tallestVehicle))
         }
         if let approachKinds, ApproachKinds(parsing: approachKinds) == nil {
             throw ValidationError(
-                "--approach-kinds '\(approachKinds)': give one or more of "
-                    + ApproachKinds.names.map(\.name).joined(separator: ", ") + ", separated by commas")
+                .malformed(
+                    option: "--approach-kinds", value: approachKinds, wanted: .kinds(ApproachKinds.names.map(\.name))))
         }
-        if let problem = settings.problem { throw ValidationError(problem) }
+        if let problem = settings.problem { throw ValidationError(.outOfRange(problem)) }
     }
 
     var settings: EventSettings {
@@ -176,21 +178,6 @@ struct SemanticsOptions: ParsableArguments {
     /// is a decimal comma, and a weight misread by a thousand is worse than one refused.
     static func weight(_ text: String) -> Double? {
         Weight.kilograms(text)
-    }
-
-    /// Why `metres` (read from `text`) is no vehicle's height, with the value meant, or nil.
-    static func implausibleHeight(_ text: String, metres: Double) -> String? {
-        guard metres > tallestVehicle else { return nil }
-        func number(_ value: Double) -> String {
-            let rounded = (value * 100).rounded() / 100
-            return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-        }
-        let meant =
-            metres >= 100
-            ? "centimetres? write --vehicle-height \(number(metres / 100)) (metres)"
-            : "feet? write --vehicle-height \"\(number(metres)) ft\""
-        return
-            "--vehicle-height '\(text)' is \(number(metres)) m, taller than any road vehicle (at most \(number(tallestVehicle)) m); \(meant)"
     }
 }
 

@@ -105,25 +105,24 @@ struct Simulate: ParsableCommand {
 
     func validate() throws {
         if let jam, case .failure(let problem) = Interference.parseJam(jam) {
-            throw ValidationError(problem.description)
+            throw ValidationError(.interference(problem))
         }
         if let spoof, case .failure(let problem) = Interference.parseSpoof(spoof) {
-            throw ValidationError(problem.description)
+            throw ValidationError(.interference(problem))
         }
         if let baud, BaudRate(baud) == nil {
             throw ValidationError(
-                "--baud \(baud) is not a rate termios supports (\(BaudRate.supported.map(String.init).joined(separator: ", ")))"
-            )
+                .notAChoice(option: "--baud", value: String(baud), choices: BaudRate.supported.map(String.init)))
         }
         if let problem = Limits.simulateRate(rate) ?? Limits.simulateSpeed(speed ?? 10)
-            ?? Limits.problem("--time-scale", timeScale, .atLeast(0.001), max: 1e6, unit: "times real time")
+            ?? Limits.check("--time-scale", timeScale, .atLeast(0.001), max: 1e6, unit: "times real time")
         {
-            throw ValidationError(problem)
+            throw ValidationError(.outOfRange(problem))
         }
         if now, start != nil { throw ValidationError(.conflict(.exclusive("--now", "--start"))) }
         if pty, device != nil { throw ValidationError(.conflict(.exclusive("--pty", "--device"))) }
         if let start, parseISOTime(start) == nil {
-            throw ValidationError("--start wants an ISO 8601 time, not '\(start)'")
+            throw ValidationError(.malformed(option: "--start", value: start, wanted: .isoTime))
         }
     }
 

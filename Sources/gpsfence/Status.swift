@@ -1,6 +1,7 @@
 import ArgumentParser
 import Delivery
 import Events
+import Fences
 import Foundation
 import Jobs
 import LiveLoop
@@ -58,19 +59,17 @@ struct Status: ParsableCommand {
     static let defaultInterval = Seconds(1)
 
     func validate() throws {
-        if watch && json { throw ValidationError("--watch draws for people; for JSON, run 'status --json' in a loop") }
+        if watch && json { throw ValidationError(.conflict(.watchWithJSON)) }
         if forget != nil, watch || json || interval != nil {
-            throw ValidationError("--forget changes the state file and prints one line; give it alone")
+            throw ValidationError(.conflict(.forgetWithOthers))
         }
         guard let interval else { return }
         // Without --watch the status is printed once: an interval would be silently ignored.
         if !watch {
-            throw ValidationError(
-                "--interval is the time between redraws of --watch; give --watch too, or leave it out")
+            throw ValidationError(.companionMissing(.intervalNeedsWatch))
         }
-        guard interval.value >= 0.1, interval.value <= 3600 else {
-            let rule = interval.value < 0 ? "positive (0.1 s to 1 h)" : "0.1 s to 1 h"
-            throw ValidationError("--interval must be \(rule), not \(interval.value) s")
+        if let problem = Limits.redrawInterval(interval.value) {
+            throw ValidationError(.outOfRange(problem))
         }
     }
 

@@ -34,9 +34,9 @@ struct Sync: ParsableCommand {
     @OptionGroup var zone: ZoneOptions
 
     func validate() throws {
-        if options.sync == nil { throw ValidationError("give the server: --sync URL") }
-        if let problem = Limits.seconds("--drain-timeout", drainTimeout, allowsZero: true) {
-            throw ValidationError(problem)
+        if options.sync == nil { throw ValidationError(.missing(.syncServer)) }
+        if let problem = Limits.checkSeconds("--drain-timeout", drainTimeout, allowsZero: true) {
+            throw ValidationError(.outOfRange(problem))
         }
     }
 

@@ -55,12 +55,10 @@ struct SyncOptions: ParsableArguments {
             }
             return
         }
-        do { _ = try configuration() } catch let error as InputError {
-            throw ValidationError(error.message)
-        } catch let error as TrackSyncError {
-            throw ValidationError(error.description)
+        do { _ = try configuration() } catch let error as TrackSyncError {
+            throw ValidationError(.sync(error))
         } catch let error as HTTPHeaderError {
-            throw ValidationError(error.description)
+            throw ValidationError(.header(error))
         }
     }
 
@@ -71,18 +69,18 @@ struct SyncOptions: ParsableArguments {
         var configuration = try TrackSyncConfiguration(
             target: sync, device: syncId ?? TrackSyncConfiguration.defaultDevice)
         guard let format = TrackSyncConfiguration.Format(rawValue: syncFormat) else {
-            throw InputError.option(
+            throw ValidationError(
                 .notAChoice(
                     option: "--sync-format", value: syncFormat,
                     choices: TrackSyncConfiguration.Format.allCases.map(\.rawValue)))
         }
         configuration.format = format
-        if configuration.device.isEmpty { throw InputError.option(.empty(option: "--sync-id")) }
+        if configuration.device.isEmpty { throw ValidationError(.empty(option: "--sync-id")) }
         if let problem = Limits.check("--sync-batch", syncBatch, 1...10_000)
             ?? Limits.check("--sync-threshold", syncThreshold, 1...1_000_000)
             ?? syncInterval.flatMap({ Limits.checkSeconds("--sync-interval", $0) })
         {
-            throw InputError.option(.outOfRange(problem))
+            throw ValidationError(.outOfRange(problem))
         }
         configuration.batch = syncBatch
         configuration.threshold = syncThreshold

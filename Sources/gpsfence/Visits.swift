@@ -1,5 +1,6 @@
 import ArgumentParser
 import Delivery
+import Fences
 import Jobs
 import LiveLoop
 import Platform
@@ -37,8 +38,12 @@ struct Visits: ParsableCommand {
     @OptionGroup var zone: ZoneOptions
 
     func validate() throws {
-        if let month, !(1...12).contains(month) { throw ValidationError("--month must be 1 to 12, not \(month)") }
-        if let year, !(1970...9999).contains(year) { throw ValidationError("--year must be 1970 to 9999, not \(year)") }
+        if let month, let problem = Limits.check("--month", month, 1...12) {
+            throw ValidationError(.outOfRange(problem))
+        }
+        if let year, let problem = Limits.check("--year", year, 1970...9999) {
+            throw ValidationError(.outOfRange(problem))
+        }
     }
 
     func run() throws {

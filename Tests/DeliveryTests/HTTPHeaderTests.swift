@@ -32,15 +32,24 @@ import Testing
     }
 
     @Test func badHeadersNameTheOptionAndTheProblem() {
-        #expect(throws: HTTPHeaderError.self) { try HTTPHeader.parse("no colon", option: "--sync-header") }
-        #expect(throws: HTTPHeaderError.self) { try HTTPHeader.parse("Bad Name: x", option: "--sync-header") }
-        #expect(throws: HTTPHeaderError.self) { try HTTPHeader.parse(": x", option: "--sync-header") }
+        #expect(throws: HTTPHeaderError(option: "--sync-header", cause: .noColon(argument: "no colon"))) {
+            try HTTPHeader.parse("no colon", option: "--sync-header")
+        }
+        #expect(
+            throws: HTTPHeaderError(
+                option: "--sync-header", cause: .notAName(argument: "Bad Name: x", name: "Bad Name"))
+        ) {
+            try HTTPHeader.parse("Bad Name: x", option: "--sync-header")
+        }
+        #expect(throws: HTTPHeaderError(option: "--sync-header", cause: .notAName(argument: ": x", name: ""))) {
+            try HTTPHeader.parse(": x", option: "--sync-header")
+        }
         do {
             _ = try HTTPHeader.parse("Token: @/no/such/file", option: "--webhook-header")
             Issue.record("a missing file was accepted")
         } catch {
             #expect(
-                error.message == "--webhook-header Token: open '/no/such/file' failed: No such file or directory")
+                error.description == "--webhook-header Token: open '/no/such/file' failed: No such file or directory")
         }
     }
 
@@ -51,9 +60,9 @@ import Testing
             _ = try HTTPHeader.parse("Authorization: @\(path)", option: "--webhook-header")
             Issue.record("a world-readable token file was accepted")
         } catch {
-            #expect(error.message.hasPrefix("--webhook-header Authorization: '\(path)'"), "\(error.message)")
-            #expect(error.message.contains("mode 0644"), "\(error.message)")
-            #expect(error.message.contains("chmod 600 \(path)"), "\(error.message)")
+            #expect(error.description.hasPrefix("--webhook-header Authorization: '\(path)'"), "\(error.description)")
+            #expect(error.description.contains("mode 0644"), "\(error.description)")
+            #expect(error.description.contains("chmod 600 \(path)"), "\(error.description)")
         }
     }
 

@@ -375,15 +375,16 @@ import Testing
 
     @Test func alarmOptionsAreChecked() throws {
         for (arguments, words) in [
-            (["--alarm-on", "teleport"], "--alarm-on teleport: unknown event type"),
-            (["--alarm-on", "alarm_cleared"], "the alarm's own event"),
-            (["--alarm-repeat", "0.1"], "--alarm-repeat: at least half a second"),
-            (["--alarm-escalate", "5m"], "--alarm-escalate DURATION and --on-escalate PROGRAM go together"),
+            (["--alarm-on", "enter,teleport"], ["--alarm-on must be ", "enter, ", "not 'teleport'"]),
+            (["--alarm-on", "alarm_cleared"], ["--alarm-on: 'alarm_cleared' is the alarm's own event"]),
+            (["--alarm-repeat", "0.1"], ["--alarm-repeat must be 0.5 to 1000000000 seconds, not 0.1"]),
+            (["--alarm-escalate", "5m"], ["--alarm-escalate goes with --on-escalate PROGRAM"]),
+            (["--on-escalate", "/bin/true"], ["--on-escalate goes with --alarm-escalate DURATION"]),
         ] {
             let result = try runGPSFence(
                 ["run", "--device", "/dev/null", "--fences", "captures/gym/fences.geojson"] + arguments)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
-            #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
+            for word in words { #expect(result.stderr.contains(word), "\(arguments): \(result.stderr)") }
         }
     }
 

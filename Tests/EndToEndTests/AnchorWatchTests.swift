@@ -218,12 +218,18 @@ import Testing
 
     @Test func anchorOptionsAreCheckedBeforeAnythingStarts() throws {
         for (arguments, words) in [
-            (["--anchor", "0"], "--anchor 0.0: the radius must be a positive"),
+            (["--anchor", "0"], "--anchor must be more than 0 and at most 20015115 metres, not 0"),
             (["--anchor-at", "43.5,16.4"], "--anchor-at goes with --anchor"),
-            (["--anchor", "40", "--anchor-at", "95,16.4"], "--anchor-at 95,16.4: not a position"),
+            (
+                ["--anchor", "40", "--anchor-at", "95,16.4"],
+                "--anchor-at wants a position as LAT,LON in degrees (e.g. 47.3769,8.5417), not '95,16.4'"
+            ),
             (["--anchor", "40", "--anchor-at", "43.5,16.4", "--reanchor"], "choose one"),
             (["--anchor-warn", "80"], "--anchor-warn goes with --anchor RADIUS"),
-            (["--anchor", "40", "--anchor-warn", "100"], "--anchor-warn 100.0: a percentage of the radius"),
+            (
+                ["--anchor", "40", "--anchor-warn", "100"],
+                "--anchor-warn must be a percentage above 0 and below 100, not 100.0"
+            ),
         ] {
             let result = try runGPSFence(
                 ["run", "--device", "/dev/null", "--fences", "captures/gym/fences.geojson"] + arguments)

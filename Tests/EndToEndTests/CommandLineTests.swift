@@ -84,7 +84,8 @@ import Testing
             (["replay", Self.capture, "--fences", Self.fences, "--approach", "-50"], "--approach must be positive"),
             (
                 ["replay", Self.capture, "--fences", Self.fences, "--approach-kinds", "bridges"],
-                "--approach-kinds 'bridges': give one or more of restrictions, plain, speed-limits, passable, all"
+                "--approach-kinds wants one or more of restrictions, plain, speed-limits, passable, all, separated by commas, "
+                    + "not 'bridges'"
             ),
             (["replay", Self.capture, "--fences", Self.fences, "--keep-days", "-1"], "--keep-days must be positive"),
             (["record", "--output", "/tmp/never.nmea", "--duration", "-3"], "--duration must be positive"),

@@ -173,7 +173,7 @@ import Testing
 
         let bad = try runGPSFence(["configure", "--device", pty, "--rate", "0"], environment: [:])
         #expect(bad.status == 2)
-        #expect(bad.stderr.contains("--rate 0.0 is outside"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("--rate must be 0.1 to 25 Hz, not 0"), "\(bad.stderr)")
     }
 }
 

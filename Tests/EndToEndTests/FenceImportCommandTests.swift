@@ -164,7 +164,9 @@ import Testing
         let bad = try runGPSFence([
             "fences", "import", source, "--speed-limits", "--bbox", "48,8,47,9", "--output", output,
         ])
-        #expect(bad.status != 0 && bad.stderr.contains("--bbox '48,8,47,9'"), "\(bad.stderr)")
+        #expect(
+            bad.status == 2 && bad.stderr.contains("--bbox wants south,west,north,east in degrees, not '48,8,47,9'"),
+            "\(bad.stderr)")
     }
 
     /// `--bbox` written in osmium's order (west,south,east,north) keeps nothing where the

@@ -81,7 +81,8 @@ import Testing
         #expect(file.status == 2)
         #expect(file.stderr.contains("gpsfence decode \(capture)"), "\(file.stderr)")
         let both = try runGPSFence(["decode", capture, "--device", "/dev/null"])
-        #expect(both.status == 2 && both.stderr.contains("not both"), "\(both.stderr)")
+        #expect(
+            both.status == 2 && both.stderr.contains("capture files and --device exclude each other"), "\(both.stderr)")
         let typo = try runGPSFence(["decode", "--device", "gpsd:/"])
         #expect(typo.status == 2, "\(typo.stderr)")
     }

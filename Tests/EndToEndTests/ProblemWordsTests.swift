@@ -111,6 +111,98 @@ import Testing
         }
     }
 
+    /// Option values the command cannot take, each refused before anything starts with the option
+    /// and the value named, the usage lines after, exit status 2: ranges, forms, choices, numbers.
+    @Test func optionValuesNotTakenAreNamedWithTheValue() throws {
+        let folder = temporaryDirectory()
+        let route = try Self.write(
+            #"{"type":"LineString","coordinates":[[8.0,47.0],[8.0001,47.0001]]}"#, "route.geojson", in: folder)
+        let state = folder.appendingPathComponent("state.sqlite").path
+        let replay = ["replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson"]
+        let cases: [([String], [String])] = [
+            (
+                ["configure", "--device", "/dev/null", "--rate", "1", "--timeout", "45"],
+                ["--timeout must be more than 0 and at most 30 seconds, not 45"]
+            ),
+            (["configure", "--device", "/dev/null", "--rate", "30"], ["--rate must be 0.1 to 25 Hz, not 30"]),
+            (
+                ["configure", "--device", "/dev/null", "--sentences", "RMC,XYZ"],
+                ["--sentences must be ", "GGA, ", " or ", "not 'XYZ'"]
+            ),
+            (["configure", "--device", "/dev/null", "--baud", "300"], ["--baud must be 4800, ", "not '300'"]),
+            (
+                ["configure", "--device", "/dev/null", "--rate", "1", "--line-baud", "1234"],
+                ["--line-baud must be auto, ", "not '1234'"]
+            ),
+            (["configure", "--device", "gpsd://localhost", "--rate", "1"], ["configure talks to the receiver itself"]),
+            (
+                ["status", "--state", state, "--watch", "--interval", "0.01"],
+                ["--interval must be 0.1 to 3600 seconds, not 0.01"]
+            ),
+            (replay + ["--speed", "fast"], ["--speed wants a positive number or 'max', not 'fast'"]),
+            (
+                ["report", "--state", state, "--since", "last week"],
+                ["--since wants a duration (90s, 30m, 2h, 7d) or a UTC time (2026-02-03T10:00:00Z), not 'last week'"]
+            ),
+            (["visits", "--state", state, "--month", "13"], ["--month must be 1 to 12, not 13"]),
+            (
+                ["simulate", route, "--start", "tomorrow"],
+                ["--start wants an ISO 8601 time (2026-02-03T10:00:00Z), not 'tomorrow'"]
+            ),
+            (["simulate", route, "--baud", "1234"], ["--baud must be ", "not '1234'"]),
+            (
+                ["fences", "add", "--here", "Gate", "--radius", "-5", "--state", state],
+                ["--radius must be positive (more than 0 and at most 20015115 metres), not -5"]
+            ),
+            (
+                replay + ["--hysteresis", "abc"],
+                ["The value 'abc' is invalid for '--hysteresis", "not a number; write it like 3.5 or 3,5"]
+            ),
+            (replay + ["--dwell", "5x"], ["The value '5x' is invalid for '--dwell", "'x' is not a unit of time"]),
+            (
+                replay + ["--exec-timeout", "0"],
+                ["--exec-timeout must be more than 0 and at most 1000000000 seconds, not 0"]
+            ),
+            (
+                replay + ["--webhook", "http://127.0.0.1:9/", "--webhook-header", "no colon"],
+                ["--webhook-header 'no colon': expected 'NAME: VALUE' or 'NAME: @FILE'"]
+            ),
+            (replay + ["--say", "--say-wav", route], ["--say-wav \(route): not a directory (make it first)"]),
+            (
+                replay + ["--timezone", "Europe/Berlin", "--utc"],
+                ["--timezone and --utc exclude each other: choose one"]
+            ),
+        ]
+        for (arguments, words) in cases {
+            let result = try runGPSFence(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            for word in words { #expect(result.stderr.contains(word), "\(arguments): \(result.stderr)") }
+            #expect(result.stderr.contains("Usage:"), "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(arguments): \(result.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: state), "nothing is made before the options are judged")
+    }
+
+    /// A check made after the options are parsed (`decode --rollover-pivot`) names the option and
+    /// the value as the others do.
+    @Test func aRolloverPivotThatIsNoDateIsNamed() throws {
+        let result = try runGPSFence(["decode", "--rollover-pivot", "2026-13-40", "captures/bridge/capture.nmea"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("--rollover-pivot wants a date as YYYY-MM-DD, not '2026-13-40'"), "\(result.stderr)")
+    }
+
+    /// A report that cannot be written is a runtime failure said with the path and the system's
+    /// reason.
+    @Test func aReportThatCannotBeWrittenNamesThePathAndTheReason() throws {
+        let output = temporaryDirectory().appendingPathComponent("no-such-folder/report.html").path
+        let result = try runGPSFence([
+            "report", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--output", output,
+        ])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr == "gpsfence: cannot write '\(output)': No such file or directory\n", "\(result.stderr)")
+    }
+
     /// `simulate --link` onto a file that is not a link to a pseudo-terminal is refused, the
     /// file untouched.
     @Test func aLinkPathHoldingAFileIsLeftAlone() throws {

@@ -112,7 +112,7 @@ import Testing
             "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson",
             "--say-wav", "/tmp",
         ])
-        #expect(alone.status == 2 && alone.stderr.contains("go with --say"), "\(alone.stderr)")
+        #expect(alone.status == 2 && alone.stderr.contains("--say-wav goes with --say"), "\(alone.stderr)")
         let missing = try runGPSFence([
             "replay", "captures/bridge/capture.nmea", "--fences", "captures/bridge/fences.geojson", "--say",
             "--say-wav", "/nonexistent/folder",

@@ -332,7 +332,8 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
             "\(malformed.stderr)")
         let baud = try runGPSFence(["simulate", bad.path, "--baud", "1234"])
         #expect(baud.status == 2)
-        #expect(baud.stderr.contains("--baud 1234"))
+        #expect(baud.stderr.contains("--baud must be 1200, 2400, "), "\(baud.stderr)")
+        #expect(baud.stderr.contains("not '1234'"), "\(baud.stderr)")
     }
 
     @Test func aDeviceThatCannotBeOpenedIsARuntimeFailureNamingIt() throws {

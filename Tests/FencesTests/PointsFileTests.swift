@@ -18,7 +18,7 @@ import Testing
             _ = try parse(text)
             return nil
         } catch {
-            return error.message
+            return error.description
         }
     }
 

@@ -4,11 +4,15 @@ import Testing
 /// Problems travel as typed values and are put into words once, where they are said
 /// (docs/architecture.md, "Problems"). Two rules hold for the tree:
 /// - a problem type carried to the edge keeps no String as its words: no stored property and no
-///   case whose whole payload is one String that is unlabelled or labelled as words (`message`,
-///   `problem`, `words`, `reason`, `detail`, `what`); a String there names a thing (a path, an
-///   option, a fence id, an element);
+///   case payload labelled as words (`message`, `problem`, `words`, `reason`, `detail`, `what`,
+///   `description`), and no case whose whole payload is one unlabelled String; a String there
+///   names a thing (a path, an option, a fence id, an element);
 /// - no source looks at a problem's words (`.message` or `.description` compared, or searched
-///   with `contains`, `hasPrefix`, `hasSuffix`).
+///   with `contains`, `hasPrefix`, `hasSuffix`);
+/// - the command line's checks throw an `OptionProblem`: in the `gpsfence` target every
+///   `ValidationError(` is given one of its cases (`ValidationError(.empty(option: "--sync-id"))`),
+///   and one file, `OptionProblemUsage.swift`, turns an `OptionProblem` into the argument
+///   parser's error; no other module builds a `ValidationError`.
 @Suite struct TypedProblemTests {
     static let root = ModuleMapTests.root
 
@@ -16,11 +20,27 @@ import Testing
     static let problemTypes: [(file: String, type: String)] = [
         ("Sources/LiveLoop/Problems/InputError.swift", "InputError"),
         ("Sources/LiveLoop/Problems/RuntimeFailure.swift", "RuntimeFailure"),
+        ("Sources/LiveLoop/Problems/RuntimeFailure.swift", "ReceiverFailure"),
+        ("Sources/LiveLoop/Problems/RuntimeFailure.swift", "OpeningStep"),
+        ("Sources/Jobs/Failures.swift", "StoppedBySignal"),
         ("Sources/LiveLoop/Problems/OptionProblem.swift", "OptionProblem"),
         ("Sources/LiveLoop/Problems/OptionProblem.swift", "Companion"),
         ("Sources/LiveLoop/Problems/OptionProblem.swift", "OptionConflict"),
         ("Sources/LiveLoop/Problems/OptionProblem.swift", "PointArgumentProblem"),
         ("Sources/LiveLoop/Problems/OptionProblem.swift", "LinkOccupant"),
+        ("Sources/LiveLoop/Problems/OptionProblem.swift", "ValueForm"),
+        ("Sources/LiveLoop/Problems/OptionProblem.swift", "NumberProblem"),
+        ("Sources/LiveLoop/Problems/OptionProblem.swift", "MissingInput"),
+        ("Sources/LiveLoop/Problems/OptionProblem.swift", "InterferenceProblem"),
+        ("Sources/LiveLoop/Problems/InputError.swift", "RouteProblem"),
+        ("Sources/LiveLoop/Problems/InputError.swift", "GeoJSONShape"),
+        ("Sources/LiveLoop/Problems/FileFailure.swift", "FileFailure"),
+        ("Sources/Receivers/ReceiverAddress.swift", "ReceiverAddressError"),
+        ("Sources/Receivers/Gpsd/GpsdAddress.swift", "GpsdAddressError"),
+        ("Sources/Fences/PointsFile.swift", "PointsFileError"),
+        ("Sources/Delivery/HTTP/HTTPHeader.swift", "HTTPHeaderError"),
+        ("Sources/Web/WebSettings.swift", "WebSettingsError"),
+        ("Sources/Web/WebServer.swift", "WebServerError"),
         ("Sources/Delivery/Hooks/HookError.swift", "HookError"),
         ("Sources/Delivery/HTTP/WebhookTransport.swift", "WebhookError"),
         ("Sources/Delivery/TrackSync/TrackSyncConfiguration.swift", "TrackSyncError"),
@@ -35,7 +55,7 @@ import Testing
         ("Sources/Fences/Limits.swift", "RangeProblem"),
     ]
 
-    static let wordLabels = "message|problem|words|reason|detail|what"
+    static let wordLabels = "message|problem|words|reason|detail|what|description"
 
     /// A stored String property named as words: `let message: String`, `var reason: String?`.
     static var storedWords: Regex<AnyRegexOutput> {
@@ -46,6 +66,11 @@ import Testing
     /// A case whose whole payload is one String, unlabelled or labelled as words.
     static var caseOfWords: Regex<AnyRegexOutput> {
         try! Regex(#"\bcase \w+\(\s*(("# + wordLabels + #")\s*:\s*)?String\??\s*\)"#)
+    }
+
+    /// A case with a String among its values labelled as words.
+    static var caseWithWords: Regex<AnyRegexOutput> {
+        try! Regex(#"\bcase \w+\(.*\b("# + wordLabels + #")\s*:\s*String\??\s*[,)]"#)
     }
 
     /// Looking at a problem's words.
@@ -68,20 +93,63 @@ import Testing
         #expect(found.isEmpty, "problem types keeping their words as a String:\n\(found.joined(separator: "\n"))")
     }
 
-    @Test func noSourceLooksAtAProblemsWords() throws {
-        var found: [String] = []
-        let sources = Self.root.appendingPathComponent("Sources")
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+    /// Every Swift file under Sources, with its path from the package's root and its text.
+    static func sources() throws -> [(path: String, text: String)] {
+        var sources: [(path: String, text: String)] = []
+        let folder = root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
         while let file = files?.nextObject() as? URL {
             guard file.pathExtension == "swift" else { continue }
-            let path = String(file.path.dropFirst(Self.root.path.count + 1))
-            let lines = try String(contentsOf: file, encoding: .utf8).split(
-                separator: "\n", omittingEmptySubsequences: false)
+            let path = String(file.path.dropFirst(root.path.count + 1))
+            sources.append((path, try String(contentsOf: file, encoding: .utf8)))
+        }
+        return sources
+    }
+
+    @Test func noSourceLooksAtAProblemsWords() throws {
+        var found: [String] = []
+        for (path, text) in try Self.sources() {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             for (number, line) in lines.enumerated() where Self.inspectsWords(line) {
                 found.append("\(path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
             }
         }
         #expect(found.isEmpty, "a problem recognised by its words:\n\(found.joined(separator: "\n"))")
+    }
+
+    /// The one file of the `gpsfence` target that makes an `OptionProblem` the argument parser's
+    /// error (with its usage lines, exit status 2).
+    static let optionProblemUsage = "Sources/gpsfence/OptionProblemUsage.swift"
+
+    /// `ValidationError(` and what follows it up to the first character that is not white space.
+    static var validationError: Regex<AnyRegexOutput> { try! Regex(#"\bValidationError\(\s*(\S)"#) }
+
+    @Test func optionChecksThrowAnOptionProblem() throws {
+        var found: [String] = []
+        for (path, text) in try Self.sources() where path != Self.optionProblemUsage {
+            found += Self.validationErrorsNotOfAProblem(text).map { "\(path): \($0)" }
+            if text.contains("extension ValidationError") { found.append("\(path): extends ValidationError") }
+        }
+        let usage = try String(contentsOf: Self.root.appendingPathComponent(Self.optionProblemUsage), encoding: .utf8)
+        #expect(usage.contains("init(_ problem: OptionProblem)"), "\(Self.optionProblemUsage) renders no OptionProblem")
+        #expect(
+            found.isEmpty,
+            "a ValidationError built otherwise than from an OptionProblem case:\n\(found.joined(separator: "\n"))")
+    }
+
+    /// The lines (trimmed) where a `ValidationError` is built from anything but an `OptionProblem`
+    /// case (`.name`), comments left out.
+    static func validationErrorsNotOfAProblem(_ text: String) -> [String] {
+        var found: [String] = []
+        for match in text.matches(of: validationError) {
+            let lineStart =
+                text[..<match.range.lowerBound].lastIndex(of: "\n").map(text.index(after:)) ?? text.startIndex
+            let line = text[lineStart...].prefix { $0 != "\n" }
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("//") { continue }
+            guard let first = match.output[1].substring, first != "." else { continue }
+            found.append(line.trimmingCharacters(in: .whitespaces))
+        }
+        return found
     }
 
     /// The patterns refuse what they must and let things' names and renderings pass.
@@ -92,12 +160,14 @@ import Testing
             "    case usage(String)",
             "    case failed(problem: String)",
             "    case said( String? )",
+            "    case content(path: String, at: FilePlace?, problem: String)",
+            "    public var description: String",
         ]
         let things = [
             "    public let program: String",
             "    case notAnHTTPURL(endpoint: String)",
             "    case closesNothing(name: String)",
-            "    case content(path: String, at: FilePlace?, problem: String)",
+            "    case route(path: String, at: FilePlace?, RouteProblem)",
             "    var text: String {",
             "    public var description: String { message }",
             "    // case usage(String)",
@@ -107,11 +177,22 @@ import Testing
         #expect(Self.inspectsWords(#"if error.message.contains("not found") {"#[...]))
         #expect(Self.inspectsWords(#"guard failure.description == "gone" else"#[...]))
         #expect(!Self.inspectsWords(#"report(error.description)"#[...]))
+        let built = """
+            throw ValidationError("--units '\\(units)' is not one of metric, imperial, nautical")
+            throw ValidationError(problem.description)
+            throw ValidationError(
+                "nothing to configure")
+            throw ValidationError(.empty(option: "--sentences"))
+            throw ValidationError(
+                .notAChoice(option: "--units", value: units, choices: ["metric"]))
+            // throw ValidationError("a comment")
+            """
+        #expect(Self.validationErrorsNotOfAProblem(built).count == 3, "\(Self.validationErrorsNotOfAProblem(built))")
     }
 
     static func keepsWords(_ line: Substring) -> Bool {
         if line.trimmingCharacters(in: .whitespaces).hasPrefix("//") { return false }
-        return line.wholeMatch(of: storedWords) != nil || line.contains(caseOfWords)
+        return line.wholeMatch(of: storedWords) != nil || line.contains(caseOfWords) || line.contains(caseWithWords)
     }
 
     static func inspectsWords(_ line: Substring) -> Bool {

@@ -20,11 +20,11 @@ public struct HTTPHeader: Sendable, Equatable {
         _ argument: String, option: String, secrets: SecretSources = SecretSources()
     ) throws(HTTPHeaderError) -> HTTPHeader {
         guard let colon = argument.firstIndex(of: ":") else {
-            throw HTTPHeaderError(message: "\(option) '\(argument)': expected 'NAME: VALUE' or 'NAME: @FILE'")
+            throw HTTPHeaderError(option: option, cause: .noColon(argument: argument))
         }
         let name = argument[..<colon].trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, name.unicodeScalars.allSatisfy(isTokenCharacter) else {
-            throw HTTPHeaderError(message: "\(option) '\(argument)': '\(name)' is not a header name")
+            throw HTTPHeaderError(option: option, cause: .notAName(argument: argument, name: name))
         }
         var value = argument[argument.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         if value.hasPrefix("@@") {
@@ -33,12 +33,12 @@ public struct HTTPHeader: Sendable, Equatable {
             let path = String(value.dropFirst())
             switch secrets.firstLine(of: path) {
             case .success(let line): value = line.trimmingCharacters(in: .whitespaces)
-            case .failure(let error): throw HTTPHeaderError(message: "\(option) \(name): \(error)")
+            case .failure(let error): throw HTTPHeaderError(option: option, cause: .unreadableFile(name: name, error))
             }
         }
         // A line break would end the header and start another one (header injection).
         guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
-            throw HTTPHeaderError(message: "\(option) \(name): the value holds a control character")
+            throw HTTPHeaderError(option: option, cause: .controlCharacter(name: name))
         }
         return HTTPHeader(name: name, value: value)
     }
@@ -51,7 +51,34 @@ public struct HTTPHeader: Sendable, Equatable {
     }
 }
 
-public struct HTTPHeaderError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public var description: String { message }
+/// A header option that is not one: the option (`--sync-header`, `--webhook-header`) and what is
+/// wrong with the header as given. `description` is its one rendering in words.
+public struct HTTPHeaderError: Error, CustomStringConvertible, Sendable, Equatable {
+    public enum Cause: Sendable, Equatable {
+        /// No `:` between a name and a value.
+        case noColon(argument: String)
+        /// The part before the colon is not an RFC 9110 token.
+        case notAName(argument: String, name: String)
+        /// `NAME: @FILE` whose file cannot be read as a secret.
+        case unreadableFile(name: String, SecretFileError)
+        /// A control character in the value (a line break would start another header).
+        case controlCharacter(name: String)
+    }
+
+    public let option: String
+    public let cause: Cause
+
+    public init(option: String, cause: Cause) {
+        self.option = option
+        self.cause = cause
+    }
+
+    public var description: String {
+        switch cause {
+        case .noColon(let argument): "\(option) '\(argument)': expected 'NAME: VALUE' or 'NAME: @FILE'"
+        case .notAName(let argument, let name): "\(option) '\(argument)': '\(name)' is not a header name"
+        case .unreadableFile(let name, let error): "\(option) \(name): \(error)"
+        case .controlCharacter(let name): "\(option) \(name): the value holds a control character"
+        }
+    }
 }

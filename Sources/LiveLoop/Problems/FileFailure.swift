@@ -1,4 +1,5 @@
 import Platform
+import SystemPackage
 
 /// Why a file could not be opened, read, created or written, as a value: the failed call's own
 /// error, put into words only when the problem is said.
@@ -9,8 +10,10 @@ public enum FileFailure: Sendable {
     case replace(ReplaceError)
     /// Another error (a descriptor's `Errno`, a reader's error): said as it describes itself.
     case error(any Error)
-    /// What a library said of it, in its words only (Foundation's localized description).
-    case said(String)
+    /// A check of the file failed with this errno: said as `strerror`'s words.
+    case errno(Errno)
+    /// The file is there, and readable, but cannot be read whole (a folder, a device).
+    case notReadable
 
     /// The cause in words.
     public var text: String {
@@ -18,7 +21,8 @@ public enum FileFailure: Sendable {
         case .call(let error): error.reason
         case .replace(let error): error.reason
         case .error(let error): "\(error)"
-        case .said(let words): words
+        case .errno(let errno): errorText(errno)
+        case .notReadable: "not a readable file"
         }
     }
 }

@@ -1,3 +1,4 @@
+import JSONInput
 import JSONOutput
 import Platform
 import Presentation
@@ -28,8 +29,9 @@ public enum InputError: Error, CustomStringConvertible, Sendable {
     /// A regular file given as `--device` (`isCapture`: one that holds NMEA), and the command that
     /// reads a capture in its stead.
     case notADevice(path: String, isCapture: Bool, readBy: CaptureCommand)
-    /// What a file holds is wrong: the file, where in it when that is known, and what.
-    case content(path: String, at: FilePlace?, problem: String)
+    /// A route for `simulate` holds something it cannot follow: the file, where in it when that
+    /// is known, and what.
+    case route(path: String, at: FilePlace?, RouteProblem)
     /// The fence file a command is to change is not one it can change.
     case fenceFile(path: String, FenceFileShortfall)
     /// The state file does not hold what the command needs.
@@ -56,7 +58,8 @@ public enum InputError: Error, CustomStringConvertible, Sendable {
         case .notADevice(let path, let isCapture, let command):
             "--device \(path): this is \(isCapture ? "an NMEA capture" : "a file"), not a device: "
                 + command.advice(path) + "; 'gpsfence devices' lists the receivers"
-        case .content(let path, let place, let problem): "\(path): " + (place.map { $0.text(problem) } ?? problem)
+        case .route(let path, let place, let problem):
+            "\(path): " + (place.map { $0.text(problem.text) } ?? problem.text)
         case .fenceFile(let path, let shortfall): shortfall.text(path)
         case .stateFile(let path, let shortfall): shortfall.text(path)
         case .unusableState(let error): error.description
@@ -104,6 +107,72 @@ public enum FilePlace: Sendable, Equatable {
         case .point(let number): "point \(number): \(problem)"
         case .jsonSyntax(let line, let column): "malformed JSON at line \(line), column \(column): \(problem)"
         case .member(let place, let line, let column): "\(place) (line \(line), column \(column)): \(problem)"
+        }
+    }
+}
+
+/// What is wrong in a route file for `simulate` (a GPX track, a GeoJSON line, a capture).
+public enum RouteProblem: Sendable, Equatable {
+    /// GPX: a point's tag (`trkpt`, `rtept`) without its `>`.
+    case unclosedTag(tag: String)
+    /// GPX: a point's tag without its closing tag.
+    case noClosingTag(tag: String)
+    /// GPX: `lat` missing, not a number, or out of range.
+    case latitude
+    /// GPX: `lon` missing, not a number, or out of range.
+    case longitude
+    /// GPX: `<ele>` that is not a number (as written).
+    case elevation(given: String)
+    /// GPX: `<time>` that is not an ISO 8601 time (as written).
+    case time(given: String)
+    /// JSON that does not parse (where: `FilePlace.jsonSyntax`).
+    case jsonSyntax(JSONSyntaxError)
+    /// GeoJSON: something other than an object at the top level.
+    case notAnObject
+    /// GeoJSON: no LineString or MultiLineString to follow.
+    case noLine
+    /// GeoJSON: a member that is not the shape GeoJSON wants there.
+    case shape(GeoJSONShape)
+    /// GeoJSON: a position off the globe.
+    case positionOutOfRange(longitude: Double, latitude: Double)
+    /// Neither GPX, GeoJSON, nor a capture with timed sentences.
+    case unknownFormat
+    case noPoints
+
+    var text: String {
+        switch self {
+        case .unclosedTag(let tag): "<\(tag)> is not closed"
+        case .noClosingTag(let tag): "no </\(tag)>"
+        case .latitude: "lat must be a number from -90 to 90"
+        case .longitude: "lon must be a number from -180 to 180"
+        case .elevation(let given): "<ele> '\(given)' is not a number"
+        case .time(let given): "<time> '\(given)' is not an ISO 8601 time"
+        case .jsonSyntax(let error): error.problem
+        case .notAnObject: "a GeoJSON object is expected at the top level"
+        case .noLine: "no LineString to follow (a route wants a LineString or MultiLineString)"
+        case .shape(let shape): shape.text
+        case .positionOutOfRange(let longitude, let latitude): "[\(longitude), \(latitude)] is out of range"
+        case .unknownFormat: "not a GPX track, a GeoJSON LineString, or an NMEA capture with timed sentences"
+        case .noPoints: "the route has no points"
+        }
+    }
+}
+
+/// The shape GeoJSON wants for a member of a route, where it found another.
+public enum GeoJSONShape: Sendable, Equatable {
+    case linesArray
+    case featuresArray
+    case featureObject
+    case positionsArray
+    case position
+
+    var text: String {
+        switch self {
+        case .linesArray: "\"coordinates\" is an array of lines"
+        case .featuresArray: "\"features\" is an array of Features"
+        case .featureObject: "a feature is an object"
+        case .positionsArray: "a line is an array of positions"
+        case .position: "a position is [lon, lat] or [lon, lat, alt]"
         }
     }
 }

@@ -95,9 +95,9 @@ public enum ReceiverFailure: Sendable {
     case gpsdReadFailed(endpoint: String, cause: any Error, captureComplete: Bool)
     /// The receiver stopped giving data while recording; the capture is whole up to there.
     case hungUp(RecordingEnd)
-    /// Stopped while the receiver was still being opened (`what`: what was being done); the
-    /// capture (`capture`: how it is named) holds its header only.
-    case stoppedWhileOpening(what: String, capture: String)
+    /// Stopped while the receiver was still being opened (at `step`); the capture (`capture`: how
+    /// it is named) holds its header only.
+    case stoppedWhileOpening(OpeningStep, capture: String)
 
     var text: String {
         switch self {
@@ -111,7 +111,23 @@ public enum ReceiverFailure: Sendable {
             "reading gpsd at \(endpoint) failed: \(cause)"
                 + (captureComplete ? "; the capture is complete up to there" : "")
         case .hungUp(let end): end.text + "; the capture is complete up to there"
-        case .stoppedWhileOpening(let what, let capture): what + "; \(capture) holds the header only"
+        case .stoppedWhileOpening(let step, let capture): step.text + "; \(capture) holds the header only"
+        }
+    }
+}
+
+/// A stop (SIGINT/SIGTERM) that came while `record` opened the receiver, by what it was doing
+/// (thrown by the feed): nothing recorded, the capture's header stays.
+public enum OpeningStep: Error, Sendable, Equatable {
+    /// Autobaud was looking for the port's rate.
+    case findingBaudRate(path: String)
+    /// gpsd had not sent a sentence yet.
+    case waitingForGpsd
+
+    var text: String {
+        switch self {
+        case .findingBaudRate(let path): "stopped while looking for the baud rate of \(path); nothing recorded"
+        case .waitingForGpsd: "stopped while waiting for gpsd; nothing recorded"
         }
     }
 }

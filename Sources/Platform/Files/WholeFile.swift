@@ -15,6 +15,24 @@ public func readWholeFile(_ path: String, limit: Int = .max) throws(FileCallErro
     return try readToEnd(descriptor, path: path, limit: limit)
 }
 
+/// Writes `bytes` as the whole of the file at `path`, created (mode 0644 less the umask) or
+/// truncated, in place: the writer of a file the user reads whole after the command (a report and
+/// its exports), which may be a device such as `/dev/stdout`. `call` of the error says whether the
+/// `open`, a `write` or the `close` failed. The corresponding C functions are `open`, `write` and
+/// `close`.
+public func writeWholeFile(_ path: String, _ bytes: [UInt8]) throws(FileCallError) {
+    let descriptor: Int32
+    switch openRetrying(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) {
+    case .success(let value): descriptor = value
+    case .failure(let errno): throw FileCallError(call: "open", path: path, errno: errno)
+    }
+    if let errno = bytes.withUnsafeBytes({ writeAll(descriptor, $0) }) {
+        _ = Glibc.close(descriptor)
+        throw FileCallError(call: "write", path: path, errno: errno)
+    }
+    guard Glibc.close(descriptor) == 0 else { throw FileCallError.last("close", path) }
+}
+
 /// What is left to read on `descriptor`, to its end or to `limit` bytes (a chunk may go past it).
 /// The corresponding C function is `read`, EINTR retried.
 func readToEnd(_ descriptor: Int32, path: String, limit: Int = .max) throws(FileCallError) -> [UInt8] {

@@ -18,7 +18,7 @@ public struct GpsdAddress: Sendable, Equatable, CustomStringConvertible {
     /// Parses the URL form; the error says what is wrong, for a usage message.
     public static func parse(_ argument: String) -> Result<GpsdAddress, GpsdAddressError> {
         guard argument.hasPrefix(scheme) else {
-            return .failure(GpsdAddressError(argument, "it does not start with gpsd://"))
+            return .failure(GpsdAddressError(argument: argument, cause: .noScheme))
         }
         var rest = Substring(argument.dropFirst(scheme.count))
         var address = GpsdAddress()
@@ -32,13 +32,13 @@ public struct GpsdAddress: Sendable, Equatable, CustomStringConvertible {
         if rest.hasPrefix("[") {
             // An IPv6 literal: [::1]:2947
             guard let close = rest.firstIndex(of: "]") else {
-                return .failure(GpsdAddressError(argument, "an unclosed '[' in the host"))
+                return .failure(GpsdAddressError(argument: argument, cause: .unclosedBracket))
             }
             hostPart = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
             if !after.isEmpty {
                 guard after.hasPrefix(":") else {
-                    return .failure(GpsdAddressError(argument, "text after ']' that is not ':PORT'"))
+                    return .failure(GpsdAddressError(argument: argument, cause: .textAfterBracket))
                 }
                 portPart = after.dropFirst()
             }
@@ -49,7 +49,7 @@ public struct GpsdAddress: Sendable, Equatable, CustomStringConvertible {
         if !hostPart.isEmpty { address.host = String(hostPart) }
         if let portPart {
             guard let port = Int(portPart), (1...65535).contains(port) else {
-                return .failure(GpsdAddressError(argument, "the port '\(portPart)' is not a number from 1 to 65535"))
+                return .failure(GpsdAddressError(argument: argument, cause: .badPort(given: String(portPart))))
             }
             address.port = port
         }
@@ -63,13 +63,29 @@ public struct GpsdAddress: Sendable, Equatable, CustomStringConvertible {
     public var description: String { Self.scheme + endpoint + (device ?? "") }
 }
 
-public struct GpsdAddressError: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    /// What is wrong, without the argument.
-    public var problem: String
+/// A gpsd URL that is not one: the argument as given and what is wrong with it.
+public struct GpsdAddressError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Cause: Sendable, Equatable {
+        case noScheme
+        case unclosedBracket
+        case textAfterBracket
+        /// The port as given.
+        case badPort(given: String)
 
-    init(_ argument: String, _ problem: String) {
-        self.problem = problem
-        description = "'\(argument)' is not a gpsd address (gpsd://[HOST][:PORT][/DEVICE]): \(problem)"
+        var text: String {
+            switch self {
+            case .noScheme: "it does not start with gpsd://"
+            case .unclosedBracket: "an unclosed '[' in the host"
+            case .textAfterBracket: "text after ']' that is not ':PORT'"
+            case .badPort(let port): "the port '\(port)' is not a number from 1 to 65535"
+            }
+        }
+    }
+
+    public let argument: String
+    public let cause: Cause
+
+    public var description: String {
+        "'\(argument)' is not a gpsd address (gpsd://[HOST][:PORT][/DEVICE]): \(cause.text)"
     }
 }

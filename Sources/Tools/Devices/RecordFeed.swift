@@ -21,11 +21,6 @@ protocol RecordFeed {
     func close()
 }
 
-/// A stop (SIGINT/SIGTERM) came while a feed was opening: nothing recorded, the header stays.
-struct StoppedWhileOpening: Error {
-    let message: String
-}
-
 /// A serial port, its rate found as `ReceiverPort` finds it; each rate autobaud tries is said.
 struct PortRecordFeed: RecordFeed {
     let receiver: ReceiverPort
@@ -45,7 +40,7 @@ struct PortRecordFeed: RecordFeed {
         {
         case .opened(let opened): receiver = opened
         case .stopped:
-            throw StoppedWhileOpening(message: "stopped while looking for the baud rate of \(path); nothing recorded")
+            throw OpeningStep.findingBaudRate(path: path)
         case .noNMEA(let attempts):
             let tried = attempts.map { "\($0.rate) (\($0.bytes) bytes, \($0.checksummedSentences) sentences)" }
             throw RuntimeFailure.receiver(.noNMEAAtAnyRate(path: path, tried: tried))
@@ -119,7 +114,7 @@ struct GpsdRecordFeed: RecordFeed {
             while !answered, monotonicSeconds() < deadline {
                 if shouldStop() {
                     connection.close()
-                    throw StoppedWhileOpening(message: "stopped while waiting for gpsd; nothing recorded")
+                    throw OpeningStep.waitingForGpsd
                 }
                 let outcome = try connection.readLines(timeout: 0.1) { line in
                     if Self.isSentence(line) {

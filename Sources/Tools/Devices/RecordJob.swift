@@ -53,10 +53,10 @@ public struct RecordJob {
             case .gpsd(let address):
                 feed = try GpsdRecordFeed.open(address, shouldStop: shouldStop, log: log)
             }
-        } catch let stopped as StoppedWhileOpening {
+        } catch let step as OpeningStep {
             // Asked to stop: the header stays, as it would after a kill.
             recorded = true
-            throw RuntimeFailure.receiver(.stoppedWhileOpening(what: stopped.message, capture: output.name))
+            throw RuntimeFailure.receiver(.stoppedWhileOpening(step, capture: output.name))
         }
         defer { feed.close() }
         recorded = true

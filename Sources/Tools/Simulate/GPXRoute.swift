@@ -12,7 +12,7 @@ enum GPXRoute {
             let tag = rest[open].dropFirst()
             let element = rest[open.upperBound...]
             guard let tagEnd = element.firstIndex(of: ">") else {
-                throw InputError.content(path: file, at: .point(points.count + 1), problem: "<\(tag)> is not closed")
+                throw InputError.route(path: file, at: .point(points.count + 1), .unclosedTag(tag: String(tag)))
             }
             let attributes = element[..<tagEnd]
             let selfClosing = attributes.hasSuffix("/")
@@ -23,25 +23,25 @@ enum GPXRoute {
                 body = element[element.index(after: tagEnd)..<close.lowerBound]
                 rest = element[close.upperBound...]
             } else {
-                throw InputError.content(path: file, at: .point(points.count + 1), problem: "no </\(tag)>")
+                throw InputError.route(path: file, at: .point(points.count + 1), .noClosingTag(tag: String(tag)))
             }
             let place = FilePlace.point(points.count + 1)
             guard let latText = attribute("lat", in: attributes), let latitude = Double(latText),
                 (-90...90).contains(latitude)
-            else { throw InputError.content(path: file, at: place, problem: "lat must be a number from -90 to 90") }
+            else { throw InputError.route(path: file, at: place, .latitude) }
             guard let lonText = attribute("lon", in: attributes), let longitude = Double(lonText),
                 (-180...180).contains(longitude)
-            else { throw InputError.content(path: file, at: place, problem: "lon must be a number from -180 to 180") }
+            else { throw InputError.route(path: file, at: place, .longitude) }
             var point = RoutePoint(latitude: latitude, longitude: longitude)
             if let elevation = child("ele", in: body) {
                 guard let value = Double(elevation) else {
-                    throw InputError.content(path: file, at: place, problem: "<ele> '\(elevation)' is not a number")
+                    throw InputError.route(path: file, at: place, .elevation(given: elevation))
                 }
                 point.altitude = value
             }
             if let time = child("time", in: body) {
                 guard let value = parseISOTime(time) else {
-                    throw InputError.content(path: file, at: place, problem: "<time> '\(time)' is not an ISO 8601 time")
+                    throw InputError.route(path: file, at: place, .time(given: time))
                 }
                 point.time = value
             }

@@ -42,11 +42,10 @@ private struct GeoJSONRouteReader {
             if scanner.peek() != 0 { throw scanner.fail("unexpected data after the top-level value") }
         }
         guard let root = try members(at: start) else {
-            throw InputError.content(path: file, at: nil, problem: "a GeoJSON object is expected at the top level")
+            throw InputError.route(path: file, at: nil, .notAnObject)
         }
         guard let lines = try lines(of: root, place: ""), !lines.isEmpty else {
-            throw InputError.content(
-                path: file, at: nil, problem: "no LineString to follow (a route wants a LineString or MultiLineString)")
+            throw InputError.route(path: file, at: nil, .noLine)
         }
         return lines.flatMap { $0 }
     }
@@ -62,7 +61,7 @@ private struct GeoJSONRouteReader {
         case "MultiLineString":
             guard let coordinates = object.coordinates else { return nil }
             guard let starts = try elements(at: coordinates) else {
-                throw problem(at: coordinates, place + "MultiLineString", "\"coordinates\" is an array of lines")
+                throw problem(at: coordinates, place + "MultiLineString", .shape(.linesArray))
             }
             var lines: [[RoutePoint]] = []
             for (index, start) in starts.enumerated() {
@@ -75,11 +74,11 @@ private struct GeoJSONRouteReader {
         case "FeatureCollection":
             guard let features = object.features else { return nil }
             guard let starts = try elements(at: features) else {
-                throw problem(at: features, "FeatureCollection", "\"features\" is an array of Features")
+                throw problem(at: features, "FeatureCollection", .shape(.featuresArray))
             }
             for (index, start) in starts.enumerated() {
                 guard let feature = try members(at: start) else {
-                    throw problem(at: start, "feature \(index)", "a feature is an object")
+                    throw problem(at: start, "feature \(index)", .shape(.featureObject))
                 }
                 if let lines = try lines(of: feature, place: "feature \(index), "),
                     lines.contains(where: { !$0.isEmpty })
@@ -93,12 +92,10 @@ private struct GeoJSONRouteReader {
         }
     }
 
-    static let positionShape = "a position is [lon, lat] or [lon, lat, alt]"
-
     /// The positions of one line, each checked: [lon, lat] or [lon, lat, alt], in range.
     mutating func line(at offset: Int, place: String) throws(InputError) -> [RoutePoint] {
         guard let starts = try elements(at: offset) else {
-            throw problem(at: offset, place, "a line is an array of positions")
+            throw problem(at: offset, place, .shape(.positionsArray))
         }
         var points: [RoutePoint] = []
         points.reserveCapacity(starts.count)
@@ -106,15 +103,15 @@ private struct GeoJSONRouteReader {
             let here = place + ", position \(index)"
             guard let parts = try elements(at: start), parts.count >= 2,
                 let longitude = try number(at: parts[0]), let latitude = try number(at: parts[1])
-            else { throw problem(at: start, here, Self.positionShape) }
+            else { throw problem(at: start, here, .shape(.position)) }
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-                throw problem(at: start, here, "[\(longitude), \(latitude)] is out of range")
+                throw problem(at: start, here, .positionOutOfRange(longitude: longitude, latitude: latitude))
             }
             var altitude: Double?
             if parts.count > 2 {
                 altitude = try number(at: parts[2])
                 // a null altitude is none; any other value that is not a number is a mistake
-                if altitude == nil && !isNull(at: parts[2]) { throw problem(at: start, here, Self.positionShape) }
+                if altitude == nil && !isNull(at: parts[2]) { throw problem(at: start, here, .shape(.position)) }
             }
             points.append(RoutePoint(latitude: latitude, longitude: longitude, altitude: altitude))
         }
@@ -180,13 +177,13 @@ private struct GeoJSONRouteReader {
             return try steps(&scanner)
         } catch {
             let (line, column) = scanner.lineColumn(error.offset)
-            throw InputError.content(path: file, at: .jsonSyntax(line: line, column: column), problem: error.problem)
+            throw InputError.route(path: file, at: .jsonSyntax(line: line, column: column), .jsonSyntax(error))
         }
     }
 
     /// A route that is JSON but not the GeoJSON a route wants: what, in which part, and where.
-    func problem(at offset: Int, _ place: String, _ what: String) -> InputError {
+    func problem(at offset: Int, _ place: String, _ what: RouteProblem) -> InputError {
         let (line, column) = scanner.lineColumn(offset)
-        return InputError.content(path: file, at: .member(place, line: line, column: column), problem: what)
+        return InputError.route(path: file, at: .member(place, line: line, column: column), what)
     }
 }

@@ -1,4 +1,5 @@
 import Fences
+import LiveLoop
 import NMEA
 import Platform
 
@@ -49,32 +50,20 @@ public struct Interference: Sendable, Equatable {
     public static let pullBearing = 135.0
 
     /// `START+DURATION` in seconds (`60+30`), or why not.
-    public static func parseJam(_ text: String) -> Result<Jam, InterferenceArgumentError> {
+    public static func parseJam(_ text: String) -> Result<Jam, InterferenceProblem> {
         let parts = text.split(separator: "+", omittingEmptySubsequences: false)
         guard parts.count == 2, let start = Double(parts[0]), let duration = Double(parts[1]) else {
-            return .failure(
-                InterferenceArgumentError(
-                    "--jam wants START+DURATION in seconds from the start of the route (e.g. 60+30), not '\(text)'"))
+            return .failure(.jamNotInForm(given: text))
         }
-        guard start.isFinite, start >= 0 else {
-            return .failure(InterferenceArgumentError("--jam \(text): the start must be 0 s or later"))
-        }
-        guard duration.isFinite, duration > 0 else {
-            return .failure(InterferenceArgumentError("--jam \(text): the duration must be more than 0 s"))
-        }
+        guard start.isFinite, start >= 0 else { return .failure(.jamStartBeforeRoute(given: text)) }
+        guard duration.isFinite, duration > 0 else { return .failure(.jamWithoutDuration(given: text)) }
         return .success(Jam(start: start, duration: duration))
     }
 
     /// `START` in seconds, or why not.
-    public static func parseSpoof(_ text: String) -> Result<Double, InterferenceArgumentError> {
-        guard let start = Double(text) else {
-            return .failure(
-                InterferenceArgumentError(
-                    "--spoof wants START in seconds from the start of the route (e.g. 120), not '\(text)'"))
-        }
-        guard start.isFinite, start >= 0 else {
-            return .failure(InterferenceArgumentError("--spoof \(text): the start must be 0 s or later"))
-        }
+    public static func parseSpoof(_ text: String) -> Result<Double, InterferenceProblem> {
+        guard let start = Double(text) else { return .failure(.spoofNotInForm(given: text)) }
+        guard start.isFinite, start >= 0 else { return .failure(.spoofStartBeforeRoute(given: text)) }
         return .success(start)
     }
 
@@ -127,10 +116,4 @@ public struct Interference: Sendable, Equatable {
         reported.track = course < 0 ? course + 360 : course
         return reported
     }
-}
-
-/// A `--jam` or `--spoof` value that is not one.
-public struct InterferenceArgumentError: Error, Equatable, CustomStringConvertible {
-    public var description: String
-    init(_ description: String) { self.description = description }
 }

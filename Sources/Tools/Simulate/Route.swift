@@ -11,8 +11,8 @@ public enum Route: Sendable {
     /// Reads a route file, telling the format from its extension, else from its first character.
     public static func load(path: String) throws(InputError) -> Route {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = checkAccess(path, .read).map(errorText) ?? "not a readable file"
-            throw InputError.unreadableRoute(path: path, cause: .said(reason))
+            throw InputError.unreadableRoute(
+                path: path, cause: checkAccess(path, .read).map(FileFailure.errno) ?? .notReadable)
         }
         if let problem = FileKind.sniff(data.prefix(4096)).routeProblem(path) { throw problem }
         let lower = path.lowercased()
@@ -25,14 +25,12 @@ public enum Route: Sendable {
         } else {
             let epochs = CaptureRoute.parse(Array(data))
             guard epochs.contains(where: { $0.timeOfDay != nil }) else {
-                throw InputError.content(
-                    path: path, at: nil,
-                    problem: "not a GPX track, a GeoJSON LineString, or an NMEA capture with timed sentences")
+                throw InputError.route(path: path, at: nil, .unknownFormat)
             }
             route = .capture(epochs)
         }
         if case .track(let points) = route, points.isEmpty {
-            throw InputError.content(path: path, at: nil, problem: "the route has no points")
+            throw InputError.route(path: path, at: nil, .noPoints)
         }
         return route
     }
