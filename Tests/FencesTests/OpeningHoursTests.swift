@@ -135,14 +135,18 @@ import Testing
             date: CivilDate(year: 2026, month: 2, day: 6), timeOfDay: TimeOfDay(milliseconds: 36_000_000)
         )
         .millisecondsSinceEpoch
-        #expect(Expiry.instant("2026-02-06T10:00:00Z", zone: .utc) == tenUTC)
-        #expect(Expiry.instant("2026-02-06T10:00Z", zone: berlin) == tenUTC)
-        #expect(Expiry.instant("2026-02-06T11:00:00+01:00", zone: .utc) == tenUTC)
-        #expect(Expiry.instant("2026-02-06T05:00:00-0500", zone: .utc) == tenUTC)
-        #expect(Expiry.instant("2026-02-06 11:00", zone: berlin) == tenUTC, "no offset: the fence's zone")
-        #expect(Expiry.instant("2026-02-06T10:00:00.5Z", zone: .utc) == tenUTC + 500)
+        #expect(Expiry.time("2026-02-06T10:00:00Z", zone: .utc) == .instant(tenUTC))
+        #expect(Expiry.time("2026-02-06T10:00Z", zone: berlin) == .instant(tenUTC))
+        #expect(Expiry.time("2026-02-06T11:00:00+01:00", zone: .utc) == .instant(tenUTC))
+        #expect(Expiry.time("2026-02-06T05:00:00-0500", zone: nil) == .instant(tenUTC))
+        #expect(Expiry.time("2026-02-06 11:00", zone: berlin) == .instant(tenUTC), "no offset: the fence's zone")
+        #expect(Expiry.time("2026-02-06T10:00:00.5Z", zone: .utc) == .instant(tenUTC + 500))
+        let unzoned = try #require(Expiry.time("2026-02-06T11:00", zone: nil))
+        #expect(unzoned == .localClock(tenUTC + 3_600_000), "no offset, no zone: the user's")
+        #expect(unzoned.milliseconds(localZone: berlin) == tenUTC)
+        #expect(unzoned.milliseconds(localZone: .utc) == tenUTC + 3_600_000)
         for bad in ["2026-02-06", "2026-02-30T10:00Z", "2026-02-06T25:00Z", "tomorrow", "2026-02-06T10:00+1"] {
-            #expect(Expiry.instant(bad, zone: .utc) == nil, "\(bad)")
+            #expect(Expiry.time(bad, zone: .utc) == nil, "\(bad)")
         }
     }
 }
