@@ -12,7 +12,8 @@ A route follows real ways: it starts at the end of a road with a speed limit and
 end, along a road joined there (a shared OSM node), mostly the straightest one, as a street is
 driven, sometimes turning into another; one-way roads only their way. The vehicle keeps to its lane
 (half a lane right of the centreline of a two-way road or a one-way road of two lanes or more) at
-90 % or 130 % of each way's own limit, braking before a slower road so as to reach its speed where
+90 % or 130 % of each way's own limit (the limit of the way it is driven along it, where the two
+differ), braking before a slower road so as to reach its speed where
 it begins and speeding up after a faster one begins (1.5 m/s^2), at 1 or 10 fixes a second. Fixes
 carry a city street's error: a random walk per axis (Gauss-Markov, 3 m, 20 s) plus white noise of
 1.5 m, with HDOP 1.3; speed and course come from the true velocity plus 0.05 m/s of noise a
@@ -93,7 +94,8 @@ class Roads:
             coords = [tuple(c[:2]) for c in g['coordinates']]
             way = {
                 'id': feature['id'], 'coords': coords, 'props': p,
-                'limit': p.get('speed_limit_kmh'), 'clearance': p.get('clearance'),
+                'limit': p.get('speed_limit_kmh'), 'limit_forward': p.get('speed_limit_forward_kmh'),
+                'limit_backward': p.get('speed_limit_backward_kmh'), 'clearance': p.get('clearance'),
                 'oneway': p.get('oneway'), 'radius': p.get('radius', 3.5),
                 'layer': self.layer(p),
             }
@@ -112,6 +114,20 @@ class Roads:
         if 'layer' in p:
             return float(p['layer'])
         return 1.0 if 'bridge' in p else -1.0 if 'tunnel' in p else 0.0
+
+    def limited(self, index):
+        """Whether the way has a limit, either way along it or both."""
+        way = self.ways[index]
+        return any(way[k] is not None for k in ('limit', 'limit_forward', 'limit_backward'))
+
+    def leg_limit(self, leg):
+        """The limit of the way of `leg` (index, vertices) the way it is driven: its vertices
+        ascending are `speed_limit_forward_kmh`'s way, descending `speed_limit_backward_kmh`'s; else
+        `speed_limit_kmh`."""
+        index, vs = leg
+        way = self.ways[index]
+        own = way['limit_forward'] if vs[-1] > vs[0] else way['limit_backward']
+        return own if own is not None else way['limit']
 
     def steps(self, index):
         """The directions (+1 along the vertices, -1 against) a way may be driven."""
@@ -199,8 +215,8 @@ def drive(roads, legs, factor, rate, default_kmh=20.0):
             points.append((xy[b], s, k))
         spans.append((start, s))
     targets = []
-    for index, _ in legs:
-        limit = roads.ways[index]['limit']
+    for leg in legs:
+        limit = roads.leg_limit(leg)
         targets.append(factor * (limit if limit else default_kmh) / 3.6)
     total = s
 
@@ -315,10 +331,10 @@ def civil(days):
 
 def car_routes(roads, rng, count):
     """Routes over roads with a limit, each from the start of a random one, 400-900 m."""
-    limited = [i for i, w in enumerate(roads.ways) if w['limit']]
+    limited = [i for i in range(len(roads.ways)) if roads.limited(i)]
 
     def usable(i):
-        return roads.ways[i]['limit'] is not None
+        return roads.limited(i)
 
     routes = []
     tries = 0
@@ -342,7 +358,7 @@ def crossings(roads):
 
     out = []
     tunnels = [i for i, w in enumerate(roads.ways) if w['clearance'] and 'tunnel' in w['props']]
-    streets = [i for i, w in enumerate(roads.ways) if w['limit'] and 'tunnel' not in w['props']]
+    streets = [i for i, w in enumerate(roads.ways) if roads.limited(i) and 'tunnel' not in w['props']]
     for t in tunnels:
         txy = roads.ways[t]['xy']
         for s in streets:
@@ -359,7 +375,7 @@ def crossings(roads):
 def truck_routes(roads, rng, count):
     """Routes along streets over low tunnels (150 m before, 150 m after) and through the tunnels."""
     def street(i):
-        return roads.ways[i]['limit'] is not None and 'tunnel' not in roads.ways[i]['props']
+        return roads.limited(i) and 'tunnel' not in roads.ways[i]['props']
 
     def anything(i):
         return True
@@ -399,9 +415,9 @@ def generate(fences, seed, routes, out, rates=(1, 10), factors=(0.9, 1.3), truck
             f.writelines(lines)
         drives.append(dict(
             extra, file=name, kind=kind, factor=factor, rate=rate, start=start,
-            legs=[dict(id=roads.ways[i]['id'], limit_kmh=roads.ways[i]['limit'],
-                       clearance=roads.ways[i]['clearance'], start=a, end=b)
-                  for (i, _), (a, b) in zip(legs, spans)],
+            legs=[dict(id=roads.ways[leg[0]]['id'], limit_kmh=roads.leg_limit(leg),
+                       clearance=roads.ways[leg[0]]['clearance'], start=a, end=b)
+                  for leg, (a, b) in zip(legs, spans)],
             fixes=[[round(f[0], 2), round(f[5], 2)] for f in fixes]))
         start += int(fixes[-1][0]) + 60
 

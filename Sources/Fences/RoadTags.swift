@@ -9,6 +9,13 @@ public enum RoadDirection: Sendable, Equatable {
     case backward
 }
 
+/// Which way a vehicle drives along a road's line.
+public enum TravelDirection: Sendable, Equatable {
+    /// In the order of its vertices.
+    case forward
+    case backward
+}
+
 /// What matching a fix to the road being driven needs of a road corridor (docs/fences.md, "The
 /// road being driven"), read from its properties: a corridor is a road when it has `highway`
 /// (what `fences import` writes for every road it keeps).
