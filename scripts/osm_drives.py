@@ -89,7 +89,8 @@ class Roads:
         for feature in collection['features']:
             p = feature.get('properties') or {}
             g = feature['geometry']
-            if 'highway' not in p or g['type'] != 'LineString':
+            # A node's piece of a way (`at_node`: a height barrier on it) is that way, not another.
+            if 'highway' not in p or g['type'] != 'LineString' or 'at_node' in p:
                 continue
             coords = [tuple(c[:2]) for c in g['coordinates']]
             way = {

@@ -16,6 +16,9 @@ import NMEA
 ///   from a road not in the file). A street over the middle of a tunnel is never taken for it, the first fix included;
 ///   at a portal the nearest wins, as a truck that comes from a ramp not in the file must be
 ///   warned;
+/// - a node's piece: a piece of road around an OSM node that carries the node's restriction
+///   (`at_node`), on the road matched before (which passes through that node), counts as that
+///   road itself (`stayMetres` nearer), so the vehicle on the road is on the piece while on it;
 /// - the nearest in metres wins, counting the turn against the course as up to `turnMetres`, and
 ///   the road matched before as `stayMetres` nearer (not once the fix is beyond the end of its
 ///   line: the vehicle has left it), a road joined to it as `joinMetres` nearer, and, while it is
@@ -107,6 +110,9 @@ final class RoadMatcher {
                 let joined = joinsRoad(fence, tags)
                 if !joined && !tags.sameHeight(as: roadTags) { continue }
                 cost += joined ? -Self.joinMetres : Self.detachedMetres
+                if let node = tags.atNode, roadTags.sharedNodes?.vertex(ofNode: node) != nil {
+                    cost -= Self.stayMetres
+                }
             }
             if best.map({ cost < $0.cost }) ?? true { best = (fence, tags, cost, position.bearing) }
         }
