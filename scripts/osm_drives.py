@@ -6,7 +6,9 @@ them (docs/fences.md, "The road being driven"; the figures are in docs/performan
     # --clearances` wrote:
     python3 scripts/osm_drives.py generate --fences roads.geojson --seed 1 --routes 12 --out DIR
     # import the shipped extract, generate, replay each drive through the binary, print the counts:
-    python3 scripts/osm_drives.py judge --binary .build/release/gpsfence --seed 1 --routes 200
+    python3 scripts/osm_drives.py judge --binary .build/release/gpsfence --seed 1 --routes 200 --out DIR
+    # another binary on the very same drives (its own import of the extract):
+    python3 scripts/osm_drives.py judge --binary OTHER/gpsfence --drives DIR
 
 A route follows real ways: it starts at the end of a road with a speed limit and goes on, at each
 end, along a road joined there (a shared OSM node), mostly the straightest one, as a street is
@@ -559,14 +561,25 @@ def replay_all(binary, folder, truths, fences, separately=False):
 
 
 def judge(args):
-    folder = args.out or tempfile.mkdtemp(prefix='osm-drives-')
-    os.makedirs(folder, exist_ok=True)
-    fences = os.path.join(folder, 'roads.geojson')
+    if args.drives:
+        # The drives of an earlier run, replayed over this binary's own import: two binaries judged
+        # on the same fixes (drives generated from each one's import differ in their random draws
+        # as soon as the imports differ).
+        folder = args.drives
+        fences = os.path.join(tempfile.mkdtemp(prefix='osm-drives-fences-'), 'roads.geojson')
+    else:
+        folder = args.out or tempfile.mkdtemp(prefix='osm-drives-')
+        os.makedirs(folder, exist_ok=True)
+        fences = os.path.join(folder, 'roads.geojson')
     done = subprocess.run([args.binary, 'fences', 'import', args.extract, '--speed-limits', '--clearances',
                            '--output', fences], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.exit('import failed: ' + done.stderr)
-    truths = generate(fences, args.seed, args.routes, folder, trucks=args.trucks)
+    if args.drives:
+        with open(os.path.join(folder, 'drives.json')) as f:
+            truths = json.load(f)['drives']
+    else:
+        truths = generate(fences, args.seed, args.routes, folder, trucks=args.trucks)
     verdicts = replay_all(args.binary, folder, truths, fences, args.separately)
     counts, failures = tally(truths, verdicts)
     print(json.dumps(counts, indent=1))
@@ -590,6 +603,7 @@ def main():
     j.add_argument('--routes', type=int, default=100)
     j.add_argument('--trucks', type=int)
     j.add_argument('--out')
+    j.add_argument('--drives', help='the folder of an earlier run: judge its drives, generate none')
     j.add_argument('--separately', action='store_true', help='one replay process a drive')
     args = parser.parse_args()
     if args.command == 'generate':
