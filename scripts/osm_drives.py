@@ -6,13 +6,16 @@ them (docs/fences.md, "The road being driven"; the figures are in docs/performan
     # --clearances` wrote:
     python3 scripts/osm_drives.py generate --fences roads.geojson --seed 1 --routes 12 --out DIR
     # import the shipped extract, generate, replay each drive through the binary, print the counts:
-    python3 scripts/osm_drives.py judge --binary .build/release/gpsfence --seed 1 --routes 200
+    python3 scripts/osm_drives.py judge --binary .build/release/gpsfence --seed 1 --routes 200 --out DIR
+    # another binary on the very same drives (its own import of the extract):
+    python3 scripts/osm_drives.py judge --binary OTHER/gpsfence --drives DIR
 
 A route follows real ways: it starts at the end of a road with a speed limit and goes on, at each
 end, along a road joined there (a shared OSM node), mostly the straightest one, as a street is
 driven, sometimes turning into another; one-way roads only their way. The vehicle keeps to its lane
 (half a lane right of the centreline of a two-way road or a one-way road of two lanes or more) at
-90 % or 130 % of each way's own limit, braking before a slower road so as to reach its speed where
+90 % or 130 % of each way's own limit (the limit of the way it is driven along it, where the two
+differ), braking before a slower road so as to reach its speed where
 it begins and speeding up after a faster one begins (1.5 m/s^2), at 1 or 10 fixes a second. Fixes
 carry a city street's error: a random walk per axis (Gauss-Markov, 3 m, 20 s) plus white noise of
 1.5 m, with HDOP 1.3; speed and course come from the true velocity plus 0.05 m/s of noise a
@@ -88,12 +91,14 @@ class Roads:
         for feature in collection['features']:
             p = feature.get('properties') or {}
             g = feature['geometry']
-            if 'highway' not in p or g['type'] != 'LineString':
+            # A node's piece of a way (`at_node`: a height barrier on it) is that way, not another.
+            if 'highway' not in p or g['type'] != 'LineString' or 'at_node' in p:
                 continue
             coords = [tuple(c[:2]) for c in g['coordinates']]
             way = {
                 'id': feature['id'], 'coords': coords, 'props': p,
-                'limit': p.get('speed_limit_kmh'), 'clearance': p.get('clearance'),
+                'limit': p.get('speed_limit_kmh'), 'limit_forward': p.get('speed_limit_forward_kmh'),
+                'limit_backward': p.get('speed_limit_backward_kmh'), 'clearance': p.get('clearance'),
                 'oneway': p.get('oneway'), 'radius': p.get('radius', 3.5),
                 'layer': self.layer(p),
             }
@@ -112,6 +117,20 @@ class Roads:
         if 'layer' in p:
             return float(p['layer'])
         return 1.0 if 'bridge' in p else -1.0 if 'tunnel' in p else 0.0
+
+    def limited(self, index):
+        """Whether the way has a limit, either way along it or both."""
+        way = self.ways[index]
+        return any(way[k] is not None for k in ('limit', 'limit_forward', 'limit_backward'))
+
+    def leg_limit(self, leg):
+        """The limit of the way of `leg` (index, vertices) the way it is driven: its vertices
+        ascending are `speed_limit_forward_kmh`'s way, descending `speed_limit_backward_kmh`'s; else
+        `speed_limit_kmh`."""
+        index, vs = leg
+        way = self.ways[index]
+        own = way['limit_forward'] if vs[-1] > vs[0] else way['limit_backward']
+        return own if own is not None else way['limit']
 
     def steps(self, index):
         """The directions (+1 along the vertices, -1 against) a way may be driven."""
@@ -199,8 +218,8 @@ def drive(roads, legs, factor, rate, default_kmh=20.0):
             points.append((xy[b], s, k))
         spans.append((start, s))
     targets = []
-    for index, _ in legs:
-        limit = roads.ways[index]['limit']
+    for leg in legs:
+        limit = roads.leg_limit(leg)
         targets.append(factor * (limit if limit else default_kmh) / 3.6)
     total = s
 
@@ -315,10 +334,10 @@ def civil(days):
 
 def car_routes(roads, rng, count):
     """Routes over roads with a limit, each from the start of a random one, 400-900 m."""
-    limited = [i for i, w in enumerate(roads.ways) if w['limit']]
+    limited = [i for i in range(len(roads.ways)) if roads.limited(i)]
 
     def usable(i):
-        return roads.ways[i]['limit'] is not None
+        return roads.limited(i)
 
     routes = []
     tries = 0
@@ -342,7 +361,7 @@ def crossings(roads):
 
     out = []
     tunnels = [i for i, w in enumerate(roads.ways) if w['clearance'] and 'tunnel' in w['props']]
-    streets = [i for i, w in enumerate(roads.ways) if w['limit'] and 'tunnel' not in w['props']]
+    streets = [i for i, w in enumerate(roads.ways) if roads.limited(i) and 'tunnel' not in w['props']]
     for t in tunnels:
         txy = roads.ways[t]['xy']
         for s in streets:
@@ -359,7 +378,7 @@ def crossings(roads):
 def truck_routes(roads, rng, count):
     """Routes along streets over low tunnels (150 m before, 150 m after) and through the tunnels."""
     def street(i):
-        return roads.ways[i]['limit'] is not None and 'tunnel' not in roads.ways[i]['props']
+        return roads.limited(i) and 'tunnel' not in roads.ways[i]['props']
 
     def anything(i):
         return True
@@ -399,9 +418,9 @@ def generate(fences, seed, routes, out, rates=(1, 10), factors=(0.9, 1.3), truck
             f.writelines(lines)
         drives.append(dict(
             extra, file=name, kind=kind, factor=factor, rate=rate, start=start,
-            legs=[dict(id=roads.ways[i]['id'], limit_kmh=roads.ways[i]['limit'],
-                       clearance=roads.ways[i]['clearance'], start=a, end=b)
-                  for (i, _), (a, b) in zip(legs, spans)],
+            legs=[dict(id=roads.ways[leg[0]]['id'], limit_kmh=roads.leg_limit(leg),
+                       clearance=roads.ways[leg[0]]['clearance'], start=a, end=b)
+                  for leg, (a, b) in zip(legs, spans)],
             fixes=[[round(f[0], 2), round(f[5], 2)] for f in fixes]))
         start += int(fixes[-1][0]) + 60
 
@@ -542,14 +561,25 @@ def replay_all(binary, folder, truths, fences, separately=False):
 
 
 def judge(args):
-    folder = args.out or tempfile.mkdtemp(prefix='osm-drives-')
-    os.makedirs(folder, exist_ok=True)
-    fences = os.path.join(folder, 'roads.geojson')
+    if args.drives:
+        # The drives of an earlier run, replayed over this binary's own import: two binaries judged
+        # on the same fixes (drives generated from each one's import differ in their random draws
+        # as soon as the imports differ).
+        folder = args.drives
+        fences = os.path.join(tempfile.mkdtemp(prefix='osm-drives-fences-'), 'roads.geojson')
+    else:
+        folder = args.out or tempfile.mkdtemp(prefix='osm-drives-')
+        os.makedirs(folder, exist_ok=True)
+        fences = os.path.join(folder, 'roads.geojson')
     done = subprocess.run([args.binary, 'fences', 'import', args.extract, '--speed-limits', '--clearances',
                            '--output', fences], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.exit('import failed: ' + done.stderr)
-    truths = generate(fences, args.seed, args.routes, folder, trucks=args.trucks)
+    if args.drives:
+        with open(os.path.join(folder, 'drives.json')) as f:
+            truths = json.load(f)['drives']
+    else:
+        truths = generate(fences, args.seed, args.routes, folder, trucks=args.trucks)
     verdicts = replay_all(args.binary, folder, truths, fences, args.separately)
     counts, failures = tally(truths, verdicts)
     print(json.dumps(counts, indent=1))
@@ -573,6 +603,7 @@ def main():
     j.add_argument('--routes', type=int, default=100)
     j.add_argument('--trucks', type=int)
     j.add_argument('--out')
+    j.add_argument('--drives', help='the folder of an earlier run: judge its drives, generate none')
     j.add_argument('--separately', action='store_true', help='one replay process a drive')
     args = parser.parse_args()
     if args.command == 'generate':

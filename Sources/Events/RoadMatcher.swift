@@ -16,16 +16,25 @@ import NMEA
 ///   from a road not in the file). A street over the middle of a tunnel is never taken for it, the first fix included;
 ///   at a portal the nearest wins, as a truck that comes from a ramp not in the file must be
 ///   warned;
+/// - a node's piece: a piece of road around an OSM node that carries the node's restriction
+///   (`at_node`), on the road matched before (which passes through that node), counts as that
+///   road itself (`stayMetres` nearer), so the vehicle on the road is on the piece while on it;
 /// - the nearest in metres wins, counting the turn against the course as up to `turnMetres`, and
 ///   the road matched before as `stayMetres` nearer (not once the fix is beyond the end of its
 ///   line: the vehicle has left it), a road joined to it as `joinMetres` nearer, and, while it is
 ///   a candidate, a road that does not join it as `detachedMetres` farther: a vehicle gets from
 ///   one road to another at a junction, not across the gap beside it.
 /// Without a usable course the road matched before holds while it is a candidate.
+///
+/// The way the road is driven along its line (`travel`) is the course against its nearest
+/// segment's bearing, or a one-way road's own way; without a course it holds while the road does.
 final class RoadMatcher {
     /// The road being driven (a fence index), nil when no road is.
     private(set) var road: Int?
     private(set) var roadTags = RoadTags()
+    /// Which way `road` is driven along its line: nil when not known (a two-way road matched
+    /// without a course).
+    private(set) var travel: TravelDirection?
 
     static let margin = 5.0
     static let maxTurn = 45.0
@@ -79,7 +88,7 @@ final class RoadMatcher {
         let course = (fix.speed ?? 0) >= Self.minimumCourseSpeed ? fix.track : nil
         let held = road.map { road in near.indices.contains(Int32(road)) } ?? false
         if course == nil, held { return }
-        var best: (fence: Int, tags: RoadTags, cost: Double)?
+        var best: (fence: Int, tags: RoadTags, cost: Double, bearing: Double)?
         for stored in near.indices {
             let fence = Int(stored)
             guard let tags = tags(fence) else { continue }
@@ -101,17 +110,34 @@ final class RoadMatcher {
                 let joined = joinsRoad(fence, tags)
                 if !joined && !tags.sameHeight(as: roadTags) { continue }
                 cost += joined ? -Self.joinMetres : Self.detachedMetres
+                if let node = tags.atNode, roadTags.sharedNodes?.vertex(ofNode: node) != nil {
+                    cost -= Self.stayMetres
+                }
             }
-            if best.map({ cost < $0.cost }) ?? true { best = (fence, tags, cost) }
+            if best.map({ cost < $0.cost }) ?? true { best = (fence, tags, cost, position.bearing) }
         }
         guard let best else {
             road = nil
+            travel = nil
             return
         }
         if best.fence != road {
             road = best.fence
             roadTags = best.tags
             noteVertices(of: best.fence)
+        }
+        travel = Self.travel(course, best.bearing, best.tags.direction)
+    }
+
+    /// The way a road whose segment has `bearing` is driven on `course`: a one-way road's own, else
+    /// along the line when the course is within 90 degrees of it; nil without a course.
+    static func travel(_ course: Double?, _ bearing: Double, _ direction: RoadDirection) -> TravelDirection? {
+        switch direction {
+        case .forward: return .forward
+        case .backward: return .backward
+        case .both:
+            guard let course else { return nil }
+            return turn(course, bearing, .forward) <= 90 ? .forward : .backward
         }
     }
 

@@ -40,19 +40,21 @@ struct OSMFenceTags {
             }
         }
         if settings.speedLimits, element.kind == .way {
-            let plain = element.tag(OSMTagKeys.maxspeed)
-            let forward = element.tag(OSMTagKeys.maxspeedForward)
-            let backward = element.tag(OSMTagKeys.maxspeedBackward)
-            switch MaxSpeed.read(plain: plain, forward: forward, backward: backward) {
-            case .value(let kmh):
-                properties.append(("speed_limit_kmh", .number(kmh, decimals: 3)))
-                properties.append(
-                    ("maxspeed", .text(plain ?? [forward, backward].compactMap { $0 }.joined(separator: ";"))))
-                isRoad = wayKind != .area
-            case .skipped(let reason, let example):
-                summary.skip(reason, example: example)
-            case nil:
-                break
+            // Each way along the road keeps its own limit (`maxspeed:forward`: in the order of
+            // the way's nodes, as the corridor's line runs), the engine the one of the way driven.
+            for (tag, property) in [
+                (OSMTagKeys.maxspeed, "speed_limit_kmh"), (OSMTagKeys.maxspeedForward, "speed_limit_forward_kmh"),
+                (OSMTagKeys.maxspeedBackward, "speed_limit_backward_kmh"),
+            ] {
+                guard let text = element.tag(tag) else { continue }
+                switch MaxSpeed.read(text) {
+                case .value(let kmh):
+                    properties.append((property, .number(kmh, decimals: 3)))
+                    properties.append((OSMTagKeys.fixed[tag], .text(text)))
+                    isRoad = wayKind != .area
+                case .skipped(let reason, let example):
+                    summary.skip(reason, example: example)
+                }
             }
             if let text = element.tag(OSMTagKeys.maxspeedConditional),
                 let kept = settings.propertyForms.conditional("maxspeed:conditional", text, summary: &summary)

@@ -1,8 +1,9 @@
 /// An OSM file made into fences in three passes over it: the selected multipolygon relations
-/// (only with `--select`), then the tagged nodes (written at once) and the kept ways with their
-/// node ids, then the locations of just those nodes. Memory grows with the kept ways' vertices
-/// (24 bytes each at most), not with the file's nodes. Each road keeps the nodes it shares with
-/// the other roads of the file (`OSMSharedNodes`).
+/// (only with `--select`), then the tagged nodes (written at once, but for a vehicle's restriction,
+/// which waits for the roads through it: `OSMNodePieces`) and the kept ways with their node ids,
+/// then the locations of just those nodes. Memory grows with the kept ways' vertices (24 bytes
+/// each at most), not with the file's nodes. Each road keeps the nodes it shares with the other
+/// roads of the file (`OSMSharedNodes`).
 struct OSMImport {
     let reader: OSMReader
     let settings: ImportSettings
@@ -17,6 +18,24 @@ struct OSMImport {
         var asPolygon: Bool
         /// A line with `highway`: a road that matching joins to others at `shared_nodes`.
         var isRoad: Bool
+        var refs: Range<Int>
+    }
+
+    /// A node with a vehicle's restriction, and the road ways through it (indices into
+    /// `PieceWay`s).
+    private struct RestrictionNode {
+        var id: Int64
+        var position: Position
+        var properties: [(key: String, value: ImportedFence.Value)]
+        var ways: [Int] = []
+    }
+
+    /// A road way through a restriction node: its properties as a road (its tags, whether kept as
+    /// a fence or not) and its node ids.
+    private struct PieceWay {
+        var id: Int64
+        var properties: [(key: String, value: ImportedFence.Value)]
+        var radius: Double
         var refs: Range<Int>
     }
 
@@ -45,6 +64,9 @@ struct OSMImport {
         var ways: [PendingWay] = []
         var refs: [Int64] = []
         var memberRefs: [Int64: Range<Int>] = [:]
+        var restrictionNodes: [RestrictionNode] = []
+        var restrictionNodeIndex: [Int64: Int] = [:]
+        var pieceWays: [PieceWay] = []
         try reader.read([.nodes, .ways], keys: keys) { element in
             switch element.kind {
             case .node:
@@ -52,18 +74,39 @@ struct OSMImport {
                 let tags = OSMFenceTags(element, settings: settings, keys: keys, summary: &writer.summary)
                 guard tags.isFence else { return }
                 let position = Position(lon: Double(element.lon7) / 1e7, lat: Double(element.lat7) / 1e7)
-                var properties = tags.properties
-                properties.append(
-                    ("radius", .number(settings.radius ?? ImportSettings.defaultPointRadius, decimals: 2)))
-                try writer.add(
-                    ImportedFence(id: "osm:node/\(element.id)", geometry: .point(position), properties: properties),
-                    decimals: Self.decimals)
+                if tags.isRoad {
+                    restrictionNodeIndex[element.id] = restrictionNodes.count
+                    restrictionNodes.append(
+                        RestrictionNode(id: element.id, position: position, properties: tags.properties))
+                    return
+                }
+                try writeCircle(id: element.id, position: position, properties: tags.properties)
             case .way:
                 let isMember = memberWays.contains(element.id)
                 let tags =
                     element.tags.isEmpty
                     ? nil : OSMFenceTags(element, settings: settings, keys: keys, summary: &writer.summary)
-                guard isMember || tags?.isFence == true else { return }
+                let restrictions =
+                    restrictionNodeIndex.isEmpty ? [] : element.refs.compactMap { restrictionNodeIndex[$0] }
+                var throughRestriction = false
+                if !restrictions.isEmpty, case .road(let className) = OSMWayKind(element),
+                    let highway = element.tag(OSMTagKeys.highway)
+                {
+                    throughRestriction = true
+                    var properties = tags?.properties ?? [("name", .text(className))]
+                    if !properties.contains(where: { $0.key == "highway" }) {
+                        properties += OSMRoadTags.properties(element, highway: highway)
+                    }
+                    for node in restrictions where !restrictionNodes[node].ways.contains(pieceWays.count) {
+                        restrictionNodes[node].ways.append(pieceWays.count)
+                    }
+                    pieceWays.append(
+                        PieceWay(
+                            id: element.id, properties: properties,
+                            radius: OSMFenceTags.wayRadius(element, settings: settings),
+                            refs: refs.count..<(refs.count + element.refs.count)))
+                }
+                guard isMember || throughRestriction || tags?.isFence == true else { return }
                 let range = refs.count..<(refs.count + element.refs.count)
                 refs.append(contentsOf: element.refs)
                 if isMember { memberRefs[element.id] = range }
@@ -79,12 +122,19 @@ struct OSMImport {
                 break
             }
         }
-        let shared = OSMSharedNodes.shared(ways: ways.filter(\.isRoad).map(\.refs), refs: refs)
+        for node in restrictionNodes where node.ways.isEmpty {
+            try writeCircle(id: node.id, position: node.position, properties: node.properties)
+        }
         var needed = refs
         var locations = NodeLocations(needing: &needed)
         if !locations.isEmpty {
             try reader.readLocations { id, lat7, lon7 in locations.note(id: id, lat7: lat7, lon7: lon7) }
         }
+        let pieces = restrictionNodes.flatMap { node in
+            node.ways.compactMap { piece(of: pieceWays[$0], at: node, ways: node.ways.count, refs: refs, locations) }
+        }
+        let shared = OSMSharedNodes.shared(
+            ways: ways.filter(\.isRoad).map(\.refs) + pieces.map(\.nodes), refs: refs)
         for way in ways {
             let positions = refs[way.refs].compactMap(locations.position)
             guard positions.count == way.refs.count else {
@@ -110,6 +160,16 @@ struct OSMImport {
             try writer.add(
                 ImportedFence(id: "osm:way/\(way.id)", geometry: geometry, properties: properties),
                 decimals: Self.decimals)
+        }
+        for piece in pieces {
+            var fence = piece.fence
+            let pairs = OSMSharedNodes.pairs(refs[piece.nodes], shared: shared)
+            fence.properties.append(
+                ("shared_nodes", .vertexNodes(pairs.map { (piece.firstNodeVertex + $0.vertex, $0.node) })))
+            try writer.add(fence, decimals: Self.decimals)
+        }
+        for node in restrictionNodes where !node.ways.isEmpty && !pieces.contains(where: { $0.node == node.id }) {
+            try writeCircle(id: node.id, position: node.position, properties: node.properties)
         }
         for relation in relations {
             var outer: [[Int64]] = []
@@ -152,5 +212,41 @@ struct OSMImport {
                     properties: relation.properties),
                 decimals: Self.decimals)
         }
+    }
+
+    private func writeCircle(
+        id: Int64, position: Position, properties: [(key: String, value: ImportedFence.Value)]
+    ) throws {
+        var properties = properties
+        properties.append(("radius", .number(settings.radius ?? ImportSettings.defaultPointRadius, decimals: 2)))
+        try writer.add(
+            ImportedFence(id: "osm:node/\(id)", geometry: .point(position), properties: properties),
+            decimals: Self.decimals)
+    }
+
+    /// A restriction node's piece of a road way through it (`OSMNodePieces`), nil when the way's
+    /// nodes are not all in the file: the fence without its `shared_nodes`, the way's node ids it
+    /// passes (a range of `refs`) and the vertex of the first of them. Its id is the node's, with
+    /// the way's when the node is on several roads.
+    private func piece(
+        of way: PieceWay, at node: RestrictionNode, ways: Int, refs: [Int64], _ locations: NodeLocations
+    ) -> (fence: ImportedFence, node: Int64, nodes: Range<Int>, firstNodeVertex: Int)? {
+        let positions = refs[way.refs].compactMap(locations.position)
+        guard positions.count == way.refs.count, let index = refs[way.refs].firstIndex(of: node.id) else { return nil }
+        let piece = OSMNodePieces.piece(positions, around: index - way.refs.lowerBound)
+        guard Set(piece.points.map { [$0.lon, $0.lat] }).count >= 2 else { return nil }
+        var properties = node.properties
+        for property in way.properties where !properties.contains(where: { $0.key == property.key }) {
+            // The road's name before the restriction's, as on every road.
+            if property.key == "name" { properties.insert(property, at: 0) } else { properties.append(property) }
+        }
+        properties.append(("at_node", .number(Double(node.id), decimals: 0)))
+        properties.append(("radius", .number(way.radius, decimals: 2)))
+        let id = ways == 1 ? "osm:node/\(node.id)" : "osm:node/\(node.id)/way/\(way.id)"
+        let first = way.refs.lowerBound + piece.nodes.lowerBound
+        return (
+            ImportedFence(id: id, geometry: .line(piece.points), properties: properties), node.id,
+            first..<(way.refs.lowerBound + piece.nodes.upperBound + 1), piece.cutBefore ? 1 : 0
+        )
     }
 }

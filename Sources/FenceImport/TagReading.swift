@@ -62,20 +62,4 @@ enum MaxSpeed {
         }
         return .skipped(reason: "unknown maxspeed code", example: text)
     }
-
-    /// The lower of the directions' limits where `maxspeed:forward` and `:backward` differ, else
-    /// `maxspeed`: a driver in either direction is warned at the lower one.
-    static func read(plain: String?, forward: String?, backward: String?) -> TagReading? {
-        let directional = [forward, backward].compactMap { $0 }.map(read)
-        let values = directional.compactMap { reading -> Double? in
-            if case .value(let kmh) = reading { return kmh }
-            return nil
-        }
-        if let lowest = values.min() {
-            if let plain, case .value(let kmh) = read(plain) { return .value(min(kmh, lowest)) }
-            return .value(lowest)
-        }
-        if let plain { return read(plain) }
-        return directional.first
-    }
 }

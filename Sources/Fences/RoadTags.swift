@@ -9,6 +9,13 @@ public enum RoadDirection: Sendable, Equatable {
     case backward
 }
 
+/// Which way a vehicle drives along a road's line.
+public enum TravelDirection: Sendable, Equatable {
+    /// In the order of its vertices.
+    case forward
+    case backward
+}
+
 /// What matching a fix to the road being driven needs of a road corridor (docs/fences.md, "The
 /// road being driven"), read from its properties: a corridor is a road when it has `highway`
 /// (what `fences import` writes for every road it keeps).
@@ -25,16 +32,20 @@ public struct RoadTags: Sendable, Equatable {
     /// In a tunnel (`tunnel=*` but `no` and `building_passage`): out of the sky's view, where no
     /// receiver has a fix, so a vehicle gets there only along the roads that lead in.
     public var underground: Bool
+    /// `at_node`: the road is a piece of a longer one around this OSM node, carrying the node's
+    /// restriction (a height barrier); nil for a whole road.
+    public var atNode: Int64?
 
     public init(
         direction: RoadDirection = .both, layer: Double = 0, level: Double = 0, underground: Bool = false,
-        sharedNodes: SharedNodes? = nil
+        sharedNodes: SharedNodes? = nil, atNode: Int64? = nil
     ) {
         self.direction = direction
         self.layer = layer
         self.level = level
         self.underground = underground
         self.sharedNodes = sharedNodes
+        self.atNode = atNode
     }
 
     /// Whether the two roads lie at one height, where a vehicle can pass from one to the other.
@@ -71,6 +82,8 @@ public struct RoadTags: Sendable, Equatable {
                     layer = try number(&scanner)
                 } else if scanner.spanEquals(key, "level") {
                     tags.level = try number(&scanner) ?? 0
+                } else if scanner.spanEquals(key, "at_node") {
+                    tags.atNode = try number(&scanner).flatMap { Int64(exactly: $0) }
                 } else if scanner.spanEquals(key, "shared_nodes") {
                     tags.sharedNodes = try SharedNodes.read(&scanner)
                 } else {

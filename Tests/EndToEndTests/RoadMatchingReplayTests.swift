@@ -41,10 +41,16 @@ import Testing
 
     static var osm: String { osmFile(nodes: nodes, ways: ways) }
 
-    static func osmFile(nodes: [(Int, Double, Double)], ways: [(Int, [Int], KeyValuePairs<String, String>)]) -> String {
+    /// The OSM XML of the nodes (with the tags of those in `nodeTags`) and ways.
+    static func osmFile(
+        nodes: [(Int, Double, Double)], ways: [(Int, [Int], KeyValuePairs<String, String>)],
+        nodeTags: [Int: KeyValuePairs<String, String>] = [:]
+    ) -> String {
         let nodeLines = nodes.map { node in
             let p = position(node.1, node.2)
-            return String(format: #"<node id="%d" lat="%.7f" lon="%.7f"/>"#, node.0, p.lat, p.lon)
+            let head = String(format: #"<node id="%d" lat="%.7f" lon="%.7f""#, node.0, p.lat, p.lon)
+            guard let tags = nodeTags[node.0] else { return head + "/>" }
+            return head + ">" + tags.map { #"<tag k="\#($0.key)" v="\#($0.value)"/>"# }.joined() + "</node>"
         }
         let wayLines = ways.map { way in
             #"<way id="\#(way.0)">"# + way.1.map { #"<nd ref="\#($0)"/>"# }.joined()

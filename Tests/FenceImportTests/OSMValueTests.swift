@@ -53,19 +53,6 @@ import Testing
         #expect(MaxSpeed.read("fast") == .skipped(reason: "unreadable maxspeed", example: "fast"))
     }
 
-    /// Where the directions differ, a driver either way is warned at the lower limit; one
-    /// direction alone counts; a plain `maxspeed` lower than both still wins.
-    @Test func theLowerDirectionalLimitWins() {
-        #expect(MaxSpeed.read(plain: nil, forward: "60", backward: "40") == .value(40))
-        #expect(MaxSpeed.read(plain: "50", forward: "30 mph", backward: nil) == .value(48.28032))
-        #expect(MaxSpeed.read(plain: "30", forward: "60", backward: "40") == .value(30))
-        #expect(MaxSpeed.read(plain: "50", forward: nil, backward: nil) == .value(50))
-        #expect(MaxSpeed.read(plain: nil, forward: nil, backward: nil) == nil)
-        #expect(
-            MaxSpeed.read(plain: nil, forward: "signals", backward: nil)
-                == .skipped(reason: "maxspeed=signals", example: nil))
-    }
-
     @Test func selectionsAndBoxesParse() {
         #expect(
             TagSelection(parsing: "amenity=school,kindergarten")

@@ -130,8 +130,8 @@ import Testing
         #expect(BrokenRestrictions(night, vehicle: lorry) == [.weight])
         #expect(BrokenRestrictions(rules.inForce(atMilliseconds: Self.at(12), localZone: .utc), vehicle: lorry).isEmpty)
         let school = rules.inForce(atMilliseconds: Self.at(7.5), localZone: .utc)
-        #expect(school.speedLimit(for: lorry).map { ($0 * 3.6).rounded() } == 40)
-        #expect(school.speedLimit(for: VehicleProfile()).map { ($0 * 3.6).rounded() } == 80)
+        #expect(school.speedLimit(for: lorry, along: nil).map { ($0 * 3.6).rounded() } == 40)
+        #expect(school.speedLimit(for: VehicleProfile(), along: nil).map { ($0 * 3.6).rounded() } == 80)
         #expect(rules.limitsSpeed)
     }
 

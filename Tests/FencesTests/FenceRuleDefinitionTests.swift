@@ -39,6 +39,10 @@ import Testing
 
     @Test(arguments: [
         (#""speed_limit": 10, "speed_limit_kmh": 36"#, "speed_limit and speed_limit_kmh: give one of them"),
+        (
+            #""speed_limit_backward": 10, "speed_limit_backward_kmh": 36"#,
+            "speed_limit_backward and speed_limit_backward_kmh: give one of them"
+        ),
         (#""clearance": "tall""#, #"clearance 'tall' is not a height like 3.2, 3.2 m, 10'6", 10 ft 6 in or 126 in"#),
         (#""timezone": "Mars/Olympus""#, "timezone: unknown time zone 'Mars/Olympus'"),
         (#""active":5"#, "active '5' is not a string"),
@@ -52,6 +56,34 @@ import Testing
         } throws: { error in
             "\(error)".contains(reason)
         }
+    }
+
+    /// A road's ways along its line each hold their own limit where they have one, else
+    /// `speed_limit`; the way not known, the strictest.
+    @Test func eachWayAlongARoadHasItsOwnLimit() throws {
+        let json =
+            #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[8,47],[8.01,47]]},"#
+            + #""properties":{"radius":5,"speed_limit_kmh":40,"speed_limit_forward_kmh":60,"speed_limit_backward":5}}"#
+        let rules = try #require(try FenceSet.parse(json, file: "f.geojson").settings(0).rules)
+        let car = VehicleProfile()
+        #expect(rules.speedLimit(for: car, along: .forward) == 60 / 3.6)
+        #expect(rules.speedLimit(for: car, along: .backward) == 5)
+        #expect(rules.speedLimit(for: car, along: nil) == 5)
+        var forwardOnly = FenceRules()
+        forwardOnly.forwardSpeedLimit = 20
+        #expect(forwardOnly.limitsSpeed)
+        #expect(forwardOnly.speedLimit(for: car, along: .backward) == nil)
+        #expect(forwardOnly.speedLimit(for: car, along: nil) == 20)
+        // A conditional limit in force holds both ways, as `maxspeed:conditional` does.
+        let school = try #require(
+            try FenceSet.parse(
+                json.replacing(
+                    #""radius":5,"#, with: #""radius":5,"maxspeed:conditional":"30 @ (Mo-Su 00:00-24:00)","#),
+                file: "f.geojson"
+            ).settings(0).rules)
+        let inForce = school.inForce(atMilliseconds: 0, localZone: .utc)
+        #expect(inForce.speedLimit(for: car, along: .forward) == 30 / 3.6)
+        #expect(inForce.speedLimit(for: car, along: .backward) == 30 / 3.6)
     }
 
     @Test func aRestrictionIsBrokenOnlyByAVehicleAboveItsLimit() {

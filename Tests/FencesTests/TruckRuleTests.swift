@@ -72,10 +72,10 @@ import Testing
         var rules = FenceRules()
         rules.speedLimit = 80 / 3.6
         rules.hgvSpeedLimit = 60 / 3.6
-        #expect(rules.speedLimit(for: VehicleProfile()) == 80 / 3.6)
-        #expect(rules.speedLimit(for: VehicleProfile(hgv: true)) == 60 / 3.6)
+        #expect(rules.speedLimit(for: VehicleProfile(), along: nil) == 80 / 3.6)
+        #expect(rules.speedLimit(for: VehicleProfile(hgv: true), along: nil) == 60 / 3.6)
         rules.speedLimit = nil
-        #expect(rules.speedLimit(for: VehicleProfile()) == nil)
-        #expect(rules.speedLimit(for: VehicleProfile(hgv: true)) == 60 / 3.6)
+        #expect(rules.speedLimit(for: VehicleProfile(), along: nil) == nil)
+        #expect(rules.speedLimit(for: VehicleProfile(hgv: true), along: nil) == 60 / 3.6)
     }
 }

@@ -10,7 +10,9 @@ import NMEA
 /// it became that road, even a few metres beyond its footprint; of the other fences, those the
 /// receiver is inside of. Under several limits one event reports the strictest of those being
 /// exceeded. The limit is the one in force at the fix's time (a conditional one while its time
-/// holds: `ConditionalLimitRule`). A fix without a speed changes nothing.
+/// holds: `ConditionalLimitRule`); on the road being driven, the limit of the way it is driven
+/// along its line (`RoadMatcher.travel`), the strictest of a fence's ways elsewhere. A fix
+/// without a speed changes nothing.
 final class SpeedLimitRule: EngineRule {
     /// Per fence of the set: consecutive usable fixes above the limit, and whether this visit's
     /// `speeding` has been raised.
@@ -42,6 +44,13 @@ final class SpeedLimitRule: EngineRule {
         return Int64(UInt32(truncatingIfNeeded: now) &- since[fence]) >= Int64(confirm - 1) * 1000
     }
 
+    /// The limit of `fence` in force at `now` for the vehicle: on the road being driven (`road`),
+    /// the limit of the way it is driven along its line.
+    private func limit(of fence: Int, road: Int?, now: Int64, engine: EventEngine) -> Double? {
+        engine.rulesInForce(of: fence, atMilliseconds: now)?.speedLimit(
+            for: engine.settings.vehicle, along: fence == road ? engine.roads.travel : nil)
+    }
+
     func play(of fence: Int) -> FencePlay { .inPlay }
 
     func beforeFix(time: UTCTime, location: GeofenceEvent.Location, engine: EventEngine) {}
@@ -66,12 +75,7 @@ final class SpeedLimitRule: EngineRule {
         var strictest: (fence: Int, limit: Double)?
         var confirmed = false
         for fence in Limited(engine: engine) {
-            guard
-                let limit = engine.rulesInForce(of: fence, atMilliseconds: now)?.speedLimit(
-                    for: engine.settings.vehicle)
-            else {
-                continue
-            }
+            guard let limit = limit(of: fence, road: road, now: now, engine: engine) else { continue }
             if speed > limit {
                 if count[fence] == 0 { since[fence] = UInt32(truncatingIfNeeded: now) }
                 if count[fence] < UInt8.max { count[fence] += 1 }
@@ -87,10 +91,7 @@ final class SpeedLimitRule: EngineRule {
         // confirms now adds nothing.
         let alreadyReported = fired[strictest.fence]
         for fence in Limited(engine: engine) {
-            guard
-                let limit = engine.rulesInForce(of: fence, atMilliseconds: now)?.speedLimit(
-                    for: engine.settings.vehicle),
-                speed > limit,
+            guard let limit = limit(of: fence, road: road, now: now, engine: engine), speed > limit,
                 confirms(fence, road: road, now: now, confirm: confirm) || fence == strictest.fence
             else { continue }
             fired[fence] = true

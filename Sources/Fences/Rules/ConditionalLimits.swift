@@ -212,13 +212,21 @@ extension FenceRules {
         {
             strictest[limit.quantity.rawValue] = min(strictest[limit.quantity.rawValue] ?? .infinity, limit.value)
         }
-        if let speed = strictest[ConditionalLimit.Quantity.speed.rawValue] { rules.speedLimit = speed }
+        if let speed = strictest[ConditionalLimit.Quantity.speed.rawValue] {
+            // A conditional limit holds both ways along a road, as `maxspeed:conditional` does.
+            rules.speedLimit = speed
+            rules.forwardSpeedLimit = nil
+            rules.backwardSpeedLimit = nil
+        }
         if let speed = strictest[ConditionalLimit.Quantity.hgvSpeed.rawValue] { rules.hgvSpeedLimit = speed }
         if let weight = strictest[ConditionalLimit.Quantity.weight.rawValue] { rules.maxWeight = weight }
         return rules
     }
 
-    /// Whether a speed limit holds here at some time: `speed_limit`, `maxspeed:hgv` or a
-    /// conditional one.
-    public var limitsSpeed: Bool { speedLimit != nil || hgvSpeedLimit != nil || conditional?.limitsSpeed == true }
+    /// Whether a speed limit holds here at some time: `speed_limit`, one way's, `maxspeed:hgv` or
+    /// a conditional one.
+    public var limitsSpeed: Bool {
+        speedLimit != nil || forwardSpeedLimit != nil || backwardSpeedLimit != nil || hgvSpeedLimit != nil
+            || conditional?.limitsSpeed == true
+    }
 }

@@ -3,7 +3,8 @@ import Presentation
 /// The rules a fence's properties can carry besides its shape (docs/fences.md, "Rules"): when it
 /// counts (`active`, `timezone`), until when it exists (`expires`), how long it is left before that
 /// is told (`delay`), how fast one may go inside it
-/// (`speed_limit`, `maxspeed:hgv`), and which vehicles may pass it (`clearance`, `maxwidth`,
+/// (`speed_limit`, one way along a road `speed_limit_forward` and `speed_limit_backward`,
+/// `maxspeed:hgv`), and which vehicles may pass it (`clearance`, `maxwidth`,
 /// `maxlength`, `maxweight`, `maxaxleload`, `hgv`), some of them at some times only
 /// (`maxspeed:conditional`, `maxspeed:hgv:conditional`, `maxweight:conditional`). Each is defined once (`FenceRuleKind`); the
 /// event engine applies them on fix time.
@@ -16,6 +17,11 @@ public struct FenceRules: Sendable, Equatable {
     public var exitDelay: Double?
     /// Metres per second.
     public var speedLimit: Double?
+    /// Metres per second driving along a road's line in the order of its vertices, and against
+    /// it, where that way has its own limit (`speed_limit_forward`, `speed_limit_backward`); nil:
+    /// `speedLimit` holds that way.
+    public var forwardSpeedLimit: Double?
+    public var backwardSpeedLimit: Double?
     /// Metres per second, for heavy goods vehicles (`maxspeed:hgv`, with `--hgv`).
     public var hgvSpeedLimit: Double?
     /// Metres of headroom under the fence's obstacle.

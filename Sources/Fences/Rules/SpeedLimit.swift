@@ -1,30 +1,53 @@
-/// `speed_limit` (m/s) or `speed_limit_kmh`: how fast one may go inside the fence; and
-/// `maxspeed:hgv` (km/h, as OpenStreetMap writes it) for heavy goods vehicles (`--hgv`). The
-/// engine's part, the `speeding` event, is Events' `SpeedLimitRule`.
+/// `speed_limit` (m/s) or `speed_limit_kmh`: how fast one may go inside the fence; on a road,
+/// one way along its line only, `speed_limit_forward` (in the order of its vertices) and
+/// `speed_limit_backward` (against it), each also in km/h (`speed_limit_forward_kmh`, ...), where
+/// the ways differ; and `maxspeed:hgv` (km/h, as OpenStreetMap writes it) for heavy goods vehicles
+/// (`--hgv`). The engine's part, the `speeding` event, is Events' `SpeedLimitRule`.
 public enum SpeedLimit: FenceRuleDefinition {
     public static let properties = [
         RuleProperty("speed_limit", .number(unit: "m/s", max: Limits.maxSpeed)),
         RuleProperty("speed_limit_kmh", .number(unit: "km/h", max: Limits.maxSpeed * 3.6)),
+        RuleProperty("speed_limit_forward", .number(unit: "m/s", max: Limits.maxSpeed)),
+        RuleProperty("speed_limit_forward_kmh", .number(unit: "km/h", max: Limits.maxSpeed * 3.6)),
+        RuleProperty("speed_limit_backward", .number(unit: "m/s", max: Limits.maxSpeed)),
+        RuleProperty("speed_limit_backward_kmh", .number(unit: "km/h", max: Limits.maxSpeed * 3.6)),
         RuleProperty("maxspeed:hgv", .number(unit: "km/h", max: Limits.maxSpeed * 3.6)),
     ]
 
     public static func resolve(_ values: RuleValues, into rules: inout FenceRules, context: inout RuleContext)
         throws(RuleProblem)
     {
-        let metresPerSecond = values[0]?.number
-        let kilometresPerHour = values[1]?.number
+        rules.speedLimit = try metresPerSecond(values, at: 0)
+        rules.forwardSpeedLimit = try metresPerSecond(values, at: 2)
+        rules.backwardSpeedLimit = try metresPerSecond(values, at: 4)
+        rules.hgvSpeedLimit = values[6]?.number.map { $0 / 3.6 }
+    }
+
+    /// The limit of the pair of properties at `index` (m/s, then km/h), in m/s.
+    private static func metresPerSecond(_ values: RuleValues, at index: Int) throws(RuleProblem) -> Double? {
+        let metresPerSecond = values[index]?.number
+        let kilometresPerHour = values[index + 1]?.number
         if metresPerSecond != nil, kilometresPerHour != nil {
-            throw RuleProblem("speed_limit and speed_limit_kmh: give one of them")
+            throw RuleProblem(
+                "\(properties[index].name) and \(properties[index + 1].name): give one of them")
         }
-        rules.speedLimit = metresPerSecond ?? kilometresPerHour.map { $0 / 3.6 }
-        rules.hgvSpeedLimit = values[2]?.number.map { $0 / 3.6 }
+        return metresPerSecond ?? kilometresPerHour.map { $0 / 3.6 }
     }
 }
 
 extension FenceRules {
-    /// The limit that holds for `vehicle` (m/s): a heavy goods vehicle's own when it is stricter.
-    public func speedLimit(for vehicle: VehicleProfile) -> Double? {
-        guard vehicle.hgv, let hgvSpeedLimit else { return speedLimit }
-        return min(speedLimit ?? .infinity, hgvSpeedLimit)
+    /// The limit that holds for `vehicle` (m/s) driving `travel` along the fence's line: that
+    /// way's own where it has one, else `speed_limit`; the strictest of them when the way is not
+    /// known (nil: the fence is no road, or the vehicle's course is not known yet). A heavy goods
+    /// vehicle's own limit holds when it is stricter.
+    public func speedLimit(for vehicle: VehicleProfile, along travel: TravelDirection?) -> Double? {
+        let limit: Double?
+        switch travel {
+        case .forward: limit = forwardSpeedLimit ?? speedLimit
+        case .backward: limit = backwardSpeedLimit ?? speedLimit
+        case nil: limit = [speedLimit, forwardSpeedLimit, backwardSpeedLimit].compactMap { $0 }.min()
+        }
+        guard vehicle.hgv, let hgvSpeedLimit else { return limit }
+        return min(limit ?? .infinity, hgvSpeedLimit)
     }
 }
