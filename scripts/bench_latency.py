@@ -2,7 +2,7 @@
 """Live latency of `gpsfence run` (docs/performance.md): from the last byte of a sentence written to a
 pseudo-terminal to the event line `run` writes, over N events (default 10,000).
 
-    swift build -c release && python3 scripts/bench_latency.py [--events 10000]
+    swift build -c release && python3 scripts/bench_latency.py [--events 10000] [--rate HZ] [--trickle]
 
 The script plays the receiver on the master side of a real pseudo-terminal; `run` reads the slave
 like a USB GPS (pinned at 115200 baud). Each epoch is GGA + RMC, RMC last, so once `run` has learned
@@ -12,6 +12,13 @@ of a 30 m fence and a point 200 m away, with `--exit-confirm 1`, so every fix ra
 been read, so latencies never queue. The clock is time.perf_counter_ns(), taken right after the
 os.write() of RMC's last byte and right after the os.read() that returned the event line.
 Nothing else may have the pseudo-terminal open (a stray reader steals bytes).
+
+`--rate HZ` paces the epochs at HZ (the next one HZ-th of a second after the last began, if its event
+has come by then), as a receiver sends them: `run` learns the period and sleeps from one cycle's end to
+the foretold end of the next instead of waiting on the descriptor (the wake-ups of its reader thread, and
+of all its threads, per epoch are printed beside the latencies). `--trickle` writes each epoch as a
+UART at 115200 baud hands it over, a chunk every 2 ms (the last byte alone, as before), instead of at
+once; the latency is still timed from the last byte.
 """
 import argparse
 import json
@@ -25,6 +32,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from bench_live_cost import threads  # noqa: E402
 
 
 def sentence(body):
@@ -77,9 +86,25 @@ class LineReader:
         return line, stamp
 
 
+def write_epoch(master, data, trickle):
+    """All but the last byte, at once or as a UART at 115200 baud hands them over (23 bytes every 2 ms),
+    then the last byte alone."""
+    if not trickle:
+        os.write(master, data[:-1])
+    else:
+        start = time.monotonic()
+        for offset in range(0, len(data) - 1, 23):
+            time.sleep(max(0.0, start + offset / 11520 - time.monotonic()))
+            os.write(master, data[offset:min(offset + 23, len(data) - 1)])
+        time.sleep(max(0.0, start + (len(data) - 1) / 11520 - time.monotonic()))
+    os.write(master, data[-1:])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--events', type=int, default=10000)
+    ap.add_argument('--rate', type=float, default=0, help='epochs a second (0: each as soon as the last event came)')
+    ap.add_argument('--trickle', action='store_true', help='each epoch at 115200 baud in 2 ms chunks')
     ap.add_argument('--bin', default=os.path.join(HERE, '..', '.build', 'release', 'gpsfence'))
     a = ap.parse_args()
     folder = tempfile.mkdtemp(prefix='gpsfence-latency-')
@@ -116,11 +141,15 @@ def main():
         while read_line(1.0)[0] is not None:
             pass
         latencies = []
+        switches_before = {name: switches for name, (_, switches) in threads(run.pid).items()}
+        next_at = time.monotonic()
         for i in range(a.events):
+            if a.rate:
+                next_at += 1 / a.rate
+                time.sleep(max(0.0, next_at - time.monotonic()))
             gga, rmc = epoch(t, lat0, lon0 if i % 2 == 0 else far)
             t += 1
-            os.write(master, gga + rmc[:-1])
-            os.write(master, rmc[-1:])
+            write_epoch(master, gga + rmc, a.trickle)
             sent = time.perf_counter_ns()
             while True:
                 line, stamp = read_line(5.0)
@@ -129,6 +158,7 @@ def main():
                 if json.loads(line)['type'] in ('enter', 'exit'):
                     break
             latencies.append((stamp - sent) / 1e3)
+        switches_after = {name: switches for name, (_, switches) in threads(run.pid).items()}
     finally:
         run.send_signal(2)
         try:
@@ -142,9 +172,13 @@ def main():
     def pct(p):
         return latencies[min(n - 1, int(p / 100 * n))]
 
+    # Wake-ups (voluntary context switches) of the reader thread and of the whole run, per epoch.
+    woke = {name: count - switches_before.get(name, 0) for name, count in switches_after.items()}
     print(json.dumps({'events': n, 'p50_us': round(pct(50), 1), 'p90_us': round(pct(90), 1),
                       'p99_us': round(pct(99), 1), 'max_us': round(latencies[-1], 1),
-                      'mean_us': round(sum(latencies) / n, 1)}))
+                      'mean_us': round(sum(latencies) / n, 1),
+                      'reader_wakeups_per_epoch': round(woke.get('gf-reader', 0) / n, 2),
+                      'wakeups_per_epoch': round(sum(woke.values()) / n, 2)}))
 
 
 if __name__ == '__main__':

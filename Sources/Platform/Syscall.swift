@@ -32,6 +32,25 @@ public func sleepSeconds(_ seconds: Double) {
     while nanosleep(&request, &remaining) == -1, Glibc.errno == EINTR { request = remaining }
 }
 
+/// Sleeps until the monotonic clock (`monotonicSeconds()`) reads `deadline`, resuming after
+/// signals; returns at once for a deadline already past. The deadline holds however long the
+/// caller took to get here and however often a signal interrupts the sleep, where a relative sleep
+/// ends late by the time between reading the clock and the call. The wake-up comes after the
+/// deadline by the thread's timer slack at most (`setTimerSlack`) and the scheduler's delay.
+/// Fails only for a deadline the clock cannot hold (EINVAL).
+/// The corresponding C function is `clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)`.
+public func sleepUntil(monotonicSeconds deadline: Double) -> Result<Void, Errno> {
+    guard deadline >= 0, deadline < 1e15 else { return .failure(.invalidArgument) }
+    let seconds = deadline.rounded(.down)
+    var until = timespec(tv_sec: Int(seconds), tv_nsec: min(Int((deadline - seconds) * 1e9), 999_999_999))
+    while true {
+        // Returns the error rather than setting errno.
+        let result = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nil)
+        if result == 0 { return .success(()) }
+        if result != EINTR { return .failure(Errno(rawValue: result)) }
+    }
+}
+
 /// Sleeps for `seconds` or until a signal arrives, whichever is first: for a loop that looks at
 /// its stop flag after each nap. The corresponding C function is `nanosleep`.
 public func napSeconds(_ seconds: Double) {

@@ -16,7 +16,7 @@ import Testing
         "inotify_init1", "inotify_add_watch", "inotify_rm_watch", "kill", "flock", "fcntl", "dup", "dup2",
         "pipe", "pipe2", "getpid", "usleep", "nanosleep", "sleep", "sysconf", "opendir", "readdir", "realpath",
         "isatty", "strerror", "posix_spawn", "waitpid", "signal", "sigaction", "clock_gettime", "mkstemp",
-        "fallocate", "posix_memalign", "mkdtemp", "gethostname", "fgets",
+        "fallocate", "posix_memalign", "mkdtemp", "gethostname", "fgets", "clock_nanosleep", "prctl",
     ]
 
     @Test func onlyPlatformCallsTheKernel() throws {

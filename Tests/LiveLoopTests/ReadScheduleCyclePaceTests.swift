@@ -23,25 +23,31 @@ import Testing
         var lateness: [Double]
         /// The lateness of the cycles each read found ended, per read that found any.
         var groups: [[Double]] = []
+        /// Sleeps that found no byte (the reader then waited on the descriptor): wake-ups too.
+        var emptyWakes = 0
+        /// Reads observed while the period was not known.
+        var unlockedReads = 0
     }
 
     func play(
         _ pacer: inout ReadSchedule.CyclePace, _ arrival: inout ReadSchedule.BurstPace,
         _ bursts: [(start: Double, bytes: [UInt8])],
         paced: Bool = true, granularity: Double = 0.002, cycleLength: Int = cycle.count, burstsOnly: Bool = false,
-        quiet: (Int) -> Int = { _ in 0 }
+        quiet: (Int) -> Int = { _ in 0 }, cycleEnd: ((Int) -> Int?)? = nil
     ) -> Outcome {
         var times: [Double] = []
         var bytes: [UInt8] = []
         var burstOf: [Int] = []
         var endsCycle: [Bool] = []
         for (index, burst) in bursts.enumerated() {
+            // The offset of the cycle's last byte in this burst; nil: no cycle ends in it.
+            let endOffset: Int? = cycleEnd.map { $0(index) } ?? cycleLength - 1
             for offset in burst.bytes.indices {
                 let onWire = paced ? burst.start + Double(offset + 1) / Self.rate : burst.start
                 times.append(paced ? (onWire / granularity).rounded(.up) * granularity : onWire)
                 bytes.append(burst.bytes[offset])
                 burstOf.append(index)
-                endsCycle.append(offset == cycleLength - 1)
+                endsCycle.append(offset == endOffset)
             }
         }
         var outcome = Outcome(reads: Array(repeating: 0, count: bursts.count), lateness: [])
@@ -66,8 +72,15 @@ import Testing
                 ? burstPause
                 : pacer.observe(
                     cyclesEnded: ended, at: now, burstPause: burstPause, quietCyclesAhead: quiet(burstOf[end - 1]))
+            if !burstsOnly, !pacer.isLocked { outcome.unlockedReads += 1 }
             next = end
-            now += pause ?? 0
+            guard let pause else { continue }
+            now += pause
+            if !burstsOnly, next < bytes.count, times[next] > now {
+                // The reader's `ReadSchedule.wokeToNothing()`.
+                pacer.noteNothingAtWake()
+                outcome.emptyWakes += 1
+            }
         }
         return outcome
     }
@@ -169,6 +182,52 @@ import Testing
         let outcome = play(&pacer, &arrival, bursts, paced: false)
         #expect(!pacer.isLocked)
         #expect(outcome.lateness.allSatisfy { $0 == 0 })
+    }
+
+    /// Cycles written whole at a steady pace (a program writing each epoch to a pseudo-terminal at
+    /// once) are read as they come, one wake-up each: a sleep would read each late by its slack,
+    /// and one that came later than foretold in two wake-ups.
+    @Test func cyclesThatComeWholeAreReadAsTheyCome() {
+        var pacer = ReadSchedule.CyclePace()
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
+        var random = SplitMix(seed: 3)
+        let bursts = (0..<300).map { (Double($0) * 0.1 + random.next() * 0.001, Self.epoch) }
+        let outcome = play(&pacer, &arrival, bursts, paced: false)
+        #expect(pacer.isLocked)
+        #expect(pacer.comesWhole)
+        #expect(outcome.lateness.count == 300)
+        #expect(outcome.lateness.allSatisfy { $0 == 0 }, "\(outcome.lateness.max() ?? 0)")
+        #expect(outcome.reads.allSatisfy { $0 == 1 }, "\(outcome.reads)")
+        #expect(outcome.emptyWakes == 0)
+    }
+
+    /// A receiver that handed its cycles over in two pieces 0.2 ms apart while the period was
+    /// learned (so it is slept on), then whole: its next check wakes before a cycle and finds
+    /// nothing. The cycle then read has been measured on its bytes, not found ended before the
+    /// check: the pace holds, and the cycles seen whole so are waited for on the descriptor from
+    /// then on. Taken for an early end, it doubled the check's margin at each following cycle
+    /// until the period was let go of and learned again.
+    @Test func aCheckThatFindsNothingMeasuresTheCycleAsItComes() {
+        var pacer = ReadSchedule.CyclePace()
+        var arrival = ReadSchedule.BurstPace(bytesPerSecond: Self.rate)
+        let split = 40
+        var pieces: [(start: Double, bytes: [UInt8])] = []
+        for index in 0..<20 {
+            let start = Double(index) * 0.1
+            pieces.append((start, Array(Self.cycle[..<split])))
+            pieces.append((start + 0.0002, Array(Self.cycle[split...])))
+        }
+        let lastOfSecondPiece = Self.cycle.count - split - 1
+        _ = play(&pacer, &arrival, pieces, paced: false, cycleEnd: { $0 % 2 == 1 ? lastOfSecondPiece : nil })
+        #expect(pacer.isLocked)
+        #expect(!pacer.comesWhole)
+        let whole: [(start: Double, bytes: [UInt8])] = (20..<220).map { (Double($0) * 0.1 + 0.0002, Self.cycle) }
+        let outcome = play(&pacer, &arrival, whole, paced: false)
+        #expect(outcome.emptyWakes > 0, "no check woke before a cycle")
+        #expect(outcome.unlockedReads == 0, "\(outcome.unlockedReads) reads while the period was not known")
+        #expect(pacer.isLocked)
+        #expect(pacer.comesWhole)
+        #expect(outcome.lateness.suffix(100).allSatisfy { $0 == 0 }, "\(outcome.lateness.suffix(100))")
     }
 
     @Test func silenceLetsGoOfThePeriod() {

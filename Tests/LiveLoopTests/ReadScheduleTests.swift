@@ -49,9 +49,10 @@ import Testing
         #expect(schedule.timedOut(at: 5 + ReadSchedule.quietGap) == .closesCycle)
     }
 
-    /// Steady cycles at 10 Hz, each read whole (no line rate) and noted ended by the decoder: the
-    /// reader sleeps a cycle, then across the cycles the engine foresees quiet, and a cycle again
-    /// once the engine thread cleared that foresight.
+    /// Steady cycles at 10 Hz (no line rate), each noted ended by the decoder and handed over in
+    /// two reads while the period is learned (so that it is slept on): the reader sleeps a cycle,
+    /// then across the cycles the engine foresees quiet, and a cycle again once the engine thread
+    /// cleared that foresight.
     @Test func theDecodersAndTheEnginesCuesSetTheSleep() {
         let cues = ReadSchedule.Cues()
         var schedule = ReadSchedule(cues: cues, bytesPerSecond: nil, leadingBytesEndALine: false, at: 0)
@@ -60,10 +61,13 @@ import Testing
         reads[11].quiet = 2
         reads += [(1.5, 3, 0), (1.6, 1, 0)]
         var pauses: [Double?] = []
-        for read in reads {
+        for (index, read) in reads.enumerated() {
+            let learning = index < 9
+            if learning { _ = self.read(Self.halfLine, &schedule, at: read.time - 0.002) }
             for _ in 0..<read.ended { cues.noteCycleEnded() }
             cues.foreseeQuietCycles(read.quiet)
-            pauses.append(self.read(Self.epoch, &schedule, at: read.time))
+            let bytes = learning ? Array(Self.epoch[Self.halfLine.count...]) : Self.epoch
+            pauses.append(self.read(bytes, &schedule, at: read.time))
         }
         #expect(
             pauses[0..<9].allSatisfy { $0 == nil },
@@ -73,6 +77,22 @@ import Testing
             #expect(abs((pauses[index] ?? 0) - oneCycle) < 1e-6, "read \(index): \(pauses[index] ?? 0)")
         }
         #expect(abs((pauses[11] ?? 0) - (0.3 + ReadSchedule.CyclePace.slack)) < 1e-6, "\(pauses[11] ?? 0)")
+    }
+
+    /// Cycles each handed over in one read are waited for on the descriptor, however steady: the
+    /// reader wakes once a cycle either way, and as each comes. A quiet stretch the engine foresees
+    /// is still slept through.
+    @Test func cyclesHandedOverWholeAreNotSleptOnUnlessQuiet() {
+        let cues = ReadSchedule.Cues()
+        var schedule = ReadSchedule(cues: cues, bytesPerSecond: nil, leadingBytesEndALine: false, at: 0)
+        var pauses: [Double?] = []
+        for index in 1...20 {
+            cues.noteCycleEnded()
+            cues.foreseeQuietCycles(index == 20 ? 2 : 0)
+            pauses.append(read(Self.epoch, &schedule, at: Double(index) / 10))
+        }
+        #expect(pauses.dropLast().allSatisfy { $0 == nil }, "\(pauses)")
+        #expect(abs((pauses[19] ?? 0) - (0.3 + ReadSchedule.CyclePace.slack)) < 1e-6, "\(pauses[19] ?? 0)")
     }
 
     /// The engine is never asked for more than a long sleep's worth of quiet cycles.

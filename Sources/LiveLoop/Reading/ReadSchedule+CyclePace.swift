@@ -17,6 +17,14 @@ extension ReadSchedule {
     /// Only the decoder knows where a cycle ends (its assembler learns the last timed sentence), so
     /// the reader is told after each read whether one ended (`Cues.noteCycleEnded`).
     ///
+    /// A receiver that hands each cycle over in one read (a program writing whole epochs to a
+    /// pseudo-terminal, a USB device sending an epoch in one transfer) is not slept on: waiting on
+    /// the descriptor wakes the reader once a cycle too, when the cycle's bytes come, where a sleep
+    /// reads it `slack` and the timer's lateness after its end, and a cycle later than foretold costs
+    /// the sleep's wake-up and another. How the last cycles came is seen whenever the reader waited
+    /// on the descriptor from the end of one cycle to the end of the next: in one read, or in
+    /// several (`comesWhole`).
+    ///
     /// When the engine foresees that the next cycles cannot raise an event
     /// (`Cues.foreseeQuietCycles`), the reader sleeps through them and reads them with the cycle
     /// after, in one wake-up: up to `longestSleep` at a time; a check, when due, is a sleep of one
@@ -51,6 +59,12 @@ extension ReadSchedule {
         private var margin = CyclePace.baseMargin
         /// The cycle being waited for on its bytes was woken for by a check.
         private var checkMeasures = false
+        /// Reads since the last cycle ended (the one that ended it not counted); nil until a cycle
+        /// has ended in this session.
+        private var readsSinceEnd: Int?
+        /// How the last cycles seen from end to end on the descriptor came, oldest first: true for
+        /// one that came in one read.
+        private var arrivals: [Bool] = []
 
         static let remembered = 9
         /// Periods outside these are not paced: a fast source has nothing to gain, and over half a
@@ -74,6 +88,12 @@ extension ReadSchedule {
 
         var isLocked: Bool { period != nil }
 
+        /// The receiver hands its cycles over whole: at least three in four of the last cycles
+        /// seen (and four seen) came in one read. Sleeping on such a receiver saves no wake-up.
+        var comesWhole: Bool {
+            arrivals.count >= 4 && arrivals.count(where: { !$0 }) * 4 <= arrivals.count
+        }
+
         /// How far from its foretold time a measured cycle end may be and the period still be
         /// trusted.
         private func tolerance(_ period: Double) -> Double { max(0.005, period / 10) }
@@ -86,6 +106,7 @@ extension ReadSchedule {
             cyclesEnded: Int, at time: Double, burstPause: Double?, quietCyclesAhead: Int = 0
         ) -> Double? {
             let cycleEnded = cyclesEnded > 0
+            noteArrival(cycleEnded: cycleEnded)
             guard let period else { return learn(cycleEnded: cycleEnded, at: time, burstPause: burstPause) }
             // More cycles in one read than slept through: the period is not the receiver's (it was set
             // to a faster rate).
@@ -142,6 +163,32 @@ extension ReadSchedule {
             _ = unlock(nil)
         }
 
+        /// The reader woke from the sleep `observe` asked for and found no byte: it waits on the
+        /// descriptor, and the read that follows comes as the bytes do. A cycle that read ends was
+        /// measured, not found already ended by the wake-up (for a check, not ended early).
+        mutating func noteNothingAtWake() {
+            if awaited == .check { checkMeasures = true }
+            awaited = .bytes
+        }
+
+        /// Counts the read being observed towards its cycle, and when it ends one seen from the end
+        /// of the one before while the reader waited on the descriptor (a read after a sleep may
+        /// hold bytes that came in many pieces), remembers whether it came in one read.
+        private mutating func noteArrival(cycleEnded: Bool) {
+            guard let reads = readsSinceEnd.map({ $0 + 1 }) else {
+                if cycleEnded { readsSinceEnd = 0 }
+                return
+            }
+            guard cycleEnded else {
+                readsSinceEnd = reads
+                return
+            }
+            readsSinceEnd = 0
+            guard reads > 1 || awaited == .bytes else { return }
+            if arrivals.count == Self.remembered { arrivals.removeFirst() }
+            arrivals.append(reads == 1)
+        }
+
         /// The foretold end of the cycle after the one that ended at `end`: the earliest of the
         /// measured ends, each carried forward by whole periods.
         private func foretoldEnd(after end: Double, _ period: Double) -> Double {
@@ -156,8 +203,9 @@ extension ReadSchedule {
         private mutating func nextWake(after time: Double, quietCyclesAhead: Int = 0) -> Double? {
             // Two ends measured before the first sleep: one alone may be a read held up (the
             // reader's thread kept waiting), and every cycle foretold from it would be read that
-            // much late until the next check.
-            guard let period, measured.count >= 2 else {
+            // much late until the next check. Cycles that come whole are waited for on the
+            // descriptor, unless the engine foresees quiet ones to sleep through.
+            guard let period, measured.count >= 2, !comesWhole || quietCyclesAhead > 0 else {
                 awaited = .bytes
                 return nil
             }

@@ -15,9 +15,10 @@
 /// Threading: a schedule belongs to one session of the reader (one open of the device) and lives
 /// on the reader's thread; it is never shared, so it is a plain value. The reader calls
 /// `pause(after:readAt:)` after each read's bytes went through its handler, then sleeps what it
-/// returns; `longestWait(at:)` before each wait on the descriptor; `timedOut(at:)` when that wait
-/// ends without bytes. What others tell it comes through its `Cues`, the one part that is shared
-/// (an object of atomics the `Reader` owns for its whole life): the decoder's notes of cycles
+/// returns; `wokeToNothing()` when that sleep finds no byte; `longestWait(at:)` before each wait on
+/// the descriptor; `timedOut(at:)` when that wait ends without bytes. What others tell it comes
+/// through its `Cues`, the one part that is shared (an object of atomics the `Reader` owns for its
+/// whole life): the decoder's notes of cycles
 /// ended or left open, made in the reader's handler, on the reader's thread; the engine's
 /// foresight, set by the reader's turn at the engine (on the reader's thread) and cleared by the
 /// engine thread after each of its rounds.
@@ -73,6 +74,12 @@ public struct ReadSchedule {
         guard time >= due else { return .waitsForClose }
         quietCloseAt = nil
         return .closesCycle
+    }
+
+    /// The reader woke from the pause `pause(after:readAt:)` returned and found no byte waiting:
+    /// it waits on the descriptor, and the next read comes as its bytes do.
+    mutating func wokeToNothing() {
+        cycles.noteNothingAtWake()
     }
 
     /// Follows the bytes of one read, returned at `time` (monotonic seconds, when the bytes came,

@@ -62,8 +62,16 @@ public final class Reader: Sendable {
     public func stop() { stopped.store(true, ordering: .relaxed) }
     public var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
-    /// Reads until `stop()`, delivering events to `handler` on this thread.
+    /// How late the kernel may end this thread's sleeps: the sleep to a cycle's foretold end
+    /// (`ReadSchedule.CyclePace.slack` after it) would otherwise end up to Linux's default 50 µs
+    /// later still, and the cycle be read that much late.
+    static let timerSlackNanoseconds = 5000
+
+    /// Reads until `stop()`, delivering events to `handler` on this thread (whose timer slack it
+    /// sets to `timerSlackNanoseconds`).
     public func run(_ handler: (ReaderEvent) -> Void) {
+        // Best effort: a refusal leaves the inherited slack.
+        _ = setTimerSlack(nanoseconds: Self.timerSlackNanoseconds)
         let monitor = configuration.watchesUdev ? UdevMonitor() : nil
         var backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
         var problems = OutageLog<SerialError>(.whenTheProblemChanges)
@@ -127,7 +135,11 @@ public final class Reader: Sendable {
                 // first. A port set to return at once (`VMIN` 0) reads 0 bytes both when nothing has
                 // arrived yet and when it hung up, so anything but data goes through poll, which
                 // tells the two apart.
-                if case .data(let count) = try port.readAvailable(into: buffer), count > 0 { result = .data(count) }
+                if case .data(let count) = try port.readAvailable(into: buffer), count > 0 {
+                    result = .data(count)
+                } else {
+                    schedule.wokeToNothing()
+                }
                 slept = false
             }
             if result == .timeout {
@@ -174,12 +186,10 @@ public final class Reader: Sendable {
                 // may have put the fix through the engine in between.
                 let readAt = monotonicSeconds()
                 handler(.data(chunk))
-                if let pause = schedule.pause(after: chunk, readAt: readAt) {
-                    let left = pause - (monotonicSeconds() - readAt)
-                    if left > 0 {
-                        sleepSeconds(left)
-                        slept = true
-                    }
+                if let pause = schedule.pause(after: chunk, readAt: readAt), readAt + pause > monotonicSeconds() {
+                    // To the time the schedule foretold, however long the handler took; a
+                    // deadline past the clock's reach (never from a schedule) is not slept.
+                    slept = (try? sleepUntil(monotonicSeconds: readAt + pause).get()) != nil
                 }
             }
         }
