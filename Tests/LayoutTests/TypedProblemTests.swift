@@ -53,6 +53,7 @@ import Testing
         ("Sources/FenceImport/ImportProblem+Formats.swift", "KMZProblem"),
         ("Sources/FenceImport/Inflate.swift", "InflateFailure"),
         ("Sources/Fences/Limits.swift", "RangeProblem"),
+        ("Sources/Fences/Rules/FenceRule.swift", "RuleProblem"),
     ]
 
     static let wordLabels = "message|problem|words|reason|detail|what|description"

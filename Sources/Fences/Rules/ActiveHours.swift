@@ -15,14 +15,14 @@ public enum ActiveHours: FenceRuleDefinition {
                 context.zone = try context.cache.zone(timezone)
                 context.timezone = context.zone
             } catch {
-                throw RuleProblem("timezone: \(error.reason)")
+                throw .zone(error)
             }
         }
         guard let active = values[0]?.text else { return }
         do throws(OpeningHoursError) {
             rules.active = ActiveSchedule(hours: try context.cache.openingHours(active), zone: context.timezone)
         } catch {
-            throw RuleProblem("active '\(active)': \(error.reason)")
+            throw .hours(property: properties[0].name, value: active, error)
         }
     }
 }

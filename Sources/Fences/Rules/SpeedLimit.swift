@@ -14,7 +14,7 @@ public enum SpeedLimit: FenceRuleDefinition {
         let metresPerSecond = values[0]?.number
         let kilometresPerHour = values[1]?.number
         if metresPerSecond != nil, kilometresPerHour != nil {
-            throw RuleProblem("speed_limit and speed_limit_kmh: give one of them")
+            throw .both(properties[0].name, properties[1].name)
         }
         rules.speedLimit = metresPerSecond ?? kilometresPerHour.map { $0 / 3.6 }
         rules.hgvSpeedLimit = values[2]?.number.map { $0 / 3.6 }
