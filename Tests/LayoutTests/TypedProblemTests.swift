@@ -54,6 +54,7 @@ import Testing
         ("Sources/FenceImport/Inflate.swift", "InflateFailure"),
         ("Sources/Fences/Limits.swift", "RangeProblem"),
         ("Sources/Fences/Rules/FenceRule.swift", "RuleProblem"),
+        ("Sources/Presentation/ZoneOffsets.swift", "ZoneError"),
     ]
 
     static let wordLabels = "message|problem|words|reason|detail|what|description"

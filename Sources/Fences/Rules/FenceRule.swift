@@ -129,7 +129,7 @@ public enum RuleProblem: Error, Sendable, CustomStringConvertible {
             "\(property) '\(value)' is not an ISO 8601 time like 2026-02-06T18:00:00Z "
                 + "(or with an offset, +01:00; without one, in the fence's timezone)"
         case .both(let one, let other): "\(one) and \(other): give one of them"
-        case .zone(let error): "timezone: \(error.reason)"
+        case .zone(let error): "timezone: \(error)"
         case .hours(let property, let value, let error): "\(property) '\(value)': \(error.reason)"
         case .conditional(let property, let unreadable):
             "\(property) '\(HumanText.printable(unreadable.text))': \(unreadable.reason)"
