@@ -55,6 +55,8 @@ import Testing
         ("Sources/Fences/Limits.swift", "RangeProblem"),
         ("Sources/Fences/Rules/FenceRule.swift", "RuleProblem"),
         ("Sources/Presentation/ZoneOffsets.swift", "ZoneError"),
+        ("Sources/JSONInput/JSONScanner.swift", "JSONSyntaxError"),
+        ("Sources/JSONInput/JSONScanner.swift", "JSONProblem"),
     ]
 
     static let wordLabels = "message|problem|words|reason|detail|what|description"
