@@ -57,6 +57,7 @@ import Testing
         ("Sources/Presentation/ZoneOffsets.swift", "ZoneError"),
         ("Sources/JSONInput/JSONScanner.swift", "JSONSyntaxError"),
         ("Sources/JSONInput/JSONScanner.swift", "JSONProblem"),
+        ("Sources/Events/Problem.swift", "HookFailure"),
     ]
 
     static let wordLabels = "message|problem|words|reason|detail|what|description"
