@@ -1,4 +1,5 @@
 import Fences
+import Platform
 import Presentation
 
 /// A problem said as an `error` event, as a value: what happened and to what. Its words are
@@ -39,8 +40,8 @@ public struct HookFailure: Sendable, Equatable {
     }
 
     public indirect enum Cause: Sendable, Equatable {
-        /// The program could not be started (`why`: the spawn's error).
-        case couldNotStart(why: String)
+        /// The program could not be started: the spawn's error.
+        case couldNotStart(SpawnError)
         /// It exited with a status other than 0 while running for an event.
         case exited(status: Int32, eventID: String)
         /// A signal killed it while it ran for an event.
@@ -72,8 +73,8 @@ public struct HookFailure: Sendable, Equatable {
 
     private static func text(_ program: String, _ cause: Cause) -> String {
         switch cause {
-        case .couldNotStart(let why):
-            return "hook \(program) could not start: \(why)"
+        case .couldNotStart(let error):
+            return "hook \(program) could not start: \(error)"
         case .exited(let status, let eventID):
             return "hook \(program) exited with status \(status) for event \(eventID)"
         case .killedBySignal(let signal, let eventID):

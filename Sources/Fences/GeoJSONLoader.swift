@@ -61,7 +61,7 @@ struct GeoJSONLoader {
                 try featureCollection()
             }
             if scanner.peek() != 0 {
-                throw JSONSyntaxError(offset: scanner.pos, problem: "unexpected data after the top-level object")
+                throw JSONSyntaxError(offset: scanner.pos, problem: .dataAfter(.object))
             }
         } catch let e as JSONSyntaxError {
             throw syntaxError(e, inFeature: false, id: nil)

@@ -76,7 +76,7 @@ extension JSONScanner {
     /// After the top-level value: only blanks may follow.
     public mutating func expectEnd() throws(JSONSyntaxError) {
         skipWhitespace()
-        if pos < end { throw fail("unexpected data after the JSON value") }
+        if pos < end { throw fail(.dataAfter(.value)) }
     }
 
     /// A number that is written as an integer (no fraction, no exponent) of at most 18 digits.

@@ -1,14 +1,91 @@
 /// A JSON syntax error at a byte offset (counted from the first byte handed to the scanner).
 public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
     public let offset: Int
-    public let problem: String
+    public let problem: JSONProblem
 
-    public init(offset: Int, problem: String) {
+    public init(offset: Int, problem: JSONProblem) {
         self.offset = offset
         self.problem = problem
     }
 
     public var description: String { "\(problem) at byte \(offset)" }
+}
+
+/// What is wrong with JSON text where a `JSONSyntaxError` points, with what stands there;
+/// `description` says it.
+public enum JSONProblem: Sendable, Equatable, CustomStringConvertible {
+    /// A token that is not there (`':'`, `a string`, `a value`) and what stands in its place.
+    case expected(String, found: JSONFound)
+    /// A literal cut short by the end of the text (`true`).
+    case cutShort(literal: String)
+    /// Neither a `,` nor the `close` of the object or array after an element.
+    case expectedCommaOr(close: UInt8, found: JSONFound)
+    /// A `,` right before the `close` of an object or array.
+    case trailingComma(close: UInt8)
+    case controlCharacter
+    case unterminatedString
+    case badUnicodeEscape
+    /// A `\` at the end of a string (nil), or before a byte that escapes nothing.
+    case badEscape(UInt8?)
+    case leadingZero
+    case noFractionDigits
+    case noExponentDigits
+    case tooDeep(levels: Int)
+    /// More than blanks after the whole of the text's value.
+    case dataAfter(JSONTopLevel)
+
+    public var description: String {
+        switch self {
+        case .expected(let token, let found): "expected \(token)\(found)"
+        case .cutShort(let literal): "expected '\(literal)'"
+        case .expectedCommaOr(let close, let found): "expected ',' or '\(Character(Unicode.Scalar(close)))'\(found)"
+        case .trailingComma(let close):
+            "a trailing comma before '\(Character(Unicode.Scalar(close)))': JSON allows none after the last element; remove it"
+        case .controlCharacter: "control character in a string"
+        case .unterminatedString: "unterminated string"
+        case .badUnicodeEscape: "bad \\u escape"
+        case .badEscape(nil): "bad escape"
+        case .badEscape(let byte?): "bad escape '\\\(Character(Unicode.Scalar(byte)))'"
+        case .leadingZero: "number with a leading zero"
+        case .noFractionDigits: "expected digits after '.'"
+        case .noExponentDigits: "expected digits in the exponent"
+        case .tooDeep(let levels): "nesting deeper than \(levels) levels"
+        case .dataAfter(let value): "unexpected data after \(value)"
+        }
+    }
+}
+
+/// What stands where a token was expected: the end of the text, or a byte.
+public enum JSONFound: Sendable, Equatable, CustomStringConvertible {
+    case end
+    case byte(UInt8)
+
+    /// `, found 'x'`: the words follow what was expected.
+    public var description: String {
+        switch self {
+        case .end: ", found the end of the file"
+        case .byte(let c) where c >= 0x21 && c < 0x7F: ", found '\(Character(Unicode.Scalar(c)))'"
+        case .byte(let c): ", found byte 0x\(String(c, radix: 16))"
+        }
+    }
+}
+
+/// The whole value of a JSON text, as its reader names it.
+public enum JSONTopLevel: Sendable, Equatable, CustomStringConvertible {
+    /// Any value (`expectEnd`).
+    case value
+    /// A GeoJSON file's object.
+    case object
+    /// A route's GeoJSON value.
+    case topLevelValue
+
+    public var description: String {
+        switch self {
+        case .value: "the JSON value"
+        case .object: "the top-level object"
+        case .topLevelValue: "the top-level value"
+        }
+    }
 }
 
 /// The program's one JSON reader: a forward-only tokenizer over bytes in memory, strict about the
@@ -42,7 +119,7 @@ public struct JSONScanner {
     }
 
     @inlinable
-    public func fail(_ problem: String, at offset: Int? = nil) -> JSONSyntaxError {
+    public func fail(_ problem: JSONProblem, at offset: Int? = nil) -> JSONSyntaxError {
         JSONSyntaxError(offset: offset ?? pos, problem: problem)
     }
 
@@ -63,7 +140,7 @@ public struct JSONScanner {
 
     @inlinable @inline(__always)
     public mutating func expect(_ c: UInt8, _ what: String) throws(JSONSyntaxError) {
-        if peek() != c { throw fail("expected \(what)\(describeHere())") }
+        if peek() != c { throw fail(.expected(what, found: found())) }
         pos += 1
     }
 
@@ -77,12 +154,8 @@ public struct JSONScanner {
         return false
     }
 
-    public func describeHere() -> String {
-        if pos >= end { return ", found the end of the file" }
-        let c = base[pos]
-        if c >= 0x21 && c < 0x7F { return ", found '\(Character(Unicode.Scalar(c)))'" }
-        return ", found byte 0x\(String(c, radix: 16))"
-    }
+    /// What stands at the current position.
+    public func found() -> JSONFound { pos >= end ? .end : .byte(base[pos]) }
 
     /// After an element of an object or array: true when another follows (','), false at `close`.
     /// A comma right before `close` (as JavaScript allows and JSON does not) is named as such.
@@ -93,9 +166,7 @@ public struct JSONScanner {
             let comma = pos
             pos += 1
             if peek() == close {
-                throw fail(
-                    "a trailing comma before '\(Character(Unicode.Scalar(close)))': JSON allows none after the last element; remove it",
-                    at: comma)
+                throw fail(.trailingComma(close: close), at: comma)
             }
             return true
         }
@@ -103,13 +174,13 @@ public struct JSONScanner {
             pos += 1
             return false
         }
-        throw fail("expected ',' or '\(Character(Unicode.Scalar(close)))'\(describeHere())")
+        throw fail(.expectedCommaOr(close: close, found: found()))
     }
 
     /// A string token: the byte range between the quotes and whether it holds escapes.
     @inlinable
     public mutating func stringSpan() throws(JSONSyntaxError) -> Span {
-        if peek() != 0x22 { throw fail("expected a string\(describeHere())") }
+        if peek() != 0x22 { throw fail(.expected("a string", found: found())) }
         pos += 1
         let start = pos
         var escaped = false
@@ -124,10 +195,10 @@ public struct JSONScanner {
                 pos += 2
                 continue
             }
-            if c < 0x20 { throw fail("control character in a string") }
+            if c < 0x20 { throw fail(.controlCharacter) }
             pos += 1
         }
-        throw fail("unterminated string", at: start - 1)
+        throw fail(.unterminatedString, at: start - 1)
     }
 
     /// Whether a span without escapes equals an ASCII key.
@@ -147,7 +218,7 @@ public struct JSONScanner {
         out.reserveCapacity(raw.count)
         var i = 0
         func hex4(_ at: Int) throws(JSONSyntaxError) -> UInt32 {
-            guard at + 4 <= raw.count else { throw fail("bad \\u escape", at: s.start + at) }
+            guard at + 4 <= raw.count else { throw fail(.badUnicodeEscape, at: s.start + at) }
             var v: UInt32 = 0
             for k in 0..<4 {
                 let c = raw[at + k]
@@ -156,7 +227,7 @@ public struct JSONScanner {
                 case 0x30...0x39: d = UInt32(c - 0x30)
                 case 0x41...0x46: d = UInt32(c - 0x41 + 10)
                 case 0x61...0x66: d = UInt32(c - 0x61 + 10)
-                default: throw fail("bad \\u escape", at: s.start + at)
+                default: throw fail(.badUnicodeEscape, at: s.start + at)
                 }
                 v = v << 4 | d
             }
@@ -169,7 +240,7 @@ public struct JSONScanner {
                 i += 1
                 continue
             }
-            guard i + 1 < raw.count else { throw fail("bad escape", at: s.start + i) }
+            guard i + 1 < raw.count else { throw fail(.badEscape(nil), at: s.start + i) }
             let e = raw[i + 1]
             i += 2
             switch e {
@@ -193,7 +264,7 @@ public struct JSONScanner {
                 }
                 let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
                 out.append(contentsOf: Array(String(Character(scalar)).utf8))
-            default: throw fail("bad escape '\\\(Character(Unicode.Scalar(e)))'", at: s.start + i - 2)
+            default: throw fail(.badEscape(e), at: s.start + i - 2)
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -219,18 +290,18 @@ public struct JSONScanner {
         pos = number.end
         if number.plus || number.integerDigits == 0 {
             pos = start + (number.negative ? 1 : 0)  // what stands where the digits should be
-            throw fail("expected a number\(describeHere())", at: start)
+            throw fail(.expected("a number", found: found()), at: start)
         }
-        if number.leadingZero { throw fail("number with a leading zero", at: start) }
-        if number.fractionDigits == 0 { throw fail("expected digits after '.'", at: start) }
-        if number.exponentDigits == 0 { throw fail("expected digits in the exponent", at: start) }
+        if number.leadingZero { throw fail(.leadingZero, at: start) }
+        if number.fractionDigits == 0 { throw fail(.noFractionDigits, at: start) }
+        if number.exponentDigits == 0 { throw fail(.noExponentDigits, at: start) }
         return number.value(base, from: start)
     }
 
     /// Skips one value of any kind, checking its syntax.
     @inlinable
     public mutating func skipValue(depth: Int = 0) throws(JSONSyntaxError) {
-        if depth > 512 { throw fail("nesting deeper than 512 levels") }
+        if depth > 512 { throw fail(.tooDeep(levels: 512)) }
         let c = peek()
         switch c {
         case 0x7B:
@@ -250,15 +321,15 @@ public struct JSONScanner {
         case 0x66: try literal("false")
         case 0x6E: try literal("null")
         default:
-            if atNumber() { _ = try number() } else { throw fail("expected a value\(describeHere())") }
+            if atNumber() { _ = try number() } else { throw fail(.expected("a value", found: found())) }
         }
     }
 
     @inlinable
     public mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
         let n = word.utf8CodeUnitCount
-        guard pos + n <= end else { throw fail("expected '\(word)'") }
-        for i in 0..<n where base[pos + i] != word.utf8Start[i] { throw fail("expected a value\(describeHere())") }
+        guard pos + n <= end else { throw fail(.cutShort(literal: word.description)) }
+        for i in 0..<n where base[pos + i] != word.utf8Start[i] { throw fail(.expected("a value", found: found())) }
         pos += n
     }
 

@@ -73,7 +73,7 @@ public struct ZoneOffsets: Sendable, Equatable {
                 || byte == UInt8(ascii: "+")
         }
         guard !name.isEmpty, allowed, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
-            throw ZoneError("'\(name)' is not a time zone name like Europe/Berlin")
+            throw .notAName(name: name)
         }
         try self.init(file: Self.directory + "/" + name, name: name)
     }
@@ -83,12 +83,10 @@ public struct ZoneOffsets: Sendable, Equatable {
     init(file path: String, name: String) throws(ZoneError) {
         let bytes = try Self.readFile(path, name: name)
         guard let parsed = Self.parse(bytes) else {
-            throw ZoneError("\(path) is not a TZif time zone file")
+            throw .notTZif(path: path)
         }
         guard parsed.hasFullTable else {
-            throw ZoneError(
-                "\(path) is a 'slim' zone file (its future daylight saving time is a rule, "
-                    + "not a table); install the distribution's full tzdata")
+            throw .slim(path: path)
         }
         self.init(
             name: name, transitions: parsed.transitions, offsets: parsed.offsets,
@@ -99,8 +97,8 @@ public struct ZoneOffsets: Sendable, Equatable {
         do {
             return try readWholeFile(path, limit: 1 << 20)
         } catch {
-            if error.call == "open" { throw ZoneError("unknown time zone '\(name)' (no \(path): \(error.reason))") }
-            throw ZoneError("cannot read \(path): \(error.reason)")
+            if error.call == "open" { throw .unknown(name: name, error) }
+            throw .unreadable(error)
         }
     }
 
@@ -143,10 +141,29 @@ public struct ZoneOffsets: Sendable, Equatable {
     }
 }
 
-/// Why a `timezone` cannot be used.
-public struct ZoneError: Error, Sendable, Equatable {
-    public let reason: String
-    init(_ reason: String) { self.reason = reason }
+/// Why a `timezone` cannot be used, with the name or file; `description` says it.
+public enum ZoneError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Text that is no zone name (`../../etc/passwd`).
+    case notAName(name: String)
+    /// No zone file of that name (the failed open names the path and why).
+    case unknown(name: String, FileCallError)
+    /// A zone file that could not be read.
+    case unreadable(FileCallError)
+    case notTZif(path: String)
+    /// A zone file whose future daylight saving time is a rule, not a table.
+    case slim(path: String)
+
+    public var description: String {
+        switch self {
+        case .notAName(let name): "'\(name)' is not a time zone name like Europe/Berlin"
+        case .unknown(let name, let error): "unknown time zone '\(name)' (no \(error.path): \(error.reason))"
+        case .unreadable(let error): "cannot read \(error.path): \(error.reason)"
+        case .notTZif(let path): "\(path) is not a TZif time zone file"
+        case .slim(let path):
+            "\(path) is a 'slim' zone file (its future daylight saving time is a rule, "
+                + "not a table); install the distribution's full tzdata"
+        }
+    }
 }
 
 /// Big-endian fields of a TZif file.

@@ -78,7 +78,7 @@ import Testing
                 _ = try json(t)
                 return nil
             } catch {
-                return (error as? JSONSyntaxError)?.problem
+                return (error as? JSONSyntaxError)?.problem.description
             }
         }
         func points(_ t: String) -> Double? {

@@ -53,6 +53,11 @@ import Testing
         ("Sources/FenceImport/ImportProblem+Formats.swift", "KMZProblem"),
         ("Sources/FenceImport/Inflate.swift", "InflateFailure"),
         ("Sources/Fences/Limits.swift", "RangeProblem"),
+        ("Sources/Fences/Rules/FenceRule.swift", "RuleProblem"),
+        ("Sources/Presentation/ZoneOffsets.swift", "ZoneError"),
+        ("Sources/JSONInput/JSONScanner.swift", "JSONSyntaxError"),
+        ("Sources/JSONInput/JSONScanner.swift", "JSONProblem"),
+        ("Sources/Events/Problem.swift", "HookFailure"),
     ]
 
     static let wordLabels = "message|problem|words|reason|detail|what|description"

@@ -195,7 +195,7 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
         let outcome = child.run(deadline: { self.currentStopDeadline }, grace: { self.isStopping ? 0.5 : 1.0 })
         switch outcome {
         case .couldNotStart(let error):
-            reports.failed(job.program, .couldNotStart(why: "\(error)"))
+            reports.failed(job.program, .couldNotStart(error))
         case .exited(let status):
             if let signal = status.signal {
                 reports.failed(job.program, .killedBySignal(signal, eventID: job.eventID))

@@ -1,9 +1,9 @@
 import Presentation
 
 /// `active` (opening hours, `Mo-Fr 07:00-19:00`) in the fence's `timezone`, else in the user's zone
-/// (`ActiveSchedule`): when the fence counts. The `timezone` is also the one of `expires` (UTC
-/// without one: it is resolved as the file loads) and of the conditional limits. The engine's part
-/// is Events' `ActiveWindowRule`.
+/// (`ActiveSchedule`): when the fence counts. The `timezone` is also the one of `expires` and of the
+/// conditional limits (without one, they too are read in the user's zone). The engine's part is
+/// Events' `ActiveWindowRule`.
 public enum ActiveHours: FenceRuleDefinition {
     public static let properties = [RuleProperty("active", .text), RuleProperty("timezone", .text)]
 
@@ -14,14 +14,14 @@ public enum ActiveHours: FenceRuleDefinition {
             do throws(ZoneError) {
                 context.timezone = try context.cache.zone(timezone)
             } catch {
-                throw RuleProblem("timezone: \(error.reason)")
+                throw .zone(error)
             }
         }
         guard let active = values[0]?.text else { return }
         do throws(OpeningHoursError) {
             rules.active = ActiveSchedule(hours: try context.cache.openingHours(active), zone: context.timezone)
         } catch {
-            throw RuleProblem("active '\(active)': \(error.reason)")
+            throw .hours(property: properties[0].name, value: active, error)
         }
     }
 }

@@ -25,8 +25,7 @@ public enum ConditionalLimits: FenceRuleDefinition {
             guard let text = values[index]?.text else { continue }
             let parts = ConditionalLimit.parts(text, quantity: quantity, cache: context.cache)
             if let unreadable = parts.unreadable.first {
-                throw RuleProblem(
-                    "\(quantity.key) '\(HumanText.printable(unreadable.text))': \(unreadable.reason)")
+                throw .conditional(property: quantity.key.description, unreadable)
             }
             limits += parts.limits
         }

@@ -12,9 +12,7 @@ public enum Expiry: FenceRuleDefinition {
     {
         guard let expires = values[0]?.text else { return }
         guard let time = time(expires, zone: context.timezone) else {
-            throw RuleProblem(
-                "expires '\(expires)' is not an ISO 8601 time like 2026-02-06T18:00:00Z "
-                    + "(or with an offset, +01:00; without one, in the fence's timezone or yours)")
+            throw .notATime(property: properties[0].name, value: expires)
         }
         rules.expires = time
     }

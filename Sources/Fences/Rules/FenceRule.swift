@@ -103,9 +103,34 @@ public struct RuleContext {
     public var timezone: ZoneOffsets?
 }
 
-/// Why a feature's rule properties are refused: the text the file's error names.
-public struct RuleProblem: Error, Sendable {
-    public let message: String
+/// Why a feature's rule properties are refused, with the values written; `description` is the
+/// text the file's error names.
+public enum RuleProblem: Error, Sendable, CustomStringConvertible {
+    /// A `.choice` property's value that is none of its words (`hgv 'never'`).
+    case notAChoice(property: String, value: String, choices: [String])
+    /// `expires` that is no ISO 8601 time.
+    case notATime(property: String, value: String)
+    /// Two properties that say the same thing, both given (`speed_limit` and `speed_limit_kmh`).
+    case both(String, String)
+    /// A `timezone` that cannot be used.
+    case zone(ZoneError)
+    /// `active` that is no opening hours.
+    case hours(property: String, value: String, OpeningHoursError)
+    /// The first part of a conditional limit that is not read.
+    case conditional(property: String, ConditionalLimit.Unreadable)
 
-    public init(_ message: String) { self.message = message }
+    public var description: String {
+        switch self {
+        case .notAChoice(let property, let value, let choices):
+            "\(property) '\(HumanText.printable(value))' is not one of " + choices.joined(separator: ", ")
+        case .notATime(let property, let value):
+            "\(property) '\(value)' is not an ISO 8601 time like 2026-02-06T18:00:00Z "
+                + "(or with an offset, +01:00; without one, in the fence's timezone or yours)"
+        case .both(let one, let other): "\(one) and \(other): give one of them"
+        case .zone(let error): "timezone: \(error)"
+        case .hours(let property, let value, let error): "\(property) '\(value)': \(error.reason)"
+        case .conditional(let property, let unreadable):
+            "\(property) '\(HumanText.printable(unreadable.text))': \(unreadable.reason)"
+        }
+    }
 }

@@ -33,7 +33,7 @@ struct FenceRuleText {
             do throws(RuleProblem) {
                 try definition.resolve(RuleValues(all: values, offset: offset), into: &rules, context: &context)
             } catch {
-                pending = pending ?? error.message
+                pending = pending ?? error.description
                 return nil
             }
         }

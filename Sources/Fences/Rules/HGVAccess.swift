@@ -20,9 +20,8 @@ public enum HGVAccessRule: VehicleRestriction {
     {
         guard let text = values[0]?.text else { return }
         guard let access = HGVAccess(rawValue: text.lowercased()) else {
-            throw RuleProblem(
-                "hgv '\(HumanText.printable(text))' is not one of "
-                    + HGVAccess.allCases.map(\.rawValue).joined(separator: ", "))
+            throw .notAChoice(
+                property: properties[0].name, value: text, choices: HGVAccess.allCases.map(\.rawValue))
         }
         rules.hgv = access
     }

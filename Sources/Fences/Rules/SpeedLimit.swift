@@ -28,8 +28,7 @@ public enum SpeedLimit: FenceRuleDefinition {
         let metresPerSecond = values[index]?.number
         let kilometresPerHour = values[index + 1]?.number
         if metresPerSecond != nil, kilometresPerHour != nil {
-            throw RuleProblem(
-                "\(properties[index].name) and \(properties[index + 1].name): give one of them")
+            throw .both(properties[index].name, properties[index + 1].name)
         }
         return metresPerSecond ?? kilometresPerHour.map { $0 / 3.6 }
     }

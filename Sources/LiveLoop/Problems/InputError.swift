@@ -147,7 +147,7 @@ public enum RouteProblem: Sendable, Equatable {
         case .longitude: "lon must be a number from -180 to 180"
         case .elevation(let given): "<ele> '\(given)' is not a number"
         case .time(let given): "<time> '\(given)' is not an ISO 8601 time"
-        case .jsonSyntax(let error): error.problem
+        case .jsonSyntax(let error): error.problem.description
         case .notAnObject: "a GeoJSON object is expected at the top level"
         case .noLine: "no LineString to follow (a route wants a LineString or MultiLineString)"
         case .shape(let shape): shape.text

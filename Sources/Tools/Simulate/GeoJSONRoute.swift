@@ -39,7 +39,7 @@ private struct GeoJSONRouteReader {
         let start = scanner.pos
         try scan { (scanner) throws(JSONSyntaxError) in
             try scanner.skipValue()
-            if scanner.peek() != 0 { throw scanner.fail("unexpected data after the top-level value") }
+            if scanner.peek() != 0 { throw scanner.fail(.dataAfter(.topLevelValue)) }
         }
         guard let root = try members(at: start) else {
             throw InputError.route(path: file, at: nil, .notAnObject)
