@@ -74,6 +74,29 @@ func types(_ lines: [String]) -> [String] {
         return simulator
     }
 
+    /// `simulate --wait-for-reader` holds the route until a reader opens the terminal: a `record`
+    /// started 3 s after it (a reader that comes late: the time is the case) still gets the pass's
+    /// first fix, 10:15:00, where without it the first 3 s of the 4 s pass would be gone.
+    @Test func aSimulatorWaitingForItsReaderIsHeardFromItsFirstFix() throws {
+        let folder = temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let route = try writeFiles(folder).route
+        let link = folder.appendingPathComponent("gps0").path
+        let simulator = try Self.simulatedPass(route: route, link: link, start: "2026-02-03T10:15:00Z")
+        Thread.sleep(forTimeInterval: 3)
+        let capture = folder.appendingPathComponent("pass.nmea").path
+        let recorded = try runGPSFence([
+            "record", "--device", link, "--baud", "38400", "--output", capture, "--duration", "8",
+        ])
+        simulator.signal(SIGTERM)
+        _ = simulator.finish()
+        // The pass ends, the simulator hangs up, and `record` says what it got.
+        #expect(recorded.stderr.contains("recorded"), "\(recorded.stderr)")
+        let sentences = try String(contentsOfFile: capture, encoding: .utf8).split(separator: "\r\n")
+        let firstRMC = sentences.first { $0.hasPrefix("$GPRMC,") }?.split(separator: ",")
+        #expect(firstRMC.map { $0[1].hasPrefix("101500") } == true, "\(sentences.prefix(6))")
+    }
+
     /// A stop while the receiver sends ends `run` at once: the engine thread, asleep for up to 2 s
     /// while the reader takes the fixes, is rung by the reader's next turn.
     @Test func aStopWhileTheReceiverSendsIsPrompt() throws {
