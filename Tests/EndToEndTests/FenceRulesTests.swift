@@ -188,13 +188,14 @@ import Testing
     /// February) gives the same events; so does a time without offset or `timezone`, read in the
     /// user's zone: `11:01` with `--timezone Europe/Berlin` or `TZ=Europe/Berlin`, `10:01` with
     /// `--utc`. A second fence further on, without rules, is untouched.
-    @Test(arguments: [
-        (#""expires":"2026-02-03T10:01:00Z""#, [], [:]), (#""expires":"2026-02-03T11:01+01:00""#, [], [:]),
-        (#""expires":"2026-02-03T11:01:00","timezone":"Europe/Berlin""#, ["--utc"], [:]),
-        (#""expires":"2026-02-03T11:01:00""#, ["--timezone", "Europe/Berlin"], [:]),
-        (#""expires":"2026-02-03T11:01""#, [], ["TZ": "Europe/Berlin"]),
-        (#""expires":"2026-02-03T10:01:00""#, ["--utc"], ["TZ": "Europe/Berlin"]),
-    ] as [(String, [String], [String: String])])
+    @Test(
+        arguments: [
+            (#""expires":"2026-02-03T10:01:00Z""#, [], [:]), (#""expires":"2026-02-03T11:01+01:00""#, [], [:]),
+            (#""expires":"2026-02-03T11:01:00","timezone":"Europe/Berlin""#, ["--utc"], [:]),
+            (#""expires":"2026-02-03T11:01:00""#, ["--timezone", "Europe/Berlin"], [:]),
+            (#""expires":"2026-02-03T11:01""#, [], ["TZ": "Europe/Berlin"]),
+            (#""expires":"2026-02-03T10:01:00""#, ["--utc"], ["TZ": "Europe/Berlin"]),
+        ] as [(String, [String], [String: String])])
     func aZoneThatExpiresMidDrive(expires: String, zone: [String], environment: [String: String]) throws {
         let folder = try Self.folder()
         let steps = (0...120).map { Step(second: $0, east: 20 * Double($0), speed: 20) }
