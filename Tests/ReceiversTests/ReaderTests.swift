@@ -19,12 +19,29 @@ extension PseudoTerminalTests {
             let collector = FixCollector()
             private let said = Mutex<[String]>([])
             private let fixesSoFar = Atomic<Int>(0)
+            private let sentencesSoFar = Atomic<UInt64>(0)
+            private let primersSoFar = Atomic<Int>(0)
+            /// Frames the reader's bytes a second time to pick out the primers among them.
+            private let primerWatch = Framer()
+            private let bytesSoFar = Atomic<Int>(0)
             private let done = Atomic<Bool>(false)
+
+            /// A sentence no route has, that a test sends until the reader hands one over: then the
+            /// reader is reading, past the tcflush that follows setting its rate, and nothing sent
+            /// after it can be flushed away.
+            static let primer = SentenceWriter.sentence("GPTXT,01,01,02,reader is listening")
 
             /// What the reader said so far, in order.
             var events: [String] { said.withLock { $0 } }
             /// How many fixes the collector has so far: what a test waits on while the reader runs.
             var fixCount: Int { fixesSoFar.load(ordering: .acquiring) }
+            /// How many whole sentences the collector has framed so far; a fix can be complete
+            /// before the sentences that trail it in its epoch have been read.
+            var sentenceCount: UInt64 { sentencesSoFar.load(ordering: .acquiring) }
+            /// How many `ReaderThread.primer` sentences the reader has handed over so far.
+            var primerCount: Int { primersSoFar.load(ordering: .acquiring) }
+            /// How many bytes the reader has handed over so far.
+            var byteCount: Int { bytesSoFar.load(ordering: .acquiring) }
 
             init(_ configuration: Reader.Configuration) {
                 reader = Reader(configuration)
@@ -35,6 +52,16 @@ extension PseudoTerminalTests {
                         case .data(let bytes):
                             collector.push(bytes)
                             fixesSoFar.store(collector.fixes.count, ordering: .releasing)
+                            let counters = collector.decoder.framer.counters
+                            sentencesSoFar.store(counters.sentences, ordering: .releasing)
+                            var primers = 0
+                            primerWatch.push(bytes) { raw in
+                                if raw.bytes.starts(with: Self.primer.prefix(while: { $0 != UInt8(ascii: "*") })) {
+                                    primers += 1
+                                }
+                            }
+                            primersSoFar.add(primers, ordering: .releasing)
+                            bytesSoFar.add(bytes.count, ordering: .releasing)
                         case .quiet: note("quiet")
                         case .lost: note("lost")
                         case .unavailable(let error): note("unavailable \(error.errno)")
@@ -96,28 +123,45 @@ extension PseudoTerminalTests {
             let fixes = TrackPlayer.fixes(straightRoute(), rate: 10, speed: 40, start: fixedStart)
             let cut = 10
 
-            /// A new "device" behind the link, at the wrong rate until the reader sets the remembered one.
+            let primer = ReaderThread.primer
+            let reader = ReaderThread(configuration(link, memory: memory))
+
+            /// A new "device" behind the link, at the wrong rate until the reader sets the remembered
+            /// one; returned once the reader is reading it.
             func plugIn() throws -> (PseudoTerminal, SimulatedWire) {
                 let terminal = try PseudoTerminal.open(rate: BaudRate(9600)!)
                 try replaceSymlink(link, pointingTo: terminal.slavePath)
-                let deadline = monotonicSeconds() + 10
-                while !(terminal.hasReader && terminal.lineRate() == BaudRate(115200)), monotonicSeconds() < deadline {
-                    usleep(2000)
+                #expect(
+                    waitUntil { terminal.hasReader && terminal.lineRate() == BaudRate(115200) },
+                    "the reader never set the remembered rate")
+                let wire = SimulatedWire(port: .pseudoTerminal(terminal), rate: BaudRate(115200)!)
+                let primed = reader.primerCount
+                var listening = false
+                for _ in 0..<100 where !listening {
+                    try wire.send(primer)
+                    listening = waitUntil(timeout: 0.2) { reader.primerCount > primed }
                 }
-                usleep(50_000)  // past the reader's tcflush
-                return (terminal, SimulatedWire(port: .pseudoTerminal(terminal), rate: BaudRate(115200)!))
+                #expect(listening, "the reader never read the primer")
+                return (terminal, wire)
             }
 
-            let reader = ReaderThread(configuration(link, memory: memory))
             let (first, firstWire) = try plugIn()
             for epoch in epochs[..<cut] { for line in epoch.lines { try firstWire.send(line) } }
-            try firstWire.send(Array(epochs[cut].lines[0].prefix(30)))  // half an RMC, then the plug is pulled
-            usleep(50_000)
+            let half = Array(epochs[cut].lines[0].prefix(30))
+            try firstWire.send(half)  // half an RMC, then the plug is pulled
+            // Closing the master throws away what the reader has not read yet: wait for all of it.
+            let firstBytes = epochs[..<cut].reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.count } } + half.count
+            #expect(
+                waitUntil { reader.byteCount >= reader.primerCount * primer.count + firstBytes },
+                "\(reader.byteCount) bytes read before the plug was pulled")
             first.close()
-            usleep(300_000)
             let (second, secondWire) = try plugIn()
             for epoch in epochs[(cut + 1)...] { for line in epoch.lines { try secondWire.send(line) } }
-            #expect(waitUntil { reader.fixCount >= fixes.count - 1 }, "\(reader.fixCount) fixes")
+            let sent = epochs.enumerated().filter { $0.offset != cut }.reduce(0) { $0 + $1.element.lines.count }
+            #expect(
+                waitUntil {
+                    reader.fixCount >= fixes.count - 1 && reader.sentenceCount >= UInt64(sent + reader.primerCount)
+                }, "\(reader.fixCount) fixes, \(reader.sentenceCount) of \(sent) sentences and the primers")
             reader.stop()
             second.close()
 
@@ -126,8 +170,7 @@ extension PseudoTerminalTests {
             #expect(reader.events.filter { $0 == "lost" }.count == 1)
             #expect(firstWire.counters.garbled == 0 && secondWire.counters.garbled == 0)
             // Every complete sentence sent arrived; the half one was dropped as cut short.
-            let sent = epochs.enumerated().filter { $0.offset != cut }.reduce(0) { $0 + $1.element.lines.count }
-            #expect(reader.collector.decoder.framer.counters.sentences == UInt64(sent))
+            #expect(reader.collector.decoder.framer.counters.sentences == UInt64(sent + reader.primerCount))
             #expect(reader.collector.decoder.framer.counters.truncated == 1)
             let wanted = Array(fixes[..<cut]) + Array(fixes[(cut + 1)...])
             #expect(reader.collector.fixes.count == wanted.count)
