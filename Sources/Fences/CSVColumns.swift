@@ -1,9 +1,9 @@
 /// What each column of a CSV fence file holds, read from its header as spreadsheets write it:
 /// names in any case, with spaces around them, in any order, with the usual spellings of latitude,
 /// longitude and radius. Every other named column is a property of each fence.
-struct CSVColumns {
+public struct CSVColumns {
     /// The role of a column the loader reads itself.
-    enum Role: CaseIterable {
+    public enum Role: CaseIterable, Sendable {
         case id, name, lat, lon, radius
 
         /// The header names taken for this role, lowercased.
@@ -63,7 +63,7 @@ struct CSVColumns {
             }
             // Properties the loader reads are matched in any case too; others keep their spelling.
             let key = FenceProperties.knownKeys.contains(lowered) ? lowered : text
-            if !keys.insert(key).inserted { return .failure(.repeated(key)) }
+            if !keys.insert(key).inserted { return .failure(.repeated(key: key)) }
             properties.append(Property(index: index, key: key))
         }
         guard let lat = found[.lat] else { return .failure(.missing(.lat)) }
@@ -77,12 +77,12 @@ struct CSVColumns {
 }
 
 /// A CSV header the loader cannot use.
-enum CSVHeaderProblem: Error {
+public enum CSVHeaderProblem: Error, Sendable {
     case missing(CSVColumns.Role)
     case twice(CSVColumns.Role)
-    case repeated(String)
+    case repeated(key: String)
 
-    var message: String {
+    public var message: String {
         switch self {
         case .missing(let role): "has no \(role.spellings) column"
         case .twice(let role): "has two \(role.spellings) columns"

@@ -45,34 +45,30 @@ struct CSVLoader {
                 case .failure(let problem):
                     throw FenceLoadError(
                         file: file,
-                        problem: "line \(line): header '"
-                            + String(decoding: bytes[start..<min(pos, start + 80)], as: UTF8.self).trimmingSpaces
-                            + "' \(problem.message); want at least lat,lon,radius"
-                            + (fields.count == 1
-                                ? " (it has one column: separate the columns with commas, or with semicolons)" : ""))
+                        problem: .csvHeader(
+                            line: line,
+                            written: String(decoding: bytes[start..<min(pos, start + 80)], as: UTF8.self)
+                                .trimmingSpaces,
+                            problem, oneColumn: fields.count == 1))
                 }
                 continue
             }
             let index = builder.count
             let idText = columns.id.map { field(fields, $0) } ?? ""
             let id: FenceID? = idText.isEmpty ? nil : (isJSONNumber(idText) ? .number(idText) : .string(idText))
-            func fail(_ problem: String) -> FenceLoadError {
-                FenceLoadError(
-                    file: file, featureIndex: index, featureID: id?.json,
-                    problem: "line \(line): " + problem)
+            func fail(_ problem: FenceProblem) -> FenceLoadError {
+                FenceLoadError(file: file, featureIndex: index, featureID: id?.json, problem: .onLine(line, problem))
             }
             guard fields.count == columns.count else {
-                throw fail(
-                    "has \(fields.count) field\(fields.count == 1 ? "" : "s"); want \(columns.count) "
-                        + "(\(columns.names.joined(separator: ",")))")
+                throw fail(.fieldCount(fields.count, columns: columns.names))
             }
             func number(_ k: Int) throws(FenceLoadError) -> Double {
                 let what = columns.names[k]
                 let written = field(fields, k)
-                guard !written.isEmpty else { throw fail("\(what) is missing") }
+                guard !written.isEmpty else { throw fail(.cellMissing(column: what)) }
                 let t = separator == 0x3B ? Self.decimalPoint(written) : written
                 guard isJSONNumber(t) || Double(t) != nil, let v = Double(t) else {
-                    throw fail("\(what) '\(t)' is not a number")
+                    throw fail(.cellNotANumber(column: what, written: t))
                 }
                 return v
             }
@@ -107,7 +103,7 @@ struct CSVLoader {
             }
         }
         if columns == nil {
-            throw FenceLoadError(file: file, problem: "empty CSV: want a header such as 'id,name,lat,lon,radius_m'")
+            throw FenceLoadError(file: file, problem: .emptyCSV)
         }
         return builder
     }
@@ -140,14 +136,16 @@ struct CSVLoader {
 
     /// The settings in a fence's properties, read by the GeoJSON loader's own reader so that a
     /// property means the same, with the same checks, in either format.
-    func settings(_ properties: [UInt8], fail: (String) -> FenceLoadError) throws(FenceLoadError) -> FenceSettings {
+    func settings(_ properties: [UInt8], fail: (FenceProblem) -> FenceLoadError) throws(FenceLoadError)
+        -> FenceSettings
+    {
         var settings = FenceSettings()
-        var pending: String?
+        var pending: FenceProblem?
         let read: Bool = properties.withUnsafeBufferPointer { buffer in
             var reader = GeoJSONLoader(bytes: buffer, file: file)
             var name: String?
             var radius: Double?
-            var radiusProblem: String?
+            var radiusProblem: PropertyProblem?
             var propertiesID: FenceID?
             do {
                 try reader.readProperties(
@@ -159,7 +157,7 @@ struct CSVLoader {
             }
         }
         // The text was written above as JSON: a syntax error would be this loader's own fault.
-        guard read else { throw fail("its properties could not be read") }
+        guard read else { throw fail(.cellPropertiesUnreadable) }
         if let pending { throw fail(pending) }
         return settings
     }
@@ -203,7 +201,7 @@ struct CSVLoader {
             pos += 1
         }
         if quoted {
-            throw FenceLoadError(file: file, problem: "line \(line): unterminated quoted field")
+            throw FenceLoadError(file: file, problem: .unterminatedQuote(line: line))
         }
         fields.append(String(decoding: field, as: UTF8.self))
         return pos

@@ -134,7 +134,7 @@ public struct FenceLayers: Sendable {
                     propertiesJSON: circle.propertiesJSON,
                     shape: .circle(circle.circle))
             } catch {
-                shadowed.append((circle, error.problem))
+                shadowed.append((circle, error.problem.text))
             }
         }
         return (main.appending(circles: builder), shadowed)

@@ -8,9 +8,9 @@ public struct FenceLoadError: Error, CustomStringConvertible, Sendable {
     public let featureIndex: Int?
     /// The feature's id as JSON text, when known.
     public let featureID: String?
-    public let problem: String
+    public let problem: FenceProblem
 
-    public init(file: String, featureIndex: Int? = nil, featureID: String? = nil, problem: String) {
+    public init(file: String, featureIndex: Int? = nil, featureID: String? = nil, problem: FenceProblem) {
         self.file = file
         self.featureIndex = featureIndex
         self.featureID = featureID
@@ -25,7 +25,7 @@ public struct FenceLoadError: Error, CustomStringConvertible, Sendable {
         }
         // Problems quote the file ('lat '...' is not a number'): no terminal control may come
         // through to the user's terminal that way either.
-        return HumanText.printable(place + ": " + problem)
+        return HumanText.printable(place + ": " + problem.text)
     }
 
     public var description: String { message }

@@ -38,10 +38,8 @@ public struct FenceSetBuilder {
     /// Room in the id table for `total` fences, once their number can be estimated.
     mutating func reserveIDs(_ total: Int) { seen.reserveCapacity(total) }
 
-    func error(_ problem: String, id: FenceID?) -> FenceLoadError {
-        FenceLoadError(
-            file: file, featureIndex: ids.count, featureID: id?.json,
-            problem: problem)
+    func error(_ problem: ShapeProblem, id: FenceID?) -> FenceLoadError {
+        FenceLoadError(file: file, featureIndex: ids.count, featureID: id?.json, problem: .shape(problem))
     }
 
     /// Adds a fence from in-memory geometry. `id` nil: derived from the shape and name.
@@ -102,7 +100,9 @@ public struct FenceSetBuilder {
         let index = Int32(ids.count)
         if let first = seen.updateValue(index, forKey: fenceID.key) {
             seen[fenceID.key] = first
-            throw error("duplicate id \(fenceID.json) (first used by feature \(first))", id: fenceID)
+            throw FenceLoadError(
+                file: file, featureIndex: ids.count, featureID: fenceID.json,
+                problem: .duplicateID(fenceID.json, firstFeature: Int(first)))
         }
         ids.append(fenceID)
         names.append(name)
@@ -127,16 +127,14 @@ public struct FenceSetBuilder {
         id: FenceID?, name: String?, settings: FenceSettings, properties: P,
         _ c: CircleShape
     ) throws(FenceLoadError) {
-        try checkPosition(lon: c.lon, lat: c.lat, id: id, what: "circle centre")
+        try checkPosition(lon: c.lon, lat: c.lat, id: id, part: .circleCentre, position: nil)
         guard c.radius.isFinite, c.radius > 0 else {
-            throw error("radius \(formatNumber(c.radius)) must be a positive number of metres", id: id)
+            throw error(.radiusNotPositive(c.radius), id: id)
         }
         // A circle of half the Earth's circumference covers the whole Earth; beyond that a radius
         // is a typo, and 1e19 would overflow the integer metres of `check`'s output.
         guard c.radius <= Limits.maxMetres else {
-            throw error(
-                "radius \(formatNumber(c.radius)) must be at most \(formatNumber(Limits.maxMetres)) metres "
-                    + "(half the Earth's circumference)", id: id)
+            throw error(.radiusTooLarge(c.radius), id: id)
         }
         func shape() -> FNV1a {
             var hash = FNV1a()
@@ -158,25 +156,25 @@ public struct FenceSetBuilder {
         ringEnds: ArraySlice<Int>, partEnds: ArraySlice<Int>
     ) throws(FenceLoadError) {
         let c = polygons.staged
-        if partEnds.isEmpty { throw error("polygon has no rings", id: id) }
+        if partEnds.isEmpty { throw error(.noRings, id: id) }
         var ring = ringEnds.startIndex
         var start = 0
         var firstRing = 0
         for (part, partEnd) in partEnds.enumerated() {
-            if partEnd == firstRing { throw error("polygon part \(part) has no rings", id: id) }
+            if partEnd == firstRing { throw error(.partWithoutRings(part), id: id) }
             for r in firstRing..<partEnd {
                 let end = ringEnds[ring]
-                let what = partEnds.count > 1 ? "part \(part) ring \(r - firstRing)" : "ring \(r - firstRing)"
+                let what = ShapePart.ring(part: partEnds.count > 1 ? part : nil, ring: r - firstRing)
                 let n = end - start
                 if n < 4 {
-                    throw error("\(what) has \(n) position\(n == 1 ? "" : "s"); a closed ring needs at least 4", id: id)
+                    throw error(.ringTooShort(what, positions: n), id: id)
                 }
-                try checkPositions(c, start..<end, id: id, what: what)
+                try checkPositions(c, start..<end, id: id, part: what)
                 if c[2 * start] != c[2 * end - 2] || c[2 * start + 1] != c[2 * end - 1] {
                     throw error(
-                        "\(what) is not closed: first position [\(formatNumber(c[2 * start])), "
-                            + "\(formatNumber(c[2 * start + 1]))] differs from last [\(formatNumber(c[2 * end - 2])), "
-                            + "\(formatNumber(c[2 * end - 1]))]", id: id)
+                        .ringNotClosed(
+                            what, first: (c[2 * start], c[2 * start + 1]), last: (c[2 * end - 2], c[2 * end - 1])),
+                        id: id)
                 }
                 start = end
                 ring += 1
@@ -185,9 +183,7 @@ public struct FenceSetBuilder {
         }
         let edges = c.count / 2 - ringEnds.count
         guard polygons.entries + PolygonStore.entriesBound(edges: edges) <= PolygonStore.maxEntries else {
-            throw error(
-                "too many polygon edges in one fence file (this polygon has \(edges); "
-                    + "the file may hold about \(PolygonStore.maxEntries / 5) in all)", id: id)
+            throw error(.tooManyEdges(edges), id: id)
         }
         func shape() -> FNV1a {
             var hash = FNV1a()
@@ -231,15 +227,15 @@ public struct FenceSetBuilder {
         lineEnds: ArraySlice<Int>, radius r: Double
     ) throws(FenceLoadError) {
         let c = polygons.staged
-        if lineEnds.isEmpty { throw error("a corridor needs at least one line", id: id) }
+        if lineEnds.isEmpty { throw error(.noLines, id: id) }
         var start = 0
         for (l, end) in lineEnds.enumerated() {
-            let what = lineEnds.count > 1 ? "line \(l)" : "line"
+            let what = ShapePart.line(lineEnds.count > 1 ? l : nil)
             let n = end - start
             if n < 2 {
-                throw error("\(what) has \(n) position\(n == 1 ? "" : "s"); a line needs at least 2", id: id)
+                throw error(.lineTooShort(what, positions: n), id: id)
             }
-            try checkPositions(c, start..<end, id: id, what: what)
+            try checkPositions(c, start..<end, id: id, part: what)
             for k in start + 1..<end {
                 // a degree or two apart is under 250 km anywhere: no trigonometry for a road's steps
                 let dLat = abs(c[2 * k + 1] - c[2 * k - 1])
@@ -248,21 +244,16 @@ public struct FenceSetBuilder {
                 let length = Geodesy.haversine(
                     lat1: c[2 * k - 1], lon1: c[2 * k - 2], lat2: c[2 * k + 1], lon2: c[2 * k])
                 if length > Self.longestSegment {
-                    throw error(
-                        "\(what) segment \(k - 1 - start) is \(formatNumber((length / 1000).rounded())) km long; a "
-                            + "corridor's segments must be shorter than \(formatNumber(Self.longestSegment / 1000)) km "
-                            + "(add vertices: between near-antipodal points the great circle is ambiguous)", id: id)
+                    throw error(.segmentTooLong(what, segment: k - 1 - start, metres: length), id: id)
                 }
             }
             start = end
         }
         guard r.isFinite, r > 0 else {
-            throw error("corridor radius \(formatNumber(r)) must be a positive number of metres", id: id)
+            throw error(.corridorRadiusNotPositive(r), id: id)
         }
         guard r <= Limits.maxMetres else {
-            throw error(
-                "corridor radius \(formatNumber(r)) must be at most \(formatNumber(Limits.maxMetres)) metres "
-                    + "(half the Earth's circumference)", id: id)
+            throw error(.corridorRadiusTooLarge(r), id: id)
         }
         func shape() -> FNV1a {
             var hash = FNV1a()
@@ -289,27 +280,26 @@ public struct FenceSetBuilder {
     /// antipodal, and longer than any route segment a real file has.
     static let longestSegment = 10_000_000.0
 
-    /// Positions `range` of the staged (lon, lat) pairs `c`, the ring's or line's named `what`. The
-    /// message is built only for a bad position: a border or a country's roads have millions of good ones.
-    func checkPositions(_ c: UnsafeBufferPointer<Double>, _ range: Range<Int>, id: FenceID?, what: String)
+    /// Positions `range` of the staged (lon, lat) pairs `c`, of the ring or line `part`.
+    func checkPositions(_ c: UnsafeBufferPointer<Double>, _ range: Range<Int>, id: FenceID?, part: ShapePart)
         throws(FenceLoadError)
     {
         for k in range {
             let lon = c[2 * k]
             let lat = c[2 * k + 1]
             if lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90 { continue }
-            try checkPosition(lon: lon, lat: lat, id: id, what: "\(what) position \(k - range.lowerBound)")
+            try checkPosition(lon: lon, lat: lat, id: id, part: part, position: k - range.lowerBound)
         }
     }
 
-    func checkPosition(lon: Double, lat: Double, id: FenceID?, what: @autoclosure () -> String)
+    func checkPosition(lon: Double, lat: Double, id: FenceID?, part: ShapePart, position: Int?)
         throws(FenceLoadError)
     {
         guard lon.isFinite, lon >= -180, lon <= 180 else {
-            throw error("\(what()): longitude \(formatNumber(lon)) is out of range [-180, 180]", id: id)
+            throw error(.longitude(part, position: position, lon), id: id)
         }
         guard lat.isFinite, lat >= -90, lat <= 90 else {
-            throw error("\(what()): latitude \(formatNumber(lat)) is out of range [-90, 90]", id: id)
+            throw error(.latitude(part, position: position, lat), id: id)
         }
     }
 

@@ -15,9 +15,9 @@ final class FileBytes {
             file = try MappedFile(path: path)
         } catch {
             switch error {
-            case .isDirectory: throw FenceLoadError(file: path, problem: "is a directory, not a fence file")
+            case .isDirectory: throw FenceLoadError(file: path, problem: .isDirectory)
             case .failed(let failure):
-                throw FenceLoadError(file: path, problem: "cannot read the file: \(failure.reason)")
+                throw FenceLoadError(file: path, problem: .unreadable(failure))
             }
         }
     }

@@ -35,12 +35,12 @@ struct GeoJSONLoader {
         let (line, column) = scanner.lineColumn(e.offset)
         return FenceLoadError(
             file: file, featureIndex: inFeature ? featureIndex : nil, featureID: id?.json,
-            problem: "malformed JSON at line \(line), column \(column): \(e.problem)")
+            problem: .malformedJSON(line: line, column: column, e.problem))
     }
 
     /// A problem with the current feature, found once it has been read whole: named by its index,
     /// and by its id when it has one.
-    func featureError(_ problem: String, id: FenceID?) -> FenceLoadError {
+    func featureError(_ problem: FenceProblem, id: FenceID?) -> FenceLoadError {
         FenceLoadError(
             file: file, featureIndex: featureIndex, featureID: id?.json,
             problem: problem)
@@ -68,7 +68,7 @@ struct GeoJSONLoader {
         } catch let e as FenceLoadError {
             throw e
         } catch {
-            throw FenceLoadError(file: file, problem: "\(error)")
+            preconditionFailure("the GeoJSON reader throws only syntax errors and fence problems: \(error)")
         }
         return builder
     }
@@ -109,10 +109,7 @@ struct GeoJSONLoader {
                 if scanner.spanEquals(key, "type") {
                     type = try scanner.string(scanner.stringSpan())
                     if type != "FeatureCollection" {
-                        throw FenceLoadError(
-                            file: file,
-                            problem: "top-level type is '\(type!)', want 'FeatureCollection', 'Feature' "
-                                + "or a 'Polygon', 'MultiPolygon', 'Point', 'LineString' or 'MultiLineString' geometry")
+                        throw FenceLoadError(file: file, problem: .topLevelType(type: type!))
                     }
                 } else if scanner.spanEquals(key, "features") {
                     sawFeatures = true
@@ -123,11 +120,10 @@ struct GeoJSONLoader {
             } while try scanner.next(close: 0x7D)
         }
         if type == nil {
-            throw FenceLoadError(
-                file: file, problem: "not a GeoJSON FeatureCollection, Feature or geometry (no \"type\")")
+            throw FenceLoadError(file: file, problem: .noTopLevelType)
         }
         if !sawFeatures {
-            throw FenceLoadError(file: file, problem: "FeatureCollection has no \"features\" array")
+            throw FenceLoadError(file: file, problem: .noFeaturesArray)
         }
     }
 
@@ -155,14 +151,14 @@ struct GeoJSONLoader {
             try scanner.expect(0x7B, "a Feature object '{'")
             var geometryType: String?
             var geometryMissing = true
-            var pending: String?  // a problem found mid-feature, reported once the id is known
+            var pending: FenceProblem?  // a problem found mid-feature, reported once the id is known
             var name: String?
             var radius: Double?
-            var radiusProblem: String?
+            var radiusProblem: PropertyProblem?
             var settings = FenceSettings()
             var properties = (start: 0, end: 0)
             var propertiesID: FenceID?  // QGIS writes the id here
-            var typeProblem: String?
+            var typeProblem: FenceProblem?
             var depth = 0
             builder.polygons.discardStaged()
             for k in ends.indices { ends[k].removeAll(keepingCapacity: true) }
@@ -175,7 +171,9 @@ struct GeoJSONLoader {
                         if scanner.spanEquals(key, "type") {
                             geometryType = try scanner.string(scanner.stringSpan())
                         } else if scanner.spanEquals(key, "coordinates") {
-                            if let problem = try coordinates(depth: &depth) { pending = pending ?? problem }
+                            if let problem = try coordinates(depth: &depth) {
+                                pending = pending ?? .coordinates(problem)
+                            }
                         } else if scanner.spanEquals(key, "radius") {
                             if scanner.atNumber() {
                                 radius = try scanner.number()
@@ -200,7 +198,9 @@ struct GeoJSONLoader {
                                 if scanner.spanEquals(gkey, "type") {
                                     geometryType = try scanner.string(scanner.stringSpan())
                                 } else if scanner.spanEquals(gkey, "coordinates") {
-                                    if let problem = try coordinates(depth: &depth) { pending = pending ?? problem }
+                                    if let problem = try coordinates(depth: &depth) {
+                                        pending = pending ?? .coordinates(problem)
+                                    }
                                 } else {
                                     try scanner.skipValue()
                                 }
@@ -217,7 +217,7 @@ struct GeoJSONLoader {
                         properties = (start, scanner.pos)
                     } else if scanner.spanEquals(key, "type") {
                         let t = try scanner.string(scanner.stringSpan())
-                        if t != "Feature" { typeProblem = "type is '\(t)', want 'Feature'" }
+                        if t != "Feature" { typeProblem = .featureType(type: t) }
                     } else {
                         try scanner.skipValue()
                     }
@@ -230,21 +230,17 @@ struct GeoJSONLoader {
                 start: scanner.base + properties.start, count: properties.end - properties.start)
             let propsOrNull: UnsafeBufferPointer<UInt8> = props.isEmpty ? nullText : props
             guard !geometryMissing, let geometryType else {
-                throw featureError(geometryMissing ? "feature has no geometry" : "geometry has no \"type\"", id: id)
+                throw featureError(geometryMissing ? .noGeometry : .geometryWithoutType, id: id)
             }
             switch geometryType {
             case "Point":
                 let coords = builder.polygons.staged
                 guard depth == 0, coords.count == 2 else {
-                    throw featureError("Point coordinates must be one position [lon, lat]", id: id)
+                    throw featureError(.pointCoordinates, id: id)
                 }
-                if let radiusProblem { throw featureError(radiusProblem, id: id) }
+                if let radiusProblem { throw featureError(.property(radiusProblem), id: id) }
                 guard let radius else {
-                    throw featureError(
-                        bare
-                            ? "a bare Point geometry needs a \"radius\" member in metres "
-                                + "(or use a Feature with properties.radius)"
-                            : "a circle (Point) needs properties.radius in metres", id: id)
+                    throw featureError(.noRadius(geometry: geometryType, bare: bare), id: id)
                 }
                 try builder.addCircle(
                     id: id, name: name, settings: settings, properties: propsOrNull,
@@ -253,10 +249,10 @@ struct GeoJSONLoader {
             case "Polygon", "MultiPolygon":
                 let want = geometryType == "Polygon" ? 2 : 3
                 if builder.polygons.stagedCount == 0 && depth <= want {
-                    throw featureError("\(geometryType) has no coordinates", id: id)
+                    throw featureError(.noCoordinates(geometry: geometryType), id: id)
                 }
                 guard depth == want else {
-                    throw featureError("\(geometryType) coordinates must be nested \(want + 1) arrays deep", id: id)
+                    throw featureError(.nesting(geometry: geometryType, arrays: want + 1), id: id)
                 }
                 if geometryType == "Polygon" { ends[2] = [ends[1].count] }
                 try builder.addStagedPolygon(
@@ -265,28 +261,21 @@ struct GeoJSONLoader {
             case "LineString", "MultiLineString":
                 let want = geometryType == "LineString" ? 1 : 2
                 if builder.polygons.stagedCount == 0 && depth <= want {
-                    throw featureError("\(geometryType) has no coordinates", id: id)
+                    throw featureError(.noCoordinates(geometry: geometryType), id: id)
                 }
                 guard depth == want else {
-                    throw featureError("\(geometryType) coordinates must be nested \(want + 1) arrays deep", id: id)
+                    throw featureError(.nesting(geometry: geometryType, arrays: want + 1), id: id)
                 }
-                if let radiusProblem { throw featureError(radiusProblem, id: id) }
+                if let radiusProblem { throw featureError(.property(radiusProblem), id: id) }
                 guard let radius else {
-                    throw featureError(
-                        bare
-                            ? "a bare \(geometryType) geometry needs a \"radius\" member in metres "
-                                + "(or use a Feature with properties.radius)"
-                            : "a corridor (\(geometryType)) needs properties.radius in metres", id: id)
+                    throw featureError(.noRadius(geometry: geometryType, bare: bare), id: id)
                 }
                 try builder.addStagedCorridor(
                     id: id, name: name, settings: settings, properties: propsOrNull, lineEnds: ends[1][...],
                     radius: radius)
                 builder.polygons.discardStaged()
             default:
-                throw featureError(
-                    "unsupported geometry type '\(geometryType)' (fences are Point with "
-                        + "properties.radius, Polygon, MultiPolygon, or LineString or MultiLineString with "
-                        + "properties.radius)", id: id)
+                throw featureError(.unsupportedGeometry(type: geometryType), id: id)
             }
         } catch let e as JSONSyntaxError {
             throw syntaxError(e, inFeature: true, id: id)
@@ -300,7 +289,7 @@ struct GeoJSONLoader {
             let start = scanner.pos
             let v = try scanner.number()
             guard v.isFinite else {
-                throw FenceLoadError(file: file, featureIndex: featureIndex, problem: "id is not a finite number")
+                throw FenceLoadError(file: file, featureIndex: featureIndex, problem: .idNotFinite)
             }
             return .number(
                 String(
@@ -313,38 +302,37 @@ struct GeoJSONLoader {
         let text = String(
             decoding: UnsafeBufferPointer(start: scanner.base + start, count: scanner.pos - start), as: UTF8.self)
         throw FenceLoadError(
-            file: file, featureIndex: featureIndex,
-            problem: "id must be a string or a number, not \(text.prefix(40))")
+            file: file, featureIndex: featureIndex, problem: .idNotAStringOrNumber(written: String(text.prefix(40))))
     }
 
     /// Parses a coordinates value into the staged coordinates and `ends`; returns its nesting depth
     /// (0 for a position) through `depth`, and a problem (non-numeric coordinate, ragged nesting) if
     /// any.
-    mutating func coordinates(depth: inout Int) throws -> String? {
+    mutating func coordinates(depth: inout Int) throws -> CoordinatesProblem? {
         // a repeated "coordinates" member replaces the earlier one
         builder.polygons.discardStaged()
         for k in ends.indices { ends[k].removeAll(keepingCapacity: true) }
-        var problem: String?
+        var problem: CoordinatesProblem?
         depth = try array(level: 0, problem: &problem)
         return problem
     }
 
     /// One array of the coordinates tree; returns its depth (0 = a position).
-    mutating func array(level: Int, problem: inout String?) throws -> Int {
+    mutating func array(level: Int, problem: inout CoordinatesProblem?) throws -> Int {
         if level > 4 {
             try scanner.skipValue()
-            problem = problem ?? "coordinates nested too deep"
+            problem = problem ?? .nestedTooDeep
             return 9
         }
         guard scanner.peek() == 0x5B else {
             let start = scanner.pos
             try scanner.skipValue()
-            problem = problem ?? "coordinates must be arrays, found \(snippet(start))"
+            problem = problem ?? .notAnArray(written: snippet(start))
             return 0
         }
         scanner.pos += 1
         if scanner.consume(0x5D) {
-            problem = problem ?? "empty coordinate array"
+            problem = problem ?? .emptyArray
             return 1
         }
         let c = scanner.peek()
@@ -358,14 +346,13 @@ struct GeoJSONLoader {
                 } else {
                     let start = scanner.pos
                     try scanner.skipValue()
-                    problem = problem ?? "coordinate \(snippet(start)) is not a number"
+                    problem = problem ?? .notANumber(written: snippet(start))
                     if n < 2 { builder.polygons.stage(.nan) }
                 }
                 n += 1
             } while try scanner.next(close: 0x5D)
             if n < 2 || n > 3 {
-                problem =
-                    problem ?? "a position has \(n) number\(n == 1 ? "" : "s"); want [lon, lat] or [lon, lat, altitude]"
+                problem = problem ?? .positionSize(n)
                 if n < 2 { builder.polygons.stage(.nan) }
             }
             return 0
@@ -376,7 +363,7 @@ struct GeoJSONLoader {
             if childDepth < 0 {
                 childDepth = d
             } else if d != childDepth {
-                problem = problem ?? "coordinates mix positions and arrays at one level"
+                problem = problem ?? .mixedLevels
             }
         } while try scanner.next(close: 0x5D)
         let depth = childDepth + 1
@@ -415,15 +402,14 @@ struct GeoJSONLoader {
     }
 
     /// A radius that is not a number; a quoted number (`"75"`) is named as text with the fix.
-    func radiusNotANumber(_ start: Int) -> String {
+    func radiusNotANumber(_ start: Int) -> PropertyProblem {
         let text = String(
             decoding: UnsafeBufferPointer(start: scanner.base + start, count: min(scanner.pos - start, 40)),
             as: UTF8.self)
         if text.hasPrefix("\""), text.hasSuffix("\""), text.count > 2, Double(text.dropFirst().dropLast()) != nil {
-            return
-                "radius \(text) is text, not a number: write it without quotes (\"radius\": \(text.dropFirst().dropLast()))"
+            return .radiusIsText(written: text, number: String(text.dropFirst().dropLast()))
         }
-        return "radius \(text) is not a number of metres"
+        return .radiusNotANumber(written: text)
     }
 
     func snippet(_ start: Int) -> String {
@@ -434,8 +420,8 @@ struct GeoJSONLoader {
     }
 
     mutating func readProperties(
-        name: inout String?, radius: inout Double?, radiusProblem: inout String?,
-        settings: inout FenceSettings, propertiesID: inout FenceID?, pending: inout String?
+        name: inout String?, radius: inout Double?, radiusProblem: inout PropertyProblem?,
+        settings: inout FenceSettings, propertiesID: inout FenceID?, pending: inout FenceProblem?
     ) throws {
         try scanner.expect(0x7B, "a properties object '{' or null")
         if scanner.consume(0x7D) { return }
@@ -465,7 +451,7 @@ struct GeoJSONLoader {
                     name = try scanner.string(scanner.stringSpan())
                 } else if !scanner.consumeNull() {
                     try scanner.skipValue()
-                    pending = pending ?? "name \(snippet(start)) is not a string"
+                    pending = pending ?? .property(.notAString(key: "name", written: snippet(start)))
                 }
             } else if scanner.spanEquals(key, "dwell") {
                 settings.dwell = try setting("dwell", unit: "seconds", max: Limits.maxSeconds, pending: &pending)
@@ -480,9 +466,7 @@ struct GeoJSONLoader {
                     if let t = FenceEventType(rawValue: s) {
                         list.append(t)
                     } else {
-                        pending =
-                            pending ?? "notify: unknown event type '\(s)' (known: "
-                            + FenceEventType.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+                        pending = pending ?? .property(.unknownNotifyType(name: s))
                     }
                 }
                 settings.notify = list
@@ -492,9 +476,7 @@ struct GeoJSONLoader {
                 settings.alarm = try readAlarmProperty(pending: &pending)
             } else if scanner.spanEquals(key, "shared_nodes") {
                 if !(try SharedNodes.scan(&scanner) { _, _ in }) {
-                    pending =
-                        pending ?? "shared_nodes \(snippet(start)) must be a list of [vertex index, OSM node id] "
-                        + "pairs of whole numbers, the vertex indices ascending"
+                    pending = pending ?? .property(.sharedNodes(written: snippet(start)))
                 }
             } else if try readRuleProperty(key, into: &rules, pending: &pending) {
                 // docs/fences.md, "Rules": FenceRuleProperties.swift
@@ -506,24 +488,24 @@ struct GeoJSONLoader {
 
     /// A per-fence number setting, range-checked here (Limits): `"dwell": 1e16` is valid JSON but
     /// would overflow the engine's milliseconds.
-    mutating func setting(_ key: String, unit: String, max: Double, pending: inout String?) throws -> Double? {
+    mutating func setting(_ key: String, unit: String, max: Double, pending: inout FenceProblem?) throws -> Double? {
         let start = scanner.pos
         if scanner.consumeNull() { return nil }
         if scanner.atNumber() {
             let v = try scanner.number()
             if let problem = Limits.check("property \(key)", v, .zero, max: max, unit: unit) {
-                pending = pending ?? problem.description
+                pending = pending ?? .property(.outOfRange(problem))
                 return nil
             }
             return v
         } else {
             try scanner.skipValue()
         }
-        pending = pending ?? "\(key) \(snippet(start)) must be a non-negative number of \(unit)"
+        pending = pending ?? .property(.notANonNegativeNumber(key: key, written: snippet(start), unit: unit))
         return nil
     }
 
-    mutating func stringList(_ key: String, pending: inout String?) throws -> [String] {
+    mutating func stringList(_ key: String, pending: inout FenceProblem?) throws -> [String] {
         let start = scanner.pos
         if scanner.consumeNull() { return [] }
         if scanner.peek() == 0x22 { return [try scanner.string(scanner.stringSpan())] }
@@ -537,13 +519,13 @@ struct GeoJSONLoader {
                 } else {
                     let s = scanner.pos
                     try scanner.skipValue()
-                    pending = pending ?? "\(key): \(snippet(s)) is not a string"
+                    pending = pending ?? .property(.listItemNotAString(key: key, written: snippet(s)))
                 }
             } while try scanner.next(close: 0x5D)
             return out
         }
         try scanner.skipValue()
-        pending = pending ?? "\(key) \(snippet(start)) must be a list of strings"
+        pending = pending ?? .property(.notAListOfStrings(key: key, written: snippet(start)))
         return out
     }
 }

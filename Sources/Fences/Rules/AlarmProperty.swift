@@ -1,7 +1,7 @@
 extension GeoJSONLoader {
     /// `"alarm": true` (the fence's `enter` and `exit` raise an alarm), `false`, or a list of the
     /// event types that do (`["exit"]`): docs/fences.md, "Alarms".
-    mutating func readAlarmProperty(pending: inout String?) throws -> [FenceEventType]? {
+    mutating func readAlarmProperty(pending: inout FenceProblem?) throws -> [FenceEventType]? {
         let start = scanner.pos
         if scanner.peek() == 0x74 || scanner.peek() == 0x66 {
             return try scanner.bool() ? [.enter, .exit] : nil
@@ -14,9 +14,7 @@ extension GeoJSONLoader {
                 // A spreadsheet cell reads `TRUE` as text in some exports.
                 list += [.enter, .exit]
             } else {
-                pending =
-                    pending ?? "alarm \(snippet(start)): unknown event type '\(name)' (write true, or a list of: "
-                    + FenceEventType.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+                pending = pending ?? .property(.unknownAlarmType(written: snippet(start), name: name))
             }
         }
         return list.isEmpty ? nil : list

@@ -17,7 +17,7 @@ struct FenceRuleText {
 
     /// The rules, or nil when there are none; a problem goes to `pending` (the first one wins).
     /// The shared values are cleared for the next feature.
-    func resolved(pending: inout String?) -> FenceRules? {
+    func resolved(pending: inout FenceProblem?) -> FenceRules? {
         guard touched else { return nil }
         // Taken out of the cache while the rules read it (one access, no copy), cleared and put
         // back for the next feature.
@@ -33,7 +33,7 @@ struct FenceRuleText {
             do throws(RuleProblem) {
                 try definition.resolve(RuleValues(all: values, offset: offset), into: &rules, context: &context)
             } catch {
-                pending = pending ?? error.description
+                pending = pending ?? .rule(error)
                 return nil
             }
         }
@@ -45,7 +45,7 @@ extension GeoJSONLoader {
     /// Reads the value of `key` into `rules` when `key` is a rule property, in the form its rule
     /// says; false for other keys (nothing read).
     mutating func readRuleProperty(
-        _ key: (start: Int, end: Int, escaped: Bool), into rules: inout FenceRuleText, pending: inout String?
+        _ key: (start: Int, end: Int, escaped: Bool), into rules: inout FenceRuleText, pending: inout FenceProblem?
     ) throws -> Bool {
         let keys = FenceRuleKind.keys
         for index in keys.indices where scanner.spanEquals(key, keys[index]) {
@@ -67,38 +67,38 @@ extension GeoJSONLoader {
     }
 
     /// A height: a number of metres, or text in the forms signs use (`Height`).
-    mutating func heightSetting(_ key: String, pending: inout String?) throws -> Double? {
+    mutating func heightSetting(_ key: String, pending: inout FenceProblem?) throws -> Double? {
         guard scanner.peek() == 0x22 else {
             return try setting(key, unit: "metres", max: Limits.maxMetres, pending: &pending)
         }
         let text = try scanner.string(scanner.stringSpan())
         guard let metres = Height.metres(text), metres <= Limits.maxMetres else {
-            pending = pending ?? "\(key) '\(HumanText.printable(text))' is not \(Height.forms)"
+            pending = pending ?? .property(.notAHeight(key: key, text: text))
             return nil
         }
         return metres
     }
 
     /// A weight: a number of tonnes, or text in the forms signs use (`Weight`), in kilograms.
-    mutating func weightSetting(_ key: String, pending: inout String?) throws -> Double? {
+    mutating func weightSetting(_ key: String, pending: inout FenceProblem?) throws -> Double? {
         guard scanner.peek() == 0x22 else {
             let tonnes = try setting(key, unit: "tonnes", max: Limits.maxTonnes, pending: &pending)
             return tonnes.map { $0 * 1000 }
         }
         let text = try scanner.string(scanner.stringSpan())
         guard let kilograms = Weight.kilograms(text), kilograms <= Limits.maxTonnes * 1000 else {
-            pending = pending ?? "\(key) '\(HumanText.printable(text))' is not \(Weight.forms)"
+            pending = pending ?? .property(.notAWeight(key: key, text: text))
             return nil
         }
         return kilograms
     }
 
-    mutating func ruleString(_ key: String, pending: inout String?) throws -> String? {
+    mutating func ruleString(_ key: String, pending: inout FenceProblem?) throws -> String? {
         let start = scanner.pos
         if scanner.consumeNull() { return nil }
         if scanner.peek() == 0x22 { return try scanner.string(scanner.stringSpan()) }
         try scanner.skipValue()
-        pending = pending ?? "\(key) \(snippet(start)) is not a string"
+        pending = pending ?? .property(.notAString(key: key, written: snippet(start)))
         return nil
     }
 }
