@@ -7,22 +7,18 @@ enum StateFileCheck {
     /// Why the file at `path` is not a gpsfence state file; nil when it is one, when nothing is there
     /// yet, or when it is empty (a new state: `touch`, `mktemp`). An SQLite database is checked for
     /// gpsfence's tables by `StateStore` itself, read-only.
-    static func problem(_ path: String) -> String? {
+    static func problem(_ path: String) -> StoreProblem? {
         // Missing, or unreadable: the open for writing says why.
         guard let head = try? FileHead.read(path, count: 64) else { return nil }
-        guard head.status.kind == .regular else {
-            return
-                "is not a gpsfence state file (not a regular file); give --state a new path or an existing state file"
-        }
+        guard head.status.kind == .regular else { return .notARegularFile }
         if head.bytes.isEmpty { return nil }
-        if FileKind.sniff(head.bytes) == .sqlite { return nil }
-        return "is not a gpsfence state file (\(looksLike(head.bytes))); it was left as it was. "
-            + "Give --state a new path (it is created) or a state file written by 'gpsfence run'"
+        let kind = FileKind.sniff(head.bytes)
+        return kind == .sqlite ? nil : .notAStateFile(kind)
     }
 
-    /// A guess at what the file is, from its first bytes, for the message.
-    static func looksLike(_ head: [UInt8]) -> String {
-        switch FileKind.sniff(head) {
+    /// A guess at what a file of `kind` is, for the message.
+    static func looksLike(_ kind: FileKind) -> String {
+        switch kind {
         case .json: return "it is JSON: a fence file?"
         case .gpx, .kml, .osmXML, .xml: return "it is XML: a GPX or KML file?"
         case .nmea: return "it is NMEA: a capture?"

@@ -31,8 +31,8 @@ public final class StateLock: @unchecked Sendable {
             file = try LockFile(claiming: path)
         } catch {
             switch error {
-            case .failed(let failure): throw StateInUse(statePath: statePath, holder: nil, problem: failure.reason)
-            case .held(let note): throw StateInUse(statePath: statePath, holder: readPID(note), problem: nil)
+            case .failed(let failure): throw StateInUse(statePath: statePath, holder: nil, lockFailure: failure)
+            case .held(let note): throw StateInUse(statePath: statePath, holder: readPID(note), lockFailure: nil)
             }
         }
         let text = "\(currentProcessID())\n" + (answersRequests ? Self.answersRequests + "\n" : "")
@@ -69,11 +69,12 @@ public struct StateInUse: Error, Sendable, CustomStringConvertible {
     public var statePath: String
     public var holder: Int?
     /// Why the lock file could not be opened, when that is the trouble.
-    public var problem: String?
+    public var lockFailure: FileCallError?
 
     public var description: String {
-        if let problem {
-            return "cannot lock the state file '\(statePath)': \(StateLock.lockPath(for: statePath)): \(problem)"
+        if let lockFailure {
+            return
+                "cannot lock the state file '\(statePath)': \(StateLock.lockPath(for: statePath)): \(lockFailure.reason)"
         }
         return "the state file '\(statePath)' is in use by another gpsfence run"
             + (holder.map { " (pid \($0))" } ?? "")

@@ -42,22 +42,22 @@ public final class StateStore: @unchecked Sendable {
             database = StoreDatabase(queue: try Self.openReadOnly(path), path: path)
             return
         }
-        if let problem = Self.foreignDatabaseProblem(path) { throw StoreError(path: path, problem: problem) }
+        if Self.isForeignDatabase(path) { throw StoreError(path: path, problem: .foreignDatabase) }
         let url = URL(fileURLWithPath: path)
         if let problem = PrivateFiles.makeFolders(url.deletingLastPathComponent().path) {
-            throw StoreError(path: path, problem: "cannot create its folder: \(problem)")
+            throw StoreError(path: path, problem: .cannotMakeFolder(problem))
         }
         if Self.isNew(path) { try Self.makeWhole(path) }
         // Create the file ourselves so that it is 0600 from its first byte; SQLite gives the -wal
         // and -shm files the same permissions as the database file.
-        if let problem = PrivateFiles.create(path) { throw StoreError(path: path, problem: problem) }
+        if let failure = PrivateFiles.create(path) { throw StoreError(path: path, problem: .cannotOpen(failure)) }
         for suffix in ["-wal", "-shm"] { PrivateFiles.tighten(path: path + suffix) }
         do {
             let queue = try DatabaseQueue(path: path, configuration: Self.configuration)
             try Self.migrator.migrate(queue)
             database = StoreDatabase(queue: queue, path: path)
         } catch {
-            throw StoreError(path: path, problem: "\(error)")
+            throw StoreError(path: path, problem: .database(error))
         }
     }
 
@@ -82,7 +82,7 @@ public final class StateStore: @unchecked Sendable {
     static func makeWhole(_ path: String) throws(StoreError) {
         let making = makingPath(for: path)
         for leftover in [making, making + "-wal", making + "-shm"] { removeFile(leftover) }
-        if let problem = PrivateFiles.create(making) { throw StoreError(path: path, problem: "\(making): \(problem)") }
+        if let failure = PrivateFiles.create(making) { throw StoreError(path: path, problem: .cannotMake(failure)) }
         do {
             let queue = try DatabaseQueue(path: making, configuration: configuration)
             try migrator.migrate(queue)
@@ -91,7 +91,7 @@ public final class StateStore: @unchecked Sendable {
             try moveIntoPlace(making, over: path)
         } catch {
             for leftover in [making, making + "-wal", making + "-shm"] { removeFile(leftover) }
-            throw StoreError(path: path, problem: "\(error)")
+            throw StoreError(path: path, problem: .database(error))
         }
     }
 
@@ -127,34 +127,26 @@ public final class StateStore: @unchecked Sendable {
             let (isStateFile, isCurrent) = try database.read { db in
                 (try db.tableExists("fence_state"), try migrator.hasCompletedMigrations(db))
             }
-            guard isStateFile else { throw StoreError(path: path, problem: notStateFile) }
-            guard isCurrent else {
-                throw StoreError(
-                    path: path,
-                    problem: "was written by an older gpsfence; 'gpsfence run' or 'replay --state' brings it up to date"
-                )
-            }
+            guard isStateFile else { throw StoreError(path: path, problem: .foreignDatabase) }
+            guard isCurrent else { throw StoreError(path: path, problem: .olderVersion) }
             return database
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(path: path, problem: "\(error)")
+            throw StoreError(path: path, problem: .database(error))
         }
     }
 
-    static let notStateFile =
-        "is an SQLite database but not a gpsfence state file (it has no fence_state table); it was left as it was"
-
-    /// An SQLite database at `path` that is not a state file (checked read-only, before anything
-    /// is written); nil for a state file, an empty file or no file.
-    static func foreignDatabaseProblem(_ path: String) -> String? {
-        guard let info = try? FileStatus.of(path), info.size > 0 else { return nil }
+    /// Whether `path` holds an SQLite database that is not a state file (checked read-only, before
+    /// anything is written); false for a state file, an empty file or no file.
+    static func isForeignDatabase(_ path: String) -> Bool {
+        guard let info = try? FileStatus.of(path), info.size > 0 else { return false }
         var configuration = Configuration()
         configuration.readonly = true
         guard let database = try? DatabaseQueue(path: path, configuration: configuration),
             let hasTable = try? database.read({ db in try db.tableExists("fence_state") })
-        else { return nil }  // unreadable: the open for writing says why
-        return hasTable ? nil : notStateFile
+        else { return false }  // unreadable: the open for writing says why
+        return !hasTable
     }
 
     static var migrator: DatabaseMigrator {
@@ -449,11 +441,11 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     }
 
     public let path: String
-    public let problem: String
+    public let problem: StoreProblem
     public let stage: Stage
-    public var description: String { "state file '\(path)': \(problem)" }
+    public var description: String { "state file '\(path)': \(problem.text)" }
 
-    public init(path: String, problem: String, stage: Stage = .opening) {
+    public init(path: String, problem: StoreProblem, stage: Stage = .opening) {
         self.path = path
         self.problem = problem
         self.stage = stage

@@ -17,11 +17,11 @@ extension StateStore {
             try syncFileData(path + "-wal")
         } catch {
             guard error.call == "open" else {
-                throw StoreError(path: path, problem: "fdatasync of its WAL failed: \(error.reason)")
+                throw StoreError(path: path, problem: .walNotSynced(error))
             }
             // No WAL: everything is in the database file, synced by the checkpoint that removed it.
             if error.errno == .noSuchFileOrDirectory { return }
-            throw StoreError(path: path, problem: "cannot open its WAL to sync it: \(error.reason)")
+            throw StoreError(path: path, problem: .walNotOpened(error))
         }
     }
 
@@ -33,7 +33,7 @@ extension StateStore {
         do {
             newest = try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM outbox") } ?? 0
         } catch {
-            throw StoreError(path: path, problem: "\(error)")
+            throw StoreError(path: path, problem: .database(error))
         }
         outboxSync.withLock { $0 = OutboxSync(committed: newest, durable: newest) }
     }

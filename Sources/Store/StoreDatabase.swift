@@ -22,6 +22,6 @@ struct StoreDatabase: Sendable {
 
     private func wrapped(_ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
-        return StoreError(path: path, problem: "\(error)", stage: .use)
+        return StoreError(path: path, problem: .database(error), stage: .use)
     }
 }
