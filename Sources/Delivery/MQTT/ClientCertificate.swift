@@ -10,7 +10,7 @@ public struct ClientCertificate: Sendable, Equatable {
 
     struct Problem: Error {
         var option: String
-        var problem: String
+        var problem: MQTTProblem
     }
 
     /// Both files named, an `mqtts://` URL, the certificate readable, the key a private file (a
@@ -21,16 +21,16 @@ public struct ClientCertificate: Sendable, Equatable {
         guard let certificateFile, let keyFile else {
             throw Problem(
                 option: certificateFile == nil ? "--mqtt-key" : "--mqtt-cert",
-                problem: "goes with --mqtt-cert and --mqtt-key both")
+                problem: .certificateAndKey)
         }
-        guard tls else { throw Problem(option: "--mqtt-cert", problem: "goes with an mqtts:// URL") }
+        guard tls else { throw Problem(option: "--mqtt-cert", problem: .needsTLS) }
         guard FileManager.default.isReadableFile(atPath: certificateFile),
             FileManager.default.contents(atPath: certificateFile) != nil
-        else { throw Problem(option: "--mqtt-cert \(certificateFile)", problem: "cannot be read") }
+        else { throw Problem(option: "--mqtt-cert \(certificateFile)", problem: .unreadable) }
         let keyPath = secrets.path(keyFile)
         // Read only to check that it is a private regular file; libmosquitto reads the key itself.
         if case .failure(let error) = SecretFile.firstLine(of: keyPath) {
-            throw Problem(option: "--mqtt-key", problem: error.description)
+            throw Problem(option: "--mqtt-key", problem: .secret(error))
         }
         return ClientCertificate(certificateFile: certificateFile, keyFile: keyPath)
     }

@@ -30,7 +30,7 @@ struct MQTTBrokerList {
     var others: [String]
 
     /// Splits `url`'s authority at its commas; a URL with one broker comes back as it is.
-    static func split(_ url: String) throws(MQTTConfigurationError) -> MQTTBrokerList {
+    static func split(_ url: String) throws(MQTTProblem) -> MQTTBrokerList {
         let bytes = Array(url.utf8)
         let separator = Array("://".utf8)
         guard bytes.count >= separator.count,
@@ -49,10 +49,7 @@ struct MQTTBrokerList {
         ).map { String(decoding: $0, as: UTF8.self) }
         guard hosts.count > 1 else { return MQTTBrokerList(firstBrokerURL: url, others: []) }
         if let empty = hosts.firstIndex(where: \.isEmpty) {
-            throw MQTTConfigurationError(
-                message:
-                    "broker \(empty + 1) of the list is empty (HOST1:PORT1,HOST2:PORT2, no spaces, no trailing comma)"
-            )
+            throw .emptyBroker(position: empty + 1)
         }
         let first =
             String(decoding: bytes[..<hostsStart], as: UTF8.self) + hosts[0]
@@ -61,15 +58,13 @@ struct MQTTBrokerList {
     }
 
     /// One further broker's `HOST[:PORT]`, its port defaulting as the scheme's.
-    static func broker(_ text: String, position: Int, defaultPort: Int) throws(MQTTConfigurationError) -> MQTTBroker {
-        func bad(_ problem: String) -> MQTTConfigurationError {
-            MQTTConfigurationError(message: "broker \(position) '\(text)': \(problem)")
-        }
+    static func broker(_ text: String, position: Int, defaultPort: Int) throws(MQTTProblem) -> MQTTBroker {
+        func bad(_ problem: MQTTProblem) -> MQTTProblem { .broker(position: position, written: text, problem) }
         guard !text.contains(where: { $0 == "@" || $0.isWhitespace }),
             let components = URLComponents(string: "mqtt://\(text)/"), let host = components.host, !host.isEmpty
-        else { throw bad("not HOST[:PORT]") }
+        else { throw bad(.notHostAndPort) }
         let port = components.port ?? defaultPort
-        guard (1...65535).contains(port) else { throw bad("port \(port) out of range") }
+        guard (1...65535).contains(port) else { throw bad(.portOutOfRange(port)) }
         return MQTTBroker(host: host, port: port)
     }
 }

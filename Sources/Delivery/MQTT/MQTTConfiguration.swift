@@ -69,7 +69,9 @@ public struct MQTTConfiguration: Sendable, Equatable {
                 ("--homeassistant-prefix", homeAssistantPrefix), ("--homeassistant-name", homeAssistantName),
             ]
             .filter { $0.1 != nil }.map(\.0)
-            if let first = strays.first { throw MQTTConfigurationError(message: "\(first) goes with --mqtt URL") }
+            if let first = strays.first {
+                throw MQTTConfigurationError(option: nil, problem: .goesWithMQTT(option: first))
+            }
             return nil
         }
         var configuration = try parse(
@@ -80,20 +82,21 @@ public struct MQTTConfiguration: Sendable, Equatable {
         if homeAssistant {
             let discoveryPrefix = homeAssistantPrefix ?? "homeassistant"
             if discoveryPrefix.isEmpty || discoveryPrefix.hasPrefix("/") {
-                throw MQTTConfigurationError(message: "--homeassistant-prefix: wants a topic, e.g. homeassistant")
+                throw MQTTConfigurationError(option: "--homeassistant-prefix", problem: .wantsATopic)
             }
             if let problem = topicProblem(discoveryPrefix) {
-                throw MQTTConfigurationError(message: "--homeassistant-prefix \(discoveryPrefix): \(problem)")
+                throw MQTTConfigurationError(
+                    option: "--homeassistant-prefix \(discoveryPrefix)", problem: .topic(problem))
             }
             if let name = homeAssistantName, name.allSatisfy(\.isWhitespace) {
-                throw MQTTConfigurationError(message: "--homeassistant-name: wants a name, e.g. van")
+                throw MQTTConfigurationError(option: "--homeassistant-name", problem: .wantsAName)
             }
             configuration.homeAssistant = HomeAssistantDiscovery(
                 discoveryPrefix: discoveryPrefix, prefix: configuration.prefix, name: homeAssistantName)
         } else if homeAssistantPrefix != nil {
-            throw MQTTConfigurationError(message: "--homeassistant-prefix goes with --homeassistant")
+            throw MQTTConfigurationError(option: nil, problem: .goesWithHomeAssistant(option: "--homeassistant-prefix"))
         } else if homeAssistantName != nil {
-            throw MQTTConfigurationError(message: "--homeassistant-name goes with --homeassistant")
+            throw MQTTConfigurationError(option: nil, problem: .goesWithHomeAssistant(option: "--homeassistant-name"))
         }
         return configuration
     }
@@ -107,76 +110,75 @@ public struct MQTTConfiguration: Sendable, Equatable {
         keepalive: Int = 30, locationInterval: Double = 5, ownTracks: String? = nil, ownTracksTID: String? = nil,
         secrets: SecretSources = SecretSources()
     ) throws(MQTTConfigurationError) -> MQTTConfiguration {
-        func bad(_ option: MQTTConfigurationError.Option, _ problem: String) -> MQTTConfigurationError {
+        func bad(_ option: MQTTConfigurationError.Option, _ problem: MQTTProblem) -> MQTTConfigurationError {
             MQTTConfigurationError(option: option, problem: problem)
         }
         let option = MQTTConfigurationError.Option.url(shown: redacted(url))
         let list: MQTTBrokerList
-        do { list = try MQTTBrokerList.split(url) } catch { throw bad(option, error.message) }
+        do { list = try MQTTBrokerList.split(url) } catch { throw bad(option, error) }
         guard let components = URLComponents(string: list.firstBrokerURL), let scheme = components.scheme?.lowercased()
         else {
-            throw bad(option, "not a URL (mqtt://[USER[:PASSWORD]@]HOST[:PORT][,HOST2[:PORT2]...]/PREFIX)")
+            throw bad(option, .notAURL)
         }
         guard scheme == "mqtt" || scheme == "mqtts" else {
-            throw bad(option, "unknown scheme '\(scheme)' (mqtt:// or mqtts://)")
+            throw bad(option, .unknownScheme(scheme: scheme))
         }
-        guard let host = components.host, !host.isEmpty else { throw bad(option, "no broker host") }
+        guard let host = components.host, !host.isEmpty else { throw bad(option, .noBrokerHost) }
         // `#` would be read as the start of a URL fragment, and `+` passes as a path character:
         // both are MQTT wildcards, which a publisher's topic prefix cannot hold.
         if let path = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).dropFirst(3).first,
             path.contains("#") || path.contains("+")
         {
-            throw bad(
-                option, "the topic prefix contains a wildcard (+ or #); wildcards are for subscribing, not publishing")
+            throw bad(option, .wildcardInPrefix)
         }
         if components.query != nil || components.fragment != nil {
-            throw bad(option, "a query or fragment has no meaning here")
+            throw bad(option, .queryOrFragment)
         }
         let tls = scheme == "mqtts"
         let defaultPort = tls ? 8883 : 1883
         let port = components.port ?? defaultPort
-        guard (1...65535).contains(port) else { throw bad(option, "port \(port) out of range") }
+        guard (1...65535).contains(port) else { throw bad(option, .portOutOfRange(port)) }
         var brokers = [MQTTBroker(host: host, port: port)]
         for (offset, text) in list.others.enumerated() {
             let broker: MQTTBroker
             do {
                 broker = try MQTTBrokerList.broker(text, position: offset + 2, defaultPort: defaultPort)
-            } catch { throw bad(option, error.message) }
+            } catch { throw bad(option, error) }
             if brokers.contains(where: { $0.same(as: broker) }) {
-                throw bad(option, "broker \(broker.shown) is listed twice")
+                throw bad(option, .listedTwice(broker: broker.shown))
             }
             brokers.append(broker)
         }
         var prefix = components.path
         while prefix.hasPrefix("/") { prefix.removeFirst() }
         guard !prefix.isEmpty else {
-            throw bad(option, "missing topic prefix (mqtt://HOST/PREFIX, e.g. mqtt://broker/gpsfence/van-1)")
+            throw bad(option, .missingPrefix)
         }
-        if let problem = topicProblem(prefix) { throw bad(option, "topic prefix '\(prefix)' \(problem)") }
+        if let problem = topicProblem(prefix) { throw bad(option, .prefix(prefix, problem)) }
 
         var configuration = MQTTConfiguration(brokers: brokers, usesTLS: tls, prefix: prefix)
         configuration.username = components.user.flatMap { $0.isEmpty ? nil : $0 }
         configuration.password = components.password
         if let passwordFile {
             guard configuration.username != nil else {
-                throw bad("--mqtt-password-file", "the URL names no user (mqtt://USER@HOST/PREFIX)")
+                throw bad("--mqtt-password-file", .urlNamesNoUser)
             }
             guard configuration.password == nil else {
-                throw bad("--mqtt-password-file", "the URL already has a password; give it in one place")
+                throw bad("--mqtt-password-file", .passwordTwice)
             }
             switch secrets.firstLine(of: passwordFile) {
             case .success(let password): configuration.password = password
-            case .failure(let error): throw bad("--mqtt-password-file", error.description)
+            case .failure(let error): throw bad("--mqtt-password-file", .secret(error))
             }
         } else if configuration.username != nil, configuration.password == nil, let password = secrets.mqttPassword {
             configuration.password = password
         }
         if let caFile {
-            guard tls else { throw bad("--mqtt-ca", "goes with an mqtts:// URL") }
+            guard tls else { throw bad("--mqtt-ca", .needsTLS) }
             guard FileManager.default.isReadableFile(atPath: caFile),
                 FileManager.default.contents(atPath: caFile) != nil
             else {
-                throw bad("--mqtt-ca \(caFile)", "cannot be read")
+                throw bad("--mqtt-ca \(caFile)", .unreadable)
             }
             configuration.caFile = caFile
         }
@@ -184,22 +186,22 @@ public struct MQTTConfiguration: Sendable, Equatable {
             do {
                 configuration.clientCertificate = try ClientCertificate.parse(
                     certificateFile: certificateFile, keyFile: keyFile, tls: tls, secrets: secrets)
-            } catch { throw bad(.named(error.option), error.problem) }
+            } catch { throw bad(.named(option: error.option), error.problem) }
         }
         guard let version = ProtocolVersion(rawValue: protocolVersion) else {
-            throw bad("--mqtt-version", "'\(protocolVersion)' is not 3.1.1 or 5")
+            throw bad("--mqtt-version", .notAVersion(version: protocolVersion))
         }
         configuration.protocolVersion = version
-        guard (5...65535).contains(keepalive) else { throw bad("--mqtt-keepalive", "wants 5 to 65535 seconds") }
+        guard (5...65535).contains(keepalive) else { throw bad("--mqtt-keepalive", .keepalive) }
         configuration.keepalive = keepalive
         guard locationInterval >= 0, locationInterval.isFinite else {
-            throw bad("--mqtt-location-interval", "wants 0 or more seconds")
+            throw bad("--mqtt-location-interval", .locationInterval)
         }
         configuration.locationInterval = locationInterval
         if let ownTracks {
             configuration.ownTracks = try OwnTracksIdentity.parse(ownTracks, tid: ownTracksTID)
         } else if ownTracksTID != nil {
-            throw bad("--owntracks-tid", "goes with --owntracks USER/DEVICE")
+            throw bad("--owntracks-tid", .goesWithOwnTracks)
         }
         return configuration
     }
@@ -219,11 +221,11 @@ public struct MQTTConfiguration: Sendable, Equatable {
     }
 
     /// Why `topic` cannot be a publish topic (or a prefix of one), if it cannot.
-    static func topicProblem(_ topic: String) -> String? {
-        if topic.contains("+") || topic.contains("#") { return "contains a wildcard (+ or #)" }
-        if topic.utf8.contains(0) { return "contains a NUL byte" }
-        if topic.hasSuffix("/") { return "ends with '/'" }
-        if topic.utf8.count > 60_000 { return "is too long" }
+    static func topicProblem(_ topic: String) -> TopicProblem? {
+        if topic.contains("+") || topic.contains("#") { return .wildcard }
+        if topic.utf8.contains(0) { return .nulByte }
+        if topic.hasSuffix("/") { return .endsWithSlash }
+        if topic.utf8.count > 60_000 { return .tooLong }
         return nil
     }
 
@@ -248,12 +250,11 @@ public struct OwnTracksIdentity: Sendable, Equatable {
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
             MQTTConfiguration.topicProblem(text) == nil
         else {
-            throw MQTTConfigurationError(
-                message: "--owntracks \(text): wants USER/DEVICE (two topic levels, no + or #)")
+            throw MQTTConfigurationError(option: "--owntracks \(text)", problem: .wantsUserAndDevice)
         }
         let chosen = tid ?? String(parts[1].suffix(2))
         guard (1...2).contains(chosen.count) else {
-            throw MQTTConfigurationError(message: "--owntracks-tid \(chosen): wants one or two characters")
+            throw MQTTConfigurationError(option: "--owntracks-tid \(chosen)", problem: .wantsOneOrTwoCharacters)
         }
         return OwnTracksIdentity(user: parts[0], device: parts[1], tid: chosen)
     }
@@ -266,23 +267,21 @@ public struct MQTTConfigurationError: Error, CustomStringConvertible, Sendable {
         /// The broker URL (as it may be shown, its password hidden), named by the option that gave it.
         case url(shown: String)
         /// Another option, as the user gave it (`--mqtt-ca FILE`).
-        case named(String)
+        case named(option: String)
 
-        public init(stringLiteral value: String) { self = .named(value) }
+        public init(stringLiteral value: String) { self = .named(option: value) }
     }
 
     /// Nil when the problem's words name the options themselves.
     public let option: Option?
-    public let problem: String
+    public let problem: MQTTProblem
     /// The option that gave the URL: `--mqtt`, or `--fences` for the fences from the broker.
     public private(set) var urlOption = "--mqtt"
 
-    public init(option: Option?, problem: String) {
+    public init(option: Option?, problem: MQTTProblem) {
         self.option = option
         self.problem = problem
     }
-
-    init(message: String) { self.init(option: nil, problem: message) }
 
     /// The same problem of a URL given by `option` rather than `--mqtt`.
     public func namingTheURL(as option: String) -> MQTTConfigurationError {
@@ -293,9 +292,9 @@ public struct MQTTConfigurationError: Error, CustomStringConvertible, Sendable {
 
     public var message: String {
         switch option {
-        case nil: problem
-        case .url(let shown): "\(urlOption) \(shown): \(problem)"
-        case .named(let named): "\(named): \(problem)"
+        case nil: problem.text
+        case .url(let shown): "\(urlOption) \(shown): \(problem.text)"
+        case .named(let named): "\(named): \(problem.text)"
         }
     }
 

@@ -430,7 +430,7 @@ public final class MQTTConnection: @unchecked Sendable {
             switch (error.operation, error.errno) {
             case ("connect", .timedOut?): return "no TCP connection within \(Int(tcpConnectWait)) s"
             case (_, let errno?): return errno.description
-            case (_, nil): return "cannot resolve the host: \(error.detail ?? error.description)"
+            case (_, nil): return "cannot resolve the host: \(error.detail?.text ?? error.description)"
             }
         }
     }
