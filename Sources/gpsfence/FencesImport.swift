@@ -81,7 +81,7 @@ extension Fences {
                     conditionals: FenceProperties.conditionalKeys.mapValues { quantity in
                         FencePropertyForms.Conditional { text in
                             let parts = ConditionalLimit.parts(text, quantity: quantity)
-                            return (parts.read, parts.unreadable.map { ($0.text, $0.reason) })
+                            return (parts.read, parts.unreadable.map { ($0.text, $0.cause.text) })
                         }
                     }))
             settings.clearances = clearances

@@ -37,8 +37,10 @@ import Testing
             mixed.unreadable.map(\.text) == [
                 "60 @ wet", "30 @ (Mo-Fr 07:00-19:00 AND weight>7.5)", "none @ delivery", "30 @ (PH)",
             ])
-        #expect(mixed.unreadable[2].reason == "the value is not a speed like 30, 30 km/h, 20 mph or 10 knots")
-        #expect(mixed.unreadable[0].reason.hasPrefix("the condition is not a time"))
+        #expect(mixed.unreadable[2].cause == .notAValue(.speed))
+        #expect(mixed.unreadable[2].cause.text == "the value is not a speed like 30, 30 km/h, 20 mph or 10 knots")
+        #expect(mixed.unreadable[0].cause == .notATime(nil))
+        #expect(mixed.unreadable[1].cause == .notATime(nil), "a time AND a measure is no time")
         let weight = ConditionalLimit.parts("7.5 t @ (Mo-Fr 06:00-22:00); 3.5 @ (length>10)", quantity: .weight)
         #expect(weight.limits.map(\.value) == [7500])
         #expect(weight.unreadable.map(\.text) == ["3.5 @ (length>10)"])

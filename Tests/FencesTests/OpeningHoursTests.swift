@@ -88,7 +88,7 @@ import Testing
         #expect {
             try OpeningHours(parsing: text)
         } throws: { error in
-            (error as? OpeningHoursError)?.reason.contains(reason) == true
+            (error as? OpeningHoursError)?.text.contains(reason) == true
         }
     }
 

@@ -87,8 +87,26 @@ public struct ConditionalLimit: Sendable, Equatable {
 
     /// A part that is not read, and why.
     public struct Unreadable: Sendable, Equatable {
+        /// The part as written.
         public let text: String
-        public let reason: String
+        public let cause: Cause
+
+        /// Why a part is not read.
+        public enum Cause: Sendable, Equatable {
+            case noAt
+            case notAValue(Quantity)
+            /// The condition is not a time; with what is wrong with it when it looks like one.
+            case notATime(OpeningHoursError?)
+
+            public var text: String {
+                switch self {
+                case .noAt: "no '@' between the value and its condition"
+                case .notAValue(let quantity): "the value is not \(quantity.forms)"
+                case .notATime(nil): "the condition is not a time"
+                case .notATime(let error?): "the condition is not a time (\(error.text))"
+                }
+            }
+        }
     }
 
     /// The parts of a conditional value: the ones read (time conditions), in order, and the ones
@@ -106,11 +124,11 @@ public struct ConditionalLimit: Sendable, Equatable {
         for written in rejoinedHolidayRules(topLevelParts(text)) {
             guard !written.isEmpty else { continue }
             guard let at = written.firstIndex(of: "@") else {
-                unreadable.append(Unreadable(text: written, reason: "no '@' between the value and its condition"))
+                unreadable.append(Unreadable(text: written, cause: .noAt))
                 continue
             }
             guard let value = quantity.value(written[..<at]) else {
-                unreadable.append(Unreadable(text: written, reason: "the value is not \(quantity.forms)"))
+                unreadable.append(Unreadable(text: written, cause: .notAValue(quantity)))
                 continue
             }
             var condition = String(written[written.index(after: at)...]).trimmingSpaces
@@ -120,7 +138,7 @@ public struct ConditionalLimit: Sendable, Equatable {
             // Holidays (`PH off`, `SH off`, `Su,PH`) are read by `OpeningHours`: every day an ordinary one.
             let rules = condition.split(separator: ";").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
             guard !rules.isEmpty, !condition.contains(" AND ") else {
-                unreadable.append(Unreadable(text: written, reason: "the condition is not a time"))
+                unreadable.append(Unreadable(text: written, cause: .notATime(nil)))
                 continue
             }
             do throws(OpeningHoursError) {
@@ -136,8 +154,7 @@ public struct ConditionalLimit: Sendable, Equatable {
             } catch {
                 // What is wrong with a time (`Mo-Fx 07:00-19:00`); a word or a measure (`wet`,
                 // `length>10`) is simply no time.
-                let detail = condition.contains(":") ? " (\(error.reason))" : ""
-                unreadable.append(Unreadable(text: written, reason: "the condition is not a time" + detail))
+                unreadable.append(Unreadable(text: written, cause: .notATime(condition.contains(":") ? error : nil)))
             }
         }
         return (limits, read, unreadable)

@@ -128,9 +128,9 @@ public enum RuleProblem: Error, Sendable, CustomStringConvertible {
                 + "(or with an offset, +01:00; without one, in the fence's timezone or yours)"
         case .both(let one, let other): "\(one) and \(other): give one of them"
         case .zone(let error): "timezone: \(error)"
-        case .hours(let property, let value, let error): "\(property) '\(value)': \(error.reason)"
+        case .hours(let property, let value, let error): "\(property) '\(value)': \(error.text)"
         case .conditional(let property, let unreadable):
-            "\(property) '\(HumanText.printable(unreadable.text))': \(unreadable.reason)"
+            "\(property) '\(HumanText.printable(unreadable.text))': \(unreadable.cause.text)"
         }
     }
 }

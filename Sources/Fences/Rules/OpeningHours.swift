@@ -38,7 +38,7 @@ public struct OpeningHours: Sendable, Equatable {
         let rules = text.split(separator: ";", omittingEmptySubsequences: false)
         for rule in rules {
             let words = rule.split(separator: " ")
-            guard !words.isEmpty else { throw OpeningHoursError("an empty rule between ';'") }
+            guard !words.isEmpty else { throw .emptyRule }
             if words == ["24/7"] {
                 for day in 0..<7 { week[day] = [0..<Self.minutesPerDay] }
                 ordinaryRules += 1
@@ -66,8 +66,7 @@ public struct OpeningHours: Sendable, Equatable {
             for day in days { week[day] = times }
         }
         guard ordinaryRules > 0 else {
-            throw OpeningHoursError(
-                "every rule is for holidays (PH, SH) only, and gpsfence knows no holiday calendar: it would never hold")
+            throw .holidaysOnly
         }
         ranges = week
     }
@@ -84,12 +83,11 @@ public struct OpeningHours: Sendable, Equatable {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             if holidayNames.contains(part) { continue }
             let ends = part.split(separator: "-", omittingEmptySubsequences: false)
-            guard (1...2).contains(ends.count) else { throw OpeningHoursError("'\(part)' is not a day or day range") }
+            guard (1...2).contains(ends.count) else { throw .notADayRange(written: String(part)) }
             var weekdays: [Int] = []
             for end in ends {
                 guard let day = dayNames.first(where: { $0.name == end }) else {
-                    throw OpeningHoursError(
-                        "'\(end)' is not a day (Mo, Tu, We, Th, Fr, Sa, Su, and PH or SH for holidays)")
+                    throw .notADay(written: String(end))
                 }
                 weekdays.append(day.weekday)
             }
@@ -108,12 +106,12 @@ public struct OpeningHours: Sendable, Equatable {
     static func timeRange(_ text: Substring) throws(OpeningHoursError) -> Range<Int32> {
         let ends = text.split(separator: "-", omittingEmptySubsequences: false)
         guard ends.count == 2, let start = minutes(ends[0]), var end = minutes(ends[1]) else {
-            throw OpeningHoursError("'\(text)' is not a time range like 06:00-22:00")
+            throw .notATimeRange(written: String(text))
         }
-        guard start < minutesPerDay else { throw OpeningHoursError("'\(text)' starts after 24:00") }
+        guard start < minutesPerDay else { throw .startsAfterMidnight(written: String(text)) }
         if end <= start { end += minutesPerDay }
         guard end - start <= minutesPerDay else {
-            throw OpeningHoursError("'\(text)' is longer than a day")
+            throw .longerThanADay(written: String(text))
         }
         return start..<end
     }
@@ -129,8 +127,26 @@ public struct OpeningHours: Sendable, Equatable {
     }
 }
 
-/// What is wrong with an `active` rule.
-public struct OpeningHoursError: Error, Sendable, Equatable {
-    public let reason: String
-    init(_ reason: String) { self.reason = reason }
+/// What is wrong with an `active` rule; each text as written.
+public enum OpeningHoursError: Error, Sendable, Equatable {
+    case emptyRule
+    case holidaysOnly
+    case notADayRange(written: String)
+    case notADay(written: String)
+    case notATimeRange(written: String)
+    case startsAfterMidnight(written: String)
+    case longerThanADay(written: String)
+
+    public var text: String {
+        switch self {
+        case .emptyRule: "an empty rule between ';'"
+        case .holidaysOnly:
+            "every rule is for holidays (PH, SH) only, and gpsfence knows no holiday calendar: it would never hold"
+        case .notADayRange(let written): "'\(written)' is not a day or day range"
+        case .notADay(let written): "'\(written)' is not a day (Mo, Tu, We, Th, Fr, Sa, Su, and PH or SH for holidays)"
+        case .notATimeRange(let written): "'\(written)' is not a time range like 06:00-22:00"
+        case .startsAfterMidnight(let written): "'\(written)' starts after 24:00"
+        case .longerThanADay(let written): "'\(written)' is longer than a day"
+        }
+    }
 }
