@@ -197,7 +197,7 @@ public final class GpsdFixSource: FixSource {
             }
             if outcome == .closed {
                 throw SocketError(
-                    operation: "read", endpoint: endpoint, errno: nil, detail: "gpsd closed the connection")
+                    operation: "read", endpoint: endpoint, errno: nil, detail: .closedByPeer(peer: "gpsd"))
             }
         }
     }

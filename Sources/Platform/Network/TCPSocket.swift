@@ -4,14 +4,34 @@ import SystemPackage
 /// A failed system call on a TCP connection: which call, to which endpoint, and the `errno` it set
 /// (nil for `getaddrinfo`, whose failures are not errno values; `detail` says what happened).
 public struct SocketError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What an errno alone does not say.
+    public enum Detail: Equatable, Sendable {
+        /// `getaddrinfo` failed with this status (an `EAI_` code).
+        case resolver(Int32)
+        /// A Unix socket's path longer than the kernel's `sun_path` holds.
+        case pathTooLong(maximum: Int)
+        /// The other end (`peer`: the program, as a message names it) closed the connection.
+        case closedByPeer(peer: String)
+
+        /// `gai_strerror`'s words for a resolver status.
+        /// The corresponding C function is `gai_strerror`.
+        public var text: String {
+            switch self {
+            case .resolver(let status): gai_strerror(status).map { String(cString: $0) } ?? "error \(status)"
+            case .pathTooLong(let maximum): "a Unix socket's path holds at most \(maximum) bytes"
+            case .closedByPeer(let peer): "\(peer) closed the connection"
+            }
+        }
+    }
+
     /// The C call that failed ("connect", "read", ...).
     public var operation: String
     /// `host:port` as the user gave them.
     public var endpoint: String
     public var errno: Errno?
-    public var detail: String?
+    public var detail: Detail?
 
-    public init(operation: String, endpoint: String, errno: Errno?, detail: String? = nil) {
+    public init(operation: String, endpoint: String, errno: Errno?, detail: Detail? = nil) {
         self.operation = operation
         self.endpoint = endpoint
         self.errno = errno
@@ -21,7 +41,7 @@ public struct SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         var text = "\(operation) \(endpoint) failed"
         if let errno { text += ": " + errno.description }
-        if let detail { text += (errno == nil ? ": " : "; ") + detail }
+        if let detail { text += (errno == nil ? ": " : "; ") + detail.text }
         return text
     }
 }
@@ -46,8 +66,7 @@ public final class TCPSocket {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list else {
-            let text = gai_strerror(status).map { String(cString: $0) } ?? "error \(status)"
-            throw SocketError(operation: "resolve", endpoint: endpoint, errno: nil, detail: text)
+            throw SocketError(operation: "resolve", endpoint: endpoint, errno: nil, detail: .resolver(status))
         }
         defer { freeaddrinfo(first) }
         var lastError = SocketError(operation: "connect", endpoint: endpoint, errno: .noSuchAddressOrDevice)

@@ -20,7 +20,7 @@ public final class UnixSocketListener: @unchecked Sendable {
         guard path.utf8.count <= maxPathLength else {
             throw SocketError(
                 operation: "bind", endpoint: path, errno: .fileNameTooLong,
-                detail: "a Unix socket's path holds at most \(maxPathLength) bytes")
+                detail: .pathTooLong(maximum: maxPathLength))
         }
         var existing = stat()
         if lstat(path, &existing) == 0, existing.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
