@@ -9,7 +9,9 @@
    Phases in this order: no client, 50 clients, no client again (the machine's drift shows as a
    difference between the two baselines). The 50 clients are one process of Debian's Python with
    `websockets` (python3-websockets) reading every frame on 50 connections to `/ws`; the frames
-   they got are printed.
+   they got are printed. They stand for phones, whose processors are their own: the process runs
+   at nice 19 (`--clients-nice`), so that the clients' Python yields the two cores to gpsfence
+   rather than being counted as the page's cost.
 2. Idle cost: `run` and `run --web PORT` with no client, side by side, each fed at 10 Hz by its
    own `simulate`, after a warm-up: voluntary context switches of every thread per second
    (wake-ups), the web thread's own, and resident memory (VmRSS at the end, VmHWM).
@@ -147,8 +149,11 @@ def latency(args, folder):
             pass
         phase(50)
         results = {'no client': percentiles(phase(args.events))}
+        # The clients stand for phones on the Wi-Fi: their Python shares this machine's cores, and
+        # at --clients-nice it yields them to gpsfence, as a phone's own processor would.
         clients = subprocess.Popen([CLIENT_PYTHON, '-c', CLIENTS, 'ws://127.0.0.1:%d/ws' % port, str(args.clients)],
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   preexec_fn=lambda: os.nice(args.clients_nice))
         if clients.stdout.readline().strip() != b'ready':
             sys.exit('bench_web: the WebSocket clients did not connect (python3-websockets: '
                      'sh scripts/install-deps.sh test)')
@@ -238,6 +243,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--events', type=int, default=1500, help='epochs (events) per latency phase, at 10 Hz')
     ap.add_argument('--clients', type=int, default=50)
+    ap.add_argument('--clients-nice', type=int, default=19,
+                    help='niceness of the clients\' process (0: they compete with gpsfence for the cores)')
     ap.add_argument('--seconds', type=float, default=60, help='the idle measurement')
     ap.add_argument('--warmup', type=float, default=20, help='before the idle measurement')
     ap.add_argument('--binary', default=os.path.join(ROOT, '.build', 'release', 'gpsfence'))
