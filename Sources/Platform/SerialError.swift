@@ -10,10 +10,37 @@ public struct SerialError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The device path as the user gave it.
     public var path: String
     public var errno: Errno
-    /// What to do about it, when we know (the group to join for EACCES).
-    public var hint: String?
+    /// What to do about it, or what happened, when we know (the group to join for EACCES).
+    public var hint: Hint?
 
-    public init(operation: String, path: String, errno: Errno, hint: String? = nil) {
+    /// What a failed call's errno does not say.
+    public enum Hint: Equatable, Sendable {
+        /// The device hung up (read returned end of file, or poll said so).
+        case hungUp
+        /// The path leads to another device, or to none, while ours is still open.
+        case pathMoved
+        /// Not allowed to open the device; who may, when the device could be looked up.
+        case permission(DevicePermissions?)
+        /// Another program holds the port exclusively.
+        case busy
+        /// Nothing at the path.
+        case missing
+
+        /// The words, for the device at `path`.
+        public func text(path: String) -> String {
+            switch self {
+            case .hungUp: "end of file: the device hung up"
+            case .pathMoved: "the path no longer leads to the open device"
+            case .permission(let permissions): permissions?.fix ?? "you lack permission to open it"
+            case .busy:
+                "another program holds the port exclusively (gpsd, ModemManager, a serial console?); "
+                    + "run 'gpsfence doctor --device \(path)' to see which"
+            case .missing: "no such device; is the receiver plugged in? 'gpsfence devices' lists the ones found"
+            }
+        }
+    }
+
+    public init(operation: String, path: String, errno: Errno, hint: Hint? = nil) {
         self.operation = operation
         self.path = path
         self.errno = errno
@@ -33,7 +60,7 @@ public struct SerialError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         var text = "\(operation) '\(path)' failed: \(errno.description)"
-        if let hint { text += "; " + hint }
+        if let hint { text += "; " + hint.text(path: path) }
         return text
     }
 }

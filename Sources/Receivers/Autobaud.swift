@@ -125,7 +125,7 @@ public struct Autobaud: Sendable {
             switch try port.read(into: buffer, timeout: min(remaining, 0.1)) {
             case .timeout: continue
             case .hangUp:
-                throw SerialError(operation: "read", path: port.path, errno: .ioError, hint: "the device hung up")
+                throw SerialError(operation: "read", path: port.path, errno: .ioError, hint: .hungUp)
             case .data(let count):
                 attempt.bytes += count
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])

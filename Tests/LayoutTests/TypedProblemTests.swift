@@ -76,6 +76,7 @@ import Testing
         ("Sources/Fences/Rules/ConditionalLimits.swift", "Unreadable"),
         ("Sources/Store/StateLock.swift", "StateInUse"),
         ("Sources/Platform/Network/TCPSocket.swift", "SocketError"),
+        ("Sources/Platform/SerialError.swift", "SerialError"),
     ]
 
     static let wordLabels = "message|problem|words|reason|detail|what|description"

@@ -50,7 +50,7 @@ import Testing
             _ = try SerialPort.open("/dev/ttyNOSUCH7", rate: nil)
         } throws: { error in
             guard let error = error as? SerialError else { return false }
-            return error.errno == .noSuchFileOrDirectory && error.isDisconnect
+            return error.errno == .noSuchFileOrDirectory && error.isDisconnect && error.hint == .missing
                 && error.description.contains("/dev/ttyNOSUCH7") && error.description.contains("gpsfence devices")
         }
     }

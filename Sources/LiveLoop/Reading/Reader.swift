@@ -163,12 +163,12 @@ public final class Reader: Sendable {
                     if !port.isStillAtPath {
                         throw SerialError(
                             operation: "stat", path: port.path, errno: .noSuchFileOrDirectory,
-                            hint: "the path no longer leads to the open device")
+                            hint: .pathMoved)
                     }
                 }
             case .hangUp:
                 throw SerialError(
-                    operation: "read", path: port.path, errno: .ioError, hint: "end of file: the device hung up")
+                    operation: "read", path: port.path, errno: .ioError, hint: .hungUp)
             case .data(let count):
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
                 if let framer = validator {

@@ -37,17 +37,12 @@ public struct DevicePermissions: Sendable, Equatable {
     public var groupMayReadWrite: Bool { mode & 0o060 == 0o060 }
 
     /// What to do about a failed open; nil when there is nothing useful to add.
-    public static func hint(for errno: Errno, path: String) -> String? {
+    public static func hint(for errno: Errno, path: String) -> SerialError.Hint? {
         switch errno {
-        case .permissionDenied, .notPermitted:
-            return inspect(path)?.fix ?? "you lack permission to open it"
-        case .resourceBusy:
-            return "another program holds the port exclusively (gpsd, ModemManager, a serial console?); "
-                + "run 'gpsfence doctor --device \(path)' to see which"
-        case .noSuchFileOrDirectory:
-            return "no such device; is the receiver plugged in? 'gpsfence devices' lists the ones found"
-        default:
-            return nil
+        case .permissionDenied, .notPermitted: .permission(inspect(path))
+        case .resourceBusy: .busy
+        case .noSuchFileOrDirectory: .missing
+        default: nil
         }
     }
 
