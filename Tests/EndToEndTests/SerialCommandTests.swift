@@ -117,7 +117,9 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         #expect(record.status == 1)
         #expect(record.stderr.contains("57600 baud"))
         #expect(record.stderr.contains("hung up"))
-        _ = simulator.finish()
+        // A simulator held up by a loaded machine drops the sentences that no longer fit the line
+        // (and says so), as a receiver's full transmit buffer does: an epoch may then lack its RMC.
+        let simulatorDropped = simulator.finish().stderr.contains("sentences dropped")
 
         let text = String(decoding: try Data(contentsOf: capture), as: UTF8.self)
         #expect(text.hasPrefix("# gpsfence record\n# device: \(pty)\n# baud: 57600 (autobaud)\n# start: "))
@@ -132,7 +134,8 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         let offset = points.count - fixes.count
         for (index, fix) in fixes.enumerated() {
             let point = points[offset + index]
-            #expect(fix["time"] as? String == point.time)
+            if fix["time"] == nil && simulatorDropped { continue }
+            #expect(fix["time"] as? String == point.time, "the simulator dropped nothing")
             #expect(abs((fix["lat"] as? Double ?? 0) - point.lat) < 1e-6)
             #expect(abs((fix["lon"] as? Double ?? 0) - point.lon) < 1e-6)
         }
