@@ -69,12 +69,18 @@ struct OSMTagKeys {
     static let bridge = 29
     static let tunnel = 30
     static let level = 31
+    /// One way's forms: `maxspeed:forward:conditional` and `maxspeed:backward:conditional`
+    /// (`--speed-limits`), `maxspeed:hgv:forward` and `maxspeed:hgv:backward`
+    /// (`--truck-restrictions`).
+    static let maxspeedOneWayConditional = 32..<34
+    static let hgvOneWay = 34..<36
     static let fixed = [
         "name", "ref", "maxheight", "maxheight:physical", "maxspeed", "maxspeed:forward", "maxspeed:backward",
         "width", "lanes", "highway", "type", "railway", "waterway", "area", "amenity", "building", "parking",
         "maxweight", "maxwidth", "maxlength", "maxaxleload", "hgv", "maxspeed:hgv",
         "maxspeed:conditional", "maxspeed:hgv:conditional", "maxweight:conditional",
         "oneway", "junction", "layer", "bridge", "tunnel", "level",
+        "maxspeed:forward:conditional", "maxspeed:backward:conditional", "maxspeed:hgv:forward", "maxspeed:hgv:backward",
     ]
 
     let keys: [[UInt8]]

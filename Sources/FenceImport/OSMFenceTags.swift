@@ -56,24 +56,26 @@ struct OSMFenceTags {
                     summary.skip(reason, example: example)
                 }
             }
-            if let text = element.tag(OSMTagKeys.maxspeedConditional),
-                let kept = settings.propertyForms.conditional("maxspeed:conditional", text, summary: &summary)
-            {
-                properties.append(("maxspeed:conditional", .text(kept)))
+            for index in [OSMTagKeys.maxspeedConditional] + OSMTagKeys.maxspeedOneWayConditional {
+                let key = OSMTagKeys.fixed[index]
+                guard let text = element.tag(index),
+                    let kept = settings.propertyForms.conditional(key, text, summary: &summary)
+                else { continue }
+                properties.append((key, .text(kept)))
                 isRoad = wayKind != .area
             }
         }
         if settings.truckRestrictions {
-            for index in OSMTagKeys.truck {
+            for index in Array(OSMTagKeys.truck) + OSMTagKeys.hgvOneWay {
                 guard let text = element.tag(index) else { continue }
                 let key = OSMTagKeys.fixed[index]
                 // Open to lorries (`yes`, `designated`): nothing to warn of, no fence for it.
                 if key == "hgv", !["no", "destination"].contains(text.trimmingSpaces.lowercased()) { continue }
-                if key == "maxspeed:hgv" {
+                if key.hasPrefix("maxspeed:hgv") {
                     switch MaxSpeed.read(text) {
                     case .value(let kmh): properties.append((key, .number(kmh, decimals: 3)))
                     case .skipped(let reason, let example):
-                        summary.skip(reason + " (maxspeed:hgv)", example: example)
+                        summary.skip(reason + " (\(key))", example: example)
                         continue
                     }
                 } else if let problem = settings.propertyForms.problem(key, text) {
@@ -109,15 +111,15 @@ struct OSMFenceTags {
     /// `--truck-restrictions` reads.
     private static func carriesRestriction(_ element: OSMElement, settings: ImportSettings) -> Bool {
         let heights = [OSMTagKeys.maxheight, OSMTagKeys.maxheightPhysical]
-        let speeds = [
-            OSMTagKeys.maxspeed, OSMTagKeys.maxspeedForward, OSMTagKeys.maxspeedBackward,
-            OSMTagKeys.maxspeedConditional,
-        ]
+        let speeds =
+            [
+                OSMTagKeys.maxspeed, OSMTagKeys.maxspeedForward, OSMTagKeys.maxspeedBackward,
+                OSMTagKeys.maxspeedConditional,
+            ] + OSMTagKeys.maxspeedOneWayConditional
+        let truck = Array(OSMTagKeys.truck) + OSMTagKeys.truckConditional + OSMTagKeys.hgvOneWay
         return (settings.clearances && heights.contains { element.tag($0) != nil })
             || (settings.speedLimits && speeds.contains { element.tag($0) != nil })
-            || (settings.truckRestrictions
-                && (OSMTagKeys.truck.contains { element.tag($0) != nil }
-                    || OSMTagKeys.truckConditional.contains { element.tag($0) != nil }))
+            || (settings.truckRestrictions && truck.contains { element.tag($0) != nil })
     }
 
     /// A way's corridor radius: `--radius`, else half its `width`, else 1.75 m a lane, else by its

@@ -47,4 +47,52 @@ import Testing
             #expect(abs((fast.first?["limit"] as? Double ?? 0) - limit / 3.6) < 0.001, "\(fast)")
         }
     }
+
+    /// A school street with a 30 eastbound at school time only (`maxspeed:forward:conditional`)
+    /// and a lorry limit of 40 westbound (`maxspeed:hgv:backward`), on a road of 50 both ways,
+    /// imported with `--speed-limits --truck-restrictions` and replayed on a Tuesday at 10:00 UTC.
+    /// The school time is read in the user's zone (`--timezone`): at 10:00 in UTC it holds, at
+    /// 02:00 in Los Angeles it does not.
+    static let schoolStreet = RoadMatchingReplayTests.osmFile(
+        nodes: [(1, -600, 0), (2, 0, 0), (3, 600, 0)],
+        ways: [
+            (
+                800, [1, 2, 3],
+                [
+                    "highway": "secondary", "maxspeed": "50",
+                    "maxspeed:forward:conditional": "30 @ (Mo-Fr 07:00-19:00)", "maxspeed:hgv:backward": "40",
+                    "name": "School Street",
+                ]
+            )
+        ])
+
+    @Test func oneWayConditionalAndLorryLimitsHoldTheirWayOnly() throws {
+        let folder = temporaryDirectory()
+        let source = folder.appendingPathComponent("school.osm")
+        try Self.schoolStreet.write(to: source, atomically: true, encoding: .utf8)
+        let fences = folder.appendingPathComponent("school.geojson").path
+        let imported = try runGPSFence([
+            "fences", "import", source.path, "--speed-limits", "--truck-restrictions", "--output", fences,
+        ])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let written = try String(contentsOfFile: fences, encoding: .utf8)
+        #expect(written.contains(#""maxspeed:forward:conditional":"30 @ (Mo-Fr 07:00-19:00)""#), "\(written)")
+        #expect(written.contains(#""maxspeed:hgv:backward":40"#), "\(written)")
+
+        func limits(eastbound: Bool, kmh: Double, zone: String, lorry: Bool = false) throws -> [Double] {
+            let path = eastbound ? [(-590.0, -1.75), (590.0, -1.75)] : [(590.0, 1.75), (-590.0, 1.75)]
+            let events = try RoadMatchingReplayTests.replay(
+                RoadMatchingReplayTests.capture(path, speed: kmh / 3.6), fences: fences, in: folder,
+                ["--timezone", zone] + (lorry ? ["--hgv"] : []))
+            return events.filter { $0["type"] as? String == "speeding" }.map {
+                (($0["limit"] as? Double ?? 0) * 3.6).rounded()
+            }
+        }
+        #expect(try limits(eastbound: true, kmh: 40, zone: "UTC") == [30], "eastbound at school time")
+        #expect(try limits(eastbound: false, kmh: 45, zone: "UTC").isEmpty, "westbound keeps its 50")
+        #expect(try limits(eastbound: true, kmh: 45, zone: "America/Los_Angeles").isEmpty, "02:00 there")
+        #expect(try limits(eastbound: false, kmh: 45, zone: "UTC", lorry: true) == [40], "a lorry westbound")
+        #expect(try limits(eastbound: true, kmh: 45, zone: "America/Los_Angeles", lorry: true).isEmpty)
+        #expect(try limits(eastbound: true, kmh: 40, zone: "UTC", lorry: true) == [30])
+    }
 }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Fences
 
-/// `maxspeed:conditional`, `maxspeed:hgv:conditional` and `maxweight:conditional` (docs/fences.md,
+/// `maxspeed:conditional` and its one-way forms, `maxspeed:hgv:conditional` and `maxweight:conditional` (docs/fences.md,
 /// "Conditional limits"): the parts at a time are read, the others are not (and refuse the file),
 /// and the limit in force is the one whose time holds in the fence's zone, else the user's.
 /// 2026-02-03 is a Tuesday; Berlin is UTC+1 and New York UTC-5 in February.
@@ -135,6 +135,59 @@ import Testing
         #expect(school.speedLimit(for: lorry, along: nil).map { ($0 * 3.6).rounded() } == 40)
         #expect(school.speedLimit(for: VehicleProfile(), along: nil).map { ($0 * 3.6).rounded() } == 80)
         #expect(rules.limitsSpeed)
+    }
+
+    /// A school street whose 30 holds eastbound only (`maxspeed:forward:conditional`), on a road of
+    /// 50 both ways: at school time the forward way is 30 and the backward way keeps its 50; a
+    /// both-ways 20 at night holds both ways, and the stricter of the two where both hold.
+    @Test func aOneWayConditionalLimitHoldsThatWayOnly() throws {
+        let rules = try Self.rules(
+            #""speed_limit_kmh":50,"maxspeed:forward:conditional":"30 @ (Mo-Fr 07:00-19:00)","#
+                + #""maxspeed:backward:conditional":"40 @ (Mo-Fr 18:00-19:00)","#
+                + #""maxspeed:conditional":"20 @ (18:30-19:30)""#)
+        let car = VehicleProfile()
+        func kmh(_ time: Int64, _ travel: TravelDirection?) -> Double? {
+            rules.inForce(atMilliseconds: time, localZone: .utc).speedLimit(for: car, along: travel).map {
+                ($0 * 3.6).rounded()
+            }
+        }
+        #expect(kmh(Self.at(8), .forward) == 30)
+        #expect(kmh(Self.at(8), .backward) == 50)
+        #expect(kmh(Self.at(8), nil) == 30, "the way not known: the strictest")
+        #expect(kmh(Self.at(12, days: 4), .forward) == 50, "a Saturday")
+        #expect(kmh(Self.at(18.25), .backward) == 40)
+        #expect(kmh(Self.at(18.75), .forward) == 20)
+        #expect(kmh(Self.at(18.75), .backward) == 20)
+        #expect(kmh(Self.at(19.25), .forward) == 20, "the both-ways one, where the forward one no longer holds")
+        #expect(kmh(Self.at(22), .forward) == 50)
+        #expect(FenceProperties.conditionalKeys["maxspeed:forward:conditional"] == .forwardSpeed)
+        #expect(FenceProperties.conditionalKeys["maxspeed:backward:conditional"] == .backwardSpeed)
+    }
+
+    /// `maxspeed:hgv:forward` and `maxspeed:hgv:backward` hold for a heavy goods vehicle driving
+    /// that way, in place of `maxspeed:hgv`; never for a car; `maxspeed:hgv:conditional` in force
+    /// takes the place of all three.
+    @Test func aLorrysOneWayLimitHoldsThatWay() throws {
+        let rules = try Self.rules(
+            #""speed_limit_kmh":80,"maxspeed:hgv":60,"maxspeed:hgv:forward":40,"#
+                + #""maxspeed:hgv:conditional":"30 @ (Mo-Fr 07:00-08:00)""#)
+        let lorry = VehicleProfile(hgv: true)
+        func kmh(_ vehicle: VehicleProfile, _ travel: TravelDirection?, at time: Int64 = Self.at(12)) -> Double? {
+            rules.inForce(atMilliseconds: time, localZone: .utc).speedLimit(for: vehicle, along: travel).map {
+                ($0 * 3.6).rounded()
+            }
+        }
+        #expect(kmh(lorry, .forward) == 40)
+        #expect(kmh(lorry, .backward) == 60)
+        #expect(kmh(lorry, nil) == 40)
+        #expect(kmh(VehicleProfile(), .forward) == 80)
+        #expect(kmh(lorry, .forward, at: Self.at(7.5)) == 30)
+        #expect(kmh(lorry, .backward, at: Self.at(7.5)) == 30)
+        let backwardOnly = try Self.rules(#""maxspeed:hgv:backward":50"#)
+        #expect(backwardOnly.limitsSpeed)
+        #expect(backwardOnly.speedLimit(for: lorry, along: .forward) == nil)
+        #expect(backwardOnly.speedLimit(for: VehicleProfile(), along: .backward) == nil)
+        #expect(backwardOnly.speedLimit(for: lorry, along: .backward).map { ($0 * 3.6).rounded() } == 50)
     }
 
     /// CSV columns and KML names of the conditional limits come from the rule's definition.

@@ -1,6 +1,7 @@
 import Presentation
 
-/// `maxspeed:conditional`, `maxspeed:hgv:conditional` and `maxweight:conditional`: limits that
+/// `maxspeed:conditional` (and one way along a road, `maxspeed:forward:conditional` and
+/// `maxspeed:backward:conditional`), `maxspeed:hgv:conditional` and `maxweight:conditional`: limits that
 /// hold at some times only, as OpenStreetMap's conditional restrictions write them: a value, `@`
 /// and a time in the opening-hours form of `active` (`30 @ (Mo-Fr 07:00-19:00)`, `60 @ 23:00-05:00`),
 /// several separated by `;` (a time holding a `;` in parentheses: `30 @ (Mo-Fr 07:00-09:00,14:00-16:00;
@@ -39,12 +40,17 @@ public struct ConditionalLimit: Sendable, Equatable {
     /// What a conditional limit limits, with its property key.
     public enum Quantity: Int, Sendable, Equatable, CaseIterable {
         case speed
+        /// A road's limit one way along its line only (in the order of its vertices, and against it).
+        case forwardSpeed
+        case backwardSpeed
         case hgvSpeed
         case weight
 
         public var key: StaticString {
             switch self {
             case .speed: "maxspeed:conditional"
+            case .forwardSpeed: "maxspeed:forward:conditional"
+            case .backwardSpeed: "maxspeed:backward:conditional"
             case .hgvSpeed: "maxspeed:hgv:conditional"
             case .weight: "maxweight:conditional"
             }
@@ -54,7 +60,7 @@ public struct ConditionalLimit: Sendable, Equatable {
         func value(_ text: Substring) -> Double? {
             let trimmed = String(text).trimmingSpaces
             switch self {
-            case .speed, .hgvSpeed:
+            case .speed, .forwardSpeed, .backwardSpeed, .hgvSpeed:
                 for (unit, kilometresPerHour) in ConditionalLimit.speedUnits where trimmed.hasSuffix(unit) {
                     let number = String(trimmed.dropLast(unit.count)).trimmingSpaces
                     guard let value = Double(number), value.isFinite, value > 0, value <= Limits.maxSpeed * 3.6
@@ -69,7 +75,7 @@ public struct ConditionalLimit: Sendable, Equatable {
 
         var forms: String {
             switch self {
-            case .speed, .hgvSpeed: "a speed like 30, 30 km/h, 20 mph or 10 knots"
+            case .speed, .forwardSpeed, .backwardSpeed, .hgvSpeed: "a speed like 30, 30 km/h, 20 mph or 10 knots"
             case .weight: Weight.forms
             }
         }
@@ -228,13 +234,26 @@ extension FenceRules {
         {
             strictest[limit.quantity.rawValue] = min(strictest[limit.quantity.rawValue] ?? .infinity, limit.value)
         }
-        if let speed = strictest[ConditionalLimit.Quantity.speed.rawValue] {
-            // A conditional limit holds both ways along a road, as `maxspeed:conditional` does.
-            rules.speedLimit = speed
+        let bothWays = strictest[ConditionalLimit.Quantity.speed.rawValue]
+        if let bothWays {
+            // `maxspeed:conditional` holds both ways along a road, in place of each way's own.
+            rules.speedLimit = bothWays
             rules.forwardSpeedLimit = nil
             rules.backwardSpeedLimit = nil
         }
-        if let speed = strictest[ConditionalLimit.Quantity.hgvSpeed.rawValue] { rules.hgvSpeedLimit = speed }
+        // One way's conditional limit holds that way, in place of its plain limit (the stricter,
+        // when the both-ways one holds too).
+        if let forward = strictest[ConditionalLimit.Quantity.forwardSpeed.rawValue] {
+            rules.forwardSpeedLimit = min(forward, bothWays ?? .infinity)
+        }
+        if let backward = strictest[ConditionalLimit.Quantity.backwardSpeed.rawValue] {
+            rules.backwardSpeedLimit = min(backward, bothWays ?? .infinity)
+        }
+        if let speed = strictest[ConditionalLimit.Quantity.hgvSpeed.rawValue] {
+            rules.hgvSpeedLimit = speed
+            rules.hgvForwardSpeedLimit = nil
+            rules.hgvBackwardSpeedLimit = nil
+        }
         if let weight = strictest[ConditionalLimit.Quantity.weight.rawValue] { rules.maxWeight = weight }
         return rules
     }
@@ -243,6 +262,6 @@ extension FenceRules {
     /// a conditional one.
     public var limitsSpeed: Bool {
         speedLimit != nil || forwardSpeedLimit != nil || backwardSpeedLimit != nil || hgvSpeedLimit != nil
-            || conditional?.limitsSpeed == true
+            || hgvForwardSpeedLimit != nil || hgvBackwardSpeedLimit != nil || conditional?.limitsSpeed == true
     }
 }

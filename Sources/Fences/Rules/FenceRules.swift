@@ -4,9 +4,10 @@ import Presentation
 /// counts (`active`, `timezone`), until when it exists (`expires`), how long it is left before that
 /// is told (`delay`), how fast one may go inside it
 /// (`speed_limit`, one way along a road `speed_limit_forward` and `speed_limit_backward`,
-/// `maxspeed:hgv`), and which vehicles may pass it (`clearance`, `maxwidth`,
+/// `maxspeed:hgv` and its one-way forms), and which vehicles may pass it (`clearance`, `maxwidth`,
 /// `maxlength`, `maxweight`, `maxaxleload`, `hgv`), some of them at some times only
-/// (`maxspeed:conditional`, `maxspeed:hgv:conditional`, `maxweight:conditional`). Each is defined once (`FenceRuleKind`); the
+/// (`maxspeed:conditional` and its one-way forms, `maxspeed:hgv:conditional`,
+/// `maxweight:conditional`). Each is defined once (`FenceRuleKind`); the
 /// event engine applies them on fix time.
 public struct FenceRules: Sendable, Equatable {
     /// From when the fence is gone.
@@ -22,8 +23,12 @@ public struct FenceRules: Sendable, Equatable {
     /// `speedLimit` holds that way.
     public var forwardSpeedLimit: Double?
     public var backwardSpeedLimit: Double?
-    /// Metres per second, for heavy goods vehicles (`maxspeed:hgv`, with `--hgv`).
+    /// Metres per second, for heavy goods vehicles (`maxspeed:hgv`, with `--hgv`), and one way
+    /// along a road (`maxspeed:hgv:forward`, `maxspeed:hgv:backward`; nil: `hgvSpeedLimit` holds
+    /// that way).
     public var hgvSpeedLimit: Double?
+    public var hgvForwardSpeedLimit: Double?
+    public var hgvBackwardSpeedLimit: Double?
     /// Metres of headroom under the fence's obstacle.
     public var clearance: Double?
     /// Metres: the widest and the longest vehicle allowed.
