@@ -26,6 +26,10 @@ import Testing
         case input(EngineInput)
         case pause(Double)
         case action(@Sendable () -> Void)
+        /// Inputs `make(0)`, `make(1)`, ... 20 ms apart, until `until` holds or `atMost` were given.
+        case inputsUntil(@Sendable (Int) -> EngineInput, until: @Sendable () -> Bool, atMost: Int)
+        /// Until `until` holds, or `timeout` seconds.
+        case waitFor(@Sendable () -> Bool, timeout: Double)
     }
 
     final class ScriptedSource: FixSource, @unchecked Sendable {
@@ -46,6 +50,14 @@ import Testing
                 case .input(let input): emit(input)
                 case .pause(let seconds): Thread.sleep(forTimeInterval: seconds)
                 case .action(let action): action()
+                case .inputsUntil(let make, let until, let atMost):
+                    for count in 0..<atMost where !until() {
+                        emit(make(count))
+                        Thread.sleep(forTimeInterval: 0.02)
+                    }
+                case .waitFor(let until, let timeout):
+                    let deadline = Date().addingTimeInterval(timeout)
+                    while !until(), Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
                 }
             }
         }
@@ -308,22 +320,29 @@ import Testing
     /// The reader's turns tell it how many of the receiver's next cycles cannot raise an event
     /// (it sleeps through them): as many as it may be told far from the fence, none near its
     /// edge, and none after a round of the engine thread's, which may have changed the fences,
-    /// until the reader's next turn.
+    /// until the reader's next turn. A fix that comes while the engine thread holds the turn is
+    /// handled by that thread (a round of its own), so fixes come until one is the reader's.
     @Test func theReaderIsToldWhichCyclesAreQuiet() throws {
         let run = try Run(fences: Self.circles(["a"]))
         let foresight = ReadSchedule.Cues()
         let told = Locked<[Int]>([])
         let note: Step = .action { told.withLock { $0.append(foresight.quietCyclesAhead) } }
+        let mostQuiet: @Sendable () -> Bool = { foresight.quietCyclesAhead == ReadSchedule.Cues.mostQuietCycles }
         let reports = ProblemReports()
         let report = reports.report
         var steps: [Step] = [.input(.connected(device: "/dev/ttyTEST", detail: nil))]
-        for second in 0..<4 {
-            steps += [.input(Self.fix(Int64(second), east: -3000 + 10 * Double(second))), .pause(0.02)]
-        }
-        steps += [note, .action { report("a sink is slow") }, .pause(0.3), note]
-        steps += [.input(Self.fix(4, east: -2960)), note]
+        steps += [
+            .inputsUntil({ Self.fix(Int64($0), east: -3000 + 10 * Double($0)) }, until: mostQuiet, atMost: 40), note,
+        ]
+        steps += [
+            .action { report("a sink is slow") }, .waitFor({ foresight.quietCyclesAhead == 0 }, timeout: 60), note,
+        ]
+        steps += [
+            .inputsUntil({ Self.fix(Int64(50 + $0), east: -2500 + 10 * Double($0)) }, until: mostQuiet, atMost: 40),
+            note,
+        ]
         // 10 m/s: the next fix may be 23 m on; the edge of the 50 m circle is 10 m away.
-        steps += [.input(Self.fix(5, east: -70)), .input(Self.fix(6, east: -60)), note]
+        steps += [.input(Self.fix(100, east: -70)), .input(Self.fix(101, east: -60)), note]
         let (seen, _) = try run.play(steps, live: true, reports: reports, foresight: foresight)
         #expect(seen.map(\.kind) == [.registered, .deviceConnected, .error])
         #expect(told.withLock { $0 } == [ReadSchedule.Cues.mostQuietCycles, 0, ReadSchedule.Cues.mostQuietCycles, 0])
