@@ -103,7 +103,8 @@ import Waiting
     /// from a retained set on the cluster. Node 1 is killed mid-run and restarted 15 s later; a
     /// new fence set is published on node 3 while it is down. A persistent subscriber on node 3 gets every event
     /// of every vehicle, once by id, in each vehicle's order; every vehicle runs on the new set,
-    /// those that moved within 10 s of their move (or of the set's publication, if later).
+    /// those that moved within 10 s of their move (or of the set's publication, if later), the
+    /// others within 3 s of its publication.
     @Test func aClusterNodeDiesAndEveryVehicleGoesOnLosingNothing() throws {
         let cluster = try NATSCluster()
         let folder = temporaryDirectory()
@@ -157,6 +158,13 @@ import Waiting
             guard let ranOn = newSet[index] else { continue }
             let delay = ranOn.timeIntervalSince(max(movedAt, published))
             #expect(delay <= 10, "van-\(index) ran on the new set \(delay) s after it moved")
+        }
+        // A vehicle that never left its node has the set as it is published: the fence set is
+        // subscribed at QoS 0, not through a session's JetStream consumer that waits for the
+        // cluster's new leaders (at QoS 1, 3 to 7 s on a quiet machine).
+        for (index, ranOn) in newSet where moved[index] == nil {
+            let delay = ranOn.timeIntervalSince(published)
+            #expect(delay <= 3, "van-\(index), on its node throughout, ran on the new set \(delay) s after it came")
         }
         // The node comes back 15 s after the new set: a time of the case, not a wait for a state.
         let restartAt = published.addingTimeInterval(15)

@@ -48,8 +48,10 @@ public final class MQTTConnection: @unchecked Sendable {
     /// the connection may learn of a retained message published while another node died (a new
     /// fence set) only once the cluster has elected new leaders; a broker sends retained messages
     /// when a subscription is made, not when it learns of one late, and a subscription made again
-    /// has them sent again.
-    static let resubscribeDelays: [Double] = [3, 6, 9]
+    /// has them sent again. A retained state is subscribed at QoS 0 (`Subscription.Carries`), so
+    /// no session queues it for the vehicle: these are what bring it when the node learns late,
+    /// up to a minute after.
+    static let resubscribeDelays: [Double] = [3, 6, 9, 20, 60]
     /// MQTT 5's session expiry interval (one week): MQTT 3.1.1 sessions last as the broker keeps them.
     static let sessionExpiry: UInt32 = 7 * 86_400
 
@@ -206,11 +208,36 @@ public final class MQTTConnection: @unchecked Sendable {
     /// message on it: called on the connection's thread with the connection's lock held, so it
     /// only hands the payload on (and never calls the connection).
     public struct Subscription: Sendable {
+        /// What the topic carries, which says the QoS it is subscribed at.
+        public enum Carries: Sendable {
+            /// A state, retained on the topic (a fence set): only its latest counts, and it comes
+            /// again with every subscription, so QoS 0. A broker of a cluster then sends it as it
+            /// is published, where at QoS 1 a NATS node passes each message through the
+            /// session's JetStream consumer, which waits for new leaders after a node died (3 to
+            /// 7 s for vehicles that never left their node, seen with a 3-node cluster).
+            case retainedState
+            /// Commands (an alarm's acknowledgement, OwnTracks' `cmd`): each counts, so QoS 1, and
+            /// one sent while the vehicle was away is kept for it in its persistent session.
+            case commands
+
+            var qos: Int32 {
+                switch self {
+                case .retainedState: 0
+                case .commands: 1
+                }
+            }
+        }
+
         public var topic: String
+        public var carries: Carries
         public var receive: @Sendable (_ payload: [UInt8], _ retained: Bool) -> Void
 
-        public init(topic: String, receive: @escaping @Sendable (_ payload: [UInt8], _ retained: Bool) -> Void) {
+        public init(
+            topic: String, carries: Carries,
+            receive: @escaping @Sendable (_ payload: [UInt8], _ retained: Bool) -> Void
+        ) {
             self.topic = topic
+            self.carries = carries
             self.receive = receive
         }
     }
@@ -222,7 +249,9 @@ public final class MQTTConnection: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         subscriptions.append(subscription)
-        if connected, subscriptionsSent, let handle { mosquitto_subscribe(handle, nil, subscription.topic, 1) }
+        if connected, subscriptionsSent, let handle {
+            mosquitto_subscribe(handle, nil, subscription.topic, subscription.carries.qos)
+        }
     }
 
     // MARK: - Stopping
@@ -352,7 +381,9 @@ public final class MQTTConnection: @unchecked Sendable {
             }
             if connected, !subscriptionsSent {
                 subscriptionsSent = true
-                for subscription in subscriptions { mosquitto_subscribe(mosq, nil, subscription.topic, 1) }
+                for subscription in subscriptions {
+                    mosquitto_subscribe(mosq, nil, subscription.topic, subscription.carries.qos)
+                }
             }
             if connected, !announced {
                 announced = true
@@ -397,7 +428,9 @@ public final class MQTTConnection: @unchecked Sendable {
             if connected, let due = resubscribeAt.first, monotonicSeconds() >= due {
                 resubscribeAt.removeFirst()
                 // A subscription made again has the broker send its retained messages again.
-                for subscription in subscriptions { mosquitto_subscribe(mosq, nil, subscription.topic, 1) }
+                for subscription in subscriptions {
+                    mosquitto_subscribe(mosq, nil, subscription.topic, subscription.carries.qos)
+                }
             }
             if connected, !sweepSubscribed, !sweepFilters.isEmpty {
                 sweepSubscribed = true

@@ -135,12 +135,12 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             // Retained or not: a retained command comes again at each connection, and is applied
             // again (the same regions again change nothing; docs/mqtt.md).
             let topic = ownTracks.topic + "/cmd"
-            connection.subscribe(.init(topic: topic) { payload, _ in inbox.put(payload, topic: topic) })
+            connection.subscribe(.init(topic: topic, carries: .commands) { payload, _ in inbox.put(payload, topic: topic) })
         }
         if let alarmAnswers {
             let topic = MQTTMessages.alarmCommandTopic(prefix: prefix)
             connection.subscribe(
-                .init(topic: topic) { payload, retained in
+                .init(topic: topic, carries: .commands) { payload, retained in
                     MQTTMessages.alarmCommand(
                         payload, retained: retained, topic: topic, answers: alarmAnswers, report: report)
                 })

@@ -61,7 +61,7 @@ package final class BrokerFences: FenceFeed, @unchecked Sendable {
 
     package func start() {
         connection.subscribe(
-            MQTTConnection.Subscription(topic: topic) { [self] payload, _ in
+            MQTTConnection.Subscription(topic: topic, carries: .retainedState) { [self] payload, _ in
                 queue.async { self.consider(payload) }
             })
         if ownsConnection { connection.start() }
