@@ -5,7 +5,7 @@ import JSONOutput
 /// between threads; queries take a caller-owned `FenceQuery` for their scratch space.
 public final class FenceSet: Sendable {
     public let count: Int
-    public let ids: [FenceID]
+    public let ids: FenceIDColumn
     let names: FenceTexts
     public let kinds: [FenceKind]
     /// Index into the circle or polygon store, by kind.

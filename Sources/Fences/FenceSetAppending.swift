@@ -1,6 +1,6 @@
 /// The per-fence arrays of a set, in file order, without the geometry.
 struct FenceMetadata {
-    var ids: [FenceID]
+    var ids: FenceIDColumn
     var names: FenceTexts
     var kinds: [FenceKind]
     var shapeIndex: [Int32]
@@ -31,7 +31,7 @@ extension FenceSet {
         for fence in 0..<extra.count {
             guard extra.kinds[fence] == .circle else { continue }
             let shape = Int(extra.shapeIndex[fence])
-            metadata.ids.append(extra.ids[fence])
+            metadata.ids.appendUnique(extra.ids[fence])
             metadata.names.append(extra.names.string(of: fence))
             metadata.kinds.append(.circle)
             metadata.shapeIndex.append(Int32(circles.count))

@@ -3,14 +3,13 @@
 /// GeoJSON and CSV refuse the same things with the same words.
 public struct FenceSetBuilder {
     public let file: String
-    var ids: [FenceID] = []
+    var ids = FenceIDColumn()
     var names = FenceTexts()
     var kinds: [FenceKind] = []
     var shapeIndex: [Int32] = []
     var settingsIndex: [Int32] = []
     var settingsTable: [FenceSettings] = []
     var properties = FenceTexts()
-    var seen: [FenceID.Key: Int32] = [:]
     /// The last few distinct settings added, with their row in `settingsTable`: a file's fences
     /// mostly share a handful (a country's roads, five speed limits), kept once each.
     var recentSettings: [(settings: FenceSettings, row: Int32)] = []
@@ -23,8 +22,8 @@ public struct FenceSetBuilder {
         if expectedCount > 0 {
             // the arrays' untouched room costs address space only, but a hash table is written all
             // over: see `reserveIDs`
-            seen.reserveCapacity(min(expectedCount, 1 << 12))
-            ids.reserveCapacity(expectedCount)
+            ids.reserveLookup(min(expectedCount, 1 << 12))
+            ids.reserve(expectedCount)
             names.reserve(fences: expectedCount)
             kinds.reserveCapacity(expectedCount)
             shapeIndex.reserveCapacity(expectedCount)
@@ -36,7 +35,7 @@ public struct FenceSetBuilder {
     public var count: Int { ids.count }
 
     /// Room in the id table for `total` fences, once their number can be estimated.
-    mutating func reserveIDs(_ total: Int) { seen.reserveCapacity(total) }
+    mutating func reserveIDs(_ total: Int) { ids.reserveLookup(total) }
 
     func error(_ problem: ShapeProblem, id: FenceID?) -> FenceLoadError {
         FenceLoadError(file: file, featureIndex: ids.count, featureID: id?.json, problem: .shape(problem))
@@ -85,7 +84,7 @@ public struct FenceSetBuilder {
         let base = "auto-" + hash.hex
         var candidate = FenceID.string(base)
         var copy = 1
-        while seen[candidate.key] != nil {
+        while ids.firstIndex(sameAs: candidate) != nil {
             copy += 1
             candidate = .string(base + "-\(copy)")
         }
@@ -97,14 +96,11 @@ public struct FenceSetBuilder {
         properties: P, kind: FenceKind, shape: Int32
     ) throws(FenceLoadError) {
         let fenceID = id ?? .number(String(ids.count))  // only in-memory sets built by hand
-        let index = Int32(ids.count)
-        if let first = seen.updateValue(index, forKey: fenceID.key) {
-            seen[fenceID.key] = first
+        if let first = ids.appendIfNew(fenceID) {
             throw FenceLoadError(
                 file: file, featureIndex: ids.count, featureID: fenceID.json,
-                problem: .duplicateID(fenceID.json, firstFeature: Int(first)))
+                problem: .duplicateID(fenceID.json, firstFeature: first))
         }
-        ids.append(fenceID)
         names.append(name)
         kinds.append(kind)
         shapeIndex.append(shape)
@@ -305,7 +301,7 @@ public struct FenceSetBuilder {
 
     /// Builds the index and freezes the arrays. `cellScale` tunes the grid (see `GridBuilder`).
     public consuming func build(cellScale: Double = 2) -> FenceSet {
-        seen = [:]  // the id table is only needed while adding
+        ids.dropLookup()  // the id table is only needed while adding
         // Corridors kept in map order rather than file order (a country's roads by way id are
         // scattered over the map): building their grid and querying it then read the vertices
         // and write the cells near where they last did, not a cache miss each.

@@ -232,7 +232,7 @@ final class IDTexts: @unchecked Sendable {
     /// Each id is written once as it is made, in its final place: a million ids as a list of
     /// strings first took 48 MB more at the peak of a `check` over a country's roads, and writing
     /// them to an array copied afterwards 20 MB more again (OSM ids of 9 or 10 digits).
-    init(_ ids: [FenceID]) {
+    init(_ ids: FenceIDColumn) {
         ends = .allocate(capacity: ids.count + 1)
         ends[0] = 0
         // room for 24 bytes an id (address space, until written), doubled when short

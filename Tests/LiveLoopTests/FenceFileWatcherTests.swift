@@ -24,7 +24,7 @@ import Waiting
             thread.withLock { $0 = $0 ?? id }
             for outcome in watcher.take() {
                 switch outcome {
-                case .loaded(let match, _): loads.withLock { $0.append((Date(), match.new.ids)) }
+                case .loaded(let match, _): loads.withLock { $0.append((Date(), Array(match.new.ids))) }
                 case .refused(let message): refusals.withLock { $0.append(message) }
                 }
             }

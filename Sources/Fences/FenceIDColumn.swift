@@ -1,0 +1,166 @@
+/// The fences' ids in file order, as one run of bytes: each id's text (a number as written, a
+/// string unescaped), where it ends, and whether it is a number. As a list of `FenceID`s a
+/// country's roads took about 80 bytes an id (ids such as `osm:way/1234567890` are longer than a
+/// Swift string keeps inline, so each was an allocation of its own) and as much again in the
+/// table that found duplicates while loading; here they take their text and 5 bytes.
+///
+/// While a file is read, a hash table (4 to 8 bytes an id) finds an id given twice, numbers by
+/// value (`1` and `1.0` are the same id), as `FenceID.Key` compares them; `dropLookup` frees it
+/// once the set is built, and an append after that is the caller's to keep unique.
+public struct FenceIDColumn: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
+    private var text: [UInt8] = []
+    /// End of each id's text in `text`.
+    private var ends: [UInt32] = []
+    private var isNumber: [Bool] = []
+    /// Open addressing over the ids by `hash`: a fence's index, or -1; at most half full. Empty
+    /// once dropped.
+    private var table: [Int32] = []
+    private var lookupDropped = false
+
+    public init() {}
+
+    /// Ids known to be distinct (a precondition).
+    public init(_ ids: some Sequence<FenceID>) {
+        for id in ids { appendUnique(id) }
+    }
+
+    public init(arrayLiteral ids: FenceID...) { self.init(ids) }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { ends.count }
+
+    public subscript(position: Int) -> FenceID {
+        let written = String(decoding: bytes(of: position), as: UTF8.self)
+        return isNumber[position] ? .number(written) : .string(written)
+    }
+
+    /// The text of id `position`: a number as written, a string unescaped (`FenceID.text`).
+    public func bytes(of position: Int) -> ArraySlice<UInt8> {
+        text[(position == 0 ? 0 : Int(ends[position - 1]))..<Int(ends[position])]
+    }
+
+    /// Whether id `position` is a JSON number.
+    public func isNumber(_ position: Int) -> Bool { isNumber[position] }
+
+    public static func == (a: FenceIDColumn, b: FenceIDColumn) -> Bool {
+        a.text == b.text && a.ends == b.ends && a.isNumber == b.isNumber
+    }
+
+    /// Room for `count` ids of about `bytesEach` bytes (address space, until written).
+    mutating func reserve(_ count: Int, bytesEach: Int = 20) {
+        text.reserveCapacity(count * bytesEach)
+        ends.reserveCapacity(count)
+        isNumber.reserveCapacity(count)
+    }
+
+    /// Room in the table for `count` ids: it is written all over, so only once their number can
+    /// be estimated.
+    mutating func reserveLookup(_ count: Int) {
+        if !lookupDropped, 2 * count > table.count { rehash(slots: Self.slots(for: count)) }
+    }
+
+    /// Appends `id` unless an id the same as it is here already; then answers that one's index
+    /// and appends nothing.
+    mutating func appendIfNew(_ id: FenceID) -> Int? {
+        precondition(!lookupDropped, "the id table is dropped once the set is built")
+        if 2 * (ends.count + 1) > table.count { rehash(slots: Self.slots(for: ends.count + 1)) }
+        let (slot, found) = find(id)
+        if let found { return found }
+        table[slot] = Int32(ends.count)
+        append(id)
+        return nil
+    }
+
+    /// Appends `id` without asking whether it is here already (the caller knows it is not).
+    mutating func appendUnique(_ id: FenceID) {
+        if !lookupDropped {
+            precondition(appendIfNew(id) == nil, "an id appended twice")
+            return
+        }
+        append(id)
+    }
+
+    /// The index of the id the same as `id` (numbers by value), if any.
+    public func firstIndex(sameAs id: FenceID) -> Int? {
+        if table.isEmpty { return indices.first { self[$0].key == id.key } }
+        return find(id).found
+    }
+
+    /// Frees the table that finds duplicates: a built set no longer needs it.
+    mutating func dropLookup() {
+        table = []
+        lookupDropped = true
+    }
+
+    private mutating func append(_ id: FenceID) {
+        switch id {
+        case .number(let written):
+            text.append(contentsOf: written.utf8)
+            isNumber.append(true)
+        case .string(let written):
+            text.append(contentsOf: written.utf8)
+            isNumber.append(false)
+        }
+        precondition(text.count <= UInt32.max, "fence ids of more than 4 GiB")
+        ends.append(UInt32(text.count))
+    }
+
+    /// The slot where `id` is, or the free slot where it would go.
+    private func find(_ id: FenceID) -> (slot: Int, found: Int?) {
+        let mask = table.count - 1
+        var slot = Int(truncatingIfNeeded: Self.hash(id)) & mask
+        let key = id.key
+        while true {
+            let index = Int(table[slot])
+            if index < 0 { return (slot, nil) }
+            if Self.same(key, self, index) { return (slot, index) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Whether id `index` of `column` is `key`: a string by its text, a number by its value.
+    private static func same(_ key: FenceID.Key, _ column: FenceIDColumn, _ index: Int) -> Bool {
+        switch key {
+        case .string(let written):
+            guard !column.isNumber[index] else { return false }
+            var written = written
+            let bytes = column.bytes(of: index)
+            return written.withUTF8 { utf8 in
+                utf8.count == bytes.count
+                    && bytes.withUnsafeBytes { FenceTexts.equal(UnsafeRawBufferPointer(utf8), $0) }
+            }
+        case .number(let value):
+            guard column.isNumber[index] else { return false }
+            return Double(String(decoding: column.bytes(of: index), as: UTF8.self)) == value
+        }
+    }
+
+    private static func hash(_ id: FenceID) -> UInt64 {
+        switch id.key {
+        case .string(let written):
+            var written = written
+            return written.withUTF8 { FenceTexts.hash(UnsafeRawBufferPointer($0)) }
+        case .number(let value):
+            // -0 and 0 are the same number.
+            let bits = (value == 0 ? 0 : value).bitPattern
+            return (bits ^ 0x5555_5555_5555_5555) &* 0xFF51_AFD7_ED55_8CCD
+        }
+    }
+
+    /// A power of two at least twice `count`, at least 64.
+    private static func slots(for count: Int) -> Int {
+        var slots = 64
+        while slots < 2 * count { slots *= 2 }
+        return slots
+    }
+
+    private mutating func rehash(slots: Int) {
+        table = [Int32](repeating: -1, count: slots)
+        let mask = slots - 1
+        for index in 0..<ends.count {
+            var slot = Int(truncatingIfNeeded: Self.hash(self[index])) & mask
+            while table[slot] >= 0 { slot = (slot + 1) & mask }
+            table[slot] = Int32(index)
+        }
+    }
+}
