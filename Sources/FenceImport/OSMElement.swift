@@ -80,7 +80,8 @@ struct OSMTagKeys {
         "maxweight", "maxwidth", "maxlength", "maxaxleload", "hgv", "maxspeed:hgv",
         "maxspeed:conditional", "maxspeed:hgv:conditional", "maxweight:conditional",
         "oneway", "junction", "layer", "bridge", "tunnel", "level",
-        "maxspeed:forward:conditional", "maxspeed:backward:conditional", "maxspeed:hgv:forward", "maxspeed:hgv:backward",
+        "maxspeed:forward:conditional", "maxspeed:backward:conditional", "maxspeed:hgv:forward",
+        "maxspeed:hgv:backward",
     ]
 
     let keys: [[UInt8]]

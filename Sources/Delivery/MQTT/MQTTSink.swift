@@ -135,7 +135,8 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             // Retained or not: a retained command comes again at each connection, and is applied
             // again (the same regions again change nothing; docs/mqtt.md).
             let topic = ownTracks.topic + "/cmd"
-            connection.subscribe(.init(topic: topic, carries: .commands) { payload, _ in inbox.put(payload, topic: topic) })
+            connection.subscribe(
+                .init(topic: topic, carries: .commands) { payload, _ in inbox.put(payload, topic: topic) })
         }
         if let alarmAnswers {
             let topic = MQTTMessages.alarmCommandTopic(prefix: prefix)
