@@ -2,20 +2,19 @@
 /// string unescaped), where it ends, and whether it is a number. As a list of `FenceID`s a
 /// country's roads took about 80 bytes an id (ids such as `osm:way/1234567890` are longer than a
 /// Swift string keeps inline, so each was an allocation of its own) and as much again in the
-/// table that found duplicates while loading; here they take their text and 5 bytes.
+/// table that found duplicates while loading; here they take their text and 9 to 13 bytes.
 ///
-/// While a file is read, a hash table (4 to 8 bytes an id) finds an id given twice, numbers by
-/// value (`1` and `1.0` are the same id), as `FenceID.Key` compares them; `dropLookup` frees it
-/// once the set is built, and an append after that is the caller's to keep unique.
+/// A hash table of fence indices (4 to 8 bytes an id) finds an id given twice while a file is
+/// read, and a layer circle's id already taken, numbers by value (`1` and `1.0` are the same id),
+/// as `FenceID.Key` compares them.
 public struct FenceIDColumn: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
     private var text: [UInt8] = []
     /// End of each id's text in `text`.
     private var ends: [UInt32] = []
     private var isNumber: [Bool] = []
-    /// Open addressing over the ids by `hash`: a fence's index, or -1; at most half full. Empty
-    /// once dropped.
+    /// Open addressing over the ids by `hash`: a fence's index, or -1; at most half full; empty
+    /// while there is no id.
     private var table: [Int32] = []
-    private var lookupDropped = false
 
     public init() {}
 
@@ -56,13 +55,12 @@ public struct FenceIDColumn: RandomAccessCollection, Sendable, Equatable, Expres
     /// Room in the table for `count` ids: it is written all over, so only once their number can
     /// be estimated.
     mutating func reserveLookup(_ count: Int) {
-        if !lookupDropped, 2 * count > table.count { rehash(slots: Self.slots(for: count)) }
+        if 2 * count > table.count { rehash(slots: Self.slots(for: count)) }
     }
 
     /// Appends `id` unless an id the same as it is here already; then answers that one's index
     /// and appends nothing.
     mutating func appendIfNew(_ id: FenceID) -> Int? {
-        precondition(!lookupDropped, "the id table is dropped once the set is built")
         if 2 * (ends.count + 1) > table.count { rehash(slots: Self.slots(for: ends.count + 1)) }
         let (slot, found) = find(id)
         if let found { return found }
@@ -71,25 +69,14 @@ public struct FenceIDColumn: RandomAccessCollection, Sendable, Equatable, Expres
         return nil
     }
 
-    /// Appends `id` without asking whether it is here already (the caller knows it is not).
+    /// Appends `id`, which the caller knows is not here yet (a precondition).
     mutating func appendUnique(_ id: FenceID) {
-        if !lookupDropped {
-            precondition(appendIfNew(id) == nil, "an id appended twice")
-            return
-        }
-        append(id)
+        precondition(appendIfNew(id) == nil, "an id appended twice")
     }
 
     /// The index of the id the same as `id` (numbers by value), if any.
     public func firstIndex(sameAs id: FenceID) -> Int? {
-        if table.isEmpty { return indices.first { self[$0].key == id.key } }
-        return find(id).found
-    }
-
-    /// Frees the table that finds duplicates: a built set no longer needs it.
-    mutating func dropLookup() {
-        table = []
-        lookupDropped = true
+        table.isEmpty ? nil : find(id).found
     }
 
     private mutating func append(_ id: FenceID) {

@@ -119,12 +119,11 @@ public struct FenceLayers: Sendable {
         let circles = self.circles
         guard !circles.isEmpty else { return (main, []) }
         var taken = Set<String>()
-        for id in main.ids { if case .string(let text) = id { taken.insert(text) } }
         var builder = FenceSetBuilder(file: "<fence layers>", expectedCount: circles.count)
         builder.reserveIDs(circles.count)
         var shadowed: [(circle: LayerCircle, problem: String)] = []
         for circle in circles {
-            guard taken.insert(circle.id).inserted else {
+            guard main.ids.firstIndex(sameAs: .string(circle.id)) == nil, taken.insert(circle.id).inserted else {
                 shadowed.append((circle, "its id \(FenceID.string(circle.id).json) is already used by another fence"))
                 continue
             }

@@ -301,7 +301,6 @@ public struct FenceSetBuilder {
 
     /// Builds the index and freezes the arrays. `cellScale` tunes the grid (see `GridBuilder`).
     public consuming func build(cellScale: Double = 2) -> FenceSet {
-        ids.dropLookup()  // the id table is only needed while adding
         // Corridors kept in map order rather than file order (a country's roads by way id are
         // scattered over the map): building their grid and querying it then read the vertices
         // and write the cells near where they last did, not a cache miss each.
