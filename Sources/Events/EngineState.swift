@@ -63,15 +63,13 @@ extension EventEngine: FenceStateReading {
     /// this engine, where their id and geometry are unchanged (those inside come back through
     /// `restore`); every fence whose id stays keeps when it was registered.
     public func keepExitTimes(of previous: EventEngine) {
-        var indexByID: [FenceID: Int] = [:]
-        for index in 0..<fences.count { indexByID[fences.ids[index]] = index }
         for old in 0..<previous.fences.count {
-            if let fence = indexByID[previous.fences.ids[old]], let registered = previous.registrationTime(old) {
+            guard let fence = fences.ids.firstIndex(exactly: previous.fences.ids[old]) else { continue }
+            if let registered = previous.registrationTime(old) {
                 keepRegistrationTime(fence, registered.millisecondsSinceEpoch)
             }
             let state = previous.fenceState(old)
-            guard !state.inside, let since = state.since, let fence = indexByID[previous.fences.ids[old]],
-                fences.geometryHash(fence) == previous.fences.geometryHash(old)
+            guard !state.inside, let since = state.since, fences.geometryHash(fence) == previous.fences.geometryHash(old)
             else { continue }
             markOutside(fence, since: since.millisecondsSinceEpoch)
         }

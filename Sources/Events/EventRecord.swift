@@ -263,18 +263,13 @@ extension GeofenceEvent {
     }
 }
 
-/// Fence indices by id, built once for readers that meet fences by id (the report over a state
-/// file): one hash lookup per event instead of a search through every fence. Numbers compare by
-/// value (`7` and `7.0` are the same id), as when the file was loaded.
+/// Fence indices by id, for readers that meet fences by id (the report over a state file): one
+/// lookup in the set's id table per event instead of a search through every fence. Numbers
+/// compare by value (`7` and `7.0` are the same id), as when the file was loaded.
 public struct FenceLookup: Sendable {
-    private let indices: [FenceID.Key: Int]
+    private let ids: FenceIDColumn
 
-    public init(_ set: FenceSet) {
-        var indices: [FenceID.Key: Int] = [:]
-        indices.reserveCapacity(set.count)
-        for (index, id) in set.ids.enumerated() where indices[id.key] == nil { indices[id.key] = index }
-        self.indices = indices
-    }
+    public init(_ set: FenceSet) { ids = set.ids }
 
-    public func index(of id: FenceID) -> Int? { indices[id.key] }
+    public func index(of id: FenceID) -> Int? { ids.firstIndex(sameAs: id) }
 }

@@ -79,6 +79,12 @@ public struct FenceIDColumn: RandomAccessCollection, Sendable, Equatable, Expres
         table.isEmpty ? nil : find(id).found
     }
 
+    /// The index of the id written as `id` is (`7.0` is not `7`), if any.
+    public func firstIndex(exactly id: FenceID) -> Int? {
+        guard let index = firstIndex(sameAs: id), self[index] == id else { return nil }
+        return index
+    }
+
     private mutating func append(_ id: FenceID) {
         switch id {
         case .number(let written):
@@ -95,8 +101,8 @@ public struct FenceIDColumn: RandomAccessCollection, Sendable, Equatable, Expres
     /// The slot where `id` is, or the free slot where it would go.
     private func find(_ id: FenceID) -> (slot: Int, found: Int?) {
         let mask = table.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(id)) & mask
         let key = id.key
+        var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
         while true {
             let index = Int(table[slot])
             if index < 0 { return (slot, nil) }
@@ -122,16 +128,28 @@ public struct FenceIDColumn: RandomAccessCollection, Sendable, Equatable, Expres
         }
     }
 
-    private static func hash(_ id: FenceID) -> UInt64 {
-        switch id.key {
+    private static func hash(_ key: FenceID.Key) -> UInt64 {
+        switch key {
         case .string(let written):
             var written = written
             return written.withUTF8 { FenceTexts.hash(UnsafeRawBufferPointer($0)) }
         case .number(let value):
-            // -0 and 0 are the same number.
-            let bits = (value == 0 ? 0 : value).bitPattern
-            return (bits ^ 0x5555_5555_5555_5555) &* 0xFF51_AFD7_ED55_8CCD
+            return hash(number: value)
         }
+    }
+
+    /// The hash of id `index` as it is kept, the same as `hash` of its key: a string's straight
+    /// from its bytes.
+    private func hash(at index: Int) -> UInt64 {
+        let bytes = bytes(of: index)
+        if isNumber[index] { return Self.hash(number: Double(String(decoding: bytes, as: UTF8.self)) ?? .nan) }
+        return bytes.withUnsafeBytes { FenceTexts.hash($0) }
+    }
+
+    private static func hash(number value: Double) -> UInt64 {
+        // -0 and 0 are the same number.
+        let bits = (value == 0 ? 0 : value).bitPattern
+        return (bits ^ 0x5555_5555_5555_5555) &* 0xFF51_AFD7_ED55_8CCD
     }
 
     /// A power of two at least twice `count`, at least 64.
@@ -145,7 +163,7 @@ public struct FenceIDColumn: RandomAccessCollection, Sendable, Equatable, Expres
         table = [Int32](repeating: -1, count: slots)
         let mask = slots - 1
         for index in 0..<ends.count {
-            var slot = Int(truncatingIfNeeded: Self.hash(self[index])) & mask
+            var slot = Int(truncatingIfNeeded: hash(at: index)) & mask
             while table[slot] >= 0 { slot = (slot + 1) & mask }
             table[slot] = Int32(index)
         }

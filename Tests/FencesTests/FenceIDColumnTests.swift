@@ -31,6 +31,9 @@ import Testing
         #expect(column.count == 4, "nothing appended for an id given twice")
         #expect(column.firstIndex(sameAs: .number("1.00")) == 0)
         #expect(column.firstIndex(sameAs: .string("2")) == nil)
+        #expect(column.firstIndex(exactly: .number("1")) == 0)
+        #expect(column.firstIndex(exactly: .number("1.0")) == nil, "written otherwise")
+        #expect(column.firstIndex(exactly: .string("1")) == 1)
     }
 
     /// Enough ids for the table to grow many times; every one still found after.

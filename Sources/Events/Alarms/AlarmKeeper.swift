@@ -108,7 +108,7 @@ public struct AlarmKeeper: Sendable {
 
     /// What an alarm event says of `latch`, its fence looked up in `fences`.
     private func alarm(_ latch: AlarmLatch, fences: FenceSet) -> GeofenceEvent.Alarm {
-        let lookup = latch.fenceID.flatMap { id in fences.ids.firstIndex(of: id) }
+        let lookup = latch.fenceID.flatMap { id in fences.ids.firstIndex(exactly: id) }
         return GeofenceEvent.Alarm(
             fence: lookup, cause: latch.cause, status: latch.status, anchorDistance: latch.distance)
     }

@@ -143,11 +143,9 @@ public struct StatusReport: Sendable {
         }
         let changedAfterRun = !running && fileChanged(fencesPath, after: receiver.stoppedAt ?? receiver.updatedAt)
         var order: [Int] = []
-        var index: [FenceID: Int] = [:]
-        for fence in 0..<fences.count { index[fences.ids[fence]] = fence }
         var since: [Int: Int64] = [:]
         for state in states {
-            if let fence = index[state.fenceID] {
+            if let fence = fences.ids.firstIndex(exactly: state.fenceID) {
                 since[fence] = state.enterTime
                 order.append(fence)
             }
@@ -160,10 +158,12 @@ public struct StatusReport: Sendable {
             }
         }
         var visitCount: [FenceID: Int] = [:]
-        for fence in visits.fences { visitCount[fence.fenceID] = fence.count }
-        for fence in 0..<fences.count where visitCount[fences.ids[fence]] != nil && !order.contains(fence) {
-            order.append(fence)
+        var visited: [Int] = []
+        for fence in visits.fences {
+            visitCount[fence.fenceID] = fence.count
+            if let index = fences.ids.firstIndex(exactly: fence.fenceID) { visited.append(index) }
         }
+        for fence in Set(visited).sorted() where !order.contains(fence) { order.append(fence) }
         report.cards = order.map { fence in
             let id = fences.ids[fence]
             var distance = distances[fence]
