@@ -69,7 +69,8 @@ extension EventEngine: FenceStateReading {
                 keepRegistrationTime(fence, registered.millisecondsSinceEpoch)
             }
             let state = previous.fenceState(old)
-            guard !state.inside, let since = state.since, fences.geometryHash(fence) == previous.fences.geometryHash(old)
+            guard !state.inside, let since = state.since,
+                fences.geometryHash(fence) == previous.fences.geometryHash(old)
             else { continue }
             markOutside(fence, since: since.millisecondsSinceEpoch)
         }
