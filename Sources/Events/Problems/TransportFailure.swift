@@ -1,0 +1,112 @@
+import Platform
+
+/// Why one attempt to hand an event (or a batch of track) to its target failed: an HTTP server's
+/// answer, a broker's missing acknowledgement. Kept in the outbox row, as `text`, as its last error.
+public enum TransportFailure: Sendable, Equatable {
+    /// The webhook's URL has no host.
+    case noHost
+    /// The connection could not be made, or broke.
+    case socket(SocketError)
+    /// The request could not be written for another reason.
+    case caught(CaughtError)
+    /// The system's HTTP client failed, in its own words.
+    case httpClient(said: String)
+    /// The server answered with a status outside 2xx.
+    case httpStatus(Int)
+    /// What came back is not an HTTP status line.
+    case notHTTP
+    /// The system's HTTP client ended without a status.
+    case noHTTPAnswer
+    /// No status within `seconds` (nil: the client gave up without saying how long it waited).
+    case noAnswer(within: Int?)
+    /// The server closed the connection before answering.
+    case closedByServer
+    /// The broker is away: why the connection is down, or that it is still being made.
+    case notConnected(BrokerAbsence)
+    /// libmosquitto refused the publish, in its own words.
+    case publishRefused(library: String)
+    /// The broker did not acknowledge the message within `seconds`.
+    case noPUBACK(within: Int)
+    /// The connection went while the acknowledgement was awaited.
+    case lostBeforePUBACK
+
+    public var text: String {
+        switch self {
+        case .noHost: "the URL has no host"
+        case .socket(let error): error.description
+        case .caught(let error): error.rendered
+        case .httpClient(let said): said
+        case .httpStatus(let status): "HTTP \(status)"
+        case .notHTTP: "not an HTTP answer"
+        case .noHTTPAnswer: "no HTTP answer"
+        case .noAnswer(let seconds?): "no answer within \(seconds) s"
+        case .noAnswer(nil): "no answer"
+        case .closedByServer: "the server closed the connection"
+        case .notConnected(let absence): "not connected (\(absence.text))"
+        case .publishRefused(let library): "publish failed: \(library)"
+        case .noPUBACK(let seconds): "no PUBACK within \(seconds) s"
+        case .lostBeforePUBACK: "connection lost before the PUBACK"
+        }
+    }
+}
+
+/// Why an MQTT connection is not up when a message must go.
+public enum BrokerAbsence: Sendable, Equatable {
+    /// The outage in progress, and why it began.
+    case away(BrokerCause)
+    /// The broker refused the connection, in its own words (a CONNACK's reason).
+    case refused(brokerSaid: String)
+    /// The first connection is still being made.
+    case connecting
+
+    public var text: String {
+        switch self {
+        case .away(let cause): cause.text
+        case .refused(let said): said
+        case .connecting: "connecting"
+        }
+    }
+}
+
+/// Why an attempt to connect to an MQTT broker failed, or why the connection ended.
+public enum BrokerCause: Sendable, Equatable {
+    /// The TCP connection was not made within `seconds`.
+    case noTCPConnection(within: Int)
+    /// The TCP connection failed with a system error, in the system's words.
+    case tcp(systemSaid: String)
+    /// The broker's host name does not resolve, in the resolver's words.
+    case cannotResolve(resolverSaid: String)
+    /// libmosquitto could not make a client.
+    case cannotCreateClient
+    /// A step of the client's set-up failed, in libmosquitto's words.
+    case setUp(SetUpStep, library: String)
+    /// libmosquitto could not connect, in its own words.
+    case connectFailed(library: String)
+    /// The broker refused the connection, in its own words.
+    case refused(brokerSaid: String)
+    /// An established connection ended, in libmosquitto's words.
+    case lost(library: String)
+    /// The broker did not answer the CONNECT within `seconds`.
+    case noCONNACK(within: Int)
+
+    /// The client's set-up steps that may fail.
+    public enum SetUpStep: String, Sendable, Equatable {
+        case lastWill = "last will"
+        case credentials
+        case tls = "TLS set-up"
+    }
+
+    public var text: String {
+        switch self {
+        case .noTCPConnection(let seconds): "no TCP connection within \(seconds) s"
+        case .tcp(let said): said
+        case .cannotResolve(let said): "cannot resolve the host: \(said)"
+        case .cannotCreateClient: "cannot create a client"
+        case .setUp(let step, let library): "\(step.rawValue): \(library)"
+        case .connectFailed(let library): library
+        case .refused(let said): "the broker refused the connection: \(said)"
+        case .lost(let library): "connection lost: \(library)"
+        case .noCONNACK(let seconds): "no CONNACK within \(seconds) s"
+        }
+    }
+}
