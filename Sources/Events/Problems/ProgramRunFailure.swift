@@ -3,6 +3,7 @@ import Presentation
 
 /// A program an alert runs (`--say`'s voice, `notify-send`) that did not do its work.
 public struct ProgramRunFailure: Sendable, Equatable {
+    /// What went wrong with the run.
     public enum Cause: Sendable, Equatable {
         /// It could not be started: the spawn's error.
         case couldNotStart(SpawnError)
