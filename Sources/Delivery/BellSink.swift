@@ -23,7 +23,7 @@ public final class BellSink: EventSink {
     /// - Parameter alarmRepeat: seconds between the rings of an alarm that sounds.
     public init(
         types: Set<GeofenceEvent.Kind> = BellSink.defaultTypes, device: String = "/dev/tty",
-        alarmRepeat: Double = 3, report: (String) -> Void
+        alarmRepeat: Double = 3, report: (Problem) -> Void
     ) {
         self.types = types
         repeater = AlarmRepeater(interval: alarmRepeat)
@@ -32,8 +32,7 @@ public final class BellSink: EventSink {
             terminal = FileHandle(fileDescriptor: descriptor.rawValue, closeOnDealloc: true)
         } catch {
             terminal = nil
-            report(
-                "--bell: no terminal to ring (\(device): \(error.reason)); carrying on without it")
+            report(.alert(.bell(BellProblem(device: device, error: error))))
         }
     }
 

@@ -62,11 +62,6 @@ extension EventSink {
 public struct SinkContext: Sendable {
     /// Problems for `error` events (a hook failing, a webhook down), raised on the engine thread.
     public let reportProblem: @Sendable (Problem) -> Void
-    /// A problem in words (a webhook's answer, a device's complaint).
-    public var report: @Sendable (String) -> Void {
-        let reportProblem = reportProblem
-        return { message in reportProblem(.said(message)) }
-    }
     /// The durable outbox (the state file), when the run has one.
     public let outbox: (any EventOutbox)?
     /// Whether the input is a replay that ends: delivery sinks then finish their queue before the

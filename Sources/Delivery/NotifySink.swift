@@ -19,7 +19,7 @@ public final class NotifySink: EventSink, @unchecked Sendable {
     private let environment: [String]
     public let timeout: Double
     private let queue = DispatchQueue(label: "gpsfence.notify")
-    private let report: @Sendable (String) -> Void
+    private let report: @Sendable (Problem) -> Void
     /// Once finishing: when the last notification must be over (monotonic seconds).
     private let finishDeadline = Locked(Double.infinity)
     /// The zone and units of the notification's text.
@@ -36,7 +36,7 @@ public final class NotifySink: EventSink, @unchecked Sendable {
     ///   this run's alarm replaces.
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double = 5,
-        format: HumanFormat = HumanFormat(), statePath: String? = nil, report: @escaping @Sendable (String) -> Void
+        format: HumanFormat = HumanFormat(), statePath: String? = nil, report: @escaping @Sendable (Problem) -> Void
     ) {
         idFile = Self.idPath(statePath: statePath, environment: environment)
         alarmNotification = statePath == nil ? nil : Self.printedID(idFile)
@@ -53,11 +53,10 @@ public final class NotifySink: EventSink, @unchecked Sendable {
             program = path
         case (false, _):
             program = nil
-            report("--notify: no desktop session (no D-Bus session bus, no display); notifications are off")
+            report(.alert(.notify(.noDesktopSession)))
         case (true, nil):
             program = nil
-            report(
-                "--notify: notify-send is not installed (Debian: apt-get install libnotify-bin); notifications are off")
+            report(.alert(.notify(.notInstalled)))
         }
     }
 
@@ -72,7 +71,7 @@ public final class NotifySink: EventSink, @unchecked Sendable {
         queue.async { [self] in
             let deadline = { self.finishDeadline.withLock { $0 } }
             guard monotonicSeconds() < deadline() else {
-                report("--notify: a notification was not sent: gpsfence is stopping")
+                report(.alert(.notify(.notSentAtStop)))
                 return
             }
             var command = SupervisedRun(
@@ -80,12 +79,14 @@ public final class NotifySink: EventSink, @unchecked Sendable {
                 timeout: timeout)
             command.arguments = Self.answered(arguments, role: role, replacing: alarmNotification)
             if role == .raises { command.arguments.insert("--print-id", at: 0) }
+            let failed = { (cause: ProgramRunFailure.Cause) in
+                self.report(.alert(.notify(.run(ProgramRunFailure(program: "notify-send", cause: cause)))))
+            }
             switch command.run(deadline: deadline, grace: { 0.5 }) {
-            case .couldNotStart(let error): report("--notify: notify-send could not start: \(error)")
+            case .couldNotStart(let error): failed(.couldNotStart(error))
             case .exited(let status):
-                if let problem = status.problem { report("--notify: notify-send \(problem)") }
-            case .killed:
-                report("--notify: notify-send took longer than \(HumanText.duration(self.timeout)) and was killed")
+                if status.problem != nil { failed(.ended(status)) }
+            case .killed: failed(.timedOut(limit: self.timeout))
             }
             switch role {
             case .raises: alarmNotification = Self.printedID(idFile)

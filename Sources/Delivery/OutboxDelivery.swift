@@ -25,7 +25,7 @@ extension OutboxTransport {
 
 public enum DeliveryOutcome: Sendable, Equatable {
     case delivered
-    case failed(String)
+    case failed(TransportFailure)
 }
 
 /// The delivery sink of docs/running.md: takes the events the engine committed to the outbox for one
@@ -50,7 +50,7 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     public let transport: any OutboxTransport
     private let outbox: any EventOutbox
     private let policy: Policy
-    private let report: @Sendable (String) -> Void
+    private let report: @Sendable (Problem) -> Void
     /// Where "reachable again" goes: not an `error` event.
     private let notice: @Sendable (String) -> Void
     private let drainsOnFinish: Bool
@@ -67,7 +67,7 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
 
     public init(
         transport: any OutboxTransport, outbox: any EventOutbox, policy: Policy = Policy(),
-        drainsOnFinish: Bool = false, report: @escaping @Sendable (String) -> Void,
+        drainsOnFinish: Bool = false, report: @escaping @Sendable (Problem) -> Void,
         notice: @escaping @Sendable (String) -> Void = DeliveryNotice.standardError
     ) {
         self.transport = transport
@@ -132,7 +132,7 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
             ended.wait()
             joined = true
         }
-        usingStore("the delivered events could not be marked: they will be sent again on the next start") {
+        usingStore(.marksLost) {
             try outbox.persistDeliveredMarks()
         }
     }
@@ -157,9 +157,9 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     public var counters: OutboxCounters? { try? outbox.counters(target: transport.target) }
 
     private func loop() {
-        var outage = OutageLog<String>()
+        var outage = OutageLog<TransportFailure>()
         while running.load(ordering: .relaxed) {
-            let next = usingStore("cannot read the outbox; delivery waits") {
+            let next = usingStore(.deliveryWaits) {
                 try outbox.nextUndelivered(target: transport.target)
             }
             guard let item = next ?? nil else {
@@ -176,43 +176,44 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
             }
             switch transport.send(item) {
             case .delivered:
-                usingStore("delivered, but the outbox could not note it: it will be sent again") {
+                usingStore(.sentAgain) {
                     try outbox.markDelivered(item, at: Self.nowMilliseconds())
                 }
                 if outage.recovered() { notice("\(transport.displayName) is reachable again") }
-            case .failed(let problem):
+            case .failed(let failure):
                 let delay = backoff(afterAttempts: item.attempts + 1)
-                usingStore("the outbox could not note a failed attempt") {
-                    try outbox.markFailed(item, error: problem, retryAt: Self.nowMilliseconds() + Int64(delay * 1000))
+                usingStore(.attemptNotNoted) {
+                    try outbox.markFailed(
+                        item, error: failure.text, retryAt: Self.nowMilliseconds() + Int64(delay * 1000))
                 }
-                if outage.failed(problem) { report("\(transport.displayName): \(problem); \(whileDown)") }
+                if outage.failed(failure) {
+                    report(.delivery(.failing(target: transport.displayName, failure, retryPlan)))
+                }
             }
         }
     }
 
     /// What happens to the events while the target is down: a live run keeps trying for as long
     /// as it runs; a replay only until its end and its drain, and says then what was not delivered.
-    private var whileDown: String {
-        drainsOnFinish
-            ? "retrying with backoff until the replay ends (and at most \(formatted(policy.drainTimeout, decimals: 1)) s more); what is not delivered by then is counted at the end"
-            : "retrying with backoff, nothing is dropped"
+    private var retryPlan: DeliveryProblem.RetryPlan {
+        drainsOnFinish ? .untilTheReplayEnds(drainTimeout: policy.drainTimeout) : .whileRunning
     }
 
     /// The last failure of the outbox itself (the state file), said once until the outbox works
     /// again; delivery thread only.
-    private var storeProblem: String?
+    private var storeProblem: DeliveryProblem?
 
     /// Runs one outbox operation; a failure is reported (once while it repeats) instead of being
     /// taken for an empty queue or a done delivery.
     @discardableResult
-    private func usingStore<T>(_ consequence: String, _ body: () throws -> T) -> T? {
+    private func usingStore<T>(_ consequence: DeliveryProblem.OutboxConsequence, _ body: () throws -> T) -> T? {
         do {
             let result = try body()
             storeProblem = nil
             return result
         } catch {
-            let problem = "\(transport.displayName): \(error); \(consequence)"
-            if problem != storeProblem { report(problem) }
+            let problem = DeliveryProblem.outbox(target: transport.displayName, CaughtError(error), consequence)
+            if problem != storeProblem { report(.delivery(problem)) }
             storeProblem = problem
             return nil
         }

@@ -34,7 +34,7 @@ public final class SaySink: EventSink, @unchecked Sendable {
     private let queue = DispatchQueue(label: "gpsfence.say")
     private let queued = Atomic<Int>(0)
     private let spoken = Atomic<Int>(0)
-    private let report: @Sendable (String) -> Void
+    private let report: @Sendable (Problem) -> Void
     private let finishDeadline = Locked(Double.infinity)
     /// The units distances, speeds and clearances are spoken in (`--units`).
     private let units: MeasurementUnits
@@ -47,7 +47,7 @@ public final class SaySink: EventSink, @unchecked Sendable {
         voice: Voice = .espeak, wavDirectory: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Double = 30,
         units: MeasurementUnits = .metric, localZone: ZoneOffsets = .utc, alarmRepeat: Double = 3,
-        report: @escaping @Sendable (String) -> Void
+        report: @escaping @Sendable (Problem) -> Void
     ) {
         self.units = units
         self.localZone = localZone
@@ -68,8 +68,7 @@ public final class SaySink: EventSink, @unchecked Sendable {
         case .success(let path): program = path
         case .failure:
             program = nil
-            let hint = name == "espeak-ng" ? " (Debian: apt-get install espeak-ng)" : ""
-            report("--say: \(name) is not installed or not executable\(hint); spoken alerts are off")
+            report(.alert(.say(.notInstalled(program: name))))
         }
     }
 
@@ -97,7 +96,7 @@ public final class SaySink: EventSink, @unchecked Sendable {
         guard let program else { return }
         guard queued.add(1, ordering: .relaxed).newValue <= Self.maximumQueued else {
             queued.subtract(1, ordering: .relaxed)
-            report("--say: \(Self.maximumQueued) alerts are waiting to be spoken; '\(text)' was dropped")
+            report(.alert(.say(.dropped(waiting: Self.maximumQueued, utterance: text))))
             return
         }
         let number = spoken.add(1, ordering: .relaxed).newValue
@@ -108,16 +107,18 @@ public final class SaySink: EventSink, @unchecked Sendable {
             defer { queued.subtract(1, ordering: .relaxed) }
             let deadline = { self.finishDeadline.withLock { $0 } }
             guard monotonicSeconds() < deadline() else {
-                report("--say: '\(text)' was not spoken: gpsfence is stopping")
+                report(.alert(.say(.notSpokenAtStop(utterance: text))))
                 return
             }
             let name = (program as NSString).lastPathComponent
+            let failed = { (cause: ProgramRunFailure.Cause) in
+                self.report(.alert(.say(.run(ProgramRunFailure(program: name, cause: cause)))))
+            }
             switch child.run(deadline: deadline, grace: { 0.5 }) {
-            case .couldNotStart(let error): report("--say: \(name) could not start: \(error)")
+            case .couldNotStart(let error): failed(.couldNotStart(error))
             case .exited(let status):
-                if let problem = status.problem { report("--say: \(name) \(problem)") }
-            case .killed:
-                report("--say: \(name) took longer than \(HumanText.duration(self.timeout)) and was killed")
+                if status.problem != nil { failed(.ended(status)) }
+            case .killed: failed(.timedOut(limit: self.timeout))
             }
         }
     }

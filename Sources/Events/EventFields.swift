@@ -88,7 +88,7 @@ struct EventFields {
         case .fixAcquired: return .fixAcquired
         case .deviceLost: return message.map { .deviceLost(message: $0, wallTime: wallTime) }
         case .deviceConnected: return message.map { .deviceConnected(message: $0, wallTime: wallTime) }
-        case .error: return message.map { .error(problem: .said($0), wallTime: wallTime) }
+        case .error: return message.map { .error(problem: .readBack($0), wallTime: wallTime) }
         case .heartbeat: return listed.map { .heartbeat(inside: $0) }
         case .registered: return listed.map { .registered(fences: $0, message: message) }
         case .unregistered: return listed.map { .unregistered(fences: $0) }

@@ -10,16 +10,33 @@ public enum Problem: Sendable, Equatable {
     case hook(HookFailure)
     /// A fix source cannot be used yet, or says something of its data.
     case source(SourceProblem)
-    /// A problem known by its words only: what a receiver, a server or a sink said, and an `error`
-    /// event read back from the state file.
-    case said(String)
+    /// `--say`, `--notify` or `--bell` cannot do its work.
+    case alert(AlertProblem)
+    /// A webhook, the MQTT events or the track sync cannot reach their target, or their state.
+    case delivery(DeliveryProblem)
+    /// An MQTT connection, or what arrived on it.
+    case broker(BrokerProblem)
+    /// A fence set offered while the run runs (a reload, the broker's) was refused.
+    case fenceFeed(FenceFeedProblem)
+    /// The anchor's circle or the OwnTracks regions over the fence file.
+    case fenceLayer(FenceLayerProblem)
+    /// The engine's own loop.
+    case engine(EngineProblem)
+    /// An `error` event read back from the state file: its `message` is all that is kept of it.
+    case readBack(String)
 
     /// The message people and programs read.
     public var text: String {
         switch self {
         case .hook(let failure): failure.text
         case .source(let problem): problem.text
-        case .said(let text): text
+        case .alert(let problem): problem.text
+        case .delivery(let problem): problem.text
+        case .broker(let problem): problem.text
+        case .fenceFeed(let problem): problem.text
+        case .fenceLayer(let problem): problem.text
+        case .engine(let problem): problem.text
+        case .readBack(let message): message
         }
     }
 }

@@ -113,18 +113,26 @@ public struct FenceLayers: Sendable {
         }
     }
 
+    /// Why a layer circle was left out of the set.
+    public enum LeftOut: Sendable {
+        /// Its id is the id of a fence of the file, or of an earlier circle.
+        case idTaken
+        /// The fence set refused it as a fence.
+        case refused(FenceProblem)
+    }
+
     /// The set the engine runs on; `shadowed`: the layer circles left out because their id was
     /// taken, with why.
-    public func combined() -> (set: FenceSet, shadowed: [(circle: LayerCircle, problem: String)]) {
+    public func combined() -> (set: FenceSet, shadowed: [(circle: LayerCircle, cause: LeftOut)]) {
         let circles = self.circles
         guard !circles.isEmpty else { return (main, []) }
         var taken = Set<String>()
         var builder = FenceSetBuilder(file: "<fence layers>", expectedCount: circles.count)
         builder.reserveIDs(circles.count)
-        var shadowed: [(circle: LayerCircle, problem: String)] = []
+        var shadowed: [(circle: LayerCircle, cause: LeftOut)] = []
         for circle in circles {
             guard main.ids.firstIndex(sameAs: .string(circle.id)) == nil, taken.insert(circle.id).inserted else {
-                shadowed.append((circle, "its id \(FenceID.string(circle.id).json) is already used by another fence"))
+                shadowed.append((circle, .idTaken))
                 continue
             }
             do {
@@ -133,7 +141,7 @@ public struct FenceLayers: Sendable {
                     propertiesJSON: circle.propertiesJSON,
                     shape: .circle(circle.circle))
             } catch {
-                shadowed.append((circle, error.problem.text))
+                shadowed.append((circle, .refused(error.problem)))
             }
         }
         return (main.appending(circles: builder), shadowed)

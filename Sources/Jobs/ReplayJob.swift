@@ -75,7 +75,7 @@ public struct ReplayJob {
             ))
         sinks.append(FarFencesWarning(fences: fences))
         if let sync, let store {
-            sinks.append(try sync.sink(store: store, drainTimeout: drainTimeout, report: reports.report))
+            sinks.append(try sync.sink(store: store, drainTimeout: drainTimeout, report: reports.reportProblem))
         }
         var configuration = EngineLoop.Configuration()
         configuration.settings = settings

@@ -98,7 +98,7 @@ public final class RunJob {
                 reportProblem: reports.reportProblem, outbox: store, inputEnds: false, statePath: options.statePath))
         sinks.append(FarFencesWarning(fences: fences))
         if let sync = options.sync, let store {
-            sinks.append(try sync.sink(store: store, drainTimeout: options.drainTimeout, report: reports.report))
+            sinks.append(try sync.sink(store: store, drainTimeout: options.drainTimeout, report: reports.reportProblem))
         }
         let source = makeSource()
 
@@ -110,7 +110,7 @@ public final class RunJob {
             let shared = sinks.compactMap { $0 as? MQTTSink }.first {
                 BrokerFences.sameBroker($0.configuration, broker)
             }
-            let report = reports.report
+            let report = reports.reportProblem
             loopConfiguration.fenceFeed = { [accepted] current, ready in
                 BrokerFences(
                     configuration: broker, shared: shared?.connection, current: current, accepted: accepted,

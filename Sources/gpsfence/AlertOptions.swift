@@ -199,7 +199,7 @@ struct AlertOptions: ParsableArguments {
         if bell || alarm.rings {
             // An alarm rings the bell whether or not --bell asked for it on other events.
             let types = bell ? bellOn.flatMap { try? BellSink.types($0).get() } ?? BellSink.defaultTypes : []
-            sinks.append(BellSink(types: types, alarmRepeat: alarm.repeat, report: context.report))
+            sinks.append(BellSink(types: types, alarmRepeat: alarm.repeat, report: context.reportProblem))
         }
         if !exec.isEmpty {
             sinks.append(
@@ -207,13 +207,15 @@ struct AlertOptions: ParsableArguments {
                     programs: exec, timeout: execTimeout, concurrency: execConcurrency,
                     localZone: format.calendar.zone, report: context.reportProblem))
         }
-        if notify { sinks.append(NotifySink(format: format, statePath: context.statePath, report: context.report)) }
+        if notify {
+            sinks.append(NotifySink(format: format, statePath: context.statePath, report: context.reportProblem))
+        }
         if say {
             sinks.append(
                 SaySink(
                     voice: sayCommand.map(SaySink.Voice.program) ?? .espeak, wavDirectory: sayWav,
                     units: format.units, localZone: format.calendar.zone, alarmRepeat: alarm.repeat,
-                    report: context.report))
+                    report: context.reportProblem))
         }
         for endpoint in webhook {
             guard let outbox = context.outbox else { preconditionFailure("webhooks need the outbox (needsOutbox)") }
@@ -223,7 +225,7 @@ struct AlertOptions: ParsableArguments {
                         endpoint: endpoint, headers: headers(webhookHeader, option: "--webhook-header")),
                     outbox: outbox,
                     policy: deliveryPolicy(context),
-                    drainsOnFinish: context.inputEnds, report: context.report))
+                    drainsOnFinish: context.inputEnds, report: context.reportProblem))
         }
         if var configuration = try mqttConfiguration() {
             guard let outbox = context.outbox else { preconditionFailure("MQTT needs the outbox (needsOutbox)") }
@@ -235,7 +237,7 @@ struct AlertOptions: ParsableArguments {
                     configuration: configuration, outbox: outbox, maxAccuracy: maxAccuracy,
                     drainsOnFinish: context.inputEnds,
                     drainTimeout: context.drainTimeout, ownTracksCommands: ownTracksCommands,
-                    alarmAnswers: alarm.answers, showsAlarm: alarm.rings, report: context.report))
+                    alarmAnswers: alarm.answers, showsAlarm: alarm.rings, report: context.reportProblem))
         }
         return sinks
     }

@@ -119,7 +119,7 @@ import Waiting
             origin: HookFailure.Origin(sink: failure.origin.sink + 1, hook: failure.origin.hook),
             program: failure.program, cause: failure.cause)
         // Distinct wall times give the three events distinct ids; the words are the same.
-        let sameWords = errorEvent(.said(own.text), wallTime: UTCTime(millisecondsSinceEpoch: 1))
+        let sameWords = errorEvent(.readBack(own.text), wallTime: UTCTime(millisecondsSinceEpoch: 1))
         let otherSink = errorEvent(.hook(elsewhere), wallTime: UTCTime(millisecondsSinceEpoch: 2))
         let itsOwn = errorEvent(own, wallTime: UTCTime(millisecondsSinceEpoch: 3))
         #expect(sameWords.json.contains(own.text) && otherSink.json.contains(own.text))

@@ -122,5 +122,6 @@ final class ReportLog: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
     func add(_ line: String) { lock.withLock { lines.append(line) } }
+    func add(_ problem: Problem) { add(problem.text) }
     var all: [String] { lock.withLock { lines } }
 }

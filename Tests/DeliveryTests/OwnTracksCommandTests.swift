@@ -55,12 +55,12 @@ import Testing
         #expect(command.merges)
         #expect(command.changes == [.delete("a"), .delete("b")])
         #expect(command.refused.count == 2)
-        #expect(command.refused[0].contains("\"rad\" of region \"c\""))
-        #expect(command.refused[1].contains("waypoint 3: no \"rid\""))
+        #expect(command.refused.map(\.index) == [2, 3])
+        #expect(command.refused.map(\.problem) == [.radiusNotPositive(region: "c"), .noID])
     }
 
     @Test func otherActionsAndBrokenMessages() {
-        #expect(parse(#"{"_type":"cmd","action":"reportLocation"}"#) == .otherAction("reportLocation"))
+        #expect(parse(#"{"_type":"cmd","action":"reportLocation"}"#) == .otherAction(action: "reportLocation"))
         if case .problem = parse("not json") {} else { Issue.record("not JSON is a problem") }
         if case .problem = parse(#"{"_type":"location"}"#) {} else { Issue.record("not a cmd is a problem") }
         if case .problem = parse(#"{"_type":"cmd","action":"setWaypoints"}"#) {

@@ -82,7 +82,7 @@ import Waiting
         let server = try Server()
         try "503".write(to: server.statusFile, atomically: false, encoding: .utf8)
         let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/hook"))
-        #expect(HTTPPoster(url: url).post(Data("{}".utf8), contentType: nil) == .failed("HTTP 503"))
+        #expect(HTTPPoster(url: url).post(Data("{}".utf8), contentType: nil) == .failed(.httpStatus(503)))
         try "204".write(to: server.statusFile, atomically: false, encoding: .utf8)
         #expect(HTTPPoster(url: url).post(Data("{}".utf8), contentType: nil) == .delivered)
     }
@@ -95,11 +95,11 @@ import Waiting
         gone.process.waitUntilExit()
         let refused = HTTPPoster(url: try #require(URL(string: "http://127.0.0.1:\(port)/")), requestTimeout: 2)
             .post(Data("{}".utf8), contentType: nil)
-        guard case .failed(let why) = refused else {
+        guard case .failed(let failure) = refused else {
             Issue.record("delivered to nobody")
             return
         }
-        #expect(why.contains("connect"), "\(why)")
+        #expect(failure.text.contains("connect"), "\(failure.text)")
 
         // A socket that accepts the connection and never says a word.
         let silent = Process()
@@ -123,7 +123,7 @@ import Waiting
             url: try #require(URL(string: "http://127.0.0.1:\(silentPort)/")), requestTimeout: 1
         )
         .post(Data("{}".utf8), contentType: nil)
-        #expect(unanswered == .failed("no answer within 1 s"))
+        #expect(unanswered == .failed(.noAnswer(within: 1)))
         #expect(Date().timeIntervalSince(start) < 10)
     }
 

@@ -326,7 +326,7 @@ final class Reports: @unchecked Sendable {
                 case .speeding: .speeding(GeofenceEvent.Speeding(fence: 0, speed: 12.5, limit: 8.4))
                 case .approach:
                     .approach(GeofenceEvent.Approach(fence: 0, distance: 1630, eta: 65, restrictions: restrictions))
-                case .error: .error(problem: .said("a problem"), wallTime: nil)
+                case .error: .error(problem: .readBack("a problem"), wallTime: nil)
                 case .integrity:
                     .integrity(GeofenceEvent.Integrity(state: .jammed, reasons: [.cn0Drop], since: event.time))
                 case .dwell, .visit, .cross, .fixLost, .fixAcquired, .deviceLost, .deviceConnected, .heartbeat,

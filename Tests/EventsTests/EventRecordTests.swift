@@ -52,7 +52,7 @@ import Testing
                 case .unregistered: .unregistered(fences: [0, 1])
                 case .heartbeat: .heartbeat(inside: [0, 1])
                 // As a replay stamps them: on the capture's clock, the wall clock kept.
-                case .error: .error(problem: .said(message), wallTime: wallTime)
+                case .error: .error(problem: .readBack(message), wallTime: wallTime)
                 case .deviceLost: .deviceLost(message: message, wallTime: wallTime)
                 case .deviceConnected: .deviceConnected(message: message, wallTime: wallTime)
                 case .anchorWarning: .anchorWarning(GeofenceEvent.AnchorWarning(anchor: 0, distance: 32.109))

@@ -58,6 +58,29 @@ import Testing
         ("Sources/JSONInput/JSONScanner.swift", "JSONSyntaxError"),
         ("Sources/JSONInput/JSONScanner.swift", "JSONProblem"),
         ("Sources/Events/Problem.swift", "HookFailure"),
+        ("Sources/Events/Problem.swift", "Problem"),
+        ("Sources/Events/Problems/CaughtError.swift", "CaughtError"),
+        ("Sources/Events/Problems/ProgramRunFailure.swift", "ProgramRunFailure"),
+        ("Sources/Events/Problems/AlertProblem.swift", "AlertProblem"),
+        ("Sources/Events/Problems/SayProblem.swift", "SayProblem"),
+        ("Sources/Events/Problems/NotifyProblem.swift", "NotifyProblem"),
+        ("Sources/Events/Problems/BellProblem.swift", "BellProblem"),
+        ("Sources/Events/Problems/TransportFailure.swift", "TransportFailure"),
+        ("Sources/Events/Problems/BrokerCause.swift", "BrokerAbsence"),
+        ("Sources/Events/Problems/BrokerCause.swift", "BrokerCause"),
+        ("Sources/Events/Problems/DeliveryProblem.swift", "DeliveryProblem"),
+        ("Sources/Events/Problems/BrokerProblem.swift", "BrokerProblem"),
+        ("Sources/Events/Problems/FenceLayerProblem.swift", "FenceLayerProblem"),
+        ("Sources/Events/Problems/OwnTracksCommandProblem.swift", "OwnTracksCommandProblem"),
+        ("Sources/Events/Problems/OwnTracksCommandProblem.swift", "WaypointProblem"),
+        ("Sources/Events/Problems/LayerCircleRefusal.swift", "LayerCircleRefusal"),
+        ("Sources/Events/Problems/EngineProblem.swift", "EngineProblem"),
+        ("Sources/Events/Problems/FenceFeedProblem.swift", "FenceFeedProblem"),
+        ("Sources/LiveLoop/Engine/FenceFeed.swift", "FenceFeedOutcome"),
+        ("Sources/Delivery/OutboxDelivery.swift", "DeliveryOutcome"),
+        ("Sources/Delivery/MQTT/OwnTracksCommand.swift", "ParseResult"),
+        ("Sources/Delivery/MQTT/OwnTracksCommand.swift", "WaypointRefusal"),
+        ("Sources/Delivery/MQTT/OwnTracksCommand.swift", "Item"),
         ("Sources/Fences/FenceLoadError.swift", "FenceLoadError"),
         ("Sources/Fences/FenceProblem.swift", "FenceProblem"),
         ("Sources/Fences/FenceProblem.swift", "CoordinatesProblem"),
@@ -80,6 +103,10 @@ import Testing
     ]
 
     static let wordLabels = "message|problem|words|reason|detail|what|description"
+
+    /// The one case that is a problem's words and nothing else: an `error` event read back from
+    /// the state file, whose `message` is all that was kept of it.
+    static let readBack = (file: "Sources/Events/Problem.swift", line: "case readBack(String)")
 
     /// A stored String property named as words: `let message: String`, `var reason: String?`.
     static var storedWords: Regex<AnyRegexOutput> {
@@ -111,6 +138,8 @@ import Testing
                 continue
             }
             for line in body.split(separator: "\n") where Self.keepsWords(line) {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if file == Self.readBack.file, trimmed == Self.readBack.line { continue }
                 found.append("\(file): \(type): \(line.trimmingCharacters(in: .whitespaces))")
             }
         }
@@ -139,6 +168,43 @@ import Testing
             }
         }
         #expect(found.isEmpty, "a problem recognised by its words:\n\(found.joined(separator: "\n"))")
+    }
+
+    /// A sentence handed to a report: `report("...")`, `reportProblem(\n "\(x) ...")`.
+    static var sentenceReported: Regex<AnyRegexOutput> { try! Regex(#"\breport\w*\(\s*#*""#) }
+
+    /// A report function, or the engine's `error`, that takes a String.
+    static var reportOfWords: Regex<AnyRegexOutput> {
+        try! Regex(
+            #"\breport\w*\s*:\s*(@escaping\s+)?(@Sendable\s+)?\(\s*String\s*\)\s*->|func (report|error)\w*\(_ \w+: String\)"#
+        )
+    }
+
+    /// Where an `error` event read back from the state file becomes a problem again.
+    static let readBackFiles: Set<String> = ["Sources/Events/Problem.swift", "Sources/Events/EventFields.swift"]
+
+    @Test func problemsAreReportedAsValues() throws {
+        var found: [String] = []
+        for (path, text) in try Self.sources() {
+            found += Self.sentencesReported(text).map { "\(path): \($0)" }
+            if !Self.readBackFiles.contains(path), text.contains(".readBack(") {
+                found.append("\(path): a problem read back from words outside the state file's reader")
+            }
+        }
+        #expect(found.isEmpty, "a problem reported as a sentence:\n\(found.joined(separator: "\n"))")
+    }
+
+    /// The lines (trimmed) where a sentence is reported, or a report takes one; comments left out.
+    static func sentencesReported(_ text: String) -> [String] {
+        var found: [String] = []
+        for match in text.matches(of: sentenceReported) + text.matches(of: reportOfWords) {
+            let lineStart =
+                text[..<match.range.lowerBound].lastIndex(of: "\n").map(text.index(after:)) ?? text.startIndex
+            let line = text[lineStart...].prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("//") { continue }
+            found.append(line)
+        }
+        return found
     }
 
     /// The one file of the `gpsfence` target that makes an `OptionProblem` the argument parser's
@@ -212,6 +278,23 @@ import Testing
             // throw ValidationError("a comment")
             """
         #expect(Self.validationErrorsNotOfAProblem(built).count == 3, "\(Self.validationErrorsNotOfAProblem(built))")
+        let reported = """
+            report("--say: \\(name) could not start: \\(error)")
+            report(
+                "--notify: no desktop session (no D-Bus session bus, no display); notifications are off")
+            reportProblem(#"a "quoted" problem"#)
+            private let report: @Sendable (String) -> Void
+            report: @escaping @Sendable (String) -> Void,
+            init(report: (String) -> Void) {
+            func error(_ message: String) { error(.said(message)) }
+            // report("a comment")
+            report(.alert(.say(.notInstalled(program: name))))
+            private let report: @Sendable (Problem) -> Void
+            func error(_ problem: Problem) {
+            let report = try job.report()
+            """
+        #expect(Self.sentencesReported(reported).count == 7, "\(Self.sentencesReported(reported))")
+        #expect(Self.keepsWords("    case said(String)"[...]))
     }
 
     static func keepsWords(_ line: Substring) -> Bool {

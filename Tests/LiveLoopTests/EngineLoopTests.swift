@@ -329,13 +329,14 @@ import Testing
         let note: Step = .action { told.withLock { $0.append(foresight.quietCyclesAhead) } }
         let mostQuiet: @Sendable () -> Bool = { foresight.quietCyclesAhead == ReadSchedule.Cues.mostQuietCycles }
         let reports = ProblemReports()
-        let report = reports.report
+        let report = reports.reportProblem
         var steps: [Step] = [.input(.connected(device: "/dev/ttyTEST", detail: nil))]
         steps += [
             .inputsUntil({ Self.fix(Int64($0), east: -3000 + 10 * Double($0)) }, until: mostQuiet, atMost: 40), note,
         ]
         steps += [
-            .action { report("a sink is slow") }, .waitFor({ foresight.quietCyclesAhead == 0 }, timeout: 60), note,
+            .action { report(.engine(.fellBehind(dropped: 1, ringCapacity: 8))) },
+            .waitFor({ foresight.quietCyclesAhead == 0 }, timeout: 60), note,
         ]
         steps += [
             .inputsUntil({ Self.fix(Int64(50 + $0), east: -2500 + 10 * Double($0)) }, until: mostQuiet, atMost: 40),
@@ -355,10 +356,13 @@ import Testing
         let run = try Run(fences: Self.circles(["a"]))
         let threads = ThreadNotingSink(holdOnError: 0.5)
         let reports = ProblemReports()
-        let report = reports.report
+        let report = reports.reportProblem
         let pushing = Locked<(began: Double, ended: Double)>((0, 0))
         let holding = threads.holding
-        var steps: [Step] = [.input(Self.fix(0, east: -200)), .pause(0.2), .action { report("a sink is slow") }]
+        var steps: [Step] = [
+            .input(Self.fix(0, east: -200)), .pause(0.2),
+            .action { report(.engine(.fellBehind(dropped: 1, ringCapacity: 8))) },
+        ]
         // The report rings the engine thread, which takes it up and holds the turn for half a
         // second: these fixes come while it does.
         steps.append(

@@ -25,7 +25,7 @@ import Waiting
             for outcome in watcher.take() {
                 switch outcome {
                 case .loaded(let match, _): loads.withLock { $0.append((Date(), Array(match.new.ids))) }
-                case .refused(let message): refusals.withLock { $0.append(message) }
+                case .refused(let problem): refusals.withLock { $0.append(problem.text) }
                 }
             }
         }

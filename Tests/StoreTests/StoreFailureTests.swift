@@ -43,7 +43,7 @@ import Testing
         let reports = Mutex<[String]>([])
         let delivery = OutboxDelivery(
             transport: try WebhookTransport(endpoint: "http://127.0.0.1:9/"), outbox: store,
-            report: { message in reports.withLock { $0.append(message) } })
+            report: { problem in reports.withLock { $0.append(problem.text) } })
         delivery.start()
         // The loop retries about once a second: three tries, one report (nothing more said in the
         // time of three tries, not a wait for a state).

@@ -1,3 +1,4 @@
+import Events
 import Foundation
 import NMEA
 import Platform
@@ -55,15 +56,15 @@ public struct HTTPPoster: Sendable {
         for header in requestHeaders { request.setValue(header.value, forHTTPHeaderField: header.name) }
         for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
         let done = DispatchSemaphore(value: 0)
-        let result = Locked<DeliveryOutcome>(.failed("no answer"))
+        let result = Locked<DeliveryOutcome>(.failed(.noAnswer(within: nil)))
         let task = session.dataTask(with: request) { _, response, error in
             let outcome: DeliveryOutcome
             if let error {
-                outcome = .failed(error.localizedDescription)
+                outcome = .failed(.httpClient(said: error.localizedDescription))
             } else if let status = (response as? HTTPURLResponse)?.statusCode {
-                outcome = (200..<300).contains(status) ? .delivered : .failed("HTTP \(status)")
+                outcome = (200..<300).contains(status) ? .delivered : .failed(.httpStatus(status))
             } else {
-                outcome = .failed("no HTTP answer")
+                outcome = .failed(.noHTTPAnswer)
             }
             result.withLock { $0 = outcome }
             done.signal()

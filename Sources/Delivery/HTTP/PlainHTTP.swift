@@ -1,3 +1,4 @@
+import Events
 import Foundation
 import NMEA
 import Platform
@@ -65,7 +66,7 @@ enum PlainHTTP {
     static func post(
         _ body: Data, to url: URL, headers: [(name: String, value: String)], timeout: Double
     ) -> DeliveryOutcome {
-        guard let host = url.host, !host.isEmpty else { return .failed("the URL has no host") }
+        guard let host = url.host, !host.isEmpty else { return .failed(.noHost) }
         let deadline = monotonicSeconds() + timeout
         let socket: TCPSocket
         do {
@@ -73,36 +74,36 @@ enum PlainHTTP {
                 host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host, port: url.port ?? 80,
                 timeout: timeout)
         } catch {
-            return .failed(error.description)
+            return .failed(.socket(error))
         }
         defer { socket.close() }
         do {
             try request(body, to: url, headers: headers).withUnsafeBytes { try socket.write($0) }
         } catch let error as SocketError {
-            return .failed(error.description)
+            return .failed(.socket(error))
         } catch {
-            return .failed("\(error)")
+            return .failed(.caught(CaughtError(error)))
         }
         var answer = Data()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
         defer { buffer.deallocate() }
         while answer.count < 64 * 1024 {
             if let code = status(answer) {
-                guard code >= 0 else { return .failed("not an HTTP answer") }
-                return (200..<300).contains(code) ? .delivered : .failed("HTTP \(code)")
+                guard code >= 0 else { return .failed(.notHTTP) }
+                return (200..<300).contains(code) ? .delivered : .failed(.httpStatus(code))
             }
             let left = deadline - monotonicSeconds()
-            guard left > 0 else { return .failed("no answer within \(Int(timeout)) s") }
+            guard left > 0 else { return .failed(.noAnswer(within: Int(timeout))) }
             do {
                 switch try socket.read(into: buffer, timeout: left) {
                 case .data(let count): answer.append(contentsOf: buffer[0..<count])
                 case .timeout: continue
-                case .closed: return .failed(answer.isEmpty ? "the server closed the connection" : "not an HTTP answer")
+                case .closed: return .failed(answer.isEmpty ? .closedByServer : .notHTTP)
                 }
             } catch {
-                return .failed(error.description)
+                return .failed(.socket(error))
             }
         }
-        return .failed("not an HTTP answer")
+        return .failed(.notHTTP)
     }
 }

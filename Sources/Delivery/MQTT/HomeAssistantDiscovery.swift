@@ -130,11 +130,9 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
 
     /// What to say when a fence set is too large for every fence to get a sensor, naming how to
     /// choose the ones that do; nil when every fence has one.
-    static func unpublishedFences(total: Int, published: Int) -> String? {
+    static func unpublishedFences(total: Int, published: Int) -> BrokerProblem? {
         guard total > everyFenceUpTo else { return nil }
-        return "Home Assistant: \(total) fences, more than the \(everyFenceUpTo) that get a sensor each without "
-            + "asking; \(published) have one: give a fence the property \"homeassistant\": true "
-            + "for a sensor (docs/mqtt.md)"
+        return .homeAssistantSensors(fences: total, limit: everyFenceUpTo, marked: published)
     }
 
     static func occupancyFences(_ fences: FenceSet) -> [Int] {

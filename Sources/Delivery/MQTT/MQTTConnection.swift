@@ -1,4 +1,5 @@
 import CMosquitto
+import Events
 import Foundation
 import NMEA
 import Platform
@@ -31,7 +32,7 @@ public final class MQTTConnection: @unchecked Sendable {
     /// for a connection that only subscribes (`--fences mqtt://` without `--mqtt`).
     private let onlineStatus: (@Sendable () -> (topic: String, payload: String))?
     private let will: Will?
-    private let report: @Sendable (String) -> Void
+    private let report: @Sendable (Problem) -> Void
     /// Where "reachable again" goes: not an `error` event.
     private let notice: @Sendable (String) -> Void
     public let maximumBackoff = 30.0
@@ -68,7 +69,7 @@ public final class MQTTConnection: @unchecked Sendable {
     private var stopping = false
     private var finished = false
     private var thread: Thread?
-    private var outage = OutageLog<String>()
+    private var outage = OutageLog<BrokerCause>()
     private var announced = false
     /// Whether this connection subscribed to `configuration.homeAssistant`'s status topic yet.
     private var subscribed = false
@@ -87,7 +88,7 @@ public final class MQTTConnection: @unchecked Sendable {
     public init(
         configuration: MQTTConfiguration, will: Will?,
         onlineStatus: (@Sendable () -> (topic: String, payload: String))?,
-        report: @escaping @Sendable (String) -> Void,
+        report: @escaping @Sendable (Problem) -> Void,
         notice: @escaping @Sendable (String) -> Void = DeliveryNotice.standardError
     ) {
         self.configuration = configuration
@@ -130,18 +131,19 @@ public final class MQTTConnection: @unchecked Sendable {
     /// Publishes at QoS 1, not retained, and waits for the broker's PUBACK (`mosquitto_publish`,
     /// then the `on_publish` callback with the same message id). Waits up to `connectWait` for a
     /// connection first. Nil when acknowledged, else what went wrong.
-    public func publishAcknowledged(topic: String, payload: [UInt8], connectWait: Double, ackTimeout: Double) -> String?
-    {
+    public func publishAcknowledged(
+        topic: String, payload: [UInt8], connectWait: Double, ackTimeout: Double
+    ) -> TransportFailure? {
         condition.lock()
         defer { condition.unlock() }
         let connectDeadline = monotonicSeconds() + connectWait
         while !connected, running, !stopping, condition.wait(untilMonotonic: connectDeadline) {}
-        guard connected, let handle else { return "not connected (\(outage.current ?? refusal ?? "connecting"))" }
+        guard connected, let handle else { return .notConnected(absence) }
         var mid: Int32 = 0
         let rc = payload.withUnsafeBytes { bytes in
             mosquitto_publish(handle, &mid, topic, Int32(bytes.count), bytes.baseAddress, 1, false)
         }
-        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "publish failed: \(Self.describe(rc))" }
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return .publishRefused(library: Self.describe(rc)) }
         inflight.insert(mid)
         let myGeneration = generation
         let ackDeadline = monotonicSeconds() + ackTimeout
@@ -151,9 +153,16 @@ public final class MQTTConnection: @unchecked Sendable {
         if generation == myGeneration, !inflight.contains(mid) { return nil }
         if generation == myGeneration, connected {
             inflight.remove(mid)
-            return "no PUBACK within \(Int(ackTimeout)) s"
+            return .noPUBACK(within: Int(ackTimeout))
         }
-        return "connection lost before the PUBACK"
+        return .lostBeforePUBACK
+    }
+
+    /// Why the connection is not up; under `condition`.
+    private var absence: BrokerAbsence {
+        if let cause = outage.current { return .away(cause) }
+        if let refusal { return .refused(brokerSaid: refusal) }
+        return .connecting
     }
 
     /// Not retained, QoS 1, without waiting, for messages that only matter live: sent when
@@ -301,11 +310,7 @@ public final class MQTTConnection: @unchecked Sendable {
             let stopNow = stopping
             if let problem, !stopNow, outage.failed(problem) {
                 condition.unlock()
-                let how =
-                    brokers.count > 1
-                    ? "\(tried.shown): \(problem); trying the next broker"
-                    : "\(problem); reconnecting with backoff"
-                report("\(displayName): \(how), events are kept in the state file")
+                report(.broker(.away(client: displayName, broker: brokers.count > 1 ? tried.shown : nil, problem)))
             } else {
                 condition.unlock()
             }
@@ -327,16 +332,16 @@ public final class MQTTConnection: @unchecked Sendable {
 
     /// One connection attempt to `broker` and, if it succeeds, its life. Returns why it ended (nil: a
     /// clean stop).
-    private func connectAndServe(_ broker: MQTTBroker, onConnected: () -> Void) -> String? {
+    private func connectAndServe(_ broker: MQTTBroker, onConnected: () -> Void) -> BrokerCause? {
         if let problem = tcpProblem(broker) { return problem }
         let context = Unmanaged.passUnretained(self).toOpaque()
         // Clean session off: the broker (a cluster: every node) keeps the session under the client id.
-        guard let mosq = mosquitto_new(configuration.clientID, false, context) else { return "cannot create a client" }
+        guard let mosq = mosquitto_new(configuration.clientID, false, context) else { return .cannotCreateClient }
         defer { mosquitto_destroy(mosq) }
         if let problem = configure(mosq) { return problem }
 
         let rc = connect(mosq, to: broker)
-        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return Self.describe(rc) }
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return .connectFailed(library: Self.describe(rc)) }
         let connackDeadline = monotonicSeconds() + connackWait
         condition.lock()
         handle = mosq
@@ -350,7 +355,7 @@ public final class MQTTConnection: @unchecked Sendable {
         subscriptionsSent = false
         condition.unlock()
 
-        var ending: String?
+        var ending: BrokerCause?
         var everConnectedHere = false
         // After a failover: when the subscriptions are made again (see `resubscribeDelays`).
         var resubscribeAt: [Double] = []
@@ -365,18 +370,18 @@ public final class MQTTConnection: @unchecked Sendable {
                 break
             }
             if let refusal = refusal {
-                ending = "the broker refused the connection: \(refusal)"
+                ending = .refused(brokerSaid: refusal)
                 condition.unlock()
                 break
             }
             if rc != MOSQ_ERR_SUCCESS.rawValue {
                 condition.unlock()
-                ending = "connection lost: \(Self.describe(rc))"
+                ending = .lost(library: Self.describe(rc))
                 break
             }
             if !connected, !everConnectedHere, monotonicSeconds() > connackDeadline {
                 condition.unlock()
-                ending = "no CONNACK within \(Int(connackWait)) s"
+                ending = .noCONNACK(within: Int(connackWait))
                 break
             }
             if connected, !subscriptionsSent {
@@ -455,15 +460,15 @@ public final class MQTTConnection: @unchecked Sendable {
     /// Why `broker` does not take a TCP connection within `tcpConnectWait`, nil when it does (the
     /// connection is closed at once): libmosquitto's blocking connect, which follows, then finds a
     /// host that answers.
-    private func tcpProblem(_ broker: MQTTBroker) -> String? {
+    private func tcpProblem(_ broker: MQTTBroker) -> BrokerCause? {
         do throws(SocketError) {
             try TCPSocket.connect(host: broker.host, port: broker.port, timeout: tcpConnectWait).close()
             return nil
         } catch {
             switch (error.operation, error.errno) {
-            case ("connect", .timedOut?): return "no TCP connection within \(Int(tcpConnectWait)) s"
-            case (_, let errno?): return errno.description
-            case (_, nil): return "cannot resolve the host: \(error.detail?.text ?? error.description)"
+            case ("connect", .timedOut?): return .noTCPConnection(within: Int(tcpConnectWait))
+            case (_, let errno?): return .tcp(systemSaid: errno.description)
+            case (_, nil): return .cannotResolve(resolverSaid: error.detail?.text ?? error.description)
             }
         }
     }
@@ -484,7 +489,7 @@ public final class MQTTConnection: @unchecked Sendable {
     }
 
     /// Protocol, will, credentials, TLS and callbacks of a fresh handle.
-    private func configure(_ mosq: OpaquePointer) -> String? {
+    private func configure(_ mosq: OpaquePointer) -> BrokerCause? {
         mosquitto_threaded_set(mosq, true)
         let version = configuration.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
         mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, version)
@@ -495,11 +500,11 @@ public final class MQTTConnection: @unchecked Sendable {
             rc = willBytes.withUnsafeBytes { bytes in
                 mosquitto_will_set(mosq, will.topic, Int32(bytes.count), bytes.baseAddress, 1, true)
             }
-            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "last will: \(Self.describe(rc))" }
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return .setUp(.lastWill, library: Self.describe(rc)) }
         }
         if let username = configuration.username {
             rc = mosquitto_username_pw_set(mosq, username, configuration.password)
-            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "credentials: \(Self.describe(rc))" }
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return .setUp(.credentials, library: Self.describe(rc)) }
         }
         if configuration.usesTLS {
             let certificate = configuration.clientCertificate
@@ -515,7 +520,7 @@ public final class MQTTConnection: @unchecked Sendable {
                     rc = mosquitto_tls_set(mosq, nil, nil, certificate.certificateFile, certificate.keyFile, nil)
                 }
             }
-            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return "TLS set-up: \(Self.describe(rc))" }
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return .setUp(.tls, library: Self.describe(rc)) }
         }
         mosquitto_connect_callback_set(mosq) { mosq, context, code in
             guard let context else { return }

@@ -224,15 +224,15 @@ extension MQTTMessages {
     /// A message on `PREFIX/alarm/set`: `ack` answers the alarm (Home Assistant's button sends it).
     /// A retained one is refused: it would answer every alarm to come, at each reconnection.
     static func alarmCommand(
-        _ payload: [UInt8], retained: Bool, topic: String, answers: AlarmAnswers, report: (String) -> Void
+        _ payload: [UInt8], retained: Bool, topic: String, answers: AlarmAnswers, report: (Problem) -> Void
     ) {
         let text = String(decoding: payload.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.lowercased() == "ack" else {
-            report("\(topic): '\(HumanText.printable(String(text.prefix(32))))' is not a command (send ack); ignored")
+            report(.broker(.notACommand(topic: topic, payload: text)))
             return
         }
         guard !retained else {
-            report("\(topic): a retained ack is ignored (publish it without the retain flag)")
+            report(.broker(.retainedAck(topic: topic)))
             return
         }
         answers.post(.mqtt)

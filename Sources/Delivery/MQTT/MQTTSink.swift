@@ -35,11 +35,11 @@ public final class MQTTEventTransport: OutboxTransport {
         }
         for (topic, payload) in messages {
             // Waiting a little for the connection covers the first event racing the first CONNACK.
-            if let problem = connection.publishAcknowledged(
+            if let failure = connection.publishAcknowledged(
                 topic: topic, payload: Array(payload.utf8), connectWait: 2, ackTimeout: ackTimeout)
             {
                 lastFailureWasConnection.store(!connection.isConnected, ordering: .relaxed)
-                return .failed(problem)
+                return .failed(failure)
             }
         }
         lastFailureWasConnection.store(false, ordering: .relaxed)
@@ -84,9 +84,9 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     /// fix is, before the first), the motion and today's odometer.
     private var fenceConfigTopics: Set<String> = []
     /// Where the run's problems are said (as `error` events: console, state file).
-    private let report: @Sendable (String) -> Void
+    private let report: @Sendable (Problem) -> Void
     /// The last word said about fences left without a Home Assistant sensor, said once per change.
-    private var unpublishedFencesSaid: String?
+    private var unpublishedFencesSaid: BrokerProblem?
     private var deviceConfigsPublished = false
     private var receiverConnected = true
     private var fixUsable = false
@@ -108,7 +108,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
     public init(
         configuration: MQTTConfiguration, outbox: any EventOutbox, maxAccuracy: Double = 100, drainsOnFinish: Bool,
         drainTimeout: Double = 30, ownTracksCommands: OwnTracksCommandInbox? = nil,
-        alarmAnswers: AlarmAnswers? = nil, showsAlarm: Bool = false, report: @escaping @Sendable (String) -> Void
+        alarmAnswers: AlarmAnswers? = nil, showsAlarm: Bool = false, report: @escaping @Sendable (Problem) -> Void
     ) {
         self.configuration = configuration
         odometer = OdometerToday(calendar: configuration.calendar)
@@ -155,12 +155,12 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
         policy.drainTimeout = drainTimeout
         delivery = OutboxDelivery(
             transport: transport, outbox: outbox, policy: policy, drainsOnFinish: drainsOnFinish,
-            report: { message in
+            report: { problem in
                 // The connection already said the broker is away (and will say when it is back);
                 // the delivery's own words are for failures while connected (a missing PUBACK).
                 if !transport.lastFailureWasConnection.load(ordering: .relaxed) {
                     transport.outageSaid.store(true, ordering: .relaxed)
-                    report(message)
+                    report(problem)
                 }
             },
             notice: { message in
@@ -316,7 +316,7 @@ public final class MQTTSink: EventSink, @unchecked Sendable {
             homeAssistant.fenceEntity(prefix: prefix, id: fences.ids[index], name: fences.name(index))
         }
         let unpublished = HomeAssistantDiscovery.unpublishedFences(total: fences.count, published: occupancy.count)
-        if let unpublished, unpublished != unpublishedFencesSaid { report(unpublished) }
+        if let unpublished, unpublished != unpublishedFencesSaid { report(.broker(unpublished)) }
         unpublishedFencesSaid = unpublished
         let anchorBefore = anchor
         anchor = (0..<fences.count).first { FenceLayers.isAnchor(fences, $0) }.flatMap(fences.circle)

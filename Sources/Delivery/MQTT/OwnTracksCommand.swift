@@ -1,3 +1,4 @@
+import Events
 import Fences
 import JSONInput
 import Platform
@@ -20,7 +21,13 @@ public struct OwnTracksCommand: Sendable, Equatable {
     public var merges: Bool
     public var changes: [Change]
     /// Waypoints that were left out, each with why (no id, a bad radius).
-    public var refused: [String]
+    public var refused: [WaypointRefusal]
+
+    /// A waypoint left out: its place in the command's list, and why.
+    public struct WaypointRefusal: Sendable, Equatable {
+        public let index: Int
+        public let problem: WaypointProblem
+    }
 
     /// The regions after this command, from `regions`, in order: kept ones where they were, new ones
     /// at the end.
@@ -44,8 +51,8 @@ public struct OwnTracksCommand: Sendable, Equatable {
     public enum ParseResult: Sendable, Equatable {
         case command(OwnTracksCommand)
         /// Another `cmd` action (`reportLocation`, `dump`, ...): meant for a phone, not for us.
-        case otherAction(String)
-        case problem(String)
+        case otherAction(action: String)
+        case problem(OwnTracksCommandProblem)
     }
 
     /// Reads a message payload.
@@ -56,16 +63,16 @@ public struct OwnTracksCommand: Sendable, Equatable {
             return message
         }
         guard let message = read else {
-            return .problem("not an OwnTracks command (a JSON object with \"_type\":\"cmd\")")
+            return .problem(.notACommand)
         }
-        guard message.type == "cmd" else { return .problem("\"_type\" is not \"cmd\"") }
-        guard message.action == "setWaypoints" else { return .otherAction(message.action ?? "(none)") }
-        guard let list = message.waypoints else { return .problem("setWaypoints without \"waypoints\"") }
+        guard message.type == "cmd" else { return .problem(.notOfTypeCmd) }
+        guard message.action == "setWaypoints" else { return .otherAction(action: message.action ?? "(none)") }
+        guard let list = message.waypoints else { return .problem(.noWaypoints) }
         var command = OwnTracksCommand(merges: list.merges || message.merge == true, changes: [], refused: [])
         for (index, waypoint) in list.items.enumerated() {
             switch waypoint.change {
             case .success(let change): command.changes.append(change)
-            case .failure(let problem): command.refused.append("waypoint \(index): \(problem.text)")
+            case .failure(let problem): command.refused.append(WaypointRefusal(index: index, problem: problem))
             }
         }
         return .command(command)
@@ -166,8 +173,6 @@ public struct OwnTracksCommand: Sendable, Equatable {
         }
     }
 
-    struct Problem: Error { var text: String }
-
     /// One `_type: waypoint`: `rid` (else `tst`, as older apps identify it), `desc`, `lat`, `lon`,
     /// `rad`; numbers may come as strings, as older apps send them. A member of another type counts
     /// as absent.
@@ -242,13 +247,12 @@ public struct OwnTracksCommand: Sendable, Equatable {
             return Int64(tst.rounded()) * 1000
         }
 
-        var change: Result<Change, Problem> {
-            guard let rid else { return .failure(Problem(text: "no \"rid\" (nor \"tst\") to name it")) }
+        var change: Result<Change, WaypointProblem> {
+            guard let rid else { return .failure(.noID) }
             guard let lat, let lon, lat.isFinite, lon.isFinite, (-90...90).contains(lat), (-180...180).contains(lon)
             else { return .success(.delete(rid)) }
             guard let rad, rad.isFinite, rad > 0 else {
-                return .failure(
-                    Problem(text: "\"rad\" of region \(FenceID.string(rid).json) must be a positive number of metres"))
+                return .failure(.radiusNotPositive(region: rid))
             }
             return .success(
                 .set(
@@ -264,7 +268,7 @@ public struct OwnTracksCommand: Sendable, Equatable {
 public final class OwnTracksCommandInbox: Sendable {
     public enum Item: Sendable {
         case command(OwnTracksCommand)
-        case problem(String)
+        case problem(FenceLayerProblem)
     }
 
     private let items = Locked<[Item]>([])
@@ -276,7 +280,7 @@ public final class OwnTracksCommandInbox: Sendable {
         switch OwnTracksCommand.parse(payload) {
         case .command(let command): item = .command(command)
         case .otherAction: item = nil
-        case .problem(let problem): item = .problem("\(topic): ignored: \(problem)")
+        case .problem(let problem): item = .problem(.commandIgnored(topic: topic, problem))
         }
         guard let item else { return }
         items.withLock { $0.append(item) }

@@ -28,7 +28,7 @@ public final class TrackSyncSender: @unchecked Sendable {
     let configuration: TrackSyncConfiguration
     private let store: any TrackSyncStore
     private let poster: HTTPPoster
-    private let report: @Sendable (String) -> Void
+    private let report: @Sendable (Problem) -> Void
     private let wakeUp = DispatchSemaphore(value: 0)
     private let running = Atomic<Bool>(true)
     private let flushRequested = Atomic<Bool>(false)
@@ -52,7 +52,7 @@ public final class TrackSyncSender: @unchecked Sendable {
     private var attempts = 0
     /// When the failed batch is tried again, on the monotonic clock (`monotonicSeconds`).
     public private(set) var retryAt: Double?
-    private var outage = OutageLog<String>()
+    private var outage = OutageLog<TransportFailure>()
     public private(set) var lastError: String?
     private var unsavedError: (message: String, at: Int64)?
     /// The odometer just after the point at the cursor (for the `odometer` of the points to come).
@@ -66,7 +66,7 @@ public final class TrackSyncSender: @unchecked Sendable {
     }
 
     public init(
-        configuration: TrackSyncConfiguration, store: any TrackSyncStore, report: @escaping @Sendable (String) -> Void
+        configuration: TrackSyncConfiguration, store: any TrackSyncStore, report: @escaping @Sendable (Problem) -> Void
     ) throws {
         self.configuration = configuration
         self.store = store
@@ -134,7 +134,7 @@ public final class TrackSyncSender: @unchecked Sendable {
             let force = flushRequested.exchange(false, ordering: .relaxed) || drainingNow
             let step: Step
             do { step = try self.step(force: force) } catch {
-                fail("\(error)")
+                fail(.caught(CaughtError(error)))
                 continue
             }
             switch step {
@@ -172,8 +172,8 @@ public final class TrackSyncSender: @unchecked Sendable {
             case .delivered:
                 acknowledge(last)
                 return .sent
-            case .failed(let problem):
-                fail(problem)
+            case .failed(let failure):
+                fail(failure)
                 return .failed
             }
         case .osmand:
@@ -187,8 +187,8 @@ public final class TrackSyncSender: @unchecked Sendable {
                 case .delivered:
                     acknowledge(point)
                     sent = true
-                case .failed(let problem):
-                    fail(problem)
+                case .failed(let failure):
+                    fail(failure)
                     return sent ? .sent : .failed
                 }
             }
@@ -206,16 +206,16 @@ public final class TrackSyncSender: @unchecked Sendable {
         saveCursorIfDue()
     }
 
-    private func fail(_ problem: String) {
+    private func fail(_ failure: TransportFailure) {
         attempts += 1
         retryAt = monotonicSeconds() + configuration.backoff.delay(afterAttempts: attempts)
-        lastError = problem
-        unsavedError = (problem, currentUTCTime().millisecondsSinceEpoch)
-        guard outage.failed(problem) else { return }
+        lastError = failure.text
+        unsavedError = (failure.text, currentUTCTime().millisecondsSinceEpoch)
+        guard outage.failed(failure) else { return }
         // Once per outage, before it is reported: what was acknowledged before it, and why it
         // stopped, become durable.
         saveCursor()
-        report("\(displayName): \(problem); retrying with backoff, nothing is dropped")
+        report(.delivery(.failing(target: displayName, failure, .whileRunning)))
     }
 
     private func saveCursorIfDue() {
@@ -236,7 +236,7 @@ public final class TrackSyncSender: @unchecked Sendable {
             unsavedError = nil
             lastSave = monotonicSeconds()
         } catch {
-            report("\(displayName): cannot save its cursor: \(error)")
+            report(.delivery(.cursorNotSaved(target: displayName, CaughtError(error))))
         }
     }
 

@@ -12,11 +12,11 @@ final class TrackSyncSink: EventSink {
     let sender: TrackSyncSender
     private let drainTimeout: Double
     private let store: any TrackSyncStore
-    private let report: @Sendable (String) -> Void
+    private let report: @Sendable (Problem) -> Void
 
     init(
         sender: TrackSyncSender, store: any TrackSyncStore, drainTimeout: Double,
-        report: @escaping @Sendable (String) -> Void
+        report: @escaping @Sendable (Problem) -> Void
     ) {
         self.sender = sender
         self.store = store
@@ -47,7 +47,8 @@ final class TrackSyncSink: EventSink {
         guard !sender.stop(drainUntil: monotonicSeconds() + drainTimeout) else { return }
         let left = (try? store.syncBacklog(target: sender.configuration.target)) ?? nil
         report(
-            "\(sender.displayName): \(left.map(String.init) ?? "some") track points remain queued in \(store.path) (not sent within --drain-timeout \(drainTimeout) s); the next run or 'gpsfence sync' sends them"
+            .delivery(
+                .trackLeft(target: sender.displayName, points: left, statePath: store.path, drainTimeout: drainTimeout))
         )
     }
 
@@ -57,7 +58,7 @@ final class TrackSyncSink: EventSink {
 extension TrackSyncConfiguration {
     /// The sink of a run or replay with this configuration.
     public func sink(
-        store: any TrackSyncStore, drainTimeout: Double, report: @escaping @Sendable (String) -> Void
+        store: any TrackSyncStore, drainTimeout: Double, report: @escaping @Sendable (Problem) -> Void
     ) throws(TrackSyncError) -> EventSink {
         let sender: TrackSyncSender
         do { sender = try TrackSyncSender(configuration: self, store: store, report: report) } catch {

@@ -32,8 +32,8 @@ public struct SyncJob {
         var forcing = configuration
         // By hand, everything queued goes now: the threshold is for a run that will send later.
         forcing.threshold = 1
-        let sender = try TrackSyncSender(configuration: forcing, store: store) { message in
-            OutputWriter.standardError.write(line: "gpsfence: \(message)")
+        let sender = try TrackSyncSender(configuration: forcing, store: store) { problem in
+            OutputWriter.standardError.write(line: "gpsfence: \(problem.text)")
         }
         let before = try backlog(store)
         let deadline = monotonicSeconds() + drainTimeout

@@ -33,7 +33,7 @@ package final class BrokerFences: FenceFeed, @unchecked Sendable {
     ///   - accepted: the payload of the set the run started on (the last good one), if any.
     package init(
         configuration: MQTTConfiguration, shared: MQTTConnection?, current: FenceSet, accepted: [UInt8]?,
-        ready: @escaping @Sendable () -> Void, report: @escaping @Sendable (String) -> Void
+        ready: @escaping @Sendable () -> Void, report: @escaping @Sendable (Problem) -> Void
     ) {
         self.configuration = configuration
         self.ready = ready
@@ -91,10 +91,7 @@ package final class BrokerFences: FenceFeed, @unchecked Sendable {
         let loaded = current.withLock { $0 }
         guard !payload.isEmpty else {
             seen.withLock { $0.refused = payload }
-            hand(
-                .refused(
-                    "the fence set on \(origin) was cleared (an empty retained message); keeping the \(loaded.count) fences loaded"
-                ))
+            hand(.refused(.brokerSetCleared(origin: origin, loaded: loaded.count)))
             return
         }
         do {
@@ -103,7 +100,7 @@ package final class BrokerFences: FenceFeed, @unchecked Sendable {
             hand(.loaded(FenceSetMatch(old: loaded, new: set), keep: payload))
         } catch {
             seen.withLock { $0.refused = payload }
-            hand(.refused("fence set from the broker refused, keeping the \(loaded.count) fences loaded: \(error)"))
+            hand(.refused(.brokerSetRefused(loaded: loaded.count, CaughtError(error))))
         }
     }
 

@@ -26,7 +26,7 @@ final class DurabilityStage: @unchecked Sendable {
         var submitted = 0
         var durable = 0
         var batches: [Batch] = []
-        var failure: String?
+        var failure: CaughtError?
         var running = true
     }
 
@@ -51,8 +51,8 @@ final class DurabilityStage: @unchecked Sendable {
                 while work.wait(timeout: .now()) == .success {}
                 let (target, running) = shared.withLock { ($0.submitted, $0.running) }
                 let outboxRow = store.newestCommittedOutboxRow
-                var failure: String?
-                do { try store.syncToStorage() } catch { failure = "\(error)" }
+                var failure: CaughtError?
+                do { try store.syncToStorage() } catch { failure = CaughtError(error) }
                 store.releaseOutbox(through: outboxRow)
                 shared.withLock {
                     $0.durable = max($0.durable, target)
@@ -81,10 +81,10 @@ final class DurabilityStage: @unchecked Sendable {
 
     /// The submitted events that are now on storage, in order; engine thread. A failed sync leaves
     /// them waiting (a later sync may succeed) and is said once as `problem`.
-    func takeDurable(_ deliver: (OutgoingEvent, FenceSet) -> Void, problem: (String) -> Void) {
+    func takeDurable(_ deliver: (OutgoingEvent, FenceSet) -> Void, problem: (CaughtError) -> Void) {
         let claim = engineSide.enter()
         defer { engineSide.leave(claim) }
-        let (ready, failure) = shared.withLock { state -> ([Batch], String?) in
+        let (ready, failure) = shared.withLock { state -> ([Batch], CaughtError?) in
             let count = state.batches.prefix { $0.generation <= state.durable }.count
             let ready = Array(state.batches.prefix(count))
             state.batches.removeFirst(count)

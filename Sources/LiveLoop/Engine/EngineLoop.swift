@@ -112,7 +112,8 @@ public final class EngineLoop {
         configuration: Configuration, fences: FenceSet, store: StateStore?, sinks: [EventSink], reports: ProblemReports
     ) throws {
         self.configuration = configuration
-        layers = try FenceLayerKeeper(main: fences, options: configuration.layers, store: store, report: reports.report)
+        layers = try FenceLayerKeeper(
+            main: fences, options: configuration.layers, store: store, report: reports.reportProblem)
         let fences = layers.set
         self.fences = fences
         self.store = store
@@ -398,9 +399,7 @@ public final class EngineLoop {
             try takeStoredAlarmAnswers()
         }
         if ring.overflow > round.reportedOverflow {
-            error(
-                "the engine fell behind: \(ring.overflow - round.reportedOverflow) fixes dropped (ring of \(ring.capacity))"
-            )
+            error(.engine(.fellBehind(dropped: ring.overflow - round.reportedOverflow, ringCapacity: ring.capacity)))
             round.reportedOverflow = ring.overflow
         }
         try takeAlarmAnswers()
@@ -439,9 +438,6 @@ public final class EngineLoop {
         try? store?.noteStopped()
         store?.stopBackgroundCheckpoints()
     }
-
-    /// A problem in words (a source's, the store's): an `error` event.
-    func error(_ message: String) { error(.said(message)) }
 
     func error(_ problem: Problem) {
         clock.raise({ .error(problem, at: $0, wallTime: $1) }, into: &batch)
@@ -495,8 +491,8 @@ public final class EngineLoop {
         durability.takeDurable { event, set in
             released = true
             for sink in waitingSinks { sink.deliver(event, fences: set) }
-        } problem: { message in
-            error("the state file cannot be synced to storage, events wait for it: \(message)")
+        } problem: { failure in
+            error(.engine(.notSynced(failure)))
         }
         if released { for sink in immediateSinks { sink.outboxSynced() } }
     }

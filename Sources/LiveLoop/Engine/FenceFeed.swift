@@ -7,9 +7,9 @@ package enum FenceFeedOutcome: Sendable {
     /// A new set, matched against the set the engine had when it was loaded; `keep`: the bytes to
     /// keep in the state file as the last good set of this source, once it is swapped in.
     case loaded(FenceSetMatch, keep: [UInt8]?)
-    /// Refused: the message (the text of an `error` event) names the source, the feature and what
-    /// is wrong, and says that the fences loaded stay.
-    case refused(String)
+    /// Refused: the `error` event names the source, the feature and what is wrong, and says that
+    /// the fences loaded stay.
+    case refused(FenceFeedProblem)
 }
 
 /// A source of whole fence sets for a run (docs/running.md, "Changing the fences while it runs"):

@@ -138,7 +138,7 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
                 pending.changed()
                 return
             }
-            hand(.refused("reload failed, keeping the \(current.withLock { $0.count }) fences loaded: \(error)"))
+            hand(.refused(.reloadFailed(loaded: current.withLock { $0.count }, CaughtError(error))))
         }
         loaded = after
         pending = Pending()

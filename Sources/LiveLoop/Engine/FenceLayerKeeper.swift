@@ -1,4 +1,5 @@
 import Delivery
+import Events
 import Fences
 import NMEA
 import Store
@@ -35,18 +36,18 @@ final class FenceLayerKeeper {
     private(set) var set: FenceSet
     private let options: FenceLayerOptions
     private let store: StateStore?
-    private let report: (String) -> Void
+    private let report: (Problem) -> Void
     /// Waiting for the first usable fix to drop the anchor at.
     private var anchorDue = false
     /// `--anchor-at` placed the anchor: the first usable fix may already be outside it.
     private var anchorPlacedAway = false
-    private var shadowed: [String] = []
+    private var shadowed: [LayerCircleRefusal] = []
     /// The largest distance of the boat from the anchor so far, and what the state file has of it.
     private(set) var anchorMaxDistance: Double?
     private var savedAnchorMaxDistance: Double?
 
     /// Takes the saved layers back from `store`.
-    init(main: FenceSet, options: FenceLayerOptions, store: StateStore?, report: @escaping (String) -> Void) throws {
+    init(main: FenceSet, options: FenceLayerOptions, store: StateStore?, report: @escaping (Problem) -> Void) throws {
         layers = FenceLayers(main: main)
         set = main
         self.options = options
@@ -134,10 +135,12 @@ final class FenceLayerKeeper {
         for item in inbox.take() {
             switch item {
             case .command(let command):
-                for problem in command.refused { report("OwnTracks setWaypoints: \(problem) (left out)") }
+                for refusal in command.refused {
+                    report(.fenceLayer(.waypointLeftOut(index: refusal.index, refusal.problem)))
+                }
                 regions = command.applied(to: regions)
             case .problem(let problem):
-                report(problem)
+                report(.fenceLayer(problem))
             }
         }
         guard regions != layers.ownTracksRegions else { return false }
@@ -161,8 +164,10 @@ final class FenceLayerKeeper {
     private func rebuild() {
         let combined = layers.combined()
         set = combined.set
-        let problems = combined.shadowed.map { "\($0.circle.layer.rawValue) circle left out: \($0.problem)" }
-        for problem in problems where !shadowed.contains(problem) { report(problem) }
+        let problems = combined.shadowed.map {
+            LayerCircleRefusal(layer: $0.circle.layer, id: $0.circle.id, cause: $0.cause)
+        }
+        for problem in problems where !shadowed.contains(problem) { report(.fenceLayer(.circleLeftOut(problem))) }
         shadowed = problems
     }
 }

@@ -87,7 +87,7 @@ extension EngineLoop {
                     }
                     for other in feeds { other.noteCurrent(fences) }
                 case .refused(let problem):
-                    error(problem)
+                    error(.fenceFeed(problem))
                 }
             }
         }

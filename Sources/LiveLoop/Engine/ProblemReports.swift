@@ -11,12 +11,6 @@ package final class ProblemReports: Sendable {
     private let pending = Locked<[Problem]>([])
     private let wake = Locked<(@Sendable () -> Void)?>(nil)
 
-    /// A problem in words (what a server or a device said).
-    package var report: @Sendable (String) -> Void {
-        let reportProblem = reportProblem
-        return { message in reportProblem(.said(message)) }
-    }
-
     package var reportProblem: @Sendable (Problem) -> Void {
         { [self] problem in
             pending.withLock { $0.append(problem) }
