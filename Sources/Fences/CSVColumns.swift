@@ -77,7 +77,7 @@ public struct CSVColumns {
 }
 
 /// A CSV header the loader cannot use.
-public enum CSVHeaderProblem: Error, Sendable {
+public enum CSVHeaderProblem: Error, Sendable, Equatable {
     case missing(CSVColumns.Role)
     case twice(CSVColumns.Role)
     case repeated(key: String)

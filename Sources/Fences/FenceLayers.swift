@@ -114,7 +114,7 @@ public struct FenceLayers: Sendable {
     }
 
     /// Why a layer circle was left out of the set.
-    public enum LeftOut: Sendable {
+    public enum LeftOut: Sendable, Equatable {
         /// Its id is the id of a fence of the file, or of an earlier circle.
         case idTaken
         /// The fence set refused it as a fence.

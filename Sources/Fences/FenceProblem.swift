@@ -4,7 +4,7 @@ import Presentation
 
 /// What is wrong with a fence file, or with one feature or CSV line of it. The loaders throw
 /// these inside a `FenceLoadError`, which adds the place; the words are written once, in `text`.
-public enum FenceProblem: Error, Sendable {
+public enum FenceProblem: Error, Sendable, Equatable {
     // The file as a whole.
     case isDirectory
     case unreadable(FileCallError)
@@ -92,7 +92,7 @@ public enum FenceProblem: Error, Sendable {
 }
 
 /// What is wrong with a coordinates array, found while it is read.
-public enum CoordinatesProblem: Sendable {
+public enum CoordinatesProblem: Sendable, Equatable {
     case nestedTooDeep
     /// `written` is the value as written, quoted and cut to 40 bytes.
     case notAnArray(written: String)
@@ -116,7 +116,7 @@ public enum CoordinatesProblem: Sendable {
 
 /// What is wrong with a property of a feature (or a column of a CSV line). `written` is the value
 /// as written, quoted and cut to 40 bytes.
-public enum PropertyProblem: Sendable {
+public enum PropertyProblem: Sendable, Equatable {
     /// A radius in quotes that would be a number without them.
     case radiusIsText(written: String, number: String)
     case radiusNotANumber(written: String)
@@ -157,13 +157,13 @@ public enum PropertyProblem: Sendable {
 }
 
 /// What is wrong with a fence's shape once its feature is read whole.
-public enum ShapeProblem: Sendable {
+public enum ShapeProblem: Sendable, Equatable {
     case radiusNotPositive(Double)
     case radiusTooLarge(Double)
     case noRings
     case partWithoutRings(Int)
     case ringTooShort(ShapePart, positions: Int)
-    case ringNotClosed(ShapePart, first: (lon: Double, lat: Double), last: (lon: Double, lat: Double))
+    case ringNotClosed(ShapePart, first: RingPosition, last: RingPosition)
     case tooManyEdges(Int)
     case noLines
     case lineTooShort(ShapePart, positions: Int)
@@ -210,7 +210,18 @@ public enum ShapeProblem: Sendable {
 }
 
 /// A piece of a fence's shape, as a problem names it.
-public enum ShapePart: Sendable {
+/// A position of a ring, as the file wrote it (degrees).
+public struct RingPosition: Sendable, Equatable {
+    public var lon: Double
+    public var lat: Double
+
+    public init(lon: Double, lat: Double) {
+        self.lon = lon
+        self.lat = lat
+    }
+}
+
+public enum ShapePart: Sendable, Equatable {
     case circleCentre
     /// Ring `ring` of polygon part `part` (nil in a polygon of one part).
     case ring(part: Int?, ring: Int)

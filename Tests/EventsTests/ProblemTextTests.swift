@@ -106,7 +106,7 @@ import Testing
         let socket = SocketError(operation: "connect", endpoint: "127.0.0.1:9", errno: nil)
         let texts: [(TransportFailure, String)] = [
             (.noHost, "the URL has no host"),
-            (.socket(socket), "connect 127.0.0.1:9 failed"),
+            (.connection(socket), "connect 127.0.0.1:9 failed"),
             (.httpClient(said: "The request timed out."), "The request timed out."),
             (.httpStatus(404), "HTTP 404"),
             (.notHTTP, "not an HTTP answer"),

@@ -74,13 +74,13 @@ enum PlainHTTP {
                 host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host, port: url.port ?? 80,
                 timeout: timeout)
         } catch {
-            return .failed(.socket(error))
+            return .failed(.connection(error))
         }
         defer { socket.close() }
         do {
             try request(body, to: url, headers: headers).withUnsafeBytes { try socket.write($0) }
         } catch let error as SocketError {
-            return .failed(.socket(error))
+            return .failed(.connection(error))
         } catch {
             return .failed(.caught(CaughtError(error)))
         }
@@ -101,7 +101,7 @@ enum PlainHTTP {
                 case .closed: return .failed(answer.isEmpty ? .closedByServer : .notHTTP)
                 }
             } catch {
-                return .failed(.socket(error))
+                return .failed(.connection(error))
             }
         }
         return .failed(.notHTTP)

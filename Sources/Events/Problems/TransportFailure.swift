@@ -6,7 +6,7 @@ public enum TransportFailure: Sendable, Equatable {
     /// The webhook's URL has no host.
     case noHost
     /// The connection could not be made, or broke.
-    case socket(SocketError)
+    case connection(SocketError)
     /// The request could not be written for another reason.
     case caught(CaughtError)
     /// The system's HTTP client failed, in its own words.
@@ -33,7 +33,7 @@ public enum TransportFailure: Sendable, Equatable {
     public var text: String {
         switch self {
         case .noHost: "the URL has no host"
-        case .socket(let error): error.description
+        case .connection(let error): error.description
         case .caught(let error): error.rendered
         case .httpClient(let said): said
         case .httpStatus(let status): "HTTP \(status)"

@@ -105,7 +105,7 @@ public struct RuleContext {
 
 /// Why a feature's rule properties are refused, with the values written; `description` is the
 /// text the file's error names.
-public enum RuleProblem: Error, Sendable, CustomStringConvertible {
+public enum RuleProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// A `.choice` property's value that is none of its words (`hgv 'never'`).
     case notAChoice(property: String, value: String, choices: [String])
     /// `expires` that is no ISO 8601 time.
