@@ -182,6 +182,7 @@ let package = Package(
             name: "LiveLoopTests",
             dependencies: [
                 "LiveLoop", "Jobs", "Tools", "NMEA", "Store", "Delivery", "Fences", "Events", "Platform", "Waiting",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Fences", "Events", "NMEA", "Presentation", "Store"]),
         .testTarget(

@@ -59,6 +59,8 @@ import Testing
         ("Sources/JSONInput/JSONScanner.swift", "JSONProblem"),
         ("Sources/Events/Problem.swift", "HookFailure"),
         ("Sources/Events/Problem.swift", "Problem"),
+        ("Sources/Events/SourceProblem.swift", "SourceProblem"),
+        ("Sources/Events/SourceProblem.swift", "GpsdSkippedLine"),
         ("Sources/Events/Problems/CaughtError.swift", "CaughtError"),
         ("Sources/Events/Problems/ProgramRunFailure.swift", "ProgramRunFailure"),
         ("Sources/Events/Problems/AlertProblem.swift", "AlertProblem"),

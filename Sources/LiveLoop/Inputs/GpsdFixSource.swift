@@ -79,7 +79,7 @@ public final class GpsdFixSource: FixSource {
                     emit(
                         .problem(
                             .gpsdUnreachable(
-                                endpoint: address.endpoint, error: error.description,
+                                endpoint: address.endpoint, error: CaughtError(error),
                                 initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)))
                 }
             }
@@ -125,7 +125,7 @@ public final class GpsdFixSource: FixSource {
             let oversizedBefore = connection.lines.oversizedLines
             let outcome = try connection.readLines(timeout: 0.1) { line in
                 guard let report = GpsdReport(line) else {
-                    if !line.isEmpty { skip(&session, emit, "a line that is not a JSON report") }
+                    if !line.isEmpty { skip(&session, emit, .notAJSONReport) }
                     return
                 }
                 switch report.reportClass {
@@ -180,7 +180,7 @@ public final class GpsdFixSource: FixSource {
                 case .version:
                     session.release = report.string("release")
                 case .error:
-                    emit(.problem(.gpsdSays(endpoint: endpoint, message: report.string("message"))))
+                    emit(.problem(.gpsdSays(endpoint: endpoint, said: report.string("message"))))
                 case .sky:
                     if let used = report.satellitesUsed { session.satellitesUsed = used }
                     if report.hdop != nil || report.satellitesUsed == 0 { session.hdop = report.hdop }
@@ -193,7 +193,7 @@ public final class GpsdFixSource: FixSource {
             }
             emitFix(session.epochs.flushIfQuiet(at: monotonicSeconds()), &session, emit)
             if connection.lines.oversizedLines > oversizedBefore {
-                skip(&session, emit, "a line longer than \(configuration.maximumLine) bytes")
+                skip(&session, emit, .longerThan(bytes: configuration.maximumLine))
             }
             if outcome == .closed {
                 throw SocketError(
@@ -214,11 +214,11 @@ public final class GpsdFixSource: FixSource {
         return true
     }
 
-    private func skip(_ session: inout Session, _ emit: (EngineInput) -> Void, _ what: String) {
+    private func skip(_ session: inout Session, _ emit: (EngineInput) -> Void, _ line: GpsdSkippedLine) {
         skipped.add(1, ordering: .relaxed)
         guard !session.saidSkipped else { return }
         session.saidSkipped = true
-        emit(.problem(.gpsdSkipped(endpoint: configuration.address.endpoint, what: what)))
+        emit(.problem(.gpsdSkipped(endpoint: configuration.address.endpoint, line)))
     }
 
     private func wait(_ seconds: Double) {

@@ -84,7 +84,7 @@ struct SerialDecoding {
             sayRollover(emit)
             emit(.lost(device: path, reason: reason))
         case .unavailable(let error):
-            emit(.problem(.unavailable(error.description)))
+            emit(.problem(.unavailable(error)))
         case .noNMEA(let path, let attempts):
             emit(.problem(.noNMEA(path: path, tried: attempts.map { "\($0.rate) (\($0.bytes) bytes)" })))
         }
