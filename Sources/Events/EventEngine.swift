@@ -376,7 +376,7 @@ public final class EventEngine {
         let road = roads.road
         for stored in ahead.indices {
             let fence = Int(stored)
-            if road != nil && roads.isRoad(fence) { continue }
+            if (road != nil || roads.deciding) && roads.isRoad(fence) { continue }
             approach(fence) { reach in
                 fences.distanceAlongRay(
                     toFence: fence, lat: fix.latitude, lon: fix.longitude, bearing: track, maxDistance: reach)

@@ -3,31 +3,39 @@ import NMEA
 
 /// Which road the receiver is driving, among the road corridors near each usable fix (docs/events.md,
 /// "The road being driven"). A road is a candidate when the fix lies within its footprint (the
-/// corridor) widened by the fix's accuracy (up to the accuracy cap) and `margin`. Of those:
+/// corridor) widened by the fix's accuracy (up to the accuracy cap) and `margin`. The matcher keeps
+/// the roads the recent fixes could be on (`RoadHypothesis`), each scored over the last tens of
+/// metres (`RoadHistory`): a road goes on from its own history, or from that of a road it joins (at
+/// a shared OSM node, or a shared vertex between roads drawn by hand) where the two meet near the
+/// fix, so the error that explains the fixes on one road carries over to the road the vehicle
+/// turns onto, and not to a road beside it. Of the candidates:
 /// - heading: with a usable course (`minimumCourseSpeed` and a track), a road whose nearest segment
 ///   runs more than `maxTurn` degrees off the course is not the road (either way on a two-way road,
-///   the tagged way on a one-way road);
-/// - layer: while the road matched before is a candidate, a road at another height (`bridge`,
-///   `tunnel`, `layer`, `level`) that does not join it (at a shared OSM node, or a shared vertex
-///   between roads drawn by hand) is not the road: a street over a tunnel does not lead into it;
-/// - underground: a road in a tunnel, where no receiver has a fix, is reached only along a road
-///   that leads in: it is a candidate when it is the road matched before, joins it, or the fix is
-///   within `portalMetres` of a portal, an end of its line where no other tunnel goes on (reached
-///   from a road not in the file). A street over the middle of a tunnel is never taken for it, the first fix included;
-///   at a portal the nearest wins, as a truck that comes from a ramp not in the file must be
-///   warned;
+///   the tagged way on a one-way road); a turn within it costs up to `turnMetres`;
+/// - a road with no history to go on from (the first fix, or a road that meets none of the roads
+///   the fixes could be on near the fix) starts at the cost of the best road, and `startMetres`
+///   more unless it joins the road matched before; and:
+///   - layer: while the road matched before is a candidate, a road at another height (`bridge`,
+///     `tunnel`, `layer`, `level`) that does not join it is not the road: a street over a tunnel
+///     does not lead into it;
+///   - underground: a road in a tunnel, where no receiver has a fix, starts only within
+///     `portalMetres` of a portal, an end of its line where no other tunnel goes on (reached from a
+///     road not in the file). A street over the middle of a tunnel is never taken for it, the
+///     first fix included;
 /// - a node's piece: a piece of road around an OSM node that carries the node's restriction
-///   (`at_node`), on the road matched before (which passes through that node), counts as that
-///   road itself (`stayMetres` nearer), so the vehicle on the road is on the piece while on it;
-/// - the nearest in metres wins, counting the turn against the course as up to `turnMetres`, and
-///   the road matched before as `stayMetres` nearer (not once the fix is beyond the end of its
-///   line: the vehicle has left it), a road joined to it as `joinMetres` nearer, and, while it is
-///   a candidate, a road that does not join it as `detachedMetres` farther: a vehicle gets from
-///   one road to another at a junction, not across the gap beside it.
-/// Without a usable course the road matched before holds while it is a candidate.
-///
-/// The way the road is driven along its line (`travel`) is the course against its nearest
-/// segment's bearing, or a one-way road's own way; without a course it holds while the road does.
+///   (`at_node`), going on from a road that passes through that node, counts as that road itself
+///   (`stayMetres` lower), so the vehicle on the road is on the piece while on it;
+/// - while the road matched before is a candidate, a road that does not join it costs
+///   `detachedMetres` more: a vehicle gets from one road to another at a junction, not across the
+///   gap beside it.
+/// The road matched before holds until another scores `switchMetres` lower. Once the fix is beyond
+/// the end of its line, or it is no candidate, the vehicle has left it: the lowest takes over once
+/// it scores `switchMetres` below every other road the vehicle may have gone on to, or after
+/// `firstMetres`. With no road matched yet (the first fix, or after `gapSeconds` without one), a
+/// road is matched when it is the only candidate, when it scores `switchMetres` below every other
+/// after `firstMetres` driven, or after `decideMetres` (`deciding` until then: no road is driven,
+/// and none is approached along the straight path). Without a usable course the road matched
+/// before holds while it is a candidate.
 final class RoadMatcher {
     /// The road being driven (a fence index), nil when no road is.
     private(set) var road: Int?
@@ -42,9 +50,16 @@ final class RoadMatcher {
     static let minimumCourseSpeed = 2.0
     static let turnMetres = 5.0
     static let stayMetres = 3.0
-    static let joinMetres = 1.0
     static let detachedMetres = 5.0
     static let portalMetres = 20.0
+    static let startMetres = 3.0
+    static let switchMetres = 2.0
+    static let firstMetres = 15.0
+    static let decideMetres = 40.0
+    /// A road scoring this much above the best is dropped: it will not come back.
+    static let dropMetres = 15.0
+    /// Seconds without a usable fix after which the history says nothing (a new drive).
+    static let gapSeconds = 10.0
     /// Fences whose road tags are kept before the list starts over.
     static let cacheLimit = 4096
 
@@ -58,10 +73,22 @@ final class RoadMatcher {
     private var known: [Int32: Known] = [:]
     /// The positions of the matched road's vertices, sorted, for `joinsRoad`.
     private var roadVertices: [SIMD2<Double>] = []
+    /// The roads the recent fixes could be on, and the list for this fix built beside it (both keep
+    /// their capacity: nothing is allocated per fix).
+    private var hypotheses: [RoadHypothesis] = []
+    private var next: [RoadHypothesis] = []
+    private var lastTime: Int64?
+    private var lastPosition: (lat: Double, lon: Double)?
+    /// Metres driven with no road clearly ahead, none matched or the one matched left behind.
+    private var undecidedMetres = 0.0
+    /// Whether no road is matched while the roads near the fixes are being told apart.
+    private(set) var deciding = false
 
     init(fences: FenceSet) {
         self.fences = fences
         known.reserveCapacity(64)
+        hypotheses.reserveCapacity(16)
+        next.reserveCapacity(16)
     }
 
     /// The road tags of `fence`, nil when it is no road.
@@ -85,48 +112,161 @@ final class RoadMatcher {
         guard fences.hasCorridors else { return }
         let widen = min(fix.accuracy ?? 0, accuracyCap) + Self.margin
         fences.corridors(nearLat: fix.latitude, lon: fix.longitude, margin: widen, into: near)
+        let now = fix.time?.millisecondsSinceEpoch ?? 0
+        var seconds = lastTime.map { Double(now - $0) / 1000 } ?? .infinity
+        lastTime = now
+        if !(0...Self.gapSeconds).contains(seconds) {
+            seconds = 0
+            hypotheses.removeAll(keepingCapacity: true)
+            forget()
+        }
         let course = (fix.speed ?? 0) >= Self.minimumCourseSpeed ? fix.track : nil
         let held = road.map { road in near.indices.contains(Int32(road)) } ?? false
         if course == nil, held { return }
-        var best: (fence: Int, tags: RoadTags, cost: Double, bearing: Double)?
+        // Without a speed, the step between the fixes (their error's jitter too) is what was driven.
+        let metres =
+            fix.speed.map { $0 * seconds }
+            ?? lastPosition.map {
+                Geodesy.haversine(lat1: $0.lat, lon1: $0.lon, lat2: fix.latitude, lon2: fix.longitude)
+            } ?? 0
+        lastPosition = (fix.latitude, fix.longitude)
+        score(
+            fix, course: course, held: held, history: RoadHistory(metres: metres, seconds: seconds),
+            reach: metres + widen + Self.margin)
+        swap(&hypotheses, &next)
+        commit(course: course, metres: metres)
+    }
+
+    /// The roads this fix could be on, each going on from the best history it has, into `next`.
+    private func score(_ fix: Fix, course: Double?, held: Bool, history: RoadHistory, reach: Double) {
+        next.removeAll(keepingCapacity: true)
+        var lowest = Double.infinity
+        for h in hypotheses { lowest = min(lowest, h.cost) }
         for stored in near.indices {
             let fence = Int(stored)
             guard let tags = tags(fence) else { continue }
             let position = fences.roadPosition(fence, lat: fix.latitude, lon: fix.longitude)
-            var cost = position.distance
+            var extra = 0.0
             if let course {
                 let turn = Self.turn(course, position.bearing, tags.direction)
                 if turn > Self.maxTurn { continue }
-                cost += turn / Self.maxTurn * Self.turnMetres
+                extra += turn / Self.maxTurn * Self.turnMetres
             }
-            if tags.underground, fence != road, road == nil || !joinsRoad(fence, tags),
-                portalDistance(fence, fix) > Self.portalMetres
-            {
-                continue
-            }
-            if fence == road {
-                if !position.beyondEnd { cost -= Self.stayMetres }
-            } else if held {
-                let joined = joinsRoad(fence, tags)
-                if !joined && !tags.sameHeight(as: roadTags) { continue }
-                cost += joined ? -Self.joinMetres : Self.detachedMetres
-                if let node = tags.atNode, roadTags.sharedNodes?.vertex(ofNode: node) != nil {
-                    cost -= Self.stayMetres
+            let joinsMatched = road.map { $0 == fence || joinsRoad(fence, tags) } ?? false
+            let detached = held && !joinsMatched
+            if detached { extra += Self.detachedMetres }
+            var best: RoadHypothesis?
+            for h in hypotheses {
+                var bonus = 0.0
+                if h.fence != fence {
+                    let piece = tags.atNode.map { h.tags.sharedNodes?.vertex(ofNode: $0) != nil } ?? false
+                    guard piece || joinsNear(h, fence, tags, fix, within: reach) else { continue }
+                    if piece && !position.beyondEnd { bonus = Self.stayMetres }
+                }
+                let step = history.fix(offset: position.offset, bearing: position.bearing, error: h.error)
+                let cost = history.average(h.cost, step.cost + extra) - bonus
+                if best.map({ cost < $0.cost }) ?? true {
+                    best = RoadHypothesis(
+                        fence: fence, tags: tags, error: step.error, cost: cost, bearing: position.bearing,
+                        beyondEnd: position.beyondEnd)
                 }
             }
-            if best.map({ cost < $0.cost }) ?? true { best = (fence, tags, cost, position.bearing) }
+            if best == nil {
+                if tags.underground, portalDistance(fence, fix) > Self.portalMetres { continue }
+                if detached, !tags.sameHeight(as: roadTags) { continue }
+                let step = history.fix(offset: position.offset, bearing: position.bearing, error: nil)
+                let cost =
+                    lowest.isFinite
+                    ? history.average(lowest, step.cost + extra) + (joinsMatched ? 0 : Self.startMetres)
+                    : step.cost + extra
+                best = RoadHypothesis(
+                    fence: fence, tags: tags, error: step.error, cost: cost, bearing: position.bearing,
+                    beyondEnd: position.beyondEnd)
+            }
+            if let best { next.append(best) }
         }
-        guard let best else {
-            road = nil
-            travel = nil
+        var lowestNext = Double.infinity
+        for h in next { lowestNext = min(lowestNext, h.cost) }
+        next.removeAll { $0.cost > lowestNext + Self.dropMetres }
+    }
+
+    /// The road being driven after this fix's hypotheses.
+    private func commit(course: Double?, metres: Double) {
+        guard let leader = lowest() else {
+            forget()
             return
         }
-        if best.fence != road {
-            road = best.fence
-            roadTags = best.tags
-            noteVertices(of: best.fence)
+        let mine = road.flatMap { road in hypotheses.firstIndex { $0.fence == road } }
+        if let mine, !hypotheses[mine].beyondEnd {
+            let ahead = hypotheses[leader].cost < hypotheses[mine].cost - Self.switchMetres
+            choose(ahead ? leader : mine, course: course)
+        } else if road != nil {
+            // Beyond the end of its line, or off it, the vehicle has left the road for one it leads
+            // onto: the road is kept until the history tells which (a ramp leaves where the street
+            // goes on), for `firstMetres` at most.
+            undecidedMetres += metres
+            if leader == mine || leads(leader, excluding: mine) || undecidedMetres >= Self.firstMetres {
+                choose(leader, course: course)
+            } else if let mine {
+                travel = Self.travel(course, hypotheses[mine].bearing, hypotheses[mine].tags.direction)
+            }
+        } else {
+            undecidedMetres += metres
+            if hypotheses.count == 1 || undecidedMetres >= Self.decideMetres
+                || (undecidedMetres >= Self.firstMetres && leads(leader, excluding: nil))
+            {
+                choose(leader, course: course)
+            } else {
+                deciding = true
+            }
         }
-        travel = Self.travel(course, best.bearing, best.tags.direction)
+    }
+
+    /// The hypothesis of the lowest cost.
+    private func lowest() -> Int? {
+        var best: Int?
+        for k in hypotheses.indices where best.map({ hypotheses[k].cost < hypotheses[$0].cost }) ?? true {
+            best = k
+        }
+        return best
+    }
+
+    /// Whether hypothesis `k` scores `switchMetres` below every other but `excluded` and those the
+    /// fix is beyond the end of (left behind, or not reached).
+    private func leads(_ k: Int, excluding excluded: Int?) -> Bool {
+        for other in hypotheses.indices where other != k && other != excluded && !hypotheses[other].beyondEnd {
+            if hypotheses[other].cost - hypotheses[k].cost < Self.switchMetres { return false }
+        }
+        return true
+    }
+
+    private func choose(_ k: Int, course: Double?) {
+        let chosen = hypotheses[k]
+        deciding = false
+        undecidedMetres = 0
+        if chosen.fence != road {
+            road = chosen.fence
+            roadTags = chosen.tags
+            noteVertices(of: chosen.fence)
+        }
+        travel = Self.travel(course, chosen.bearing, chosen.tags.direction)
+    }
+
+    private func forget() {
+        road = nil
+        travel = nil
+        deciding = false
+        undecidedMetres = 0
+    }
+
+    /// Whether road `fence` (with `tags`) joins the road of hypothesis `h` within `reach` metres of
+    /// the fix: a vehicle passes from one road to another where they meet, not anywhere along them.
+    private func joinsNear(
+        _ h: RoadHypothesis, _ fence: Int, _ tags: RoadTags, _ fix: Fix, within reach: Double
+    ) -> Bool {
+        fences.distanceToJoin(
+            h.fence, nodes: h.tags.sharedNodes, fence, nodes: tags.sharedNodes, lat: fix.latitude, lon: fix.longitude)
+            <= reach
     }
 
     /// The way a road whose segment has `bearing` is driven on `course`: a one-way road's own, else

@@ -4,6 +4,9 @@ import Platform
 public struct RoadPosition: Sendable, Equatable {
     /// Metres from the point to the corridor's line (not its edge).
     public var distance: Double
+    /// `distance` signed: positive to the left of the nearest segment's direction, negative to
+    /// its right (which side a receiver's error lies, for matching by the history of the fixes).
+    public var offset: Double
     /// Degrees (0 = north, clockwise) of the nearest segment, in the order of its vertices.
     public var bearing: Double
     /// The nearest segment's first vertex in the corridor store.
@@ -54,16 +57,18 @@ extension FenceSet {
         let v = best.vertex
         let bearing = Geodesy.bearing(
             lat1: corridors.lat[v], lon1: corridors.lon[v], lat2: corridors.lat[v + 1], lon2: corridors.lon[v + 1])
+        let segment = corridors.segment(v, radius: corridors.radius[s])
+        let distance = best.angle * Geodesy.earthRadius
         var beyondEnd = false
         if let first = best.line.first, let last = best.line.last,
             corridors.lon[first] != corridors.lon[last] || corridors.lat[first] != corridors.lat[last]
         {
-            let segment = corridors.segment(v, radius: corridors.radius[s])
             beyondEnd =
                 (v == first && (p * segment.afterA).sum() < 0) || (v + 1 == last && (p * segment.beforeB).sum() < 0)
         }
         return RoadPosition(
-            distance: best.angle * Geodesy.earthRadius, bearing: bearing, vertex: v, beyondEnd: beyondEnd)
+            distance: distance, offset: (p * segment.normal).sum() < 0 ? -distance : distance, bearing: bearing,
+            vertex: v, beyondEnd: beyondEnd)
     }
 
     /// Metres from the point to the nearest end of a line of corridor fence `index` (which must be
@@ -117,6 +122,34 @@ extension FenceSet {
             return true
         }
         return false
+    }
+
+    /// Metres from the point to the nearest place where corridor fences `a` and `b` (roads with
+    /// `shared_nodes` `nodesA` and `nodesB`) join, as `corridorsJoin` finds joins; infinity when
+    /// they do not.
+    public func distanceToJoin(
+        _ a: Int, nodes nodesA: SharedNodes?, _ b: Int, nodes nodesB: SharedNodes?, lat: Double, lon: Double
+    ) -> Double {
+        guard kinds[a] == .corridor, kinds[b] == .corridor else { return .infinity }
+        let sa = Int(shapeIndex[a])
+        let sb = Int(shapeIndex[b])
+        let p = CorridorSegment.unit(lon: lon, lat: lat)
+        var nearest = Double.infinity
+        func consider(_ v: Int) {
+            let at = CorridorSegment.unit(lon: corridors.lon[v], lat: corridors.lat[v])
+            nearest = min(nearest, CorridorSegment.angle(p, at) * Geodesy.earthRadius)
+        }
+        if let nodesA, let nodesB {
+            for (k, node) in nodesA.nodes.enumerated() where nodesB.nodes.contains(node) {
+                let v = corridors.firstVertex[sa] + Int(nodesA.vertices[k])
+                if v < corridors.firstVertex[sa + 1] { consider(v) }
+            }
+        } else {
+            for v in corridors.firstVertex[sa]..<corridors.firstVertex[sa + 1] where vertex(of: sb, at: v) != nil {
+                consider(v)
+            }
+        }
+        return nearest
     }
 
     /// The vertex of corridor `s` (store index; its road's `shared_nodes`: `nodes`) where it joins
