@@ -163,7 +163,7 @@ public enum ShapeProblem: Sendable, Equatable {
     case noRings
     case partWithoutRings(Int)
     case ringTooShort(ShapePart, positions: Int)
-    case ringNotClosed(ShapePart, first: RingPosition, last: RingPosition)
+    case ringNotClosed(ShapePart, first: GeoPoint, last: GeoPoint)
     case tooManyEdges(Int)
     case noLines
     case lineTooShort(ShapePart, positions: Int)
@@ -210,17 +210,6 @@ public enum ShapeProblem: Sendable, Equatable {
 }
 
 /// A piece of a fence's shape, as a problem names it.
-/// A position of a ring, as the file wrote it (degrees).
-public struct RingPosition: Sendable, Equatable {
-    public var lon: Double
-    public var lat: Double
-
-    public init(lon: Double, lat: Double) {
-        self.lon = lon
-        self.lat = lat
-    }
-}
-
 public enum ShapePart: Sendable, Equatable {
     case circleCentre
     /// Ring `ring` of polygon part `part` (nil in a polygon of one part).

@@ -169,8 +169,8 @@ public struct FenceSetBuilder {
                 if c[2 * start] != c[2 * end - 2] || c[2 * start + 1] != c[2 * end - 1] {
                     throw error(
                         .ringNotClosed(
-                            what, first: RingPosition(lon: c[2 * start], lat: c[2 * start + 1]),
-                            last: RingPosition(lon: c[2 * end - 2], lat: c[2 * end - 1])),
+                            what, first: GeoPoint(lat: c[2 * start + 1], lon: c[2 * start]),
+                            last: GeoPoint(lat: c[2 * end - 1], lon: c[2 * end - 2])),
                         id: id)
                 }
                 start = end

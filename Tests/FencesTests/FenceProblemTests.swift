@@ -23,7 +23,7 @@ import Testing
             Issue.record("\(error.problem)")
             return
         }
-        #expect(first == RingPosition(lon: 0, lat: 0) && last == RingPosition(lon: 0, lat: 1))
+        #expect(first == GeoPoint(lat: 0, lon: 0) && last == GeoPoint(lat: 1, lon: 0))
 
         let far = polygonFeature(id: "2", rings: [[(0, 0), (1, 0), (1, 95), (0, 0)]])
         guard
