@@ -43,6 +43,30 @@ for suite in $alone; do grep -Fx "EndToEndTests\\.$suite/" "$logs/suites" || tru
 echo "$(wc -l <"$logs/all") tests in $(($(wc -l <"$logs/groups") + $(wc -l <"$logs/alone"))) groups," \
     "$processes processes at a time, then $(wc -l <"$logs/alone") alone"
 
+signal_said() { # signal_said STATUS: ", killed by SIGNAME" when a signal ended the process
+    (($1 > 128 && $1 < 160)) && echo ", killed by SIG$(kill -l $(($1 - 128)))" || true
+}
+# What the end of the output repeats of a failed group, so that its last lines, which are what a CI
+# page shows, say what failed: the issues recorded, and when the process died instead of ending
+# (a crash on a thread without a signal stack prints nothing), the tests it was running then.
+failure_summary() { # failure_summary PATTERN STATUS LOG
+    local pattern=$1 status=$2 log=$3.plain
+    sed $'s/\e\\[[0-9;]*m//g' "$3" >"$log" # without the colours of a terminal
+    echo "✘ $pattern: exit $status$(signal_said "$status")"
+    grep -E '^✘ Test .* recorded an issue' "$log" | cut -c 1-300 | head -n 8 | sed 's/^/    /' || true
+    if ! grep -qE '^✘ Test run with' "$log"; then
+        grep -A 6 -E '^\*\*\* Program crashed|crashed:$' "$log" | grep -v '^$' | cut -c 1-200 | head -n 16 \
+            | sed 's/^/    /' || true
+        grep -oE '^◇ Test .*\(.*\) started' "$log" | sed -E 's/^◇ Test (.*) started$/\1/' | sort >"$log.started"
+        grep -oE '^(✔|✘) Test .*\(.*\) (passed|failed)' "$log" | sed -E 's/^(✔|✘) Test (.*) (passed|failed)$/\2/' \
+            | sort >"$log.ended"
+        echo "    no summary: the process ended early, $(wc -l <"$log.ended") of $(wc -l <"$log.started") tests" \
+            "ended; not ended then (the first 12):"
+        comm -23 "$log.started" "$log.ended" | head -n 12 | sed 's/^/      /'
+    fi
+}
+export -f signal_said failure_summary
+
 run_group() { # run_group LOGS PATTERN: one group's tests; its output printed when it ends
     local logs=$1 pattern=$2 log status=0 start=$SECONDS
     log=$(mktemp "$logs/group.XXXXXX")
@@ -54,8 +78,9 @@ run_group() { # run_group LOGS PATTERN: one group's tests; its output printed wh
             echo "✔ $pattern ($((SECONDS - start)) s): $(grep -E 'Test run with' "$log" | tail -n 1)"
             grep -oE 'Test run with [0-9]+ test' "$log" | tail -n 1 | grep -oE '[0-9]+' >>"$logs/passed"
         else
-            echo "✘ $pattern (exit $status, $((SECONDS - start)) s):"
+            echo "✘ $pattern (exit $status$(signal_said "$status"), $((SECONDS - start)) s):"
             cat "$log"
+            failure_summary "$pattern" "$status" "$log" >>"$logs/failed"
         fi
     ) 9>"$logs/print.lock"
     return "$status"
@@ -69,6 +94,7 @@ xargs -d '\n' -P "$processes" -I{} bash -c 'run_group "$1" "$2"' _ "$logs" {} <"
 if [[ -n ${GPSFENCE_TESTS_BEFORE_ALONE:-} ]]; then bash -c "$GPSFENCE_TESTS_BEFORE_ALONE" || true; fi
 while read -r group; do run_group "$logs" "$group" || status=$?; done <"$logs/alone"
 if ((status != 0)); then
+    cat "$logs/failed" 2>/dev/null || true
     echo "tests failed: the groups marked ✘ above"
     exit 1
 fi
