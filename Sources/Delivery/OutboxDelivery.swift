@@ -81,9 +81,10 @@ public final class OutboxDelivery: EventSink, @unchecked Sendable {
     public func start() {
         guard thread == nil else { return }
         let thread = Thread { [self] in
-            nameThisThread("gf-delivery")
-            loop()
-            ended.signal()
+            runThread(named: "gf-delivery") {
+                loop()
+                ended.signal()
+            }
         }
         self.thread = thread
         thread.start()

@@ -34,28 +34,30 @@ public struct LiveDecodeJob {
         let finished = Atomic<Bool>(false)
         let limit = count
         let thread = Thread {
-            let json = JSONBuffer(capacity: 512)
-            source.run { input in
-                switch input {
-                case .fix(let fix, _):
-                    guard limit.map({ printed.load(ordering: .relaxed) < $0 }) ?? true else { return }
-                    fix.writeJSON(to: json)
-                    json.endLine()
-                    json.withUnsafeBytes { output.write(bytes: $0) }
-                    json.removeAll()
-                    output.flush()
-                    let done = printed.add(1, ordering: .relaxed).newValue
-                    if let limit, done >= limit { source.stop() }
-                case .silentCycle:
-                    break
-                case .connected(let device, let detail):
-                    log("reading \(device)" + (detail.map { " " + $0 } ?? ""))
-                case .lost(let device, let reason):
-                    log("\(device) lost (\(reason)); waiting for it to come back")
-                case .problem(let problem):
-                    log(problem.text)
-                case .endOfInput:
-                    source.stop()
+            runThread(named: "gf-decode") {
+                let json = JSONBuffer(capacity: 512)
+                source.run { input in
+                    switch input {
+                    case .fix(let fix, _):
+                        guard limit.map({ printed.load(ordering: .relaxed) < $0 }) ?? true else { return }
+                        fix.writeJSON(to: json)
+                        json.endLine()
+                        json.withUnsafeBytes { output.write(bytes: $0) }
+                        json.removeAll()
+                        output.flush()
+                        let done = printed.add(1, ordering: .relaxed).newValue
+                        if let limit, done >= limit { source.stop() }
+                    case .silentCycle:
+                        break
+                    case .connected(let device, let detail):
+                        log("reading \(device)" + (detail.map { " " + $0 } ?? ""))
+                    case .lost(let device, let reason):
+                        log("\(device) lost (\(reason)); waiting for it to come back")
+                    case .problem(let problem):
+                        log(problem.text)
+                    case .endOfInput:
+                        source.stop()
+                    }
                 }
             }
             finished.store(true, ordering: .releasing)

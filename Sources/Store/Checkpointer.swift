@@ -27,25 +27,28 @@ final class Checkpointer: Sendable {
     init(path: String, interval: Double, growth: Int64 = Int64(StateStore.walReserve), look: Double = 5) throws {
         let connection = try DatabaseQueue(path: path)
         let thread = Thread { [self] in
-            nameThisThread("gf-checkpoint")
-            var last = Self.walStamp(path)
-            var lastTime = monotonicSeconds()
-            var grownFrom = last.size
-            while running.load(ordering: .relaxed) {
-                _ = wake.wait(timeout: .now() + min(look, interval))
-                let now = Self.walStamp(path)
-                let due =
-                    !running.load(ordering: .relaxed)
-                    || (now != last && monotonicSeconds() - lastTime >= interval)
-                    || now.size - grownFrom >= growth
-                guard due else { continue }
-                // Best effort: a checkpoint that cannot run now runs at the next look.
-                try? connection.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
-                last = Self.walStamp(path)
-                grownFrom = last.size
-                lastTime = monotonicSeconds()
+            runThread(named: "gf-checkpoint") {
+                var last = Self.walStamp(path)
+                var lastTime = monotonicSeconds()
+                var grownFrom = last.size
+                while running.load(ordering: .relaxed) {
+                    _ = wake.wait(timeout: .now() + min(look, interval))
+                    let now = Self.walStamp(path)
+                    let due =
+                        !running.load(ordering: .relaxed)
+                        || (now != last && monotonicSeconds() - lastTime >= interval)
+                        || now.size - grownFrom >= growth
+                    guard due else { continue }
+                    // Best effort: a checkpoint that cannot run now runs at the next look.
+                    try? connection.writeWithoutTransaction { db in
+                        try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                    }
+                    last = Self.walStamp(path)
+                    grownFrom = last.size
+                    lastTime = monotonicSeconds()
+                }
+                done.signal()
             }
-            done.signal()
         }
         thread.start()
     }

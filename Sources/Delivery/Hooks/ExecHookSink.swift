@@ -97,8 +97,9 @@ public final class ExecHookSink: EventSink, @unchecked Sendable {
             } else if workers < concurrency {
                 workers += 1
                 let worker = Thread { [self] in
-                    nameThisThread("gf-hook")
-                    work()
+                    runThread(named: "gf-hook") {
+                        work()
+                    }
                 }
                 worker.start()
             }

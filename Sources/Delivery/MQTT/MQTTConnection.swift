@@ -114,8 +114,9 @@ public final class MQTTConnection: @unchecked Sendable {
         guard thread == nil else { return }
         running = true
         let thread = Thread { [self] in
-            nameThisThread("gf-mqtt")
-            supervise()
+            runThread(named: "gf-mqtt") {
+                supervise()
+            }
         }
         self.thread = thread
         thread.start()

@@ -84,9 +84,10 @@ public final class TrackSyncSender: @unchecked Sendable {
     func start() {
         guard thread == nil else { return }
         let thread = Thread { [self] in
-            nameThisThread("gf-sync")
-            loop()
-            ended.signal()
+            runThread(named: "gf-sync") {
+                loop()
+                ended.signal()
+            }
         }
         self.thread = thread
         thread.start()

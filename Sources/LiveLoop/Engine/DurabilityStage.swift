@@ -44,25 +44,26 @@ final class DurabilityStage: @unchecked Sendable {
         self.store = store
         try store.holdOutboxUntilSynced()
         let thread = Thread { [self] in
-            nameThisThread("gf-durability")
-            while true {
-                work.wait()
-                // One sync covers every submit so far: the signals of those are spent with it.
-                while work.wait(timeout: .now()) == .success {}
-                let (target, running) = shared.withLock { ($0.submitted, $0.running) }
-                let outboxRow = store.newestCommittedOutboxRow
-                var failure: CaughtError?
-                do { try store.syncToStorage() } catch { failure = CaughtError(error) }
-                store.releaseOutbox(through: outboxRow)
-                shared.withLock {
-                    $0.durable = max($0.durable, target)
-                    if let failure { $0.failure = failure }
+            runThread(named: "gf-durability") {
+                while true {
+                    work.wait()
+                    // One sync covers every submit so far: the signals of those are spent with it.
+                    while work.wait(timeout: .now()) == .success {}
+                    let (target, running) = shared.withLock { ($0.submitted, $0.running) }
+                    let outboxRow = store.newestCommittedOutboxRow
+                    var failure: CaughtError?
+                    do { try store.syncToStorage() } catch { failure = CaughtError(error) }
+                    store.releaseOutbox(through: outboxRow)
+                    shared.withLock {
+                        $0.durable = max($0.durable, target)
+                        if let failure { $0.failure = failure }
+                    }
+                    synced.signal()
+                    wake()
+                    if !running { break }
                 }
-                synced.signal()
-                wake()
-                if !running { break }
+                done.signal()
             }
-            done.signal()
         }
         thread.start()
     }

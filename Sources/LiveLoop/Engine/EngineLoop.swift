@@ -519,10 +519,11 @@ private final class ReaderThread: @unchecked Sendable {
 
     func start() {
         let thread = Thread { [self] in
-            nameThisThread("gf-reader")
-            source.run(push)
-            push(.endOfInput)
-            done.signal()
+            runThread(named: "gf-reader") {
+                source.run(push)
+                push(.endOfInput)
+                done.signal()
+            }
         }
         thread.stackSize = 1 << 20
         thread.start()

@@ -53,9 +53,10 @@ final class FenceFileWatcher: FenceFeed, @unchecked Sendable {
     func start() {
         startingPoint = (FenceFileStamp.read(path), FenceFileFolders(path: path))
         let thread = Thread { [self] in
-            nameThisThread("gf-fences")
-            watch()
-            done.signal()
+            runThread(named: "gf-fences") {
+                watch()
+                done.signal()
+            }
         }
         thread.start()
     }

@@ -21,9 +21,10 @@ final class TerminalAnswers: @unchecked Sendable {
 
     func start() {
         let thread = Thread { [self] in
-            nameThisThread("gf-terminal")
-            listen()
-            done.signal()
+            runThread(named: "gf-terminal") {
+                listen()
+                done.signal()
+            }
         }
         thread.stackSize = 1 << 18
         thread.start()

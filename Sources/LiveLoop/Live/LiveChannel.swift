@@ -27,9 +27,10 @@ public final class LiveChannel: @unchecked Sendable {
 
     public func start() {
         let thread = Thread { [self] in
-            nameThisThread("gf-live")
-            serve()
-            done.signal()
+            runThread(named: "gf-live") {
+                serve()
+                done.signal()
+            }
         }
         thread.stackSize = 1 << 18
         thread.start()
