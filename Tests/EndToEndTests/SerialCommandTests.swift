@@ -126,15 +126,16 @@ func decodedFixes(_ jsonLines: String) -> [[String: Any]] {
         let decode = try runGPSFence(["decode", capture.path])
         #expect(decode.status == 0)
         // A recording that began between an epoch's RMC and its GGA opens with a fix that has no
-        // date, so no time: the track is what follows it.
-        let fixes = Array(decodedFixes(decode.stdout).drop { $0["time"] == nil })
+        // date, so no time (`"time": null`, which JSONSerialization reads as NSNull, not nil): the
+        // track is what follows it.
+        let fixes = Array(decodedFixes(decode.stdout).drop { $0["time"] as? String == nil })
         // Autobaud starts at the port's speed, the simulator's: from the first burst heard on, every
         // point arrives.
         #expect(fixes.count >= points.count - 12)
         let offset = points.count - fixes.count
         for (index, fix) in fixes.enumerated() {
             let point = points[offset + index]
-            if fix["time"] == nil && simulatorDropped { continue }
+            if fix["time"] as? String == nil && simulatorDropped { continue }
             #expect(fix["time"] as? String == point.time, "the simulator dropped nothing")
             #expect(abs((fix["lat"] as? Double ?? 0) - point.lat) < 1e-6)
             #expect(abs((fix["lon"] as? Double ?? 0) - point.lon) < 1e-6)
