@@ -7,7 +7,10 @@ import Platform
 ///
 /// The board's listener (`changed`, on the engine's thread) only nudges one broadcaster task, and
 /// only when a client is connected: with no client a change costs one lock and wakes nothing. The
-/// broadcaster renders the state once per change and leaves it in each client's mailbox, which
+/// broadcaster waits `gatherSeconds` after a nudge, so that the changes of one receiver cycle (its
+/// fix, its events' commit) make one frame, sent after the engine's round and the console's line
+/// rather than beside them on the same cores. It renders the state once per frame and leaves it in
+/// each client's mailbox, which
 /// holds one frame: a client that reads slower than the run changes skips to the newest state
 /// (stale frames are dropped, never queued). Each live connection's buffers are kept small (16 kB
 /// in the kernel, where Linux would let a socket that is not read grow to 4 MB, and 16 kB in the
@@ -25,6 +28,12 @@ final class WebLiveFeed: Sendable {
     private let nextID = Locked(0)
     private let nudges: AsyncStream<Void>
     private let nudge: AsyncStream<Void>.Continuation
+    /// A change not yet in a frame: set by `changed`, taken by the broadcaster as it renders.
+    private let unsent = Locked(false)
+
+    /// How long the broadcaster gathers changes after the first: a cycle's fix and its commit are
+    /// a millisecond or two apart, a 10 Hz receiver's cycles 100 ms.
+    static let gatherSeconds = 0.005
 
     init(board: LiveBoard) {
         self.board = board
@@ -33,12 +42,20 @@ final class WebLiveFeed: Sendable {
 
     /// Called by the board after each change: must not block.
     func changed() {
-        if clients.withLock({ !$0.isEmpty }) { nudge.yield() }
+        guard clients.withLock({ !$0.isEmpty }) else { return }
+        let first = unsent.withLock { unsent in
+            defer { unsent = true }
+            return !unsent
+        }
+        if first { nudge.yield() }
     }
 
     /// The broadcaster: runs until `finishAll`, asleep between changes.
     func broadcast() async {
         for await _ in nudges {
+            try? await Task.sleep(for: .seconds(Self.gatherSeconds))
+            // Taken before the state is read: a change after this nudges again.
+            unsent.withLock { $0 = false }
             let frame = board.snapshot.json
             let now = monotonicSeconds()
             for client in clients.withLock({ Array($0.values) }) { client.offer(frame, now: now) }
