@@ -146,10 +146,18 @@ public struct FenceIDColumn: RandomAccessCollection, Sendable, Equatable, Expres
         return bytes.withUnsafeBytes { FenceTexts.hash($0) }
     }
 
-    private static func hash(number value: Double) -> UInt64 {
+    /// A slot is the hash's low bits, and a whole number's bit pattern has its low bits all zero
+    /// (0 to 9,999 differ in their top 20 bits only): the bits are mixed until every output bit
+    /// depends on every input bit (MurmurHash3's 64-bit finalizer), or the file's ids 0, 1, 2...
+    /// all probe one run of slots and a load takes quadratic time.
+    static func hash(number value: Double) -> UInt64 {
         // -0 and 0 are the same number.
-        let bits = (value == 0 ? 0 : value).bitPattern
-        return (bits ^ 0x5555_5555_5555_5555) &* 0xFF51_AFD7_ED55_8CCD
+        var bits = (value == 0 ? 0 : value).bitPattern
+        bits ^= bits >> 33
+        bits &*= 0xFF51_AFD7_ED55_8CCD
+        bits ^= bits >> 33
+        bits &*= 0xC4CE_B9FE_1A85_EC53
+        return bits ^ (bits >> 33)
     }
 
     /// A power of two at least twice `count`, at least 64.
