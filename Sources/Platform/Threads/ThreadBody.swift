@@ -9,7 +9,8 @@
 /// handler runs on the thread's own stack unless it has another. When that stack is the thing that
 /// ran out (a stack overflow, on the small stacks some of our threads ask for), the handler cannot
 /// run and the process ends without a word: no crash report, a test log that just stops. With one,
-/// the backtracer says which thread crashed and where. The main thread has one from the runtime.
+/// the backtracer says which thread crashed and where. Threads we do not start (the main thread,
+/// the pools of Swift's concurrency and of SwiftNIO) are left as they are.
 /// The corresponding C function is `sigaltstack`.
 public func runThread(named name: String, _ body: () -> Void) {
     nameThisThread(name)

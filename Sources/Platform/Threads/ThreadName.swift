@@ -7,8 +7,9 @@
 /// 15 bytes of a name, hence the short `gf-...` names. Foundation's `Thread.name` does not reach the
 /// kernel on Linux, and Swift does not see glibc's `pthread_setname_np`, so this writes the name to
 /// `/proc/thread-self/comm`, which is what that function does. Best effort: without /proc the thread
-/// keeps the program's name. The corresponding C functions are `open` and `write`.
-public func nameThisThread(_ name: String) {
+/// keeps the program's name. Called by `runThread` only, so that no thread of ours is started
+/// without its signal stack. The corresponding C functions are `open` and `write`.
+func nameThisThread(_ name: String) {
     #if canImport(Glibc)
         let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
