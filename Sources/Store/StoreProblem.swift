@@ -1,3 +1,4 @@
+import GRDB
 import Platform
 
 /// Why a state file cannot be opened or used; the words are written once, in `text`.
@@ -35,7 +36,17 @@ public enum StoreProblem: Error, Sendable {
         case .cannotMake(let failure): "\(failure.path): \(failure.reason)"
         case .walNotSynced(let failure): "fdatasync of its WAL failed: \(failure.reason)"
         case .walNotOpened(let failure): "cannot open its WAL to sync it: \(failure.reason)"
-        case .database(let error): "\(error)"
+        case .database(let error): Self.sqliteWords(error)
         }
+    }
+
+    /// SQLite's own words, with its extended result code when that says more than the primary
+    /// one: "disk I/O error" alone is any of some thirty failures (a write, an fsync, the map of
+    /// the WAL's shared memory...).
+    static func sqliteWords(_ error: any Error) -> String {
+        guard let sqlite = error as? DatabaseError, sqlite.extendedResultCode != sqlite.resultCode else {
+            return "\(error)"
+        }
+        return "\(error) (SQLite's extended result code \(sqlite.extendedResultCode.rawValue))"
     }
 }

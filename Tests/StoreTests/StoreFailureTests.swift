@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import NMEA
-import Synchronization
+import Platform
 import Testing
 
 @testable import Delivery
@@ -37,10 +37,35 @@ import Testing
         #expect(error?.description.contains(store.path) == true)
     }
 
+    /// SQLite's primary code alone ("disk I/O error") does not say which failure it was; the
+    /// extended code does, and is said beside it.
+    @Test func aDatabaseProblemSaysSQLitesExtendedCode() throws {
+        let store = try store()
+        let refused = #expect(throws: StoreError.self) {
+            try store.database.write { db in
+                try db.execute(sql: "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT UNIQUE)")
+                try db.execute(sql: "INSERT INTO t (v) VALUES ('a'), ('a')")
+            }
+        }
+        guard case .database(let error as DatabaseError)? = refused?.problem else {
+            Issue.record("not an SQLite error: \(String(describing: refused))")
+            return
+        }
+        #expect(error.resultCode == .SQLITE_CONSTRAINT)
+        let text = StoreProblem.database(error).text
+        #expect(refused?.description == "state file '\(store.path)': \(text)")
+        #expect(text.hasPrefix("SQLite error 19: UNIQUE constraint failed"), "\(text)")
+        // SQLITE_CONSTRAINT_UNIQUE
+        #expect(text.hasSuffix("(SQLite's extended result code 2067)"), "\(text)")
+        // one whose extended code is its primary code says nothing more
+        let plain = DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: x")
+        #expect(StoreProblem.database(plain).text == "\(plain)")
+    }
+
     @Test func deliverySaysOnceThatItCannotReadTheOutbox() throws {
         let store = try store()
         try store.database.write { db in try db.execute(sql: "DROP TABLE outbox") }
-        let reports = Mutex<[String]>([])
+        let reports = Locked<[String]>([])
         let delivery = OutboxDelivery(
             transport: try WebhookTransport(endpoint: "http://127.0.0.1:9/"), outbox: store,
             report: { problem in reports.withLock { $0.append(problem.text) } })
