@@ -43,6 +43,14 @@ struct CircleStore {
         radius.append(c.radius)
         fence.append(f)
     }
+
+    /// The circles of `later`, after these, their fences `fenceOffset` further on.
+    mutating func append(contentsOf later: CircleStore, fenceOffset: Int32) {
+        lat.append(contentsOf: later.lat)
+        lon.append(contentsOf: later.lon)
+        radius.append(contentsOf: later.radius)
+        fence.append(contentsOf: later.fence.lazy.map { $0 + fenceOffset })
+    }
 }
 
 /// Degree boxes of a spherical cap, for the index: one box, or two when the cap crosses the

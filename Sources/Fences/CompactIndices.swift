@@ -14,4 +14,10 @@ struct CompactIndices {
 
     mutating func append(_ value: Int) { values.append(Int32(value)) }
     mutating func reserveCapacity(_ n: Int) { values.reserveCapacity(n) }
+
+    /// The values of `later` from its position `first` on, each `offset` more.
+    mutating func append(contentsOf later: CompactIndices, from first: Int, adding offset: Int) {
+        values.reserveCapacity(values.count + later.count - first)
+        for value in later.values[first...] { values.append(value + Int32(offset)) }
+    }
 }

@@ -38,14 +38,33 @@ struct CoordinateColumn {
                 return
             }
             // the first value that is not a whole ten-millionth: every value becomes a double
-            var doubles: [Double] = []
-            doubles.reserveCapacity(Swift.max(fixed.capacity, fixed.count + 1))
-            for n in fixed { doubles.append(Double(n) / Self.scale) }
-            fixed = []
-            exact = doubles
-            isFixed = false
+            becomeExact(room: fixed.count + 1)
         }
         exact.append(value)
+    }
+
+    /// The values of `later`, after these.
+    mutating func append(contentsOf later: CoordinateColumn) {
+        if isFixed && later.isFixed {
+            fixed.append(contentsOf: later.fixed)
+            return
+        }
+        if isFixed { becomeExact(room: fixed.count + later.count) }
+        if later.isFixed {
+            for n in later.fixed { exact.append(Double(n) / Self.scale) }
+        } else {
+            exact.append(contentsOf: later.exact)
+        }
+    }
+
+    /// Every value kept as a double from now on.
+    private mutating func becomeExact(room: Int) {
+        var doubles: [Double] = []
+        doubles.reserveCapacity(Swift.max(fixed.capacity, room))
+        for n in fixed { doubles.append(Double(n) / Self.scale) }
+        fixed = []
+        exact = doubles
+        isFixed = false
     }
 
     /// The values of `ranges`, one after the other.

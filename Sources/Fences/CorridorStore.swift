@@ -158,6 +158,25 @@ struct CorridorStore {
         fence.append(f)
     }
 
+    /// The corridors of `later`, after these, their fences `fenceOffset` further on.
+    mutating func append(contentsOf later: CorridorStore, fenceOffset: Int32) {
+        let vertexBase = lon.count
+        let lineBase = lineEnds.count
+        let corridorBase = count
+        lon.append(contentsOf: later.lon)
+        lat.append(contentsOf: later.lat)
+        lineEnds.append(contentsOf: later.lineEnds, from: 0, adding: vertexBase)
+        firstLine.append(contentsOf: later.firstLine, from: 1, adding: lineBase)
+        firstVertex.append(contentsOf: later.firstVertex, from: 1, adding: vertexBase)
+        for c in 0..<later.count {
+            let end = vertexBase + later.firstVertex[c + 1]
+            while blockCorridor.count << 4 < end { blockCorridor.append(Int32(corridorBase + c)) }
+        }
+        radius.append(contentsOf: later.radius)
+        largestRadius = max(largestRadius, later.largestRadius)
+        fence.append(contentsOf: later.fence.lazy.map { $0 + fenceOffset })
+    }
+
     /// Adds a corridor whose vertices are validated already, as lines of (lon, lat).
     mutating func add(fence f: Int32, lines: [[(lon: Double, lat: Double)]], radius r: Double) {
         var coordinates: [Double] = []

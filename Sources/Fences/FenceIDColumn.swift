@@ -74,6 +74,22 @@ public struct FenceIDColumn: RandomAccessCollection, Sendable, Equatable, Expres
         precondition(appendIfNew(id) == nil, "an id appended twice")
     }
 
+    /// Appends the ids of `later` (distinct among themselves, a precondition) when none of them is
+    /// here already; else appends nothing and answers false.
+    mutating func appendIfAllNew(_ later: FenceIDColumn) -> Bool {
+        let keptText = text.count
+        let kept = ends.count
+        reserveLookup(ends.count + later.count)
+        for position in later.indices where appendIfNew(later[position]) != nil {
+            text.removeSubrange(keptText...)
+            ends.removeSubrange(kept...)
+            isNumber.removeSubrange(kept...)
+            rehash(slots: table.count)
+            return false
+        }
+        return true
+    }
+
     /// The index of the id the same as `id` (numbers by value), if any.
     public func firstIndex(sameAs id: FenceID) -> Int? {
         table.isEmpty ? nil : find(id).found

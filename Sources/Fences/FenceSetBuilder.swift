@@ -10,9 +10,13 @@ public struct FenceSetBuilder {
     var settingsIndex: [Int32] = []
     var settingsTable: [FenceSettings] = []
     var properties = FenceTexts()
-    /// The last few distinct settings added, with their row in `settingsTable`: a file's fences
-    /// mostly share a handful (a country's roads, five speed limits), kept once each.
-    var recentSettings: [(settings: FenceSettings, row: Int32)] = []
+    /// The rows in `settingsTable` of the last few distinct settings added, each with its plain
+    /// members, a ring written at `nextRecentSettings`: a file's fences mostly share a handful (a
+    /// country's roads, five speed limits), kept once each. Rows, not settings: a settings value
+    /// carries its rules, and copying one for each comparison and shifting the list showed in the
+    /// profile of a country's load.
+    var recentSettings: [(row: Int32, plain: FenceSettings.PlainMembers)] = []
+    var nextRecentSettings = 0
     var circles = CircleStore()
     var polygons = PolygonStore()
     var corridors = CorridorStore()
@@ -106,17 +110,34 @@ public struct FenceSetBuilder {
         shapeIndex.append(shape)
         if settings.isDefault {
             settingsIndex.append(-1)
-        } else if let recent = recentSettings.lastIndex(where: { $0.settings == settings }) {
-            // from the newest (a road's ways follow each other), and no copy of the settings
-            settingsIndex.append(recentSettings[recent].row)
+        } else if let row = recentSettingsRow(settings, settings.plainMembers) {
+            settingsIndex.append(row)
         } else {
             let row = Int32(settingsTable.count)
             settingsIndex.append(row)
             settingsTable.append(settings)
-            if recentSettings.count == 16 { recentSettings.removeFirst() }
-            recentSettings.append((settings, row))
+            let recent = (row, settings.plainMembers)
+            if recentSettings.count < Self.recentSettingsKept {
+                recentSettings.append(recent)
+            } else {
+                recentSettings[nextRecentSettings] = recent
+            }
+            nextRecentSettings = (nextRecentSettings + 1) % Self.recentSettingsKept
         }
         self.properties.appendJSON(properties)
+    }
+
+    static let recentSettingsKept = 16
+
+    /// The row of `settings` (whose plain members are `plain`) among the recent ones, from the
+    /// newest (a road's ways follow each other).
+    func recentSettingsRow(_ settings: FenceSettings, _ plain: FenceSettings.PlainMembers) -> Int32? {
+        let count = recentSettings.count
+        for back in stride(from: 1, through: count, by: 1) {
+            let recent = recentSettings[(nextRecentSettings - back + count) % count]
+            if recent.plain == plain && settingsTable[Int(recent.row)] == settings { return recent.row }
+        }
+        return nil
     }
 
     mutating func addCircle<P: Collection<UInt8>>(

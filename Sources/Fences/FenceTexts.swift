@@ -115,6 +115,20 @@ struct FenceTexts {
         if let string { append(string.utf8) } else { row.append(-1) }
     }
 
+    /// The texts of `later`'s fences, after these fences' own.
+    mutating func append(contentsOf later: FenceTexts) {
+        var rows: [Int32] = []
+        rows.reserveCapacity(later.distinctCount)
+        later.text.withUnsafeBytes { all in
+            for r in later.ends.indices {
+                let start = r == 0 ? 0 : later.ends[r - 1]
+                rows.append(append(contiguous: UnsafeRawBufferPointer(rebasing: all[start..<later.ends[r]])))
+            }
+        }
+        row.reserveCapacity(row.count + later.row.count)
+        for r in later.row { row.append(r < 0 ? -1 : rows[Int(r)]) }
+    }
+
     /// The text of fence `fence`, empty when it has none.
     func bytes(of fence: Int) -> ArraySlice<UInt8> {
         let r = Int(row[fence])

@@ -17,17 +17,31 @@ struct GeoJSONLoader {
     var releasable = false
     /// Zones and opening hours parsed once per file, shared by the fences that name them.
     let ruleCache = FenceRuleCache()
+    /// A FeatureCollection of at least this many bytes has the second half of its features read
+    /// by a second thread (`SecondHalfReader`); nil: 32 MB when the process may use two
+    /// processors (asked only of a file that big: the CSV reader makes a loader for every row).
+    var readsInHalvesFrom: Int?
+    /// What became of the second half's reading; `.started` after the features array only when
+    /// the loader left it without waiting for it, which must never happen: the bytes it reads may
+    /// be gone.
+    private(set) var secondHalf = SecondHalfOutcome.none
+    /// Where this loader's part of the file starts: 0, or the first feature a `SecondHalfReader`
+    /// reads. Such a loader stops at a polygon and at a feature without an id (`SecondHalfStop`).
+    let firstByte: Int
 
-    init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String, from firstByte: Int = 0) {
         scanner = JSONScanner(bytes)
+        scanner.pos = firstByte
         self.file = file
+        self.firstByte = firstByte
+        let size = bytes.count - firstByte
         // a circle feature is about 110 bytes: reserve the id table once
-        builder = FenceSetBuilder(file: file, expectedCount: bytes.count / 128)
+        builder = FenceSetBuilder(file: file, expectedCount: size / 128)
         // A coordinate takes at least 8 bytes of text in practice (`-2.59827,`): room for all of
         // them, so the vertex buffer never moves (address space only, until written).
-        builder.polygons.reserveVertices(bytes.count / 8)
+        builder.polygons.reserveVertices(size / 8)
         // a corridor's vertex takes at least 12 bytes in a file whose size calls for it (`[9.9,4.4],`)
-        if bytes.count >= 1 << 24 { builder.corridors.reserveVertices(bytes.count / 12) }
+        if size >= 1 << 23 { builder.corridors.reserveVertices(size / 12) }
     }
 
     /// Malformed JSON, named by line and column, and by feature when inside one.
@@ -130,16 +144,42 @@ struct GeoJSONLoader {
     mutating func features() throws {
         try scanner.expect(0x5B, "the features array '['")
         if scanner.consume(0x5D) { return }
+        let size = scanner.end - scanner.pos
+        let inHalves = readsInHalvesFrom.map { size >= $0 } ?? (size >= 32 << 20 && usableProcessorCount() >= 2)
+        var reader =
+            inHalves
+            ? SecondHalfReader.start(scanner: scanner, file: file, releasable: releasable) : nil
+        if reader != nil { secondHalf = .started }
+        defer {
+            if let reader {
+                reader.finish(stop: true)
+                secondHalf = .dropped
+            }
+        }
         var released = 0
         repeat {
+            if let half = reader, scanner.pos >= half.start {
+                // Taken only when this reading arrived at a feature just where the other began:
+                // then what it read are the features that follow, whatever its guess rested on.
+                // Waited for either way: the bytes it reads must outlive it.
+                reader = nil
+                let read = half.finish(stop: scanner.pos != half.start)
+                if let read, builder.append(fencesOf: read.builder) {
+                    featureIndex += read.count
+                    scanner.pos = read.resume
+                    secondHalf = .taken
+                    continue
+                }
+                secondHalf = .dropped
+            }
             try feature()
             featureIndex += 1
             if featureIndex == 1024 {
                 // the file's size over its first features' (plus a margin) is a fair count
-                let bytesPerFeature = Double(scanner.pos) / Double(featureIndex)
-                builder.reserveIDs(Int(Double(scanner.end) / bytesPerFeature * 1.1))
+                let bytesPerFeature = Double(scanner.pos - firstByte) / Double(featureIndex)
+                builder.reserveIDs(Int(Double(scanner.end - firstByte) / bytesPerFeature * 1.1))
             }
-            if scanner.pos - released > 8 << 20 { released = releasePages(upTo: scanner.pos) }
+            if scanner.pos - released > 8 << 20 { released = releasePages(from: released, upTo: scanner.pos) }
         } while try scanner.next(close: 0x5D)
     }
 
@@ -225,6 +265,9 @@ struct GeoJSONLoader {
             }
             id = id ?? propertiesID
             if let typeProblem { throw featureError(typeProblem, id: id) }
+            if firstByte > 0 && (id == nil || geometryType == "Polygon" || geometryType == "MultiPolygon") {
+                throw SecondHalfStop()
+            }
             if let pending { throw featureError(pending, id: id) }
             let props = UnsafeBufferPointer(
                 start: scanner.base + properties.start, count: properties.end - properties.start)
@@ -390,15 +433,17 @@ struct GeoJSONLoader {
         return true
     }
 
-    /// Drops the file pages already parsed, so a file of hundreds of MB is never all resident.
-    /// Returns the new release mark (page aligned). Only effective for memory-mapped files.
-    func releasePages(upTo pos: Int) -> Int {
+    /// Drops the file pages parsed since the release mark `from`, so a file of hundreds of MB is
+    /// never all resident. Returns the new release mark (page aligned). Only effective for
+    /// memory-mapped files.
+    func releasePages(from: Int, upTo pos: Int) -> Int {
         let page = 4096
         let base = Int(bitPattern: scanner.base)
         guard releasable, base % page == 0 else { return pos }
+        let start = (from + page - 1) / page * page
         let end = (pos / page) * page
-        dropMappedPages(scanner.base, count: end)
-        return end
+        if end > start { dropMappedPages(scanner.base + start, count: end - start) }
+        return max(end, start)
     }
 
     /// A radius that is not a number; a quoted number (`"75"`) is named as text with the fix.

@@ -31,6 +31,24 @@ import Testing
         }
     }
 
+    /// A column appended to another (the second half of a file read beside the first) holds what
+    /// one column given every value in turn holds, whichever of the two keeps doubles.
+    @Test func aColumnAppendedHoldsWhatOneColumnHolds() {
+        let whole = [8.1234567, 47.5, -122.4194155, 13.0000001]
+        let fine = [8.123456789, 1e-9]
+        for (first, second) in [(whole, whole), (whole, fine), (fine, whole), (fine, fine)] {
+            var one = CoordinateColumn()
+            for value in first + second { one.append(value) }
+            var head = CoordinateColumn()
+            for value in first { head.append(value) }
+            var tail = CoordinateColumn()
+            for value in second { tail.append(value) }
+            head.append(contentsOf: tail)
+            #expect(head.isFixed == one.isFixed && head.count == one.count && head.bytes == one.bytes)
+            #expect((0..<one.count).allSatisfy { head[$0].bitPattern == one[$0].bitPattern }, "\(first) + \(second)")
+        }
+    }
+
     @Test func theFirstFinerValueTurnsEveryValueIntoADouble() {
         var column = CoordinateColumn()
         let values = [8.1234567, 47.5, -122.4194155, 8.123456789, 1e-9, 13.0000001, 200.5]
