@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SystemPackage
 import Testing
+import Waiting
 
 @testable import Platform
 
@@ -19,13 +20,24 @@ import Testing
         #expect(port.isExclusive)
     }
 
+    /// Another test's child process holds a copy of every descriptor from its fork until its exec
+    /// closes them, the slave's too, so "no reader" is a state to wait for, not to find at once.
     @Test func aReaderIsSeenExactlyWhileTheSlaveIsOpen() throws {
         let terminal = try PseudoTerminal.open(rate: BaudRate(9600)!)
-        #expect(!terminal.hasReader)
+        #expect(waitUntil(timeout: 20) { !terminal.hasReader })
         let port = try SerialPort.open(terminal.slavePath, rate: nil)
         #expect(terminal.hasReader)
         port.close()
-        #expect(!terminal.hasReader)
+        #expect(waitUntil(timeout: 20) { !terminal.hasReader })
+    }
+
+    /// A hook or a voice started while the port is open must not hold the receiver: with the port
+    /// inherited, the receiver stays claimed (`TIOCEXCL`) until that child ends.
+    @Test func thePortIsNotInheritedByChildProcesses() throws {
+        let terminal = try PseudoTerminal.open(rate: BaudRate(9600)!)
+        let port = try SerialPort.open(terminal.slavePath, rate: nil)
+        defer { port.close() }
+        #expect(fcntl(port.descriptor.rawValue, F_GETFD) & FD_CLOEXEC != 0)
     }
 
     @Test func readsWhatArrivesTimesOutOnSilenceAndSeesTheHangUp() throws {

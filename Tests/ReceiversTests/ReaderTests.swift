@@ -17,7 +17,7 @@ extension PseudoTerminalTests {
         final class ReaderThread: @unchecked Sendable {
             let reader: Reader
             let collector = FixCollector()
-            private let said = Mutex<[String]>([])
+            private let said = Locked<[String]>([])
             private let fixesSoFar = Atomic<Int>(0)
             private let sentencesSoFar = Atomic<UInt64>(0)
             private let primersSoFar = Atomic<Int>(0)
@@ -182,7 +182,7 @@ extension PseudoTerminalTests {
             let memory = BaudMemory(directory: temporaryDirectory())
             memory.remember(BaudRate(38400)!, for: simulator.path)
             let source = SerialFixSource(configuration(simulator.path, memory: memory), rollover: .captures)
-            let said = Mutex<[String]>([])
+            let said = Locked<[String]>([])
             let done = Atomic<Bool>(false)
             Thread {
                 source.run { event in
@@ -265,7 +265,8 @@ extension PseudoTerminalTests {
             let deadline = monotonicSeconds() + 10
             while !(new.hasReader && new.lineRate() == BaudRate(115200)), monotonicSeconds() < deadline { usleep(2000) }
             usleep(50_000)
-            #expect(!old.hasReader, "the reader let go of the old device")
+            // A child process another test starts holds the old slave too, from its fork to its exec.
+            #expect(waitUntil { !old.hasReader }, "the reader let go of the old device")
             let newWire = SimulatedWire(port: .pseudoTerminal(new), rate: BaudRate(115200)!)
             for epoch in epochs[5..<10] { for line in epoch.lines { try newWire.send(line) } }
             #expect(waitUntil { reader.fixCount >= 9 }, "\(reader.fixCount) fixes")

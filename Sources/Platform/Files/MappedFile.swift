@@ -20,7 +20,7 @@ public final class MappedFile {
 
     public init(path: String) throws(Failure) {
         let descriptor: Int32
-        switch openRetrying(path, O_RDONLY) {
+        switch openRetrying(path, O_RDONLY | O_CLOEXEC) {
         case .success(let value): descriptor = value
         case .failure(let errno): throw .failed(FileCallError(call: "open", path: path, errno: errno))
         }

@@ -6,7 +6,8 @@ import SystemPackage
 /// Opened `O_NOCTTY` (a GPS must never become our controlling terminal, or its hangup would send us
 /// SIGHUP) and `O_NONBLOCK` (an open must not wait for a carrier the receiver never raises), then
 /// claimed with `TIOCEXCL` so that a second program opening the same port fails instead of
-/// silently splitting the byte stream with us.
+/// silently splitting the byte stream with us. Close-on-exec, so a hook or a voice started while the
+/// port is open does not keep the receiver claimed after we close it.
 public final class SerialPort {
     public let path: String
     public let descriptor: FileDescriptor
@@ -16,7 +17,7 @@ public final class SerialPort {
     /// Opens and configures `path`; `rate` nil leaves the line speed as it is.
     /// The corresponding C functions are `open`, `ioctl(TIOCEXCL)`, `tcgetattr` and `tcsetattr`.
     public static func open(_ path: String, rate: BaudRate?) throws(SerialError) -> SerialPort {
-        let options = FileDescriptor.OpenOptions(rawValue: O_NOCTTY).union(.nonBlocking)
+        let options = FileDescriptor.OpenOptions(rawValue: O_NOCTTY).union(.nonBlocking).union(.closeOnExec)
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(FilePath(path), .readWrite, options: options, retryOnInterrupt: true)
