@@ -169,11 +169,10 @@ import Testing
             (
                 "satellites_lost",
                 { cycles in
+                    // Two thirds of the sky, not all of it: a whole sky gone at once at rest is
+                    // a jam (IntegrityMonitorTests).
                     for index in 100..<120 {
-                        for satellite in cycles[index].satellites.indices {
-                            cycles[index].satellites[satellite].cn0 = nil
-                        }
-                        cycles[index].hasFix = false
+                        for satellite in 0..<8 { cycles[index].satellites[satellite].cn0 = nil }
                     }
                 }
             ),

@@ -146,20 +146,79 @@ import Testing
         #expect(changes.last?.state == .ok, "\(changes)")
     }
 
-    @Test func aTunnelLosesSatellitesWithoutAJam() throws {
+    /// Driving east at 12 m/s from `stopsAt` on (nil: never stopping), with the whole sky gone for
+    /// `gone` seconds.
+    static func skyGone(_ gone: Range<Int>, drivingUntil stopsAt: Int?) -> [WrittenSky.Cycle] {
         var noise = WrittenSky.Noise(seed: 8)
         var cycles = WrittenSky.atRest(0..<300, noise: &noise)
-        for index in 100..<130 {
+        for index in cycles.indices where index < stopsAt ?? cycles.count {
+            cycles[index].speed = 12
+            cycles[index].course = 90
+            cycles[index].east = 12 * Double(index)
+        }
+        if let stopsAt {
+            for index in stopsAt..<cycles.count { cycles[index].east += 12 * Double(stopsAt) }
+        }
+        for index in gone {
             for satellite in cycles[index].satellites.indices { cycles[index].satellites[satellite].cn0 = nil }
             cycles[index].hasFix = false
         }
-        let changes = Self.judge(WrittenSky.nmea(cycles))
+        return cycles
+    }
+
+    @Test func aTunnelLosesSatellitesWithoutAJam() throws {
+        let changes = Self.judge(WrittenSky.nmea(Self.skyGone(100..<130, drivingUntil: nil)))
         let first = try #require(changes.first)
         #expect(first.state == .degraded && first.reasons.contains(.satellitesLost), "\(changes)")
         #expect(!changes.contains { $0.state.isUnreliable }, "\(changes)")
     }
 
-    /// An underpass: every satellite lost for three seconds, then half of them back at once,
+    /// Parked for a minute and a half under an open sky, every satellite gone in one second: no
+    /// tunnel comes to a vehicle that stands still. A jammer switched on beside it (or its antenna
+    /// cut off) is told at once, and the state ends when the sky comes back.
+    @Test func aWholeSkyGoneAtOnceAtRestIsAJam() throws {
+        let changes = Self.judge(WrittenSky.nmea(Self.skyGone(150..<200, drivingUntil: 60)))
+        let jammed = try #require(changes.first { $0.state == .jammed }, "\(changes)")
+        #expect(jammed.second == 150 && jammed.reasons.contains(.satellitesLost), "\(changes)")
+        #expect(!changes.contains { $0.state == .jammed && $0.second > 150 }, "\(changes)")
+        #expect(changes.last?.state == .ok && changes.last!.second > 200, "\(changes)")
+    }
+
+    /// A jammer switched on beside a parked vehicle may leave the strongest few satellites a
+    /// second longer: 12 satellites, then the 3 strongest, then none.
+    @Test func aSkyGoneWithinTwoSecondsAtRestIsAJam() throws {
+        var cycles = Self.skyGone(151..<200, drivingUntil: 60)
+        for satellite in 0..<9 { cycles[150].satellites[satellite].cn0 = nil }
+        cycles[150].hasFix = false
+        let changes = Self.judge(WrittenSky.nmea(cycles))
+        let jammed = try #require(changes.first { $0.state == .jammed }, "\(changes)")
+        #expect(jammed.second == 151 && jammed.reasons.contains(.satellitesLost), "\(changes)")
+    }
+
+    /// Stopped for only 15 s when the sky goes (a vehicle that just pulled into a garage whose door
+    /// closed): too short a rest to tell a jammer from the place it drove into.
+    @Test func aSkyGoneSoonAfterStoppingIsNoJam() throws {
+        let changes = Self.judge(WrittenSky.nmea(Self.skyGone(135..<180, drivingUntil: 120)))
+        #expect(changes.contains { $0.reasons.contains(.satellitesLost) }, "\(changes)")
+        #expect(!changes.contains { $0.state.isUnreliable }, "\(changes)")
+    }
+
+    /// At rest, the satellites going one a second (a sky that closes over, not a noise floor that
+    /// rose): no jam.
+    @Test func aSkyGoingOneSatelliteASecondAtRestIsNoJam() throws {
+        var cycles = Self.skyGone(0..<0, drivingUntil: 30)
+        for index in 150..<cycles.count {
+            for satellite in cycles[index].satellites.indices where satellite <= index - 150 {
+                cycles[index].satellites[satellite].cn0 = nil
+            }
+            cycles[index].hasFix = cycles[index].satellites.filter { $0.cn0 != nil }.count >= 4
+        }
+        let changes = Self.judge(WrittenSky.nmea(cycles))
+        #expect(changes.contains { $0.reasons.contains(.satellitesLost) }, "\(changes)")
+        #expect(!changes.contains { $0.state.isUnreliable }, "\(changes)")
+    }
+
+    /// An underpass driven at 12 m/s: every satellite lost for three seconds, then half of them back at once,
     /// weakened by 5 to 16 dB-Hz as from the edge of a bridge (the falls of a jam, measured against
     /// the sky before the loss). The loss came first: no jammer did that.
     @Test func aSkyComingBackWeakenedAfterALossIsNoJam() throws {
@@ -174,6 +233,11 @@ import Testing
         for (satellite, fall) in zip(0..<12, [nil, nil, nil, nil, nil, nil, 5, 6, 7, 8, 10, 16] as [Int?]) {
             let cn0 = cycles[103].satellites[satellite].cn0!
             cycles[103].satellites[satellite].cn0 = fall.map { cn0 - $0 }
+        }
+        for index in cycles.indices {
+            cycles[index].speed = 12
+            cycles[index].course = 90
+            cycles[index].east = 12 * Double(index)
         }
         let changes = Self.judge(WrittenSky.nmea(cycles))
         #expect(changes.first?.state == .degraded, "\(changes)")

@@ -6,10 +6,12 @@ import NMEA
 /// - `jammed`: C/N0 fell on nearly every satellite and then most satellites were lost, or it fell
 ///   on every satellite together, the strongest too, a little further each second for three
 ///   seconds (a jammer approaching, before it takes the satellites), or the receiver says it is
-///   jammed (critical); it lasts while the sky stays weakened against its baseline. The order
-///   counts: a jammer's noise takes the decibels first and the satellites after, while a sky lost
-///   to an underpass or a deep street comes back, or changes inside it, weakened and uneven, which
-///   after the loss can look like a fall.
+///   jammed (critical), or a receiver at rest lost its whole sky at once (no tunnel comes to a
+///   vehicle that stands still: a jammer switched on beside it, or its antenna cut off); it lasts
+///   while the sky stays weakened against its baseline. The order counts: a jammer's noise takes
+///   the decibels first and the satellites after, while a sky lost to an underpass or a deep
+///   street comes back, or changes inside it, weakened and uneven, which after the loss can look
+///   like a fall.
 /// - `spoofed`: every satellite at one strong C/N0 together with a step of the clock, the position
 ///   or the altitude, or the receiver says it is spoofed (affirmed); it lasts while the C/N0
 ///   stays flat.
@@ -41,6 +43,7 @@ public struct IntegrityMonitor: Sendable {
     private var signals = SignalWatch()
     private var clock = ClockWatch()
     private var steps = StepWatch()
+    private var rest = RestWatch()
     private var seconds = 0.0
     private var lastTime: Int64?
     /// The monitor's clock when each reason was last seen, by `IntegrityReason.allCases` order.
@@ -50,6 +53,10 @@ public struct IntegrityMonitor: Sendable {
     /// Whether the satellites' present loss (seen without a break longer than `hold`) began
     /// within `jamWindow` of a C/N0 drop, or with one.
     private var lossFollowedDrop = false
+    /// When the satellites' present loss began, if the receiver was at rest then.
+    private var restingLossBegan: Double?
+    /// Whether the satellites' present loss took the whole sky at once while at rest.
+    private var lossAtRest = false
     private var lastJamFlag: Double?
     private var lastSpoofFlag: Double?
     /// The source has said something of its sky: from then on its cycles are judged.
@@ -74,6 +81,10 @@ public struct IntegrityMonitor: Sendable {
             if altitude { see(.altitudeJump) }
             if let hdop = fix.hdop, hdop > Self.highDOP { see(.highDOP) }
         }
+        // Asked before this cycle's fix counts: the fix that comes with the sky's loss may be the
+        // first one that moved.
+        let atRest = rest.isAtRest(at: time)
+        if let fix = cycle.fix { rest.observe(fix, time: time) }
         if let pdop = sky.pdop, pdop > Self.highDOP { see(.highDOP) }
         if let ellipse = sky.ellipse, ellipse.semiMajor > Self.largeError { see(.largeError) }
         if sky.raimFailedSatellite != nil { see(.raimFault) }
@@ -85,6 +96,11 @@ public struct IntegrityMonitor: Sendable {
             if evidence.satellitesLost {
                 if !within(lastSeen[index(.satellitesLost)], Self.hold) {
                     lossFollowedDrop = within(lastSeen[index(.cn0Drop)], Self.jamWindow)
+                    restingLossBegan = atRest ? seconds : nil
+                    lossAtRest = false
+                }
+                if evidence.goneAtOnce, let began = restingLossBegan, seconds - began <= SignalWatch.atOnce {
+                    lossAtRest = true
                 }
                 see(.satellitesLost)
             }
@@ -131,7 +147,8 @@ public struct IntegrityMonitor: Sendable {
         let stepped = active.contains(.clockJump) || active.contains(.positionJump) || active.contains(.altitudeJump)
         let flat = active.contains(.uniformCN0)
         if within(lastSpoofFlag, Self.hold) || (flat && stepped) || (state == .spoofed && flat) { return .spoofed }
-        let jam = (active.contains(.satellitesLost) && lossFollowedDrop) || within(lastSteadyFall, Self.hold)
+        let jam =
+            (active.contains(.satellitesLost) && (lossFollowedDrop || lossAtRest)) || within(lastSteadyFall, Self.hold)
         let jamGoesOn = state == .jammed && within(lastWeakened, Self.hold)
         if within(lastJamFlag, Self.hold) || jam || jamGoesOn { return .jammed }
         return active.isEmpty ? .ok : .degraded

@@ -18,6 +18,9 @@ struct SignalWatch {
         /// the satellites.
         var steadyFall = false
         var uniform = false
+        /// A sky of at least `steadyKept` satellites gone but for one or none within `atOnce`:
+        /// a jammer switched on close by, a tunnel's mouth, or the antenna cut off.
+        var goneAtOnce = false
     }
 
     /// dB-Hz a satellite's C/N0 must fall by to count as fallen.
@@ -60,6 +63,9 @@ struct SignalWatch {
     static let strongestFall = 3
     /// dB-Hz the steady fall's median may go back between two cycles (the noise of a median).
     static let steadySlack = 1
+    /// Seconds within which a whole sky must go to have gone at once (a jammer switched on may
+    /// leave the strongest few a second longer).
+    static let atOnce = 2.0
 
     /// Recent skies, about a second apart, newest last.
     private var recent: [(seconds: Double, sky: EpochSky)] = []
@@ -84,6 +90,9 @@ struct SignalWatch {
             compare(sky, with: baseline.sky, into: &evidence)
         } else {
             fallRun.removeAll(keepingCapacity: true)
+        }
+        if let before = recent.first(where: { seconds - $0.seconds <= Self.atOnce }) {
+            evidence.goneAtOnce = before.sky.tracked >= Self.steadyKept && sky.tracked <= 1
         }
         remember(sky, at: seconds)
         let frozenTooLong = baseline.map { seconds - $0.seconds > Self.baselineLongest } ?? true
