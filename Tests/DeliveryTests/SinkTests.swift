@@ -3,7 +3,6 @@ import JSONOutput
 import NMEA
 import Platform
 import Presentation
-import Synchronization
 import Testing
 import Waiting
 
@@ -43,8 +42,8 @@ func script(_ folder: URL, _ name: String, _ body: String) throws -> String {
 }
 
 final class Reports: @unchecked Sendable {
-    let lines = Mutex<[String]>([])
-    let values = Mutex<[Problem]>([])
+    let lines = Locked<[String]>([])
+    let values = Locked<[Problem]>([])
     func add(_ line: String) { lines.withLock { $0.append(line) } }
     /// A problem as a value (hooks report so), kept as it is and as its text in `all`.
     func add(_ problem: Problem) {

@@ -106,9 +106,15 @@ final class NATSCluster {
 
     /// The retained messages under `filter` that node `node` has.
     func retained(_ filter: String, node: Int, seconds: Int = 2) throws -> [String: String] {
+        try Self.retained(filter, port: nodes[node].mqttPort, seconds: seconds)
+    }
+
+    /// The retained messages under `filter` that the node listening on MQTT port `port` gives a
+    /// new subscription.
+    static func retained(_ filter: String, port: Int, seconds: Int) throws -> [String: String] {
         let output = try runTool(
             "/usr/bin/mosquitto_sub",
-            ["-h", "127.0.0.1", "-p", String(nodes[node].mqttPort), "-v", "-t", filter, "-W", String(seconds)],
+            ["-h", "127.0.0.1", "-p", String(port), "-v", "-t", filter, "-W", String(seconds)],
             allowFailure: true)
         var messages: [String: String] = [:]
         for line in output.split(separator: "\n") {

@@ -78,8 +78,16 @@ import Waiting
             guard waitUntil(timeout: 20, every: 0.2, { Self.count("displayedLength", environment) != nil }) else {
                 throw HarnessError("dunst did not come up on the test's bus")
             }
-            // The monitor is listening once it saw the daemon's answer to that question.
-            guard waitUntil(timeout: 20, every: 0.2, { self.monitored().contains("method return") }) else {
+            // The monitor is listening once it saw one of the daemon's answers. It may have started
+            // listening after the answer above, so each look asks again.
+            guard
+                waitUntil(
+                    timeout: 20, every: 0.2,
+                    {
+                        _ = Self.count("displayedLength", environment)
+                        return self.monitored().contains("method return")
+                    })
+            else {
                 throw HarnessError("dbus-monitor saw nothing on the test's bus")
             }
         }

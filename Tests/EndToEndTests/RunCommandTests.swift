@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import Platform
 import Testing
 import Waiting
 
 /// Collects a pipe's lines on a background thread while the process runs.
 final class LineCollector: @unchecked Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {

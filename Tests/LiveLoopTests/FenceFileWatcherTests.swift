@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Platform
 import Testing
 import Waiting
 
@@ -15,9 +15,9 @@ import Waiting
 @Suite struct FenceFileWatcherTests {
     /// What the watcher handed over, when, and the id of its thread (`ready` runs on it).
     final class Seen: Sendable {
-        let loads = Mutex<[(at: Date, ids: [FenceID])]>([])
-        let thread = Mutex<String?>(nil)
-        let refusals = Mutex<[String]>([])
+        let loads = Locked<[(at: Date, ids: [FenceID])]>([])
+        let thread = Locked<String?>(nil)
+        let refusals = Locked<[String]>([])
 
         func ready(_ watcher: FenceFileWatcher) {
             let id = currentThreadID()
@@ -59,7 +59,7 @@ import Waiting
 
     /// A started watcher of `path`, after one SIGHUP-load that tells its thread's id; then idle.
     func started(_ path: String, _ seen: Seen) throws -> (FenceFileWatcher, thread: String) {
-        let box = Mutex<FenceFileWatcher?>(nil)
+        let box = Locked<FenceFileWatcher?>(nil)
         let watcher = FenceFileWatcher(path: path, current: try FenceFile.load(path), settle: 0.1) {
             if let watcher = box.withLock({ $0 }) { seen.ready(watcher) }
         }
@@ -122,7 +122,7 @@ import Waiting
             let fences = try folder().appendingPathComponent("fences.geojson")
             try EngineLoopTests.circles(["a"]).write(to: fences, atomically: false, encoding: .utf8)
             let seen = Seen()
-            let box = Mutex<FenceFileWatcher?>(nil)
+            let box = Locked<FenceFileWatcher?>(nil)
             let watcher = FenceFileWatcher(path: fences.path, current: try FenceFile.load(fences.path), settle: 0.1) {
                 if let watcher = box.withLock({ $0 }) { seen.ready(watcher) }
             }
@@ -226,7 +226,7 @@ import Waiting
         let missing = url.appendingPathComponent("later")
         let fences = missing.appendingPathComponent("fences.geojson")
         let seen = Seen()
-        let box = Mutex<FenceFileWatcher?>(nil)
+        let box = Locked<FenceFileWatcher?>(nil)
         let watcher = FenceFileWatcher(
             path: fences.path, current: try FenceSet.parse(EngineLoopTests.circles(["a"])), settle: 0.1
         ) {

@@ -26,7 +26,7 @@ extension PseudoTerminalTests {
             configuration.memory = BaudMemory(directory: temporaryDirectory())
             configuration.watchesUdev = false
             let source = SerialFixSource(configuration, rollover: .captures)
-            let cycles = Mutex<[Cycle]>([])
+            let cycles = Locked<[Cycle]>([])
             let done = Atomic<Bool>(false)
             Thread {
                 source.run { input in
