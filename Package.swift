@@ -160,7 +160,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LayoutTests"),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "Waiting"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "JSONOutput"]),
         .testTarget(
@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(name: "ViewsTests", dependencies: ["Views", "Fences", "Events", "NMEA", "Presentation", "Store"]),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "Fences", "Events", "NMEA", "Presentation", "Delivery", "Waiting"]),
+            dependencies: ["Store", "Fences", "Events", "NMEA", "Presentation", "Delivery", "Platform", "Waiting"]),
         .testTarget(
             name: "DeliveryTests",
             dependencies: [
@@ -226,4 +226,33 @@ if ProcessInfo.processInfo.environment["GPSFENCE_BENCHMARKS"] != nil {
             name: "EngineBenchmarks", dependencies: ["Fences", "Events", "NMEA"] + benchmark,
             path: "Benchmarks/EngineBenchmarks", plugins: plugins),
     ]
+}
+
+// The ThreadSanitizer build of CI (.ci/run) compiles only the tests it runs, the suites that start
+// threads, and not the whole suite a second time:
+//   GPSFENCE_THREAD_SANITIZER_TESTS=1 swift build --build-tests --sanitize=thread
+// A test target named here keeps only the files listed (nil: all of them); one not named is left
+// out. The suites CI runs under the sanitizer are named in .ci/run: one added there needs its files
+// here.
+if ProcessInfo.processInfo.environment["GPSFENCE_THREAD_SANITIZER_TESTS"] != nil {
+    let threadSanitizerSources: [String: [String]?] = [
+        "PlatformTests": nil, "LiveLoopTests": nil, "StoreTests": nil, "DeliveryTests": nil, "ReceiversTests": nil,
+        "FencesTests": [
+            "PolygonLayoutTests.swift", "BatchQueryTests.swift", "DifferentialTests.swift", "SecondHalfTests.swift",
+        ],
+        "EndToEndTests": [
+            "SyncCommandTests.swift", "DecodeCommandTests.swift", "LiveFencesTests.swift",
+            "CheckPointsStreamTests.swift",
+            // what they share with other suites: the binary, runs and simulators in the background,
+            // the broker, a free port, the sqlite3 reader of a state file
+            "Binary.swift", "RunCommandTests.swift", "SerialCommandTests.swift", "RunFixOnFile.swift",
+            "Mosquitto.swift", "GpsdHarness.swift", "PowerCutFilesystemTests.swift", "PowerCutFilesystem.swift",
+        ],
+    ]
+    package.targets = package.targets.compactMap { target in
+        guard target.type == .test else { return target }
+        guard let sources = threadSanitizerSources[target.name] else { return nil }
+        target.sources = sources
+        return target
+    }
 }
