@@ -27,6 +27,7 @@ limit, metres along the route where each begins and ends) and the metres along t
 fix. Nothing in it comes from gpsfence. Only the Python standard library is used.
 """
 import argparse
+import concurrent.futures
 import datetime
 import json
 import math
@@ -527,8 +528,10 @@ def tally(truths, verdicts):
 
 def replay(binary, folder, truths, fences, options=()):
     """Events of each drive: the drives (of one vehicle) replayed in one process, in the order of
-    their times, a minute without fixes between two (every road left, no road held), each event
-    given to the drive whose time span holds it."""
+    their times, each event given to the drive whose time span holds it. The process sees one
+    vehicle: a drive that starts on the road where the one before ended, still over its limit
+    after the minute between them, goes on with the same `speeding`, so one drive a process is what
+    `replay_all` gives it."""
     command = [binary, 'replay'] + [os.path.join(folder, t['file']) for t in truths]
     command += ['--fences', fences, '--json'] + list(options)
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -546,18 +549,16 @@ def replay(binary, folder, truths, fences, options=()):
     return events
 
 
-def replay_all(binary, folder, truths, fences, separately=False):
-    verdicts = [None] * len(truths)
-    groups = {}
-    for i, t in enumerate(truths):
+def replay_all(binary, folder, truths, fences):
+    """Each drive replayed in a process of its own, as many at once as there are processors: the
+    four drives of one route (two rates, two speeds) follow one another along the same roads, and
+    where the route is one long way, a process given all four told the first one's `speeding` only."""
+    def one(i):
+        t = truths[i]
         options = ('--vehicle-height', str(t['height'])) if 'height' in t else ()
-        groups.setdefault(options, []).append(i)
-    for options, indices in groups.items():
-        batches = [[i] for i in indices] if separately else [indices]
-        for batch in batches:
-            for i, events in zip(batch, replay(binary, folder, [truths[i] for i in batch], fences, options)):
-                verdicts[i] = judge_drive(truths[i], events)
-    return verdicts
+        return judge_drive(t, replay(binary, folder, [t], fences, options)[0])
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        return list(pool.map(one, range(len(truths))))
 
 
 def judge(args):
@@ -580,7 +581,7 @@ def judge(args):
             truths = json.load(f)['drives']
     else:
         truths = generate(fences, args.seed, args.routes, folder, trucks=args.trucks)
-    verdicts = replay_all(args.binary, folder, truths, fences, args.separately)
+    verdicts = replay_all(args.binary, folder, truths, fences)
     counts, failures = tally(truths, verdicts)
     print(json.dumps(counts, indent=1))
     if failures:
@@ -604,7 +605,6 @@ def main():
     j.add_argument('--trucks', type=int)
     j.add_argument('--out')
     j.add_argument('--drives', help='the folder of an earlier run: judge its drives, generate none')
-    j.add_argument('--separately', action='store_true', help='one replay process a drive')
     args = parser.parse_args()
     if args.command == 'generate':
         drives = generate(args.fences, args.seed, args.routes, args.out, trucks=args.trucks)
