@@ -135,9 +135,9 @@ import Waiting
         Thread.sleep(forTimeInterval: 4)
 
         let printed = vehicles.map(\.printed)
-        // The receivers stop, the runs go on delivering what they queued. The central consumer
-        // takes one message per acknowledgement (`max_ack_pending: 1`): with fifty vehicles still
-        // driving (80 events a second) on a loaded machine, it fell behind what they published.
+        // The receivers stop and the runs go on delivering what they queued, so the central
+        // consumer (one message per acknowledgement, `max_ack_pending: 1`) catches up without
+        // sharing the machine with a fleet still publishing 80 events a second.
         for vehicle in vehicles { vehicle.stopReceiver() }
         #expect(
             central.lines.wait(timeout: 300) { _ in
