@@ -562,25 +562,35 @@ def replay_all(binary, folder, truths, fences):
 
 
 def judge(args):
+    extract = args.extract
     if args.drives:
-        # The drives of an earlier run, replayed over this binary's own import: two binaries judged
-        # on the same fixes (drives generated from each one's import differ in their random draws
-        # as soon as the imports differ).
+        # The drives of an earlier run, replayed over this binary's own import of the extract they
+        # were driven on: two binaries judged on the same fixes (drives generated from each one's
+        # import differ in their random draws as soon as the imports differ).
         folder = args.drives
         fences = os.path.join(tempfile.mkdtemp(prefix='osm-drives-fences-'), 'roads.geojson')
+        with open(os.path.join(folder, 'drives.json')) as f:
+            recorded = json.load(f)
+        truths = recorded['drives']
+        extract = extract or recorded.get('extract') or EXTRACT
     else:
         folder = args.out or tempfile.mkdtemp(prefix='osm-drives-')
         os.makedirs(folder, exist_ok=True)
         fences = os.path.join(folder, 'roads.geojson')
-    done = subprocess.run([args.binary, 'fences', 'import', args.extract, '--speed-limits', '--clearances',
+        extract = os.path.abspath(extract or EXTRACT)
+    done = subprocess.run([args.binary, 'fences', 'import', extract, '--speed-limits', '--clearances',
                            '--output', fences], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.exit('import failed: ' + done.stderr)
-    if args.drives:
-        with open(os.path.join(folder, 'drives.json')) as f:
-            truths = json.load(f)['drives']
-    else:
+    if not args.drives:
         truths = generate(fences, args.seed, args.routes, folder, trucks=args.trucks)
+        # Which extract the drives are on, for a later `--drives` run.
+        path = os.path.join(folder, 'drives.json')
+        with open(path) as f:
+            recorded = json.load(f)
+        recorded['extract'] = extract
+        with open(path, 'w') as f:
+            json.dump(recorded, f)
     verdicts = replay_all(args.binary, folder, truths, fences)
     counts, failures = tally(truths, verdicts)
     print(json.dumps(counts, indent=1))
@@ -599,7 +609,8 @@ def main():
     g.add_argument('--out', required=True)
     j = sub.add_parser('judge')
     j.add_argument('--binary', required=True)
-    j.add_argument('--extract', default=EXTRACT)
+    j.add_argument('--extract', help='the OSM extract (default: the shipped Helsinki one; with --drives, '
+                   'the one the drives were generated on)')
     j.add_argument('--seed', type=int, default=1)
     j.add_argument('--routes', type=int, default=100)
     j.add_argument('--trucks', type=int)
