@@ -70,19 +70,20 @@ import Testing
         return date.timeIntervalSince1970
     }
 
-    /// Replays the drives of one vehicle in one process, in the order of their times (a minute
-    /// without fixes between two), and gives each drive the events of its own time span.
+    /// Replays each drive in a process of its own, as a vehicle that starts there: in one process
+    /// the drives of a route, a minute apart on the same roads, would be one vehicle's, whose
+    /// `speeding` on a road carries over to the next drive on it (once a visit).
     static func replay(_ drives: inout [Drive], _ indices: [Int], folder: URL, fences: String, options: [String])
         throws
     {
-        let captures = indices.map { folder.appendingPathComponent(drives[$0].file).path }
-        let result = try runGPSFence(["replay"] + captures + ["--fences", fences, "--json"] + options)
-        #expect(result.status == 0, "\(result.stderr)")
-        for line in result.stdout.split(separator: "\n") {
-            let event = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            let time = try #require(seconds(event))
-            guard let owner = indices.last(where: { drives[$0].start <= time + 1e-6 }) else { continue }
-            drives[owner].events.append(event)
+        for index in indices {
+            let capture = folder.appendingPathComponent(drives[index].file).path
+            let result = try runGPSFence(["replay", capture, "--fences", fences, "--json"] + options)
+            #expect(result.status == 0, "\(result.stderr)")
+            for line in result.stdout.split(separator: "\n") {
+                let event = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                drives[index].events.append(event)
+            }
         }
     }
 
