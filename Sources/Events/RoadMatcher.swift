@@ -36,6 +36,11 @@ import NMEA
 /// after `firstMetres` driven, or after `decideMetres` (`deciding` until then: no road is driven,
 /// and none is approached along the straight path). Without a usable course the road matched
 /// before holds while it is a candidate.
+///
+/// A road chosen among several (with no road matched, or once the road matched before is left) is
+/// a guess while the others are still candidates: those roads are its rivals until the fixes
+/// leave them (they drop out of the hypotheses, or the fix is beyond their end), so that a limit is
+/// not told on the strength of the error's lean alone (`forEachRival`, `SpeedLimitRule`).
 final class RoadMatcher {
     /// The road being driven (a fence index), nil when no road is.
     private(set) var road: Int?
@@ -77,6 +82,9 @@ final class RoadMatcher {
     /// their capacity: nothing is allocated per fix).
     private var hypotheses: [RoadHypothesis] = []
     private var next: [RoadHypothesis] = []
+    /// The roads the road being driven was chosen among (itself included) that are still
+    /// candidates; empty once the choice is settled.
+    private var choiceRoads: [Int] = []
     private var lastTime: Int64?
     private var lastPosition: (lat: Double, lon: Double)?
     /// Metres driven with no road clearly ahead, none matched or the one matched left behind.
@@ -89,6 +97,15 @@ final class RoadMatcher {
         known.reserveCapacity(64)
         hypotheses.reserveCapacity(16)
         next.reserveCapacity(16)
+        choiceRoads.reserveCapacity(16)
+    }
+
+    /// Calls `body` with each road the fixes could still be on instead of the road being driven,
+    /// which was chosen among them when no road was matched (the start of a drive) or the road
+    /// matched before had been left (at its end, or off it): none once every other has fallen
+    /// away, or the road being driven is one the choice was not among.
+    func forEachRival(_ body: (Int) -> Void) {
+        for fence in choiceRoads where fence != road { body(fence) }
     }
 
     /// The road tags of `fence`, nil when it is no road.
@@ -135,6 +152,19 @@ final class RoadMatcher {
             reach: metres + widen + Self.margin)
         swap(&hypotheses, &next)
         commit(course: course, metres: metres)
+        settleChoice()
+    }
+
+    /// Keeps of `choiceRoads` those still candidates ahead of the fix, and none once the road being
+    /// driven is not one of them or is the only one left.
+    private func settleChoice() {
+        guard !choiceRoads.isEmpty else { return }
+        choiceRoads.removeAll { fence in
+            !hypotheses.contains { $0.fence == fence && !$0.beyondEnd }
+        }
+        if road.map({ !choiceRoads.contains($0) }) ?? true || choiceRoads.count < 2 {
+            choiceRoads.removeAll(keepingCapacity: true)
+        }
     }
 
     /// The roads this fix could be on, each going on from the best history it has, into `next`.
@@ -206,7 +236,7 @@ final class RoadMatcher {
             // goes on), for `firstMetres` at most.
             undecidedMetres += metres
             if leader == mine || leads(leader, excluding: mine) || undecidedMetres >= Self.firstMetres {
-                choose(leader, course: course)
+                choose(leader, course: course, amongOthers: leader != mine)
             } else if let mine {
                 travel = Self.travel(course, hypotheses[mine].bearing, hypotheses[mine].tags.direction)
             }
@@ -215,7 +245,7 @@ final class RoadMatcher {
             if hypotheses.count == 1 || undecidedMetres >= Self.decideMetres
                 || (undecidedMetres >= Self.firstMetres && leads(leader, excluding: nil))
             {
-                choose(leader, course: course)
+                choose(leader, course: course, amongOthers: true)
             } else {
                 deciding = true
             }
@@ -240,10 +270,16 @@ final class RoadMatcher {
         return true
     }
 
-    private func choose(_ k: Int, course: Double?) {
+    /// Makes hypothesis `k` the road being driven; `amongOthers`: it was chosen among the roads
+    /// the vehicle may be on, which are noted as the choice's.
+    private func choose(_ k: Int, course: Double?, amongOthers: Bool = false) {
         let chosen = hypotheses[k]
         deciding = false
         undecidedMetres = 0
+        if amongOthers {
+            choiceRoads.removeAll(keepingCapacity: true)
+            for h in hypotheses where !h.beyondEnd || h.fence == chosen.fence { choiceRoads.append(h.fence) }
+        }
         if chosen.fence != road {
             road = chosen.fence
             roadTags = chosen.tags
@@ -255,6 +291,7 @@ final class RoadMatcher {
     private func forget() {
         road = nil
         travel = nil
+        choiceRoads.removeAll(keepingCapacity: true)
         deciding = false
         undecidedMetres = 0
     }

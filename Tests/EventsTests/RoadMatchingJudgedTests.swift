@@ -92,4 +92,58 @@ import Testing
         #expect(M.events(engine, drive) == [])
         #expect(engine.roadBeingDriven == 0)
     }
+
+    /// A motorway (88 km/h), and 9 m north of its line a link (40 km/h) that runs beside it for
+    /// 600 m and then turns away north-east, not joined to it there: the Harbor Tunnel Thruway in
+    /// Baltimore and its ramp.
+    static let motorwayBesideLink = [
+        M.road("motorway", [(-800, 0), (800, 0)], #""highway":"motorway","speed_limit_kmh":88,"radius":7"#),
+        M.road(
+            "link", [(-800, 9), (-200, 9), (-100, 60)],
+            #""highway":"motorway_link","oneway":"yes","speed_limit_kmh":40,"radius":3.5"#),
+    ]
+
+    /// The speeding events of the fixes: the fence's id and the fix's metres east of the centre.
+    static func speeding(_ engine: EventEngine, _ fixes: [Fix]) -> [(fence: String, east: Double, limit: Double)] {
+        var found: [(String, Double, Double)] = []
+        for fix in fixes {
+            engine.process(fix) { event in
+                guard case .speeding(let s) = event.payload else { return }
+                let east =
+                    (fix.longitude - M.centre.lon) * Geodesy.metresPerDegree * cos(M.centre.lat * Geodesy.degree)
+                found.append((engine.fences.ids[s.fence].json, east, s.limit * 3.6))
+            }
+        }
+        return found
+    }
+
+    @Test(arguments: [10.0, 1.0])
+    func aDriveThatStartsBesideASlowerRoadIsNotToldItsLimit(rate: Double) throws {
+        // A car in the motorway's eastbound lane at 90 % of its limit, its error 6.5 m north from
+        // the first fix on: 4 m from the link's line, 5 m from the motorway's. Taken for the link
+        // while the two run side by side, it is not speeding at the link's 40.
+        let drive = M.drive(from: (-700, 5), to: (400, 5), speed: 0.9 * 88 / 3.6, rate: rate)
+        let engine = try M.engine(Self.motorwayBesideLink)
+        #expect(Self.speeding(engine, drive).isEmpty)
+        #expect(engine.roadBeingDriven == 0)
+    }
+
+    @Test(arguments: [10.0, 1.0])
+    func aCarSpeedingOnTheSlowerRoadIsToldOnceTheRoadsPart(rate: Double) throws {
+        // A car on the link at 130 % of its 40 from beside the motorway's edge, 2 m south of the
+        // link's line, then where the link turns away along it.
+        let speed = 1.3 * 40 / 3.6
+        let beside = M.drive(from: (-700, 7), to: (-200, 7), speed: speed, rate: rate)
+        let away = M.drive(
+            from: (-200, 9), to: (-100, 60), speed: speed, rate: rate, startingAt: Double(beside.count + 1) / rate)
+        let told = Self.speeding(try M.engine(Self.motorwayBesideLink), beside + away)
+        #expect(told.count == 1, "\(told)")
+        #expect(told.first?.fence == #""link""#)
+        #expect(abs((told.first?.limit ?? 0) - 40) < 1e-9)
+        // A speed above the motorway's limit too is told on the first fixes, whichever road.
+        let fast = M.drive(from: (-700, 7), to: (-200, 7), speed: 1.1 * 88 / 3.6, rate: rate)
+        let early = Self.speeding(try M.engine(Self.motorwayBesideLink), fast)
+        #expect(early.count == 1, "\(early)")
+        #expect((early.first?.east ?? 0) < -600, "\(early)")
+    }
 }

@@ -11,8 +11,13 @@ import NMEA
 /// receiver is inside of. Under several limits one event reports the strictest of those being
 /// exceeded. The limit is the one in force at the fix's time (a conditional one while its time
 /// holds: `ConditionalLimitRule`); on the road being driven, the limit of the way it is driven
-/// along its line (`RoadMatcher.travel`), the strictest of a fence's ways elsewhere. A fix
-/// without a speed changes nothing.
+/// along its line (`RoadMatcher.travel`), the strictest of a fence's ways elsewhere. A road
+/// chosen among others the vehicle could still be on (`RoadMatcher.forEachRival`: at the start
+/// of a drive, or past a junction) is held to the highest of their limits until the fixes tell
+/// them apart: the error's lean toward a slower road beside the one driven (a ramp along a
+/// motorway, a service road leaving the street) is no speeding, and a speed above every one of
+/// them is told as soon. The event reports the chosen road's own limit. A fix without a speed
+/// changes nothing.
 final class SpeedLimitRule: EngineRule {
     /// Per fence of the set: consecutive usable fixes above the limit, and whether this visit's
     /// `speeding` has been raised.
@@ -51,6 +56,21 @@ final class SpeedLimitRule: EngineRule {
             for: engine.settings.vehicle, along: fence == road ? engine.roads.travel : nil)
     }
 
+    /// The speed above which `limit` (of `fence`) counts as exceeded: on a road chosen among
+    /// others it could still be, the highest limit of them all.
+    private func threshold(_ limit: Double, of fence: Int, road: Int?, now: Int64, engine: EventEngine) -> Double {
+        guard fence == road else { return limit }
+        var highest = limit
+        engine.roads.forEachRival { rival in
+            if let theirs = engine.rulesInForce(of: rival, atMilliseconds: now)?.speedLimit(
+                for: engine.settings.vehicle, along: nil)
+            {
+                highest = max(highest, theirs)
+            }
+        }
+        return highest
+    }
+
     func play(of fence: Int) -> FencePlay { .inPlay }
 
     func beforeFix(time: UTCTime, location: GeofenceEvent.Location, engine: EventEngine) {}
@@ -76,7 +96,7 @@ final class SpeedLimitRule: EngineRule {
         var confirmed = false
         for fence in Limited(engine: engine) {
             guard let limit = limit(of: fence, road: road, now: now, engine: engine) else { continue }
-            if speed > limit {
+            if speed > threshold(limit, of: fence, road: road, now: now, engine: engine) {
                 if count[fence] == 0 { since[fence] = UInt32(truncatingIfNeeded: now) }
                 if count[fence] < UInt8.max { count[fence] += 1 }
                 if strictest.map({ limit < $0.limit }) ?? true { strictest = (fence, limit) }
@@ -91,7 +111,8 @@ final class SpeedLimitRule: EngineRule {
         // confirms now adds nothing.
         let alreadyReported = fired[strictest.fence]
         for fence in Limited(engine: engine) {
-            guard let limit = limit(of: fence, road: road, now: now, engine: engine), speed > limit,
+            guard let limit = limit(of: fence, road: road, now: now, engine: engine),
+                speed > threshold(limit, of: fence, road: road, now: now, engine: engine),
                 confirms(fence, road: road, now: now, confirm: confirm) || fence == strictest.fence
             else { continue }
             fired[fence] = true
