@@ -103,7 +103,8 @@ import Testing
             #""highway":"motorway_link","oneway":"yes","speed_limit_kmh":40,"radius":3.5"#),
     ]
 
-    /// The speeding events of the fixes: the fence's id and the fix's metres east of the centre.
+    /// The speeding events of the fixes: the fence's id, the fix's metres east of the centre and the
+    /// limit told (km/h).
     static func speeding(_ engine: EventEngine, _ fixes: [Fix]) -> [(fence: String, east: Double, limit: Double)] {
         var found: [(String, Double, Double)] = []
         for fix in fixes {
@@ -119,8 +120,9 @@ import Testing
 
     @Test(arguments: [10.0, 1.0])
     func aDriveThatStartsBesideASlowerRoadIsNotToldItsLimit(rate: Double) throws {
-        // A car in the motorway's eastbound lane at 90 % of its limit, its error 6.5 m north from
-        // the first fix on: 4 m from the link's line, 5 m from the motorway's. Taken for the link
+        // A car in the motorway's eastbound lane (1.75 m south of its line) at 90 % of its limit,
+        // its error 6.75 m north from the first fix on: 4 m from the link's line, 5 m from the
+        // motorway's. Taken for the link
         // while the two run side by side, it is not speeding at the link's 40.
         let drive = M.drive(from: (-700, 5), to: (400, 5), speed: 0.9 * 88 / 3.6, rate: rate)
         let engine = try M.engine(Self.motorwayBesideLink)
