@@ -403,7 +403,9 @@ def truck_routes(roads, rng, count):
 
 # ---------------------------------------------------------------- generate
 
-def generate(fences, seed, routes, out, rates=(1, 10), factors=(0.9, 1.3), trucks=None):
+def generate(fences, seed, routes, out, rates=(1, 10), factors=(0.9, 1.3), trucks=None, extract=None):
+    """Writes the drives and drives.json (with `extract`, the OSM file `fences` was imported from,
+    for a later `judge --drives`)."""
     roads = Roads(fences)
     rng = random.Random(seed)
     os.makedirs(out, exist_ok=True)
@@ -437,7 +439,7 @@ def generate(fences, seed, routes, out, rates=(1, 10), factors=(0.9, 1.3), truck
         write(legs, 'truck-through', 0.9, rng.choice(rates), {'tunnel': roads.ways[t]['id'],
                                                               'height': TRUCK_HEIGHT})
     with open(os.path.join(out, 'drives.json'), 'w') as f:
-        json.dump({'drives': drives, 'junction_slack_m': JUNCTION_SLACK}, f)
+        json.dump({'drives': drives, 'junction_slack_m': JUNCTION_SLACK, 'extract': extract}, f)
     return drives
 
 
@@ -526,39 +528,26 @@ def tally(truths, verdicts):
     return counts, failures
 
 
-def replay(binary, folder, truths, fences, options=()):
-    """Events of each drive: the drives (of one vehicle) replayed in one process, in the order of
-    their times, each event given to the drive whose time span holds it. The process sees one
-    vehicle: a drive that starts on the road where the one before ended, still over its limit
-    after the minute between them, goes on with the same `speeding`, so one drive a process is what
-    `replay_all` gives it."""
-    command = [binary, 'replay'] + [os.path.join(folder, t['file']) for t in truths]
-    command += ['--fences', fences, '--json'] + list(options)
+def replay(binary, folder, truth, fences):
+    """The events of one drive, replayed in a process of its own (a truck with its height)."""
+    command = [binary, 'replay', os.path.join(folder, truth['file']), '--fences', fences, '--json']
+    if 'height' in truth:
+        command += ['--vehicle-height', str(truth['height'])]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.exit('replay of %s failed (%d): %s' % (' '.join(command), done.returncode, done.stderr))
-    events = [[] for _ in truths]
-    starts = [t['start'] for t in truths]
-    for line in done.stdout.splitlines():
-        if not line.strip():
-            continue
-        event = json.loads(line)
-        when = iso_seconds(event['time'])
-        k = max((i for i, s in enumerate(starts) if s <= when + 1e-6), default=0)
-        events[k].append(event)
-    return events
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
 
 
 def replay_all(binary, folder, truths, fences):
     """Each drive replayed in a process of its own, as many at once as there are processors: the
     four drives of one route (two rates, two speeds) follow one another along the same roads, and
-    where the route is one long way, a process given all four told the first one's `speeding` only."""
-    def one(i):
-        t = truths[i]
-        options = ('--vehicle-height', str(t['height'])) if 'height' in t else ()
-        return judge_drive(t, replay(binary, folder, [t], fences, options)[0])
+    where the route is one long way, a process given all four (one vehicle, a minute between its
+    drives) told the first one's `speeding` only."""
+    def one(truth):
+        return judge_drive(truth, replay(binary, folder, truth, fences))
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        return list(pool.map(one, range(len(truths))))
+        return list(pool.map(one, truths))
 
 
 def judge(args):
@@ -583,14 +572,7 @@ def judge(args):
     if done.returncode != 0:
         sys.exit('import failed: ' + done.stderr)
     if not args.drives:
-        truths = generate(fences, args.seed, args.routes, folder, trucks=args.trucks)
-        # Which extract the drives are on, for a later `--drives` run.
-        path = os.path.join(folder, 'drives.json')
-        with open(path) as f:
-            recorded = json.load(f)
-        recorded['extract'] = extract
-        with open(path, 'w') as f:
-            json.dump(recorded, f)
+        truths = generate(fences, args.seed, args.routes, folder, trucks=args.trucks, extract=extract)
     verdicts = replay_all(args.binary, folder, truths, fences)
     counts, failures = tally(truths, verdicts)
     print(json.dumps(counts, indent=1))
