@@ -13,4 +13,7 @@ struct RoadHypothesis {
     /// Whether this fix lies beyond an end of the road's line: the vehicle has left it, or has not
     /// reached it yet.
     var beyondEnd: Bool
+    /// Whether this road is, or goes on from, one the road being driven was chosen among: a rival
+    /// of that road while the fix is not beyond its end.
+    var rival = false
 }

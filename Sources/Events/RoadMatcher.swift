@@ -38,9 +38,14 @@ import NMEA
 /// before holds while it is a candidate.
 ///
 /// A road chosen among several (with no road matched, or once the road matched before is left) is
-/// a guess while the others are still candidates: those roads are its rivals until the fixes
-/// leave them (they drop out of the hypotheses, or the fix is beyond their end), so that a limit is
-/// not told on the strength of the error's lean alone (`forEachRival`, `SpeedLimitRule`).
+/// a guess while the others are still candidates: those roads, and the roads each goes on to (a
+/// street is often several ways), are its rivals until the fixes leave them (they drop out of the
+/// hypotheses), so that a limit is not told on the strength of the error's lean alone
+/// (`forEachRival`, `SpeedLimitRule`); a rival the fix is beyond the end of counts only through
+/// the roads it goes on to. The road driven goes on the same way: a ramp chosen beside a street,
+/// and the tunnel it leads into under that street, stay a guess while the street's ways are
+/// candidates. A switch while the road matched before is held, to a road that is no rival, settles
+/// the guess.
 final class RoadMatcher {
     /// The road being driven (a fence index), nil when no road is.
     private(set) var road: Int?
@@ -82,9 +87,6 @@ final class RoadMatcher {
     /// their capacity: nothing is allocated per fix).
     private var hypotheses: [RoadHypothesis] = []
     private var next: [RoadHypothesis] = []
-    /// The roads the road being driven was chosen among (itself included) that are still
-    /// candidates; empty once the choice is settled.
-    private var choiceRoads: [Int] = []
     private var lastTime: Int64?
     private var lastPosition: (lat: Double, lon: Double)?
     /// Metres driven with no road clearly ahead, none matched or the one matched left behind.
@@ -97,15 +99,15 @@ final class RoadMatcher {
         known.reserveCapacity(64)
         hypotheses.reserveCapacity(16)
         next.reserveCapacity(16)
-        choiceRoads.reserveCapacity(16)
     }
 
     /// Calls `body` with each road the fixes could still be on instead of the road being driven,
     /// which was chosen among them when no road was matched (the start of a drive) or the road
-    /// matched before had been left (at its end, or off it): none once every other has fallen
-    /// away, or the road being driven is one the choice was not among.
+    /// matched before had been left (at its end, or off it), or one such a road goes on to: none
+    /// once every other has fallen away, or the road being driven was taken over from its line by
+    /// one that is no rival.
     func forEachRival(_ body: (Int) -> Void) {
-        for fence in choiceRoads where fence != road { body(fence) }
+        for h in hypotheses where h.rival && !h.beyondEnd && h.fence != road { body(h.fence) }
     }
 
     /// The road tags of `fence`, nil when it is no road.
@@ -152,19 +154,6 @@ final class RoadMatcher {
             reach: metres + widen + Self.margin)
         swap(&hypotheses, &next)
         commit(course: course, metres: metres)
-        settleChoice()
-    }
-
-    /// Keeps of `choiceRoads` those still candidates ahead of the fix, and none once the road being
-    /// driven is not one of them or is the only one left.
-    private func settleChoice() {
-        guard !choiceRoads.isEmpty else { return }
-        choiceRoads.removeAll { fence in
-            !hypotheses.contains { $0.fence == fence && !$0.beyondEnd }
-        }
-        if road.map({ !choiceRoads.contains($0) }) ?? true || choiceRoads.count < 2 {
-            choiceRoads.removeAll(keepingCapacity: true)
-        }
     }
 
     /// The roads this fix could be on, each going on from the best history it has, into `next`.
@@ -186,6 +175,7 @@ final class RoadMatcher {
             let detached = held && !joinsMatched
             if detached { extra += Self.detachedMetres }
             var best: RoadHypothesis?
+            var goesOnFromRival = false
             for h in hypotheses {
                 var bonus = 0.0
                 if h.fence != fence {
@@ -193,6 +183,7 @@ final class RoadMatcher {
                     guard piece || joinsNear(h, fence, tags, fix, within: reach) else { continue }
                     if piece && !position.beyondEnd { bonus = Self.stayMetres }
                 }
+                goesOnFromRival = goesOnFromRival || h.rival
                 let step = history.fix(offset: position.offset, bearing: position.bearing, error: h.error)
                 let cost = history.average(h.cost, step.cost + extra) - bonus
                 if best.map({ cost < $0.cost }) ?? true {
@@ -201,6 +192,7 @@ final class RoadMatcher {
                         beyondEnd: position.beyondEnd)
                 }
             }
+            best?.rival = goesOnFromRival && fence != road
             if best == nil {
                 if tags.underground, portalDistance(fence, fix) > Self.portalMetres { continue }
                 if detached, !tags.sameHeight(as: roadTags) { continue }
@@ -229,6 +221,15 @@ final class RoadMatcher {
         let mine = road.flatMap { road in hypotheses.firstIndex { $0.fence == road } }
         if let mine, !hypotheses[mine].beyondEnd {
             let ahead = hypotheses[leader].cost < hypotheses[mine].cost - Self.switchMetres
+            if ahead {
+                // Onto a rival, the road left is one in its turn; onto another road, the fixes
+                // have told the roads apart.
+                if hypotheses[leader].rival {
+                    hypotheses[mine].rival = true
+                } else {
+                    for k in hypotheses.indices { hypotheses[k].rival = false }
+                }
+            }
             choose(ahead ? leader : mine, course: course)
         } else if road != nil {
             // Beyond the end of its line, or off it, the vehicle has left the road for one it leads
@@ -271,15 +272,17 @@ final class RoadMatcher {
     }
 
     /// Makes hypothesis `k` the road being driven; `amongOthers`: it was chosen among the roads
-    /// the vehicle may be on, which are noted as the choice's.
+    /// the vehicle may be on, which become its rivals (those of a guess before stay rivals).
     private func choose(_ k: Int, course: Double?, amongOthers: Bool = false) {
+        if amongOthers {
+            for other in hypotheses.indices where other != k && !hypotheses[other].beyondEnd {
+                hypotheses[other].rival = true
+            }
+        }
+        hypotheses[k].rival = false
         let chosen = hypotheses[k]
         deciding = false
         undecidedMetres = 0
-        if amongOthers {
-            choiceRoads.removeAll(keepingCapacity: true)
-            for h in hypotheses where !h.beyondEnd || h.fence == chosen.fence { choiceRoads.append(h.fence) }
-        }
         if chosen.fence != road {
             road = chosen.fence
             roadTags = chosen.tags
@@ -291,7 +294,6 @@ final class RoadMatcher {
     private func forget() {
         road = nil
         travel = nil
-        choiceRoads.removeAll(keepingCapacity: true)
         deciding = false
         undecidedMetres = 0
     }

@@ -146,4 +146,41 @@ import Testing
         let unwarned = through.filter { tooLow(drives[$0]).isEmpty }.map { drives[$0].file }
         #expect(unwarned.isEmpty, "trucks through low tunnels not told too_low: \(unwarned)")
     }
+
+    /// The drives of `--seed 3 --routes 150` that go north along Fabianinkatu past the node where a
+    /// service ramp (10 km/h) leaves it, runs beside it and goes on as a tunnel under it: a car on
+    /// the street at 90 % of its 30, whose error leans toward the ramp, is taken down the ramp and
+    /// on under the street, and was told `speeding` at the tunnel's 10 (drive 201).
+    @Test func carsOnAStreetOverARampsTunnelAreNotToldTheTunnelsLimit() throws {
+        let folder = temporaryDirectory()
+        let fences = folder.appendingPathComponent("roads.geojson").path
+        let imported = try runGPSFence([
+            "fences", "import", Self.extract, "--speed-limits", "--clearances", "--output", fences,
+        ])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let generated = try runProgram(
+            "/usr/bin/env",
+            [
+                "python3", Self.script, "generate", "--fences", fences, "--seed", "3", "--routes", "150",
+                "--trucks", "0", "--out", folder.path,
+            ])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        var drives = try Self.drives(folder)
+        let past = drives.indices.filter { i in
+            drives[i].kind == "car" && drives[i].legs.contains { $0.id == "osm:way/74307865" }
+        }
+        #expect(past.count >= 8)
+        #expect(past.contains { drives[$0].file == "drive-0201-car-90%-10hz.nmea" })
+        try Self.replay(&drives, past, folder: folder, fences: fences, options: [])
+        for i in past {
+            let limits = drives[i].events.filter { Self.type($0) == "speeding" }.map {
+                ($0["limit"] as? Double ?? 0) * 3.6
+            }
+            if drives[i].factor < 1 {
+                #expect(limits.isEmpty, "\(drives[i].file): \(limits)")
+            } else {
+                #expect(!limits.isEmpty, "\(drives[i].file)")
+            }
+        }
+    }
 }

@@ -89,14 +89,14 @@ extension RoadMatchingJudgedTests {
         let events = M.events(engine, drive)
         #expect(!events.contains { $0.hasPrefix("speeding") }, "\(events)")
         #expect(!events.contains { $0.contains("ramp") || $0.contains("tunnel") }, "\(events)")
-        // A car that takes the ramp at 13 km/h (130 % of 10) is held to its limit all the same:
-        // once the street, which the ramp was chosen over at the node and which runs 3-5 m beside
-        // it, is left behind (past its end, 43 m north of the node), in the tunnel the ramp leads
-        // into. Beside the street it might be the street's error, at 30.
+        // A car that takes the ramp at 13 km/h (130 % of 10) is held to the street's 30: the ramp
+        // was chosen over the street at the node, and the tunnel it leads into runs under the
+        // street's next ways, which hold the fixes (3-5 m off) the whole way. Below a street a
+        // receiver has no fix at all.
         let ramp = [(0.4, -60.0), (0.4, -6.6), (0, 0), (3.3, 9.7), (2.6, 35.2), (-1.0, 88.7)]
         let down = Self.drive(along: ramp, right: 0, lean: (0, 0), rate: rate) { _ in 1.3 * 10 / 3.6 }
         let told = M.events(try M.engine(Self.streetAndRamp), down).filter { $0.hasPrefix("speeding") }
-        #expect(told == [#"speeding "tunnel""#], "\(told)")
+        #expect(told.isEmpty, "\(told)")
         // Above the street's 30 too, it is told on the ramp.
         let fast = Self.drive(along: ramp, right: 0, lean: (0, 0), rate: rate) { _ in 35 / 3.6 }
         #expect(M.events(try M.engine(Self.streetAndRamp), fast).contains(#"speeding "ramp""#))
