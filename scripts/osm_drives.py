@@ -25,6 +25,11 @@ over low tunnels, and through those tunnels.
 The truth of a drive is the route itself, written beside the NMEA in drives.json: its legs (way,
 limit, metres along the route where each begins and ends) and the metres along the route of each
 fix. Nothing in it comes from gpsfence. Only the Python standard library is used.
+
+The judge counts drives at 90 % told `speeding`, drives at 130 % told none, `speeding` whose limit
+is of no way driven near the fix, and, since a drive at 130 % told once somewhere may still miss a
+way, the ways of 100 m or more driven at 130 % on which it was told none (those in a tunnel, where
+a real receiver has no fix, counted apart too); for trucks, `too_low` over and through tunnels.
 """
 import argparse
 import concurrent.futures
@@ -49,6 +54,9 @@ TRUCK_HEIGHT = 4.2
 #: Metres along the route either side of a `speeding` within which another way's limit is the
 #: junction's own doubt, not a wrong limit (the strict count takes none).
 JUNCTION_SLACK = 15.0
+#: A way driven this far at 130 % is long enough to be told `speeding` on (in the judge's count of
+#: the ways of such drives not told).
+LONG_WAY = 100.0
 
 
 # ---------------------------------------------------------------- geometry (local plane per drive)
@@ -456,9 +464,13 @@ def limits_near(drive_truth, s, slack):
     return {leg['limit_kmh'] for leg in drive_truth['legs'] if leg['start'] - slack <= s <= leg['end'] + slack}
 
 
-def judge_drive(truth, events, slack=JUNCTION_SLACK):
-    """What one drive's events say against its truth."""
+def judge_drive(truth, events, tunnels=frozenset(), slack=JUNCTION_SLACK):
+    """What one drive's events say against its truth (`tunnels`: the ids of the ways in a tunnel)."""
     speeding = [e for e in events if e.get('type') == 'speeding']
+    told_ways = {(e.get('fence') or {}).get('id') for e in speeding}
+    long_ways = [leg['id'] for leg in truth['legs']
+                 if leg['limit_kmh'] is not None and leg['end'] - leg['start'] >= LONG_WAY]
+    untold = [w for w in long_ways if w not in told_ways]
     wrong = 0
     wrong_strict = 0
     for e in speeding:
@@ -472,7 +484,8 @@ def judge_drive(truth, events, slack=JUNCTION_SLACK):
     too_low = [e for e in events if e.get('too_low') is True and e.get('type') in ('approach', 'enter')]
     return {
         'speeding': len(speeding), 'wrong_limit': wrong, 'wrong_limit_strict': wrong_strict,
-        'too_low': len(too_low),
+        'too_low': len(too_low), 'long_ways': len(long_ways), 'long_ways_untold': len(untold),
+        'long_ways_untold_in_tunnel': sum(1 for w in untold if w in tunnels), 'untold': untold,
         'too_low_tunnel': sum(1 for e in too_low if (e.get('fence') or {}).get('id') == truth.get('tunnel')),
     }
 
@@ -486,6 +499,7 @@ def tally(truths, verdicts):
     counts = {
         'car_drives_90': 0, 'car_drives_90_with_speeding': 0,
         'car_drives_130': 0, 'car_drives_130_without_speeding': 0,
+        'car_130_long_ways': 0, 'car_130_long_ways_not_told': 0, 'car_130_long_ways_not_told_in_tunnel': 0,
         'speeding_events': 0, 'speeding_wrong_limit': 0, 'speeding_wrong_limit_strict': 0,
         'truck_drives_with_speeding': 0,
         'truck_over_drives': 0, 'truck_over_told_too_low': 0,
@@ -493,6 +507,7 @@ def tally(truths, verdicts):
         'truck_through_not_told_too_low_at_all': 0,
     }
     failures = []
+    untold = []
     for truth, v in zip(truths, verdicts):
         counts['speeding_events'] += v['speeding']
         counts['speeding_wrong_limit'] += v['wrong_limit']
@@ -505,6 +520,10 @@ def tally(truths, verdicts):
                 bad = True
         elif truth['kind'] == 'car':
             counts['car_drives_130'] += 1
+            counts['car_130_long_ways'] += v['long_ways']
+            counts['car_130_long_ways_not_told'] += v['long_ways_untold']
+            counts['car_130_long_ways_not_told_in_tunnel'] += v['long_ways_untold_in_tunnel']
+            untold += ['%s:%s' % (truth['file'], way) for way in v['untold']]
             if not v['speeding']:
                 counts['car_drives_130_without_speeding'] += 1
                 bad = True
@@ -525,7 +544,7 @@ def tally(truths, verdicts):
             bad = True
         if bad:
             failures.append(truth['file'])
-    return counts, failures
+    return counts, failures, untold
 
 
 def replay(binary, folder, truth, fences):
@@ -544,8 +563,12 @@ def replay_all(binary, folder, truths, fences):
     four drives of one route (two rates, two speeds) follow one another along the same roads, and
     where the route is one long way, a process given all four (one vehicle, a minute between its
     drives) told the first one's `speeding` only."""
+    with open(fences, encoding='utf-8') as f:
+        tunnels = frozenset(feature['id'] for feature in json.load(f)['features']
+                            if (feature.get('properties') or {}).get('tunnel', 'building_passage') != 'building_passage')
+
     def one(truth):
-        return judge_drive(truth, replay(binary, folder, truth, fences))
+        return judge_drive(truth, replay(binary, folder, truth, fences), tunnels)
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         return list(pool.map(one, truths))
 
@@ -574,10 +597,12 @@ def judge(args):
     if not args.drives:
         truths = generate(fences, args.seed, args.routes, folder, trucks=args.trucks, extract=extract)
     verdicts = replay_all(args.binary, folder, truths, fences)
-    counts, failures = tally(truths, verdicts)
+    counts, failures, untold = tally(truths, verdicts)
     print(json.dumps(counts, indent=1))
     if failures:
         print('drives judged wrong (in %s): %s' % (folder, ' '.join(failures[:40])))
+    if untold:
+        print('long ways at 130 %% told no speeding: %s' % ' '.join(untold[:40]))
 
 
 def main():
