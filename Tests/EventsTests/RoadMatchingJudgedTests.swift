@@ -148,4 +148,26 @@ import Testing
         #expect(early.count == 1, "\(early)")
         #expect((early.first?.east ?? 0) < -600, "\(early)")
     }
+
+    /// A one-way motorway (55 mph, radius 3.5 m): the Harbor Tunnel Thruway in Baltimore.
+    static let motorway = [
+        M.road(
+            "motorway", [(-1000, 0), (1000, 0)],
+            #""highway":"motorway","oneway":"yes","speed_limit_kmh":88.514,"radius":3.5"#)
+    ]
+
+    @Test(arguments: [1.0, 10.0])
+    func aRoadDrivenBesideItsFootprintThenEnteredIsToldItsSpeedingOnce(rate: Double) throws {
+        // 115 km/h, the fixes 5 m north of the line (matched, outside the footprint) for 4 s, then
+        // on it.
+        let speed = 115 / 3.6
+        let beside = M.drive(from: (-800, 5), to: (-800 + 4 * speed, 5), speed: speed, rate: rate)
+        let on = M.drive(
+            from: (-800 + 4 * speed + speed / rate, 0), to: (0, 0), speed: speed, rate: rate,
+            startingAt: Double(beside.count) / rate)
+        let events = M.events(try M.engine(Self.motorway), beside + on)
+        #expect(events.filter { $0.hasPrefix("speeding") } == [#"speeding "motorway""#], "\(events)")
+        // At 1 Hz the third fix above the limit is the third on the road, before it is entered.
+        if rate == 1 { #expect(events.first == #"speeding "motorway""#, "\(events)") }
+    }
 }

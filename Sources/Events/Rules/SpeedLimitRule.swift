@@ -75,7 +75,12 @@ final class SpeedLimitRule: EngineRule {
 
     func beforeFix(time: UTCTime, location: GeofenceEvent.Location, engine: EventEngine) {}
 
+    /// A visit starts at `enter`, but a road's starts when it becomes the road being driven
+    /// (`afterFix`): entering the road already driven at the fix before (its fixes had been a few
+    /// metres beyond its footprint) neither forgets the fixes above its limit nor tells its
+    /// `speeding` again.
     func entered(_ fence: Int) {
+        guard fence != lastRoad else { return }
         count[fence] = 0
         fired[fence] = false
     }
