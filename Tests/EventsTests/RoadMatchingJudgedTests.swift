@@ -142,11 +142,14 @@ import Testing
         #expect(told.count == 1, "\(told)")
         #expect(told.first?.fence == #""link""#)
         #expect(abs((told.first?.limit ?? 0) - 40) < 1e-9)
-        // A speed above the motorway's limit too is told on the first fixes, whichever road.
+        // A speed above the motorway's limit too is told on the first fixes, whichever road is
+        // taken, at the limit it certainly breaks: the motorway's.
         let fast = M.drive(from: (-700, 7), to: (-200, 7), speed: 1.1 * 88 / 3.6, rate: rate)
         let early = Self.speeding(try M.engine(Self.motorwayBesideLink), fast)
         #expect(early.count == 1, "\(early)")
         #expect((early.first?.east ?? 0) < -600, "\(early)")
+        #expect(early.first?.fence == #""motorway""#, "\(early)")
+        #expect(abs((early.first?.limit ?? 0) - 88) < 1e-9, "\(early)")
     }
 
     /// A one-way motorway (55 mph, radius 3.5 m): the Harbor Tunnel Thruway in Baltimore.

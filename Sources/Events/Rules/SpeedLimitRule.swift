@@ -16,8 +16,9 @@ import NMEA
 /// of a drive, or past a junction) is held to the highest of their limits until the fixes tell
 /// them apart: the error's lean toward a slower road beside the one driven (a ramp along a
 /// motorway, a service road leaving the street) is no speeding, and a speed above every one of
-/// them is told as soon. The event reports the chosen road's own limit. A fix without a speed
-/// changes nothing.
+/// them is told as soon, with the road and limit that held it (the limit certainly broken, which
+/// is the chosen road's own once the others have fallen away). A fix without a speed changes
+/// nothing.
 final class SpeedLimitRule: EngineRule {
     /// Per fence of the set: consecutive usable fixes above the limit, and whether this visit's
     /// `speeding` has been raised.
@@ -56,16 +57,18 @@ final class SpeedLimitRule: EngineRule {
             for: engine.settings.vehicle, along: fence == road ? engine.roads.travel : nil)
     }
 
-    /// The speed above which `limit` (of `fence`) counts as exceeded: on a road chosen among
-    /// others it could still be, the highest limit of them all.
-    private func threshold(_ limit: Double, of fence: Int, road: Int?, now: Int64, engine: EventEngine) -> Double {
-        guard fence == road else { return limit }
-        var highest = limit
+    /// The limit above which `limit` (of `fence`) counts as exceeded, and the fence it is of: on a
+    /// road chosen among others it could still be, the highest limit of them all.
+    private func threshold(
+        _ limit: Double, of fence: Int, road: Int?, now: Int64, engine: EventEngine
+    ) -> (fence: Int, limit: Double) {
+        var highest = (fence: fence, limit: limit)
+        guard fence == road else { return highest }
         engine.roads.forEachRival { rival in
             if let theirs = engine.rulesInForce(of: rival, atMilliseconds: now)?.speedLimit(
-                for: engine.settings.vehicle, along: nil)
+                for: engine.settings.vehicle, along: nil), theirs > highest.limit
             {
-                highest = max(highest, theirs)
+                highest = (rival, theirs)
             }
         }
         return highest
@@ -97,14 +100,16 @@ final class SpeedLimitRule: EngineRule {
             fired[road] = false
         }
         lastRoad = road
-        var strictest: (fence: Int, limit: Double)?
+        // `fence`: the one counted; `held`: the fence and limit reported.
+        var strictest: (fence: Int, held: (fence: Int, limit: Double))?
         var confirmed = false
         for fence in Limited(engine: engine) {
             guard let limit = limit(of: fence, road: road, now: now, engine: engine) else { continue }
-            if speed > threshold(limit, of: fence, road: road, now: now, engine: engine) {
+            let held = threshold(limit, of: fence, road: road, now: now, engine: engine)
+            if speed > held.limit {
                 if count[fence] == 0 { since[fence] = UInt32(truncatingIfNeeded: now) }
                 if count[fence] < UInt8.max { count[fence] += 1 }
-                if strictest.map({ limit < $0.limit }) ?? true { strictest = (fence, limit) }
+                if strictest.map({ held.limit < $0.held.limit }) ?? true { strictest = (fence, held) }
                 if confirms(fence, road: road, now: now, confirm: confirm), !fired[fence] { confirmed = true }
             } else {
                 count[fence] = 0
@@ -117,16 +122,16 @@ final class SpeedLimitRule: EngineRule {
         let alreadyReported = fired[strictest.fence]
         for fence in Limited(engine: engine) {
             guard let limit = limit(of: fence, road: road, now: now, engine: engine),
-                speed > threshold(limit, of: fence, road: road, now: now, engine: engine),
+                speed > threshold(limit, of: fence, road: road, now: now, engine: engine).limit,
                 confirms(fence, road: road, now: now, confirm: confirm) || fence == strictest.fence
             else { continue }
             fired[fence] = true
         }
         guard !alreadyReported else { return }
-        let speeding = GeofenceEvent.Speeding(fence: strictest.fence, speed: speed, limit: strictest.limit)
+        let speeding = GeofenceEvent.Speeding(fence: strictest.held.fence, speed: speed, limit: strictest.held.limit)
         engine.append(
             GeofenceEvent(.speeding(speeding), time: time, location: location),
-            settings: engine.fences.settings(strictest.fence))
+            settings: engine.fences.settings(strictest.held.fence))
     }
 
     /// The speed a receiver will report is not foreseen: inside a limited fence, no fix is quiet.
