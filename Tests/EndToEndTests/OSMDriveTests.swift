@@ -89,7 +89,9 @@ import Testing
 
     static func type(_ event: [String: Any]) -> String { event["type"] as? String ?? "" }
 
-    @Test func drivesOnRealRoadsAreToldTheirOwnRoadsLimitAndTrucksOnlyWhatTheyPassUnder() throws {
+    /// The extract imported by the binary with `--speed-limits --clearances` into a new folder, and
+    /// the drives the script writes there with `options` (`--seed`, `--routes`...).
+    static func generate(_ options: [String]) throws -> (folder: URL, fences: String, drives: [Drive]) {
         let folder = temporaryDirectory()
         let fences = folder.appendingPathComponent("roads.geojson").path
         let imported = try runGPSFence([
@@ -97,13 +99,13 @@ import Testing
         ])
         #expect(imported.status == 0, "\(imported.stderr)")
         let generated = try runProgram(
-            "/usr/bin/env",
-            [
-                "python3", Self.script, "generate", "--fences", fences, "--seed", "1", "--routes", "12", "--out",
-                folder.path,
-            ])
+            "/usr/bin/env", ["python3", Self.script, "generate", "--fences", fences, "--out", folder.path] + options)
         #expect(generated.status == 0, "\(generated.stderr)")
-        var drives = try Self.drives(folder)
+        return (folder, fences, try Self.drives(folder))
+    }
+
+    @Test func drivesOnRealRoadsAreToldTheirOwnRoadsLimitAndTrucksOnlyWhatTheyPassUnder() throws {
+        var (folder, fences, drives) = try Self.generate(["--seed", "1", "--routes", "12"])
 
         // What the drives are: real ways with different limits, 1 and 10 Hz, trucks over and through.
         let cars = drives.indices.filter { drives[$0].kind == "car" }
@@ -153,20 +155,7 @@ import Testing
     /// down the ramp and on under the street, and was told `speeding` at the tunnel's 10 (drive
     /// 201). Each drive at 130 % is told on its way.
     @Test func carsOnAStreetOverARampsTunnelAreNotToldTheTunnelsLimit() throws {
-        let folder = temporaryDirectory()
-        let fences = folder.appendingPathComponent("roads.geojson").path
-        let imported = try runGPSFence([
-            "fences", "import", Self.extract, "--speed-limits", "--clearances", "--output", fences,
-        ])
-        #expect(imported.status == 0, "\(imported.stderr)")
-        let generated = try runProgram(
-            "/usr/bin/env",
-            [
-                "python3", Self.script, "generate", "--fences", fences, "--seed", "3", "--routes", "150",
-                "--trucks", "0", "--out", folder.path,
-            ])
-        #expect(generated.status == 0, "\(generated.stderr)")
-        var drives = try Self.drives(folder)
+        var (folder, fences, drives) = try Self.generate(["--seed", "3", "--routes", "150", "--trucks", "0"])
         let street = "osm:way/74307865"
         let ramp = "osm:way/25455827"
         let past = drives.indices.filter { i in
