@@ -1,5 +1,6 @@
-"""The options the country generators share (`make_corridor_country.py`, `make_road_network.py`):
-the query points, the seed, the box (Germany's by default) and where the files go."""
+"""The options the country generators share (`make_corridor_country.py`, `make_road_network.py`,
+`make_tiled_extracts.py`): the query points, the seed, the box (Germany's by default) and where the
+files go."""
 
 
 def add_country_arguments(ap):

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A country's roads made of real ones: the roads that `gpsfence fences import --speed-limits
---clearances` wrote from real OpenStreetMap extracts, copied side by side over Germany's box until
-the file holds `--ways` roads, for the country load (docs/performance.md, "A country's roads").
+--clearances` wrote from real OpenStreetMap extracts, copied side by side over a box (Germany's by
+default: the options the country generators share) until the file holds `--ways` roads, for the
+country load (docs/performance.md, "A country's roads").
 The generators draw roads of shapes someone chose; these are the shapes, vertex counts, names and
 property texts mappers drew, the copies in turn (one extract, then the next).
 
@@ -20,7 +21,8 @@ import argparse
 import json
 import random
 
-SOUTH, WEST, NORTH, EAST = 47.3, 5.9, 55.0, 15.0
+from country_arguments import add_country_arguments
+
 GAP = 0.002
 
 
@@ -47,22 +49,20 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--fences', nargs='+', required=True, help='imported road files (GeoJSON)')
     parser.add_argument('--ways', type=int, default=1_000_000)
-    parser.add_argument('--points', type=int, default=1000)
-    parser.add_argument('--seed', type=int, default=1)
-    parser.add_argument('--out-prefix', required=True)
+    add_country_arguments(parser)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     extracts = [load(path) for path in args.fences]
     ways = vertices = copies = 0
-    x, y, row_height = WEST, SOUTH, 0.0
+    x, y, row_height = args.west, args.south, 0.0
     on_road = []
     with open(args.out_prefix + '.geojson', 'w', encoding='utf-8') as out:
         out.write('{"type":"FeatureCollection","features":[\n')
         while ways < args.ways:
             features, (west, south, east, north) = extracts[copies % len(extracts)]
-            if x + east - west > EAST:
-                x, y, row_height = WEST, y + row_height + GAP, 0.0
-            if y + north - south > NORTH:
+            if x + east - west > args.east:
+                x, y, row_height = args.west, y + row_height + GAP, 0.0
+            if y + north - south > args.north:
                 raise SystemExit('the box holds %d copies: fewer --ways, or smaller extracts' % copies)
             dlon = x - west
             dlat = y - south
@@ -83,7 +83,8 @@ def main():
                     else:
                         on_road[rng.randrange(len(on_road))] = point
         out.write('\n]}\n')
-    anywhere = [[rng.uniform(WEST, EAST), rng.uniform(SOUTH, NORTH)] for _ in range(args.points - len(on_road))]
+    anywhere = [[rng.uniform(args.west, args.east), rng.uniform(args.south, args.north)]
+                for _ in range(args.points - len(on_road))]
     with open(args.out_prefix + '.points.csv', 'w', encoding='utf-8') as out:
         for lon, lat in on_road + anywhere:
             out.write('%.7f,%.7f\n' % (lat, lon))
